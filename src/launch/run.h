@@ -1,0 +1,61 @@
+/*
+ * run.h - running a workload: K trials under MPI, each trial's trace read back.
+ *
+ * A workload is a built-in name (launch/workloads.h), a .loop file (built on
+ * the fly, cached by content hash), or an executable linked with libparscope.
+ * Each trial launches the program once; the ranks write a trace to a private
+ * directory; the trace gives the trial's execution time (DESIGN.md: latest
+ * rank's end minus earliest rank's start).
+ */
+#ifndef PS_RUN_H
+#define PS_RUN_H
+
+#include "launch/launch.h"
+#include "trace/trace.h"
+
+typedef struct ps_run_spec {
+    const char  *workload;     /* name, FILE.loop or executable */
+    int          ranks;
+    long         size;         /* -1: the workload's default */
+    long         iterations;   /* -1: the workload's default */
+    int          trials;       /* >= 1 */
+    const char  *variant;      /* .loop / built-in LOOP workloads: "full" (NULL), "comm", "data", "sections" */
+    char *const *extra_args;   /* more program arguments (NULL-terminated) or NULL */
+    ps_launch_opts launch;     /* ranks is taken from above */
+    int          keep_all;     /* keep every trial's trace in the result */
+} ps_run_spec;
+
+typedef struct ps_run_trial {
+    double    time;            /* seconds; NAN if the trial failed */
+    int       status;          /* 0 ok, 1 failed */
+    char      message[512];
+    ps_trace *trace;           /* NULL unless kept */
+} ps_run_trial;
+
+typedef struct ps_run_result {
+    char          workload[256];   /* resolved name */
+    long          size, iterations;
+    int           ranks;
+    int           ntrials;
+    ps_run_trial *trial;
+    int           best;            /* index of the fastest successful trial, -1 if none */
+    ps_trace     *best_trace;      /* trace of the fastest trial (owned) */
+    double        launch_overhead; /* mean seconds per launch outside the timed interval */
+} ps_run_result;
+
+/* Runs the trials.  Returns 0 if every trial succeeded, 1 if any failed
+ * (the successful ones are still in r), 2 for bad input (unknown workload,
+ * no launcher) with err set.  The optional callback is told after each
+ * trial (for progress and append-as-you-go results). */
+typedef void (*ps_run_progress)(const ps_run_spec *s, const ps_run_result *r, int trial, void *ctx);
+int  ps_run_workload(const ps_run_spec *s, ps_run_result *r, ps_run_progress cb, void *ctx,
+                     char *err, size_t errlen);
+void ps_run_result_free(ps_run_result *r);
+
+/* The argv to run one trial of a workload (before the launcher words):
+ * resolves built-ins to "parscope __rank NAME", .loop files to a cached
+ * executable.  Caller frees with ps_argv_free. */
+int  ps_workload_argv(const ps_run_spec *s, char ***argv, char *err, size_t errlen);
+void ps_argv_free(char **argv);
+
+#endif

@@ -1,0 +1,48 @@
+/* workloads.c - the table of built-in workloads (see workloads.h). */
+#include "launch/workloads.h"
+
+#include <stddef.h>
+#include <string.h>
+
+/* Weak so a binary built without one of them still links; the table then
+ * reports the workload as not built. */
+#define PS_DECLARE(n)                                                   \
+    int ps_workload_##n##_main(int, char **) __attribute__((weak));     \
+    extern const char *const ps_workload_##n##_source __attribute__((weak));
+
+PS_DECLARE(fingerprint)
+PS_DECLARE(cg)
+PS_DECLARE(mmm_s)
+PS_DECLARE(mmm_a)
+PS_DECLARE(red_black)
+PS_DECLARE(clue)
+PS_DECLARE(adi)
+PS_DECLARE(psrs)
+PS_DECLARE(lu_skel)
+PS_DECLARE(sp_skel)
+
+#define PS_ENTRY(n) ps_workload_##n##_main, &ps_workload_##n##_source
+
+/* Defaults from the LOOP seed's Table 1 (fp 100, cg 256/8, mmm 256,
+ * red_black 1024/5); the others from their own seeds. */
+const ps_workload ps_workloads[] = {
+    {"fingerprint", "fp", PS_ENTRY(fingerprint), 100, 100,
+     "scalar products, then multi-broadcasts of 1, 500 and 1000 bytes between visible syncs"},
+    {"cg", NULL, PS_ENTRY(cg), 256, 8, "parallel conjugate gradient"},
+    {"mmm_s", NULL, PS_ENTRY(mmm_s), 256, 1, "block matrix multiply, B blocks rotated synchronously"},
+    {"mmm_a", NULL, PS_ENTRY(mmm_a), 256, 1, "block matrix multiply, B block rotation overlapped"},
+    {"red_black", NULL, PS_ENTRY(red_black), 1024, 5, "red-black relaxation with ring exchanges"},
+    {"clue", NULL, PS_ENTRY(clue), 0, 0, "CLUE cellular automaton (grid and iterations chosen from the machine)"},
+    {"adi", NULL, PS_ENTRY(adi), 100, 10, "alternating-direction implicit solver"},
+    {"psrs", NULL, PS_ENTRY(psrs), 1000000, 1, "parallel sort by regular sampling"},
+    {"lu_skel", NULL, PS_ENTRY(lu_skel), 64, 10, "LU-style communication skeleton: pipelined wavefront of short messages"},
+    {"sp_skel", NULL, PS_ENTRY(sp_skel), 64, 10, "SP-style communication skeleton: fewer, longer messages"},
+    {NULL, NULL, NULL, NULL, 0, 0, NULL}};
+
+const ps_workload *ps_workload_find(const char *name)
+{
+    if (!name) return NULL;
+    for (const ps_workload *w = ps_workloads; w->name; w++)
+        if (!strcmp(w->name, name) || (w->alias && !strcmp(w->alias, name))) return w;
+    return NULL;
+}

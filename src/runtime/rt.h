@@ -1,0 +1,90 @@
+/*
+ * rt.h - runtime internals shared by the runtime's modules (not installed).
+ *
+ * The public functions in parscope.h keep the common state (rank, size,
+ * parameters, the trace buffer) in ps__rt and dispatch everything that
+ * touches the outside world through a back end: MPI (mpi_backend.c) or
+ * recording (record.c, selected by PARSCOPE_RECORD=P in the environment).
+ */
+#ifndef PS_RT_H
+#define PS_RT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "parscope/parscope.h"
+#include "trace/trace.h"
+
+typedef struct ps__backend {
+    const char *name;
+    /* Starts the back end; sets ps__rt.rank and ps__rt.size.  Returns 0 or -1. */
+    int  (*init)(void);
+    /* Ends it: after the trace was collected. */
+    void (*finalize)(void);
+    ps_request (*isend)(const void *buf, size_t bytes, int dest, int tag, int construct);
+    ps_request (*irecv)(void *buf, size_t bytes, int src, int tag, int construct);
+    void (*wait)(ps_request req);
+    void (*waitall)(void);
+    void (*send)(const void *buf, size_t bytes, int dest, int tag, int construct);
+    void (*recv)(void *buf, size_t bytes, int src, int tag, int construct);
+    void (*barrier)(int construct);
+    /* Computation: the MPI back end records an event, the recorder a WORK. */
+    void (*compute)(int construct, double t0, double t1, double flops);
+    /* \WORK(flops): MPI back end spins, recorder writes WORK. */
+    void (*work)(double flops);
+    void (*mark)(int construct);
+    void (*abort)(int status);
+} ps__backend;
+
+typedef struct ps__runtime {
+    int    rank, size;
+    long   problem_size, iterations;
+    long   default_size, default_iterations;
+    int    quiet;
+    int    initialized, finalized;
+    double timeout;              /* seconds, 0 = none */
+    char   trace_path[4096];     /* where rank 0 writes the trace, "" = nowhere */
+    char   workload[128];
+    const ps__backend *be;
+    /* this rank's trace buffer: fixed capacity, no allocation when recording */
+    ps_event *ev;
+    size_t    nev, cap;
+    uint64_t  dropped;
+    double    t_begin, t_end;    /* local clock */
+    double    t_start_process;
+    /* what this rank is blocked in, for the timeout report */
+    volatile const char *waiting_what;
+    volatile int         waiting_peer;
+    volatile size_t      waiting_bytes;
+} ps__runtime;
+
+extern ps__runtime ps__rt;
+
+/* Appends one event; counts it as dropped when the buffer is full. */
+static inline void ps__record(uint8_t kind, int construct, double t0, double t1,
+                              int peer, int tag, uint64_t bytes, uint8_t flags, uint32_t aux)
+{
+    if (ps__rt.nev < ps__rt.cap) {
+        ps_event *e = &ps__rt.ev[ps__rt.nev++];
+        e->t0 = t0;
+        e->t1 = t1;
+        e->bytes = bytes;
+        e->peer = peer;
+        e->tag = tag;
+        e->construct = (uint16_t)construct;
+        e->kind = kind;
+        e->flags = flags;
+        e->aux = aux;
+    } else {
+        ps__rt.dropped++;
+    }
+}
+
+const ps__backend *ps__mpi_backend(void);
+/* Returns the recording back end if PARSCOPE_RECORD is set, else NULL. */
+const ps__backend *ps__record_backend(void);
+
+/* Construct table, for writing the trace. */
+int ps__construct_count(void);
+
+#endif

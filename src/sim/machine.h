@@ -1,0 +1,62 @@
+/*
+ * machine.h - the machine model: what probe measures and predict simulates on.
+ *
+ * On disk an INI file (DESIGN.md "Files"):
+ *   [machine]  name, send_latency, recv_latency (s), word_time (s per 8-byte word),
+ *              flop_time (s per multiply), network = bus|nobus, cores_per_node
+ *   [bsp]      r (flop/s), g, l (flop units), h0, h1 (fit interval), p,
+ *              r_incache, r_outcache (flop/s), g_us, l_us
+ *   [pingpong] one line per size: "bytes = seconds" (half round trip), ascending
+ *   [meta]     host, cores, caches, memory, mpi, compiler, date, source
+ * Only [machine] send_latency, recv_latency, word_time, flop_time are
+ * required; everything else may be missing (0 / empty = unknown).
+ * The estimator seed's architecture file ("receive latency = 0.24e-4 seconds")
+ * is accepted as well (see machine.c).
+ */
+#ifndef PS_MACHINE_H
+#define PS_MACHINE_H
+
+#include <stddef.h>
+
+#define PS_MACHINE_MAX_PP 256
+
+typedef struct ps_machine {
+    char   name[128];
+    /* the estimator's architecture (seed 003) */
+    double send_latency, recv_latency;   /* seconds */
+    double word_time;                    /* seconds per 8-byte word */
+    double flop_time;                    /* seconds per multiply */
+    int    bus;                          /* 1: bus (one message at a time), 0: nobus */
+    int    cores_per_node;               /* 0 = unknown/unbounded */
+    /* BSP (seed 004) */
+    double bsp_r, bsp_g, bsp_l;          /* flop/s; g and l in flops */
+    double bsp_h0, bsp_h1;               /* fit interval */
+    int    bsp_p;
+    double r_incache, r_outcache;        /* flop/s, 0 = unknown */
+    /* ping-pong: half round-trip time per message size, ascending bytes */
+    int    npp;
+    double pp_bytes[PS_MACHINE_MAX_PP];
+    double pp_time[PS_MACHINE_MAX_PP];
+    /* Hockney fit of the ping-pong: t(n) = t0 + n / r_inf */
+    double t0, r_inf, n_half;
+    /* meta */
+    char host[128], cpu[256], mpi[128], compiler[128], date[64], source[256];
+    int  cores;
+    long long memory_bytes;
+    long long cache_bytes[4];            /* L1..L4 data/unified, 0 = none */
+} ps_machine;
+
+void ps_machine_init(ps_machine *m);
+
+/* Loads an INI machine file.  On a missing file, a syntax error or a
+ * missing/invalid required key returns -1 with err naming the path and line
+ * ("m.ini:7: word_time: not a number"). */
+int ps_machine_load(const char *path, ps_machine *m, char *err, size_t errlen);
+/* Writes it (atomically).  0 or -1 with err. */
+int ps_machine_save(const char *path, const ps_machine *m, char *err, size_t errlen);
+
+/* Cost of one message of `bytes` bytes, seconds, from the ping-pong table
+ * when present (piecewise linear in bytes), else send_latency + words * word_time. */
+double ps_machine_msg_time(const ps_machine *m, double bytes);
+
+#endif

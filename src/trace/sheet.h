@@ -1,0 +1,55 @@
+/*
+ * sheet.h - the standard result sheet's figures, computed from a trace.
+ *
+ * Busy / overhead / idle per rank as ParaGraph defines them (LOOP seed §6):
+ *   busy     = time in the timed interval outside the communication layer;
+ *   overhead = time inside it doing work;
+ *   idle     = time inside it waiting for a partner: for a receive, the part
+ *              before the matching send began (on the corrected clocks); for a
+ *              barrier, the part before the last rank arrived.
+ * The three add up to the rank's timed interval [t_begin, t_end] (clipped to
+ * the global interval, so every rank's lane covers the execution time).
+ */
+#ifndef PS_SHEET_H
+#define PS_SHEET_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "trace/trace.h"
+
+typedef struct ps_stat {
+    double   sum, min, max;
+    uint64_t n;
+} ps_stat;
+
+static inline double ps_stat_avg(const ps_stat *s) { return s->n ? s->sum / (double)s->n : 0.0; }
+void ps_stat_add(ps_stat *s, double v);
+
+typedef struct ps_rank_sheet {
+    double   busy, overhead, idle;      /* seconds */
+    double   compute, data_move;        /* seconds in COMPUTE / DATA events */
+    double   flops;
+    uint64_t messages_sent, bytes_sent, messages_received, bytes_received;
+    ps_stat  send_time, recv_time;      /* per message call, seconds */
+    uint64_t dropped;
+    int      max_queue;                 /* most outstanding receives posted at once */
+} ps_rank_sheet;
+
+typedef struct ps_sheet {
+    int            nranks;
+    double         time;                /* execution time */
+    double         busy_pct, overhead_pct, idle_pct;
+    uint64_t       messages_sent, bytes_sent, messages_received, bytes_received;
+    ps_stat        send_time, recv_time;
+    uint64_t       unmatched;
+    uint64_t       dropped;
+    ps_rank_sheet *rank;
+} ps_sheet;
+
+int  ps_sheet_compute(const ps_trace *t, ps_sheet *s);
+void ps_sheet_free(ps_sheet *s);
+/* The sheet as text (the seed's "Main Results" and statistics pages). */
+void ps_sheet_print(const ps_sheet *s, const char *workload, long size, long iterations, FILE *f);
+
+#endif

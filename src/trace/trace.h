@@ -1,0 +1,123 @@
+/*
+ * trace.h - the event record and the trace file: parscope's shared currency.
+ *
+ * Every run, real (runtime) or simulated (sim), produces a ps_trace; result
+ * sheets, diagrams, exports and comparisons are functions of one.  The file
+ * format is documented in docs/TRACE_FORMAT.md.
+ *
+ * Times in a trace read from disk are seconds on the global (clock-corrected)
+ * timeline.  Every message appears twice: one PS_EV_SEND on the sender and
+ * one PS_EV_RECV on the receiver; the k-th send from s to d with tag t
+ * matches the k-th receive on d from s with tag t (MPI's non-overtaking
+ * order), which is how ps_trace_match() pairs them.
+ */
+#ifndef PS_TRACE_H
+#define PS_TRACE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+enum ps_event_kind {
+    PS_EV_COMPUTE = 1,  /* computation; bytes = flops */
+    PS_EV_SEND,         /* a send call (blocking, or the post of a nonblocking one) */
+    PS_EV_RECV,         /* the time spent completing one receive (blocking call, or
+                           the wait for its request) */
+    PS_EV_POST,         /* posting a nonblocking receive */
+    PS_EV_WAIT,         /* waiting for a nonblocking send to complete; peer = dest */
+    PS_EV_BARRIER,      /* a barrier */
+    PS_EV_MARK,         /* an instant mark (t0 == t1), e.g. VISIBLE_SYNC */
+    PS_EV_SECTION,      /* a user section; aux = section name id (in the construct table) */
+    PS_EV_DATA,         /* communication-related data movement; bytes = bytes moved */
+    PS_EV__COUNT
+};
+
+/* flags */
+#define PS_EVF_NONBLOCKING 0x01  /* SEND: posted with isend; RECV: completed by a wait */
+#define PS_EVF_ESTIMATED   0x02  /* time is a model's, not a clock's (predictions) */
+
+typedef struct ps_event {
+    double   t0, t1;    /* start and end, seconds */
+    uint64_t bytes;     /* message bytes; flops for COMPUTE; bytes for DATA */
+    int32_t  peer;      /* partner rank, -1 if none */
+    int32_t  tag;
+    uint16_t construct; /* index into ps_trace.constructs */
+    uint8_t  kind;      /* enum ps_event_kind */
+    uint8_t  flags;
+    uint32_t aux;       /* kind-specific (SECTION: name id) */
+} ps_event;             /* 40 bytes */
+
+/* Process metrics of one rank (getrusage at finalize, CLUE's timer class). */
+typedef struct ps_procstats {
+    double   wall, user, sys;        /* seconds */
+    uint64_t minflt, majflt;         /* page faults */
+    uint64_t nvcsw, nivcsw;          /* voluntary / involuntary context switches */
+    uint64_t maxrss_kb;
+} ps_procstats;
+
+typedef struct ps_rank_trace {
+    ps_event    *ev;
+    size_t       n;          /* events held */
+    size_t       cap;        /* capacity (for writers filling in place) */
+    uint64_t     dropped;    /* events lost to a full buffer */
+    double       t_begin;    /* end of OPEN0 (start of the timed interval) */
+    double       t_end;      /* start of CLOSE0 */
+    double       clock_offset;  /* local - global at t_begin, seconds */
+    double       clock_drift;   /* d(offset)/dt, seconds per second */
+    double       clock_rtt;     /* best round trip used for the estimate */
+    ps_procstats proc;
+    char         host[64];
+} ps_rank_trace;
+
+typedef struct ps_trace {
+    int            nranks;
+    int            nconstructs;
+    char         **constructs;  /* names, index = ps_event.construct */
+    char          *meta_json;   /* free-form JSON object: workload, params, machine, ... */
+    ps_rank_trace *rank;        /* nranks entries */
+} ps_trace;
+
+/* Allocation; construct names are copied.  Return NULL on out of memory. */
+ps_trace *ps_trace_new(int nranks);
+void      ps_trace_free(ps_trace *t);
+int       ps_trace_set_constructs(ps_trace *t, const char *const *names, int n);
+int       ps_trace_add_construct(ps_trace *t, const char *name); /* returns id or -1 */
+int       ps_trace_set_meta(ps_trace *t, const char *json);
+/* Appends one event to rank r, growing its array; 0 or -1 (out of memory). */
+int       ps_trace_push(ps_trace *t, int r, const ps_event *e);
+
+/* The file.  ps_trace_write writes atomically (temporary file + rename).
+ * path may name a file or a directory (then DIR/trace.pst).  On failure
+ * they return -1 and put a message naming the path in err. */
+int ps_trace_write(const ps_trace *t, const char *path, char *err, size_t errlen);
+int ps_trace_read(const char *path, ps_trace **out, char *err, size_t errlen);
+/* Resolves a path (file or directory) to the trace file's path. */
+void ps_trace_path(const char *path, char *buf, size_t len);
+
+/* Execution time as DESIGN.md defines it: latest rank's t_end minus the
+ * earliest rank's t_begin. */
+double ps_trace_time(const ps_trace *t);
+
+const char *ps_event_kind_name(int kind);
+
+/* ---- message matching -------------------------------------------------- */
+
+/* For every PS_EV_SEND, the index (rank, event) of its matching RECV, and the
+ * reverse.  Matching is O(events) using per-(src,dst,tag) FIFO order. */
+typedef struct ps_evref { int32_t rank; int32_t index; } ps_evref;
+typedef struct ps_match {
+    ps_evref *recv_of_send;   /* per rank, per event: parallel arrays, {-1,-1} if none */
+    ps_evref *send_of_recv;
+    size_t   *base;           /* base[r] = offset of rank r's events in the arrays */
+    size_t    nmessages;      /* matched pairs */
+    size_t    unmatched_sends, unmatched_recvs;
+} ps_match;
+
+int  ps_trace_match(const ps_trace *t, ps_match *m);
+void ps_match_free(ps_match *m);
+static inline ps_evref ps_match_recv(const ps_match *m, int rank, size_t i)
+{ return m->recv_of_send[m->base[rank] + i]; }
+static inline ps_evref ps_match_send(const ps_match *m, int rank, size_t i)
+{ return m->send_of_recv[m->base[rank] + i]; }
+
+#endif /* PS_TRACE_H */

@@ -1,0 +1,305 @@
+/* util.c - small shared helpers (see util.h). */
+#include "util/util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+static void oom(void)
+{
+    fputs("parscope: out of memory\n", stderr);
+    exit(1);
+}
+
+void *ps_xmalloc(size_t n)
+{
+    void *p = malloc(n ? n : 1);
+    if (!p) oom();
+    return p;
+}
+
+void *ps_xcalloc(size_t n, size_t size)
+{
+    void *p = calloc(n ? n : 1, size ? size : 1);
+    if (!p) oom();
+    return p;
+}
+
+void *ps_xrealloc(void *p, size_t n)
+{
+    void *q = realloc(p, n ? n : 1);
+    if (!q) oom();
+    return q;
+}
+
+char *ps_xstrdup(const char *s)
+{
+    char *p = strdup(s ? s : "");
+    if (!p) oom();
+    return p;
+}
+
+char *ps_xasprintf(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *s = NULL;
+    int n = vasprintf(&s, fmt, ap);
+    va_end(ap);
+    if (n < 0) oom();
+    return s;
+}
+
+double ps_clock(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+double ps_epoch(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+void ps_iso_time(char *buf, size_t len)
+{
+    time_t now = time(NULL);
+    struct tm tm;
+    gmtime_r(&now, &tm);
+    strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+void ps_seterr(char *err, size_t errlen, const char *fmt, ...)
+{
+    if (!err || !errlen) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+}
+
+int ps_is_dir(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+int ps_file_exists(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0;
+}
+
+int ps_mkdirs(const char *path, char *err, size_t errlen)
+{
+    char buf[PATH_MAX];
+    if (snprintf(buf, sizeof buf, "%s", path) >= (int)sizeof buf) {
+        ps_seterr(err, errlen, "%s: path too long", path);
+        return -1;
+    }
+    for (char *p = buf + 1; ; p++) {
+        if (*p == '/' || *p == '\0') {
+            char c = *p;
+            *p = '\0';
+            if (mkdir(buf, 0777) != 0 && errno != EEXIST) {
+                ps_seterr(err, errlen, "%s: cannot create directory: %s", buf, strerror(errno));
+                return -1;
+            }
+            if (c == '\0') break;
+            *p = c;
+        }
+    }
+    if (!ps_is_dir(path)) {
+        ps_seterr(err, errlen, "%s: exists and is not a directory", path);
+        return -1;
+    }
+    return 0;
+}
+
+char *ps_read_file(const char *path, size_t *len, char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        ps_seterr(err, errlen, "%s: %s", path, strerror(errno));
+        return NULL;
+    }
+    size_t cap = 65536, n = 0;
+    char *buf = malloc(cap);
+    if (!buf) { fclose(f); ps_seterr(err, errlen, "%s: out of memory", path); return NULL; }
+    for (;;) {
+        if (n + 1 >= cap) {
+            char *nb = realloc(buf, cap * 2);
+            if (!nb) { free(buf); fclose(f); ps_seterr(err, errlen, "%s: out of memory", path); return NULL; }
+            buf = nb;
+            cap *= 2;
+        }
+        size_t got = fread(buf + n, 1, cap - n - 1, f);
+        n += got;
+        if (got == 0) break;
+    }
+    if (ferror(f)) {
+        ps_seterr(err, errlen, "%s: read error: %s", path, strerror(errno));
+        free(buf);
+        fclose(f);
+        return NULL;
+    }
+    fclose(f);
+    buf[n] = '\0';
+    if (len) *len = n;
+    return buf;
+}
+
+int ps_write_file(const char *path, const void *data, size_t len, char *err, size_t errlen)
+{
+    char tmp[PATH_MAX];
+    if (snprintf(tmp, sizeof tmp, "%s.tmp.%d", path, (int)getpid()) >= (int)sizeof tmp) {
+        ps_seterr(err, errlen, "%s: path too long", path);
+        return -1;
+    }
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+    if (fd < 0) {
+        ps_seterr(err, errlen, "%s: cannot write: %s", path, strerror(errno));
+        return -1;
+    }
+    const char *p = data;
+    size_t left = len;
+    while (left > 0) {
+        ssize_t w = write(fd, p, left);
+        if (w < 0) {
+            if (errno == EINTR) continue;
+            ps_seterr(err, errlen, "%s: write failed: %s", path, strerror(errno));
+            close(fd);
+            unlink(tmp);
+            return -1;
+        }
+        p += w;
+        left -= (size_t)w;
+    }
+    if (fsync(fd) != 0 && errno != EINVAL && errno != EROFS) {
+        ps_seterr(err, errlen, "%s: write failed: %s", path, strerror(errno));
+        close(fd);
+        unlink(tmp);
+        return -1;
+    }
+    if (close(fd) != 0) {
+        ps_seterr(err, errlen, "%s: write failed: %s", path, strerror(errno));
+        unlink(tmp);
+        return -1;
+    }
+    if (rename(tmp, path) != 0) {
+        ps_seterr(err, errlen, "%s: cannot rename into place: %s", path, strerror(errno));
+        unlink(tmp);
+        return -1;
+    }
+    return 0;
+}
+
+char *ps_mktempdir(const char *prefix, char *err, size_t errlen)
+{
+    const char *base = getenv("TMPDIR");
+    if (!base || !*base) base = "/tmp";
+    char *tmpl = ps_xasprintf("%s/%s.XXXXXX", base, prefix ? prefix : "parscope");
+    if (!mkdtemp(tmpl)) {
+        ps_seterr(err, errlen, "%s: cannot create temporary directory: %s", base, strerror(errno));
+        free(tmpl);
+        return NULL;
+    }
+    return tmpl;
+}
+
+static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st; (void)flag; (void)ftw;
+    remove(path);
+    return 0;
+}
+
+void ps_rmtree(const char *path)
+{
+    if (path && *path) nftw(path, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+int ps_parse_long(const char *s, long min, long max, long *out)
+{
+    if (!s || !*s) return -1;
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || *end || v < min || v > max) return -1;
+    *out = v;
+    return 0;
+}
+
+int ps_parse_double(const char *s, double *out)
+{
+    if (!s || !*s) return -1;
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || *end || !isfinite(v)) return -1;
+    *out = v;
+    return 0;
+}
+
+void ps_fmt_time(char *buf, size_t len, double s)
+{
+    double a = fabs(s);
+    if (a == 0) snprintf(buf, len, "0 s");
+    else if (a < 1e-6) snprintf(buf, len, "%.3g ns", s * 1e9);
+    else if (a < 1e-3) snprintf(buf, len, "%.3g us", s * 1e6);
+    else if (a < 1) snprintf(buf, len, "%.3g ms", s * 1e3);
+    else snprintf(buf, len, "%.3g s", s);
+}
+
+void ps_fmt_bytes(char *buf, size_t len, double b)
+{
+    if (b < 1024) snprintf(buf, len, "%.0f B", b);
+    else if (b < 1024.0 * 1024) snprintf(buf, len, "%.3g KiB", b / 1024);
+    else if (b < 1024.0 * 1024 * 1024) snprintf(buf, len, "%.3g MiB", b / (1024.0 * 1024));
+    else snprintf(buf, len, "%.3g GiB", b / (1024.0 * 1024 * 1024));
+}
+
+void ps_debug(const char *fmt, ...)
+{
+    static int on = -1;
+    if (on < 0) {
+        const char *e = getenv("PARSCOPE_DEBUG");
+        on = e && *e && strcmp(e, "0") != 0;
+    }
+    if (!on) return;
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("parscope[debug]: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+void ps_sort_doubles(double *v, size_t n)
+{
+    qsort(v, n, sizeof *v, cmp_double);
+}
+
+double ps_median(double *v, size_t n)
+{
+    if (n == 0) return NAN;
+    ps_sort_doubles(v, n);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}

@@ -1,0 +1,64 @@
+/*
+ * util.h - small shared helpers: checked allocation, files, clocks, strings.
+ *
+ * Error convention (as everywhere in parscope's internals): functions that
+ * can fail return 0 / -1 (or NULL) and write a message naming the file or
+ * option into a caller-provided buffer `err` of `errlen` bytes.
+ */
+#ifndef PS_UTIL_H
+#define PS_UTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Allocation that ends the process with "parscope: out of memory" (exit 1)
+ * instead of returning NULL.  For paths where recovery makes no sense. */
+void *ps_xmalloc(size_t n);
+void *ps_xcalloc(size_t n, size_t size);
+void *ps_xrealloc(void *p, size_t n);
+char *ps_xstrdup(const char *s);
+char *ps_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Seconds on the monotonic clock. */
+double ps_clock(void);
+/* Seconds since the epoch (wall clock), and an ISO 8601 UTC stamp. */
+double ps_epoch(void);
+void ps_iso_time(char *buf, size_t len);
+
+/* Creates a directory and its parents (mode 0777 & umask); 0 or -1. */
+int ps_mkdirs(const char *path, char *err, size_t errlen);
+int ps_is_dir(const char *path);
+int ps_file_exists(const char *path);
+
+/* Reads a whole file (NUL-terminated); NULL on failure with err set. */
+char *ps_read_file(const char *path, size_t *len, char *err, size_t errlen);
+/* Writes a whole file atomically (temporary file in the same directory, fsync,
+ * rename); nothing is left half-written on failure. */
+int ps_write_file(const char *path, const void *data, size_t len, char *err, size_t errlen);
+
+/* Creates a fresh temporary directory under $TMPDIR (or /tmp); caller frees. */
+char *ps_mktempdir(const char *prefix, char *err, size_t errlen);
+/* Removes a directory tree (best effort). */
+void ps_rmtree(const char *path);
+
+/* Formats err like snprintf. */
+void ps_seterr(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* Parsing numbers from options: whole string must be a number in range.
+ * 0 or -1. */
+int ps_parse_long(const char *s, long min, long max, long *out);
+int ps_parse_double(const char *s, double *out);
+
+/* Human-friendly time: "12.3 us", "4.56 ms", "1.23 s". */
+void ps_fmt_time(char *buf, size_t len, double seconds);
+void ps_fmt_bytes(char *buf, size_t len, double bytes);
+
+/* Environment-switched debug logging: PARSCOPE_DEBUG=1 prints to stderr. */
+void ps_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Sorting and order statistics of doubles (the array is sorted in place). */
+void   ps_sort_doubles(double *v, size_t n);
+double ps_median(double *v, size_t n);
+
+#endif
