@@ -64,6 +64,14 @@ int ps_plot_ticks(double lo, double hi, int logscale, double *ticks, int max)
         return n;
     }
     if (!(lo > 0)) return 0;
+    if (logscale == 2) {
+        /* powers of two, at most about ten of them */
+        double e0 = ceil(log2(lo) - 1e-9), e1 = floor(log2(hi) + 1e-9);
+        int every = (int)ceil((e1 - e0 + 1) / 10.0);
+        if (every < 1) every = 1;
+        for (double e = e0; e <= e1 && n < max; e += every) ticks[n++] = ldexp(1.0, (int)e);
+        return n;
+    }
     double d0 = floor(log10(lo) + 1e-9), d1 = ceil(log10(hi) - 1e-9);
     double decades = log10(hi / lo);
     static const double sub[] = {1.0, 2.0, 5.0};
@@ -101,6 +109,14 @@ static int axis_range(const ps_plot *p, int yaxis, double *lo, double *hi)
     if (!(a <= b)) return -1;
     if (lg) {
         if (b / a < 1.0001) { a /= 2; b *= 2; }
+        if (lg == 2) {
+            a = ldexp(1.0, (int)floor(log2(a) + 1e-9));
+            b = ldexp(1.0, (int)ceil(log2(b) - 1e-9));
+            if (b / a < 2) b = 2 * a;
+            *lo = a;
+            *hi = b;
+            return 0;
+        }
         double decades = log10(b / a);
         if (decades >= 1.0) {
             a = pow(10.0, floor(log10(a) + 1e-9));

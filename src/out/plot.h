@@ -45,7 +45,8 @@ typedef struct ps_plot_series {
 typedef struct ps_plot {
     const char *title, *xlabel, *ylabel;
     int         width, height;      /* pixels; defaults 640 x 400 */
-    int         xlog, ylog;         /* logarithmic axes (base 10 ticks) */
+    int         xlog, ylog;         /* 0 linear; 1 logarithmic with ticks at powers of ten;
+                                       2 logarithmic with ticks at powers of two (bytes) */
     ps_plot_fmt xfmt, yfmt;         /* tick labels; NULL = %g */
     int         nseries;
     ps_plot_series series[PS_PLOT_MAX_SERIES];
@@ -68,7 +69,8 @@ int ps_plot_write(const ps_plot *p, const char *path, char *err, size_t errlen);
 
 /* Tick positions for an axis range (exposed for tests): linear ticks at
  * 1, 2 or 5 times a power of ten; log ticks at powers of ten (with 2 and 5
- * in between when the range spans few decades).  Returns the count (<= max). */
+ * in between when the range spans few decades); logscale 2: powers of two
+ * (every k-th so that about ten remain).  Returns the count (<= max). */
 int ps_plot_ticks(double lo, double hi, int logscale, double *ticks, int max);
 
 #endif

@@ -34,6 +34,8 @@ int main(void)
     check_ticks(1, 1e6, 1, (double[]){1, 10, 100, 1e3, 1e4, 1e5, 1e6}, 7);
     check_ticks(1, 50, 1, (double[]){1, 2, 5, 10, 20, 50}, 6);
     check_ticks(1e-7, 1e-2, 1, (double[]){1e-7, 1e-6, 1e-5, 1e-4, 1e-3, 1e-2}, 6);
+    check_ticks(1, 64, 2, (double[]){1, 2, 4, 8, 16, 32, 64}, 7);
+    check_ticks(1, 4194304, 2, (double[]){1, 8, 64, 512, 4096, 32768, 262144, 2097152}, 8);
     double t[64];
     CHECK(ps_plot_ticks(5, 5, 0, t, 64) == 0);
     CHECK(ps_plot_ticks(-1, 5, 1, t, 64) == 0);
