@@ -44,6 +44,9 @@ typedef struct ps_machine {
     int  cores;
     long long memory_bytes;
     long long cache_bytes[4];            /* L1..L4 data/unified, 0 = none */
+    /* added by probe: optimistic g (one combined message per destination, as
+     * bspprobe), flops; 0 = unknown */
+    double bsp_g_combined;
 } ps_machine;
 
 void ps_machine_init(ps_machine *m);
@@ -58,5 +61,8 @@ int ps_machine_save(const char *path, const ps_machine *m, char *err, size_t err
 /* Cost of one message of `bytes` bytes, seconds, from the ping-pong table
  * when present (piecewise linear in bytes), else send_latency + words * word_time. */
 double ps_machine_msg_time(const ps_machine *m, double bytes);
+
+/* Parses a machine file held in memory; `path` only names it in messages. */
+int ps_machine_parse(const char *text, const char *path, ps_machine *m, char *err, size_t errlen);
 
 #endif

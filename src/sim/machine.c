@@ -1,0 +1,539 @@
+/*
+ * machine.c - the machine model file (see machine.h): load, save, message cost.
+ *
+ * Two input formats are accepted:
+ *   - INI (what `parscope probe` writes; parsed with inih): [machine], [bsp],
+ *     [pingpong], [meta].  Unknown sections and keys are errors except in
+ *     [meta], so a misspelt key is reported instead of silently ignored.
+ *   - the estimator seed's architecture description file (seed 003):
+ *         SP2
+ *         receive latency = 0.24e-4 seconds
+ *         send latency = 0.24e-4 seconds
+ *         time to send 1 word (8bytes) = 2.39e-7 seconds
+ *         time for one multiply = 0.178e-7 seconds
+ *         network type = nobus
+ *     A file without any "[section]" line is read this way.
+ */
+#include "sim/machine.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <ini.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "util/util.h"
+
+enum { REQ_SEND, REQ_RECV, REQ_WORD, REQ_FLOP, NREQ };
+static const char *const req_names[NREQ] = {"send_latency", "recv_latency", "word_time", "flop_time"};
+
+void ps_machine_init(ps_machine *m)
+{
+    memset(m, 0, sizeof *m);
+}
+
+/* ---- shared value checks ------------------------------------------------ */
+
+typedef struct parse_state {
+    ps_machine *m;
+    const char *path;
+    int         line;              /* line being parsed */
+    int         err_line;          /* first handler error (0 = none) */
+    char        msg[512];
+    int         have[NREQ];
+    int         machine_line;      /* line of the [machine] header, 0 = none */
+    int         seen_bsp_g, seen_bsp_l;
+    double      g_us, l_us;
+    char        seen[64][48];      /* "section.key" already given (duplicates) */
+    int         nseen;
+} parse_state;
+
+static int fail(parse_state *st, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int fail(parse_state *st, const char *fmt, ...)
+{
+    if (st->err_line) return 0;
+    st->err_line = st->line;
+    va_list ap;
+    va_start(ap, fmt);
+    char buf[400];
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    snprintf(st->msg, sizeof st->msg, "%s:%d: %s", st->path, st->line, buf);
+    return 0;
+}
+
+static int number(parse_state *st, const char *key, const char *v, double min, double *out)
+{
+    double d;
+    if (ps_parse_double(v, &d) != 0) return fail(st, "%s: not a number ('%s')", key, v);
+    if (d < min) return fail(st, "%s: must be >= %g (got %s)", key, min, v);
+    *out = d;
+    return 1;
+}
+
+static int integer(parse_state *st, const char *key, const char *v, long long *out)
+{
+    double d;
+    if (ps_parse_double(v, &d) != 0 || d < 0 || d != floor(d) || d > 9.0e18)
+        return fail(st, "%s: not a non-negative integer ('%s')", key, v);
+    *out = (long long)d;
+    return 1;
+}
+
+static void copy_str(char *dst, size_t n, const char *v)
+{
+    snprintf(dst, n, "%s", v);
+}
+
+static int network(parse_state *st, const char *key, const char *v)
+{
+    if (strcmp(v, "bus") == 0) st->m->bus = 1;
+    else if (strcmp(v, "nobus") == 0) st->m->bus = 0;
+    else return fail(st, "%s: expected 'bus' or 'nobus' (got '%s')", key, v);
+    return 1;
+}
+
+/* ---- INI ------------------------------------------------------------------ */
+
+static int ini_key(parse_state *st, const char *section, const char *name, const char *value)
+{
+    ps_machine *m = st->m;
+    char id[48];
+    snprintf(id, sizeof id, "%s.%s", section, name);
+    if (strcmp(section, "pingpong") != 0 || !isdigit((unsigned char)name[0])) {
+        for (int i = 0; i < st->nseen; i++)
+            if (strcmp(st->seen[i], id) == 0) return fail(st, "%s: duplicate key in [%s]", name, section);
+        if (st->nseen < 64) snprintf(st->seen[st->nseen++], sizeof st->seen[0], "%s", id);
+    }
+    if (strcmp(section, "machine") == 0) {
+        for (int i = 0; i < NREQ; i++)
+            if (strcmp(name, req_names[i]) == 0) {
+                double *dst[NREQ] = {&m->send_latency, &m->recv_latency, &m->word_time, &m->flop_time};
+                st->have[i] = 1;
+                return number(st, name, value, 0, dst[i]);
+            }
+        if (strcmp(name, "name") == 0) { copy_str(m->name, sizeof m->name, value); return 1; }
+        if (strcmp(name, "network") == 0) return network(st, name, value);
+        if (strcmp(name, "cores_per_node") == 0) {
+            long long v;
+            if (!integer(st, name, value, &v)) return 0;
+            m->cores_per_node = (int)v;
+            return 1;
+        }
+        return fail(st, "%s: unknown key in [machine]", name);
+    }
+    if (strcmp(section, "bsp") == 0) {
+        static const char *const keys[] = {"r", "g", "l", "h0", "h1", "r_incache", "r_outcache",
+                                           "g_us", "l_us", "g_combined"};
+        double *dst[] = {&m->bsp_r, &m->bsp_g, &m->bsp_l, &m->bsp_h0, &m->bsp_h1, &m->r_incache,
+                         &m->r_outcache, &st->g_us, &st->l_us, &m->bsp_g_combined};
+        /* g and l may be negative: the least-squares fit can give that (seed 004) */
+        static const double mins[] = {0, -INFINITY, -INFINITY, 0, 0, 0, 0, -INFINITY, -INFINITY, -INFINITY};
+        for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+            if (strcmp(name, keys[i]) == 0) {
+                if (i == 1) st->seen_bsp_g = 1;
+                if (i == 2) st->seen_bsp_l = 1;
+                return number(st, name, value, mins[i], dst[i]);
+            }
+        if (strcmp(name, "p") == 0) {
+            long long v;
+            if (!integer(st, name, value, &v)) return 0;
+            m->bsp_p = (int)v;
+            return 1;
+        }
+        return fail(st, "%s: unknown key in [bsp]", name);
+    }
+    if (strcmp(section, "pingpong") == 0) {
+        if (strcmp(name, "t0") == 0) return number(st, name, value, -INFINITY, &m->t0);
+        if (strcmp(name, "r_inf") == 0) return number(st, name, value, 0, &m->r_inf);
+        if (strcmp(name, "n_half") == 0) return number(st, name, value, -INFINITY, &m->n_half);
+        double bytes, secs;
+        if (ps_parse_double(name, &bytes) != 0 || bytes < 0)
+            return fail(st, "'%s': expected a message size in bytes, or t0, r_inf, n_half", name);
+        if (!number(st, name, value, 0, &secs)) return 0;
+        if (m->npp >= PS_MACHINE_MAX_PP) return fail(st, "more than %d ping-pong sizes", PS_MACHINE_MAX_PP);
+        if (m->npp > 0 && bytes <= m->pp_bytes[m->npp - 1])
+            return fail(st, "%s: message sizes must be in ascending order", name);
+        m->pp_bytes[m->npp] = bytes;
+        m->pp_time[m->npp] = secs;
+        m->npp++;
+        return 1;
+    }
+    if (strcmp(section, "meta") == 0) {
+        /* informational: unknown keys are ignored */
+        struct { const char *k; char *dst; size_t n; } strs[] = {
+            {"host", m->host, sizeof m->host},         {"cpu", m->cpu, sizeof m->cpu},
+            {"mpi", m->mpi, sizeof m->mpi},            {"compiler", m->compiler, sizeof m->compiler},
+            {"date", m->date, sizeof m->date},         {"source", m->source, sizeof m->source}};
+        for (size_t i = 0; i < sizeof strs / sizeof strs[0]; i++)
+            if (strcmp(name, strs[i].k) == 0) { copy_str(strs[i].dst, strs[i].n, value); return 1; }
+        long long v;
+        if (strcmp(name, "cores") == 0) {
+            if (!integer(st, name, value, &v)) return 0;
+            m->cores = (int)v;
+            return 1;
+        }
+        if (strcmp(name, "memory") == 0) return integer(st, name, value, &m->memory_bytes);
+        for (int i = 0; i < 4; i++) {
+            char k[16];
+            snprintf(k, sizeof k, "cache_l%d", i + 1);
+            if (strcmp(name, k) == 0) return integer(st, name, value, &m->cache_bytes[i]);
+        }
+        return 1;
+    }
+    return fail(st, "unknown section [%s] (expected machine, bsp, pingpong or meta)", section);
+}
+
+static int on_key(void *user, const char *section, const char *name, const char *value)
+{
+    parse_state *st = user;
+    if (st->err_line) return 1;   /* report only the first error */
+    if (!*section) return fail(st, "%s: key outside a section (start with [machine])", name);
+    return ini_key(st, section, name, value) ? 1 : 0;
+}
+
+typedef struct text_reader {
+    const char  *p;
+    parse_state *st;
+} text_reader;
+
+/* inih calls this once per line: counting here gives the handler its line. */
+static char *read_line(char *buf, int num, void *stream)
+{
+    text_reader *r = stream;
+    if (!*r->p) return NULL;
+    const char *nl = strchr(r->p, '\n');
+    size_t len = nl ? (size_t)(nl - r->p) : strlen(r->p);
+    /* leading blanks dropped: an indented line is a key of its own, never
+     * inih's continuation of the previous value */
+    size_t skip = 0;
+    while (skip < len && (r->p[skip] == ' ' || r->p[skip] == '\t')) skip++;
+    size_t take = len - skip < (size_t)num - 1 ? len - skip : (size_t)num - 1;
+    memcpy(buf, r->p + skip, take);
+    buf[take] = '\0';
+    r->p += len + (nl ? 1 : 0);
+    r->st->line++;
+    return buf;
+}
+
+static int parse_ini(const char *text, parse_state *st, char *err, size_t errlen)
+{
+    /* lines inih would cut (INI_MAX_LINE) are an error rather than a surprise */
+    int line = 1;
+    for (const char *p = text; *p; line++) {
+        const char *nl = strchr(p, '\n');
+        size_t len = nl ? (size_t)(nl - p) : strlen(p);
+        if (len >= INI_MAX_LINE - 1) {
+            ps_seterr(err, errlen, "%s:%d: line longer than %d characters", st->path, line, INI_MAX_LINE - 2);
+            return -1;
+        }
+        const char *q = p;
+        while (q < p + len && isspace((unsigned char)*q)) q++;
+        if (!st->machine_line && strncmp(q, "[machine]", 9) == 0) st->machine_line = line;
+        if (!nl) break;
+        p = nl + 1;
+    }
+    text_reader r = {text, st};
+    int rc = ini_parse_stream(read_line, &r, on_key, st);
+    if (rc < 0) {
+        ps_seterr(err, errlen, "%s: cannot parse", st->path);
+        return -1;
+    }
+    if (rc > 0 && st->err_line != rc) {
+        ps_seterr(err, errlen, "%s:%d: expected 'key = value', '[section]' or a comment", st->path, rc);
+        return -1;
+    }
+    if (st->err_line) {
+        ps_seterr(err, errlen, "%s", st->msg);
+        return -1;
+    }
+    if (!st->machine_line) {
+        ps_seterr(err, errlen, "%s: no [machine] section (it needs send_latency, recv_latency, word_time, flop_time)",
+                  st->path);
+        return -1;
+    }
+    for (int i = 0; i < NREQ; i++)
+        if (!st->have[i]) {
+            ps_seterr(err, errlen, "%s:%d: [machine] lacks the required key %s", st->path, st->machine_line,
+                      req_names[i]);
+            return -1;
+        }
+    /* g and l may be given in microseconds only (as the seed's table does) */
+    ps_machine *m = st->m;
+    if (!st->seen_bsp_g && st->g_us != 0 && m->bsp_r > 0) m->bsp_g = st->g_us * 1e-6 * m->bsp_r;
+    if (!st->seen_bsp_l && st->l_us != 0 && m->bsp_r > 0) m->bsp_l = st->l_us * 1e-6 * m->bsp_r;
+    return 0;
+}
+
+/* ---- the estimator seed's architecture file ------------------------------ */
+
+static void normalize(char *s)
+{
+    /* lower case, runs of blanks to one space, trimmed */
+    char *w = s;
+    int space = 0;
+    for (char *r = s; *r; r++) {
+        if (isspace((unsigned char)*r)) { space = 1; continue; }
+        if (space && w != s) *w++ = ' ';
+        space = 0;
+        *w++ = (char)tolower((unsigned char)*r);
+    }
+    *w = '\0';
+}
+
+static int parse_arch(const char *text, parse_state *st, char *err, size_t errlen)
+{
+    static const char *const phrases[NREQ] = {"send latency", "receive latency", "time to send 1 word",
+                                              "time for one multiply"};
+    ps_machine *m = st->m;
+    int nkeys = 0;
+    for (const char *p = text; *p;) {
+        const char *nl = strchr(p, '\n');
+        size_t len = nl ? (size_t)(nl - p) : strlen(p);
+        char line[512];
+        st->line++;
+        if (len >= sizeof line) {
+            ps_seterr(err, errlen, "%s:%d: line too long", st->path, st->line);
+            return -1;
+        }
+        memcpy(line, p, len);
+        line[len] = '\0';
+        p += len + (nl ? 1 : 0);
+        char *hash = strchr(line, '#');
+        if (hash) *hash = '\0';
+        char *eq = strchr(line, '=');
+        if (!eq) {
+            char name[512];
+            snprintf(name, sizeof name, "%s", line);
+            normalize(name);
+            if (!*name) continue;
+            if (nkeys || m->name[0]) {
+                ps_seterr(err, errlen, "%s:%d: expected 'description = value [seconds]'", st->path, st->line);
+                return -1;
+            }
+            /* keep the name's own case */
+            char *s = line;
+            while (isspace((unsigned char)*s)) s++;
+            size_t n = strlen(s);
+            while (n && isspace((unsigned char)s[n - 1])) s[--n] = '\0';
+            copy_str(m->name, sizeof m->name, s);
+            continue;
+        }
+        *eq = '\0';
+        char *key = line, *val = eq + 1;
+        normalize(key);
+        normalize(val);
+        nkeys++;
+        if (strcmp(key, "network type") == 0) {
+            if (!network(st, key, val)) goto bad;
+            continue;
+        }
+        int which = -1;
+        for (int i = 0; i < NREQ; i++)
+            if (strncmp(key, phrases[i], strlen(phrases[i])) == 0) which = i;
+        if (which < 0) {
+            ps_seterr(err, errlen, "%s:%d: unknown entry '%s' (expected send latency, receive latency, "
+                      "time to send 1 word (8bytes), time for one multiply, network type)", st->path, st->line, key);
+            return -1;
+        }
+        /* "0.24e-4 seconds": a number and an optional unit */
+        char *unit = strchr(val, ' ');
+        if (unit) {
+            *unit++ = '\0';
+            if (strcmp(unit, "seconds") != 0 && strcmp(unit, "second") != 0 && strcmp(unit, "s") != 0 &&
+                strcmp(unit, "sec") != 0) {
+                fail(st, "%s: unknown unit '%s' (expected seconds)", phrases[which], unit);
+                goto bad;
+            }
+        }
+        double *dst[NREQ] = {&m->send_latency, &m->recv_latency, &m->word_time, &m->flop_time};
+        if (st->have[which]) {
+            fail(st, "%s: given twice", phrases[which]);
+            goto bad;
+        }
+        if (!number(st, phrases[which], val, 0, dst[which])) goto bad;
+        st->have[which] = 1;
+    }
+    for (int i = 0; i < NREQ; i++)
+        if (!st->have[i]) {
+            ps_seterr(err, errlen, "%s:%d: missing the required entry '%s = ... seconds'", st->path, st->line,
+                      phrases[i]);
+            return -1;
+        }
+    return 0;
+bad:
+    ps_seterr(err, errlen, "%s", st->msg);
+    return -1;
+}
+
+int ps_machine_parse(const char *text, const char *path, ps_machine *m, char *err, size_t errlen)
+{
+    parse_state *st = ps_xcalloc(1, sizeof *st);
+    ps_machine_init(m);
+    st->m = m;
+    st->path = path;
+    int ini = 0;
+    for (const char *p = text; *p;) {
+        while (*p == ' ' || *p == '\t') p++;
+        if (*p == '[') { ini = 1; break; }
+        const char *nl = strchr(p, '\n');
+        if (!nl) break;
+        p = nl + 1;
+    }
+    int rc = ini ? parse_ini(text, st, err, errlen) : parse_arch(text, st, err, errlen);
+    if (rc == 0 && !m->source[0]) copy_str(m->source, sizeof m->source, path);
+    free(st);
+    return rc;
+}
+
+int ps_machine_load(const char *path, ps_machine *m, char *err, size_t errlen)
+{
+    size_t len;
+    char *text = ps_read_file(path, &len, err, errlen);
+    if (!text) {
+        ps_machine_init(m);
+        return -1;
+    }
+    if (strlen(text) != len) {
+        free(text);
+        ps_seterr(err, errlen, "%s: not a text file (contains a NUL byte)", path);
+        return -1;
+    }
+    int rc = ps_machine_parse(text, path, m, err, errlen);
+    free(text);
+    return rc;
+}
+
+/* ---- save ------------------------------------------------------------------ */
+
+/* Shortest %g form that reads back as the same double. */
+static void put_num(FILE *f, const char *key, double v)
+{
+    char buf[40];
+    for (int prec = 6; prec <= 17; prec++) {
+        snprintf(buf, sizeof buf, "%.*g", prec, v);
+        if (strtod(buf, NULL) == v) break;
+    }
+    fprintf(f, "%s = %s\n", key, buf);
+}
+
+/* Strings are single-line and must not start an inline comment. */
+static void put_str(FILE *f, const char *key, const char *v)
+{
+    if (!v || !*v) return;
+    fprintf(f, "%s = ", key);
+    for (const char *p = v; *p; p++) {
+        char c = *p;
+        if (c == '\n' || c == '\r' || c == '\t') c = ' ';
+        if (c == ';') c = ',';
+        fputc(c, f);
+    }
+    fputc('\n', f);
+}
+
+/* Atomic replace for files; a device or pipe (-o /dev/stdout) is written
+ * in place, never renamed over. */
+static int write_out(const char *path, const char *buf, size_t len, char *err, size_t errlen)
+{
+    struct stat st;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        FILE *f = fopen(path, "w");
+        if (!f || fwrite(buf, 1, len, f) != len || fclose(f) != 0) {
+            if (f) fclose(f);
+            ps_seterr(err, errlen, "%s: %s", path, strerror(errno));
+            return -1;
+        }
+        return 0;
+    }
+    return ps_write_file(path, buf, len, err, errlen);
+}
+
+int ps_machine_save(const char *path, const ps_machine *m, char *err, size_t errlen)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f) {
+        ps_seterr(err, errlen, "%s: out of memory", path);
+        return -1;
+    }
+    fputs("# parscope machine model (DESIGN.md \"Files\"); times in seconds.\n"
+          "[machine]\n", f);
+    put_str(f, "name", m->name);
+    fputs("# the estimator's architecture (seed 003): per-message latencies, 8-byte word, one multiply\n", f);
+    put_num(f, "send_latency", m->send_latency);
+    put_num(f, "recv_latency", m->recv_latency);
+    put_num(f, "word_time", m->word_time);
+    put_num(f, "flop_time", m->flop_time);
+    fprintf(f, "network = %s\n", m->bus ? "bus" : "nobus");
+    if (m->cores_per_node) fprintf(f, "cores_per_node = %d\n", m->cores_per_node);
+
+    if (m->bsp_r != 0 || m->bsp_g != 0 || m->bsp_l != 0) {
+        fputs("\n[bsp]\n# r in flop/s; g, l in flop units (T(h) = h*g + l, fitted over [h0, h1]); g_us, l_us in us\n", f);
+        put_num(f, "r", m->bsp_r);
+        put_num(f, "g", m->bsp_g);
+        put_num(f, "l", m->bsp_l);
+        if (m->bsp_r > 0) {
+            put_num(f, "g_us", m->bsp_g / m->bsp_r * 1e6);
+            put_num(f, "l_us", m->bsp_l / m->bsp_r * 1e6);
+        }
+        put_num(f, "h0", m->bsp_h0);
+        put_num(f, "h1", m->bsp_h1);
+        fprintf(f, "p = %d\n", m->bsp_p);
+        if (m->r_incache) put_num(f, "r_incache", m->r_incache);
+        if (m->r_outcache) put_num(f, "r_outcache", m->r_outcache);
+        if (m->bsp_g_combined) put_num(f, "g_combined", m->bsp_g_combined);
+    }
+    if (m->npp > 0 || m->r_inf != 0) {
+        fputs("\n[pingpong]\n# Hockney fit t(n) = t0 + n / r_inf (r_inf in bytes/s), n_half = t0 * r_inf\n", f);
+        put_num(f, "t0", m->t0);
+        put_num(f, "r_inf", m->r_inf);
+        put_num(f, "n_half", m->n_half);
+        fputs("# bytes = seconds (half round trip)\n", f);
+        for (int i = 0; i < m->npp; i++) {
+            char key[40];
+            snprintf(key, sizeof key, "%.17g", m->pp_bytes[i]);
+            put_num(f, key, m->pp_time[i]);
+        }
+    }
+    fputs("\n[meta]\n", f);
+    put_str(f, "host", m->host);
+    put_str(f, "cpu", m->cpu);
+    if (m->cores) fprintf(f, "cores = %d\n", m->cores);
+    if (m->memory_bytes) fprintf(f, "memory = %lld\n", m->memory_bytes);
+    for (int i = 0; i < 4; i++)
+        if (m->cache_bytes[i]) fprintf(f, "cache_l%d = %lld\n", i + 1, m->cache_bytes[i]);
+    put_str(f, "mpi", m->mpi);
+    put_str(f, "compiler", m->compiler);
+    put_str(f, "date", m->date);
+    put_str(f, "source", m->source);
+    if (fclose(f) != 0) {
+        free(buf);
+        ps_seterr(err, errlen, "%s: out of memory", path);
+        return -1;
+    }
+    int rc = write_out(path, buf, len, err, errlen);
+    free(buf);
+    return rc;
+}
+
+double ps_machine_msg_time(const ps_machine *m, double bytes)
+{
+    if (bytes < 0) bytes = 0;
+    int n = m->npp;
+    if (n <= 0) return m->send_latency + bytes / 8.0 * m->word_time;
+    if (bytes <= m->pp_bytes[0] || n == 1) {
+        if (n == 1 && bytes > m->pp_bytes[0] && m->pp_bytes[0] > 0)
+            return m->pp_time[0] * bytes / m->pp_bytes[0];
+        return m->pp_time[0];
+    }
+    int i = 1;
+    while (i < n - 1 && m->pp_bytes[i] < bytes) i++;
+    /* interpolate within [i-1, i]; past the table the last segment extends */
+    double x0 = m->pp_bytes[i - 1], x1 = m->pp_bytes[i], y0 = m->pp_time[i - 1], y1 = m->pp_time[i];
+    double t = y0 + (y1 - y0) * (bytes - x0) / (x1 - x0);
+    return t > 0 ? t : y0;
+}

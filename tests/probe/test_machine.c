@@ -1,0 +1,185 @@
+/* test_machine.c - the machine model file: the shipped machines load with
+ * their documented figures, the estimator seed's own file format loads, save
+ * then load gives the same model, malformed files give path:line messages. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/machine.h"
+#include "util/util.h"
+
+static int failures;
+#define CHECK(c) do { if (!(c)) { fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #c); failures++; } } while (0)
+#define NEAR(a, b, rel) (fabs((double)(a) - (double)(b)) <= (rel) * fabs((double)(b)))
+
+static char *tmpdir;
+
+static void load_ok(const char *path, ps_machine *m)
+{
+    char err[512] = "";
+    int rc = ps_machine_load(path, m, err, sizeof err);
+    if (rc != 0) fprintf(stderr, "unexpected error: %s\n", err);
+    CHECK(rc == 0);
+}
+
+/* Writes text to a file named `name` in the temporary directory, loads it
+ * and checks the error message is exactly "PATH:" + want. */
+static void load_bad(const char *name, const char *text, const char *want)
+{
+    char *path = ps_xasprintf("%s/%s", tmpdir, name);
+    char err[512] = "";
+    CHECK(ps_write_file(path, text, strlen(text), err, sizeof err) == 0);
+    ps_machine m;
+    int rc = ps_machine_load(path, &m, err, sizeof err);
+    char *expect = ps_xasprintf("%s%s", path, want);
+    if (rc != -1 || strcmp(err, expect) != 0) {
+        fprintf(stderr, "%s: rc %d\n  got:  %s\n  want: %s\n", name, rc, err, expect);
+        failures++;
+    }
+    free(expect);
+    free(path);
+}
+
+int main(void)
+{
+    char err[512];
+    tmpdir = ps_mktempdir("psmachine", err, sizeof err);
+    if (!tmpdir) { fprintf(stderr, "%s\n", err); return 1; }
+    ps_machine m, n;
+
+    /* the estimator seed's SP2, as INI and in the seed's own format */
+    load_ok(PS_TEST_DATA "/../../machines/sp2.ini", &m);
+    CHECK(m.send_latency == 0.24e-4 && m.recv_latency == 0.24e-4);
+    CHECK(m.word_time == 2.39e-7 && m.flop_time == 0.178e-7 && m.bus == 0);
+    load_ok(PS_TEST_DATA "/data/sp2.arch", &n);
+    CHECK(strcmp(n.name, "SP2") == 0);
+    CHECK(n.send_latency == m.send_latency && n.recv_latency == m.recv_latency);
+    CHECK(n.word_time == m.word_time && n.flop_time == m.flop_time && n.bus == 0);
+
+    /* the BSP seed's table (p = 8): r, g, l and the derived estimator keys */
+    struct { const char *file; double r, g, l, g_us, l_us; } bsp[] = {
+        {"t3e.ini", 35e6, 31, 1193, 0.88, 34},
+        {"sp.ini", 212e6, 187, 148212, 0.88, 698},
+        {"origin.ini", 326e6, 297, 95686, 0.91, 294}};
+    for (int i = 0; i < 3; i++) {
+        char *path = ps_xasprintf("%s/../../machines/%s", PS_TEST_DATA, bsp[i].file);
+        load_ok(path, &m);
+        CHECK(m.bsp_r == bsp[i].r && m.bsp_g == bsp[i].g && m.bsp_l == bsp[i].l && m.bsp_p == 8);
+        CHECK(NEAR(m.word_time, bsp[i].g / bsp[i].r, 1e-9));
+        CHECK(NEAR(m.word_time, bsp[i].g_us * 1e-6, 0.02));        /* the table's own us column */
+        CHECK(NEAR(m.flop_time, 1 / bsp[i].r, 1e-9));
+        CHECK(NEAR(m.send_latency + m.recv_latency, bsp[i].l / bsp[i].r, 1e-9));
+        CHECK(NEAR(m.send_latency + m.recv_latency, bsp[i].l_us * 1e-6, 0.02));
+        free(path);
+    }
+
+    /* save then load gives the same model */
+    ps_machine_init(&m);
+    snprintf(m.name, sizeof m.name, "test box");
+    m.send_latency = 1.2345678901234567e-6;
+    m.recv_latency = 1.0 / 3.0 * 1e-6;
+    m.word_time = 8.0 / 7.3e9;
+    m.flop_time = 1.0 / 2.1e9;
+    m.bus = 1;
+    m.cores_per_node = 2;
+    m.bsp_r = 2.1e9; m.bsp_g = -12.5; m.bsp_l = 40000.25; m.bsp_h0 = 2; m.bsp_h1 = 256; m.bsp_p = 2;
+    m.r_incache = 2.1e9; m.r_outcache = 6.5e8; m.bsp_g_combined = 3.25;
+    m.t0 = 4.1e-7; m.r_inf = 7.3e9; m.n_half = m.t0 * m.r_inf;
+    m.npp = 3;
+    double b[] = {1, 1024, 4194307}, t[] = {5e-7, 1.1e-6, 7.7e-4};
+    memcpy(m.pp_bytes, b, sizeof b);
+    memcpy(m.pp_time, t, sizeof t);
+    snprintf(m.host, sizeof m.host, "node1");
+    snprintf(m.cpu, sizeof m.cpu, "Some CPU @ 2.00GHz");
+    snprintf(m.mpi, sizeof m.mpi, "Open MPI v4.1.4");
+    snprintf(m.compiler, sizeof m.compiler, "GCC 12.2.0");
+    snprintf(m.date, sizeof m.date, "2024-01-02T03:04:05Z");
+    snprintf(m.source, sizeof m.source, "parscope probe");
+    m.cores = 2; m.memory_bytes = 25275416576LL;
+    m.cache_bytes[0] = 49152; m.cache_bytes[1] = 2097152; m.cache_bytes[2] = 272629760;
+    char *rt = ps_xasprintf("%s/rt.ini", tmpdir);
+    CHECK(ps_machine_save(rt, &m, err, sizeof err) == 0);
+    load_ok(rt, &n);
+    CHECK(memcmp(&m, &n, sizeof m) == 0);
+    /* saving over an unwritable path fails with the path, leaving nothing */
+    char *bad = ps_xasprintf("%s/missing-dir/m.ini", tmpdir);
+    CHECK(ps_machine_save(bad, &m, err, sizeof err) == -1 && strstr(err, bad));
+    CHECK(!ps_file_exists(bad));
+    free(bad);
+
+    /* message cost: the ping-pong table, piecewise linear, extended past its ends */
+    CHECK(ps_machine_msg_time(&n, 0) == 5e-7);
+    CHECK(ps_machine_msg_time(&n, 1) == 5e-7);
+    CHECK(NEAR(ps_machine_msg_time(&n, 512.5), 5e-7 + (1.1e-6 - 5e-7) * 0.5, 1e-12));
+    CHECK(NEAR(ps_machine_msg_time(&n, 1024), 1.1e-6, 1e-12));
+    double slope = (7.7e-4 - 1.1e-6) / (4194307 - 1024);
+    CHECK(NEAR(ps_machine_msg_time(&n, 8388614), 7.7e-4 + slope * 4194307, 1e-9));
+    /* without a table: send_latency + words * word_time */
+    load_ok(PS_TEST_DATA "/../../machines/sp2.ini", &m);
+    CHECK(NEAR(ps_machine_msg_time(&m, 800), 0.24e-4 + 100 * 2.39e-7, 1e-12));
+
+    /* g, l given in microseconds only are converted with r */
+    load_bad("dummy-ok.ini", "[machine]\nsend_latency=1\n", ":1: [machine] lacks the required key recv_latency");
+    {
+        const char *txt = "[machine]\nsend_latency=1e-6\nrecv_latency=1e-6\nword_time=1e-9\nflop_time=1e-9\n"
+                          "[bsp]\nr = 100e6\ng_us = 2\nl_us = 50\n";
+        char *p = ps_xasprintf("%s/us.ini", tmpdir);
+        CHECK(ps_write_file(p, txt, strlen(txt), err, sizeof err) == 0);
+        load_ok(p, &m);
+        CHECK(NEAR(m.bsp_g, 200, 1e-12) && NEAR(m.bsp_l, 5000, 1e-12));
+        free(p);
+    }
+
+    /* malformed files: exact messages naming path and line */
+    const char *good = "[machine]\nsend_latency = 1e-6\nrecv_latency = 1e-6\nword_time = 1e-9\nflop_time = 1e-9\n";
+    char *txt;
+    load_bad("syntax.ini", "[machine]\nsend_latency 1e-6\n",
+             ":2: expected 'key = value', '[section]' or a comment");
+    load_bad("nan.ini", "# c\n[machine]\nsend_latency = 1e-6\nrecv_latency = fast\n",
+             ":4: recv_latency: not a number ('fast')");
+    load_bad("neg.ini", "[machine]\nword_time = -1\n", ":2: word_time: must be >= 0 (got -1)");
+    load_bad("net.ini", "[machine]\nnetwork = ring\n", ":2: network: expected 'bus' or 'nobus' (got 'ring')");
+    load_bad("unk.ini", "[machine]\nword_tme = 1\n", ":2: word_tme: unknown key in [machine]");
+    load_bad("dup.ini", "[machine]\nword_time = 1\n  word_time = 2\n", ":3: word_time: duplicate key in [machine]");
+    load_bad("sect.ini", "[machine]\n[bsp2]\nr = 1\n",
+             ":3: unknown section [bsp2] (expected machine, bsp, pingpong or meta)");
+    load_bad("nosect.ini", "send_latency = 1\n[bsp]\n", ":1: send_latency: key outside a section (start with [machine])");
+    load_bad("nomachine.ini", "[bsp]\nr = 1\n",
+             ": no [machine] section (it needs send_latency, recv_latency, word_time, flop_time)");
+    load_bad("missing.ini", "# model\n\n[machine]\nsend_latency = 1\nrecv_latency = 1\nword_time = 1\n",
+             ":3: [machine] lacks the required key flop_time");
+    txt = ps_xasprintf("%s[pingpong]\n8 = 1e-6\n4 = 1e-6\n", good);
+    load_bad("order.ini", txt, ":8: 4: message sizes must be in ascending order");
+    free(txt);
+    txt = ps_xasprintf("%s[pingpong]\nbig = 1e-6\n", good);
+    load_bad("ppkey.ini", txt, ":7: 'big': expected a message size in bytes, or t0, r_inf, n_half");
+    free(txt);
+    txt = ps_xasprintf("%s[bsp]\np = 2.5\n", good);
+    load_bad("p.ini", txt, ":7: p: not a non-negative integer ('2.5')");
+    free(txt);
+    load_bad("empty.ini", "", ":0: missing the required entry 'send latency = ... seconds'");
+    load_bad("arch1.arch", "SP2\nreceive latency = 0.24e-4 seconds\nsend latency = 1e-5 hours\n",
+             ":3: send latency: unknown unit 'hours' (expected seconds)");
+    load_bad("arch2.arch", "SP2\nreceive latency = abc seconds\n",
+             ":2: receive latency: not a number ('abc')");
+    load_bad("arch3.arch", "SP2\nbandwidth = 3\n",
+             ":2: unknown entry 'bandwidth' (expected send latency, receive latency, time to send 1 word "
+             "(8bytes), time for one multiply, network type)");
+    load_bad("arch4.arch", "SP2\nreceive latency = 1e-5 seconds\nsend latency = 1e-5\n"
+             "time for one multiply = 1e-8 seconds\nnetwork type = nobus\n",
+             ":5: missing the required entry 'time to send 1 word = ... seconds'");
+    load_bad("arch5.arch", "SP2\nreceive latency = 1e-5 seconds\nSP3\n",
+             ":3: expected 'description = value [seconds]'");
+    /* a missing file */
+    char *none = ps_xasprintf("%s/none.ini", tmpdir);
+    CHECK(ps_machine_load(none, &m, err, sizeof err) == -1);
+    CHECK(strncmp(err, none, strlen(none)) == 0 && strstr(err, "No such file"));
+    free(none);
+
+    free(rt);
+    ps_rmtree(tmpdir);
+    free(tmpdir);
+    if (failures) fprintf(stderr, "%d failure(s)\n", failures);
+    return failures ? 1 : 0;
+}
