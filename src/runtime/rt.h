@@ -56,6 +56,7 @@ typedef struct ps__runtime {
     volatile const char *waiting_what;
     volatile int         waiting_peer;
     volatile size_t      waiting_bytes;
+    int                  verify_failed;
 } ps__runtime;
 
 extern ps__runtime ps__rt;
@@ -86,5 +87,16 @@ const ps__backend *ps__record_backend(void);
 
 /* Construct table, for writing the trace. */
 int ps__construct_count(void);
+
+/* Sets the message ps_strerror() returns. */
+void ps__set_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Marks what this rank is blocked in (for the --timeout report). */
+static inline void ps__waiting(const char *what, int peer, size_t bytes)
+{
+    ps__rt.waiting_peer = peer;
+    ps__rt.waiting_bytes = bytes;
+    ps__rt.waiting_what = what;
+}
 
 #endif

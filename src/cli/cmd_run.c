@@ -1,0 +1,223 @@
+/*
+ * cmd_run.c - 'parscope run': a workload under MPI, K trials, the result
+ * sheet printed and the result JSON written; and '__rank', the same binary
+ * acting as one rank of a built-in workload inside the MPI job.
+ */
+#include <getopt.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "launch/run.h"
+#include "launch/workloads.h"
+#include "out/result.h"
+#include "parscope/parscope.h"
+#include "trace/sheet.h"
+#include "util/util.h"
+
+static const char run_help[] =
+    "usage: parscope run WORKLOAD -n RANKS [options] [-- PROGRAM-ARGS]\n"
+    "\n"
+    "Runs a built-in workload (parscope workloads lists them) or a FILE.loop under MPI,\n"
+    "K trials, prints the standard result sheet of the fastest trial and writes the\n"
+    "result JSON.\n"
+    "\n"
+    "  -n, --ranks N        processes (required)\n"
+    "  -s, --size N         problem size (default: the workload's)\n"
+    "  -i, --iterations N   iterations (default: the workload's)\n"
+    "  -k, --trials K       trials (default 1); the fastest is analysed, all are kept\n"
+    "      --trace DIR      keep the fastest trial's trace as DIR/trace.pst\n"
+    "  -o, --output FILE    result JSON (default: none)\n"
+    "      --timeout SEC    stop a trial that runs longer (default 300)\n"
+    "      --launcher T     launcher template, e.g. 'srun -n {ranks}' (or PARSCOPE_LAUNCHER)\n"
+    "      --variant V      full | comm | data | sections (LOOP workloads)\n"
+    "      --verify         check the result against a serial computation (mmm, cg, red_black, psrs)\n"
+    "  -q, --quiet          do not print the sheet\n"
+    "\n"
+    "Exit status: 0 ok, 1 a trial failed (the others are still reported), 2 bad usage.\n";
+
+int ps_cmd_run(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"ranks", required_argument, 0, 'n'},   {"size", required_argument, 0, 's'},
+        {"iterations", required_argument, 0, 'i'}, {"trials", required_argument, 0, 'k'},
+        {"trace", required_argument, 0, 'T'},   {"output", required_argument, 0, 'o'},
+        {"timeout", required_argument, 0, 't'}, {"launcher", required_argument, 0, 'L'},
+        {"variant", required_argument, 0, 'V'}, {"verify", no_argument, 0, 'v'},
+        {"quiet", no_argument, 0, 'q'},         {"help", no_argument, 0, 'h'},
+        {0, 0, 0, 0}};
+    ps_common_opts o;
+    ps_common_defaults(&o);
+    o.timeout = 300;
+    const char *variant = NULL;
+    int verify = 0;
+    long v;
+    opterr = 0;
+    optind = 1;
+    int c;
+    while ((c = getopt_long(argc, argv, "+n:s:i:k:o:qh", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'n':
+            if (ps_parse_long(optarg, 1, 1 << 20, &v)) return ps_usage_error("run", "-n: '%s' is not a rank count >= 1", optarg);
+            o.ranks = (int)v;
+            break;
+        case 's':
+            if (ps_parse_long(optarg, 1, LONG_MAX, &o.size)) return ps_usage_error("run", "-s: '%s' is not a size >= 1", optarg);
+            break;
+        case 'i':
+            if (ps_parse_long(optarg, 1, LONG_MAX, &o.iterations))
+                return ps_usage_error("run", "-i: '%s' is not an iteration count >= 1", optarg);
+            break;
+        case 'k':
+            if (ps_parse_long(optarg, 1, 100000, &v)) return ps_usage_error("run", "--trials: '%s' is not a count >= 1", optarg);
+            o.trials = (int)v;
+            break;
+        case 'T': o.trace_dir = optarg; break;
+        case 'o': o.output = optarg; break;
+        case 't':
+            if (ps_parse_double(optarg, &o.timeout) || o.timeout <= 0)
+                return ps_usage_error("run", "--timeout: '%s' is not a number of seconds > 0", optarg);
+            break;
+        case 'L': o.launcher = optarg; break;
+        case 'V':
+            if (strcmp(optarg, "full") && strcmp(optarg, "comm") && strcmp(optarg, "data") && strcmp(optarg, "sections"))
+                return ps_usage_error("run", "--variant: '%s' is not one of full, comm, data, sections", optarg);
+            variant = optarg;
+            break;
+        case 'v': verify = 1; break;
+        case 'q': o.quiet = 1; break;
+        case 'h': fputs(run_help, stdout); return 0;
+        default:
+            fputs(run_help, stderr);
+            return ps_usage_error("run", "unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    if (optind >= argc) {
+        fputs(run_help, stderr);
+        return ps_usage_error("run", "no workload given");
+    }
+    const char *workload = argv[optind++];
+    if (o.ranks <= 0) return ps_usage_error("run", "-n RANKS is required");
+    if (optind < argc && strcmp(argv[optind], "--") != 0)
+        return ps_usage_error("run", "unexpected argument '%s' (program arguments go after --)", argv[optind]);
+    if (optind < argc) optind++;
+
+    /* program arguments after --, plus --verify */
+    int nextra = argc - optind;
+    char **extra = ps_xcalloc((size_t)nextra + 2, sizeof *extra);
+    int ne = 0;
+    for (int i = optind; i < argc; i++) extra[ne++] = argv[i];
+    if (verify) extra[ne++] = "--verify";
+    extra[ne] = NULL;
+
+    char err[1024];
+    if (o.trace_dir && ps_mkdirs(o.trace_dir, err, sizeof err)) {
+        free(extra);
+        return ps_fail(2, "%s", err);
+    }
+    ps_run_spec spec = {0};
+    spec.workload = workload;
+    spec.ranks = o.ranks;
+    spec.size = o.size;
+    spec.iterations = o.iterations;
+    spec.trials = o.trials;
+    spec.variant = variant;
+    spec.extra_args = extra;
+    spec.launch.launcher = o.launcher;
+    spec.launch.timeout = o.timeout;
+    spec.launch.quiet = !verify;
+    ps_interrupt_install();
+    ps_run_result r;
+    int rc = ps_run_workload(&spec, &r, NULL, NULL, err, sizeof err);
+    free(extra);
+    if (rc == 2) {
+        ps_run_result_free(&r);
+        return ps_fail(2, "%s", err);
+    }
+    for (int k = 0; k < r.ntrials; k++)
+        if (r.trial[k].status) fprintf(stderr, "parscope: trial %d of %d: %s\n", k + 1, r.ntrials, r.trial[k].message);
+
+    char tracefile[PATH_MAX] = "";
+    if (o.trace_dir && r.best_trace) {
+        snprintf(tracefile, sizeof tracefile, "%s/trace.pst", o.trace_dir);
+        if (ps_trace_write(r.best_trace, tracefile, err, sizeof err)) {
+            fprintf(stderr, "parscope: %s\n", err);
+            rc = rc ? rc : 1;
+            tracefile[0] = '\0';
+        }
+    }
+    double *samples = ps_xcalloc((size_t)(r.ntrials ? r.ntrials : 1), sizeof *samples);
+    for (int k = 0; k < r.ntrials; k++) samples[k] = r.trial[k].time;
+    if (r.best_trace && !o.quiet) {
+        ps_sheet s;
+        if (ps_sheet_compute(r.best_trace, &s) == 0) {
+            ps_sheet_print(&s, r.workload, r.size, r.iterations, stdout);
+            ps_sheet_free(&s);
+        }
+        if (r.ntrials > 1) {
+            double mn = INFINITY, mx = -INFINITY;
+            int ok = 0;
+            for (int k = 0; k < r.ntrials; k++)
+                if (isfinite(samples[k])) {
+                    ok++;
+                    if (samples[k] < mn) mn = samples[k];
+                    if (samples[k] > mx) mx = samples[k];
+                }
+            printf("\nTrials: %d (%d ok); min %.6f s, max %.6f s; the sheet is the fastest trial's\n", r.ntrials,
+                   ok, mn, mx);
+        }
+    }
+    if (o.output) {
+        /* the trace path is stored relative to the JSON when possible */
+        json_t *doc = ps_result_run("run", r.workload, o.ranks, r.size, r.iterations, samples, r.ntrials,
+                                    r.best_trace, tracefile[0] ? tracefile : NULL);
+        json_t *fails = json_array();
+        for (int k = 0; k < r.ntrials; k++)
+            if (r.trial[k].status) {
+                json_t *f = json_object();
+                json_object_set_new(f, "trial", json_integer(k + 1));
+                json_object_set_new(f, "message", json_string(r.trial[k].message));
+                json_array_append_new(fails, f);
+            }
+        json_object_set_new(doc, "failures", fails);
+        json_object_set_new(doc, "launch_overhead_s", json_real(r.launch_overhead));
+        if (variant) json_object_set_new(doc, "variant", json_string(variant));
+        if (ps_result_write(o.output, doc, err, sizeof err)) {
+            fprintf(stderr, "parscope: %s\n", err);
+            rc = rc ? rc : 1;
+        }
+        json_decref(doc);
+    }
+    if (!r.best_trace && rc == 0) rc = 1;
+    free(samples);
+    ps_run_result_free(&r);
+    if (ps_interrupted()) {
+        fprintf(stderr, "parscope: interrupted; the trials finished so far are reported\n");
+        return rc ? rc : 1;
+    }
+    return rc;
+}
+
+int ps_cmd_rank(int argc, char **argv)
+{
+    if (argc < 2) return ps_fail(2, "__rank: no workload given");
+    const ps_workload *w = ps_workload_find(argv[1]);
+    if (!w || !w->entry) return ps_fail(2, "__rank: workload '%s' is not built into this parscope", argv[1]);
+    ps_set_defaults(w->default_size, w->default_iterations);
+    /* the workload sees itself as argv[0] */
+    return w->entry(argc - 1, argv + 1);
+}
+
+int ps_cmd_workloads(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    printf("%-12s %-6s %8s %6s  %s\n", "workload", "alias", "size", "iters", "description");
+    for (const ps_workload *w = ps_workloads; w->name; w++)
+        printf("%-12s %-6s %8ld %6ld  %s%s\n", w->name, w->alias ? w->alias : "", w->default_size,
+               w->default_iterations, w->description, w->entry ? "" : " (not built)");
+    return 0;
+}

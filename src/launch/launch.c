@@ -1,0 +1,331 @@
+/*
+ * launch.c - finding the MPI launcher and running a job under it, with a
+ * timeout, naming the ranks that did not finish.
+ */
+#include "launch/launch.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "util/util.h"
+
+/* Seconds between SIGTERM and SIGKILL when a job is stopped. */
+#define PS_KILL_GRACE 3.0
+
+int ps_inside_mpi(void)
+{
+    static const char *vars[] = {"OMPI_COMM_WORLD_SIZE", "PMI_RANK", "PMI_SIZE", "PMIX_RANK",
+                                 "MPI_LOCALNRANKS", "PARSCOPE_INSIDE_MPI", NULL};
+    for (int i = 0; vars[i]; i++) {
+        const char *v = getenv(vars[i]);
+        if (v && *v) return 1;
+    }
+    return 0;
+}
+
+const char *ps_self_exe(void)
+{
+    static char buf[PATH_MAX];
+    if (!buf[0]) {
+        ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+        if (n <= 0) snprintf(buf, sizeof buf, "parscope");
+        else buf[n] = '\0';
+    }
+    return buf;
+}
+
+static int on_path(const char *name, char *out, size_t len)
+{
+    if (strchr(name, '/')) {
+        if (access(name, X_OK) == 0) {
+            snprintf(out, len, "%s", name);
+            return 1;
+        }
+        return 0;
+    }
+    const char *path = getenv("PATH");
+    if (!path) path = "/usr/local/bin:/usr/bin:/bin";
+    char *copy = ps_xstrdup(path), *save = NULL;
+    int found = 0;
+    for (char *d = strtok_r(copy, ":", &save); d && !found; d = strtok_r(NULL, ":", &save)) {
+        char cand[PATH_MAX];
+        snprintf(cand, sizeof cand, "%s/%s", *d ? d : ".", name);
+        if (access(cand, X_OK) == 0) {
+            snprintf(out, len, "%s", cand);
+            found = 1;
+        }
+    }
+    free(copy);
+    return found;
+}
+
+int ps_launcher_resolve(const char *tmpl, int ranks, char ***words, int *nwords, char *err, size_t errlen)
+{
+    const char *src = "--launcher";
+    if (!tmpl || !*tmpl) {
+        tmpl = getenv("PARSCOPE_LAUNCHER");
+        src = "PARSCOPE_LAUNCHER";
+    }
+    char found[PATH_MAX];
+    char *t;
+    if (!tmpl || !*tmpl) {
+        if (on_path("mpiexec", found, sizeof found)) t = ps_xasprintf("%s -n {ranks}", found);
+        else if (on_path("mpirun", found, sizeof found)) t = ps_xasprintf("%s -n {ranks}", found);
+        else {
+            ps_seterr(err, errlen,
+                      "no MPI launcher found: neither mpiexec nor mpirun is on PATH (install Open MPI or MPICH, "
+                      "or give --launcher 'srun -n {ranks}' or PARSCOPE_LAUNCHER)");
+            return -1;
+        }
+    } else {
+        t = ps_xstrdup(tmpl);
+    }
+    int cap = 16, n = 0, has_ranks = 0;
+    char **w = ps_xcalloc((size_t)cap, sizeof *w);
+    char *save = NULL;
+    for (char *tok = strtok_r(t, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
+        if (n + 3 >= cap) {
+            cap *= 2;
+            w = ps_xrealloc(w, (size_t)cap * sizeof *w);
+        }
+        char *p = strstr(tok, "{ranks}");
+        if (p) {
+            has_ranks = 1;
+            *p = '\0';
+            w[n++] = ps_xasprintf("%s%d%s", tok, ranks, p + 7);
+        } else {
+            w[n++] = ps_xstrdup(tok);
+        }
+    }
+    free(t);
+    if (n == 0) {
+        ps_seterr(err, errlen, "%s: the launcher template is empty", src);
+        free(w);
+        return -1;
+    }
+    if (!on_path(w[0], found, sizeof found)) {
+        ps_seterr(err, errlen, "no MPI launcher found: '%s' (from %s) is not an executable on PATH", w[0], src);
+        for (int i = 0; i < n; i++) free(w[i]);
+        free(w);
+        return -1;
+    }
+    if (!has_ranks) {
+        w[n++] = ps_xstrdup("-n");
+        w[n++] = ps_xasprintf("%d", ranks);
+    }
+    w[n] = NULL;
+    *words = w;
+    *nwords = n;
+    return 0;
+}
+
+/* ---- interruption -------------------------------------------------------- */
+
+static volatile sig_atomic_t interrupts;
+
+static void on_interrupt(int sig)
+{
+    (void)sig;
+    interrupts++;
+}
+
+void ps_interrupt_install(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_interrupt;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
+
+int ps_interrupted(void) { return interrupts > 0; }
+
+/* ---- running ------------------------------------------------------------- */
+
+static void set_default_env(const char *name, const char *value)
+{
+    if (!getenv(name)) setenv(name, value, 1);
+}
+
+static void dead_ranks(const char *dir, int ranks, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    if (!dir) return;
+    size_t o = 0;
+    int count = 0;
+    for (int r = 0; r < ranks && o + 16 < len; r++) {
+        char f[PATH_MAX];
+        snprintf(f, sizeof f, "%s/rank.%d.alive", dir, r);
+        if (ps_file_exists(f)) {
+            o += (size_t)snprintf(buf + o, len - o, "%s%d", count ? ", " : "", r);
+            count++;
+        }
+    }
+    if (count == 0) buf[0] = '\0';
+}
+
+static void sleep_s(double s)
+{
+    struct timespec ts = {(time_t)s, (long)((s - (double)(time_t)s) * 1e9)};
+    nanosleep(&ts, NULL);
+}
+
+int ps_launch(const ps_launch_opts *o, char *const argv[], ps_launch_result *r)
+{
+    memset(r, 0, sizeof *r);
+    char **words;
+    int nwords;
+    if (ps_launcher_resolve(o->launcher, o->ranks, &words, &nwords, r->message, sizeof r->message)) return 2;
+    int nargs = 0;
+    while (argv[nargs]) nargs++;
+    char **full = ps_xcalloc((size_t)(nwords + nargs + 1), sizeof *full);
+    for (int i = 0; i < nwords; i++) full[i] = words[i];
+    for (int i = 0; i < nargs; i++) full[nwords + i] = argv[i];
+    if (getenv("PARSCOPE_DEBUG")) {
+        fprintf(stderr, "parscope[debug]: launching:");
+        for (int i = 0; full[i]; i++) fprintf(stderr, " %s", full[i]);
+        fputc('\n', stderr);
+    }
+
+    /* clear markers of an earlier job in the same status directory */
+    if (o->status_dir)
+        for (int i = 0; i < o->ranks; i++) {
+            char f[PATH_MAX];
+            snprintf(f, sizeof f, "%s/rank.%d.alive", o->status_dir, i);
+            unlink(f);
+        }
+
+    double start = ps_clock();
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    if (pid < 0) {
+        snprintf(r->message, sizeof r->message, "cannot start the launcher: %s", strerror(errno));
+        for (int i = 0; i < nwords; i++) free(words[i]);
+        free(words);
+        free(full);
+        return 1;
+    }
+    if (pid == 0) {
+        setpgid(0, 0);
+        /* Open MPI refuses root and more ranks than cores unless told */
+        if (geteuid() == 0) {
+            set_default_env("OMPI_ALLOW_RUN_AS_ROOT", "1");
+            set_default_env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
+        }
+        set_default_env("OMPI_MCA_rmaps_base_oversubscribe", "1");
+        set_default_env("PARSCOPE_INSIDE_MPI", "1");
+        if (o->status_dir) setenv("PARSCOPE_STATUS_DIR", o->status_dir, 1);
+        if (o->quiet) {
+            int fd = open("/dev/null", O_WRONLY);
+            if (fd >= 0) {
+                dup2(fd, STDOUT_FILENO);
+                close(fd);
+            }
+        }
+        signal(SIGINT, SIG_DFL);
+        signal(SIGTERM, SIG_DFL);
+        execvp(full[0], full);
+        fprintf(stderr, "parscope: cannot run %s: %s\n", full[0], strerror(errno));
+        _exit(127);
+    }
+    setpgid(pid, pid);
+    int status = 0, killed = 0, second_interrupt_seen = 0;
+    double kill_at = 0;
+    for (;;) {
+        pid_t w = waitpid(pid, &status, WNOHANG);
+        if (w == pid) break;
+        if (w < 0 && errno != EINTR) break;
+        double now = ps_clock();
+        if (!killed && o->timeout > 0 && now - start > o->timeout) {
+            r->timed_out = 1;
+            kill(-pid, SIGTERM);
+            killed = 1;
+            kill_at = now + PS_KILL_GRACE;
+        }
+        /* first SIGINT: let the job finish; second: stop it */
+        if (!killed && interrupts >= 2 && !second_interrupt_seen) {
+            second_interrupt_seen = 1;
+            kill(-pid, SIGTERM);
+            killed = 1;
+            kill_at = now + PS_KILL_GRACE;
+        }
+        if (killed && now > kill_at) {
+            kill(-pid, SIGKILL);
+            kill_at = now + 3600;
+        }
+        sleep_s(now - start < 1 ? 0.002 : 0.02);
+    }
+    r->elapsed = ps_clock() - start;
+    if (WIFEXITED(status)) r->exit_code = WEXITSTATUS(status);
+    else if (WIFSIGNALED(status)) r->exit_code = 128 + WTERMSIG(status);
+    int rc = 0;
+    char dead[256];
+    dead_ranks(o->status_dir, o->ranks, dead, sizeof dead);
+    if (r->timed_out) {
+        snprintf(r->message, sizeof r->message, "the job exceeded its time limit of %g s and was stopped%s%s%s",
+                 o->timeout, dead[0] ? " (ranks still running: " : "", dead, dead[0] ? ")" : "");
+        rc = 1;
+    } else if (r->exit_code == 127) {
+        snprintf(r->message, sizeof r->message, "the launcher '%s' could not run the program", full[0]);
+        rc = 1;
+    } else if (r->exit_code != 0) {
+        if (dead[0])
+            snprintf(r->message, sizeof r->message, "the job failed (exit status %d): rank(s) %s did not finish",
+                     r->exit_code, dead);
+        else
+            snprintf(r->message, sizeof r->message, "the job failed (exit status %d)", r->exit_code);
+        rc = 1;
+    }
+    for (int i = 0; i < nwords; i++) free(words[i]);
+    free(words);
+    free(full);
+    return rc;
+}
+
+void ps_mpi_library(char *buf, size_t len)
+{
+    static char cache[128];
+    if (!cache[0]) {
+        char path[PATH_MAX];
+        snprintf(cache, sizeof cache, "unknown");
+        if (on_path("mpiexec", path, sizeof path) || on_path("mpirun", path, sizeof path)) {
+            char *cmd = ps_xasprintf("'%s' --version 2>&1", path);
+            FILE *p = popen(cmd, "r");
+            free(cmd);
+            if (p) {
+                char line[256];
+                while (fgets(line, sizeof line, p)) {
+                    char *v;
+                    if ((v = strstr(line, "(OpenRTE)")) || (v = strstr(line, "(Open MPI)"))) {
+                        v = strchr(v, ')') + 1;
+                        while (*v == ' ') v++;
+                        v[strcspn(v, "\n")] = '\0';
+                        snprintf(cache, sizeof cache, "Open MPI %s", v);
+                        break;
+                    }
+                    if ((v = strstr(line, "Version:"))) {
+                        v += 8;
+                        while (*v == ' ') v++;
+                        v[strcspn(v, "\n")] = '\0';
+                        snprintf(cache, sizeof cache, "MPICH %s", v);
+                        break;
+                    }
+                }
+                pclose(p);
+            }
+        }
+    }
+    snprintf(buf, len, "%s", cache);
+}

@@ -1,0 +1,243 @@
+/*
+ * run.c - running a workload: K trials, each launched under MPI, each
+ * trial's trace read back and timed (see run.h).
+ */
+#include "launch/run.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lang/build.h"
+#include "launch/workloads.h"
+#include "util/util.h"
+
+/* Weak, so the launcher links in tools built without the language. */
+extern int ps_build_cached(const char *, const char *, char *, size_t, char *, size_t) __attribute__((weak));
+
+static int build_loop(const char *path, const char *variant, char *exe, size_t len, char *err, size_t errlen)
+{
+    if (!ps_build_cached) {
+        ps_seterr(err, errlen, "%s: this parscope was built without the LOOP generator", path);
+        return 2;
+    }
+    return ps_build_cached(path, variant, exe, len, err, errlen);
+}
+
+static int ends_with(const char *s, const char *suffix)
+{
+    size_t a = strlen(s), b = strlen(suffix);
+    return a >= b && !strcmp(s + a - b, suffix);
+}
+
+typedef struct argv_b {
+    char **v;
+    int n, cap;
+} argv_b;
+
+static void ab_push(argv_b *a, const char *s)
+{
+    if (a->n + 2 > a->cap) {
+        a->cap = a->cap ? a->cap * 2 : 16;
+        a->v = ps_xrealloc(a->v, (size_t)a->cap * sizeof *a->v);
+    }
+    a->v[a->n++] = ps_xstrdup(s);
+    a->v[a->n] = NULL;
+}
+
+void ps_argv_free(char **argv)
+{
+    if (!argv) return;
+    for (int i = 0; argv[i]; i++) free(argv[i]);
+    free(argv);
+}
+
+int ps_workload_argv(const ps_run_spec *s, char ***argv, char *err, size_t errlen)
+{
+    argv_b a = {0};
+    const ps_workload *w = ps_workload_find(s->workload);
+    const char *variant = s->variant && strcmp(s->variant, "full") ? s->variant : NULL;
+    char name[256];
+    if (w) {
+        if (!w->entry) {
+            ps_seterr(err, errlen, "workload '%s' is not built into this parscope", w->name);
+            return 2;
+        }
+        if (variant) {
+            /* variants of a built-in LOOP workload are built from its embedded source */
+            if (!w->source || !*w->source) {
+                ps_seterr(err, errlen, "workload '%s' has no LOOP source, so it has no '%s' variant", w->name,
+                          variant);
+                return 2;
+            }
+            char dir[PATH_MAX], exe[PATH_MAX];
+            const char *cache = getenv("XDG_CACHE_HOME");
+            const char *home = getenv("HOME");
+            if (cache && *cache) snprintf(dir, sizeof dir, "%s/parscope/src", cache);
+            else snprintf(dir, sizeof dir, "%s/.cache/parscope/src", home && *home ? home : "/tmp");
+            if (ps_mkdirs(dir, err, errlen)) return 2;
+            char path[PATH_MAX + 64];
+            snprintf(path, sizeof path, "%s/%s.loop", dir, w->name);
+            if (ps_write_file(path, *w->source, strlen(*w->source), err, errlen)) return 2;
+            int rc = build_loop(path, variant, exe, sizeof exe, err, errlen);
+            if (rc) return rc;
+            ab_push(&a, exe);
+        } else {
+            ab_push(&a, ps_self_exe());
+            ab_push(&a, "__rank");
+            ab_push(&a, w->name);
+        }
+        snprintf(name, sizeof name, "%s", w->name);
+    } else if (ends_with(s->workload, ".loop")) {
+        if (!ps_file_exists(s->workload)) {
+            ps_seterr(err, errlen, "%s: no such file", s->workload);
+            return 2;
+        }
+        char exe[PATH_MAX];
+        int rc = build_loop(s->workload, variant, exe, sizeof exe, err, errlen);
+        if (rc) return rc;
+        ab_push(&a, exe);
+        const char *base = strrchr(s->workload, '/');
+        snprintf(name, sizeof name, "%s", base ? base + 1 : s->workload);
+        name[strlen(name) - 5] = '\0';
+    } else if (strchr(s->workload, '/') && ps_file_exists(s->workload)) {
+        ab_push(&a, s->workload);
+        const char *base = strrchr(s->workload, '/');
+        snprintf(name, sizeof name, "%s", base + 1);
+    } else {
+        char list[1024];
+        size_t o = 0;
+        for (const ps_workload *x = ps_workloads; x->name && o + 32 < sizeof list; x++)
+            o += (size_t)snprintf(list + o, sizeof list - o, "%s%s", o ? ", " : "", x->name);
+        ps_seterr(err, errlen, "unknown workload '%s' (built-in: %s; or a FILE.loop)", s->workload, list);
+        return 2;
+    }
+    long size = s->size > 0 ? s->size : (w ? w->default_size : -1);
+    long iters = s->iterations > 0 ? s->iterations : (w ? w->default_iterations : -1);
+    char num[32];
+    if (size > 0) {
+        ab_push(&a, "-s");
+        snprintf(num, sizeof num, "%ld", size);
+        ab_push(&a, num);
+    }
+    if (iters > 0) {
+        ab_push(&a, "-i");
+        snprintf(num, sizeof num, "%ld", iters);
+        ab_push(&a, num);
+    }
+    ab_push(&a, "--workload");
+    ab_push(&a, name);
+    if (s->launch.timeout > 0) {
+        /* the ranks report what they wait on shortly before the job is killed */
+        snprintf(num, sizeof num, "%g", s->launch.timeout > 2 ? s->launch.timeout - 1 : s->launch.timeout);
+        ab_push(&a, "--timeout");
+        ab_push(&a, num);
+    }
+    for (int i = 0; s->extra_args && s->extra_args[i]; i++) ab_push(&a, s->extra_args[i]);
+    *argv = a.v;
+    return 0;
+}
+
+int ps_run_workload(const ps_run_spec *s, ps_run_result *r, ps_run_progress cb, void *ctx, char *err,
+                    size_t errlen)
+{
+    memset(r, 0, sizeof *r);
+    r->best = -1;
+    r->ranks = s->ranks;
+    int trials = s->trials > 0 ? s->trials : 1;
+    const ps_workload *w = ps_workload_find(s->workload);
+    snprintf(r->workload, sizeof r->workload, "%s", w ? w->name : s->workload);
+    r->size = s->size > 0 ? s->size : (w ? w->default_size : 0);
+    r->iterations = s->iterations > 0 ? s->iterations : (w ? w->default_iterations : 0);
+
+    char **argv;
+    int rc = ps_workload_argv(s, &argv, err, errlen);
+    if (rc) return rc;
+    char *dir = ps_mktempdir("parscope-run", err, errlen);
+    if (!dir) {
+        ps_argv_free(argv);
+        return 2;
+    }
+    int nargs = 0;
+    while (argv[nargs]) nargs++;
+    char **full = ps_xcalloc((size_t)nargs + 4, sizeof *full);
+    for (int i = 0; i < nargs; i++) full[i] = argv[i];
+    char tracefile[PATH_MAX];
+    snprintf(tracefile, sizeof tracefile, "%s/trace.pst", dir);
+    full[nargs] = "--trace";
+    full[nargs + 1] = tracefile;
+    full[nargs + 2] = "--quiet";
+    full[nargs + 3] = NULL;
+
+    r->trial = ps_xcalloc((size_t)trials, sizeof *r->trial);
+    int failed = 0;
+    double overhead = 0;
+    int nok = 0;
+    for (int k = 0; k < trials; k++) {
+        ps_run_trial *t = &r->trial[k];
+        t->time = NAN;
+        unlink(tracefile);
+        ps_launch_opts lo = s->launch;
+        lo.ranks = s->ranks;
+        lo.status_dir = dir;
+        ps_launch_result lr;
+        int lrc = ps_launch(&lo, full, &lr);
+        r->ntrials = k + 1;
+        if (lrc == 2) {
+            ps_seterr(err, errlen, "%s", lr.message);
+            rc = 2;
+            break;
+        }
+        if (lrc != 0) {
+            t->status = 1;
+            snprintf(t->message, sizeof t->message, "%.500s", lr.message);
+            failed = 1;
+        } else {
+            char terr[512];
+            ps_trace *tr;
+            if (ps_trace_read(tracefile, &tr, terr, sizeof terr)) {
+                t->status = 1;
+                snprintf(t->message, sizeof t->message, "the program ended without a trace: %.450s", terr);
+                failed = 1;
+            } else {
+                t->time = ps_trace_time(tr);
+                overhead += lr.elapsed - t->time;
+                nok++;
+                if (r->best < 0 || t->time < r->trial[r->best].time) {
+                    r->best = k;
+                    ps_trace_free(r->best_trace);
+                    r->best_trace = tr;
+                    if (s->keep_all) {
+                        /* keep a separate copy for the trial: read it again */
+                        ps_trace_read(tracefile, &t->trace, terr, sizeof terr);
+                    }
+                } else if (s->keep_all) {
+                    t->trace = tr;
+                } else {
+                    ps_trace_free(tr);
+                }
+            }
+        }
+        if (cb) cb(s, r, k, ctx);
+        if (ps_interrupted()) break;
+    }
+    r->launch_overhead = nok ? overhead / nok : 0;
+    free(full);
+    ps_argv_free(argv);
+    ps_rmtree(dir);
+    free(dir);
+    if (rc) return rc;
+    return failed ? 1 : 0;
+}
+
+void ps_run_result_free(ps_run_result *r)
+{
+    if (!r) return;
+    for (int k = 0; k < r->ntrials && r->trial; k++) ps_trace_free(r->trial[k].trace);
+    free(r->trial);
+    ps_trace_free(r->best_trace);
+    memset(r, 0, sizeof *r);
+}

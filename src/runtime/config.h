@@ -1,0 +1,25 @@
+/*
+ * config.h - every tunable of the runtime in one place.
+ */
+#ifndef PS_RT_CONFIG_H
+#define PS_RT_CONFIG_H
+
+/* Events per rank when \OPEN0 / ps_init does not say (40 bytes each). */
+#define PS_TRACE_DEFAULT_CAPACITY (1L << 20)
+/* -s and -i when neither the command line nor the program says. */
+#define PS_DEFAULT_PROBLEM_SIZE 100
+#define PS_DEFAULT_ITERATIONS 1
+/* Construct names a program may register (built-in ones included). */
+#define PS_MAX_CONSTRUCTS 1024
+#define PS_MAX_SECTION_DEPTH 64
+/* Clock synchronisation: ping-pongs per rank pair at start and at end; the
+ * one with the smallest round trip gives the offset. */
+#define PS_CLOCKSYNC_ROUNDS 24
+/* Nonblocking requests outstanding per rank before the table grows. */
+#define PS_REQUEST_TABLE_INITIAL 1024
+/* Largest single MPI message used when gathering traces (bytes). */
+#define PS_GATHER_CHUNK (64L << 20)
+/* Exit status of a rank that hit --timeout. */
+#define PS_EXIT_TIMEOUT 124
+
+#endif

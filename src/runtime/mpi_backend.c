@@ -1,0 +1,483 @@
+/*
+ * mpi_backend.c - the runtime over MPI: messages, the event trace, clock
+ * synchronisation, and collecting the trace on rank 0 at the end.
+ *
+ * Clock model: every rank r estimates its offset to rank 0's clock,
+ * o_r(t) = local - global, from the ping-pong with the smallest round trip
+ * (the offset is then known to +/- rtt/2), once at start and once at end; the
+ * two estimates give a linear drift model o_r(t) = o0 + d (t - m0).  Ranks
+ * on the same host share CLOCK_MONOTONIC, so their offset is zero by
+ * construction and only measured (reported), not applied: applying a noisy
+ * estimate of a true zero would only add error.
+ */
+#include <mpi.h>
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "runtime/clock.h"
+#include "runtime/config.h"
+#include "runtime/rt.h"
+#include "trace/sheet.h"
+
+typedef struct req {
+    MPI_Request mpi;
+    int         active;
+    int         is_recv;
+    int         peer, tag, construct;
+    size_t      bytes;
+} req;
+
+static req   *reqs;
+static int    nreqs, reqcap;   /* slots in use (in posting order) and capacity */
+static int    nactive;
+static MPI_Comm comm = MPI_COMM_NULL;
+static int    we_initialized_mpi;
+static char   hostname[64];
+static char   mpi_lib[256];
+static char   status_file[4096];
+
+/* clock model of this rank */
+static ps_clock_est clk_start, clk_end;
+static ps_clock_model clk_model;
+static int    clk_same_host = 1;
+
+#define TAG_CLOCK 0x7ff0
+#define TAG_GATHER 0x7ff1
+
+/* ---- clock synchronisation -------------------------------------------------- */
+
+/* One estimate of this rank's offset to rank 0 (rank 0's is zero). */
+static ps_clock_est clock_estimate(void)
+{
+    int me, p;
+    MPI_Comm_rank(comm, &me);
+    MPI_Comm_size(comm, &p);
+    ps_clock_sample smp[PS_CLOCKSYNC_ROUNDS];
+    ps_clock_est e = {ps_now(), 0, 0};
+    for (int r = 1; r < p; r++) {
+        MPI_Barrier(comm);
+        if (me == 0) {
+            for (int k = 0; k < PS_CLOCKSYNC_ROUNDS; k++) {
+                double dummy, tb;
+                MPI_Recv(&dummy, 1, MPI_DOUBLE, r, TAG_CLOCK, comm, MPI_STATUS_IGNORE);
+                tb = ps_now();
+                MPI_Send(&tb, 1, MPI_DOUBLE, r, TAG_CLOCK, comm);
+            }
+        } else if (me == r) {
+            for (int k = 0; k < PS_CLOCKSYNC_ROUNDS; k++) {
+                smp[k].ta = ps_now();
+                MPI_Send(&smp[k].ta, 1, MPI_DOUBLE, 0, TAG_CLOCK, comm);
+                MPI_Recv(&smp[k].tb, 1, MPI_DOUBLE, 0, TAG_CLOCK, comm, MPI_STATUS_IGNORE);
+                smp[k].tc = ps_now();
+            }
+            e = ps_clock_best(smp, PS_CLOCKSYNC_ROUNDS);
+        }
+    }
+    return e;
+}
+
+static double global_time(double local)
+{
+    return clk_same_host ? local : ps_clock_global(&clk_model, local);
+}
+
+/* ---- request table ---------------------------------------------------------- */
+
+static int req_new(void)
+{
+    if (nreqs == reqcap) {
+        int nc = reqcap ? reqcap * 2 : PS_REQUEST_TABLE_INITIAL;
+        req *n = realloc(reqs, (size_t)nc * sizeof *n);
+        if (!n) ps_abort("out of memory: request table of %d entries", nc);
+        reqs = n;
+        reqcap = nc;
+    }
+    return nreqs++;
+}
+
+/* A handle is a slot index, valid until the next time this rank has no
+ * request outstanding: the table is reused from the start then. */
+static int req_alloc(void)
+{
+    if (nactive == 0) nreqs = 0;
+    return req_new();
+}
+
+/* ---- messages ------------------------------------------------------------- */
+
+static ps_request mpi_isend(const void *buf, size_t bytes, int dest, int tag, int construct)
+{
+    if (!buf) buf = ps_scratch(bytes);
+    int i = req_alloc();
+    req *q = &reqs[i];
+    double t0 = ps_now();
+    MPI_Isend(buf, (int)bytes, MPI_BYTE, dest, tag, comm, &q->mpi);
+    double t1 = ps_now();
+    q->active = 1;
+    q->is_recv = 0;
+    q->peer = dest;
+    q->tag = tag;
+    q->construct = construct;
+    q->bytes = bytes;
+    nactive++;
+    ps__record(PS_EV_SEND, construct, t0, t1, dest, tag, bytes, PS_EVF_NONBLOCKING, 0);
+    return i;
+}
+
+static ps_request mpi_irecv(void *buf, size_t bytes, int src, int tag, int construct)
+{
+    if (!buf) buf = ps_scratch(bytes);
+    int i = req_alloc();
+    req *q = &reqs[i];
+    double t0 = ps_now();
+    MPI_Irecv(buf, (int)bytes, MPI_BYTE, src, tag, comm, &q->mpi);
+    double t1 = ps_now();
+    q->active = 1;
+    q->is_recv = 1;
+    q->peer = src;
+    q->tag = tag;
+    q->construct = construct;
+    q->bytes = bytes;
+    nactive++;
+    ps__record(PS_EV_POST, construct, t0, t1, src, tag, bytes, PS_EVF_NONBLOCKING, 0);
+    return i;
+}
+
+static void complete(req *q)
+{
+    ps__waiting(q->is_recv ? "a receive (wait)" : "a send (wait)", q->peer, q->bytes);
+    double t0 = ps_now();
+    MPI_Wait(&q->mpi, MPI_STATUS_IGNORE);
+    double t1 = ps_now();
+    ps__waiting(NULL, -1, 0);
+    ps__record(q->is_recv ? PS_EV_RECV : PS_EV_WAIT, q->construct, t0, t1, q->peer, q->tag, q->bytes,
+               PS_EVF_NONBLOCKING, 0);
+    q->active = 0;
+    nactive--;
+}
+
+static void mpi_wait(ps_request r)
+{
+    if (r < 0 || r >= nreqs || !reqs[r].active) return;
+    complete(&reqs[r]);
+}
+
+static void mpi_waitall(void)
+{
+    /* in posting order, so each completion is recorded with its own interval */
+    for (int i = 0; i < nreqs && nactive > 0; i++)
+        if (reqs[i].active) complete(&reqs[i]);
+    nreqs = 0;
+}
+
+static void mpi_send(const void *buf, size_t bytes, int dest, int tag, int construct)
+{
+    if (!buf) buf = ps_scratch(bytes);
+    ps__waiting("a blocking send", dest, bytes);
+    double t0 = ps_now();
+    MPI_Send(buf, (int)bytes, MPI_BYTE, dest, tag, comm);
+    double t1 = ps_now();
+    ps__waiting(NULL, -1, 0);
+    ps__record(PS_EV_SEND, construct, t0, t1, dest, tag, bytes, 0, 0);
+}
+
+static void mpi_recv(void *buf, size_t bytes, int src, int tag, int construct)
+{
+    if (!buf) buf = ps_scratch(bytes);
+    ps__waiting("a blocking receive", src, bytes);
+    double t0 = ps_now();
+    MPI_Recv(buf, (int)bytes, MPI_BYTE, src, tag, comm, MPI_STATUS_IGNORE);
+    double t1 = ps_now();
+    ps__waiting(NULL, -1, 0);
+    ps__record(PS_EV_RECV, construct, t0, t1, src, tag, bytes, 0, 0);
+}
+
+static void mpi_barrier(int construct)
+{
+    ps__waiting("a barrier", -1, 0);
+    double t0 = ps_now();
+    MPI_Barrier(comm);
+    double t1 = ps_now();
+    ps__waiting(NULL, -1, 0);
+    ps__record(PS_EV_BARRIER, construct, t0, t1, -1, 0, 0, 0, 0);
+}
+
+static void mpi_compute(int construct, double t0, double t1, double flops)
+{
+    ps__record(PS_EV_COMPUTE, construct, t0, t1, -1, 0, (uint64_t)(flops > 0 ? flops : 0), 0, 0);
+}
+
+/* A dependent chain of multiply-adds: one flop pair per step, not
+ * vectorisable, so its time per flop is stable and easy to model. */
+static volatile double work_sink;
+
+static void mpi_work(double flops)
+{
+    double t0 = ps_now();
+    double x = 1.0, a = 0.999999, b = 1e-7;
+    long n = (long)(flops / 2);
+    for (long i = 0; i < n; i++) x = x * a + b;
+    work_sink = x;
+    mpi_compute(PS_C_WORK, t0, ps_now(), flops);
+}
+
+static void mpi_mark(int construct)
+{
+    double t = ps_now();
+    ps__record(PS_EV_MARK, construct, t, t, -1, 0, 0, 0, 0);
+}
+
+static void mpi_abort(int status)
+{
+    if (comm != MPI_COMM_NULL) MPI_Abort(MPI_COMM_WORLD, status);
+    exit(status);
+}
+
+int ps__mpi_all_ok(int ok)
+{
+    int in = ok ? 1 : 0, out = in;
+    if (comm != MPI_COMM_NULL) MPI_Allreduce(&in, &out, 1, MPI_INT, MPI_MIN, comm);
+    return out;
+}
+
+/* ---- start and end ----------------------------------------------------------- */
+
+static int mpi_init(void)
+{
+    int flag = 0;
+    MPI_Initialized(&flag);
+    if (!flag) {
+        int provided;
+        if (MPI_Init_thread(NULL, NULL, MPI_THREAD_SINGLE, &provided) != MPI_SUCCESS) {
+            ps__set_error("MPI_Init failed");
+            return -1;
+        }
+        we_initialized_mpi = 1;
+    }
+    MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+    MPI_Comm_rank(comm, &ps__rt.rank);
+    MPI_Comm_size(comm, &ps__rt.size);
+    gethostname(hostname, sizeof hostname - 1);
+    int len = 0;
+    MPI_Get_library_version(mpi_lib, &len);
+    char *nl = strchr(mpi_lib, '\n');
+    if (nl) *nl = '\0';
+    nl = strchr(mpi_lib, ',');
+    if (nl) *nl = '\0';
+
+    /* same host as rank 0? (then clocks are shared: see the top comment) */
+    char host0[64];
+    memcpy(host0, hostname, sizeof host0);
+    MPI_Bcast(host0, sizeof host0, MPI_CHAR, 0, comm);
+    int same = strcmp(host0, hostname) == 0, all_same = 0;
+    MPI_Allreduce(&same, &all_same, 1, MPI_INT, MPI_MIN, comm);
+    clk_same_host = all_same;
+
+    const char *sd = getenv("PARSCOPE_STATUS_DIR");
+    if (sd && *sd) {
+        snprintf(status_file, sizeof status_file, "%s/rank.%d.alive", sd, ps__rt.rank);
+        FILE *f = fopen(status_file, "w");
+        if (f) {
+            fprintf(f, "%d %s\n", (int)getpid(), hostname);
+            fclose(f);
+        } else {
+            status_file[0] = '\0';
+        }
+    }
+    clk_start = clock_estimate();
+    MPI_Barrier(comm);
+    return 0;
+}
+
+static void fill_procstats(ps_procstats *p)
+{
+    struct rusage ru;
+    memset(p, 0, sizeof *p);
+    if (getrusage(RUSAGE_SELF, &ru) == 0) {
+        p->user = (double)ru.ru_utime.tv_sec + 1e-6 * (double)ru.ru_utime.tv_usec;
+        p->sys = (double)ru.ru_stime.tv_sec + 1e-6 * (double)ru.ru_stime.tv_usec;
+        p->minflt = (uint64_t)ru.ru_minflt;
+        p->majflt = (uint64_t)ru.ru_majflt;
+        p->nvcsw = (uint64_t)ru.ru_nvcsw;
+        p->nivcsw = (uint64_t)ru.ru_nivcsw;
+        p->maxrss_kb = (uint64_t)ru.ru_maxrss;
+    }
+    p->wall = ps__rt.t_end - ps__rt.t_start_process;
+}
+
+/* The fixed part of a rank's record sent to rank 0. */
+typedef struct rank_header {
+    uint64_t     n, dropped;
+    double       t_begin, t_end, clock_offset, clock_drift, clock_rtt;
+    ps_procstats proc;
+    char         host[64];
+} rank_header;
+
+static void json_str(char *dst, size_t len, const char *s)
+{
+    size_t o = 0;
+    for (; *s && o + 7 < len; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\') {
+            dst[o++] = '\\';
+            dst[o++] = (char)c;
+        } else if (c < 0x20) {
+            o += (size_t)snprintf(dst + o, len - o, "\\u%04x", c);
+        } else {
+            dst[o++] = (char)c;
+        }
+    }
+    dst[o] = '\0';
+}
+
+static ps_trace *collect(rank_header *mine)
+{
+    int me = ps__rt.rank, p = ps__rt.size;
+    ps_trace *t = NULL;
+    if (me == 0) {
+        t = ps_trace_new(p);
+        if (!t) ps_abort("out of memory collecting the trace");
+    }
+    for (int r = 0; r < p; r++) {
+        rank_header h;
+        ps_event *ev = NULL;
+        if (r == me) {
+            h = *mine;
+            if (me != 0) {
+                MPI_Send(&h, sizeof h, MPI_BYTE, 0, TAG_GATHER, comm);
+                size_t total = h.n * sizeof(ps_event);
+                for (size_t off = 0; off < total; off += PS_GATHER_CHUNK) {
+                    size_t len = total - off < (size_t)PS_GATHER_CHUNK ? total - off : (size_t)PS_GATHER_CHUNK;
+                    MPI_Send((char *)ps__rt.ev + off, (int)len, MPI_BYTE, 0, TAG_GATHER, comm);
+                }
+            }
+            ev = ps__rt.ev;
+        } else if (me == 0) {
+            MPI_Recv(&h, sizeof h, MPI_BYTE, r, TAG_GATHER, comm, MPI_STATUS_IGNORE);
+            ev = malloc((size_t)(h.n ? h.n : 1) * sizeof *ev);
+            if (!ev) ps_abort("out of memory collecting the trace of rank %d", r);
+            size_t total = h.n * sizeof(ps_event);
+            for (size_t off = 0; off < total; off += PS_GATHER_CHUNK) {
+                size_t len = total - off < (size_t)PS_GATHER_CHUNK ? total - off : (size_t)PS_GATHER_CHUNK;
+                MPI_Recv((char *)ev + off, (int)len, MPI_BYTE, r, TAG_GATHER, comm, MPI_STATUS_IGNORE);
+            }
+        }
+        if (me == 0) {
+            ps_rank_trace *rt = &t->rank[r];
+            if (r == 0) {
+                rt->ev = malloc((size_t)(h.n ? h.n : 1) * sizeof *rt->ev);
+                if (!rt->ev) ps_abort("out of memory collecting the trace");
+                memcpy(rt->ev, ev, h.n * sizeof *ev);
+            } else {
+                rt->ev = ev;
+            }
+            rt->n = rt->cap = h.n;
+            rt->dropped = h.dropped;
+            rt->t_begin = h.t_begin;
+            rt->t_end = h.t_end;
+            rt->clock_offset = h.clock_offset;
+            rt->clock_drift = h.clock_drift;
+            rt->clock_rtt = h.clock_rtt;
+            rt->proc = h.proc;
+            memcpy(rt->host, h.host, sizeof rt->host);
+            rt->host[63] = '\0';
+        }
+    }
+    return t;
+}
+
+static void mpi_finalize(void)
+{
+    /* wait for anything still outstanding so MPI can finish cleanly */
+    mpi_waitall();
+    MPI_Barrier(comm);
+    clk_end = clock_estimate();
+    clk_model = ps_clock_fit(clk_start, clk_end);
+
+    /* correct this rank's timestamps to the global timeline */
+    for (size_t i = 0; i < ps__rt.nev; i++) {
+        ps__rt.ev[i].t0 = global_time(ps__rt.ev[i].t0);
+        ps__rt.ev[i].t1 = global_time(ps__rt.ev[i].t1);
+    }
+    rank_header h;
+    memset(&h, 0, sizeof h);
+    h.n = ps__rt.nev;
+    h.dropped = ps__rt.dropped;
+    h.t_begin = global_time(ps__rt.t_begin);
+    h.t_end = global_time(ps__rt.t_end);
+    /* the measured offset is reported even where it is not applied */
+    h.clock_offset = clk_start.offset;
+    h.clock_drift = clk_model.drift;
+    h.clock_rtt = clk_start.rtt < clk_end.rtt || clk_end.rtt == 0 ? clk_start.rtt : clk_end.rtt;
+    fill_procstats(&h.proc);
+    memcpy(h.host, hostname, sizeof h.host);
+
+    int want_trace = ps__rt.trace_path[0] != '\0';
+    int want_sheet = !ps__rt.quiet;
+    int status = 0;
+    if (want_trace || want_sheet) {
+        ps_trace *t = collect(&h);
+        if (ps__rt.rank == 0) {
+            int nc = ps__construct_count();
+            for (int i = 0; i < nc; i++) ps_trace_add_construct(t, ps_construct_name(i));
+            char wl[256], lib[512], meta[2048];
+            json_str(wl, sizeof wl, ps__rt.workload[0] ? ps__rt.workload : "program");
+            json_str(lib, sizeof lib, mpi_lib);
+            snprintf(meta, sizeof meta,
+                     "{\"workload\": \"%s\", \"params\": {\"ranks\": %d, \"size\": %ld, \"iterations\": %ld}, "
+                     "\"mpi\": \"%s\", \"clock\": {\"source\": \"CLOCK_MONOTONIC\", \"same_host\": %s, "
+                     "\"rounds\": %d}}",
+                     wl, ps__rt.size, ps_problem_size(), ps_iterations(), lib, clk_same_host ? "true" : "false",
+                     PS_CLOCKSYNC_ROUNDS);
+            ps_trace_set_meta(t, meta);
+            if (want_trace) {
+                char err[512];
+                if (ps_trace_write(t, ps__rt.trace_path, err, sizeof err) != 0) {
+                    fprintf(stderr, "parscope: %s\n", err);
+                    status = 1;
+                }
+            }
+            if (want_sheet) {
+                ps_sheet s;
+                if (ps_sheet_compute(t, &s) == 0) {
+                    ps_sheet_print(&s, ps__rt.workload[0] ? ps__rt.workload : "program", ps_problem_size(),
+                                   ps_iterations(), stdout);
+                    ps_sheet_free(&s);
+                }
+                fflush(stdout);
+            }
+            ps_trace_free(t);
+        }
+    }
+    MPI_Bcast(&status, 1, MPI_INT, 0, comm);
+    if (status_file[0]) unlink(status_file);
+    MPI_Comm_free(&comm);
+    comm = MPI_COMM_NULL;
+    if (we_initialized_mpi) MPI_Finalize();
+    if (status || ps__rt.verify_failed) exit(1);
+}
+
+static const ps__backend mpi_be = {
+    .name = "MPI",
+    .init = mpi_init,
+    .finalize = mpi_finalize,
+    .isend = mpi_isend,
+    .irecv = mpi_irecv,
+    .wait = mpi_wait,
+    .waitall = mpi_waitall,
+    .send = mpi_send,
+    .recv = mpi_recv,
+    .barrier = mpi_barrier,
+    .compute = mpi_compute,
+    .work = mpi_work,
+    .mark = mpi_mark,
+    .abort = mpi_abort,
+};
+
+const ps__backend *ps__mpi_backend(void) { return &mpi_be; }

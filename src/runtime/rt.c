@@ -1,0 +1,423 @@
+/*
+ * rt.c - the runtime's public face: parameters, constructs, dispatch to the
+ * back end, reductions built from point-to-point messages, timeouts.
+ */
+#include "runtime/rt.h"
+
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "runtime/config.h"
+
+ps__runtime ps__rt = {.default_size = PS_DEFAULT_PROBLEM_SIZE,
+                      .default_iterations = PS_DEFAULT_ITERATIONS,
+                      .waiting_peer = -1};
+
+static char ps__errbuf[256];
+static int *ps__argc;
+static char ***ps__argv;
+
+/* ---- constructs ---------------------------------------------------------- */
+
+static const char *builtin_names[PS_C__BUILTIN] = {
+    "NONE", "USER", "COMMUNICATE", "EXCHANGE", "MULTIBCAST0", "MULTIBCAST_ME", "MULTIBCAST_ALTER",
+    "TREE_BCAST", "TREE_COLLECT_VEC", "TREE_DISTRIB_VEC", "VISIBLE_SYNC", "SEND", "RECEIVE", "BSEND",
+    "BRECEIVE", "WORK", "WAIT", "SCALPROD", "MATVECPROD", "MATPROD", "INIT_ARRAY", "DATA_MOVE",
+    "SECTION", "BARRIER", "REDUCE", "CLOCKSYNC"};
+
+static char *extra_names[PS_MAX_CONSTRUCTS];
+static int nextra;
+
+int ps_construct(const char *name)
+{
+    if (!name) return PS_C_USER;
+    for (int i = 0; i < PS_C__BUILTIN; i++)
+        if (!strcmp(builtin_names[i], name)) return i;
+    for (int i = 0; i < nextra; i++)
+        if (!strcmp(extra_names[i], name)) return PS_C__BUILTIN + i;
+    if (PS_C__BUILTIN + nextra >= PS_MAX_CONSTRUCTS) return PS_C_USER;
+    extra_names[nextra] = strdup(name);
+    if (!extra_names[nextra]) return PS_C_USER;
+    return PS_C__BUILTIN + nextra++;
+}
+
+const char *ps_construct_name(int id)
+{
+    if (id >= 0 && id < PS_C__BUILTIN) return builtin_names[id];
+    if (id >= PS_C__BUILTIN && id < PS_C__BUILTIN + nextra) return extra_names[id - PS_C__BUILTIN];
+    return "?";
+}
+
+int ps__construct_count(void) { return PS_C__BUILTIN + nextra; }
+
+/* ---- parameters ------------------------------------------------------- */
+
+void ps_set_defaults(long problem_size, long iterations)
+{
+    if (problem_size > 0) ps__rt.default_size = problem_size;
+    if (iterations > 0) ps__rt.default_iterations = iterations;
+}
+
+static int verify_flag;
+
+static void bad_option(const char *opt, const char *val)
+{
+    fprintf(stderr, "parscope: bad value for %s: '%s'\n", opt, val ? val : "");
+    exit(2);
+}
+
+static long long_arg(const char *opt, const char *val)
+{
+    char *end;
+    errno = 0;
+    long v = val ? strtol(val, &end, 10) : 0;
+    if (!val || errno || *end || v < 0) bad_option(opt, val);
+    return v;
+}
+
+void ps_set_args(int *argc, char ***argv)
+{
+    ps__argc = argc;
+    ps__argv = argv;
+    if (!argc || !argv) return;
+    char **av = *argv;
+    int out = 1;
+    for (int i = 1; i < *argc; i++) {
+        const char *a = av[i];
+        const char *next = i + 1 < *argc ? av[i + 1] : NULL;
+        if (!strcmp(a, "-s") || !strcmp(a, "--size")) {
+            ps__rt.problem_size = long_arg(a, next);
+            i++;
+        } else if (!strcmp(a, "-i") || !strcmp(a, "--iterations")) {
+            ps__rt.iterations = long_arg(a, next);
+            i++;
+        } else if (!strcmp(a, "--trace")) {
+            if (!next) bad_option(a, next);
+            snprintf(ps__rt.trace_path, sizeof ps__rt.trace_path, "%s", next);
+            i++;
+        } else if (!strcmp(a, "--timeout")) {
+            char *end;
+            double v = next ? strtod(next, &end) : -1;
+            if (!next || *end || v < 0) bad_option(a, next);
+            ps__rt.timeout = v;
+            i++;
+        } else if (!strcmp(a, "--workload")) {
+            if (!next) bad_option(a, next);
+            snprintf(ps__rt.workload, sizeof ps__rt.workload, "%s", next);
+            i++;
+        } else if (!strcmp(a, "--quiet")) {
+            ps__rt.quiet = 1;
+        } else if (!strcmp(a, "--verify")) {
+            verify_flag = 1;
+        } else {
+            av[out++] = av[i];
+        }
+    }
+    av[out] = NULL;
+    *argc = out;
+}
+
+static void env_defaults(void)
+{
+    const char *e;
+    if (!ps__rt.problem_size && (e = getenv("PARSCOPE_SIZE"))) ps__rt.problem_size = atol(e);
+    if (!ps__rt.iterations && (e = getenv("PARSCOPE_ITERATIONS"))) ps__rt.iterations = atol(e);
+    if (!ps__rt.trace_path[0] && (e = getenv("PARSCOPE_TRACE")))
+        snprintf(ps__rt.trace_path, sizeof ps__rt.trace_path, "%s", e);
+    if (!ps__rt.timeout && (e = getenv("PARSCOPE_TIMEOUT"))) ps__rt.timeout = atof(e);
+    if (ps__rt.problem_size <= 0) ps__rt.problem_size = ps__rt.default_size;
+    if (ps__rt.iterations <= 0) ps__rt.iterations = ps__rt.default_iterations;
+}
+
+/* ---- timeouts -------------------------------------------------------------- */
+
+static void on_alarm(int sig)
+{
+    (void)sig;
+    char buf[512];
+    const char *what = (const char *)ps__rt.waiting_what;
+    int n;
+    if (what)
+        n = snprintf(buf, sizeof buf,
+                     "parscope: rank %d: timed out after %g s, waiting in %s (partner rank %d, %zu bytes)\n",
+                     ps__rt.rank, ps__rt.timeout, what, ps__rt.waiting_peer, ps__rt.waiting_bytes);
+    else
+        n = snprintf(buf, sizeof buf, "parscope: rank %d: timed out after %g s while computing\n", ps__rt.rank,
+                     ps__rt.timeout);
+    if (n > 0) {
+        ssize_t w = write(STDERR_FILENO, buf, (size_t)n);
+        (void)w;
+    }
+    _exit(PS_EXIT_TIMEOUT);
+}
+
+static void arm_timeout(void)
+{
+    if (ps__rt.timeout <= 0) return;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_alarm;
+    sigaction(SIGALRM, &sa, NULL);
+    struct itimerval it = {{0, 0}, {(time_t)ps__rt.timeout,
+                                    (suseconds_t)((ps__rt.timeout - floor(ps__rt.timeout)) * 1e6)}};
+    setitimer(ITIMER_REAL, &it, NULL);
+}
+
+/* ---- life cycle -------------------------------------------------------- */
+
+int ps_init(long trace_capacity)
+{
+    if (ps__rt.initialized) return 0;
+    ps__rt.t_start_process = ps_now();
+    env_defaults();
+    const ps__backend *be = ps__record_backend();
+    ps__rt.be = be ? be : ps__mpi_backend();
+    long cap = trace_capacity > 0 ? trace_capacity : PS_TRACE_DEFAULT_CAPACITY;
+    const char *ecap = getenv("PARSCOPE_TRACE_CAPACITY");
+    if (ecap && atol(ecap) > 0) cap = atol(ecap);
+    ps__rt.cap = (size_t)cap;
+    ps__rt.ev = malloc(ps__rt.cap * sizeof *ps__rt.ev);
+    if (!ps__rt.ev) {
+        fprintf(stderr, "parscope: cannot allocate a trace buffer of %ld events\n", cap);
+        exit(1);
+    }
+    if (ps__rt.be->init() != 0) {
+        fprintf(stderr, "parscope: the %s back end failed to start: %s\n", ps__rt.be->name, ps__errbuf);
+        exit(1);
+    }
+    ps__rt.initialized = 1;
+    arm_timeout();
+    ps__rt.t_begin = ps_now();
+    return 0;
+}
+
+void ps_finalize(void)
+{
+    if (!ps__rt.initialized || ps__rt.finalized) return;
+    ps__rt.t_end = ps_now();
+    ps__rt.finalized = 1;
+    ps__rt.be->finalize();
+}
+
+int ps_rank(void) { return ps__rt.rank; }
+int ps_size(void) { return ps__rt.size; }
+long ps_problem_size(void) { return ps__rt.problem_size ? ps__rt.problem_size : ps__rt.default_size; }
+long ps_iterations(void) { return ps__rt.iterations ? ps__rt.iterations : ps__rt.default_iterations; }
+int ps_host(void) { return -1; }
+int ps_recording(void) { return ps__rt.be && ps__rt.be != ps__mpi_backend(); }
+
+double ps_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static void need_init(const char *fn)
+{
+    if (!ps__rt.initialized) {
+        fprintf(stderr, "parscope: %s called before ps_init (\\OPEN0)\n", fn);
+        exit(2);
+    }
+}
+
+static void check_peer(const char *fn, int peer)
+{
+    if (peer < 0 || peer >= ps__rt.size)
+        ps_abort("%s: partner rank %d is outside 0..%d", fn, peer, ps__rt.size - 1);
+}
+
+ps_request ps_isend(const void *buf, size_t bytes, int dest, int tag, int construct)
+{
+    need_init("ps_isend");
+    check_peer("send", dest);
+    return ps__rt.be->isend(buf, bytes, dest, tag, construct);
+}
+
+ps_request ps_irecv(void *buf, size_t bytes, int src, int tag, int construct)
+{
+    need_init("ps_irecv");
+    check_peer("receive", src);
+    return ps__rt.be->irecv(buf, bytes, src, tag, construct);
+}
+
+void ps_wait(ps_request req) { ps__rt.be->wait(req); }
+void ps_waitall(void) { ps__rt.be->waitall(); }
+
+void ps_send(const void *buf, size_t bytes, int dest, int tag, int construct)
+{
+    need_init("ps_send");
+    check_peer("send", dest);
+    ps__rt.be->send(buf, bytes, dest, tag, construct);
+}
+
+void ps_recv(void *buf, size_t bytes, int src, int tag, int construct)
+{
+    need_init("ps_recv");
+    check_peer("receive", src);
+    ps__rt.be->recv(buf, bytes, src, tag, construct);
+}
+
+void ps_barrier(int construct)
+{
+    need_init("ps_barrier");
+    ps__rt.be->barrier(construct);
+}
+
+void ps_compute(int construct, double t0, double t1, double flops)
+{
+    ps__rt.be->compute(construct, t0, t1, flops);
+}
+
+void ps_work(double flops)
+{
+    need_init("ps_work");
+    ps__rt.be->work(flops);
+}
+
+void ps_mark(int construct) { ps__rt.be->mark(construct); }
+
+/* Sections: a small stack of open sections; the event spans begin..end. */
+static struct { const char *name; double t0; } sec_stack[PS_MAX_SECTION_DEPTH];
+static int sec_depth;
+
+void ps_section_begin(const char *name)
+{
+    if (sec_depth >= PS_MAX_SECTION_DEPTH) ps_abort("\\SECTION nested deeper than %d", PS_MAX_SECTION_DEPTH);
+    sec_stack[sec_depth].name = name;
+    sec_stack[sec_depth].t0 = ps_now();
+    sec_depth++;
+}
+
+void ps_section_end(const char *name)
+{
+    double t1 = ps_now();
+    if (sec_depth == 0 || strcmp(sec_stack[sec_depth - 1].name, name) != 0)
+        ps_abort("\\SECTION(%s) ended out of order", name);
+    sec_depth--;
+    if (ps_recording()) return;
+    ps__record(PS_EV_SECTION, PS_C_SECTION, sec_stack[sec_depth].t0, t1, -1, 0, 0, 0,
+               (uint32_t)ps_construct(name));
+}
+
+static double dm_t0;
+
+void ps_data_move_begin(void) { dm_t0 = ps_now(); }
+
+void ps_data_move_end(double bytes)
+{
+    double t1 = ps_now();
+    if (ps_recording()) return;
+    ps__record(PS_EV_DATA, PS_C_DATA_MOVE, dm_t0, t1, -1, 0, (uint64_t)(bytes > 0 ? bytes : 0), 0, 0);
+}
+
+/* ---- reductions on a binary tree rooted at 0 ----------------------------- */
+
+static void tree_reduce(double *v, int count, int construct, int is_max)
+{
+    int me = ps__rt.rank, p = ps__rt.size;
+    if (p <= 1 || count <= 0) return;
+    size_t bytes = (size_t)count * sizeof(double);
+    double *tmp = malloc(bytes);
+    if (!tmp) ps_abort("out of memory in a reduction");
+    for (int k = 1; k <= 2; k++) {
+        int child = 2 * me + k;
+        if (child >= p) continue;
+        ps_recv(tmp, bytes, child, PS_C_REDUCE, construct);
+        for (int i = 0; i < count; i++) v[i] = is_max ? fmax(v[i], tmp[i]) : v[i] + tmp[i];
+    }
+    if (me > 0) {
+        int parent = (me - 1) / 2;
+        ps_send(v, bytes, parent, PS_C_REDUCE, construct);
+        ps_recv(v, bytes, parent, PS_C_REDUCE, construct);
+    }
+    for (int k = 1; k <= 2; k++) {
+        int child = 2 * me + k;
+        if (child < p) ps_send(v, bytes, child, PS_C_REDUCE, construct);
+    }
+    free(tmp);
+}
+
+void ps_allreduce_sum(double *values, int count, int construct) { tree_reduce(values, count, construct, 0); }
+void ps_allreduce_max(double *values, int count, int construct) { tree_reduce(values, count, construct, 1); }
+
+/* ---- scratch, random numbers, verification, errors ----------------------- */
+
+static void *scratch;
+static size_t scratch_len;
+
+void *ps_scratch(size_t bytes)
+{
+    if (bytes > scratch_len) {
+        void *n = realloc(scratch, bytes);
+        if (!n) ps_abort("out of memory: scratch buffer of %zu bytes", bytes);
+        memset((char *)n + scratch_len, 0, bytes - scratch_len);
+        scratch = n;
+        scratch_len = bytes;
+    }
+    return scratch;
+}
+
+/* splitmix64: small, fast, and reproducible across platforms. */
+uint64_t ps_random_seed(int rank, int stream)
+{
+    uint64_t z = 0x9E3779B97F4A7C15ull * ((uint64_t)(uint32_t)rank + 1) ^ ((uint64_t)(uint32_t)stream << 32);
+    return z ? z : 1;
+}
+
+double ps_random(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    z ^= z >> 31;
+    return (double)(z >> 11) * (1.0 / 9007199254740992.0);
+}
+
+int ps_verify_requested(void) { return verify_flag; }
+
+int ps__mpi_all_ok(int ok);
+
+void ps_verify_report(int ok, const char *what)
+{
+    if (ps_recording()) return;
+    int all = ps__mpi_all_ok(ok);
+    if (ps__rt.rank == 0) {
+        if (all) printf("verify: %s: ok\n", what ? what : "result");
+        else fprintf(stderr, "parscope: verify: %s: FAILED (the parallel result differs from the serial one)\n",
+                     what ? what : "result");
+        fflush(stdout);
+    }
+    if (!all) ps__rt.verify_failed = 1;
+}
+
+void ps_abort(const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "parscope: rank %d: %s\n", ps__rt.rank, msg);
+    fflush(stderr);
+    if (ps__rt.be && ps__rt.be->abort) ps__rt.be->abort(1);
+    exit(1);
+}
+
+const char *ps_strerror(void) { return ps__errbuf; }
+
+void ps__set_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(ps__errbuf, sizeof ps__errbuf, fmt, ap);
+    va_end(ap);
+}

@@ -1,0 +1,207 @@
+/*
+ * sheet.c - the standard result sheet's figures from a trace (see sheet.h).
+ */
+#include "trace/sheet.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/util.h"
+
+void ps_stat_add(ps_stat *s, double v)
+{
+    if (s->n == 0 || v < s->min) s->min = v;
+    if (s->n == 0 || v > s->max) s->max = v;
+    s->sum += v;
+    s->n++;
+}
+
+static void stat_merge(ps_stat *a, const ps_stat *b)
+{
+    if (!b->n) return;
+    if (!a->n || b->min < a->min) a->min = b->min;
+    if (!a->n || b->max > a->max) a->max = b->max;
+    a->sum += b->sum;
+    a->n += b->n;
+}
+
+static int is_comm(int kind)
+{
+    return kind == PS_EV_SEND || kind == PS_EV_RECV || kind == PS_EV_POST || kind == PS_EV_WAIT ||
+           kind == PS_EV_BARRIER;
+}
+
+static double clip(double x, double lo, double hi) { return x < lo ? lo : x > hi ? hi : x; }
+
+int ps_sheet_compute(const ps_trace *t, ps_sheet *s)
+{
+    memset(s, 0, sizeof *s);
+    s->nranks = t->nranks;
+    s->rank = calloc((size_t)(t->nranks ? t->nranks : 1), sizeof *s->rank);
+    if (!s->rank) return -1;
+    ps_match m;
+    if (ps_trace_match(t, &m)) {
+        free(s->rank);
+        s->rank = NULL;
+        return -1;
+    }
+    s->unmatched = m.unmatched_sends + m.unmatched_recvs;
+
+    double gb = INFINITY, ge = -INFINITY;
+    for (int r = 0; r < t->nranks; r++) {
+        if (t->rank[r].t_begin < gb) gb = t->rank[r].t_begin;
+        if (t->rank[r].t_end > ge) ge = t->rank[r].t_end;
+    }
+    s->time = t->nranks ? ge - gb : 0;
+
+    /* Barrier idle: the k-th barrier of every rank is one episode; a rank
+     * waits until the last rank has entered it. */
+    size_t maxbar = 0;
+    size_t nr = t->nranks > 0 ? (size_t)t->nranks : 1;
+    size_t *nbar = calloc(nr, sizeof *nbar);
+    for (int r = 0; r < t->nranks && nbar; r++) {
+        for (size_t i = 0; i < t->rank[r].n; i++)
+            if (t->rank[r].ev[i].kind == PS_EV_BARRIER) nbar[r]++;
+        if (nbar[r] > maxbar) maxbar = nbar[r];
+    }
+    double *last_enter = nbar ? calloc(maxbar ? maxbar : 1, sizeof *last_enter) : NULL;
+    for (size_t k = 0; last_enter && k < maxbar; k++) last_enter[k] = -INFINITY;
+    for (int r = 0; r < t->nranks && last_enter; r++) {
+        size_t k = 0;
+        for (size_t i = 0; i < t->rank[r].n; i++) {
+            const ps_event *e = &t->rank[r].ev[i];
+            if (e->kind != PS_EV_BARRIER) continue;
+            if (e->t0 > last_enter[k]) last_enter[k] = e->t0;
+            k++;
+        }
+    }
+
+    double busy_sum = 0, over_sum = 0, idle_sum = 0;
+    for (int r = 0; r < t->nranks; r++) {
+        const ps_rank_trace *rt = &t->rank[r];
+        ps_rank_sheet *rs = &s->rank[r];
+        rs->dropped = rt->dropped;
+        s->dropped += rt->dropped;
+        double comm = 0, idle = 0;
+        size_t bar = 0;
+        int outstanding = 0;
+        for (size_t i = 0; i < rt->n; i++) {
+            const ps_event *e = &rt->ev[i];
+            /* only the timed interval counts; events are clipped to it */
+            double a = clip(e->t0, gb, ge), b = clip(e->t1, gb, ge);
+            double d = b > a ? b - a : 0;
+            switch (e->kind) {
+            case PS_EV_SEND:
+                rs->messages_sent++;
+                rs->bytes_sent += e->bytes;
+                ps_stat_add(&rs->send_time, e->t1 - e->t0);
+                break;
+            case PS_EV_RECV: {
+                rs->messages_received++;
+                rs->bytes_received += e->bytes;
+                ps_stat_add(&rs->recv_time, e->t1 - e->t0);
+                ps_evref sr = ps_match_send(&m, r, i);
+                if (sr.rank >= 0) {
+                    double sstart = t->rank[sr.rank].ev[sr.index].t0;
+                    idle += clip(sstart, a, b) - a;
+                }
+                if (e->flags & PS_EVF_NONBLOCKING && outstanding > 0) outstanding--;
+                break;
+            }
+            case PS_EV_POST:
+                outstanding++;
+                if (outstanding > rs->max_queue) rs->max_queue = outstanding;
+                break;
+            case PS_EV_BARRIER:
+                if (last_enter && bar < maxbar) idle += clip(last_enter[bar], a, b) - a;
+                bar++;
+                break;
+            case PS_EV_COMPUTE:
+                rs->compute += d;
+                rs->flops += (double)e->bytes;
+                break;
+            case PS_EV_DATA:
+                rs->data_move += d;
+                break;
+            default:
+                break;
+            }
+            if (is_comm(e->kind)) comm += d;
+        }
+        double lane = s->time;
+        if (comm > lane) comm = lane;
+        if (idle > comm) idle = comm;
+        rs->idle = idle;
+        rs->overhead = comm - idle;
+        rs->busy = lane - comm;
+        busy_sum += rs->busy;
+        over_sum += rs->overhead;
+        idle_sum += rs->idle;
+        s->messages_sent += rs->messages_sent;
+        s->bytes_sent += rs->bytes_sent;
+        s->messages_received += rs->messages_received;
+        s->bytes_received += rs->bytes_received;
+        stat_merge(&s->send_time, &rs->send_time);
+        stat_merge(&s->recv_time, &rs->recv_time);
+    }
+    double tot = busy_sum + over_sum + idle_sum;
+    if (tot > 0) {
+        s->busy_pct = 100.0 * busy_sum / tot;
+        s->overhead_pct = 100.0 * over_sum / tot;
+        s->idle_pct = 100.0 * idle_sum / tot;
+    } else if (t->nranks) {
+        s->busy_pct = 100.0;
+    }
+    free(nbar);
+    free(last_enter);
+    ps_match_free(&m);
+    return 0;
+}
+
+void ps_sheet_free(ps_sheet *s)
+{
+    free(s->rank);
+    s->rank = NULL;
+}
+
+void ps_sheet_print(const ps_sheet *s, const char *workload, long size, long iterations, FILE *f)
+{
+    char tb[32];
+    fprintf(f, "Evaluated problem\n");
+    fprintf(f, "  Workload:                    %s\n", workload ? workload : "?");
+    fprintf(f, "  No. nodes:                   %d\n", s->nranks);
+    fprintf(f, "  Problem size:                %ld\n", size);
+    fprintf(f, "  Iterations:                  %ld\n", iterations);
+    fprintf(f, "\nMain results\n");
+    fprintf(f, "  Execution time:              %.6f s\n", s->time);
+    fprintf(f, "  Percent processors busy:     %6.2f %%\n", s->busy_pct);
+    fprintf(f, "  Percent processors overhead: %6.2f %%\n", s->overhead_pct);
+    fprintf(f, "  Percent processors idle:     %6.2f %%\n", s->idle_pct);
+    ps_fmt_time(tb, sizeof tb, ps_stat_avg(&s->send_time));
+    fprintf(f, "  Avg time send:               %s\n", tb);
+    ps_fmt_time(tb, sizeof tb, ps_stat_avg(&s->recv_time));
+    fprintf(f, "  Avg time receive:            %s\n", tb);
+    fprintf(f, "\nStatistics\n");
+    fprintf(f, "  Messages sent / received:    %llu / %llu\n", (unsigned long long)s->messages_sent,
+            (unsigned long long)s->messages_received);
+    fprintf(f, "  Bytes sent / received:       %llu / %llu\n", (unsigned long long)s->bytes_sent,
+            (unsigned long long)s->bytes_received);
+    fprintf(f, "  Send time avg/min/max (us):  %.2f / %.2f / %.2f\n", 1e6 * ps_stat_avg(&s->send_time),
+            1e6 * s->send_time.min, 1e6 * s->send_time.max);
+    fprintf(f, "  Recv time avg/min/max (us):  %.2f / %.2f / %.2f\n", 1e6 * ps_stat_avg(&s->recv_time),
+            1e6 * s->recv_time.min, 1e6 * s->recv_time.max);
+    if (s->unmatched) fprintf(f, "  Unmatched messages:          %llu\n", (unsigned long long)s->unmatched);
+    if (s->dropped)
+        fprintf(f, "  WARNING: %llu events lost to full trace buffers (raise TRACE_BUF)\n",
+                (unsigned long long)s->dropped);
+    fprintf(f, "\nPer processor       busy  overhead      idle   sent  recv  max queue\n");
+    for (int r = 0; r < s->nranks; r++) {
+        const ps_rank_sheet *rs = &s->rank[r];
+        double lane = rs->busy + rs->overhead + rs->idle;
+        fprintf(f, "  %4d          %6.2f %%  %6.2f %%  %6.2f %%  %5llu %5llu  %9d\n", r,
+                lane > 0 ? 100 * rs->busy / lane : 0, lane > 0 ? 100 * rs->overhead / lane : 0,
+                lane > 0 ? 100 * rs->idle / lane : 0, (unsigned long long)rs->messages_sent,
+                (unsigned long long)rs->messages_received, rs->max_queue);
+    }
+}

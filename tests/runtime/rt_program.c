@@ -1,0 +1,53 @@
+/* rt_program.c - an MPI program on the parscope runtime with a known
+ * message pattern, for the runtime tests (see CMakeLists.txt). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "parscope/parscope.h"
+
+int main(int argc, char **argv)
+{
+    ps_set_args(&argc, &argv);
+    int deadlock = argc > 1 && !strcmp(argv[1], "--deadlock");
+    int flood = argc > 1 && !strcmp(argv[1], "--flood");
+    int die = argc > 1 && !strcmp(argv[1], "--die");
+    ps_init(0);
+    int me = ps_rank(), p = ps_size();
+    if (deadlock) ps_recv(NULL, 8, (me + 1) % p, 1, PS_C_BRECEIVE); /* everyone receives first */
+    if (die && me == p - 1) abort();
+    char sbuf[1024], rbuf[1024];
+    memset(sbuf, me, sizeof sbuf);
+    if (p >= 2) {
+        int right = (me + 1) % p, left = (me + p - 1) % p;
+        for (int k = 0; k < 10; k++) {
+            ps_irecv(rbuf, sizeof rbuf, left, 5, PS_C_USER);
+            ps_isend(sbuf, sizeof sbuf, right, 5, PS_C_USER);
+            ps_waitall();
+            if (rbuf[0] != (char)left) ps_abort("ring: wrong data from rank %d", left);
+        }
+        for (int k = 0; k < 5; k++) {
+            if (me == 0) {
+                ps_send(sbuf, 64, 1, 6, PS_C_BSEND);
+                ps_recv(rbuf, 64, 1, 6, PS_C_BRECEIVE);
+            } else if (me == 1) {
+                ps_recv(rbuf, 64, 0, 6, PS_C_BRECEIVE);
+                ps_send(sbuf, 64, 0, 6, PS_C_BSEND);
+            }
+        }
+    }
+    double t0 = ps_now();
+    volatile double x = 0;
+    for (int i = 0; i < 100000; i++) x += i * 0.5;
+    ps_compute(PS_C_USER, t0, ps_now(), 200000);
+    ps_work(1e5);
+    if (flood)
+        for (int i = 0; i < 100; i++) ps_mark(PS_C_VISIBLE_SYNC);
+    ps_barrier(PS_C_BARRIER);
+    ps_mark(PS_C_VISIBLE_SYNC);
+    double v = me + 1;
+    ps_allreduce_sum(&v, 1, PS_C_REDUCE);
+    if (v != p * (p + 1) / 2.0) ps_abort("allreduce: %g, expected %g", v, p * (p + 1) / 2.0);
+    ps_finalize();
+    return 0;
+}

@@ -1,0 +1,213 @@
+/* test_trace.c - the trace file, message matching, the sheet's accounting on
+ * hand-built traces, and the clock model on synthetic offsets. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "runtime/clock.h"
+#include "trace/sheet.h"
+#include "trace/trace.h"
+#include "util/util.h"
+
+static int failures;
+#define CHECK(cond, ...)                                               \
+    do {                                                               \
+        if (!(cond)) {                                                 \
+            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);       \
+            fprintf(stderr, __VA_ARGS__);                              \
+            fputc('\n', stderr);                                       \
+            failures++;                                                \
+        }                                                              \
+    } while (0)
+#define NEAR(a, b, tol) (fabs((a) - (b)) <= (tol))
+
+static ps_event ev(int kind, double t0, double t1, int peer, int tag, uint64_t bytes)
+{
+    ps_event e;
+    memset(&e, 0, sizeof e);
+    e.kind = (uint8_t)kind;
+    e.t0 = t0;
+    e.t1 = t1;
+    e.peer = peer;
+    e.tag = tag;
+    e.bytes = bytes;
+    e.construct = 1;
+    return e;
+}
+
+/* rank 0: computes 0..1, sends 1.0..1.1 to rank 1; rank 1: receives from
+ * 0.5 to 1.2 (so it idles 0.5..1.0 waiting for the send to begin). */
+static ps_trace *two_rank_trace(void)
+{
+    ps_trace *t = ps_trace_new(2);
+    const char *names[] = {"NONE", "USER"};
+    ps_trace_set_constructs(t, names, 2);
+    ps_trace_set_meta(t, "{\"workload\": \"hand\"}");
+    ps_event e;
+    e = ev(PS_EV_COMPUTE, 0, 1, -1, 0, 1000);
+    ps_trace_push(t, 0, &e);
+    e = ev(PS_EV_SEND, 1.0, 1.1, 1, 7, 800);
+    ps_trace_push(t, 0, &e);
+    e = ev(PS_EV_RECV, 0.5, 1.2, 0, 7, 800);
+    ps_trace_push(t, 1, &e);
+    for (int r = 0; r < 2; r++) {
+        t->rank[r].t_begin = 0;
+        t->rank[r].t_end = 2;
+        snprintf(t->rank[r].host, sizeof t->rank[r].host, "node%d", r);
+        t->rank[r].proc.wall = 2.5;
+        t->rank[r].proc.minflt = 42;
+    }
+    return t;
+}
+
+static void test_sheet(void)
+{
+    ps_trace *t = two_rank_trace();
+    ps_sheet s;
+    CHECK(ps_sheet_compute(t, &s) == 0, "compute");
+    CHECK(NEAR(s.time, 2.0, 1e-12), "time %g", s.time);
+    CHECK(NEAR(s.rank[0].busy, 1.9, 1e-12) && NEAR(s.rank[0].overhead, 0.1, 1e-12) && NEAR(s.rank[0].idle, 0, 1e-12),
+          "rank 0: %g %g %g", s.rank[0].busy, s.rank[0].overhead, s.rank[0].idle);
+    CHECK(NEAR(s.rank[1].busy, 1.3, 1e-12) && NEAR(s.rank[1].overhead, 0.2, 1e-12) && NEAR(s.rank[1].idle, 0.5, 1e-12),
+          "rank 1: %g %g %g", s.rank[1].busy, s.rank[1].overhead, s.rank[1].idle);
+    CHECK(NEAR(s.busy_pct, 80.0, 1e-9) && NEAR(s.overhead_pct, 7.5, 1e-9) && NEAR(s.idle_pct, 12.5, 1e-9),
+          "pct %g %g %g", s.busy_pct, s.overhead_pct, s.idle_pct);
+    CHECK(s.messages_sent == 1 && s.bytes_sent == 800 && s.messages_received == 1, "counts");
+    CHECK(NEAR(ps_stat_avg(&s.recv_time), 0.7, 1e-12), "recv avg");
+    CHECK(s.rank[0].flops == 1000, "flops");
+    ps_sheet_free(&s);
+    ps_trace_free(t);
+}
+
+static void test_barrier_idle(void)
+{
+    /* three ranks enter a barrier at 1, 2, 3 and leave at 3.1: idle 2, 1, 0 */
+    ps_trace *t = ps_trace_new(3);
+    for (int r = 0; r < 3; r++) {
+        ps_event e = ev(PS_EV_BARRIER, 1.0 + r, 3.1, -1, 0, 0);
+        ps_trace_push(t, r, &e);
+        t->rank[r].t_begin = 0;
+        t->rank[r].t_end = 4;
+    }
+    ps_sheet s;
+    ps_sheet_compute(t, &s);
+    for (int r = 0; r < 3; r++) {
+        CHECK(NEAR(s.rank[r].idle, 2.0 - r, 1e-12), "barrier idle rank %d: %g", r, s.rank[r].idle);
+        CHECK(NEAR(s.rank[r].overhead, 0.1, 1e-12), "barrier overhead rank %d: %g", r, s.rank[r].overhead);
+    }
+    ps_sheet_free(&s);
+    ps_trace_free(t);
+}
+
+static void test_roundtrip(void)
+{
+    char err[512];
+    char *dir = ps_mktempdir("pstest", err, sizeof err);
+    CHECK(dir != NULL, "%s", err);
+    ps_trace *t = two_rank_trace();
+    CHECK(ps_trace_write(t, dir, err, sizeof err) == 0, "write: %s", err); /* a directory: DIR/trace.pst */
+    ps_trace *u;
+    CHECK(ps_trace_read(dir, &u, err, sizeof err) == 0, "read: %s", err);
+    if (u) {
+        CHECK(u->nranks == 2 && u->nconstructs == 2 && !strcmp(u->constructs[1], "USER"), "header");
+        CHECK(!strcmp(u->meta_json, t->meta_json), "meta");
+        for (int r = 0; r < 2; r++) {
+            CHECK(u->rank[r].n == t->rank[r].n, "n");
+            CHECK(memcmp(u->rank[r].ev, t->rank[r].ev, t->rank[r].n * sizeof(ps_event)) == 0, "events differ");
+            CHECK(!strcmp(u->rank[r].host, t->rank[r].host), "host");
+            CHECK(u->rank[r].proc.minflt == 42 && u->rank[r].t_end == 2, "rank header");
+        }
+        ps_trace_free(u);
+    }
+    /* truncated, corrupt, missing */
+    char path[4096];
+    snprintf(path, sizeof path, "%s/trace.pst", dir);
+    size_t len;
+    char *data = ps_read_file(path, &len, err, sizeof err);
+    char bad[4096];
+    snprintf(bad, sizeof bad, "%s/cut.pst", dir);
+    ps_write_file(bad, data, len - 7, err, sizeof err);
+    CHECK(ps_trace_read(bad, &u, err, sizeof err) == -1 && strstr(err, "cut.pst") && strstr(err, "truncated"),
+          "truncated: %s", err);
+    data[0] = 'X';
+    ps_write_file(bad, data, len, err, sizeof err);
+    CHECK(ps_trace_read(bad, &u, err, sizeof err) == -1 && strstr(err, "not a parscope trace"), "magic: %s", err);
+    data[0] = 'P';
+    data[8] = 9; /* version */
+    ps_write_file(bad, data, len, err, sizeof err);
+    CHECK(ps_trace_read(bad, &u, err, sizeof err) == -1 && strstr(err, "version 9"), "version: %s", err);
+    snprintf(bad, sizeof bad, "%s/missing.pst", dir);
+    CHECK(ps_trace_read(bad, &u, err, sizeof err) == -1 && strstr(err, "missing.pst"), "missing: %s", err);
+    free(data);
+    ps_trace_free(t);
+    ps_rmtree(dir);
+    free(dir);
+}
+
+static void test_match_fifo(void)
+{
+    /* two sends on one channel and one on another tag: FIFO per channel */
+    ps_trace *t = ps_trace_new(2);
+    ps_event e;
+    e = ev(PS_EV_SEND, 1, 1, 1, 3, 10); ps_trace_push(t, 0, &e);
+    e = ev(PS_EV_SEND, 2, 2, 1, 4, 20); ps_trace_push(t, 0, &e);
+    e = ev(PS_EV_SEND, 3, 3, 1, 3, 30); ps_trace_push(t, 0, &e);
+    e = ev(PS_EV_RECV, 4, 5, 0, 4, 20); ps_trace_push(t, 1, &e);
+    e = ev(PS_EV_RECV, 5, 6, 0, 3, 10); ps_trace_push(t, 1, &e);
+    e = ev(PS_EV_RECV, 6, 7, 0, 3, 30); ps_trace_push(t, 1, &e);
+    e = ev(PS_EV_RECV, 7, 8, 0, 3, 30); ps_trace_push(t, 1, &e); /* no send for this one */
+    ps_match m;
+    CHECK(ps_trace_match(t, &m) == 0, "match");
+    CHECK(m.nmessages == 3 && m.unmatched_recvs == 1 && m.unmatched_sends == 0, "counts %zu %zu %zu", m.nmessages,
+          m.unmatched_recvs, m.unmatched_sends);
+    CHECK(ps_match_recv(&m, 0, 0).index == 1 && ps_match_recv(&m, 0, 1).index == 0 &&
+              ps_match_recv(&m, 0, 2).index == 2, "pairs");
+    CHECK(ps_match_send(&m, 1, 3).rank == -1, "unmatched receive");
+    ps_match_free(&m);
+    ps_trace_free(t);
+}
+
+static void test_clock_model(void)
+{
+    /* rank clock = global + 0.25 + 2e-5 * global; ping-pong legs take 1..20 us
+     * at random, asymmetric; the best sample bounds the error by rtt/2. */
+    srand(7);
+    const double off = 0.25, drift = 2e-5;
+    ps_clock_sample s[24];
+    ps_clock_est est[2];
+    for (int phase = 0; phase < 2; phase++) {
+        double g = phase ? 100.0 : 1.0;
+        for (int k = 0; k < 24; k++) {
+            double out = 1e-6 + 19e-6 * rand() / RAND_MAX, back = 1e-6 + 19e-6 * rand() / RAND_MAX;
+            double ga = g + k * 1e-3;
+            s[k].ta = ga + off + drift * ga;
+            s[k].tb = ga + out;
+            s[k].tc = ga + out + back + off + drift * (ga + out + back);
+        }
+        est[phase] = ps_clock_best(s, 24);
+    }
+    ps_clock_model m = ps_clock_fit(est[0], est[1]);
+    for (double g = 0; g <= 120; g += 7.5) {
+        double local = g + off + drift * g;
+        double err = fabs(ps_clock_global(&m, local) - g);
+        CHECK(err <= 0.5 * fmax(est[0].rtt, est[1].rtt) + 1e-9, "global %g: error %g > rtt/2", g, err);
+    }
+    CHECK(NEAR(m.drift, drift, 1e-6), "drift %g", m.drift);
+}
+
+int main(void)
+{
+    test_sheet();
+    test_barrier_idle();
+    test_roundtrip();
+    test_match_fifo();
+    test_clock_model();
+    if (failures) {
+        fprintf(stderr, "%d check(s) failed\n", failures);
+        return 1;
+    }
+    printf("trace tests ok\n");
+    return 0;
+}
