@@ -1,0 +1,528 @@
+/* params.c - defaults, config file, options and automatic choices (see params.h). */
+#include "scale/params.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <hwloc.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "util/util.h"
+
+static const char *const key_names[PS_K__COUNT] = {
+    [PS_K_MAX_RANKS] = "max-ranks", [PS_K_RANKS] = "ranks", [PS_K_VARIATIONS] = "variations",
+    [PS_K_TRIALS] = "trials", [PS_K_OUTPUT] = "output", [PS_K_STRONG] = "strong",
+    [PS_K_GRID] = "grid", [PS_K_ITERATIONS] = "iterations", [PS_K_SIZE] = "size",
+    [PS_K_TARGET_TIME] = "target-time", [PS_K_SEED] = "seed", [PS_K_TIMEOUT] = "timeout",
+    [PS_K_EFF_THRESHOLD] = "efficiency-threshold", [PS_K_OVERSUBSCRIBE] = "oversubscribe",
+    [PS_K_LAUNCHER] = "launcher", [PS_K_WORKLOAD_ARGS] = "workload-args",
+    [PS_K_CACHE] = "cache", [PS_K_MEMORY] = "memory", [PS_K_CORES] = "cores",
+    [PS_K_WORD_BITS] = "word-bits"};
+
+const char *ps_scale_key_name(int k) { return k >= 0 && k < PS_K__COUNT ? key_names[k] : "?"; }
+
+const char *ps_scale_source_name(int s)
+{
+    static const char *const n[] = {"default", "auto", "config", "option"};
+    return s >= 0 && s <= PS_SRC_OPTION ? n[s] : "?";
+}
+
+int ps_scale_key_index(const char *key)
+{
+    char k[64];
+    size_t n = strlen(key);
+    if (n >= sizeof k) return -1;
+    for (size_t i = 0; i <= n; i++) k[i] = key[i] == '_' ? '-' : (char)tolower((unsigned char)key[i]);
+    for (int i = 0; i < PS_K__COUNT; i++)
+        if (!strcmp(k, key_names[i])) return i;
+    if (!strcmp(k, "o")) return PS_K_OUTPUT;
+    return -1;
+}
+
+void ps_scale_params_defaults(ps_scale_params *p)
+{
+    memset(p, 0, sizeof *p);
+    strcpy(p->workload, "clue");
+    p->is_clue = 1;
+    p->trials = PS_SCALE_TRIALS;
+    p->iterations = 0;
+    p->size = -1;
+    p->target_time = PS_SCALE_TARGET_TIME;
+    p->seed = 1;
+    p->eff_threshold = PS_SCALE_EFF_THRESHOLD;
+    p->word_bits = (int)(sizeof(void *) * 8);
+    for (const ps_ca_variation *v = ps_ca_variations; v->name; v++) p->var[p->nvar++] = v;
+}
+
+static int parse_bool(const char *s, int *out)
+{
+    if (!strcmp(s, "1") || !strcasecmp(s, "yes") || !strcasecmp(s, "true") || !strcasecmp(s, "on")) *out = 1;
+    else if (!strcmp(s, "0") || !strcasecmp(s, "no") || !strcasecmp(s, "false") || !strcasecmp(s, "off")) *out = 0;
+    else return -1;
+    return 0;
+}
+
+/* "64M", "2MiB", "1G", "512k" or plain bytes */
+static int parse_bytes(const char *s, long *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end == s || errno || !(v > 0)) return -1;
+    double mul = 1;
+    if (*end) {
+        switch (toupper((unsigned char)*end)) {
+        case 'K': mul = 1024.0; break;
+        case 'M': mul = 1024.0 * 1024; break;
+        case 'G': mul = 1024.0 * 1024 * 1024; break;
+        default: return -1;
+        }
+        end++;
+        if (!strcasecmp(end, "ib") || !strcasecmp(end, "b")) end += strlen(end);
+        if (*end) return -1;
+    }
+    v *= mul;
+    if (v < 1 || v > 9e18) return -1;
+    *out = (long)v;
+    return 0;
+}
+
+static int parse_ranks(ps_scale_params *p, const char *s)
+{
+    int n = 0, list[PS_SCALE_MAX_POINTS];
+    char *copy = ps_xstrdup(s), *save = NULL;
+    int rc = 0;
+    for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        long v;
+        if (n >= PS_SCALE_MAX_POINTS || ps_parse_long(t, 1, PS_SCALE_MAX_RANKS_LIMIT, &v) != 0) {
+            rc = -1;
+            break;
+        }
+        int dup = 0;
+        for (int i = 0; i < n; i++) dup |= list[i] == (int)v;
+        if (!dup) list[n++] = (int)v;
+    }
+    free(copy);
+    if (rc || n == 0) return -1;
+    for (int i = 1; i < n; i++) /* ascending */
+        for (int j = i; j > 0 && list[j - 1] > list[j]; j--) {
+            int t = list[j];
+            list[j] = list[j - 1];
+            list[j - 1] = t;
+        }
+    memcpy(p->ranks, list, sizeof(int) * (size_t)n);
+    p->nranks = n;
+    return 0;
+}
+
+static int parse_variations(ps_scale_params *p, const char *s, char *err, size_t errlen)
+{
+    const ps_ca_variation *list[16];
+    int n = 0;
+    if (!strcmp(s, "all")) {
+        for (const ps_ca_variation *v = ps_ca_variations; v->name; v++) list[n++] = v;
+    } else {
+        char *copy = ps_xstrdup(s), *save = NULL;
+        for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+            const ps_ca_variation *v = ps_ca_variation_find(t);
+            if (!v) {
+                ps_seterr(err, errlen, "unknown variation '%s' (known: all, base, int, double, rearrange, "
+                          "nodeorder, vonneumann, scatter, cellwise)", t);
+                free(copy);
+                return -1;
+            }
+            int dup = 0;
+            for (int i = 0; i < n; i++) dup |= list[i] == v;
+            if (!dup && n < 16) list[n++] = v;
+        }
+        free(copy);
+    }
+    if (n == 0) {
+        ps_seterr(err, errlen, "empty variation list");
+        return -1;
+    }
+    memcpy(p->var, list, sizeof(list[0]) * (size_t)n);
+    p->nvar = n;
+    return 0;
+}
+
+int ps_scale_params_set(ps_scale_params *p, const char *key, const char *value, int src, char *err,
+                        size_t errlen)
+{
+    int k = ps_scale_key_index(key);
+    if (k < 0) {
+        ps_seterr(err, errlen, "unknown keyword '%s'", key);
+        return -1;
+    }
+    long l;
+    double d;
+    int b;
+    const char *expect = NULL;
+    switch (k) {
+    case PS_K_MAX_RANKS:
+        if (ps_parse_long(value, 1, PS_SCALE_MAX_RANKS_LIMIT, &l)) expect = "an integer 1..4096";
+        else p->max_ranks = (int)l;
+        break;
+    case PS_K_RANKS:
+        if (parse_ranks(p, value)) expect = "a comma-separated list of rank counts 1..4096";
+        break;
+    case PS_K_VARIATIONS:
+        if (parse_variations(p, value, err, errlen)) return -1;
+        break;
+    case PS_K_TRIALS:
+        if (ps_parse_long(value, 1, 1000, &l)) expect = "an integer 1..1000";
+        else p->trials = (int)l;
+        break;
+    case PS_K_OUTPUT:
+        if (!*value || strlen(value) >= sizeof p->output) expect = "a directory";
+        else snprintf(p->output, sizeof p->output, "%s", value);
+        break;
+    case PS_K_STRONG:
+        if (parse_bool(value, &b)) expect = "yes or no";
+        else p->strong = b;
+        break;
+    case PS_K_GRID: {
+        long w, h;
+        char wb[32], *x = strchr(value, 'x');
+        if (!x || (size_t)(x - value) >= sizeof wb) {
+            expect = "WIDTHxHEIGHT (e.g. 1024x1024)";
+            break;
+        }
+        memcpy(wb, value, (size_t)(x - value));
+        wb[x - value] = 0;
+        if (ps_parse_long(wb, 6, 1L << 30, &w) || ps_parse_long(x + 1, 2, 1L << 30, &h) || (h & 1))
+            expect = "WIDTHxHEIGHT with width >= 6 and an even height >= 2";
+        else {
+            p->width = w;
+            p->height = h;
+        }
+        break;
+    }
+    case PS_K_ITERATIONS:
+        if (ps_parse_long(value, 1, 1L << 40, &l)) expect = "an integer >= 1";
+        else p->iterations = l;
+        break;
+    case PS_K_SIZE:
+        if (ps_parse_long(value, 1, 1L << 40, &l)) expect = "an integer >= 1";
+        else p->size = l;
+        break;
+    case PS_K_TARGET_TIME:
+        if (ps_parse_double(value, &d) || !(d > 0 && d <= 3600)) expect = "seconds in (0, 3600]";
+        else p->target_time = d;
+        break;
+    case PS_K_SEED:
+        if (ps_parse_long(value, 0, 0x7fffffffffffffffL, &l)) expect = "an integer >= 0";
+        else p->seed = (uint64_t)l;
+        break;
+    case PS_K_TIMEOUT:
+        if (ps_parse_double(value, &d) || !(d > 0)) expect = "seconds > 0";
+        else p->timeout = d;
+        break;
+    case PS_K_EFF_THRESHOLD:
+        if (ps_parse_double(value, &d) || !(d > 0 && d < 1)) expect = "a fraction in (0, 1)";
+        else p->eff_threshold = d;
+        break;
+    case PS_K_OVERSUBSCRIBE:
+        if (parse_bool(value, &b)) expect = "yes or no";
+        else p->oversubscribe = b;
+        break;
+    case PS_K_LAUNCHER:
+        if (strlen(value) >= sizeof p->launcher) expect = "a shorter launcher template";
+        else snprintf(p->launcher, sizeof p->launcher, "%s", value);
+        break;
+    case PS_K_WORKLOAD_ARGS:
+        if (strlen(value) >= sizeof p->workload_args) expect = "shorter arguments";
+        else snprintf(p->workload_args, sizeof p->workload_args, "%s", value);
+        break;
+    case PS_K_CACHE:
+        if (parse_bytes(value, &l) || l < 1024) expect = "a size in bytes (e.g. 2M) >= 1K";
+        else p->cache_bytes = l;
+        break;
+    case PS_K_MEMORY:
+        if (parse_bytes(value, &l) || l < (1L << 20)) expect = "a size in bytes (e.g. 4G) >= 1M";
+        else p->memory_bytes = l;
+        break;
+    case PS_K_CORES:
+        if (ps_parse_long(value, 1, PS_SCALE_MAX_RANKS_LIMIT, &l)) expect = "an integer 1..4096";
+        else p->cores = (int)l;
+        break;
+    case PS_K_WORD_BITS:
+        if (ps_parse_long(value, 8, 256, &l) || (l & (l - 1))) expect = "a power of two 8..256";
+        else p->word_bits = (int)l;
+        break;
+    }
+    if (expect) {
+        ps_seterr(err, errlen, "bad value '%s' for %s: expected %s", value, key_names[k], expect);
+        return -1;
+    }
+    p->src[k] = src;
+    p->why[k][0] = 0;
+    return 0;
+}
+
+int ps_scale_params_load(ps_scale_params *p, const char *path, char *err, size_t errlen)
+{
+    char e[512];
+    char *text = ps_read_file(path, NULL, e, sizeof e);
+    if (!text) {
+        ps_seterr(err, errlen, "%s", e);
+        return -1;
+    }
+    int lineno = 0, rc = 0;
+    char *save = NULL;
+    /* strtok_r would merge blank lines: walk lines by hand to count them */
+    (void)save;
+    for (char *line = text; line && !rc;) {
+        char *nl = strchr(line, '\n');
+        if (nl) *nl = 0;
+        lineno++;
+        char *s = line;
+        while (*s == ' ' || *s == '\t') s++;
+        char *hash = strchr(s, '#');
+        if (hash) *hash = 0;
+        size_t n = strlen(s);
+        while (n && isspace((unsigned char)s[n - 1])) s[--n] = 0;
+        if (*s) {
+            int col = (int)(s - line) + 1;
+            char *eq = strchr(s, '=');
+            if (!eq) {
+                ps_seterr(err, errlen, "%s:%d:%d: expected 'keyword = value'", path, lineno, col);
+                rc = -1;
+                break;
+            }
+            char *kend = eq;
+            while (kend > s && isspace((unsigned char)kend[-1])) kend--;
+            *kend = 0;
+            char *v = eq + 1;
+            while (*v == ' ' || *v == '\t') v++;
+            int vcol = (int)(v - line) + 1;
+            if (ps_scale_key_index(s) < 0) {
+                ps_seterr(err, errlen, "%s:%d:%d: unknown keyword '%s'", path, lineno, col, s);
+                rc = -1;
+            } else if (!*v) {
+                ps_seterr(err, errlen, "%s:%d:%d: missing value for '%s'", path, lineno, vcol, s);
+                rc = -1;
+            } else if (ps_scale_params_set(p, s, v, PS_SRC_CONFIG, e, sizeof e) != 0) {
+                ps_seterr(err, errlen, "%s:%d:%d: %s", path, lineno, vcol, e);
+                rc = -1;
+            }
+        }
+        line = nl ? nl + 1 : NULL;
+    }
+    free(text);
+    return rc;
+}
+
+static long meminfo_available(void)
+{
+    FILE *f = fopen("/proc/meminfo", "r");
+    if (!f) return 0;
+    char line[256];
+    long kb = 0;
+    while (fgets(line, sizeof line, f))
+        if (sscanf(line, "MemAvailable: %ld kB", &kb) == 1) break;
+    fclose(f);
+    return kb * 1024;
+}
+
+void ps_scale_params_machine(ps_scale_params *p)
+{
+    hwloc_topology_t topo;
+    if (hwloc_topology_init(&topo) != 0) return;
+    if (hwloc_topology_load(topo) != 0) {
+        hwloc_topology_destroy(topo);
+        return;
+    }
+    if (p->src[PS_K_CORES] == PS_SRC_DEFAULT) {
+        int n = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE);
+        if (n <= 0) n = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PU);
+        p->cores = n > 0 ? n : 1;
+        p->src[PS_K_CORES] = PS_SRC_AUTO;
+        snprintf(p->why[PS_K_CORES], sizeof p->why[0], "hwloc: %d cores", p->cores);
+    }
+    if (p->src[PS_K_CACHE] == PS_SRC_DEFAULT) {
+        /* the largest cache private to one core (CLUE's "processor cache");
+         * a shared last level counts by its per-core share */
+        long best = 0;
+        const char *which = "none";
+        static const hwloc_obj_type_t levels[] = {HWLOC_OBJ_L1CACHE, HWLOC_OBJ_L2CACHE, HWLOC_OBJ_L3CACHE};
+        static const char *const lname[] = {"L1", "L2", "L3"};
+        for (int i = 0; i < 3; i++) {
+            hwloc_obj_t o = hwloc_get_obj_by_type(topo, levels[i], 0);
+            if (!o || !o->attr) continue;
+            int cores = hwloc_get_nbobjs_inside_cpuset_by_type(topo, o->cpuset, HWLOC_OBJ_CORE);
+            long share = (long)o->attr->cache.size / (cores > 0 ? cores : 1);
+            if (cores <= 1 && share > best) {
+                best = share;
+                which = lname[i];
+            }
+        }
+        p->cache_bytes = best > 0 ? best : 256 * 1024;
+        p->src[PS_K_CACHE] = PS_SRC_AUTO;
+        snprintf(p->why[PS_K_CACHE], sizeof p->why[0], "hwloc: %s, %ld KiB per core", which,
+                 p->cache_bytes / 1024);
+    }
+    if (p->src[PS_K_MEMORY] == PS_SRC_DEFAULT) {
+        hwloc_obj_t root = hwloc_get_root_obj(topo);
+        long total = root ? (long)root->total_memory : 0;
+        long avail = meminfo_available();
+        long m = total > 0 && avail > 0 ? (total < avail ? total : avail) : (total > 0 ? total : avail);
+        p->memory_bytes = m > 0 ? m : (1L << 30);
+        p->src[PS_K_MEMORY] = PS_SRC_AUTO;
+        snprintf(p->why[PS_K_MEMORY], sizeof p->why[0], "hwloc total %ld MiB, available %ld MiB",
+                 total >> 20, avail >> 20);
+    }
+    if (p->src[PS_K_WORD_BITS] == PS_SRC_DEFAULT) {
+        p->src[PS_K_WORD_BITS] = PS_SRC_AUTO;
+        snprintf(p->why[PS_K_WORD_BITS], sizeof p->why[0], "pointer width");
+    }
+    hwloc_topology_destroy(topo);
+}
+
+static void set_why(ps_scale_params *p, int k, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void set_why(ps_scale_params *p, int k, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(p->why[k], sizeof p->why[k], fmt, ap);
+    va_end(ap);
+    p->src[k] = PS_SRC_AUTO;
+}
+
+int ps_scale_params_auto(ps_scale_params *p, char *err, size_t errlen)
+{
+    ps_scale_params_machine(p);
+    if (p->src[PS_K_MAX_RANKS] == PS_SRC_DEFAULT) {
+        p->max_ranks = p->nranks ? p->ranks[p->nranks - 1] : p->cores;
+        set_why(p, PS_K_MAX_RANKS, p->nranks ? "largest of the ranks list" : "the machine's cores");
+    }
+    if (p->nranks == 0) {
+        for (int r = 1; r < p->max_ranks && p->nranks < PS_SCALE_MAX_POINTS - 1; r *= 2) p->ranks[p->nranks++] = r;
+        p->ranks[p->nranks++] = p->max_ranks;
+        set_why(p, PS_K_RANKS, "1, 2, 4 .. max-ranks");
+    }
+    int top = p->ranks[p->nranks - 1];
+    if (p->src[PS_K_RANKS] != PS_SRC_DEFAULT && p->src[PS_K_MAX_RANKS] != PS_SRC_DEFAULT &&
+        p->src[PS_K_MAX_RANKS] != PS_SRC_AUTO && top > p->max_ranks) {
+        ps_seterr(err, errlen, "the ranks list goes to %d, beyond --max-ranks %d", top, p->max_ranks);
+        return -1;
+    }
+    if (top > p->cores && !p->oversubscribe) {
+        ps_seterr(err, errlen, "%d ranks exceed the machine's %d cores; add --oversubscribe to run them anyway",
+                  top, p->cores);
+        return -1;
+    }
+    if (!p->is_clue) {
+        if (p->timeout <= 0) {
+            p->timeout = 300;
+            set_why(p, PS_K_TIMEOUT, "default for other workloads");
+        }
+        return 0;
+    }
+    /* Grid (seed 3.4): the row of the widest cells (8 bytes: int, double;
+     * rearrange's 2X floats) within a third of the per-core cache; both
+     * grids within the memory share with room to spare; the cells so many
+     * that PS_SCALE_MIN_ITERATIONS fit the target time. */
+    int ranks_here = top < p->cores ? p->cores : top;
+    long wmax = p->cache_bytes / PS_SCALE_CACHE_SHARE / 8;
+    wmax -= wmax % 64;
+    if (wmax < 64) wmax = 64;
+    double mem_cells = PS_SCALE_MEM_FRACTION * (double)p->memory_bytes / ranks_here / 16.0;
+    double cap_cells = (double)PS_SCALE_MAX_FOOTPRINT / 16.0;
+    double cells = mem_cells < cap_cells ? mem_cells : cap_cells;
+    if (p->width == 0 || p->iterations == 0) {
+        /* the short timing run: base variation, serial, in this process */
+        long tw = p->width ? p->width : wmax;
+        long th = (long)(cells / (double)tw);
+        if (p->height) th = p->height;
+        if (th > (long)(8e6 / (double)tw)) th = (long)(8e6 / (double)tw); /* a few ms */
+        if (th < 8) th = 8;
+        p->timing_rate = ps_ca_time_serial(PS_CA_FLOAT, PS_CA_MOORE, tw, th, 3, p->seed);
+        if (!(p->timing_rate > 0)) {
+            ps_seterr(err, errlen, "the timing run failed (out of memory for a %ldx%ld grid?)", tw, th);
+            return -1;
+        }
+    }
+    if (p->width == 0) {
+        double time_cells = p->timing_rate * p->target_time / PS_SCALE_MIN_ITERATIONS;
+        const char *bound = "memory";
+        if (cap_cells < mem_cells) bound = "footprint cap";
+        if (time_cells < cells) {
+            cells = time_cells;
+            bound = "target time";
+        }
+        long w = (long)sqrt(cells);
+        w -= w % 64;
+        if (w > wmax) w = wmax;
+        if (w < 64) w = 64;
+        long h = (long)(cells / (double)w);
+        h -= h % 2;
+        if (h < 2) h = 2;
+        p->width = w;
+        p->height = h;
+        set_why(p, PS_K_GRID,
+                "square-ish, %ld bytes of 8-byte row <= cache/%d = %ld; %.0f cells bounded by %s "
+                "(memory share %.0f, cap %.0f)",
+                w * 8, PS_SCALE_CACHE_SHARE, p->cache_bytes / PS_SCALE_CACHE_SHARE, cells, bound, mem_cells,
+                cap_cells);
+    }
+    if (p->iterations == 0) {
+        double it = p->timing_rate * p->target_time / ((double)p->width * (double)p->height);
+        p->iterations = it < 1 ? 1 : (long)(it + 0.5);
+        set_why(p, PS_K_ITERATIONS, "timing run %.3g cells/s x target %.3g s / %ldx%ld cells",
+                p->timing_rate, p->target_time, p->width, p->height);
+    }
+    if (p->timeout <= 0) {
+        /* generous: the slowest variation on a slow network may take many
+         * times the target; a hang still ends */
+        p->timeout = 20.0 * p->target_time + PS_SCALE_RUN_TIMEOUT_MIN;
+        if (p->timing_rate > 0) {
+            double est = (double)p->width * p->height * p->iterations / p->timing_rate;
+            if (20.0 * est + PS_SCALE_RUN_TIMEOUT_MIN > p->timeout) p->timeout = 20.0 * est + PS_SCALE_RUN_TIMEOUT_MIN;
+        }
+        set_why(p, PS_K_TIMEOUT, "20 x the expected run time + %.0f s", PS_SCALE_RUN_TIMEOUT_MIN);
+    }
+    return 0;
+}
+
+void ps_scale_params_value(const ps_scale_params *p, int k, char *buf, size_t len)
+{
+    switch (k) {
+    case PS_K_MAX_RANKS: snprintf(buf, len, "%d", p->max_ranks); break;
+    case PS_K_RANKS: {
+        size_t o = 0;
+        buf[0] = 0;
+        for (int i = 0; i < p->nranks && o < len; i++)
+            o += (size_t)snprintf(buf + o, len - o, "%s%d", i ? "," : "", p->ranks[i]);
+        break;
+    }
+    case PS_K_VARIATIONS: {
+        size_t o = 0;
+        buf[0] = 0;
+        for (int i = 0; i < p->nvar && o < len; i++)
+            o += (size_t)snprintf(buf + o, len - o, "%s%s", i ? "," : "", p->var[i]->name);
+        break;
+    }
+    case PS_K_TRIALS: snprintf(buf, len, "%d", p->trials); break;
+    case PS_K_OUTPUT: snprintf(buf, len, "%s", p->output); break;
+    case PS_K_STRONG: snprintf(buf, len, "%s", p->strong ? "yes" : "no"); break;
+    case PS_K_GRID: snprintf(buf, len, "%ldx%ld", p->width, p->height); break;
+    case PS_K_ITERATIONS: snprintf(buf, len, "%ld", p->iterations); break;
+    case PS_K_SIZE: snprintf(buf, len, "%ld", p->size); break;
+    case PS_K_TARGET_TIME: snprintf(buf, len, "%g", p->target_time); break;
+    case PS_K_SEED: snprintf(buf, len, "%llu", (unsigned long long)p->seed); break;
+    case PS_K_TIMEOUT: snprintf(buf, len, "%g", p->timeout); break;
+    case PS_K_EFF_THRESHOLD: snprintf(buf, len, "%g", p->eff_threshold); break;
+    case PS_K_OVERSUBSCRIBE: snprintf(buf, len, "%s", p->oversubscribe ? "yes" : "no"); break;
+    case PS_K_LAUNCHER: snprintf(buf, len, "%s", p->launcher); break;
+    case PS_K_WORKLOAD_ARGS: snprintf(buf, len, "%s", p->workload_args); break;
+    case PS_K_CACHE: snprintf(buf, len, "%ld", p->cache_bytes); break;
+    case PS_K_MEMORY: snprintf(buf, len, "%ld", p->memory_bytes); break;
+    case PS_K_CORES: snprintf(buf, len, "%d", p->cores); break;
+    case PS_K_WORD_BITS: snprintf(buf, len, "%d", p->word_bits); break;
+    default: snprintf(buf, len, "?");
+    }
+}
