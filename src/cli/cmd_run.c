@@ -39,6 +39,69 @@ static const char run_help[] =
     "\n"
     "Exit status: 0 ok, 1 a trial failed (the others are still reported), 2 bad usage.\n";
 
+static int env_rank(void)
+{
+    static const char *vars[] = {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK", NULL};
+    for (int i = 0; vars[i]; i++) {
+        const char *v = getenv(vars[i]);
+        if (v && *v) return atoi(v);
+    }
+    return 0;
+}
+
+/* Already a rank of an MPI job (mpirun -n 4 parscope run cg): run the
+ * built-in workload here; rank 0 writes the trace, prints the sheet, and
+ * writes the result JSON afterwards.  One trial. */
+static int run_inside(const char *workload, const ps_common_opts *o, char **extra)
+{
+    const ps_workload *w = ps_workload_find(workload);
+    if (!w || !w->entry)
+        return ps_usage_error("run", "inside an MPI job only built-in workloads run directly ('%s' is not one); "
+                                     "start parscope outside the job to build a .loop file", workload);
+    char tracefile[PATH_MAX] = "";
+    char *tmpdir = NULL;
+    char err[512];
+    if (o->trace_dir) snprintf(tracefile, sizeof tracefile, "%s/trace.pst", o->trace_dir);
+    else if (o->output) {
+        tmpdir = ps_mktempdir("parscope-run", err, sizeof err);
+        if (!tmpdir) return ps_fail(2, "%s", err);
+        snprintf(tracefile, sizeof tracefile, "%s/trace.pst", tmpdir);
+    }
+    char num[2][32];
+    char *av[64];
+    int n = 0;
+    av[n++] = (char *)w->name;
+    if (o->size > 0) { snprintf(num[0], 32, "%ld", o->size); av[n++] = "-s"; av[n++] = num[0]; }
+    if (o->iterations > 0) { snprintf(num[1], 32, "%ld", o->iterations); av[n++] = "-i"; av[n++] = num[1]; }
+    av[n++] = "--workload";
+    av[n++] = (char *)w->name;
+    if (tracefile[0]) { av[n++] = "--trace"; av[n++] = tracefile; }
+    if (o->quiet) av[n++] = "--quiet";
+    for (int i = 0; extra[i] && n < 62; i++) av[n++] = extra[i];
+    av[n] = NULL;
+    ps_set_defaults(w->default_size, w->default_iterations);
+    int rc = w->entry(n, av);
+    if (rc == 0 && o->output && env_rank() == 0) {
+        ps_trace *t;
+        if (ps_trace_read(tracefile, &t, err, sizeof err)) {
+            rc = ps_fail(1, "%s", err);
+        } else {
+            double sample = ps_trace_time(t);
+            json_t *doc = ps_result_run("run", w->name, t->nranks, o->size > 0 ? o->size : w->default_size,
+                                        o->iterations > 0 ? o->iterations : w->default_iterations, &sample, 1, t,
+                                        o->trace_dir ? tracefile : NULL);
+            if (ps_result_write(o->output, doc, err, sizeof err)) rc = ps_fail(1, "%s", err);
+            json_decref(doc);
+            ps_trace_free(t);
+        }
+    }
+    if (tmpdir) {
+        ps_rmtree(tmpdir);
+        free(tmpdir);
+    }
+    return rc;
+}
+
 int ps_cmd_run(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -58,7 +121,7 @@ int ps_cmd_run(int argc, char **argv)
     opterr = 0;
     optind = 1;
     int c;
-    while ((c = getopt_long(argc, argv, "+n:s:i:k:o:qh", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "n:s:i:k:o:qh", longopts, NULL)) != -1) {
         switch (c) {
         case 'n':
             if (ps_parse_long(optarg, 1, 1 << 20, &v)) return ps_usage_error("run", "-n: '%s' is not a rank count >= 1", optarg);
@@ -101,11 +164,7 @@ int ps_cmd_run(int argc, char **argv)
     }
     const char *workload = argv[optind++];
     if (o.ranks <= 0) return ps_usage_error("run", "-n RANKS is required");
-    if (optind < argc && strcmp(argv[optind], "--") != 0)
-        return ps_usage_error("run", "unexpected argument '%s' (program arguments go after --)", argv[optind]);
-    if (optind < argc) optind++;
-
-    /* program arguments after --, plus --verify */
+    /* the rest (after --) are the program's own arguments, plus --verify */
     int nextra = argc - optind;
     char **extra = ps_xcalloc((size_t)nextra + 2, sizeof *extra);
     int ne = 0;
@@ -117,6 +176,11 @@ int ps_cmd_run(int argc, char **argv)
     if (o.trace_dir && ps_mkdirs(o.trace_dir, err, sizeof err)) {
         free(extra);
         return ps_fail(2, "%s", err);
+    }
+    if (ps_inside_mpi()) {
+        int rc = run_inside(workload, &o, extra);
+        free(extra);
+        return rc;
     }
     ps_run_spec spec = {0};
     spec.workload = workload;

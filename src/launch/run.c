@@ -11,6 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <jansson.h>
+
 #include "lang/build.h"
 #include "launch/workloads.h"
 #include "util/util.h"
@@ -225,6 +227,14 @@ int ps_run_workload(const ps_run_spec *s, ps_run_result *r, ps_run_progress cb, 
         if (ps_interrupted()) break;
     }
     r->launch_overhead = nok ? overhead / nok : 0;
+    /* an executable's parameters are known only from its trace */
+    if (r->best_trace && r->best_trace->meta_json && (r->size <= 0 || r->iterations <= 0)) {
+        json_t *meta = json_loads(r->best_trace->meta_json, 0, NULL);
+        json_t *p = meta ? json_object_get(meta, "params") : NULL;
+        if (p && r->size <= 0) r->size = (long)json_integer_value(json_object_get(p, "size"));
+        if (p && r->iterations <= 0) r->iterations = (long)json_integer_value(json_object_get(p, "iterations"));
+        json_decref(meta);
+    }
     free(full);
     ps_argv_free(argv);
     ps_rmtree(dir);
