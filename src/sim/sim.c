@@ -1,0 +1,776 @@
+/*
+ * sim.c - the execution simulator (see sim.h and docs/PREDICT.md).
+ *
+ * State is small and flat so large runs fit: a record per rank, a pool of
+ * message records (alive only while a message is in flight or waited for),
+ * a hash table of channels (receiver, sender, tag) holding the FIFO of
+ * unmatched sends or unmatched receives (matching is O(1) per message and the
+ * table only holds channels with something pending), the event queue, and a
+ * FIFO of transmissions waiting for the bus.
+ */
+#include "sim/sim.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "parscope/parscope.h"
+#include "sim/eventq.h"
+#include "util/util.h"
+
+#define NIL UINT32_MAX
+
+enum { EV_STEP = 0, EV_TXEND = 1 };
+enum { PH_NEXT = 0, PH_POST, PH_WAKE };
+enum { ST_RUN = 0, ST_BLK_MSG, ST_BLK_ALL, ST_BLK_ONE, ST_DONE };
+
+/* message flags */
+#define M_SPOSTED  0x001
+#define M_RPOSTED  0x002
+#define M_STARTED  0x004
+#define M_ARRIVED  0x008
+#define M_SDONE    0x010
+#define M_RDONE    0x020
+#define M_EAGER    0x040
+#define M_SBLOCK   0x080
+#define M_RBLOCK   0x100
+#define M_QUEUED   0x200
+
+typedef struct msg {
+    int32_t  src, dst, tag;
+    uint16_t construct, flags;
+    uint64_t bytes, recv_bytes;
+    double   t_spost, t_rpost, t_start, t_end, t_sdone, t_rdone;
+    uint32_t next;      /* channel FIFO / bus queue / free list */
+    uint8_t  refs;
+} msg;
+
+typedef struct outreq {
+    uint32_t m;
+    uint8_t  is_send;
+    uint64_t ord;
+} outreq;
+
+typedef struct rstate {
+    const uint8_t *pc, *end;
+    ps_insn_ctx    ctx;
+    ps_insn        pend;       /* the message instruction whose latency is running */
+    double         op_t0;      /* start of the current instruction */
+    double         blk_t0;     /* when it blocked */
+    uint32_t       blk_msg;
+    uint8_t        state, phase, blk_send;
+    uint32_t       nout, capout, incomplete;
+    outreq        *out;
+    uint64_t       nissued;
+} rstate;
+
+typedef struct chan {
+    int32_t  dst, src, tag;
+    uint32_t head, tail;
+    uint8_t  used, sends;   /* sends: the FIFO holds unmatched sends (else receives) */
+} chan;
+
+typedef struct sim {
+    const ps_streams *s;
+    const ps_machine *m;
+    ps_sim_opts       o;
+    ps_sim_result    *r;
+    int               P;
+    rstate           *rk;
+    msg              *pool;
+    uint32_t          npool, cappool, freelist;
+    uint64_t          alive;
+    chan             *ch;
+    size_t            chcap, chn;
+    ps_eventq         q;
+    int               bus;
+    int               bus_busy;
+    uint32_t          bus_head, bus_tail;
+    double            send_lat, recv_lat;
+    ps_trace         *tr;
+    int               oom;
+    char             *err;
+    size_t            errlen;
+} sim;
+
+void ps_sim_defaults(ps_sim_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->bus = -1;
+    o->build_trace = 1;
+}
+
+/* ---- the cost model ----------------------------------------------------- */
+
+double ps_sim_transfer_time(const ps_machine *m, double bytes)
+{
+    if (m->npp >= 2) {
+        /* probe's ping-pong gives the whole one-way time; the latencies are paid apart */
+        double t = ps_machine_msg_time(m, bytes) - m->send_latency - m->recv_latency;
+        return t > 0 ? t : 0;
+    }
+    return bytes / 8.0 * m->word_time;
+}
+
+static double last_level_cache(const ps_machine *m)
+{
+    double c = 0;
+    for (int i = 0; i < 4; i++)
+        if ((double)m->cache_bytes[i] > c) c = (double)m->cache_bytes[i];
+    return c;
+}
+
+double ps_sim_work_time(const ps_machine *m, const ps_sim_opts *o, int construct, double flops)
+{
+    if (flops <= 0) return 0;
+    if (construct == PS_C_WORK && o && o->work_flop_time > 0) return flops * o->work_flop_time;
+    /* working set implied by the kernel's flop count (2n, 2n^2, 2n^3 flops on doubles) */
+    double ws = 0;
+    if (construct == PS_C_SCALPROD) ws = 8.0 * flops;                 /* x, y: 16 n bytes */
+    else if (construct == PS_C_MATVECPROD) ws = 4.0 * flops;          /* A: 8 n^2 bytes */
+    else if (construct == PS_C_MATPROD) ws = 24.0 * pow(flops / 2.0, 2.0 / 3.0); /* A, B, C */
+    double cache = last_level_cache(m);
+    if (ws > 0 && cache > 0 && m->r_incache > 0 && m->r_outcache > 0)
+        return flops / (ws <= cache ? m->r_incache : m->r_outcache);
+    return flops * m->flop_time;
+}
+
+/* ---- message pool ------------------------------------------------------- */
+
+static uint32_t msg_new(sim *S)
+{
+    uint32_t i;
+    if (S->freelist != NIL) {
+        i = S->freelist;
+        S->freelist = S->pool[i].next;
+    } else {
+        if (S->npool == S->cappool) {
+            uint32_t nc = S->cappool ? S->cappool * 2 : 1024;
+            msg *np = realloc(S->pool, (size_t)nc * sizeof *np);
+            if (!np) {
+                S->oom = 1;
+                return NIL;
+            }
+            S->pool = np;
+            S->cappool = nc;
+        }
+        i = S->npool++;
+    }
+    memset(&S->pool[i], 0, sizeof S->pool[i]);
+    S->pool[i].next = NIL;
+    S->pool[i].refs = 2;
+    if (++S->alive > S->r->peak_in_flight) S->r->peak_in_flight = S->alive;
+    return i;
+}
+
+static void msg_release(sim *S, uint32_t i)
+{
+    if (--S->pool[i].refs == 0) {
+        S->pool[i].next = S->freelist;
+        S->freelist = i;
+        S->alive--;
+    }
+}
+
+/* ---- channels: (dst, src, tag) -> FIFO, linear probing ------------------- */
+
+static inline size_t ch_hash(int32_t dst, int32_t src, int32_t tag)
+{
+    uint64_t h = (uint64_t)(uint32_t)dst * 0x9E3779B97F4A7C15ull;
+    h ^= (uint64_t)(uint32_t)src * 0xC2B2AE3D27D4EB4Full;
+    h ^= (uint64_t)(uint32_t)tag * 0x165667B19E3779F9ull;
+    h ^= h >> 29;
+    return (size_t)h;
+}
+
+static int ch_grow(sim *S)
+{
+    size_t nc = S->chcap * 2;
+    chan *n = calloc(nc, sizeof *n);
+    if (!n) return -1;
+    for (size_t i = 0; i < S->chcap; i++) {
+        if (!S->ch[i].used) continue;
+        size_t j = ch_hash(S->ch[i].dst, S->ch[i].src, S->ch[i].tag) & (nc - 1);
+        while (n[j].used) j = (j + 1) & (nc - 1);
+        n[j] = S->ch[i];
+    }
+    free(S->ch);
+    S->ch = n;
+    S->chcap = nc;
+    return 0;
+}
+
+/* Finds the channel's slot, or the empty slot where it would go. */
+static size_t ch_find(sim *S, int32_t dst, int32_t src, int32_t tag)
+{
+    size_t mask = S->chcap - 1, i = ch_hash(dst, src, tag) & mask;
+    while (S->ch[i].used && !(S->ch[i].dst == dst && S->ch[i].src == src && S->ch[i].tag == tag))
+        i = (i + 1) & mask;
+    return i;
+}
+
+/* Backward-shift deletion keeps probe sequences intact without tombstones. */
+static void ch_delete(sim *S, size_t i)
+{
+    size_t mask = S->chcap - 1, j = i;
+    S->ch[i].used = 0;
+    for (;;) {
+        j = (j + 1) & mask;
+        if (!S->ch[j].used) break;
+        size_t k = ch_hash(S->ch[j].dst, S->ch[j].src, S->ch[j].tag) & mask;
+        /* move j back to i if k is not cyclically in (i, j] */
+        if ((j > i && (k <= i || k > j)) || (j < i && (k <= i && k > j))) {
+            S->ch[i] = S->ch[j];
+            S->ch[j].used = 0;
+            i = j;
+        }
+    }
+    S->chn--;
+}
+
+/* A side (send or receive) of a message is posted on channel (dst, src,
+ * tag): takes the oldest unmatched record of the other side if there is one,
+ * else queues a new record.  Returns the record, NIL on out of memory. */
+static uint32_t ch_post(sim *S, int32_t dst, int32_t src, int32_t tag, int is_send)
+{
+    size_t i = ch_find(S, dst, src, tag);
+    chan *c = &S->ch[i];
+    if (c->used && c->sends != is_send) {
+        uint32_t m = c->head;
+        c->head = S->pool[m].next;
+        S->pool[m].next = NIL;
+        if (c->head == NIL) ch_delete(S, i);
+        return m;
+    }
+    uint32_t m = msg_new(S);
+    if (m == NIL) return NIL;
+    if (c->used) {
+        S->pool[c->tail].next = m;
+        c->tail = m;
+        return m;
+    }
+    if ((S->chn + 1) * 2 > S->chcap) {
+        if (ch_grow(S)) {
+            S->oom = 1;
+            return NIL;
+        }
+        i = ch_find(S, dst, src, tag);
+        c = &S->ch[i];
+    }
+    c->used = 1;
+    c->dst = dst;
+    c->src = src;
+    c->tag = tag;
+    c->sends = (uint8_t)is_send;
+    c->head = c->tail = m;
+    S->chn++;
+    return m;
+}
+
+/* ---- trace -------------------------------------------------------------- */
+
+static void tr_event(sim *S, int rank, uint8_t kind, int construct, double t0, double t1, int peer, int tag,
+                     uint64_t bytes, uint8_t flags)
+{
+    if (!S->tr) return;
+    ps_event e = {.t0 = t0, .t1 = t1, .bytes = bytes, .peer = peer, .tag = tag,
+                  .construct = (uint16_t)construct, .kind = kind,
+                  .flags = (uint8_t)(flags | PS_EVF_ESTIMATED), .aux = 0};
+    if (ps_trace_push(S->tr, rank, &e)) S->oom = 1;
+}
+
+/* ---- scheduling ------------------------------------------------------------- */
+
+static inline void schedule_step(sim *S, int rank, double t, int phase)
+{
+    S->rk[rank].phase = (uint8_t)phase;
+    if (ps_eventq_push(&S->q, t, (uint32_t)rank, EV_STEP)) S->oom = 1;
+}
+
+static void start_tx(sim *S, uint32_t mi, double t)
+{
+    msg *m = &S->pool[mi];
+    m->t_start = t;
+    m->t_end = t + ps_sim_transfer_time(S->m, (double)m->bytes);
+    if (ps_eventq_push(&S->q, m->t_end, mi, EV_TXEND)) S->oom = 1;
+}
+
+/* A message is transmitted once its send is posted and either its receive
+ * is posted or it is small enough to be buffered; on a bus, one at a time. */
+static void try_start(sim *S, uint32_t mi, double t)
+{
+    msg *m = &S->pool[mi];
+    if ((m->flags & (M_STARTED | M_SPOSTED)) != M_SPOSTED) return;
+    if (!(m->flags & (M_RPOSTED | M_EAGER))) return;
+    m->flags |= M_STARTED;
+    if (S->bus) {
+        if (S->bus_busy) {
+            m->flags |= M_QUEUED;
+            m->next = NIL;
+            if (S->bus_tail == NIL) S->bus_head = mi;
+            else S->pool[S->bus_tail].next = mi;
+            S->bus_tail = mi;
+            return;
+        }
+        S->bus_busy = 1;
+    }
+    start_tx(S, mi, t);
+}
+
+static void complete_side(sim *S, uint32_t mi, int is_send, double t)
+{
+    msg *m = &S->pool[mi];
+    int rank = is_send ? m->src : m->dst;
+    rstate *R = &S->rk[rank];
+    if (is_send) {
+        m->flags |= M_SDONE;
+        m->t_sdone = t;
+    } else {
+        m->flags |= M_RDONE;
+        m->t_rdone = t;
+    }
+    if (m->flags & (is_send ? M_SBLOCK : M_RBLOCK)) {
+        if (R->state == ST_BLK_MSG) {
+            R->state = ST_RUN;
+            schedule_step(S, rank, t, PH_WAKE);
+        }
+        return;
+    }
+    R->incomplete--;
+    if ((R->state == ST_BLK_ALL && R->incomplete == 0) ||
+        (R->state == ST_BLK_ONE && R->blk_msg == mi && R->blk_send == is_send)) {
+        R->state = ST_RUN;
+        schedule_step(S, rank, t, PH_WAKE);
+    }
+}
+
+static void tx_end(sim *S, uint32_t mi, double t)
+{
+    msg *m = &S->pool[mi];
+    if (S->bus) {
+        S->bus_busy = 0;
+        if (S->bus_head != NIL) {
+            uint32_t n = S->bus_head;
+            S->bus_head = S->pool[n].next;
+            if (S->bus_head == NIL) S->bus_tail = NIL;
+            S->pool[n].next = NIL;
+            S->pool[n].flags &= (uint16_t)~M_QUEUED;
+            S->bus_busy = 1;
+            start_tx(S, n, t);
+        }
+    }
+    m = &S->pool[mi];
+    m->flags |= M_ARRIVED;
+    complete_side(S, mi, 1, t);
+    if (m->flags & M_RPOSTED) complete_side(S, mi, 0, t);
+}
+
+/* Splits a blocked interval [tb, t] into communication (the message of
+ * interest on the wire) and waiting (for a partner). */
+static void account_block(sim *S, int rank, double tb, double t, double t_start)
+{
+    ps_sim_rank *a = &S->r->rank[rank];
+    double blocked = t - tb;
+    if (blocked <= 0) return;
+    double c = t - (t_start > tb ? t_start : tb);
+    if (c < 0) c = 0;
+    if (c > blocked) c = blocked;
+    a->comm += c;
+    a->wait += blocked - c;
+}
+
+/* Ends a blocking send or receive at time t. */
+static void finish_blocking(sim *S, int rank, uint32_t mi, int is_send, double t)
+{
+    rstate *R = &S->rk[rank];
+    msg *m = &S->pool[mi];
+    if (is_send)
+        tr_event(S, rank, PS_EV_SEND, m->construct, R->op_t0, t, m->dst, m->tag, m->bytes, 0);
+    else
+        tr_event(S, rank, PS_EV_RECV, R->pend.construct, R->op_t0, t, m->src, m->tag, m->bytes, 0);
+    account_block(S, rank, R->blk_t0, t, (m->flags & M_STARTED) ? m->t_start : t);
+    msg_release(S, mi);
+}
+
+/* Ends a wait for outstanding requests k0..k1-1 (in posting order). */
+static void finish_wait(sim *S, int rank, uint32_t k0, uint32_t k1, double tb, double t, int construct)
+{
+    rstate *R = &S->rk[rank];
+    double prev = tb, last_done = -1, last_start = t;
+    for (uint32_t k = k0; k < k1; k++) {
+        outreq *o = &R->out[k];
+        msg *m = &S->pool[o->m];
+        double done = o->is_send ? m->t_sdone : m->t_rdone;
+        double e = done > prev ? done : prev;
+        if (o->is_send)
+            tr_event(S, rank, PS_EV_WAIT, construct, prev, e, m->dst, m->tag, m->bytes, PS_EVF_NONBLOCKING);
+        else
+            tr_event(S, rank, PS_EV_RECV, construct, prev, e, m->src, m->tag, m->bytes, PS_EVF_NONBLOCKING);
+        prev = e;
+        if (done > last_done) {
+            last_done = done;
+            last_start = (m->flags & M_STARTED) ? m->t_start : done;
+        }
+        msg_release(S, o->m);
+    }
+    account_block(S, rank, tb, t, last_start);
+    memmove(&R->out[k0], &R->out[k1], (size_t)(R->nout - k1) * sizeof *R->out);
+    R->nout -= k1 - k0;
+}
+
+static int out_push(sim *S, rstate *R, uint32_t mi, int is_send)
+{
+    if (R->nout == R->capout) {
+        uint32_t nc = R->capout ? R->capout * 2 : 8;
+        outreq *n = realloc(R->out, (size_t)nc * sizeof *n);
+        if (!n) {
+            S->oom = 1;
+            return -1;
+        }
+        R->out = n;
+        R->capout = nc;
+    }
+    R->out[R->nout++] = (outreq){mi, (uint8_t)is_send, R->nissued++};
+    R->incomplete++;
+    return 0;
+}
+
+static void exec(sim *S, int rank, double t);
+
+/* The latency of a send or receive has passed: post it. */
+static void post(sim *S, int rank, double t)
+{
+    rstate *R = &S->rk[rank];
+    ps_insn *in = &R->pend;
+    int is_send = in->op == PS_OP_SEND || in->op == PS_OP_BSEND;
+    int blocking = in->op == PS_OP_BSEND || in->op == PS_OP_BRECV;
+    uint32_t mi = is_send ? ch_post(S, in->peer, rank, in->tag, 1) : ch_post(S, rank, in->peer, in->tag, 0);
+    if (mi == NIL) return;
+    msg *m = &S->pool[mi];
+    if (is_send) {
+        m->src = rank;
+        m->dst = in->peer;
+        m->tag = in->tag;
+        m->bytes = in->n;
+        m->construct = in->construct;
+        m->t_spost = t;
+        m->flags |= M_SPOSTED | (blocking ? M_SBLOCK : 0);
+        if ((double)in->n <= S->o.eager_bytes) m->flags |= M_EAGER;
+        ps_sim_rank *a = &S->r->rank[rank];
+        a->sent++;
+        a->bytes_sent += in->n;
+        S->r->messages++;
+    } else {
+        m->src = in->peer;
+        m->dst = rank;
+        m->tag = in->tag;
+        m->recv_bytes = in->n;
+        m->t_rpost = t;
+        m->flags |= M_RPOSTED | (blocking ? M_RBLOCK : 0);
+        if (!(m->flags & M_SPOSTED)) m->construct = in->construct;
+        S->r->rank[rank].received++;
+        S->r->rank[rank].bytes_received += in->n;
+    }
+    if (!blocking) {
+        if (out_push(S, R, mi, is_send)) return;
+        if (is_send)
+            tr_event(S, rank, PS_EV_SEND, in->construct, R->op_t0, t, in->peer, in->tag, in->n, PS_EVF_NONBLOCKING);
+        else
+            tr_event(S, rank, PS_EV_POST, in->construct, R->op_t0, t, in->peer, in->tag, in->n, PS_EVF_NONBLOCKING);
+    }
+    if (!is_send && (m->flags & M_ARRIVED)) complete_side(S, mi, 0, t);
+    else try_start(S, mi, t);
+    if (!blocking) {
+        exec(S, rank, t);
+        return;
+    }
+    R->blk_t0 = t;
+    R->blk_msg = mi;
+    R->blk_send = (uint8_t)is_send;
+    if (m->flags & (is_send ? M_SDONE : M_RDONE)) {
+        finish_blocking(S, rank, mi, is_send, t);
+        exec(S, rank, t);
+    } else {
+        R->state = ST_BLK_MSG;
+    }
+}
+
+/* A blocked rank may continue at t. */
+static void wake(sim *S, int rank, double t)
+{
+    rstate *R = &S->rk[rank];
+    if (R->pend.op == PS_OP_BSEND || R->pend.op == PS_OP_BRECV) {
+        finish_blocking(S, rank, R->blk_msg, R->blk_send, t);
+    } else if (R->pend.op == PS_OP_WAIT) {
+        finish_wait(S, rank, 0, R->nout, R->blk_t0, t, R->pend.construct);
+    } else { /* WAITONE */
+        for (uint32_t k = 0; k < R->nout; k++)
+            if (R->out[k].m == R->blk_msg && R->out[k].is_send == R->blk_send) {
+                finish_wait(S, rank, k, k + 1, R->blk_t0, t, R->pend.construct);
+                break;
+            }
+    }
+    exec(S, rank, t);
+}
+
+/* Runs rank's instructions from time t until one takes time or blocks. */
+static void exec(sim *S, int rank, double t)
+{
+    rstate *R = &S->rk[rank];
+    ps_sim_rank *a = &S->r->rank[rank];
+    for (;;) {
+        if (R->pc >= R->end) {
+            R->state = ST_DONE;
+            a->end = t;
+            return;
+        }
+        ps_insn in;
+        R->pc = ps_insn_decode(&R->ctx, R->pc, R->end, &in);
+        a->instructions++;
+        S->r->events++;
+        switch (in.op) {
+        case PS_OP_WORK: {
+            double d = ps_sim_work_time(S->m, &S->o, in.construct, (double)in.n) * S->r->stretch;
+            tr_event(S, rank, PS_EV_COMPUTE, in.construct, t, t + d, -1, 0, in.n, 0);
+            a->work += d;
+            schedule_step(S, rank, t + d, PH_NEXT);
+            return;
+        }
+        case PS_OP_SEND:
+        case PS_OP_BSEND:
+        case PS_OP_RECV:
+        case PS_OP_BRECV: {
+            int is_send = in.op == PS_OP_SEND || in.op == PS_OP_BSEND;
+            double lat = is_send ? S->send_lat : S->recv_lat;
+            R->pend = in;
+            R->op_t0 = t;
+            a->comm += lat;
+            schedule_step(S, rank, t + lat, PH_POST);
+            return;
+        }
+        case PS_OP_WAIT:
+            R->pend = in;
+            if (R->incomplete == 0) {
+                finish_wait(S, rank, 0, R->nout, t, t, in.construct);
+                continue;
+            }
+            R->blk_t0 = t;
+            R->state = ST_BLK_ALL;
+            return;
+        case PS_OP_WAITONE: {
+            uint64_t ord = R->nissued - 1 - in.n;
+            R->pend = in;
+            uint32_t k;
+            for (k = R->nout; k-- > 0;)
+                if (R->out[k].ord == ord) break;
+            if (k == UINT32_MAX) continue; /* already completed by an earlier wait */
+            msg *m = &S->pool[R->out[k].m];
+            if (m->flags & (R->out[k].is_send ? M_SDONE : M_RDONE)) {
+                finish_wait(S, rank, k, k + 1, t, t, in.construct);
+                continue;
+            }
+            R->blk_t0 = t;
+            R->blk_msg = R->out[k].m;
+            R->blk_send = R->out[k].is_send;
+            R->state = ST_BLK_ONE;
+            return;
+        }
+        case PS_OP_MARK:
+            tr_event(S, rank, PS_EV_MARK, in.construct, t, t, -1, 0, 0, 0);
+            continue;
+        default:
+            return;
+        }
+    }
+}
+
+/* ---- deadlock report ----------------------------------------------------- */
+
+typedef struct sbuf {
+    char  *p;
+    size_t n, cap;
+} sbuf;
+
+static void sb_printf(sbuf *b, const char *fmt, ...)
+{
+    va_list ap;
+    for (;;) {
+        va_start(ap, fmt);
+        size_t room = b->cap - b->n;
+        int k = vsnprintf(b->p ? b->p + b->n : NULL, b->p ? room : 0, fmt, ap);
+        va_end(ap);
+        if (k < 0) return;
+        if (b->p && (size_t)k < room) {
+            b->n += (size_t)k;
+            return;
+        }
+        size_t nc = (b->cap + (size_t)k + 256) * 2;
+        char *np = realloc(b->p, nc);
+        if (!np) return;
+        b->p = np;
+        b->cap = nc;
+    }
+}
+
+static void describe_side(sim *S, sbuf *b, uint32_t mi, int is_send, int blocking)
+{
+    msg *m = &S->pool[mi];
+    if (is_send)
+        sb_printf(b, "%s to %d (tag %d, %llu bytes): %s", blocking ? "BSEND" : "SEND", m->dst, m->tag,
+                  (unsigned long long)m->bytes,
+                  (m->flags & M_RPOSTED) ? "in transmission" : "no matching receive posted");
+    else
+        sb_printf(b, "%s from %d (tag %d, %llu bytes): %s", blocking ? "BRECEIVE" : "RECEIVE", m->src, m->tag,
+                  (unsigned long long)m->recv_bytes,
+                  (m->flags & M_SPOSTED) ? "in transmission" : "no matching send posted");
+}
+
+static void deadlock_report(sim *S, double t)
+{
+    sbuf b = {0};
+    int stuck = 0, shown = 0;
+    for (int r = 0; r < S->P; r++)
+        if (S->rk[r].state != ST_DONE) stuck++;
+    sb_printf(&b, "deadlock at t = %.9g s: %d of %d ranks cannot proceed\n", t, stuck, S->P);
+    for (int r = 0; r < S->P && shown < 64; r++) {
+        rstate *R = &S->rk[r];
+        if (R->state == ST_DONE) continue;
+        shown++;
+        sb_printf(&b, "  rank %d: instruction %llu, ", r, (unsigned long long)S->r->rank[r].instructions);
+        if (R->state == ST_BLK_MSG) {
+            describe_side(S, &b, R->blk_msg, R->blk_send, 1);
+        } else if (R->state == ST_BLK_ONE) {
+            sb_printf(&b, "WAITONE for ");
+            describe_side(S, &b, R->blk_msg, R->blk_send, 0);
+        } else if (R->state == ST_BLK_ALL) {
+            sb_printf(&b, "WAIT for %u incomplete request%s:", R->incomplete, R->incomplete == 1 ? "" : "s");
+            int listed = 0;
+            for (uint32_t k = 0; k < R->nout && listed < 8; k++) {
+                msg *m = &S->pool[R->out[k].m];
+                if (m->flags & (R->out[k].is_send ? M_SDONE : M_RDONE)) continue;
+                sb_printf(&b, listed ? "; " : " ");
+                describe_side(S, &b, R->out[k].m, R->out[k].is_send, 0);
+                listed++;
+            }
+            if (R->incomplete > 8) sb_printf(&b, "; ...");
+        } else {
+            sb_printf(&b, "not blocked (internal error)");
+        }
+        sb_printf(&b, "\n");
+    }
+    if (shown < stuck) sb_printf(&b, "  ... and %d more ranks\n", stuck - shown);
+    S->r->report = b.p;
+}
+
+/* ---- driver ---------------------------------------------------------------- */
+
+int ps_simulate(const ps_streams *s, const ps_machine *m, const ps_sim_opts *o, ps_sim_result *r, char *err,
+                size_t errlen)
+{
+    ps_sim_opts defaults;
+    if (!o) {
+        ps_sim_defaults(&defaults);
+        o = &defaults;
+    }
+    memset(r, 0, sizeof *r);
+    if (ps_streams_validate(s, err, errlen)) return -1;
+    sim S = {.s = s, .m = m, .o = *o, .r = r, .P = s->nranks, .freelist = NIL, .bus_head = NIL,
+             .bus_tail = NIL, .err = err, .errlen = errlen};
+    S.bus = o->bus >= 0 ? o->bus : m->bus;
+    r->nranks = S.P;
+    r->stretch = 1;
+    if (m->cores_per_node > 0) {
+        int nodes = o->nodes > 0 ? o->nodes : 1;
+        double per_node = ceil((double)S.P / nodes);
+        if (per_node > m->cores_per_node) r->stretch = per_node / m->cores_per_node;
+    }
+    S.send_lat = m->send_latency * r->stretch;
+    S.recv_lat = m->recv_latency * r->stretch;
+    r->rank = calloc((size_t)S.P, sizeof *r->rank);
+    S.rk = calloc((size_t)S.P, sizeof *S.rk);
+    S.chcap = 1024;
+    S.ch = calloc(S.chcap, sizeof *S.ch);
+    if (!r->rank || !S.rk || !S.ch || ps_eventq_init(&S.q, (size_t)S.P + 64)) goto oom;
+    if (o->build_trace) {
+        if (!(S.tr = ps_trace_new(S.P))) goto oom;
+        if (ps_trace_set_constructs(S.tr, (const char *const *)s->constructs, s->nconstructs)) goto oom;
+        r->trace = S.tr;
+    }
+    for (int i = 0; i < S.P; i++) {
+        S.rk[i].pc = s->data[i];
+        S.rk[i].end = s->data[i] + s->len[i];
+        S.rk[i].ctx.rank = i;
+        schedule_step(&S, i, 0.0, PH_NEXT);   /* the seed's LOAD event */
+    }
+    ps_qent e;
+    double now = 0;
+    while (!S.oom && ps_eventq_pop(&S.q, &e) == 0) {
+        now = e.t;
+        if (e.kind == EV_TXEND) {
+            r->events++;
+            tx_end(&S, e.id, e.t);
+            continue;
+        }
+        rstate *R = &S.rk[e.id];
+        switch (R->phase) {
+        case PH_NEXT: exec(&S, (int)e.id, e.t); break;
+        case PH_POST: post(&S, (int)e.id, e.t); break;
+        case PH_WAKE: r->events++; wake(&S, (int)e.id, e.t); break;
+        }
+    }
+    if (S.oom) goto oom;
+    int stuck = 0;
+    double wsum = 0, csum = 0, vsum = 0;
+    for (int i = 0; i < S.P; i++) {
+        ps_sim_rank *a = &r->rank[i];
+        if (S.rk[i].state != ST_DONE) {
+            stuck = 1;
+            a->end = now;
+        }
+        if (a->end > r->time) r->time = a->end;
+        /* waiting is what is left of the rank's time */
+        a->wait = a->end - a->work - a->comm;
+        if (a->wait < 0) a->wait = 0;
+        wsum += a->work;
+        csum += a->comm;
+        vsum += a->wait;
+        if (S.tr) {
+            S.tr->rank[i].t_begin = 0;
+            S.tr->rank[i].t_end = a->end;
+            snprintf(S.tr->rank[i].host, sizeof S.tr->rank[i].host, "simulated");
+        }
+    }
+    r->work = wsum / S.P;
+    r->comm = csum / S.P;
+    r->wait = vsum / S.P;
+    if (stuck) {
+        r->deadlock = 1;
+        deadlock_report(&S, now);
+    }
+    for (int i = 0; i < S.P; i++) free(S.rk[i].out);
+    free(S.rk);
+    free(S.pool);
+    free(S.ch);
+    ps_eventq_free(&S.q);
+    return stuck ? 1 : 0;
+oom:
+    ps_seterr(err, errlen, "out of memory simulating %d ranks", S.P);
+    if (S.rk)
+        for (int i = 0; i < S.P; i++) free(S.rk[i].out);
+    free(S.rk);
+    free(S.pool);
+    free(S.ch);
+    ps_eventq_free(&S.q);
+    ps_sim_result_free(r);
+    return -1;
+}
+
+void ps_sim_result_free(ps_sim_result *r)
+{
+    free(r->rank);
+    ps_trace_free(r->trace);
+    free(r->report);
+    memset(r, 0, sizeof *r);
+}

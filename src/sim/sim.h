@@ -1,0 +1,75 @@
+/*
+ * sim.h - the execution simulator: instruction streams + a machine model ->
+ * predicted times, a predicted trace, the seed's breakdown.
+ *
+ * Event driven as the estimator seed's (seeds/003): an event queue ordered
+ * in program time and a queue of pending communications.  Every send or
+ * receive first costs its latency on the issuing rank (the single-threaded
+ * system software, one entry point); only then is the communication posted.
+ * A posted communication is transmitted when both partners have posted it
+ * (or at once, for messages up to the eager size) and, on a bus machine,
+ * when the bus is free; it takes transfer(bytes).  WORK costs flops times
+ * the price of a flop.  When nothing can proceed but some rank has
+ * instructions left, the program has deadlocked.
+ */
+#ifndef PS_SIM_H
+#define PS_SIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sim/machine.h"
+#include "sim/stream.h"
+#include "trace/trace.h"
+
+typedef struct ps_sim_opts {
+    double eager_bytes;   /* messages up to this size are buffered: the send completes without the
+                             receiver (default 0: every send waits for its receive, as the seed) */
+    int    nodes;         /* nodes the ranks are spread over (0 = 1 when the machine gives
+                             cores_per_node, else a core per rank) */
+    int    bus;           /* -1: the machine's network type, 0 nobus, 1 bus */
+    int    build_trace;   /* fill result.trace */
+    double work_flop_time;/* seconds per flop for \WORK instructions (construct WORK); 0 = flop_time */
+} ps_sim_opts;
+
+void ps_sim_defaults(ps_sim_opts *o);
+
+/* The seed's breakdown of one rank's time. */
+typedef struct ps_sim_rank {
+    double   end;          /* when the rank finished its stream */
+    double   work;         /* in WORK */
+    double   comm;         /* latencies, and blocked while its own message was on the wire */
+    double   wait;         /* blocked waiting for a partner (end - work - comm) */
+    uint64_t sent, received, bytes_sent, bytes_received;
+    uint64_t instructions;
+} ps_sim_rank;
+
+typedef struct ps_sim_result {
+    int          nranks;
+    double       time;          /* execution time: the last rank's end */
+    double       work, comm, wait;   /* averages over ranks, seconds */
+    uint64_t     events;        /* events simulated (heap pops + in-line instruction steps) */
+    uint64_t     messages;
+    uint64_t     peak_in_flight;/* most message records alive at once */
+    double       stretch;       /* oversubscription factor applied to CPU costs */
+    ps_sim_rank *rank;
+    ps_trace    *trace;         /* when build_trace */
+    int          deadlock;      /* 1 if the program deadlocked */
+    char        *report;        /* deadlock report (which ranks wait on what), or NULL */
+} ps_sim_result;
+
+/* Simulates.  Returns 0 (completed), 1 (deadlock: r->report says which ranks
+ * wait on what; r->trace holds what happened before), or -1 with err (bad
+ * streams, out of memory). */
+int  ps_simulate(const ps_streams *s, const ps_machine *m, const ps_sim_opts *o, ps_sim_result *r,
+                 char *err, size_t errlen);
+void ps_sim_result_free(ps_sim_result *r);
+
+/* The pieces of the cost model (seconds), exposed for tests and exports. */
+double ps_sim_transfer_time(const ps_machine *m, double bytes);
+/* Seconds for a WORK of `flops` issued by `construct`: priced by working set
+ * when the construct implies one and the machine gives in-cache and
+ * out-of-cache rates, else flops * flop_time. */
+double ps_sim_work_time(const ps_machine *m, const ps_sim_opts *o, int construct, double flops);
+
+#endif

@@ -1,0 +1,397 @@
+/*
+ * test_sim.c - the simulator against timings computed by hand on the
+ * estimator seed's SP2 (send = receive latency 24 us, 0.239 us per 8-byte
+ * word, 0.0178 us per multiply), deadlock reports, the stream encoding and
+ * its file round trip.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sim/sim.h"
+#include "sim/stream.h"
+#include "trace/sheet.h"
+#include "util/util.h"
+
+static int failures;
+
+#define CHECK(c)                                                            \
+    do {                                                                    \
+        if (!(c)) {                                                         \
+            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #c); \
+            failures++;                                                     \
+        }                                                                   \
+    } while (0)
+
+#define NEAR(a, b)                                                                              \
+    do {                                                                                        \
+        double a_ = (a), b_ = (b);                                                              \
+        if (fabs(a_ - b_) > 1e-12 + 1e-9 * fabs(b_)) {                                          \
+            fprintf(stderr, "%s:%d: %s = %.12g, expected %.12g\n", __FILE__, __LINE__, #a, a_, b_); \
+            failures++;                                                                         \
+        }                                                                                       \
+    } while (0)
+
+static const double L = 24e-6, W = 2.39e-7, F = 1.78e-8;
+
+static ps_machine sp2;
+
+static ps_streams *parse(const char *text)
+{
+    ps_streams *s;
+    char err[512];
+    if (ps_streams_parse_text(text, "test", &s, err, sizeof err)) {
+        fprintf(stderr, "parse failed: %s\n", err);
+        exit(1);
+    }
+    return s;
+}
+
+static int sim(const char *text, ps_sim_opts *o, ps_sim_result *r)
+{
+    ps_streams *s = parse(text);
+    char err[512];
+    int rc = ps_simulate(s, &sp2, o, r, err, sizeof err);
+    if (rc < 0) fprintf(stderr, "simulate: %s\n", err);
+    ps_streams_free(s);
+    return rc;
+}
+
+static void test_machine_file(void)
+{
+    char err[512];
+    CHECK(ps_machine_load(PS_SOURCE_DIR "/machines/sp2.ini", &sp2, err, sizeof err) == 0);
+    NEAR(sp2.send_latency, L);
+    NEAR(sp2.recv_latency, L);
+    NEAR(sp2.word_time, W);
+    NEAR(sp2.flop_time, F);
+    CHECK(sp2.bus == 0);
+    NEAR(ps_sim_transfer_time(&sp2, 800), 100 * W);
+    NEAR(ps_sim_work_time(&sp2, NULL, 1, 1000), 1000 * F);
+}
+
+/* Blocking ping-pong of 100 words: in each leg the sender's and the
+ * receiver's latencies run at once, then the transfer: 2 (L + 100 W) in all,
+ * all of it communication. */
+static void test_pingpong(void)
+{
+    ps_sim_result r;
+    CHECK(sim("ranks 2\n"
+              "rank 0\n BSEND 1 100w\n BRECEIVE 1 100w\n"
+              "rank 1\n BRECEIVE 0 100w\n BSEND 0 100w\n",
+              NULL, &r) == 0);
+    NEAR(r.time, 2 * L + 2 * 100 * W);
+    NEAR(r.rank[0].comm, 2 * L + 2 * 100 * W);
+    NEAR(r.rank[0].wait, 0);
+    NEAR(r.rank[0].work, 0);
+    CHECK(r.messages == 2);
+    /* the predicted trace: send, recv per rank; the sheet matches both messages */
+    CHECK(r.trace && r.trace->rank[0].n == 2 && r.trace->rank[1].n == 2);
+    CHECK(r.trace->rank[0].ev[0].kind == PS_EV_SEND);
+    CHECK(r.trace->rank[0].ev[0].flags & PS_EVF_ESTIMATED);
+    NEAR(r.trace->rank[0].ev[0].t1, L + 100 * W);
+    NEAR(r.trace->rank[1].ev[0].t1, L + 100 * W);
+    ps_sheet sh;
+    CHECK(ps_sheet_compute(r.trace, &sh) == 0);
+    CHECK(sh.messages_sent == 2 && sh.messages_received == 2 && sh.unmatched == 0);
+    NEAR(sh.time, r.time);
+    ps_sheet_free(&sh);
+    ps_sim_result_free(&r);
+}
+
+/* A ring of 4 with nonblocking messages: sends posted at L, receives at 2 L,
+ * each transfer of 10 words starts at 2 L; then 1000 multiplies. */
+static void test_ring(void)
+{
+    char text[1024];
+    int n = snprintf(text, sizeof text, "ranks 4\n");
+    for (int r = 0; r < 4; r++)
+        n += snprintf(text + n, sizeof text - (size_t)n, "rank %d\n SEND %d 10w\n RECEIVE %d 10w\n WAIT\n WORK 1000\n",
+                      r, (r + 1) % 4, (r + 3) % 4);
+    ps_sim_result r;
+    CHECK(sim(text, NULL, &r) == 0);
+    NEAR(r.time, 2 * L + 10 * W + 1000 * F);
+    for (int i = 0; i < 4; i++) {
+        NEAR(r.rank[i].end, 2 * L + 10 * W + 1000 * F);
+        NEAR(r.rank[i].work, 1000 * F);
+        NEAR(r.rank[i].comm, 2 * L + 10 * W);
+        CHECK(r.trace->rank[i].n == 5); /* SEND, POST, WAIT(send), RECV, COMPUTE */
+    }
+    ps_sim_result_free(&r);
+}
+
+/* Two pairs transmit 100 words at once.  nobus: both finish at L + 100 W.
+ * bus: the second transfer waits for the first (2 L... no: L + 2 * 100 W). */
+static void test_bus_conflict(void)
+{
+    const char *text = "ranks 4\n"
+                       "rank 0\n BSEND 1 100w\n"
+                       "rank 1\n BRECEIVE 0 100w\n"
+                       "rank 2\n BSEND 3 100w\n"
+                       "rank 3\n BRECEIVE 2 100w\n";
+    ps_sim_result r;
+    ps_sim_opts o;
+    ps_sim_defaults(&o);
+    CHECK(sim(text, &o, &r) == 0);
+    NEAR(r.time, L + 100 * W);
+    ps_sim_result_free(&r);
+    o.bus = 1;
+    CHECK(sim(text, &o, &r) == 0);
+    NEAR(r.time, L + 2 * 100 * W);
+    NEAR(r.rank[0].end, L + 100 * W);
+    NEAR(r.rank[2].end, L + 2 * 100 * W);
+    /* rank 2 waited 100 W for the bus, then 100 W transmitting */
+    NEAR(r.rank[2].wait, 100 * W);
+    NEAR(r.rank[2].comm, L + 100 * W);
+    ps_sim_result_free(&r);
+}
+
+/* A late receiver: the sender blocks until the receive is posted (the seed's
+ * blocking send); with eager buffering it does not. */
+static void test_late_receiver_and_eager(void)
+{
+    const char *text = "ranks 2\n"
+                       "rank 0\n BSEND 1 10w\n"
+                       "rank 1\n WORK 10000\n BRECEIVE 0 10w\n";
+    ps_sim_result r;
+    ps_sim_opts o;
+    ps_sim_defaults(&o);
+    CHECK(sim(text, &o, &r) == 0);
+    double recv_posted = 10000 * F + L;
+    NEAR(r.rank[0].end, recv_posted + 10 * W);
+    NEAR(r.rank[0].wait, recv_posted - L);
+    NEAR(r.rank[1].end, recv_posted + 10 * W);
+    ps_sim_result_free(&r);
+    o.eager_bytes = 80;
+    CHECK(sim(text, &o, &r) == 0);
+    NEAR(r.rank[0].end, L + 10 * W);
+    NEAR(r.rank[1].end, recv_posted); /* the data was already there */
+    ps_sim_result_free(&r);
+}
+
+/* WAITONE completes one request; WAIT the rest. */
+static void test_waitone(void)
+{
+    ps_sim_result r;
+    CHECK(sim("ranks 2\n"
+              "rank 0\n RECEIVE 1 1w\n RECEIVE 1 1000w tag 7\n WAITONE 1\n WORK 100\n WAIT\n"
+              "rank 1\n BSEND 0 1w\n WORK 100000\n BSEND 0 1000w tag 7\n",
+              NULL, &r) == 0);
+    /* the first receive and the small send are both posted at L */
+    NEAR(r.rank[1].end, L + W + 100000 * F + L + 1000 * W);
+    NEAR(r.rank[0].end, r.rank[1].end);   /* WAIT for the big one */
+    /* the small message arrived (L + W) before rank 0's WAITONE (2 L): no wait */
+    CHECK(r.trace->rank[0].n == 5);
+    NEAR(r.trace->rank[0].ev[2].t0, 2 * L);
+    NEAR(r.trace->rank[0].ev[2].t1, 2 * L);
+    NEAR(r.trace->rank[0].ev[3].t0, 2 * L);
+    ps_sim_result_free(&r);
+}
+
+static void test_deadlock(void)
+{
+    ps_sim_result r;
+    CHECK(sim("ranks 3\n"
+              "rank 0\n BRECEIVE 1 1w\n BSEND 1 1w\n"
+              "rank 1\n BRECEIVE 0 1w\n BSEND 0 1w\n"
+              "rank 2\n WORK 10\n",
+              NULL, &r) == 1);
+    CHECK(r.deadlock == 1);
+    CHECK(r.report != NULL);
+    if (r.report) {
+        CHECK(strstr(r.report, "2 of 3 ranks") != NULL);
+        CHECK(strstr(r.report, "rank 0: instruction 1, BRECEIVE from 1 (tag 0, 8 bytes): no matching send posted"));
+        CHECK(strstr(r.report, "rank 1: instruction 1, BRECEIVE from 0"));
+        CHECK(strstr(r.report, "rank 2") == NULL);
+    }
+    ps_sim_result_free(&r);
+
+    /* a WAIT for a receive whose send never comes */
+    CHECK(sim("ranks 2\n"
+              "rank 0\n RECEIVE 1 4 tag 3\n SEND 1 4\n WAIT\n"
+              "rank 1\n BRECEIVE 0 4\n",
+              NULL, &r) == 1);
+    CHECK(r.report && strstr(r.report, "rank 0: instruction 3, WAIT for 1 incomplete request: RECEIVE from 1 (tag 3"));
+    ps_sim_result_free(&r);
+
+    /* a ring of blocking sends deadlocks without buffering, not with it */
+    const char *ring = "ranks 3\n"
+                       "rank 0\n BSEND 1 8\n BRECEIVE 2 8\n"
+                       "rank 1\n BSEND 2 8\n BRECEIVE 0 8\n"
+                       "rank 2\n BSEND 0 8\n BRECEIVE 1 8\n";
+    CHECK(sim(ring, NULL, &r) == 1);
+    CHECK(r.report && strstr(r.report, "rank 2: instruction 1, BSEND to 0 (tag 0, 8 bytes): no matching receive posted"));
+    ps_sim_result_free(&r);
+    ps_sim_opts o;
+    ps_sim_defaults(&o);
+    o.eager_bytes = 8;
+    CHECK(sim(ring, &o, &r) == 0);
+    ps_sim_result_free(&r);
+}
+
+static void test_encoding(void)
+{
+    ps_insn_ctx c = {.rank = 5};
+    uint8_t buf[PS_INSN_MAX];
+    ps_insn in = {.op = PS_OP_SEND, .peer = 6, .tag = 0, .construct = 0, .n = 100};
+    CHECK(ps_insn_encode(&c, &in, buf) == 3); /* op, peer delta, bytes */
+    in.n = 1 << 20;
+    in.construct = 3;
+    in.tag = 42;
+    size_t k = ps_insn_encode(&c, &in, buf);
+    CHECK(k == 7);
+    ps_insn_ctx d = {.rank = 5, .tag = 0, .construct = 0};
+    ps_insn out;
+    CHECK(ps_insn_decode(&d, buf, buf + k, &out) == buf + k);
+    CHECK(out.op == PS_OP_SEND && out.peer == 6 && out.n == (1u << 20) && out.tag == 42 && out.construct == 3);
+    /* truncated and invalid bytes are refused */
+    CHECK(ps_insn_decode(&d, buf, buf + k - 1, &out) == NULL);
+    uint8_t bad = 0x0f;
+    CHECK(ps_insn_decode(&d, &bad, &bad + 1, &out) == NULL);
+}
+
+static void test_round_trip(void)
+{
+    const char *text = "ranks 3\n"
+                       "rank 0\n  SEND 1 16 tag 4 construct EXCHANGE\n  RECEIVE 2 16\n  WAIT\n  WORK 123456789\n"
+                       "rank 1\n  BRECEIVE 0 16 tag 4\n  MARK construct my_phase\n"
+                       "rank 2\n  BSEND 0 16 tag 4\n  WAITONE 0\n  RECEIVE 1 0\n";
+    ps_streams *s = NULL;
+    char err[512];
+    /* WAITONE before any request is refused */
+    CHECK(ps_streams_parse_text(text, "rt.txt", &s, err, sizeof err) == -1);
+    CHECK(strstr(err, "rt.txt:12:11: WAITONE 0: only 0 nonblocking requests") != NULL);
+    const char *good = "ranks 3\n"
+                       "rank 0\n  SEND 1 16 tag 4 construct EXCHANGE\n  RECEIVE 2 16\n  WAIT\n  WORK 123456789\n"
+                       "rank 1\n  BRECEIVE 0 16 tag 4\n  MARK construct my_phase\n"
+                       "rank 2\n  BSEND 0 16 tag 4\n  RECEIVE 1 0\n  WAITONE 0\n";
+    s = parse(good);
+    char dir[] = "/tmp/ps_sim_rtXXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    CHECK(ps_streams_save(s, dir, err, sizeof err) == 0);
+    ps_streams *t = NULL;
+    CHECK(ps_streams_load(dir, &t, err, sizeof err) == 0);
+    if (t) {
+        CHECK(t->nranks == 3 && t->nconstructs == s->nconstructs);
+        for (int r = 0; r < 3; r++) CHECK(t->len[r] == s->len[r] && !memcmp(t->data[r], s->data[r], s->len[r]));
+        char *a = NULL, *b = NULL;
+        size_t al, bl;
+        FILE *fa = open_memstream(&a, &al), *fb = open_memstream(&b, &bl);
+        ps_streams_write_text(s, fa);
+        ps_streams_write_text(t, fb);
+        fclose(fa);
+        fclose(fb);
+        CHECK(al == bl && !strcmp(a, b));
+        CHECK(strstr(a, "MARK construct my_phase") != NULL);
+        /* the text form parses back to the same bytes */
+        ps_streams *u = parse(a);
+        for (int r = 0; r < 3; r++) CHECK(u->len[r] == s->len[r] && !memcmp(u->data[r], s->data[r], s->len[r]));
+        ps_streams_free(u);
+        free(a);
+        free(b);
+        ps_streams_stats st;
+        CHECK(ps_streams_stats_get(t, &st) == 0);
+        CHECK(st.instructions == 9 && st.messages == 2 && st.bytes == 32);
+        NEAR(st.flops, 123456789.0);
+        ps_streams_free(t);
+    }
+    /* a truncated file is refused with its name */
+    char path[256];
+    snprintf(path, sizeof path, "%s/streams.pss", dir);
+    FILE *f = fopen(path, "r+b");
+    CHECK(f != NULL);
+    if (f) {
+        fseek(f, 0, SEEK_END);
+        long size = ftell(f);
+        fclose(f);
+        CHECK(truncate(path, size - 2) == 0);
+        CHECK(ps_streams_load(path, &t, err, sizeof err) == -1);
+        CHECK(strstr(err, "streams.pss: truncated") != NULL);
+    }
+    unlink(path);
+    rmdir(dir);
+    ps_streams_free(s);
+}
+
+static void test_bad_text(void)
+{
+    struct { const char *text, *msg; } cases[] = {
+        {"rank 0\n", "x.txt:1:1: 'ranks N' must come first"},
+        {"ranks 2\nrank 0\n SEND 0 8\n", "x.txt:3:7: expected a partner rank 0..1 other than 0, got '0'"},
+        {"ranks 2\nrank 0\n SEND 1 eight\n", "x.txt:3:9: expected a size in bytes"},
+        {"ranks 2\nrank 0\n JUMP 1\n", "x.txt:3:2: unknown instruction 'JUMP'"},
+        {"ranks 2\nrank 3\n", "x.txt:2:6: expected a rank 0..1, got '3'"},
+        {"ranks 2\nrank 0\n WAIT 5\n", "x.txt:3:7: unexpected '5' after WAIT"},
+        {"ranks 0\n", "x.txt:1:7: expected a rank count"},
+        {"", "x.txt:1:1: no 'ranks N' line"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        ps_streams *s = NULL;
+        char err[512] = "";
+        CHECK(ps_streams_parse_text(cases[i].text, "x.txt", &s, err, sizeof err) == -1);
+        CHECK(s == NULL);
+        if (!strstr(err, cases[i].msg)) {
+            fprintf(stderr, "case %zu: got '%s', expected '%s'\n", i, err, cases[i].msg);
+            failures++;
+        }
+    }
+}
+
+/* Matching stays keyed by (receiver, sender, tag): many messages on many
+ * channels, received in reverse channel order, all match; records in flight
+ * never exceed what was posted and unmatched. */
+static void test_many_channels(void)
+{
+    int P = 64, K = 50;
+    ps_streams *s = ps_streams_new(P);
+    for (int r = 1; r < P; r++)
+        for (int k = 0; k < K; k++) {
+            ps_insn in = {.op = PS_OP_SEND, .peer = 0, .tag = k, .n = 8};
+            CHECK(ps_streams_append(s, r, &in) == 0);
+        }
+    for (int r = 1; r < P; r++) {
+        ps_insn w = {.op = PS_OP_WAIT};
+        ps_streams_append(s, r, &w);
+    }
+    for (int k = K - 1; k >= 0; k--)
+        for (int r = P - 1; r >= 1; r--) {
+            ps_insn in = {.op = PS_OP_BRECV, .peer = r, .tag = k, .n = 8};
+            ps_streams_append(s, 0, &in);
+        }
+    ps_sim_result res;
+    char err[256];
+    ps_sim_opts o;
+    ps_sim_defaults(&o);
+    o.build_trace = 0;
+    CHECK(ps_simulate(s, &sp2, &o, &res, err, sizeof err) == 0);
+    CHECK(res.messages == (uint64_t)(P - 1) * K);
+    CHECK(res.peak_in_flight <= (uint64_t)(P - 1) * K);
+    /* the first receive waits for the last send rank 63 posts (at K L); then
+     * rank 0 receives one after another, each costing L + W */
+    NEAR(res.rank[0].end, K * L + W + ((P - 1) * K - 1) * (L + W));
+    ps_sim_result_free(&res);
+    ps_streams_free(s);
+}
+
+int main(void)
+{
+    test_machine_file();
+    test_encoding();
+    test_pingpong();
+    test_ring();
+    test_bus_conflict();
+    test_late_receiver_and_eager();
+    test_waitone();
+    test_deadlock();
+    test_round_trip();
+    test_bad_text();
+    test_many_channels();
+    if (failures) {
+        fprintf(stderr, "%d check(s) failed\n", failures);
+        return 1;
+    }
+    printf("sim: all checks passed\n");
+    return 0;
+}
