@@ -158,21 +158,37 @@ static void set_default_env(const char *name, const char *value)
     if (!getenv(name)) setenv(name, value, 1);
 }
 
+/* Names the ranks that did not finish, from the markers the runtime keeps
+ * (see mpi_backend.c): a rank that died of a signal first; else ranks still
+ * marked alive that the launcher did not stop. */
 static void dead_ranks(const char *dir, int ranks, char *buf, size_t len)
 {
     buf[0] = '\0';
     if (!dir) return;
     size_t o = 0;
-    int count = 0;
-    for (int r = 0; r < ranks && o + 16 < len; r++) {
+    int died = 0, alive = 0;
+    char alive_list[512] = "";
+    size_t ao = 0;
+    for (int r = 0; r < ranks && o + 32 < len; r++) {
         char f[PATH_MAX];
-        snprintf(f, sizeof f, "%s/rank.%d.alive", dir, r);
+        snprintf(f, sizeof f, "%s/rank.%d.died", dir, r);
         if (ps_file_exists(f)) {
-            o += (size_t)snprintf(buf + o, len - o, "%s%d", count ? ", " : "", r);
-            count++;
+            o += (size_t)snprintf(buf + o, len - o, "%s%d", died ? ", " : "", r);
+            died++;
+        }
+        snprintf(f, sizeof f, "%s/rank.%d.alive", dir, r);
+        if (ps_file_exists(f) && ao + 16 < sizeof alive_list) {
+            ao += (size_t)snprintf(alive_list + ao, sizeof alive_list - ao, "%s%d", alive ? ", " : "", r);
+            alive++;
         }
     }
-    if (count == 0) buf[0] = '\0';
+    if (died) {
+        char *list = ps_xstrdup(buf);
+        snprintf(buf, len, "%s %.200s died (killed by a signal)", died > 1 ? "ranks" : "rank", list);
+        free(list);
+    } else if (alive) {
+        snprintf(buf, len, "%s %.200s did not finish", alive > 1 ? "ranks" : "rank", alive_list);
+    }
 }
 
 static void sleep_s(double s)
@@ -201,9 +217,12 @@ int ps_launch(const ps_launch_opts *o, char *const argv[], ps_launch_result *r)
     /* clear markers of an earlier job in the same status directory */
     if (o->status_dir)
         for (int i = 0; i < o->ranks; i++) {
-            char f[PATH_MAX];
-            snprintf(f, sizeof f, "%s/rank.%d.alive", o->status_dir, i);
-            unlink(f);
+            static const char *kinds[] = {"alive", "died", "stopped"};
+            for (int k = 0; k < 3; k++) {
+                char f[PATH_MAX];
+                snprintf(f, sizeof f, "%s/rank.%d.%s", o->status_dir, i, kinds[k]);
+                unlink(f);
+            }
         }
 
     double start = ps_clock();
@@ -271,19 +290,18 @@ int ps_launch(const ps_launch_opts *o, char *const argv[], ps_launch_result *r)
     if (WIFEXITED(status)) r->exit_code = WEXITSTATUS(status);
     else if (WIFSIGNALED(status)) r->exit_code = 128 + WTERMSIG(status);
     int rc = 0;
-    char dead[256];
+    char dead[300];
     dead_ranks(o->status_dir, o->ranks, dead, sizeof dead);
     if (r->timed_out) {
         snprintf(r->message, sizeof r->message, "the job exceeded its time limit of %g s and was stopped%s%s%s",
-                 o->timeout, dead[0] ? " (ranks still running: " : "", dead, dead[0] ? ")" : "");
+                 o->timeout, dead[0] ? " (" : "", dead, dead[0] ? ")" : "");
         rc = 1;
     } else if (r->exit_code == 127) {
         snprintf(r->message, sizeof r->message, "the launcher '%s' could not run the program", full[0]);
         rc = 1;
     } else if (r->exit_code != 0) {
         if (dead[0])
-            snprintf(r->message, sizeof r->message, "the job failed (exit status %d): rank(s) %s did not finish",
-                     r->exit_code, dead);
+            snprintf(r->message, sizeof r->message, "the job failed (exit status %d): %s", r->exit_code, dead);
         else
             snprintf(r->message, sizeof r->message, "the job failed (exit status %d)", r->exit_code);
         rc = 1;

@@ -13,6 +13,7 @@
 #include <mpi.h>
 
 #include <errno.h>
+#include <signal.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -248,6 +249,35 @@ int ps__mpi_all_ok(int ok)
 
 /* ---- start and end ----------------------------------------------------------- */
 
+/* Status markers for the launcher (PARSCOPE_STATUS_DIR): rank.N.alive
+ * while running, renamed to rank.N.died on a fatal signal and to
+ * rank.N.stopped when the launcher terminates the rank, removed at the end;
+ * so after a failed job the launcher can name the rank that died first. */
+static char status_died[4096], status_stopped[4096];
+
+static void on_fatal(int sig)
+{
+    if (status_file[0]) rename(status_file, sig == SIGTERM ? status_stopped : status_died);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void status_handlers(void)
+{
+    static const int sigs[] = {SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL, SIGTERM};
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+        struct sigaction sa, old;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_fatal;
+        sa.sa_flags = SA_RESETHAND;
+        /* keep MPI's or the user's handler if one is installed */
+        if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler != SIG_DFL && old.sa_handler != SIG_IGN &&
+            sigs[i] != SIGTERM)
+            continue;
+        sigaction(sigs[i], &sa, NULL);
+    }
+}
+
 static int mpi_init(void)
 {
     int flag = 0;
@@ -282,10 +312,13 @@ static int mpi_init(void)
     const char *sd = getenv("PARSCOPE_STATUS_DIR");
     if (sd && *sd) {
         snprintf(status_file, sizeof status_file, "%s/rank.%d.alive", sd, ps__rt.rank);
+        snprintf(status_died, sizeof status_died, "%s/rank.%d.died", sd, ps__rt.rank);
+        snprintf(status_stopped, sizeof status_stopped, "%s/rank.%d.stopped", sd, ps__rt.rank);
         FILE *f = fopen(status_file, "w");
         if (f) {
             fprintf(f, "%d %s\n", (int)getpid(), hostname);
             fclose(f);
+            status_handlers();
         } else {
             status_file[0] = '\0';
         }

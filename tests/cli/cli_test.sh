@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# cli_test.sh PARSCOPE RT_PROGRAM - the command line's contract: usage errors
+# exit 2 with a message, a failing or hanging job exits 1 naming the ranks.
+set -u
+ps=$1 prog=$2
+fails=0 passes=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# expect STATUS PATTERN -- COMMAND...: runs it, checks exit status and that stderr+stdout match PATTERN
+expect() {
+  local want=$1 pat=$2; shift 3
+  "$@" > "$tmp/out" 2>&1
+  local got=$?
+  if [ "$got" -ne "$want" ] || ! grep -Eq -- "$pat" "$tmp/out"; then
+    echo "FAIL: $* -> status $got (want $want), output:"; sed 's/^/    /' "$tmp/out" | head -20
+    fails=$((fails + 1))
+  else
+    passes=$((passes + 1))
+  fi
+}
+
+expect 2 "usage: parscope COMMAND" -- "$ps"
+expect 0 "usage: parscope COMMAND" -- "$ps" --help
+expect 2 "unknown command 'bogus'" -- "$ps" bogus
+expect 2 "unknown option '--bogus'" -- "$ps" run --bogus
+expect 0 "usage: parscope run WORKLOAD" -- "$ps" run --help
+expect 2 "run: no workload given" -- "$ps" run -n 2
+expect 2 "-n: '0' is not a rank count" -- "$ps" run fingerprint -n 0
+expect 2 "-s: 'abc' is not a size" -- "$ps" run fingerprint -n 1 -s abc
+expect 2 "unknown workload 'nosuch'" -- "$ps" run nosuch -n 1
+expect 2 "nothere.loop: no such file" -- "$ps" run nothere.loop -n 1
+expect 2 "no MPI launcher found: 'nosuchlauncher'" -- "$ps" run "$prog" -n 2 --launcher nosuchlauncher
+expect 2 "no MPI launcher found: neither mpiexec nor mpirun" -- env PATH=/nonexistent "$ps" run "$prog" -n 2
+expect 0 "Execution time" -- "$ps" run "$prog" -n 2 --launcher "mpiexec -n {ranks}"
+expect 0 "Execution time" -- env PARSCOPE_LAUNCHER="mpiexec --oversubscribe -n {ranks}" "$ps" run "$prog" -n 3
+# a rank that dies: the job fails, the rank is named
+expect 1 "rank 2 (died|did not finish)" -- "$ps" run "$prog" -n 3 -- --die
+# a job that hangs: stopped at the time limit, each rank says what it waits on
+expect 1 "rank [01]: timed out after [0-9.]+ s, waiting in a blocking receive" -- "$ps" run "$prog" -n 2 --timeout 3 -- --deadlock
+expect 1 "exceeded its time limit of 3 s" -- "$ps" run "$prog" -n 2 --timeout 3 -- --deadlock
+# results: JSON with every trial, the trace kept
+expect 0 "Trials: 2" -- "$ps" run "$prog" -n 2 -k 2 --trace "$tmp/T" -o "$tmp/r.json"
+python3 - "$tmp/r.json" "$tmp/T/trace.pst" <<'PY' || { echo "FAIL: result JSON"; fails=$((fails + 1)); }
+import json, os, sys
+d = json.load(open(sys.argv[1]))
+assert d["kind"] == "run" and d["params"]["ranks"] == 2, d["params"]
+t = d["time"]
+assert t["trials"] == 2 and len(t["samples"]) == 2 and t["min"] <= t["median"] <= t["max"], t
+s = d["sheet"]
+assert s["messages_sent"] == 10 * 2 + 10 + 2 and s["messages_sent"] == s["messages_received"], s
+assert abs(s["busy_pct"] + s["overhead_pct"] + s["idle_pct"] - 100) < 1e-6
+assert len(d["ranks"]) == 2 and all(abs(r["busy"] + r["overhead"] + r["idle"] - s["time"]) < 1e-9 for r in d["ranks"])
+assert "procstats" in d and d["procstats"]["wall_s"]["max"] > 0
+assert d["machine"]["cores"] >= 1 and d["machine"]["mpi"]
+assert os.path.exists(sys.argv[2])
+PY
+[ $fails -eq 0 ] && passes=$((passes + 1))
+echo "cli: $passes passed, $fails failed"
+[ $fails -eq 0 ]
