@@ -1,0 +1,126 @@
+/* test_golden.c - a small stored trace in (golden/small.pst), the expected
+ * sheet text, sheet page, CSV, Perfetto JSON and diagram out.
+ * PS_UPDATE_GOLDEN=1 rewrites the expected files (review the diff!). */
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "out/activity.h"
+#include "out/diagram.h"
+#include "out/export.h"
+#include "out/result.h"
+#include "out/sheetpage.h"
+#include "synth.h"
+#include "trace/sheet.h"
+#include "util/util.h"
+
+static int failures, update;
+
+static void compare(const char *name, const char *actual, size_t len)
+{
+    char *path = ps_xasprintf("%s/golden/%s", PS_TEST_DATA, name), err[512];
+    if (update) {
+        if (ps_write_file(path, actual, len, err, sizeof err) != 0) {
+            fprintf(stderr, "%s\n", err);
+            failures++;
+        }
+        free(path);
+        return;
+    }
+    size_t glen = 0;
+    char *golden = ps_read_file(path, &glen, err, sizeof err);
+    if (!golden || glen != len || memcmp(golden, actual, len)) {
+        char *out = ps_xasprintf("%s/tests/out/actual-%s", PS_BUILD_DIR, name);
+        ps_write_file(out, actual, len, err, sizeof err);
+        fprintf(stderr, "%s differs from the golden file; actual output in %s (diff -u %s %s)\n", name, out, path,
+                out);
+        free(out);
+        failures++;
+    }
+    free(golden);
+    free(path);
+}
+
+int main(void)
+{
+    update = getenv("PS_UPDATE_GOLDEN") && *getenv("PS_UPDATE_GOLDEN") == '1';
+    char err[512], *stored = ps_xasprintf("%s/golden/small.pst", PS_TEST_DATA);
+    ps_trace *want = synth_small(), *t = NULL;
+    if (update && ps_trace_write(want, stored, err, sizeof err) != 0) {
+        fprintf(stderr, "%s\n", err);
+        return 1;
+    }
+    if (ps_trace_read(stored, &t, err, sizeof err) != 0) {
+        fprintf(stderr, "%s\n", err);
+        return 1;
+    }
+    /* the stored file is the trace synth.c describes (hand figures there) */
+    int same = t->nranks == want->nranks && t->nconstructs == want->nconstructs;
+    for (int r = 0; same && r < t->nranks; r++)
+        same = t->rank[r].n == want->rank[r].n && t->rank[r].t_begin == want->rank[r].t_begin &&
+               t->rank[r].t_end == want->rank[r].t_end &&
+               !memcmp(t->rank[r].ev, want->rank[r].ev, t->rank[r].n * sizeof(ps_event));
+    if (!same) {
+        fprintf(stderr, "golden/small.pst is not the trace synth_small() builds\n");
+        failures++;
+    }
+
+    char *buf;
+    size_t n;
+    FILE *f;
+
+    ps_sheet s;
+    if (ps_sheet_compute(t, &s) != 0) return 1;
+    f = open_memstream(&buf, &n);
+    ps_sheet_print(&s, "synthetic <small>", 100, 1, f);
+    fclose(f);
+    compare("sheet.txt", buf, n);
+    free(buf);
+
+    json_t *doc = json_object();
+    json_object_set_new(doc, "kind", json_string("run"));
+    json_object_set_new(doc, "workload", json_string("synthetic <small>"));
+    json_object_set_new(doc, "params", json_pack("{s:i,s:i,s:i}", "ranks", 3, "size", 100, "iterations", 1));
+    json_object_set_new(doc, "machine", json_pack("{s:s,s:i,s:I}", "host", "golden & <host>", "cores", 2,
+                                                  "memory_bytes", (json_int_t)8 << 30));
+    double time = ps_trace_time(t);
+    json_object_set_new(doc, "time", ps_result_time(&time, 1));
+    json_object_set_new(doc, "sheet", ps_result_sheet(&s));
+    json_object_set_new(doc, "ranks", ps_result_ranks(&s, t));
+    f = open_memstream(&buf, &n);
+    ps_sheet_page_html(f, doc);
+    fclose(f);
+    compare("sheet.html", buf, n);
+    free(buf);
+    json_decref(doc);
+    ps_sheet_free(&s);
+
+    f = open_memstream(&buf, &n);
+    if (ps_export_csv(t, f, err, sizeof err) != 0) failures++;
+    fclose(f);
+    compare("events.csv", buf, n);
+    free(buf);
+
+    f = open_memstream(&buf, &n);
+    if (ps_export_perfetto(t, f, err, sizeof err) != 0) failures++;
+    fclose(f);
+    compare("perfetto.json", buf, n);
+    free(buf);
+
+    ps_timeline tl;
+    if (ps_timeline_build(t, &tl, err, sizeof err) != 0) return 1;
+    f = open_memstream(&buf, &n);
+    ps_diagram_svg(f, t, &tl, NULL, NULL);
+    fclose(f);
+    compare("diagram.svg", buf, n);
+    free(buf);
+    ps_timeline_free(&tl);
+
+    ps_trace_free(t);
+    ps_trace_free(want);
+    free(stored);
+    if (failures) fprintf(stderr, "%d golden comparison(s) failed\n", failures);
+    else printf(update ? "golden files written\n" : "golden files match\n");
+    return failures ? 1 : 0;
+}

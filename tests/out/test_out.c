@@ -1,0 +1,284 @@
+/* test_out.c - the outputs: activity timelines against the sheet and hand
+ * figures, profiles, the diagram's arrows and syncs (also thinned at 64
+ * ranks), the exports' structure, escaping, and failure paths. */
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "out/activity.h"
+#include "out/diagram.h"
+#include "out/export.h"
+#include "out/html.h"
+#include "out/profiles.h"
+#include "out/svg.h"
+#include "synth.h"
+#include "trace/sheet.h"
+#include "util/util.h"
+
+static int failures;
+#define CHECK(c)                                                                 \
+    do {                                                                         \
+        if (!(c)) {                                                              \
+            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #c); \
+            failures++;                                                          \
+        }                                                                        \
+    } while (0)
+#define NEAR(a, b, tol) CHECK(fabs((a) - (b)) <= (tol))
+
+/* Runs fn(f, arg) into memory; caller frees. */
+static char *capture(void (*fn)(FILE *, void *), void *arg, size_t *len)
+{
+    char *buf = NULL;
+    size_t n = 0;
+    FILE *f = open_memstream(&buf, &n);
+    fn(f, arg);
+    fclose(f);
+    if (len) *len = n;
+    return buf;
+}
+
+static size_t count(const char *hay, const char *needle)
+{
+    size_t n = 0;
+    for (const char *p = hay; (p = strstr(p, needle)); p += strlen(needle)) n++;
+    return n;
+}
+
+static void test_timeline_small(void)
+{
+    ps_trace *t = synth_small();
+    ps_timeline tl;
+    char err[256];
+    CHECK(ps_timeline_build(t, &tl, err, sizeof err) == 0);
+    const double ms = 1e-3;
+    /* hand figures (synth.c) */
+    NEAR(tl.total[0 * 3 + PS_ACT_BUSY], 8.0 * ms, 1e-12);
+    NEAR(tl.total[0 * 3 + PS_ACT_OVERHEAD], 1.1 * ms, 1e-12);
+    NEAR(tl.total[0 * 3 + PS_ACT_IDLE], 0.9 * ms, 1e-12);
+    /* rank 1: idle 0.35 (recv from 2 waits for send at 3.15) + 0.3 (barrier) */
+    NEAR(tl.total[1 * 3 + PS_ACT_IDLE], 0.65 * ms, 1e-12);
+    /* the same split as the result sheet, rank by rank */
+    ps_sheet s;
+    CHECK(ps_sheet_compute(t, &s) == 0);
+    for (int r = 0; r < t->nranks; r++) {
+        NEAR(tl.total[r * 3 + PS_ACT_BUSY], s.rank[r].busy, 1e-12);
+        NEAR(tl.total[r * 3 + PS_ACT_OVERHEAD], s.rank[r].overhead, 1e-12);
+        NEAR(tl.total[r * 3 + PS_ACT_IDLE], s.rank[r].idle, 1e-12);
+        /* segments are adjacent, ordered and cover the run */
+        CHECK(tl.nseg[r] > 0);
+        NEAR(tl.seg[r][0].t0, tl.t0, 0);
+        NEAR(tl.seg[r][tl.nseg[r] - 1].t1, tl.t1, 0);
+        for (size_t i = 1; i < tl.nseg[r]; i++) {
+            CHECK(tl.seg[r][i].t0 == tl.seg[r][i - 1].t1);
+            CHECK(tl.seg[r][i].act != tl.seg[r][i - 1].act);
+        }
+    }
+    ps_sheet_free(&s);
+    NEAR(ps_timeline_time_in(&tl, 0, PS_ACT_IDLE, tl.t0 + 2.2 * ms, tl.t0 + 2.5 * ms), 0.3 * ms, 1e-12);
+
+    /* utilisation: every bin holds all three ranks */
+    double u[50 * 3];
+    ps_profile_utilisation(&tl, 50, u);
+    for (int b = 0; b < 50; b++) NEAR(u[b * 3] + u[b * 3 + 1] + u[b * 3 + 2], 3.0, 1e-9);
+    /* concurrency: the shares add up to the run, and agree with sampling */
+    double c[4], sampled[4] = {0};
+    ps_profile_concurrency(&tl, c);
+    NEAR(c[0] + c[1] + c[2] + c[3], tl.t1 - tl.t0, 1e-12);
+    int N = 100000;
+    for (int i = 0; i < N; i++) {
+        double x = tl.t0 + (i + 0.5) / N * (tl.t1 - tl.t0);
+        int busy = 0;
+        for (int r = 0; r < 3; r++)
+            for (size_t k = 0; k < tl.nseg[r]; k++)
+                if (tl.seg[r][k].t0 <= x && x < tl.seg[r][k].t1 && tl.seg[r][k].act == PS_ACT_BUSY) busy++;
+        sampled[busy] += (tl.t1 - tl.t0) / N;
+    }
+    for (int k = 0; k <= 3; k++) NEAR(c[k], sampled[k], 2e-7);
+
+    /* communication matrix and sizes */
+    uint64_t bytes[9], cnt[9], h[PS_SIZE_CLASSES];
+    ps_comm_matrix(t, bytes, cnt);
+    CHECK(bytes[0 * 3 + 1] == 100 && bytes[1 * 3 + 2] == 1000 && bytes[2 * 3 + 0] == 100);
+    CHECK(cnt[0] == 0 && cnt[4] == 0 && cnt[8] == 0 && cnt[1] == 1);
+    ps_message_sizes(t, h);
+    CHECK(h[7] == 5);  /* 100 B: [64, 128) */
+    CHECK(h[10] == 1); /* 1000 B: [512, 1024) */
+    ps_timeline_free(&tl);
+    ps_trace_free(t);
+}
+
+typedef struct dctx {
+    ps_trace   *t;
+    ps_timeline tl;
+    ps_diagram_info info;
+} dctx;
+
+static void draw(FILE *f, void *arg)
+{
+    dctx *d = arg;
+    ps_diagram_svg(f, d->t, &d->tl, NULL, &d->info);
+}
+
+static void test_diagram_small(void)
+{
+    dctx d = {.t = synth_small()};
+    char err[256];
+    CHECK(ps_timeline_build(d.t, &d.tl, err, sizeof err) == 0);
+    char *svg = capture(draw, &d, NULL);
+    CHECK(d.info.messages == 6 && d.info.arrows == 6 && d.info.syncs == 2);
+    CHECK(count(svg, "class=\"msg\" data-n=\"1\"") == 6);
+    CHECK(count(svg, "class=\"sync\"") == 2);
+    CHECK(strstr(svg, ">MULTIBCAST0<") != NULL); /* the phase between the syncs (size cut to fit) */
+    CHECK(strstr(svg, ">SCALPROD<") != NULL);
+    CHECK(strstr(svg, "time since start (ms)") != NULL);
+    CHECK(strstr(svg, "<script") == NULL);
+    free(svg);
+    ps_timeline_free(&d.tl);
+    ps_trace_free(d.t);
+}
+
+/* Summed data-n of the msg lines. */
+static unsigned long sum_data_n(const char *svg, size_t *lines)
+{
+    unsigned long sum = 0;
+    *lines = 0;
+    for (const char *p = svg; (p = strstr(p, "class=\"msg\" data-n=\"")); p++) {
+        sum += strtoul(p + strlen("class=\"msg\" data-n=\""), NULL, 10);
+        (*lines)++;
+    }
+    return sum;
+}
+
+static void test_diagram_thinned(void)
+{
+    dctx d = {.t = synth_ring(64, 800, 160, 64)};
+    char err[256];
+    CHECK(ps_timeline_build(d.t, &d.tl, err, sizeof err) == 0);
+    size_t len, lines;
+    char *svg = capture(draw, &d, &len);
+    CHECK(d.info.messages == 64 * 800);
+    CHECK(d.info.arrows <= PS_DIAGRAM_MAX_ARROWS && d.info.arrows > 0);
+    CHECK(sum_data_n(svg, &lines) == 64 * 800);
+    CHECK(lines == d.info.arrows);
+    CHECK(d.info.binned_ranks == 64); /* 1600 segments per lane > pixel columns */
+    CHECK(d.info.syncs == 5);
+    CHECK(len < 3000000); /* bounded by pixels, not by events */
+    free(svg);
+    ps_timeline_free(&d.tl);
+    ps_trace_free(d.t);
+}
+
+static void test_perfetto_csv(void)
+{
+    ps_trace *t = synth_small();
+    char *buf = NULL, err[256];
+    size_t n = 0;
+    FILE *f = open_memstream(&buf, &n);
+    CHECK(ps_export_perfetto(t, f, err, sizeof err) == 0);
+    fclose(f);
+    json_error_t je;
+    json_t *doc = json_loads(buf, 0, &je);
+    CHECK(doc != NULL);
+    json_t *evs = json_object_get(doc, "traceEvents");
+    CHECK(json_is_array(evs));
+    size_t i, ns = 0, nf = 0, nx = 0, ni = 0, lanes = 0;
+    long sid_sum = 0, fid_sum = 0;
+    double first_ts = -1;
+    json_t *e;
+    json_array_foreach(evs, i, e)
+    {
+        const char *ph = json_string_value(json_object_get(e, "ph"));
+        if (!ph) continue;
+        if (!strcmp(ph, "s")) ns++, sid_sum += (long)json_integer_value(json_object_get(e, "id"));
+        if (!strcmp(ph, "f")) nf++, fid_sum += (long)json_integer_value(json_object_get(e, "id"));
+        if (!strcmp(ph, "X")) {
+            nx++;
+            if (first_ts < 0) first_ts = json_number_value(json_object_get(e, "ts"));
+        }
+        if (!strcmp(ph, "i")) ni++;
+        if (!strcmp(ph, "M") && !strcmp(json_string_value(json_object_get(e, "name")), "thread_name")) lanes++;
+    }
+    CHECK(ns == 6 && nf == 6 && sid_sum == fid_sum && sid_sum == 21);
+    CHECK(nx == 31 - 6 && ni == 6); /* 31 events, 6 of them marks */
+    CHECK(lanes == 3);
+    NEAR(first_ts, 0.0, 1e-9);      /* rebased to the run start */
+    json_decref(doc);
+    free(buf);
+
+    f = open_memstream(&buf, &n);
+    CHECK(ps_export_csv(t, f, err, sizeof err) == 0);
+    fclose(f);
+    CHECK(count(buf, "\n") == 32);
+    CHECK(strstr(buf, "\"phase <1> & \"\"two\"\"\"") != NULL); /* CSV quoting */
+    free(buf);
+    ps_trace_free(t);
+}
+
+static void test_export_failures(void)
+{
+    ps_trace *t = synth_small();
+    char err[512];
+    char *dir = ps_mktempdir("ps-out-test", err, sizeof err);
+    CHECK(dir != NULL);
+    /* an existing non-archive is never overwritten */
+    char *plain = ps_xasprintf("%s/plain", dir);
+    CHECK(ps_write_file(plain, "keep", 4, err, sizeof err) == 0);
+    CHECK(ps_export_otf2(t, plain, err, sizeof err) == -1);
+    CHECK(strstr(err, plain) != NULL);
+    size_t len;
+    char *kept = ps_read_file(plain, &len, err, sizeof err);
+    CHECK(kept && len == 4 && !memcmp(kept, "keep", 4));
+    free(kept);
+    /* a file in a missing directory: an error naming it, nothing left */
+    char *missing = ps_xasprintf("%s/no/such/dir/out.json", dir);
+    CHECK(ps_export(t, PS_EXPORT_PERFETTO, missing, err, sizeof err) == -1);
+    CHECK(strstr(err, missing) != NULL);
+    /* an OTF2 archive is written, and replaced on a second export */
+    char *arch = ps_xasprintf("%s/a.otf2", dir), *anchor = ps_xasprintf("%s/a.otf2/traces.otf2", dir);
+    CHECK(ps_export_otf2(t, arch, err, sizeof err) == 0);
+    CHECK(ps_file_exists(anchor));
+    CHECK(ps_export_otf2(t, arch, err, sizeof err) == 0);
+    CHECK(ps_file_exists(anchor));
+    ps_rmtree(dir);
+    free(plain), free(missing), free(arch), free(anchor), free(dir);
+    ps_trace_free(t);
+}
+
+static void esc(FILE *f, void *arg) { ps_html_escape(f, arg); }
+
+static void test_escape_and_ticks(void)
+{
+    char *s = capture(esc, "<a href='x'>&\"\x01", NULL);
+    CHECK(!strcmp(s, "&lt;a href=&#39;x&#39;&gt;&amp;&quot;\xef\xbf\xbd"));
+    free(s);
+    double v[16];
+    int n = ps_svg_ticks(0, 7.3, 8, v, 16);
+    CHECK(n == 8 && v[0] == 0 && v[7] == 7);
+    n = ps_svg_ticks(0, 0.012, 6, v, 16);
+    CHECK(n == 7 && fabs(v[6] - 0.012) < 1e-12);
+    double scale;
+    const char *unit;
+    ps_svg_time_unit(0.25, &scale, &unit);
+    CHECK(scale == 1e-3 && !strcmp(unit, "ms"));
+    ps_svg_time_unit(0.00999, &scale, &unit);
+    CHECK(scale == 1e-3);
+    ps_svg_time_unit(42e-6, &scale, &unit);
+    CHECK(scale == 1e-6);
+}
+
+int main(void)
+{
+    test_timeline_small();
+    test_diagram_small();
+    test_diagram_thinned();
+    test_perfetto_csv();
+    test_export_failures();
+    test_escape_and_ticks();
+    if (failures) fprintf(stderr, "%d check(s) failed\n", failures);
+    else printf("all output checks passed\n");
+    return failures ? 1 : 0;
+}
