@@ -1,8 +1,8 @@
-/* cmd_build.c - 'parscope build' (not yet part of this build). */
+/* cmd_build.c - 'parscope build': gen, then compile with the MPI compiler wrapper. */
 #include "cli/cli.h"
+#include "lang/lang.h"
 
 int ps_cmd_build(int argc, char **argv)
 {
-    (void)argc; (void)argv;
-    return ps_fail(2, "'build' is not available in this build");
+    return ps_lang_build_command("parscope build", argc, argv, NULL);
 }

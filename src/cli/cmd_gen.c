@@ -1,8 +1,8 @@
-/* cmd_gen.c - 'parscope gen' (not yet part of this build). */
+/* cmd_gen.c - 'parscope gen': a LOOP program to C (the work is in src/lang). */
 #include "cli/cli.h"
+#include "lang/lang.h"
 
 int ps_cmd_gen(int argc, char **argv)
 {
-    (void)argc; (void)argv;
-    return ps_fail(2, "'gen' is not available in this build");
+    return ps_lang_gen_command("parscope gen", argc, argv);
 }

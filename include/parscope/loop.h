@@ -1,0 +1,150 @@
+/*
+ * loop.h - what programs generated from LOOP (.loop) files include.
+ *
+ * The generator (parscope gen) turns each backslash construct into a call of
+ * the functions below or of the runtime (parscope.h).  They are public so
+ * hand-written programs can use the same patterns and kernels.  Messages of
+ * a pattern carry the pattern's construct id (PS_C_*), so sheets and
+ * diagrams group them; a node never sends to itself.
+ */
+#ifndef PARSCOPE_LOOP_H
+#define PARSCOPE_LOOP_H
+
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "parscope/parscope.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- \OPEN0 ---------------------------------------------------------------- */
+
+/* Starts the runtime and fills LOOP's four ints (host is always -1). */
+void ps_loop_open0(int *nodes, int *me, int *host, int *problem_size, long trace_capacity);
+
+/* ---- \VEC / \MAT storage ---------------------------------------------------- */
+
+/* A vector is a pointer to its elements; a matrix is a pointer to row
+ * pointers into one contiguous block, so A[i][j] works and A[0] is the whole
+ * block.  Both carry their shape in a hidden header.  Storage is zeroed. */
+void *ps_vec_alloc(size_t elem_size, long n);
+void *ps_mat_alloc(size_t elem_size, long rows, long cols);
+void  ps_arr_free(void *arr);
+long  ps_arr_rows(const void *arr);  /* vector: its length */
+long  ps_arr_cols(const void *arr);  /* vector: 1 */
+long  ps_arr_len(const void *arr);   /* rows * cols */
+void *ps_arr_data(const void *arr);  /* first element */
+int   ps_arr_is_mat(const void *arr);
+
+/* \INIT_ARRAY(X): reproducible values in [0,1) (integers 0..999), seeded by
+ * (rank, stream); \INIT_ARRAY(X, v): every element v. */
+#define PS_INIT_RANDOM(T, arr, stream)                                              \
+    do {                                                                           \
+        double ps__t0 = ps_now();                                                  \
+        T *ps__p = (T *)ps_arr_data(arr);                                          \
+        long ps__n = ps_arr_len(arr);                                              \
+        uint64_t ps__s = ps_random_seed(ps_rank(), (stream));                     \
+        int ps__int = ((T)0.5 == (T)0);                                            \
+        for (long ps__k = 0; ps__k < ps__n; ps__k++) {                             \
+            double ps__v = ps_random(&ps__s);                                      \
+            ps__p[ps__k] = (T)(ps__int ? floor(ps__v * 1000.0) : ps__v);          \
+        }                                                                          \
+        ps_compute(PS_C_INIT_ARRAY, ps__t0, ps_now(), 0);                          \
+    } while (0)
+
+#define PS_INIT_VALUE(T, arr, value)                                                \
+    do {                                                                           \
+        double ps__t0 = ps_now();                                                  \
+        T *ps__p = (T *)ps_arr_data(arr);                                          \
+        long ps__n = ps_arr_len(arr);                                              \
+        T ps__v = (T)(value);                                                      \
+        for (long ps__k = 0; ps__k < ps__n; ps__k++) ps__p[ps__k] = ps__v;         \
+        ps_compute(PS_C_INIT_ARRAY, ps__t0, ps_now(), 0);                          \
+    } while (0)
+
+/* ---- computational kernels (flops: 2 per multiply-add) ----------------------- */
+
+double ps_scalprod_d(const double *x, const double *y, long n);
+double ps_scalprod_f(const float *x, const float *y, long n);
+double ps_scalprod_i(const int *x, const int *y, long n);
+double ps_scalprod_l(const long *x, const long *y, long n);
+void ps_matvecprod_d(double *y, double *const *A, const double *x, long rows, long cols);
+void ps_matvecprod_f(float *y, float *const *A, const float *x, long rows, long cols);
+void ps_matvecprod_i(int *y, int *const *A, const int *x, long rows, long cols);
+void ps_matvecprod_l(long *y, long *const *A, const long *x, long rows, long cols);
+void ps_matprod_d(double **C, double *const *A, double *const *B, long rows, long inner, long cols);
+void ps_matprod_f(float **C, float *const *A, float *const *B, long rows, long inner, long cols);
+void ps_matprod_i(int **C, int *const *A, int *const *B, long rows, long inner, long cols);
+void ps_matprod_l(long **C, long *const *A, long *const *B, long rows, long inner, long cols);
+
+#define PS_SCALPROD(x, y, n)                                                                  \
+    _Generic((x), double *: ps_scalprod_d, float *: ps_scalprod_f, int *: ps_scalprod_i,       \
+             long *: ps_scalprod_l)((x), (y), (n))
+#define PS_MATVECPROD(y, A, x, r, c)                                                          \
+    _Generic((A), double **: ps_matvecprod_d, float **: ps_matvecprod_f, int **: ps_matvecprod_i, \
+             long **: ps_matvecprod_l)((y), (A), (x), (r), (c))
+#define PS_MATPROD(C, A, B, r, k, c)                                                          \
+    _Generic((A), double **: ps_matprod_d, float **: ps_matprod_f, int **: ps_matprod_i,       \
+             long **: ps_matprod_l)((C), (A), (B), (r), (k), (c))
+
+/* ---- communication patterns --------------------------------------------------- */
+
+/* The optional buffers of \COMMUNICATE and \EXCHANGE (NULL: content does not
+ * matter) hold one block of `bytes` per partner position, in this order:
+ *   COMMUNICATE: send block k-1 goes to me+k*d, recv block k-1 comes from me-k*d
+ *   EXCHANGE 2j: block 2(k-1) is the +k*d side, block 2(k-1)+1 the -k*d side
+ *   EXCHANGE 1 : block 0, partner me XOR d
+ * A position that lands on the node itself is not sent: with buffers, the
+ * block is copied locally to where the message would have arrived. */
+void ps_communicate(size_t bytes, int distance, int partners, const void *sendbuf, void *recvbuf);
+
+/* The compound form \COMMUNICATE(...) { block }: sends and receives posted
+ * before the block, completed after it. */
+typedef struct ps_comm {
+    ps_request *req;
+    int         nreq;
+    size_t      bytes;
+    int         distance, partners;
+    const void *sendbuf;
+    void       *recvbuf;
+} ps_comm;
+void ps_communicate_begin(ps_comm *c, size_t bytes, int distance, int partners, const void *sendbuf,
+                          void *recvbuf);
+void ps_communicate_end(ps_comm *c);
+
+void ps_exchange(size_t bytes, int distance, int partners, const void *sendbuf, void *recvbuf);
+
+/* Every node to every other (seed section 4.1.1.6):
+ *   0:     sends to 0, 1, .., P-1 (skipping itself), then receives in the same order
+ *   ME:    as 0, starting at me+1 (mod P)
+ *   ALTER: send to me+k, receive from me-k, k = 1..P-1 */
+void ps_multibcast0(size_t bytes);
+void ps_multibcast_me(size_t bytes);
+void ps_multibcast_alter(size_t bytes);
+
+/* Binary tree rooted at node 0, ceil(log2 P) steps, P-1 messages.
+ * Vectors are split into P contiguous parts, part r = [n*r/P, n*(r+1)/P). */
+void ps_tree_bcast(void *data, size_t bytes);
+void ps_tree_collect_vec(void *vec, size_t elem_size, long n);
+void ps_tree_distrib_vec(void *vec, size_t elem_size, long n);
+
+/* Barrier, one short message to the right ring neighbour, mark, barrier. */
+void ps_visible_sync(void);
+
+/* The estimator's instructions, on 8-byte words: non-blocking SEND and
+ * RECEIVE (completed by \WAIT = ps_waitall), blocking BSEND and BRECEIVE. */
+void ps_loop_send(int dest, double words);
+void ps_loop_receive(int src, double words);
+void ps_loop_bsend(int dest, double words);
+void ps_loop_breceive(int src, double words);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* PARSCOPE_LOOP_H */

@@ -1,0 +1,319 @@
+/* build.c - compiling generated LOOP programs (see build.h). */
+#include "lang/build.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "lang/codegen.h"
+#include "util/util.h"
+
+/* Configured by cmake/workloads.cmake. */
+#ifndef PS_LANG_SOURCE_DIR
+#define PS_LANG_SOURCE_DIR ""
+#endif
+#ifndef PS_LANG_BUILD_DIR
+#define PS_LANG_BUILD_DIR ""
+#endif
+#ifndef PS_LANG_LIBDIR
+#define PS_LANG_LIBDIR "lib"
+#endif
+#ifndef PS_LANG_EXTRA_FLAGS
+#define PS_LANG_EXTRA_FLAGS ""
+#endif
+
+static int have_runtime(ps_build_paths *p, const char *inc, const char *lib)
+{
+    char h[4200];
+    snprintf(h, sizeof h, "%s/parscope/loop.h", inc);
+    if (!ps_file_exists(h) || !ps_file_exists(lib)) return 0;
+    snprintf(p->include_dir, sizeof p->include_dir, "%s", inc);
+    snprintf(p->lib, sizeof p->lib, "%s", lib);
+    return 1;
+}
+
+int ps_build_find_runtime(ps_build_paths *p, char *err, size_t errlen)
+{
+    memset(p, 0, sizeof *p);
+    snprintf(p->extra_flags, sizeof p->extra_flags, "%s", PS_LANG_EXTRA_FLAGS);
+    const char *el = getenv("PARSCOPE_LIB"), *ei = getenv("PARSCOPE_INCLUDE");
+    if (el && *el && ei && *ei) {
+        if (have_runtime(p, ei, el)) return 0;
+        ps_seterr(err, errlen, "PARSCOPE_LIB=%s / PARSCOPE_INCLUDE=%s: libparscope.a or parscope/loop.h not found",
+                  el, ei);
+        return -1;
+    }
+    char self[4096], inc[4200], lib[4200];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n > 0) {
+        self[n] = 0;
+        char *bindir = dirname(self);           /* .../bin */
+        char parent[4096];
+        snprintf(parent, sizeof parent, "%s", bindir);
+        char *prefix = dirname(parent);
+        /* build tree: BUILD/bin/parscope */
+        snprintf(lib, sizeof lib, "%s/libparscope.a", prefix);
+        snprintf(inc, sizeof inc, "%s/include", PS_LANG_SOURCE_DIR);
+        if (PS_LANG_SOURCE_DIR[0] && have_runtime(p, inc, lib)) return 0;
+        /* installed: PREFIX/bin/parscope */
+        snprintf(lib, sizeof lib, "%s/%s/libparscope.a", prefix, PS_LANG_LIBDIR);
+        snprintf(inc, sizeof inc, "%s/include", prefix);
+        if (have_runtime(p, inc, lib)) return 0;
+    }
+    /* a program of the build tree that is not BUILD/bin/parscope (tests) */
+    snprintf(lib, sizeof lib, "%s/libparscope.a", PS_LANG_BUILD_DIR);
+    snprintf(inc, sizeof inc, "%s/include", PS_LANG_SOURCE_DIR);
+    if (PS_LANG_BUILD_DIR[0] && have_runtime(p, inc, lib)) return 0;
+    ps_seterr(err, errlen,
+              "cannot find the parscope runtime (libparscope.a and parscope/loop.h) next to this program; "
+              "set PARSCOPE_LIB and PARSCOPE_INCLUDE");
+    return -1;
+}
+
+/* Splits $MPICC (it may be "ccache mpicc") into words appended to argv. */
+static int compiler_words(char **argv, int max, char *buf, size_t len)
+{
+    const char *cc = getenv("MPICC");
+    snprintf(buf, len, "%s", cc && *cc ? cc : "mpicc");
+    int n = 0;
+    for (char *s = strtok(buf, " \t"); s && n < max; s = strtok(NULL, " \t")) argv[n++] = s;
+    return n;
+}
+
+/* Runs the compiler; its stdout+stderr go to msgs (malloc'd).  Returns the
+ * exit status, or -1 if it could not start. */
+static int run_compiler(char *const argv[], char **msgs)
+{
+    char tmpl[] = "/tmp/parscope-cc-XXXXXX";
+    int fd = mkstemp(tmpl);
+    if (fd < 0) return -1;
+    unlink(tmpl);
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(fd);
+        return -1;
+    }
+    if (pid == 0) {
+        dup2(fd, 1);
+        dup2(fd, 2);
+        execvp(argv[0], argv);
+        fprintf(stderr, "cannot run %s: %s\n", argv[0], strerror(errno));
+        _exit(127);
+    }
+    int st = 0;
+    while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {}
+    off_t sz = lseek(fd, 0, SEEK_END);
+    if (sz < 0) sz = 0;
+    *msgs = ps_xmalloc((size_t)sz + 1);
+    ssize_t got = pread(fd, *msgs, (size_t)sz, 0);
+    (*msgs)[got > 0 ? got : 0] = 0;
+    close(fd);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+}
+
+/* Compiles c_path into exe_path.  0, or 1 with the compiler's messages in err. */
+static int compile(const char *c_path, const char *exe_path, const ps_build_paths *p, int show, char *err,
+                   size_t errlen)
+{
+    char *argv[64];
+    char ccbuf[1024], extra[512];
+    int n = compiler_words(argv, 8, ccbuf, sizeof ccbuf);
+    char incflag[4200];
+    snprintf(incflag, sizeof incflag, "-I%s", p->include_dir);
+    argv[n++] = "-std=gnu17";
+    argv[n++] = "-O2";
+    argv[n++] = incflag;
+    argv[n++] = "-o";
+    argv[n++] = (char *)exe_path;
+    argv[n++] = (char *)c_path;
+    argv[n++] = (char *)p->lib;
+    argv[n++] = "-lm";
+    snprintf(extra, sizeof extra, "%s", p->extra_flags);
+    for (char *s = strtok(extra, " "); s && n < 62; s = strtok(NULL, " ")) argv[n++] = s;
+    argv[n] = NULL;
+    char *msgs = NULL;
+    int st = run_compiler(argv, &msgs);
+    if (show && msgs && *msgs) fputs(msgs, stderr);
+    if (st != 0) {
+        if (st < 0 || st == 127)
+            ps_seterr(err, errlen, "parscope: cannot run the MPI compiler '%s' (set MPICC)%s%s\n", argv[0],
+                      msgs && *msgs ? ": " : "", msgs ? msgs : "");
+        else
+            ps_seterr(err, errlen, "%sparscope: compiling the generated C failed (%s exit status %d)\n",
+                      show ? "" : (msgs ? msgs : ""), argv[0], st);
+        free(msgs);
+        return 1;
+    }
+    free(msgs);
+    return 0;
+}
+
+static int gen_text(const char *name, const char *src, size_t len, const char *variant, char **c, size_t *clen,
+                    char *err, size_t errlen)
+{
+    int v = ps_variant_parse(variant);
+    if (v < 0) {
+        ps_seterr(err, errlen, "unknown variant '%s' (full, comm, data, sections)", variant);
+        return 2;
+    }
+    ps_gen_opts o = {name, v, NULL, NULL};
+    ps_diag d;
+    ps_diag_init(&d, name, src, len);
+    if (ps_gen(src, len, &o, c, clen, &d)) {
+        ps_seterr(err, errlen, "%s", d.msg);
+        return 2;
+    }
+    return 0;
+}
+
+int ps_build_file(const char *loop_path, const char *variant, const char *exe, const char *keep_c,
+                  const ps_build_paths *paths, int show, char *err, size_t errlen)
+{
+    ps_build_paths found;
+    if (!paths) {
+        if (ps_build_find_runtime(&found, err, errlen)) return 2;
+        paths = &found;
+    }
+    size_t len = 0;
+    char *src = ps_read_file(loop_path, &len, err, errlen);
+    if (!src) return 2;
+    char *c = NULL;
+    size_t clen = 0;
+    int rc = gen_text(loop_path, src, len, variant, &c, &clen, err, errlen);
+    free(src);
+    if (rc) return rc;
+    if (keep_c && ps_write_file(keep_c, c, clen, err, errlen)) {
+        free(c);
+        return 2;
+    }
+    char *dir = ps_mktempdir("parscope-build", err, errlen);
+    if (!dir) {
+        free(c);
+        return 2;
+    }
+    char *cpath = ps_xasprintf("%s/prog.c", dir);
+    /* compile beside the target, then rename: never a half-written executable */
+    char *tmp_exe = ps_xasprintf("%s.tmp%ld", exe, (long)getpid());
+    rc = ps_write_file(cpath, c, clen, err, errlen) ? 2 : compile(cpath, tmp_exe, paths, show, err, errlen);
+    if (!rc && rename(tmp_exe, exe) != 0) {
+        ps_seterr(err, errlen, "parscope: cannot write %s: %s", exe, strerror(errno));
+        rc = 2;
+    }
+    if (rc) unlink(tmp_exe);
+    free(tmp_exe);
+    free(cpath);
+    ps_rmtree(dir);
+    free(dir);
+    free(c);
+    return rc;
+}
+
+/* FNV-1a, 64 bits: the cache key (not a security boundary). */
+static uint64_t fnv(uint64_t h, const void *data, size_t n)
+{
+    const unsigned char *p = data;
+    for (size_t i = 0; i < n; i++) {
+        h ^= p[i];
+        h *= 1099511628211ULL;
+    }
+    return h;
+}
+
+static uint64_t fnv_file_id(uint64_t h, const char *path)
+{
+    struct stat st;
+    h = fnv(h, path, strlen(path) + 1);
+    if (stat(path, &st) == 0) {
+        int64_t v[3] = {(int64_t)st.st_size, (int64_t)st.st_mtim.tv_sec, (int64_t)st.st_mtim.tv_nsec};
+        h = fnv(h, v, sizeof v);
+    }
+    return h;
+}
+
+static int cache_dir(char *buf, size_t len, char *err, size_t errlen)
+{
+    const char *x = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+    if (x && *x) snprintf(buf, len, "%s/parscope", x);
+    else if (home && *home) snprintf(buf, len, "%s/.cache/parscope", home);
+    else snprintf(buf, len, "/tmp/parscope-cache-%ld", (long)getuid());
+    return ps_mkdirs(buf, err, errlen);
+}
+
+int ps_build_cached_source(const char *name, const char *src, size_t len, const char *variant, char *exe_out,
+                           size_t exe_len, char *err, size_t errlen)
+{
+    ps_build_paths paths;
+    if (ps_build_find_runtime(&paths, err, errlen)) return 2;
+    char *c = NULL;
+    size_t clen = 0;
+    int rc = gen_text(name, src, len, variant, &c, &clen, err, errlen);
+    if (rc) return rc;
+    char ccbuf[1024];
+    char *words[8];
+    int nw = compiler_words(words, 8, ccbuf, sizeof ccbuf);
+    uint64_t h = 14695981039346656037ULL;
+    h = fnv(h, c, clen);
+    for (int i = 0; i < nw; i++) h = fnv(h, words[i], strlen(words[i]) + 1);
+    h = fnv(h, paths.extra_flags, strlen(paths.extra_flags) + 1);
+    h = fnv_file_id(h, paths.lib);
+    char hdr[4200];
+    snprintf(hdr, sizeof hdr, "%s/parscope/loop.h", paths.include_dir);
+    h = fnv_file_id(h, hdr);
+    snprintf(hdr, sizeof hdr, "%s/parscope/parscope.h", paths.include_dir);
+    h = fnv_file_id(h, hdr);
+
+    char root[4096];
+    if (cache_dir(root, sizeof root, err, errlen)) {
+        free(c);
+        return 2;
+    }
+    char *entry = ps_xasprintf("%s/%016llx", root, (unsigned long long)h);
+    char *exe = ps_xasprintf("%s/prog", entry);
+    if (access(exe, X_OK) != 0) {
+        /* build in a private directory, then publish it with one rename */
+        char *tmp = ps_xasprintf("%s/.tmp-%016llx-%ld", root, (unsigned long long)h, (long)getpid());
+        ps_rmtree(tmp);
+        char *cpath = ps_xasprintf("%s/prog.c", tmp);
+        char *tmp_exe = ps_xasprintf("%s/prog", tmp);
+        if (ps_mkdirs(tmp, err, errlen) || ps_write_file(cpath, c, clen, err, errlen)) rc = 2;
+        else rc = compile(cpath, tmp_exe, &paths, 0, err, errlen);
+        if (!rc && rename(tmp, entry) != 0 && access(exe, X_OK) != 0) {
+            ps_seterr(err, errlen, "parscope: cannot create %s: %s", entry, strerror(errno));
+            rc = 2;
+        }
+        ps_rmtree(tmp);
+        free(tmp);
+        free(cpath);
+        free(tmp_exe);
+    }
+    if (!rc) {
+        if (strlen(exe) + 1 > exe_len) {
+            ps_seterr(err, errlen, "parscope: path too long: %s", exe);
+            rc = 2;
+        } else {
+            snprintf(exe_out, exe_len, "%s", exe);
+        }
+    }
+    free(entry);
+    free(exe);
+    free(c);
+    return rc;
+}
+
+int ps_build_cached(const char *loop_path, const char *variant, char *exe_out, size_t exe_len, char *err,
+                    size_t errlen)
+{
+    size_t len = 0;
+    char *src = ps_read_file(loop_path, &len, err, errlen);
+    if (!src) return 2;
+    int rc = ps_build_cached_source(loop_path, src, len, variant, exe_out, exe_len, err, errlen);
+    free(src);
+    return rc;
+}

@@ -1,0 +1,899 @@
+/* codegen.c - LOOP program to C (see codegen.h and docs/LANGUAGE.md). */
+#include "lang/codegen.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lang/parser.h"
+#include "util/util.h"
+
+#define NOTOK ((size_t)-1)
+
+/* ---- output buffer ------------------------------------------------------ */
+
+typedef struct sb { char *s; size_t n, cap; } sb;
+
+static void sb_put(sb *b, const char *s, size_t n)
+{
+    if (b->n + n + 1 > b->cap) {
+        b->cap = (b->n + n + 1) * 2;
+        b->s = ps_xrealloc(b->s, b->cap);
+    }
+    memcpy(b->s + b->n, s, n);
+    b->n += n;
+    b->s[b->n] = 0;
+}
+static void sb_puts(sb *b, const char *s) { sb_put(b, s, strlen(s)); }
+static void sb_printf(sb *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void sb_printf(sb *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *s = NULL;
+    int n = vasprintf(&s, fmt, ap);
+    va_end(ap);
+    if (n < 0) {
+        fputs("parscope: out of memory\n", stderr);
+        exit(1);
+    }
+    sb_put(b, s, (size_t)n);
+    free(s);
+}
+
+/* ---- generator state ---------------------------------------------------- */
+
+typedef struct array {
+    char *name, *type, *s1, *s2;
+    int   is_mat;
+    int   depth;
+    int   loop_level;   /* \LOOP nesting where it was declared */
+} array;
+
+typedef struct gen {
+    const ps_program *p;
+    const char *src;
+    const ps_tok *t;
+    const ps_gen_opts *o;
+    ps_diag *d;
+    sb    out;
+    int   bol;          /* output is at the start of a line */
+    int   synced;       /* the next source token continues the output in place */
+    size_t next_tok;
+    char *qpath;        /* the path as a C string literal body */
+    array *arr;
+    int   narr;
+    int   depth;
+    int   loop_level;
+    int   counter;
+    int   stream;
+    char  main_name[256];
+    int   main_params;  /* -1 no main, 0 (void), 2 (argc, argv) */
+    int   failed;
+} gen;
+
+enum { CTX_COMPUTE = 1 };
+
+static void put(gen *g, const char *s, size_t n)
+{
+    if (!n) return;
+    sb_put(&g->out, s, n);
+    g->bol = s[n - 1] == '\n';
+}
+static void puts_(gen *g, const char *s) { put(g, s, strlen(s)); }
+static void newline(gen *g)
+{
+    if (!g->bol) puts_(g, "\n");
+}
+
+/* `#include "LOOP.h"` (or <LOOP.h>) as in the seed's figures. */
+static int is_loop_include(const char *s, size_t n)
+{
+    size_t i = 1;
+    while (i < n && (s[i] == ' ' || s[i] == '\t')) i++;
+    if (n - i < 7 || memcmp(s + i, "include", 7)) return 0;
+    i += 7;
+    while (i < n && (s[i] == ' ' || s[i] == '\t')) i++;
+    if (n - i < 8) return 0;
+    return (!memcmp(s + i, "\"LOOP.h\"", 8) || !memcmp(s + i, "<LOOP.h>", 8));
+}
+
+/* Writes token k's text (with main renamed and LOOP.h redirected). */
+static void put_tok(gen *g, size_t k)
+{
+    const ps_tok *t = &g->t[k];
+    const char *s = g->src + t->off;
+    if (t->kind == PS_TK_IDENT && t->len == 4 && !memcmp(s, "main", 4)) {
+        puts_(g, g->main_name);
+    } else if (t->kind == PS_TK_PP && is_loop_include(s, t->len)) {
+        puts_(g, "#include <parscope/loop.h>");
+    } else {
+        put(g, s, t->len);
+    }
+}
+
+/* Passes tokens [a, b) through, resynchronising #line when needed. */
+static void emit_tokens(gen *g, size_t a, size_t b)
+{
+    for (size_t k = a; k < b; k++) {
+        const ps_tok *t = &g->t[k];
+        if (t->kind == PS_TK_EOF) break;
+        if ((!g->synced || g->next_tok != k) && t->kind == PS_TK_WS) {
+            /* blanks after generated code: the next token's #line places it */
+            newline(g);
+            continue;
+        }
+        if (!g->synced || g->next_tok != k) {
+            newline(g);
+            sb_printf(&g->out, "#line %d \"%s\"\n", t->line, g->qpath);
+            for (int c = 1; c < t->col; c++) sb_put(&g->out, " ", 1);
+            g->bol = t->col == 1;
+            g->synced = 1;
+        }
+        put_tok(g, k);
+        g->next_tok = k + 1;
+    }
+}
+
+/* One line of generated code, attributed to source line `line`. */
+static void gline(gen *g, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void gline(gen *g, int line, const char *fmt, ...)
+{
+    newline(g);
+    sb_printf(&g->out, "#line %d \"%s\"\n", line, g->qpath);
+    va_list ap;
+    va_start(ap, fmt);
+    char *s = NULL;
+    if (vasprintf(&s, fmt, ap) < 0) s = NULL;
+    va_end(ap);
+    if (s) {
+        puts_(g, s);
+        free(s);
+    }
+    puts_(g, "\n");
+    g->synced = 0;
+}
+
+static void gpp(gen *g, const char *text)
+{
+    newline(g);
+    puts_(g, text);
+    puts_(g, "\n");
+    g->synced = 0;
+}
+
+/* ---- argument text ------------------------------------------------------ */
+
+static int is_param_name(const char *s, size_t n, const char **repl)
+{
+    static const char *const names[][2] = {{"ITERATIONS", "ps_iterations()"},
+                                           {"PROBLEMSIZE", "ps_problem_size()"},
+                                           {"NODES", "ps_size()"},
+                                           {"ME", "ps_rank()"}};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strlen(names[i][0]) == n && !memcmp(names[i][0], s, n)) {
+            *repl = names[i][1];
+            return 1;
+        }
+    return 0;
+}
+
+/* The text of tokens [a, b) on one line: comments and line breaks become
+ * blanks; with params, ITERATIONS, PROBLEMSIZE, NODES and ME become calls. */
+static char *range_text(gen *g, ps_range r, int params)
+{
+    sb b = {0};
+    sb_puts(&b, "");
+    for (size_t k = r.a; k < r.b; k++) {
+        const ps_tok *t = &g->t[k];
+        const char *s = g->src + t->off;
+        const char *repl;
+        if (t->kind == PS_TK_WS || t->kind == PS_TK_COMMENT) {
+            sb_puts(&b, " ");
+        } else if (params && t->kind == PS_TK_IDENT && is_param_name(s, t->len, &repl)) {
+            sb_puts(&b, repl);
+        } else {
+            sb_put(&b, s, t->len);
+        }
+    }
+    return b.s;
+}
+
+static char *arg(gen *g, const ps_node *c, int i) { return range_text(g, c->args[i], 0); }
+
+static const ps_tok *arg_tok(gen *g, const ps_node *c, int i) { return &g->t[c->args[i].a]; }
+
+static int gerr(gen *g, const ps_tok *t, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int gerr(gen *g, const ps_tok *t, const char *fmt, ...)
+{
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    g->failed = 1;
+    return ps_diag_error(g->d, t->line, t->col, "%s", msg);
+}
+
+/* ---- arrays declared with \VEC / \MAT ------------------------------------ */
+
+static array *find_array(gen *g, const ps_node *c, int i)
+{
+    ps_range r = c->args[i];
+    if (r.b != r.a + 1 || g->t[r.a].kind != PS_TK_IDENT) return NULL;
+    const ps_tok *t = &g->t[r.a];
+    for (int k = g->narr - 1; k >= 0; k--)
+        if (strlen(g->arr[k].name) == t->len && !memcmp(g->arr[k].name, g->src + t->off, t->len))
+            return &g->arr[k];
+    return NULL;
+}
+
+static void ensure_text(sb *b, const array *a)
+{
+    if (a->is_mat)
+        sb_printf(b, "if (!%s) %s = (%s **)ps_mat_alloc(sizeof(%s), (long)(%s), (long)(%s)); ", a->name,
+                  a->name, a->type, a->type, a->s1, a->s2);
+    else
+        sb_printf(b, "if (!%s) %s = (%s *)ps_vec_alloc(sizeof(%s), (long)(%s)); ", a->name, a->name,
+                  a->type, a->type, a->s1);
+}
+
+static void pop_scope(gen *g)
+{
+    while (g->narr > 0 && g->arr[g->narr - 1].depth > g->depth) {
+        array *a = &g->arr[--g->narr];
+        free(a->name);
+        free(a->type);
+        free(a->s1);
+        free(a->s2);
+    }
+}
+
+static int gen_nodes(gen *g, const ps_nodes *ns, int ctx);
+
+/* Emits a construct's block: its braces pass through, its inside in ctx. */
+static int gen_block(gen *g, const ps_node *c, int ctx)
+{
+    emit_tokens(g, c->lbrace, c->lbrace + 1);
+    g->depth++;
+    int rc = gen_nodes(g, &c->kids, ctx);
+    g->depth--;
+    pop_scope(g);
+    if (rc) return rc;
+    emit_tokens(g, c->rbrace, c->rbrace + 1);
+    return 0;
+}
+
+static int decl_arrays(gen *g, const ps_node *c)
+{
+    int is_mat = c->info->kind == PS_K_MAT;
+    const char *cname = is_mat ? "MAT" : "VEC";
+    char *type = NULL, *s[2] = {NULL, NULL};
+    int npos = 0;
+    for (int i = 0; i < c->nargs; i++) {
+        ps_range r = c->args[i];
+        const ps_tok *t0 = &g->t[r.a];
+        size_t k1 = ps_next_sig(g->p, r.a + 1);
+        char **slot = NULL;
+        ps_range val = r;
+        if (t0->kind == PS_TK_IDENT && k1 < r.b && ps_tok_is(g->src, &g->t[k1], ':')) {
+            const char *kw = g->src + t0->off;
+            if (t0->len == 4 && !memcmp(kw, "TYPE", 4)) slot = &type;
+            else if (t0->len == 2 && !memcmp(kw, "S1", 2)) slot = &s[0];
+            else if (t0->len == 2 && !memcmp(kw, "S2", 2) && is_mat) slot = &s[1];
+            else {
+                gerr(g, t0, "unknown key '%.*s:' in \\%s (keys: TYPE:, S1:%s)", (int)t0->len, kw, cname,
+                     is_mat ? ", S2:" : "");
+                goto fail;
+            }
+            val.a = ps_next_sig(g->p, k1 + 1);
+            if (val.a >= r.b) {
+                gerr(g, t0, "'%.*s:' needs a value in \\%s", (int)t0->len, kw, cname);
+                goto fail;
+            }
+        } else {
+            slot = npos == 0 ? &type : &s[npos - 1];
+            npos++;
+            if (npos > (is_mat ? 3 : 2)) {
+                gerr(g, t0, "too many arguments for \\%s", cname);
+                goto fail;
+            }
+        }
+        if (*slot) {
+            gerr(g, t0, "argument given twice in \\%s", cname);
+            goto fail;
+        }
+        *slot = range_text(g, val, 0);
+    }
+    if (!type) {
+        gerr(g, &g->t[c->lparen], "\\%s needs the element type (TYPE: t)", cname);
+        goto fail;
+    }
+    sb decl = {0};
+    sb_puts(&decl, "");
+    for (int i = 0; i < c->nnames; i++) {
+        const ps_tok *t = &g->t[c->names[i]];
+        g->arr = ps_xrealloc(g->arr, (size_t)(g->narr + 1) * sizeof *g->arr);
+        array *a = &g->arr[g->narr++];
+        a->name = ps_xasprintf("%.*s", (int)t->len, g->src + t->off);
+        a->type = ps_xstrdup(type);
+        a->s1 = ps_xstrdup(s[0] ? s[0] : "ps_problem_size()");
+        a->s2 = ps_xstrdup(s[1] ? s[1] : "ps_problem_size()");
+        a->is_mat = is_mat;
+        a->depth = g->depth;
+        a->loop_level = g->loop_level;
+        sb_printf(&decl, "%s %s%s = NULL;%s", type, is_mat ? "**" : "*", a->name,
+                  i + 1 < c->nnames ? " " : "");
+    }
+    gline(g, g->t[c->name_tok].line, "%s", decl.s);
+    free(decl.s);
+    free(type);
+    free(s[0]);
+    free(s[1]);
+    return 0;
+fail:
+    free(type);
+    free(s[0]);
+    free(s[1]);
+    return 2;
+}
+
+/* "if (!x) x = ...;" for argument i when it names a declared array. */
+static void ensure_arg(gen *g, sb *b, const ps_node *c, int i)
+{
+    array *a = find_array(g, c, i);
+    if (a) ensure_text(b, a);
+}
+
+/* At a \LOOP: storage for the arrays declared at this loop level (outer
+ * levels already did theirs, so inner loops add no checks). */
+static void ensure_level(gen *g, sb *b)
+{
+    for (int k = 0; k < g->narr; k++)
+        if (g->arr[k].loop_level == g->loop_level) ensure_text(b, &g->arr[k]);
+}
+
+/* A computational construct: compiled only in the full variant. */
+static void gen_compute(gen *g, const ps_node *c, const char *code)
+{
+    gpp(g, "#if PS_VARIANT == 2");
+    gline(g, g->t[c->name_tok].line, "%s", code);
+    gpp(g, "#else");
+    gline(g, g->t[c->name_tok].line, ";");
+    gpp(g, "#endif");
+}
+
+static int need_array(gen *g, const ps_node *c, int i, int mat, const char *cname, const char *hint)
+{
+    array *a = find_array(g, c, i);
+    if (a && (mat < 0 || a->is_mat == mat)) return 0;
+    const ps_tok *t = arg_tok(g, c, i);
+    char *s = arg(g, c, i);
+    gerr(g, t, "\\%s: '%s' is not declared with \\%s%s", cname, s, mat == 1 ? "MAT" : "VEC", hint);
+    free(s);
+    return 2;
+}
+
+static int gen_construct(gen *g, const ps_node *c, int ctx)
+{
+    const ps_tok *nt = &g->t[c->name_tok];
+    int line = nt->line;
+    const char *cname = c->info->name;
+    int K = g->counter++;
+    char *a[6] = {0};
+    for (int i = 0; i < c->nargs && i < 6; i++) a[i] = arg(g, c, i);
+    int rc = 0;
+    sb b = {0};
+    sb_puts(&b, "");
+    switch (c->info->kind) {
+    case PS_K_OPEN0:
+        gline(g, line, "ps_loop_open0((%s), (%s), (%s), (%s), (long)(%s));", a[0], a[1], a[2], a[3], a[4]);
+        break;
+    case PS_K_CLOSE0:
+        gline(g, line, "ps_finalize();");
+        break;
+    case PS_K_VEC:
+    case PS_K_MAT:
+        rc = decl_arrays(g, c);
+        break;
+    case PS_K_INIT_ARRAY: {
+        if ((rc = need_array(g, c, 0, -1, cname, " or \\MAT"))) break;
+        array *x = find_array(g, c, 0);
+        ensure_text(&b, x);
+        if (c->nargs == 2)
+            sb_printf(&b, "PS_INIT_VALUE(%s, %s, (%s));", x->type, x->name, a[1]);
+        else
+            sb_printf(&b, "PS_INIT_RANDOM(%s, %s, %d);", x->type, x->name, ++g->stream);
+        gline(g, line, "{ %s }", b.s);
+        break;
+    }
+    case PS_K_LOOP: {
+        ensure_level(g, &b);
+        char *count = c->nargs ? range_text(g, c->args[0], 1) : ps_xstrdup("ps_problem_size()");
+        char *it = c->iter_tok != NOTOK
+                       ? ps_xasprintf("%.*s", (int)g->t[c->iter_tok].len, g->src + g->t[c->iter_tok].off)
+                       : ps_xasprintf("ps__i%d", K);
+        gline(g, line, "{ %sfor (long %s = 0, ps__n%d = (long)(%s); %s < ps__n%d; %s++)", b.s, it, K, count,
+              it, K, it);
+        free(count);
+        free(it);
+        g->loop_level++;
+        rc = gen_block(g, c, ctx | CTX_COMPUTE);
+        g->loop_level--;
+        if (!rc) gline(g, g->t[c->rbrace].line, "}");
+        break;
+    }
+    case PS_K_SCALPROD: {
+        const char *n = a[3];
+        char *len = NULL;
+        if (!n) {
+            if (find_array(g, c, 1)) len = ps_xasprintf("ps_arr_len(%s)", a[1]);
+            else if (find_array(g, c, 2)) len = ps_xasprintf("ps_arr_len(%s)", a[2]);
+            else {
+                rc = need_array(g, c, 1, 0, cname, " (or give the length as the fourth argument)");
+                break;
+            }
+        }
+        ensure_arg(g, &b, c, 0);
+        ensure_arg(g, &b, c, 1);
+        ensure_arg(g, &b, c, 2);
+        array *s = find_array(g, c, 0);
+        sb_printf(&b, "double ps__r = PS_SCALPROD((%s), (%s), (long)(%s)); ", a[1], a[2], n ? n : len);
+        if (s) sb_printf(&b, "%s%s = ps__r;", s->name, s->is_mat ? "[0][0]" : "[0]");
+        else sb_printf(&b, "(%s) = ps__r;", a[0]);
+        free(len);
+        char *code = ps_xasprintf("{ %s }", b.s);
+        gen_compute(g, c, code);
+        free(code);
+        break;
+    }
+    case PS_K_MATVECPROD: {
+        if (c->nargs == 3 && (rc = need_array(g, c, 1, 1, cname, " (or give rows and cols)"))) break;
+        for (int i = 0; i < 3; i++) ensure_arg(g, &b, c, i);
+        if (c->nargs == 5)
+            sb_printf(&b, "PS_MATVECPROD((%s), (%s), (%s), (long)(%s), (long)(%s));", a[0], a[1], a[2], a[3], a[4]);
+        else
+            sb_printf(&b, "PS_MATVECPROD((%s), (%s), (%s), ps_arr_rows(%s), ps_arr_cols(%s));", a[0], a[1], a[2],
+                      a[1], a[1]);
+        char *code = ps_xasprintf("{ %s }", b.s);
+        gen_compute(g, c, code);
+        free(code);
+        break;
+    }
+    case PS_K_MATPROD: {
+        if (c->nargs == 3 && ((rc = need_array(g, c, 1, 1, cname, " (or give rows, inner and cols)")) ||
+                              (rc = need_array(g, c, 2, 1, cname, " (or give rows, inner and cols)"))))
+            break;
+        for (int i = 0; i < 3; i++) ensure_arg(g, &b, c, i);
+        if (c->nargs == 6)
+            sb_printf(&b, "PS_MATPROD((%s), (%s), (%s), (long)(%s), (long)(%s), (long)(%s));", a[0], a[1], a[2],
+                      a[3], a[4], a[5]);
+        else
+            sb_printf(&b, "PS_MATPROD((%s), (%s), (%s), ps_arr_rows(%s), ps_arr_cols(%s), ps_arr_cols(%s));",
+                      a[0], a[1], a[2], a[1], a[1], a[2]);
+        char *code = ps_xasprintf("{ %s }", b.s);
+        gen_compute(g, c, code);
+        free(code);
+        break;
+    }
+    case PS_K_WORK: {
+        char *code = ps_xasprintf("ps_work((double)(%s));", a[0]);
+        gen_compute(g, c, code);
+        free(code);
+        break;
+    }
+    case PS_K_COMMUNICATE:
+    case PS_K_EXCHANGE: {
+        const char *sbuf = c->nargs == 5 ? a[3] : "NULL", *rbuf = c->nargs == 5 ? a[4] : "NULL";
+        if (c->nargs == 5) {
+            ensure_arg(g, &b, c, 3);
+            ensure_arg(g, &b, c, 4);
+        }
+        if (c->info->kind == PS_K_EXCHANGE) {
+            gline(g, line, "{ %sps_exchange((size_t)(%s), (int)(%s), (int)(%s), (%s), (%s)); }", b.s, a[0], a[1], a[2],
+                  sbuf, rbuf);
+        } else if (c->lbrace == NOTOK) {
+            gline(g, line, "{ %sps_communicate((size_t)(%s), (int)(%s), (int)(%s), (%s), (%s)); }", b.s, a[0], a[1],
+                  a[2], sbuf, rbuf);
+        } else {
+            /* overlap: sends (and receives) posted before the block, completed after it */
+            gline(g, line, "{ ps_comm ps__c%d; %sps_communicate_begin(&ps__c%d, (size_t)(%s), (int)(%s), (int)(%s), (%s), (%s));",
+                  K, b.s, K, a[0], a[1], a[2], sbuf, rbuf);
+            if (!(rc = gen_block(g, c, ctx | CTX_COMPUTE)))
+                gline(g, g->t[c->rbrace].line, "ps_communicate_end(&ps__c%d); }", K);
+        }
+        break;
+    }
+    case PS_K_MULTIBCAST0:
+        gline(g, line, "ps_multibcast0((size_t)(%s));", a[0]);
+        break;
+    case PS_K_MULTIBCAST_ME:
+        gline(g, line, "ps_multibcast_me((size_t)(%s));", a[0]);
+        break;
+    case PS_K_MULTIBCAST_ALTER:
+        gline(g, line, "ps_multibcast_alter((size_t)(%s));", a[0]);
+        break;
+    case PS_K_TREE_BCAST:
+        ensure_arg(g, &b, c, 0);
+        gline(g, line, "{ %sps_tree_bcast((%s), (size_t)(%s)); }", b.s, a[0], a[1]);
+        break;
+    case PS_K_TREE_COLLECT_VEC:
+    case PS_K_TREE_DISTRIB_VEC: {
+        if (c->nargs == 1 && (rc = need_array(g, c, 0, 0, cname, " (or give the length as second argument)"))) break;
+        ensure_arg(g, &b, c, 0);
+        const char *fn = c->info->kind == PS_K_TREE_COLLECT_VEC ? "ps_tree_collect_vec" : "ps_tree_distrib_vec";
+        if (c->nargs == 2)
+            gline(g, line, "{ %s%s((%s), sizeof *(%s), (long)(%s)); }", b.s, fn, a[0], a[0], a[1]);
+        else
+            gline(g, line, "{ %s%s((%s), sizeof *(%s), ps_arr_len(%s)); }", b.s, fn, a[0], a[0], a[0]);
+        break;
+    }
+    case PS_K_VISIBLE_SYNC:
+        gline(g, line, "ps_visible_sync();");
+        break;
+    case PS_K_SEND:
+        gline(g, line, "ps_loop_send((int)(%s), (double)(%s));", a[0], a[1]);
+        break;
+    case PS_K_RECEIVE:
+        gline(g, line, "ps_loop_receive((int)(%s), (double)(%s));", a[0], a[1]);
+        break;
+    case PS_K_BSEND:
+        gline(g, line, "ps_loop_bsend((int)(%s), (double)(%s));", a[0], a[1]);
+        break;
+    case PS_K_BRECEIVE:
+        gline(g, line, "ps_loop_breceive((int)(%s), (double)(%s));", a[0], a[1]);
+        break;
+    case PS_K_WAIT:
+        gline(g, line, "ps_waitall();");
+        break;
+    case PS_K_SECTION: {
+        const ps_tok *t = arg_tok(g, c, 0);
+        char *name;
+        if (c->args[0].b == c->args[0].a + 1 && t->kind == PS_TK_STRING)
+            name = ps_xstrdup(a[0]);
+        else if (c->args[0].b == c->args[0].a + 1 && t->kind == PS_TK_IDENT)
+            name = ps_xasprintf("\"%s\"", a[0]);
+        else {
+            rc = gerr(g, t, "\\SECTION needs a name: an identifier or a string literal");
+            break;
+        }
+        gline(g, line, "{");
+        gpp(g, "#if PS_SECTIONS");
+        gline(g, line, "ps_section_begin(%s);", name);
+        gpp(g, "#endif");
+        if (!(rc = gen_block(g, c, ctx))) {
+            int l2 = g->t[c->rbrace].line;
+            gpp(g, "#if PS_SECTIONS");
+            gline(g, l2, "ps_section_end(%s);", name);
+            gpp(g, "#endif");
+            gline(g, l2, "}");
+        }
+        free(name);
+        break;
+    }
+    case PS_K_DATA_MOVE:
+        /* data movement belongs to the comm+data and full variants; plain C
+         * inside is data movement, not computation */
+        gpp(g, "#if PS_VARIANT >= 1");
+        gline(g, line, "{ double ps__d%d = (double)(%s); ps_data_move_begin();", K, a[0]);
+        if (!(rc = gen_block(g, c, ctx & ~CTX_COMPUTE))) {
+            gline(g, g->t[c->rbrace].line, "ps_data_move_end(ps__d%d); }", K);
+            gpp(g, "#else");
+            gline(g, g->t[c->rbrace].line, ";");
+            gpp(g, "#endif");
+        }
+        break;
+    default:
+        rc = gerr(g, nt, "internal error: construct \\%s has no translation", cname);
+    }
+    for (int i = 0; i < 6; i++) free(a[i]);
+    free(b.s);
+    return rc;
+}
+
+/* ---- plain C inside \LOOP bodies: computation or structure ----------------- */
+
+static int ident_in(const char *s, size_t n, const char *const *set)
+{
+    for (; *set; set++)
+        if (strlen(*set) == n && !memcmp(*set, s, n)) return 1;
+    return 0;
+}
+
+static const char *const type_words[] = {
+    "void", "char", "short", "int", "long", "float", "double", "signed", "unsigned", "_Bool", "bool",
+    "_Complex", "const", "volatile", "static", "register", "extern", "struct", "union", "enum", "typedef",
+    "auto", "inline", "size_t", "ssize_t", "ptrdiff_t", "int8_t", "int16_t", "int32_t", "int64_t", "uint8_t",
+    "uint16_t", "uint32_t", "uint64_t", "intptr_t", "uintptr_t", "FILE", "_Atomic", "_Alignas",
+    "_Static_assert", "__typeof__", "typeof", "__extension__", NULL};
+static const char *const keep_words[] = {"return", "break", "continue", "goto", "case", "default", NULL};
+static const char *const stmt_words[] = {"if",     "for",  "while",   "do",      "switch", "return", "break",
+                                         "continue", "goto", "else",  "case",    "default", "sizeof", NULL};
+
+/* A declaration stays in every variant (later code may use the name). */
+static int is_declaration(gen *g, size_t a, size_t b)
+{
+    size_t k0 = ps_next_sig(g->p, a);
+    if (k0 >= b) return 0;
+    const ps_tok *t0 = &g->t[k0];
+    if (t0->kind != PS_TK_IDENT) return 0;
+    const char *s0 = g->src + t0->off;
+    if (ident_in(s0, t0->len, type_words)) return 1;
+    if (ident_in(s0, t0->len, stmt_words)) return 0;
+    size_t k1 = ps_next_sig(g->p, k0 + 1);
+    if (k1 >= b) return 0;
+    if (g->t[k1].kind == PS_TK_IDENT) return 1;      /* T x ... */
+    if (!ps_tok_is(g->src, &g->t[k1], '*')) return 0;
+    size_t k = k1;
+    while (k < b && ps_tok_is(g->src, &g->t[k], '*')) k = ps_next_sig(g->p, k + 1);
+    if (k >= b || g->t[k].kind != PS_TK_IDENT) return 0;
+    k = ps_next_sig(g->p, k + 1);
+    return k < b && g->t[k].kind == PS_TK_PUNCT && strchr("=;,[)", g->src[g->t[k].off]);
+}
+
+static int keeps_control(gen *g, size_t a, size_t b)
+{
+    size_t k0 = ps_next_sig(g->p, a);
+    if (k0 >= b) return 1;
+    const ps_tok *t0 = &g->t[k0];
+    if (ps_tok_is(g->src, t0, ';')) return 1;
+    return t0->kind == PS_TK_IDENT && ident_in(g->src + t0->off, t0->len, keep_words);
+}
+
+typedef struct pending { size_t a, b; int paren; } pending;
+
+static void flush_kept(gen *g, pending *pd)
+{
+    if (pd->b > pd->a) emit_tokens(g, pd->a, pd->b);
+    pd->a = pd->b = 0;
+    pd->paren = 0;
+}
+
+static void flush_stmt(gen *g, pending *pd)
+{
+    if (pd->b <= pd->a) return;
+    if (is_declaration(g, pd->a, pd->b) || keeps_control(g, pd->a, pd->b)) {
+        flush_kept(g, pd);
+        return;
+    }
+    gpp(g, "#if PS_VARIANT == 2");
+    emit_tokens(g, pd->a, pd->b);
+    gpp(g, "#endif");
+    pd->a = pd->b = 0;
+    pd->paren = 0;
+}
+
+static void extend(pending *pd, size_t a, size_t b)
+{
+    if (pd->b <= pd->a) pd->a = a;
+    pd->b = b;
+}
+
+/* Does the statement continue after position k (a brace or ';' just ended)? */
+static int continues(gen *g, pending *pd, size_t k, int after_brace)
+{
+    size_t n = ps_next_sig(g->p, k);
+    const ps_tok *t = &g->t[n];
+    if (t->kind == PS_TK_IDENT && t->len == 4 && !memcmp(g->src + t->off, "else", 4)) return 1;
+    if (!after_brace) return 0;
+    if (t->kind == PS_TK_PUNCT && strchr(";,)=.[-", g->src[t->off])) return 1;
+    if (t->kind == PS_TK_IDENT && t->len == 5 && !memcmp(g->src + t->off, "while", 5)) return 1;
+    return is_declaration(g, pd->a, pd->b);
+}
+
+static int gen_compute_seq(gen *g, const ps_nodes *ns, int ctx)
+{
+    pending pd = {0, 0, 0};
+    for (size_t i = 0; i < ns->n; i++) {
+        const ps_node *x = ns->v[i];
+        if (x->kind == PS_N_TOKENS) {
+            for (size_t k = x->toks.a; k < x->toks.b; k++) {
+                const ps_tok *t = &g->t[k];
+                if (t->kind == PS_TK_WS || t->kind == PS_TK_COMMENT) {
+                    if (pd.b > pd.a) extend(&pd, k, k + 1);
+                    else emit_tokens(g, k, k + 1);
+                } else if (t->kind == PS_TK_PP) {
+                    flush_kept(g, &pd);
+                    emit_tokens(g, k, k + 1);
+                } else {
+                    extend(&pd, k, k + 1);
+                    if (t->kind == PS_TK_PUNCT) {
+                        char ch = g->src[t->off];
+                        if (ch == '(' || ch == '[') pd.paren++;
+                        else if ((ch == ')' || ch == ']') && pd.paren > 0) pd.paren--;
+                        else if (ch == ';' && pd.paren == 0 && !continues(g, &pd, k + 1, 0)) flush_stmt(g, &pd);
+                    }
+                }
+            }
+        } else if (x->kind == PS_N_BRACE && !x->has_construct) {
+            extend(&pd, x->toks.a, x->toks.b);
+            if (pd.paren == 0 && !continues(g, &pd, x->toks.b, 1)) flush_stmt(g, &pd);
+        } else if (x->kind == PS_N_BRACE) {
+            flush_kept(g, &pd);
+            emit_tokens(g, x->toks.a, x->toks.a + 1);
+            g->depth++;
+            int rc = gen_nodes(g, &x->kids, ctx);
+            g->depth--;
+            pop_scope(g);
+            if (rc) return rc;
+            emit_tokens(g, x->toks.b - 1, x->toks.b);
+        } else {
+            flush_kept(g, &pd);
+            if (gen_construct(g, x, ctx)) return 2;
+        }
+    }
+    flush_kept(g, &pd);
+    return 0;
+}
+
+static int gen_nodes(gen *g, const ps_nodes *ns, int ctx)
+{
+    if (ctx & CTX_COMPUTE) return gen_compute_seq(g, ns, ctx);
+    for (size_t i = 0; i < ns->n; i++) {
+        const ps_node *x = ns->v[i];
+        if (x->kind == PS_N_TOKENS) {
+            emit_tokens(g, x->toks.a, x->toks.b);
+        } else if (x->kind == PS_N_BRACE) {
+            emit_tokens(g, x->toks.a, x->toks.a + 1);
+            g->depth++;
+            int rc = gen_nodes(g, &x->kids, ctx);
+            g->depth--;
+            pop_scope(g);
+            if (rc) return rc;
+            emit_tokens(g, x->toks.b - 1, x->toks.b);
+        } else if (gen_construct(g, x, ctx)) {
+            return 2;
+        }
+    }
+    return 0;
+}
+
+/* ---- main ---------------------------------------------------------------- */
+
+/* Finds `main(` at file scope and how many parameters it takes. */
+static int find_main(gen *g)
+{
+    g->main_params = -1;
+    for (size_t i = 0; i < g->p->top.n; i++) {
+        const ps_node *x = g->p->top.v[i];
+        if (x->kind != PS_N_TOKENS) continue;
+        for (size_t k = x->toks.a; k < x->toks.b; k++) {
+            if (!ps_tok_ident(g->src, &g->t[k], "main")) continue;
+            size_t l = ps_next_sig(g->p, k + 1);
+            if (!ps_tok_is(g->src, &g->t[l], '(')) continue;
+            int commas = 0, depth = 0, any = 0, is_void = 0;
+            size_t m = l + 1;
+            for (; g->t[m].kind != PS_TK_EOF; m++) {
+                const ps_tok *t = &g->t[m];
+                if (t->kind == PS_TK_WS || t->kind == PS_TK_COMMENT) continue;
+                if (ps_tok_is(g->src, t, '(')) depth++;
+                else if (ps_tok_is(g->src, t, ')')) {
+                    if (depth-- == 0) break;
+                } else if (ps_tok_is(g->src, t, ',') && depth == 0) commas++;
+                if (!any && ps_tok_ident(g->src, t, "void")) is_void = 1;
+                else if (any) is_void = 0;
+                any++;
+            }
+            int n = !any || (is_void && any == 1) ? 0 : commas + 1;
+            if (n != 0 && n != 2)
+                return gerr(g, &g->t[k], "main must take (void) or (int argc, char **argv), not %d parameters", n);
+            if (g->main_params < 0 || n == 2) g->main_params = n;
+        }
+    }
+    return 0;
+}
+
+static void embed_source(gen *g, const char *sym, const char *src, size_t len)
+{
+    sb *b = &g->out;
+    newline(g);
+    sb_printf(b, "\nconst char *const %s =\n    \"", sym);
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)src[i];
+        if (c == '\n') sb_puts(b, i + 1 < len ? "\\n\"\n    \"" : "\\n");
+        else if (c == '\\') sb_puts(b, "\\\\");
+        else if (c == '"') sb_puts(b, "\\\"");
+        else if (c == '?') sb_puts(b, "\\?");
+        else if (c < 32 || c >= 127) sb_printf(b, "\\%03o", c);
+        else sb_put(b, (const char *)&src[i], 1);
+    }
+    sb_puts(b, "\";\n");
+    g->bol = 1;
+}
+
+int ps_variant_parse(const char *name)
+{
+    if (!name || !strcmp(name, "full")) return PS_VARIANT_FULL;
+    if (!strcmp(name, "comm")) return PS_VARIANT_COMM;
+    if (!strcmp(name, "data")) return PS_VARIANT_DATA;
+    if (!strcmp(name, "sections")) return PS_VARIANT_SECTIONS;
+    return -1;
+}
+
+const char *ps_variant_name(int v)
+{
+    switch (v) {
+    case PS_VARIANT_COMM: return "comm";
+    case PS_VARIANT_DATA: return "data";
+    case PS_VARIANT_SECTIONS: return "sections";
+    default: return "full";
+    }
+}
+
+static int valid_c_name(const char *s)
+{
+    if (!s || !*s || !(s[0] == '_' || (s[0] >= 'a' && s[0] <= 'z') || (s[0] >= 'A' && s[0] <= 'Z'))) return 0;
+    for (; *s; s++)
+        if (!(*s == '_' || (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9')))
+            return 0;
+    return 1;
+}
+
+int ps_gen(const char *src, size_t len, const ps_gen_opts *o, char **out, size_t *outlen, ps_diag *d)
+{
+    *out = NULL;
+    if (outlen) *outlen = 0;
+    const char *entry = o->entry ? o->entry : "main";
+    if (!valid_c_name(entry) || strlen(entry) > 200)
+        return ps_diag_error(d, 1, 1, "--entry '%s' is not a C identifier", entry);
+    if (o->source_symbol && !valid_c_name(o->source_symbol))
+        return ps_diag_error(d, 1, 1, "source symbol '%s' is not a C identifier", o->source_symbol);
+    ps_program p;
+    if (ps_parse(src, len, &p, d)) return 2;
+    gen g;
+    memset(&g, 0, sizeof g);
+    g.p = &p;
+    g.src = src;
+    g.t = p.toks.v;
+    g.o = o;
+    g.d = d;
+    g.bol = 1;
+    snprintf(g.main_name, sizeof g.main_name, "ps__main_%s", entry);
+    /* the path as a string literal body */
+    sb q = {0};
+    sb_puts(&q, "");
+    for (const char *s = d->path; *s; s++) {
+        if (*s == '\\' || *s == '"') sb_put(&q, "\\", 1);
+        if ((unsigned char)*s < 32) continue;
+        sb_put(&q, s, 1);
+    }
+    g.qpath = q.s;
+    int rc = find_main(&g);
+    if (!rc && g.main_params < 0)
+        rc = ps_diag_error(d, 1, 1, "the program has no main function (int main(void) { ... })");
+    if (!rc) {
+        int v = o->variant;
+        sb_printf(&g.out,
+                  "/* Generated by parscope gen from %s; edit the .loop file, not this one. */\n"
+                  "#ifndef PS_VARIANT\n#define PS_VARIANT %d /* 0 comm, 1 comm+data, 2 full */\n#endif\n"
+                  "#ifndef PS_SECTIONS\n#define PS_SECTIONS %d /* time \\SECTION blocks */\n#endif\n"
+                  "#include <parscope/loop.h>\n",
+                  g.qpath, v == PS_VARIANT_SECTIONS ? 2 : v, v == PS_VARIANT_SECTIONS);
+        rc = gen_nodes(&g, &p.top, 0);
+    }
+    if (!rc) {
+        newline(&g);
+        sb_printf(&g.out,
+                  "\n/* entry: runtime options (-s, -i, --trace, ...) are taken from argv first */\n"
+                  "int %s(int argc, char **argv)\n{\n    ps_set_args(&argc, &argv);\n    return %s(%s);\n}\n",
+                  entry, g.main_name, g.main_params == 2 ? "argc, argv" : "");
+        if (o->source_symbol) embed_source(&g, o->source_symbol, src, len);
+    }
+    for (int k = 0; k < g.narr; k++) {
+        free(g.arr[k].name);
+        free(g.arr[k].type);
+        free(g.arr[k].s1);
+        free(g.arr[k].s2);
+    }
+    free(g.arr);
+    free(g.qpath);
+    ps_program_free(&p);
+    if (rc) {
+        free(g.out.s);
+        return 2;
+    }
+    *out = g.out.s;
+    if (outlen) *outlen = g.out.n;
+    return 0;
+}

@@ -1,0 +1,385 @@
+/* parser.c - the block structure of a LOOP program (see parser.h). */
+#include "lang/parser.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/util.h"
+
+#define NOTOK ((size_t)-1)
+
+/* min/max arguments; block: 0 none, 1 required, 2 optional.  Arity checks
+ * with gaps (3 or 5) are in check_arity(). */
+static const ps_construct_info constructs[] = {
+    {"OPEN0", PS_K_OPEN0, 5, 5, 0},
+    {"CLOSE0", PS_K_CLOSE0, 0, 0, 0},
+    {"VEC", PS_K_VEC, 1, 2, 0},
+    {"Vec", PS_K_VEC, 1, 2, 0},
+    {"MAT", PS_K_MAT, 1, 3, 0},
+    {"Mat", PS_K_MAT, 1, 3, 0},
+    {"INIT_ARRAY", PS_K_INIT_ARRAY, 1, 2, 0},
+    {"LOOP", PS_K_LOOP, -1, -1, 1},
+    {"SCALPROD", PS_K_SCALPROD, 3, 4, 0},
+    {"MATVECPROD", PS_K_MATVECPROD, 3, 5, 0},
+    {"MATPROD", PS_K_MATPROD, 3, 6, 0},
+    {"WORK", PS_K_WORK, 1, 1, 0},
+    {"COMMUNICATE", PS_K_COMMUNICATE, 3, 5, 2},
+    {"EXCHANGE", PS_K_EXCHANGE, 3, 5, 0},
+    {"MULTIBCAST0", PS_K_MULTIBCAST0, 1, 1, 0},
+    {"MULTIBCAST_ME", PS_K_MULTIBCAST_ME, 1, 1, 0},
+    {"MULTIBCAST_ALTER", PS_K_MULTIBCAST_ALTER, 1, 1, 0},
+    {"TREE_BCAST", PS_K_TREE_BCAST, 2, 2, 0},
+    {"TREE_COLLECT_VEC", PS_K_TREE_COLLECT_VEC, 1, 2, 0},
+    {"TREE_DISTRIB_VEC", PS_K_TREE_DISTRIB_VEC, 1, 2, 0},
+    {"VISIBLE_SYNC", PS_K_VISIBLE_SYNC, 0, 0, 0},
+    {"SEND", PS_K_SEND, 2, 2, 0},
+    {"RECEIVE", PS_K_RECEIVE, 2, 2, 0},
+    {"BSEND", PS_K_BSEND, 2, 2, 0},
+    {"BRECEIVE", PS_K_BRECEIVE, 2, 2, 0},
+    {"WAIT", PS_K_WAIT, 0, 0, 0},
+    {"SECTION", PS_K_SECTION, 1, 1, 1},
+    {"DATA_MOVE", PS_K_DATA_MOVE, 1, 1, 1},
+    {NULL, 0, 0, 0, 0}};
+
+/* What the arguments are, for messages. */
+static const char *signature(int kind)
+{
+    switch (kind) {
+    case PS_K_OPEN0: return "(&nodes, &me, &host, &psize, TRACE_BUF)";
+    case PS_K_CLOSE0: case PS_K_VISIBLE_SYNC: case PS_K_WAIT: return "()";
+    case PS_K_VEC: return "(TYPE: t [, S1: n]) names;";
+    case PS_K_MAT: return "(TYPE: t [, S1: rows] [, S2: cols]) names;";
+    case PS_K_INIT_ARRAY: return "(array [, value])";
+    case PS_K_SCALPROD: return "(s, x, y [, n])";
+    case PS_K_MATVECPROD: return "(y, A, x [, rows, cols])";
+    case PS_K_MATPROD: return "(C, A, B [, rows, inner, cols])";
+    case PS_K_WORK: return "(flops)";
+    case PS_K_COMMUNICATE: case PS_K_EXCHANGE: return "(bytes, distance, partners [, sendbuf, recvbuf])";
+    case PS_K_MULTIBCAST0: case PS_K_MULTIBCAST_ME: case PS_K_MULTIBCAST_ALTER: return "(bytes)";
+    case PS_K_TREE_BCAST: return "(ptr, bytes)";
+    case PS_K_TREE_COLLECT_VEC: case PS_K_TREE_DISTRIB_VEC: return "(vec [, length])";
+    case PS_K_SEND: case PS_K_BSEND: return "(dest, words)";
+    case PS_K_RECEIVE: case PS_K_BRECEIVE: return "(src, words)";
+    case PS_K_SECTION: return "(name) { ... }";
+    case PS_K_DATA_MOVE: return "(bytes) { ... }";
+    default: return "";
+    }
+}
+
+const ps_construct_info *ps_construct_lookup(const char *name, size_t len)
+{
+    for (const ps_construct_info *c = constructs; c->name; c++)
+        if (strlen(c->name) == len && !memcmp(c->name, name, len)) return c;
+    return NULL;
+}
+
+typedef struct parser {
+    const char *src;
+    ps_tok     *t;
+    size_t      n;
+    ps_diag    *d;
+    int         depth;   /* nesting, bounded so hostile input cannot exhaust the stack */
+} parser;
+
+#define MAX_NESTING 256
+
+static void nodes_push(ps_nodes *ns, ps_node *x)
+{
+    if (ns->n == ns->cap) {
+        ns->cap = ns->cap ? 2 * ns->cap : 8;
+        ns->v = ps_xrealloc(ns->v, ns->cap * sizeof *ns->v);
+    }
+    ns->v[ns->n++] = x;
+}
+
+static ps_node *node_new(int kind)
+{
+    ps_node *x = ps_xcalloc(1, sizeof *x);
+    x->kind = kind;
+    x->lparen = x->iter_tok = x->lbrace = x->rbrace = NOTOK;
+    return x;
+}
+
+static int trivia(const ps_tok *t) { return t->kind == PS_TK_WS || t->kind == PS_TK_COMMENT; }
+
+static size_t next_sig(const parser *P, size_t i)
+{
+    while (i < P->n && trivia(&P->t[i])) i++;
+    return i < P->n ? i : P->n - 1;
+}
+
+size_t ps_next_sig(const ps_program *p, size_t i)
+{
+    while (i < p->toks.n && trivia(&p->toks.v[i])) i++;
+    return i < p->toks.n ? i : p->toks.n - 1;
+}
+
+static int err_at(parser *P, size_t i, const char *fmt, const char *a, const char *b)
+{
+    return ps_diag_error(P->d, P->t[i].line, P->t[i].col, fmt, a, b);
+}
+
+static int is_punct(const parser *P, size_t i, char c) { return ps_tok_is(P->src, &P->t[i], c); }
+
+static int parse_seq(parser *P, size_t *ip, ps_nodes *out, size_t open_brace, int *has_construct);
+
+/* Argument list from the '(' at *ip; leaves *ip after the ')'. */
+static int parse_args(parser *P, size_t *ip, ps_node *c, const char *cname)
+{
+    size_t i = *ip;
+    c->lparen = i;
+    i++;
+    int depth = 0;
+    size_t start = i;
+    ps_range *args = NULL;
+    int nargs = 0;
+    for (;;) {
+        ps_tok *t = &P->t[i];
+        if (t->kind == PS_TK_EOF) {
+            free(args);
+            return err_at(P, c->lparen, "unterminated argument list of \\%s%s", cname, "");
+        }
+        if (t->kind == PS_TK_CONSTRUCT || t->kind == PS_TK_PP) {
+            free(args);
+            return err_at(P, i, t->kind == PS_TK_PP ? "preprocessor directive inside the arguments of \\%s%s"
+                                                    : "a construct cannot be an argument of \\%s%s",
+                          cname, "");
+        }
+        if (t->kind == PS_TK_PUNCT) {
+            char ch = P->src[t->off];
+            if (ch == '(' || ch == '[' || ch == '{') depth++;
+            else if ((ch == ')' || ch == ']' || ch == '}') && depth > 0) depth--;
+            else if ((ch == ')' || ch == ',') && depth == 0) {
+                size_t a = start, b = i;
+                while (a < b && trivia(&P->t[a])) a++;
+                while (b > a && trivia(&P->t[b - 1])) b--;
+                int empty = a == b;
+                if (empty && !(ch == ')' && nargs == 0)) {
+                    free(args);
+                    return err_at(P, i, "empty argument in \\%s%s", cname, "");
+                }
+                if (!empty) {
+                    args = ps_xrealloc(args, (size_t)(nargs + 1) * sizeof *args);
+                    args[nargs++] = (ps_range){a, b};
+                }
+                start = i + 1;
+                if (ch == ')') break;
+            } else if (ch == '}' || ch == ']') {
+                free(args);
+                return err_at(P, i, "unbalanced '%s' in the arguments of \\%s", ch == '}' ? "}" : "]",
+                              cname);
+            }
+        }
+        i++;
+    }
+    c->args = args;
+    c->nargs = nargs;
+    *ip = i + 1;
+    return 0;
+}
+
+static int check_arity(parser *P, ps_node *c, const char *cname)
+{
+    const ps_construct_info *ci = c->info;
+    int n = c->nargs, ok = n >= ci->min_args && n <= ci->max_args;
+    char want[64];
+    if (ci->kind == PS_K_COMMUNICATE || ci->kind == PS_K_EXCHANGE || ci->kind == PS_K_MATVECPROD) {
+        ok = n == 3 || n == 5;
+        snprintf(want, sizeof want, "3 or 5 arguments");
+    } else if (ci->kind == PS_K_MATPROD) {
+        ok = n == 3 || n == 6;
+        snprintf(want, sizeof want, "3 or 6 arguments");
+    } else if (ci->min_args == ci->max_args) {
+        snprintf(want, sizeof want, "%d argument%s", ci->min_args, ci->min_args == 1 ? "" : "s");
+    } else {
+        snprintf(want, sizeof want, "%d to %d arguments", ci->min_args, ci->max_args);
+    }
+    if (ok) return 0;
+    size_t at = c->lparen != NOTOK ? c->lparen : c->name_tok;
+    return ps_diag_error(P->d, P->t[at].line, P->t[at].col, "\\%s takes %s %s, got %d", cname, want,
+                         signature(ci->kind), n);
+}
+
+static int parse_block(parser *P, size_t *ip, ps_node *c, const char *cname)
+{
+    size_t j = next_sig(P, *ip);
+    if (!is_punct(P, j, '{')) {
+        size_t at = P->t[j].kind == PS_TK_EOF ? c->name_tok : j;
+        return ps_diag_error(P->d, P->t[at].line, P->t[at].col, "\\%s needs a block '{ ... }'%s%s",
+                             cname, c->info->kind == PS_K_LOOP ? "" : " after ", 
+                             c->info->kind == PS_K_LOOP ? "" : signature(c->info->kind));
+    }
+    c->lbrace = j;
+    j++;
+    int inner = 0;
+    if (parse_seq(P, &j, &c->kids, c->lbrace, &inner)) return 2;
+    c->has_construct = inner;
+    c->rbrace = j;
+    *ip = j + 1;
+    return 0;
+}
+
+static int parse_construct(parser *P, size_t *ip, ps_nodes *out)
+{
+    size_t i = *ip;
+    ps_tok *t = &P->t[i];
+    char cname[64];
+    size_t nl = t->len - 1 < sizeof cname - 1 ? t->len - 1 : sizeof cname - 1;
+    memcpy(cname, P->src + t->off + 1, nl);
+    cname[nl] = 0;
+    const ps_construct_info *ci = ps_construct_lookup(P->src + t->off + 1, t->len - 1);
+    if (!ci) return err_at(P, i, "unknown construct '\\%s'%s", cname, "");
+    ps_node *c = node_new(PS_N_CONSTRUCT);
+    c->info = ci;
+    c->name_tok = i;
+    nodes_push(out, c);
+    size_t j = i + 1;
+    if (ci->kind == PS_K_LOOP) {
+        size_t k = next_sig(P, j);
+        if (P->t[k].kind == PS_TK_IDENT) {
+            c->iter_tok = k;
+            k = next_sig(P, k + 1);
+        }
+        if (is_punct(P, k, '(')) {
+            if (parse_args(P, &k, c, cname)) return 2;
+            if (c->nargs != 1)
+                return err_at(P, c->lparen, "\\LOOP takes one count: \\LOOP [name] [(count)] { ... }%s%s", "",
+                              "");
+        }
+        j = k;
+        if (parse_block(P, &j, c, cname)) return 2;
+    } else {
+        size_t k = next_sig(P, j);
+        if (!is_punct(P, k, '('))
+            return err_at(P, k, "expected '(' after \\%s: \\%s", cname, "...(arguments)");
+        if (parse_args(P, &k, c, cname)) return 2;
+        if (check_arity(P, c, cname)) return 2;
+        j = k;
+        if (ci->kind == PS_K_VEC || ci->kind == PS_K_MAT) {
+            for (;;) {
+                k = next_sig(P, j);
+                if (P->t[k].kind != PS_TK_IDENT)
+                    return err_at(P, k, "expected an array name after \\%s(...)%s", cname, "");
+                c->names = ps_xrealloc(c->names, (size_t)(c->nnames + 1) * sizeof *c->names);
+                c->names[c->nnames++] = k;
+                k = next_sig(P, k + 1);
+                if (is_punct(P, k, ',')) {
+                    j = k + 1;
+                    continue;
+                }
+                if (!is_punct(P, k, ';'))
+                    return err_at(P, k, "expected ',' or ';' after the names declared by \\%s%s", cname, "");
+                j = k + 1;
+                break;
+            }
+        } else if (ci->block == 1 || (ci->block == 2 && is_punct(P, next_sig(P, j), '{'))) {
+            if (parse_block(P, &j, c, cname)) return 2;
+        } else {
+            k = next_sig(P, j);
+            if (is_punct(P, k, ';')) j = k + 1;
+        }
+    }
+    c->toks = (ps_range){i, j};
+    *ip = j;
+    return 0;
+}
+
+/* A sequence up to the '}' matching open_brace (or the end of input when
+ * open_brace is NOTOK).  Leaves *ip at that '}' (or at EOF). */
+static int parse_seq(parser *P, size_t *ip, ps_nodes *out, size_t open_brace, int *has_construct)
+{
+    if (++P->depth > MAX_NESTING)
+        return err_at(P, *ip, "blocks nested too deeply (more than %s levels)%s", "256", "");
+    size_t i = *ip;
+    ps_node *text = NULL;
+    int paren = 0;
+    for (;;) {
+        ps_tok *t = &P->t[i];
+        if (t->kind == PS_TK_EOF) {
+            if (open_brace != NOTOK) return err_at(P, open_brace, "'{' is never closed%s%s", "", "");
+            break;
+        }
+        if (t->kind == PS_TK_PUNCT && P->src[t->off] == '}') {
+            if (open_brace == NOTOK) return err_at(P, i, "unmatched '}'%s%s", "", "");
+            break;
+        }
+        if (t->kind == PS_TK_PUNCT && P->src[t->off] == '{') {
+            text = NULL;
+            ps_node *b = node_new(PS_N_BRACE);
+            size_t j = i + 1;
+            int inner = 0;
+            if (parse_seq(P, &j, &b->kids, i, &inner)) {
+                nodes_push(out, b);
+                return 2;
+            }
+            b->toks = (ps_range){i, j + 1};
+            b->has_construct = inner;
+            if (inner) *has_construct = 1;
+            nodes_push(out, b);
+            i = j + 1;
+            continue;
+        }
+        if (t->kind == PS_TK_CONSTRUCT) {
+            if (paren > 0)
+                return ps_diag_error(P->d, t->line, t->col,
+                                     "'%.*s' is a statement and cannot appear inside an expression",
+                                     (int)t->len, P->src + t->off);
+            text = NULL;
+            *has_construct = 1;
+            if (parse_construct(P, &i, out)) return 2;
+            continue;
+        }
+        if (t->kind == PS_TK_PUNCT) {
+            char ch = P->src[t->off];
+            if (ch == '(' || ch == '[') paren++;
+            else if ((ch == ')' || ch == ']') && paren > 0) paren--;
+        }
+        if (!text) {
+            text = node_new(PS_N_TOKENS);
+            text->toks = (ps_range){i, i};
+            nodes_push(out, text);
+        }
+        text->toks.b = i + 1;
+        i++;
+    }
+    P->depth--;
+    *ip = i;
+    return 0;
+}
+
+int ps_parse(const char *src, size_t len, ps_program *p, ps_diag *d)
+{
+    memset(p, 0, sizeof *p);
+    p->src = src;
+    p->len = len;
+    if (ps_lex(src, len, &p->toks, d)) return 2;
+    parser P = {src, p->toks.v, p->toks.n, d, 0};
+    size_t i = 0;
+    int has = 0;
+    if (parse_seq(&P, &i, &p->top, NOTOK, &has)) {
+        ps_program_free(p);
+        return 2;
+    }
+    return 0;
+}
+
+static void nodes_free(ps_nodes *ns)
+{
+    for (size_t i = 0; i < ns->n; i++) {
+        ps_node *x = ns->v[i];
+        nodes_free(&x->kids);
+        free(x->args);
+        free(x->names);
+        free(x);
+    }
+    free(ns->v);
+    ns->v = NULL;
+    ns->n = ns->cap = 0;
+}
+
+void ps_program_free(ps_program *p)
+{
+    nodes_free(&p->top);
+    ps_toks_free(&p->toks);
+}

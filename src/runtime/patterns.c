@@ -1,0 +1,312 @@
+/*
+ * patterns.c - the LOOP language's communication patterns (loop.h), built on
+ * the public runtime API only.  Orders follow the LOOP seed, section
+ * 4.1.1.4-4.1.1.6; DESIGN.md fixes the open points (no self messages, two
+ * messages when two partner positions land on one node).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "parscope/loop.h"
+
+/* Tags: the construct id in the high bits, the partner position below, so
+ * every message of a pattern matches the receive meant for it. */
+#define TAG(c, sub) (((c) << 8) | ((sub) & 0xff))
+
+static int wrap(long x, int p)
+{
+    long r = x % p;
+    return (int)(r < 0 ? r + p : r);
+}
+
+static const char *blk(const void *b, size_t bytes, long i)
+{
+    return b ? (const char *)b + (size_t)i * bytes : NULL;
+}
+
+static char *wblk(void *b, size_t bytes, long i)
+{
+    return b ? (char *)b + (size_t)i * bytes : NULL;
+}
+
+static ps_request *requests(int n)
+{
+    ps_request *r = malloc((size_t)(n > 0 ? n : 1) * sizeof *r);
+    if (!r) ps_abort("out of memory: %d requests", n);
+    return r;
+}
+
+/* ---- \COMMUNICATE ------------------------------------------------------------ */
+
+static void comm_post(ps_comm *c)
+{
+    int P = ps_size(), me = ps_rank();
+    c->req = requests(2 * c->partners);
+    c->nreq = 0;
+    if (!c->sendbuf || !c->recvbuf) ps_scratch(c->bytes);  /* grown once, before any post */
+    for (int k = 1; k <= c->partners; k++) {
+        int src = wrap((long)me - (long)k * c->distance, P);
+        if (src != me)
+            c->req[c->nreq++] = ps_irecv(wblk(c->recvbuf, c->bytes, k - 1), c->bytes, src,
+                                         TAG(PS_C_COMMUNICATE, k), PS_C_COMMUNICATE);
+    }
+    for (int k = 1; k <= c->partners; k++) {
+        int dst = wrap((long)me + (long)k * c->distance, P);
+        if (dst != me)
+            c->req[c->nreq++] = ps_isend(blk(c->sendbuf, c->bytes, k - 1), c->bytes, dst,
+                                         TAG(PS_C_COMMUNICATE, k), PS_C_COMMUNICATE);
+    }
+}
+
+static void comm_complete(ps_comm *c)
+{
+    int P = ps_size(), me = ps_rank();
+    for (int i = 0; i < c->nreq; i++) ps_wait(c->req[i]);
+    /* positions landing on me: the block arrives from myself */
+    if (c->sendbuf && c->recvbuf)
+        for (int k = 1; k <= c->partners; k++)
+            if (wrap((long)me + (long)k * c->distance, P) == me)
+                memmove(wblk(c->recvbuf, c->bytes, k - 1), blk(c->sendbuf, c->bytes, k - 1), c->bytes);
+    free(c->req);
+    c->req = NULL;
+    c->nreq = 0;
+}
+
+static void comm_init(ps_comm *c, size_t bytes, int distance, int partners, const void *sb, void *rb)
+{
+    if (partners < 0) ps_abort("\\COMMUNICATE: partners must be >= 0, got %d", partners);
+    c->bytes = bytes;
+    c->distance = distance;
+    c->partners = partners;
+    c->sendbuf = sb;
+    c->recvbuf = rb;
+}
+
+void ps_communicate(size_t bytes, int distance, int partners, const void *sendbuf, void *recvbuf)
+{
+    ps_comm c;
+    comm_init(&c, bytes, distance, partners, sendbuf, recvbuf);
+    comm_post(&c);
+    comm_complete(&c);
+}
+
+void ps_communicate_begin(ps_comm *c, size_t bytes, int distance, int partners, const void *sendbuf,
+                          void *recvbuf)
+{
+    comm_init(c, bytes, distance, partners, sendbuf, recvbuf);
+    comm_post(c);
+}
+
+void ps_communicate_end(ps_comm *c)
+{
+    comm_complete(c);
+}
+
+/* ---- \EXCHANGE ----------------------------------------------------------------- */
+
+void ps_exchange(size_t bytes, int distance, int partners, const void *sb, void *rb)
+{
+    int P = ps_size(), me = ps_rank();
+    if (partners != 1 && (partners < 0 || partners % 2))
+        ps_abort("\\EXCHANGE: partners must be 1 or even, got %d", partners);
+    if (!sb || !rb) ps_scratch(bytes);
+    if (partners == 1) {
+        long partner = (long)(me ^ distance);
+        if (partner == me) {
+            if (sb && rb) memmove(rb, sb, bytes);
+        } else if (partner >= 0 && partner < P) {
+            ps_request r[2];
+            r[0] = ps_irecv(rb, bytes, (int)partner, TAG(PS_C_EXCHANGE, 1), PS_C_EXCHANGE);
+            r[1] = ps_isend(sb, bytes, (int)partner, TAG(PS_C_EXCHANGE, 1), PS_C_EXCHANGE);
+            ps_wait(r[0]);
+            ps_wait(r[1]);
+        }
+        return;
+    }
+    int j = partners / 2;
+    ps_request *req = requests(2 * partners);
+    int n = 0;
+    /* a message travelling up (to me+k*d) has tag 2k, down 2k+1; block 2(k-1)
+     * is the +k side, 2(k-1)+1 the -k side */
+    for (int k = 1; k <= j; k++) {
+        int up = wrap((long)me + (long)k * distance, P), down = wrap((long)me - (long)k * distance, P);
+        if (up != me) req[n++] = ps_irecv(wblk(rb, bytes, 2 * (k - 1)), bytes, up, TAG(PS_C_EXCHANGE, 2 * k + 1), PS_C_EXCHANGE);
+        if (down != me) req[n++] = ps_irecv(wblk(rb, bytes, 2 * (k - 1) + 1), bytes, down, TAG(PS_C_EXCHANGE, 2 * k), PS_C_EXCHANGE);
+    }
+    for (int k = 1; k <= j; k++) {
+        int up = wrap((long)me + (long)k * distance, P), down = wrap((long)me - (long)k * distance, P);
+        if (up != me) req[n++] = ps_isend(blk(sb, bytes, 2 * (k - 1)), bytes, up, TAG(PS_C_EXCHANGE, 2 * k), PS_C_EXCHANGE);
+        if (down != me) req[n++] = ps_isend(blk(sb, bytes, 2 * (k - 1) + 1), bytes, down, TAG(PS_C_EXCHANGE, 2 * k + 1), PS_C_EXCHANGE);
+    }
+    for (int i = 0; i < n; i++) ps_wait(req[i]);
+    free(req);
+    if (sb && rb)
+        for (int k = 1; k <= j; k++)
+            if (wrap((long)me + (long)k * distance, P) == me) {
+                /* my +k neighbour is me: what it sends down arrives on my +k side */
+                memmove(wblk(rb, bytes, 2 * (k - 1)), blk(sb, bytes, 2 * (k - 1) + 1), bytes);
+                memmove(wblk(rb, bytes, 2 * (k - 1) + 1), blk(sb, bytes, 2 * (k - 1)), bytes);
+            }
+}
+
+/* ---- multi-broadcasts ------------------------------------------------------------ */
+
+static void multibcast(size_t bytes, int construct, int start)
+{
+    int P = ps_size(), me = ps_rank();
+    if (P < 2) return;
+    ps_scratch(bytes);
+    ps_request *req = requests(P);
+    int n = 0;
+    for (int i = 0; i < P; i++) {
+        int to = (start + i) % P;
+        if (to != me) req[n++] = ps_isend(NULL, bytes, to, TAG(construct, 0), construct);
+    }
+    for (int i = 0; i < P; i++) {
+        int from = (start + i) % P;
+        if (from != me) ps_recv(NULL, bytes, from, TAG(construct, 0), construct);
+    }
+    for (int i = 0; i < n; i++) ps_wait(req[i]);
+    free(req);
+}
+
+void ps_multibcast0(size_t bytes) { multibcast(bytes, PS_C_MULTIBCAST0, 0); }
+
+void ps_multibcast_me(size_t bytes) { multibcast(bytes, PS_C_MULTIBCAST_ME, (ps_rank() + 1) % ps_size()); }
+
+void ps_multibcast_alter(size_t bytes)
+{
+    int P = ps_size(), me = ps_rank();
+    if (P < 2) return;
+    ps_scratch(bytes);
+    ps_request *req = requests(P);
+    for (int k = 1; k < P; k++) {
+        req[k - 1] = ps_isend(NULL, bytes, (me + k) % P, TAG(PS_C_MULTIBCAST_ALTER, 0), PS_C_MULTIBCAST_ALTER);
+        ps_recv(NULL, bytes, wrap((long)me - k, P), TAG(PS_C_MULTIBCAST_ALTER, 0), PS_C_MULTIBCAST_ALTER);
+    }
+    for (int k = 1; k < P; k++) ps_wait(req[k - 1]);
+    free(req);
+}
+
+/* ---- binary tree rooted at 0 ------------------------------------------------------- */
+
+static int top_step(int P)
+{
+    int s = 1;
+    while (s < P) s <<= 1;
+    return s;
+}
+
+void ps_tree_bcast(void *data, size_t bytes)
+{
+    int P = ps_size(), me = ps_rank();
+    if (!data) ps_scratch(bytes);
+    ps_request req[64];
+    int n = 0;
+    for (int s = top_step(P) / 2; s >= 1; s /= 2) {
+        if (me % (2 * s) == 0 && me + s < P)
+            req[n++] = ps_isend(data, bytes, me + s, TAG(PS_C_TREE_BCAST, 0), PS_C_TREE_BCAST);
+        else if (me % (2 * s) == s)
+            ps_recv(data, bytes, me - s, TAG(PS_C_TREE_BCAST, 0), PS_C_TREE_BCAST);
+    }
+    for (int i = 0; i < n; i++) ps_wait(req[i]);
+}
+
+/* Byte range of parts [a, b) of a vector of n elements split into P parts. */
+static void parts(long n, int P, int a, int b, size_t elem, size_t *off, size_t *len)
+{
+    long lo = n * a / P, hi = n * b / P;
+    *off = (size_t)lo * elem;
+    *len = (size_t)(hi - lo) * elem;
+}
+
+static int imin(int a, int b) { return a < b ? a : b; }
+
+void ps_tree_collect_vec(void *vec, size_t elem, long n)
+{
+    int P = ps_size(), me = ps_rank();
+    char *v = vec;
+    size_t off, len;
+    for (int s = 1; s < P; s *= 2) {
+        if (me % (2 * s) == s) {
+            parts(n, P, me, imin(me + s, P), elem, &off, &len);
+            ps_send(v + off, len, me - s, TAG(PS_C_TREE_COLLECT, 0), PS_C_TREE_COLLECT);
+            break;
+        }
+        if (me + s < P) {
+            parts(n, P, me + s, imin(me + 2 * s, P), elem, &off, &len);
+            ps_recv(v + off, len, me + s, TAG(PS_C_TREE_COLLECT, 0), PS_C_TREE_COLLECT);
+        }
+    }
+}
+
+void ps_tree_distrib_vec(void *vec, size_t elem, long n)
+{
+    int P = ps_size(), me = ps_rank();
+    char *v = vec;
+    size_t off, len;
+    ps_request req[64];
+    int nr = 0;
+    for (int s = top_step(P) / 2; s >= 1; s /= 2) {
+        if (me % (2 * s) == 0 && me + s < P) {
+            parts(n, P, me + s, imin(me + 2 * s, P), elem, &off, &len);
+            req[nr++] = ps_isend(v + off, len, me + s, TAG(PS_C_TREE_DISTRIB, 0), PS_C_TREE_DISTRIB);
+        } else if (me % (2 * s) == s) {
+            parts(n, P, me, imin(me + s, P), elem, &off, &len);
+            ps_recv(v + off, len, me - s, TAG(PS_C_TREE_DISTRIB, 0), PS_C_TREE_DISTRIB);
+        }
+    }
+    for (int i = 0; i < nr; i++) ps_wait(req[i]);
+}
+
+/* ---- \VISIBLE_SYNC ------------------------------------------------------------------ */
+
+void ps_visible_sync(void)
+{
+    int P = ps_size(), me = ps_rank();
+    ps_barrier(PS_C_VISIBLE_SYNC);
+    if (P > 1) {
+        char out = 1, in = 0;
+        ps_request r = ps_isend(&out, 1, (me + 1) % P, TAG(PS_C_VISIBLE_SYNC, 0), PS_C_VISIBLE_SYNC);
+        ps_recv(&in, 1, (me + P - 1) % P, TAG(PS_C_VISIBLE_SYNC, 0), PS_C_VISIBLE_SYNC);
+        ps_wait(r);
+    }
+    ps_mark(PS_C_VISIBLE_SYNC);
+    ps_barrier(PS_C_VISIBLE_SYNC);
+}
+
+/* ---- the estimator's six instructions ----------------------------------------------- */
+
+/* One tag for all four, so a SEND may be received by a BRECEIVE and the
+ * other way round, as in the estimator seed. */
+#define P2P_TAG TAG(PS_C_SEND, 0)
+
+static size_t word_bytes(double words, const char *what)
+{
+    if (!(words >= 0) || words > 1e15) ps_abort("\\%s: bad word count %g", what, words);
+    return (size_t)(words + 0.5) * 8;
+}
+
+void ps_loop_send(int dest, double words)
+{
+    size_t b = word_bytes(words, "SEND");
+    ps_scratch(b);
+    (void)ps_isend(NULL, b, dest, P2P_TAG, PS_C_SEND);
+}
+
+void ps_loop_receive(int src, double words)
+{
+    size_t b = word_bytes(words, "RECEIVE");
+    ps_scratch(b);
+    (void)ps_irecv(NULL, b, src, P2P_TAG, PS_C_RECEIVE);
+}
+
+void ps_loop_bsend(int dest, double words)
+{
+    ps_send(NULL, word_bytes(words, "BSEND"), dest, P2P_TAG, PS_C_BSEND);
+}
+
+void ps_loop_breceive(int src, double words)
+{
+    ps_recv(NULL, word_bytes(words, "BRECEIVE"), src, P2P_TAG, PS_C_BRECEIVE);
+}
