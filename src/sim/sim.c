@@ -732,7 +732,7 @@ int ps_simulate(const ps_streams *s, const ps_machine *m, const ps_sim_opts *o, 
         if (a->end > r->time) r->time = a->end;
         /* waiting is what is left of the rank's time */
         a->wait = a->end - a->work - a->comm;
-        if (a->wait < 0) a->wait = 0;
+        if (a->wait < 1e-12 * a->end) a->wait = 0; /* rounding */
         wsum += a->work;
         csum += a->comm;
         vsum += a->wait;

@@ -1,0 +1,22 @@
+/*
+ * compare.h - predicted against measured: relative error per processor count
+ * and per activity, from two result documents (run-shaped JSON, one document
+ * or {"points": [...]}).
+ */
+#ifndef PS_COMPARE_H
+#define PS_COMPARE_H
+
+#include <jansson.h>
+#include <stdio.h>
+
+/* Compares; prints a table to out (if not NULL) and returns a JSON object
+ * {"kind": "compare", "rows": [{ranks, measured_s, predicted_s, error,
+ * activities: {busy: {measured_s, predicted_s, error}, overhead, idle}}],
+ * "max_abs_error"}.  NULL with err if the documents have no processor count
+ * in common or are not result documents. */
+json_t *ps_compare_results(json_t *measured, json_t *predicted, FILE *out, char *err, size_t errlen);
+
+/* The execution time a document reports: time.min (the best trial). */
+double ps_result_doc_time(json_t *doc);
+
+#endif
