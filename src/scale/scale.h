@@ -1,0 +1,60 @@
+/*
+ * scale.h - the CLUE scalability sweep and its analysis (`parscope scale`).
+ *
+ * A sweep runs a workload on P = 1, 2, 4 .. N ranks for every variation,
+ * K trials each, the trials interleaved (CLUE Figure 3.4: the trial loop is
+ * the outermost, so one disturbance cannot spoil every repetition of a
+ * point).  Every run is appended to DIR/runs.ndjson as it ends; the plan
+ * (every parameter with its source) is DIR/sweep.json.  The analysis is a
+ * function of those two files: DIR/scale.json ("kind": "scale"),
+ * DIR/scale.csv and DIR/report.html.  docs/SCALE.md describes them.
+ */
+#ifndef PS_SCALE_H
+#define PS_SCALE_H
+
+#include <jansson.h>
+#include <stdio.h>
+
+#include "scale/params.h"
+
+/* Exit status of an interrupted sweep (partial results written). */
+#define PS_SCALE_EXIT_INTERRUPTED 130
+
+/* Runs (or, with resume, continues) the sweep in dir and writes the
+ * analysis.  Returns the command's exit status: 0 all runs succeeded, 1 some
+ * run failed (recorded, the sweep went on), 2 bad input (err set),
+ * PS_SCALE_EXIT_INTERRUPTED after SIGINT/SIGTERM. */
+int ps_scale_sweep(ps_scale_params *p, const char *dir, int resume, char *err, size_t errlen);
+
+/* Restores the parameters of a sweep directory (DIR/sweep.json). */
+int ps_scale_load_plan(const char *dir, ps_scale_params *p, json_t **plan, char *err, size_t errlen);
+
+/* The analysis document from the plan and the run records. */
+json_t *ps_scale_analyse(const json_t *plan, const json_t *runs);
+
+/* Reads DIR/runs.ndjson (an array, empty when missing). */
+json_t *ps_scale_read_runs(const char *dir, char *err, size_t errlen);
+
+/* Writes DIR/scale.json, DIR/scale.csv, DIR/report.html. */
+int ps_scale_write_outputs(const char *dir, const json_t *doc, char *err, size_t errlen);
+
+/* CSV: workload, variation, ranks, time_s, act_per_s, net_act_per_s,
+ * speedup, efficiency, serial_fraction, then scaling, k, trials,
+ * successful, time_min, time_median, time_max, samples. */
+int ps_scale_write_csv(const json_t *doc, FILE *out);
+
+/* The table and the conclusions as text. */
+void ps_scale_print(const json_t *doc, FILE *out);
+
+/* The automatic conclusions (seed 5.2.3) of an analysis document, as an
+ * array of {id, text, numbers {...}} (conclude.c). */
+json_t *ps_scale_conclude(const json_t *doc);
+
+/* The report fragment for a "scale" document: a <section> with the
+ * parameters, the table, the conclusions and the seed's Figures 4.2-4.6
+ * (ACT/s, efficiency and serial fraction by variation and by processor
+ * count) as inline SVG.  dir (may be NULL) is where the document lives.
+ * 0, or -1 if the document is not a scale document. */
+int ps_scale_report_html(const json_t *doc, const char *dir, FILE *out);
+
+#endif

@@ -1,0 +1,368 @@
+/* sweep.c - running the sweep: plan, interleaved trials, append, resume (see scale.h). */
+#include "scale/scale.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "launch/launch.h"
+#include "launch/run.h"
+#include "out/result.h"
+#include "trace/sheet.h"
+#include "util/util.h"
+
+/* ---- the plan ---------------------------------------------------------- */
+
+static json_t *plan_json(const ps_scale_params *p, double copy_bps, size_t copy_bytes)
+{
+    json_t *d = json_object();
+    json_object_set_new(d, "kind", json_string("scale-plan"));
+    json_object_set_new(d, "workload", json_string(p->workload));
+    json_object_set_new(d, "is_clue", json_boolean(p->is_clue));
+    json_object_set_new(d, "scaling", json_string(p->is_clue && !p->strong ? "weak" : "strong"));
+    json_t *v = json_array(), *r = json_array();
+    if (p->is_clue)
+        for (int i = 0; i < p->nvar; i++) json_array_append_new(v, json_string(p->var[i]->name));
+    else
+        json_array_append_new(v, json_string("default"));
+    for (int i = 0; i < p->nranks; i++) json_array_append_new(r, json_integer(p->ranks[i]));
+    json_object_set_new(d, "variations", v);
+    json_object_set_new(d, "ranks", r);
+    json_object_set_new(d, "trials", json_integer(p->trials));
+    json_object_set_new(d, "width", json_integer(p->width));
+    json_object_set_new(d, "height", json_integer(p->height));
+    json_object_set_new(d, "iterations", json_integer(p->iterations));
+    json_object_set_new(d, "size", json_integer(p->size));
+    json_object_set_new(d, "seed", json_integer((json_int_t)p->seed));
+    json_object_set_new(d, "efficiency_threshold", json_real(p->eff_threshold));
+    json_t *params = json_object();
+    for (int k = 0; k < PS_K__COUNT; k++) {
+        char buf[1200];
+        ps_scale_params_value(p, k, buf, sizeof buf);
+        json_t *e = json_object();
+        json_object_set_new(e, "value", json_string(buf));
+        json_object_set_new(e, "source", json_string(ps_scale_source_name(p->src[k])));
+        if (p->why[k][0]) json_object_set_new(e, "why", json_string(p->why[k]));
+        json_object_set_new(params, ps_scale_key_name(k), e);
+    }
+    json_object_set_new(d, "params", params);
+    if (p->timing_rate > 0) json_object_set_new(d, "timing_run_cells_per_s", json_real(p->timing_rate));
+    if (copy_bps > 0) {
+        json_t *m = json_object();
+        json_object_set_new(m, "copy_bytes", json_integer((json_int_t)copy_bytes));
+        json_object_set_new(m, "copy_bytes_per_s", json_real(copy_bps));
+        json_object_set_new(m, "method",
+                            json_string("STREAM-like copy b[i] = a[i] over the grids' footprint, best of 10, "
+                                        "bytes counted as STREAM (read + write)"));
+        json_object_set_new(d, "memory_bound", m);
+    }
+    json_object_set_new(d, "machine", ps_result_machine_meta());
+    char date[64];
+    ps_iso_time(date, sizeof date);
+    json_object_set_new(d, "started", json_string(date));
+    return d;
+}
+
+int ps_scale_load_plan(const char *dir, ps_scale_params *p, json_t **plan, char *err, size_t errlen)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/sweep.json", dir);
+    json_error_t je;
+    json_t *d = json_load_file(path, 0, &je);
+    if (!d) {
+        if (!ps_file_exists(path)) ps_seterr(err, errlen, "%s: no sweep here (no sweep.json)", dir);
+        else ps_seterr(err, errlen, "%s:%d:%d: %s", path, je.line, je.column, je.text);
+        return -1;
+    }
+    const char *wl = json_string_value(json_object_get(d, "workload"));
+    json_t *params = json_object_get(d, "params");
+    if (!wl || !json_is_object(params)) {
+        ps_seterr(err, errlen, "%s: not a parscope scale plan", path);
+        json_decref(d);
+        return -1;
+    }
+    ps_scale_params_defaults(p);
+    snprintf(p->workload, sizeof p->workload, "%s", wl);
+    p->is_clue = json_is_true(json_object_get(d, "is_clue"));
+    const char *key;
+    json_t *e;
+    json_object_foreach(params, key, e) {
+        const char *val = json_string_value(json_object_get(e, "value"));
+        const char *src = json_string_value(json_object_get(e, "source"));
+        int s = PS_SRC_DEFAULT;
+        for (int i = 0; i <= PS_SRC_OPTION; i++)
+            if (src && !strcmp(src, ps_scale_source_name(i))) s = i;
+        if (s == PS_SRC_DEFAULT || !val || !*val) continue;
+        char e2[512];
+        if (ps_scale_params_set(p, key, val, s, e2, sizeof e2)) {
+            ps_seterr(err, errlen, "%s: parameter %s: %s", path, key, e2);
+            json_decref(d);
+            return -1;
+        }
+        const char *why = json_string_value(json_object_get(e, "why"));
+        int k = ps_scale_key_index(key);
+        if (why && k >= 0) snprintf(p->why[k], sizeof p->why[k], "%s", why);
+    }
+    p->timing_rate = json_real_value(json_object_get(d, "timing_run_cells_per_s"));
+    if (plan) *plan = d;
+    else json_decref(d);
+    return 0;
+}
+
+json_t *ps_scale_read_runs(const char *dir, char *err, size_t errlen)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/runs.ndjson", dir);
+    json_t *arr = json_array();
+    FILE *f = fopen(path, "r");
+    if (!f) return arr;
+    char *line = NULL;
+    size_t cap = 0;
+    int lineno = 0;
+    while (getline(&line, &cap, f) > 0) {
+        lineno++;
+        json_error_t je;
+        json_t *o = json_loads(line, 0, &je);
+        /* a line cut short by a crash is skipped: that run is simply missing */
+        if (!o) {
+            ps_debug("%s:%d: skipped (%s)", path, lineno, je.text);
+            continue;
+        }
+        json_array_append_new(arr, o);
+    }
+    free(line);
+    fclose(f);
+    (void)err;
+    (void)errlen;
+    return arr;
+}
+
+/* ---- running ----------------------------------------------------------- */
+
+typedef struct progress {
+    int    tty;
+    int    done, total;
+    double t0;
+} progress;
+
+static void fmt_clock(char *b, size_t n, double s)
+{
+    if (!isfinite(s) || s < 0) s = 0;
+    long t = (long)(s + 0.5);
+    if (t >= 3600) snprintf(b, n, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60);
+    else snprintf(b, n, "%ld:%02ld", t / 60, t % 60);
+}
+
+static void show(progress *pr, const char *var, int ranks, int trial, int trials)
+{
+    if (!pr->tty) return;
+    double el = ps_clock() - pr->t0;
+    char e[32], eta[32];
+    fmt_clock(e, sizeof e, el);
+    if (pr->done > 0) fmt_clock(eta, sizeof eta, el / pr->done * (pr->total - pr->done));
+    else snprintf(eta, sizeof eta, "?");
+    fprintf(stderr, "\r\033[K[%d/%d] %s P=%d trial %d/%d  elapsed %s  ETA %s", pr->done + 1, pr->total, var,
+            ranks, trial, trials, e, eta);
+    fflush(stderr);
+}
+
+static int run_done(const json_t *runs, const char *var, int ranks, int trial)
+{
+    size_t i;
+    json_t *r;
+    json_array_foreach(runs, i, r) {
+        const char *v = json_string_value(json_object_get(r, "variation"));
+        if (v && !strcmp(v, var) && json_integer_value(json_object_get(r, "ranks")) == ranks &&
+            json_integer_value(json_object_get(r, "trial")) == trial)
+            return 1;
+    }
+    return 0;
+}
+
+/* Splits "a b  c" into words appended to v (n in/out). */
+static void split_words(const char *s, char **v, int *n, int max)
+{
+    while (*s && *n < max) {
+        while (*s == ' ' || *s == '\t') s++;
+        if (!*s) break;
+        const char *e = s;
+        while (*e && *e != ' ' && *e != '\t') e++;
+        v[(*n)++] = strndup(s, (size_t)(e - s));
+        s = e;
+    }
+}
+
+static json_t *run_one(const ps_scale_params *p, const ps_ca_variation *var, int ranks, int trial, int *fatal,
+                       char *err, size_t errlen)
+{
+    char *args[64];
+    int n = 0;
+    char grid[64], seed[32];
+    if (var) {
+        snprintf(grid, sizeof grid, "%ldx%ld", p->width, p->height);
+        snprintf(seed, sizeof seed, "%llu", (unsigned long long)p->seed);
+        args[n++] = strdup("--variation");
+        args[n++] = strdup(var->name);
+        args[n++] = strdup("--grid");
+        args[n++] = strdup(grid);
+        args[n++] = strdup("--seed");
+        args[n++] = strdup(seed);
+        if (p->strong) args[n++] = strdup("--strong");
+    }
+    split_words(p->workload_args, args, &n, 60);
+    args[n] = NULL;
+    ps_run_spec s;
+    memset(&s, 0, sizeof s);
+    s.workload = p->workload;
+    s.ranks = ranks;
+    s.size = var ? -1 : p->size;
+    s.iterations = p->iterations > 0 ? p->iterations : -1;
+    s.trials = 1;
+    s.extra_args = args;
+    s.launch.launcher = p->launcher[0] ? p->launcher : NULL;
+    s.launch.timeout = p->timeout;
+    s.launch.quiet = 1;
+    ps_run_result r;
+    double t0 = ps_clock();
+    int rc = ps_run_workload(&s, &r, NULL, NULL, err, errlen);
+    double elapsed = ps_clock() - t0;
+    for (int i = 0; i < n; i++) free(args[i]);
+    if (rc == 2) {
+        *fatal = 1;
+        ps_run_result_free(&r);
+        return NULL;
+    }
+    json_t *o = json_object();
+    json_object_set_new(o, "variation", json_string(var ? var->name : "default"));
+    json_object_set_new(o, "ranks", json_integer(ranks));
+    json_object_set_new(o, "trial", json_integer(trial));
+    int ok = r.ntrials > 0 && r.trial[0].status == 0 && isfinite(r.trial[0].time);
+    json_object_set_new(o, "status", json_string(ok ? "ok" : "failed"));
+    json_object_set_new(o, "time", ok ? json_real(r.trial[0].time) : json_null());
+    json_object_set_new(o, "elapsed", json_real(elapsed));
+    if (!ok)
+        json_object_set_new(o, "message",
+                            json_string(r.ntrials > 0 ? r.trial[0].message : "the run did not start"));
+    if (ok && r.best_trace) {
+        ps_sheet sh;
+        if (ps_sheet_compute(r.best_trace, &sh) == 0) {
+            json_object_set_new(o, "sheet", ps_result_sheet(&sh));
+            json_object_set_new(o, "rank_sheets", ps_result_ranks(&sh, r.best_trace));
+            ps_sheet_free(&sh);
+        }
+        json_object_set_new(o, "procstats", ps_result_procstats(r.best_trace));
+    }
+    if (r.launch_overhead > 0) json_object_set_new(o, "launch_overhead", json_real(r.launch_overhead));
+    char date[64];
+    ps_iso_time(date, sizeof date);
+    json_object_set_new(o, "date", json_string(date));
+    ps_run_result_free(&r);
+    return o;
+}
+
+int ps_scale_sweep(ps_scale_params *p, const char *dir, int resume, char *err, size_t errlen)
+{
+    char plan_path[4200], runs_path[4200];
+    snprintf(plan_path, sizeof plan_path, "%s/sweep.json", dir);
+    snprintf(runs_path, sizeof runs_path, "%s/runs.ndjson", dir);
+    json_t *plan = NULL;
+    if (resume) {
+        if (ps_scale_load_plan(dir, p, &plan, err, errlen)) return 2;
+    } else {
+        if (ps_file_exists(plan_path) || ps_file_exists(runs_path)) {
+            ps_seterr(err, errlen, "%s already holds a sweep; continue it with --resume %s or choose another -o",
+                      dir, dir);
+            return 2;
+        }
+        if (ps_mkdirs(dir, err, errlen)) return 2;
+        /* the memory-bandwidth bound, measured in this sweep over the grids' footprint */
+        double copy_bps = 0;
+        size_t copy_bytes = 0;
+        if (p->is_clue) {
+            copy_bytes = (size_t)p->width * (size_t)p->height * 8;
+            if (copy_bytes < (8u << 20)) copy_bytes = 8u << 20;
+            copy_bps = ps_ca_stream_copy(copy_bytes, 10);
+        }
+        plan = plan_json(p, copy_bps, copy_bytes);
+        if (ps_result_write(plan_path, plan, err, errlen)) {
+            json_decref(plan);
+            return 2;
+        }
+    }
+    json_t *runs = ps_scale_read_runs(dir, err, errlen);
+
+    int nv = p->is_clue ? p->nvar : 1;
+    progress pr = {isatty(2), 0, 0, ps_clock()};
+    for (int t = 1; t <= p->trials; t++)
+        for (int v = 0; v < nv; v++)
+            for (int i = 0; i < p->nranks; i++)
+                if (!run_done(runs, p->is_clue ? p->var[v]->name : "default", p->ranks[i], t)) pr.total++;
+    if (resume && !pr.tty)
+        fprintf(stderr, "parscope scale: resuming %s: %d of %d runs to go\n", dir, pr.total,
+                p->trials * nv * p->nranks);
+
+    ps_interrupt_install();
+    int status = 0, fatal = 0;
+    for (int t = 1; t <= p->trials && !fatal && !ps_interrupted(); t++)
+        for (int v = 0; v < nv && !fatal && !ps_interrupted(); v++)
+            for (int i = 0; i < p->nranks && !fatal && !ps_interrupted(); i++) {
+                const ps_ca_variation *var = p->is_clue ? p->var[v] : NULL;
+                const char *vn = var ? var->name : "default";
+                if (run_done(runs, vn, p->ranks[i], t)) continue;
+                show(&pr, vn, p->ranks[i], t, p->trials);
+                json_t *rec = run_one(p, var, p->ranks[i], t, &fatal, err, errlen);
+                if (!rec) break;
+                /* the run in progress at SIGINT finishes and counts; one the
+                 * launcher killed at a second signal is left missing */
+                const char *st0 = json_string_value(json_object_get(rec, "status"));
+                if (ps_interrupted() && st0 && strcmp(st0, "ok")) {
+                    json_decref(rec);
+                    break;
+                }
+                char e2[512];
+                if (ps_result_append(runs_path, rec, e2, sizeof e2)) {
+                    ps_seterr(err, errlen, "%s", e2);
+                    json_decref(rec);
+                    fatal = 1;
+                    break;
+                }
+                const char *st = json_string_value(json_object_get(rec, "status"));
+                if (st && strcmp(st, "ok")) {
+                    status = 1;
+                    if (pr.tty) fputs("\n", stderr);
+                    fprintf(stderr, "parscope scale: %s at P=%d, trial %d failed: %s\n", vn, p->ranks[i], t,
+                            json_string_value(json_object_get(rec, "message")));
+                }
+                json_array_append_new(runs, rec);
+                pr.done++;
+            }
+    if (pr.tty) fputs("\r\033[K", stderr);
+    int interrupted = ps_interrupted();
+    json_t *doc = ps_scale_analyse(plan, runs);
+    if (interrupted) json_object_set_new(doc, "interrupted", json_true());
+    char e3[1024];
+    int wrc = ps_scale_write_outputs(dir, doc, e3, sizeof e3);
+    if (!fatal) ps_scale_print(doc, stdout);
+    size_t nmissing = json_array_size(json_object_get(doc, "missing"));
+    if (wrc) {
+        if (!fatal) ps_seterr(err, errlen, "%s", e3);
+        fatal = 1;
+    } else {
+        fprintf(stderr, "parscope scale: wrote %s/scale.csv, %s/scale.json, %s/report.html\n", dir, dir, dir);
+    }
+    if (interrupted) {
+        fprintf(stderr,
+                "parscope scale: interrupted: the analysis covers what was measured; %zu run(s) missing "
+                "(listed in scale.json \"missing\"); continue with: parscope scale --resume %s\n",
+                nmissing, dir);
+    }
+    json_decref(doc);
+    json_decref(runs);
+    json_decref(plan);
+    if (fatal) return 2;
+    if (interrupted) return PS_SCALE_EXIT_INTERRUPTED;
+    return status;
+}
