@@ -90,6 +90,7 @@ static uint64_t ticks(double t, double origin)
 /* Region of (construct, kind), or of a section name: defined on first use. */
 typedef struct regions {
     uint32_t *id;   /* [(nconstructs) * 2 * PS_EV__COUNT], 0 = undefined, else id+1 */
+    size_t   *key;  /* key[id] = index into id[] (definitions are written in id order) */
     uint32_t  next;
     int       nc;
 } regions;
@@ -101,7 +102,10 @@ static uint32_t region_of(regions *rg, const ps_trace *t, const ps_event *e)
     if ((int)c >= rg->nc) c = 0;
     size_t k = ((size_t)c * 2 + (size_t)section) * PS_EV__COUNT + (e->kind < PS_EV__COUNT ? e->kind : 0);
     (void)t;
-    if (!rg->id[k]) rg->id[k] = ++rg->next;
+    if (!rg->id[k]) {
+        rg->key[rg->next] = k;
+        rg->id[k] = ++rg->next;
+    }
     return rg->id[k] - 1;
 }
 
@@ -116,7 +120,8 @@ static int write_archive(const ps_trace *t, const char *dir, char *err, size_t e
     }
     int rc = -1;
     int nc = t->nconstructs > 0 ? t->nconstructs : 1;
-    regions rg = {ps_xcalloc((size_t)nc * 2 * PS_EV__COUNT, sizeof(uint32_t)), 0, nc};
+    regions rg = {ps_xcalloc((size_t)nc * 2 * PS_EV__COUNT, sizeof(uint32_t)),
+                  ps_xcalloc((size_t)nc * 2 * PS_EV__COUNT, sizeof(size_t)), 0, nc};
     uint64_t *nevents = ps_xcalloc((size_t)t->nranks, sizeof *nevents);
     rec *rv = NULL;
     size_t rcap = 0;
@@ -201,22 +206,20 @@ static int write_archive(const ps_trace *t, const char *dir, char *err, size_t e
     uint32_t s = 0; /* string ids */
 #define STR(text) (ec == OTF2_SUCCESS ? (ec = OTF2_GlobalDefWriter_WriteString(g, s, (text)), s++) : s)
     uint32_t s_empty = STR("");
-    for (int c = 0; c < rg.nc && ec == OTF2_SUCCESS; c++)
-        for (int sec = 0; sec < 2; sec++)
-            for (int k = 0; k < PS_EV__COUNT && ec == OTF2_SUCCESS; k++) {
-                uint32_t id = rg.id[((size_t)c * 2 + (size_t)sec) * PS_EV__COUNT + (size_t)k];
-                if (!id) continue;
-                const char *cn = c < t->nconstructs && t->constructs[c] ? t->constructs[c] : "UNKNOWN";
-                char name[256];
-                if (sec) snprintf(name, sizeof name, "%s", cn);
-                else snprintf(name, sizeof name, "%s %s", cn, act_word(k));
-                uint32_t sn = STR(name);
-                int mpi = k == PS_EV_SEND || k == PS_EV_RECV || k == PS_EV_POST || k == PS_EV_WAIT || k == PS_EV_BARRIER;
-                if (ec == OTF2_SUCCESS)
-                    ec = OTF2_GlobalDefWriter_WriteRegion(g, id - 1, sn, sn, s_empty, region_role(k),
-                                                          mpi ? OTF2_PARADIGM_MPI : OTF2_PARADIGM_USER,
-                                                          OTF2_REGION_FLAG_NONE, s_empty, 0, 0);
-            }
+    for (uint32_t id = 1; id <= rg.next && ec == OTF2_SUCCESS; id++) {
+        size_t key = rg.key[id - 1];
+        int k = (int)(key % PS_EV__COUNT), sec = (int)(key / PS_EV__COUNT % 2), c = (int)(key / PS_EV__COUNT / 2);
+        const char *cn = c < t->nconstructs && t->constructs[c] ? t->constructs[c] : "UNKNOWN";
+        char name[256];
+        if (sec) snprintf(name, sizeof name, "%s", cn);
+        else snprintf(name, sizeof name, "%s %s", cn, act_word(k));
+        uint32_t sn = STR(name);
+        int mpi = k == PS_EV_SEND || k == PS_EV_RECV || k == PS_EV_POST || k == PS_EV_WAIT || k == PS_EV_BARRIER;
+        if (ec == OTF2_SUCCESS)
+            ec = OTF2_GlobalDefWriter_WriteRegion(g, id - 1, sn, sn, s_empty, region_role(k),
+                                                  mpi ? OTF2_PARADIGM_MPI : OTF2_PARADIGM_USER,
+                                                  OTF2_REGION_FLAG_NONE, s_empty, 0, 0);
+    }
     uint32_t s_machine = STR("machine"), s_node = STR("node");
     if (ec == OTF2_SUCCESS) ec = OTF2_GlobalDefWriter_WriteSystemTreeNode(g, 0, s_machine, s_node, OTF2_UNDEFINED_SYSTEM_TREE_NODE);
     uint64_t *members = ps_xmalloc(((size_t)t->nranks + 1) * sizeof *members);
@@ -252,6 +255,7 @@ out:
         if (rc == 0 && otf2_failed(cec, "closing the archive", dir, err, errlen)) rc = -1;
     }
     free(rg.id);
+    free(rg.key);
     free(nevents);
     free(rv);
     return rc;

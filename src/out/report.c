@@ -64,13 +64,23 @@ void ps_report_trace_pictures(FILE *f, const ps_trace *t)
     ps_timeline_free(&tl);
 }
 
-/* Resolves the trace key against the document's directory. */
+/* Resolves the trace key against the document's directory (DESIGN.md); a
+ * path that only exists as written (relative to where the run was started)
+ * is accepted too. */
 static char *trace_path(const json_t *doc, const char *dir)
 {
     const char *p = json_string_value(json_object_get(doc, "trace"));
     if (!p || !*p) return NULL;
     if (p[0] == '/' || !dir || !*dir) return ps_xstrdup(p);
-    return ps_xasprintf("%s/%s", dir, p);
+    char *rel = ps_xasprintf("%s/%s", dir, p), tp[PATH_MAX];
+    ps_trace_path(rel, tp, sizeof tp);
+    if (ps_file_exists(tp)) return rel;
+    ps_trace_path(p, tp, sizeof tp);
+    if (ps_file_exists(tp)) {
+        free(rel);
+        return ps_xstrdup(p);
+    }
+    return rel;
 }
 
 static void run_section(FILE *f, const json_t *doc, const char *dir, const char *source)
