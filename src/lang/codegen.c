@@ -632,13 +632,26 @@ static int is_declaration(gen *g, size_t a, size_t b)
     return k < b && g->t[k].kind == PS_TK_PUNCT && strchr("=;,[)", g->src[g->t[k].off]);
 }
 
+/* Calls of the runtime's communication functions are communication, not
+ * computation (ps_allreduce_sum in a \LOOP body stays in every variant). */
+static const char *const comm_prefixes[] = {
+    "ps_allreduce", "ps_send", "ps_recv", "ps_isend", "ps_irecv", "ps_wait", "ps_barrier", "ps_tree_",
+    "ps_exchange", "ps_communicate", "ps_multibcast", "ps_visible_sync", "ps_loop_", NULL};
+
 static int keeps_control(gen *g, size_t a, size_t b)
 {
     size_t k0 = ps_next_sig(g->p, a);
     if (k0 >= b) return 1;
     const ps_tok *t0 = &g->t[k0];
     if (ps_tok_is(g->src, t0, ';')) return 1;
-    return t0->kind == PS_TK_IDENT && ident_in(g->src + t0->off, t0->len, keep_words);
+    if (t0->kind == PS_TK_IDENT && ident_in(g->src + t0->off, t0->len, keep_words)) return 1;
+    for (size_t k = k0; k < b; k++) {
+        const ps_tok *t = &g->t[k];
+        if (t->kind != PS_TK_IDENT) continue;
+        for (const char *const *pre = comm_prefixes; *pre; pre++)
+            if (t->len >= strlen(*pre) && !memcmp(g->src + t->off, *pre, strlen(*pre))) return 1;
+    }
+    return 0;
 }
 
 typedef struct pending { size_t a, b; int paren; } pending;
