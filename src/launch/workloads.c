@@ -35,8 +35,8 @@ const ps_workload ps_workloads[] = {
     {"clue", NULL, PS_ENTRY(clue), 0, 0, "CLUE cellular automaton (grid and iterations chosen from the machine)"},
     {"adi", NULL, PS_ENTRY(adi), 100, 10, "alternating-direction implicit solver"},
     {"psrs", NULL, PS_ENTRY(psrs), 1000000, 1, "parallel sort by regular sampling"},
-    {"lu_skel", NULL, PS_ENTRY(lu_skel), 64, 10, "LU-style communication skeleton: pipelined wavefront of short messages"},
-    {"sp_skel", NULL, PS_ENTRY(sp_skel), 64, 10, "SP-style communication skeleton: fewer, longer messages"},
+    {"lu_skel", NULL, PS_ENTRY(lu_skel), 32, 10, "NAS LU communication skeleton: pipelined 2-D wavefront of 40-byte messages"},
+    {"sp_skel", NULL, PS_ENTRY(sp_skel), 16, 10, "NAS SP communication skeleton: face exchanges of 5 N^2 doubles"},
     {NULL, NULL, NULL, NULL, 0, 0, NULL}};
 
 const ps_workload *ps_workload_find(const char *name)
