@@ -1,0 +1,132 @@
+#!/bin/bash
+# predict_cli.sh - 'parscope predict' and 'parscope compare' end to end:
+# recording real workloads, deadlock reports, streams on disk, exports
+# (SimGrid replays them), compare, and bad input.
+# usage: predict_cli.sh PARSCOPE SOURCE_DIR
+set -u
+PS=$1
+SRC=$2
+T=$(mktemp -d /tmp/ps_predict_cli.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+fails=0
+fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
+expect_status() { # want, description, command...
+    local want=$1 what=$2
+    shift 2
+    "$@" >"$T/out" 2>"$T/err"
+    local got=$?
+    [ "$got" = "$want" ] || { fail "$what: exit status $got, expected $want"; cat "$T/err" >&2; }
+}
+jget() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))" "$@"; }
+SP2=$SRC/machines/sp2.ini
+
+# --- usage and bad input ---------------------------------------------------
+expect_status 0 "--help" "$PS" predict --help
+grep -q "usage: parscope predict WORKLOAD -m MACHINE.ini -n LIST" "$T/out" || fail "--help text"
+expect_status 2 "unknown flag" "$PS" predict psrs -m "$SP2" -n 2 --frobnicate
+grep -q "unknown option '--frobnicate'" "$T/err" || fail "unknown flag message"
+expect_status 2 "no machine" "$PS" predict psrs -n 2
+grep -q "\-m MACHINE.ini is required" "$T/err" || fail "missing -m message"
+expect_status 2 "bad list" "$PS" predict psrs -m "$SP2" -n 4-2
+grep -q "\-n: '4-2' is not a list of processor counts" "$T/err" || fail "bad -n message"
+printf '[machine]\nsend_latency = 1e-6\nrecv_latency = x\n' >"$T/bad.ini"
+expect_status 2 "bad machine file" "$PS" predict psrs -m "$T/bad.ini" -n 2
+grep -q "bad.ini" "$T/err" || fail "bad machine file not named: $(cat "$T/err")"
+printf 'ranks 2\nrank 0\n SEND 5 8\n' >"$T/bad.txt"
+expect_status 2 "bad stream text" "$PS" predict "$T/bad.txt" -m "$SP2"
+grep -q "bad.txt:3:7: expected a partner rank 0..1" "$T/err" || fail "bad stream text message: $(cat "$T/err")"
+expect_status 2 "unknown workload" "$PS" predict nosuchthing -m "$SP2" -n 2
+expect_status 2 "compare: one file" "$PS" compare "$T/x.json"
+echo '{"kind": "run"' >"$T/broken.json"
+expect_status 2 "compare: broken JSON" "$PS" compare "$T/broken.json" "$T/broken.json"
+grep -q "broken.json:2:0: .} expected" "$T/err" || fail "compare does not name the broken file"
+
+# --- a ring on the SP2, computed by hand: 2 L + 10 W + 1000 F ----------------
+cat >"$T/ring.txt" <<'EOF'
+ranks 3
+rank 0
+ SEND 1 10w
+ RECEIVE 2 10w
+ WAIT
+ WORK 1000
+rank 1
+ SEND 2 10w
+ RECEIVE 0 10w
+ WAIT
+ WORK 1000
+rank 2
+ SEND 0 10w
+ RECEIVE 1 10w
+ WAIT
+ WORK 1000
+EOF
+expect_status 0 "ring" "$PS" predict "$T/ring.txt" -m "$SP2" -o "$T/ring.json" --trace "$T/ringtrace" \
+    --export-simgrid "$T/sg" --export-goal "$T/ring.goal"
+t=$(jget "$T/ring.json" 'd["time"]["min"]')
+python3 -c "import sys; t=float(sys.argv[1]); e=2*24e-6+10*2.39e-7+1000*1.78e-8; sys.exit(abs(t-e)>1e-12)" "$t" ||
+    fail "ring time $t, expected 2 L + 10 W + 1000 F"
+[ "$(jget "$T/ring.json" 'd["kind"]')" = predict ] || fail "kind is not predict"
+[ "$(jget "$T/ring.json" 'd["sheet"]["messages_sent"]')" = 3 ] || fail "sheet messages"
+[ -s "$T/ringtrace/trace.pst" ] || fail "no predicted trace written"
+# the exports have their formats' shapes
+grep -qx "0 isend 1 0 80" "$T/sg/rank-0.txt" || fail "SimGrid isend line"
+grep -qx "0 waitall" "$T/sg/rank-0.txt" || fail "SimGrid waitall line"
+grep -qx "2 compute 1000" "$T/sg/rank-2.txt" || fail "SimGrid compute line"
+[ "$(head -1 "$T/sg/rank-1.txt")" = "1 init" ] && [ "$(tail -1 "$T/sg/rank-1.txt")" = "1 finalize" ] || fail "SimGrid init/finalize"
+python3 - "$T/ring.goal" <<'EOF' || fail "GOAL schedule malformed"
+import re, sys
+lines = open(sys.argv[1]).read().split("\n")
+assert lines[0] == "num_ranks 3"
+op = re.compile(r"^l\d+: (send \d+b to \d+ tag -?\d+|recv \d+b from \d+ tag -?\d+|calc \d+)$")
+dep = re.compile(r"^l\d+ requires l\d+$")
+inside = False; ranks = 0; labels = set()
+for l in lines[1:]:
+    if not l: continue
+    if re.match(r"^rank \d+ \{$", l): inside = True; ranks += 1; labels = set(); continue
+    if l == "}": inside = False; continue
+    assert inside, l
+    if op.match(l): labels.add(l.split(":")[0]); continue
+    m = dep.match(l); assert m, l
+    a, b = l.split(" requires ")
+    assert a in labels and b in labels, l
+assert ranks == 3
+EOF
+if command -v smpirun >/dev/null; then
+    (cd "$T/sg" && timeout 60 smpirun -np 3 -platform platform.xml -hostfile hostfile -replay traces.txt \
+        --log=root.thresh:warning --log=smpi_replay.thresh:info >"$T/sg.out" 2>&1) || fail "smpirun -replay failed: $(tail -3 "$T/sg.out")"
+    grep -q "Simulation time" "$T/sg.out" || fail "SimGrid did not finish the replay"
+fi
+
+# --- a deadlock: ranks, instructions, exit status 1, quickly -----------------
+"$PS" predict "$SRC/tests/sim/deadlock.loop" -m "$SP2" -n 3 --streams "$T/dl" >/dev/null 2>&1
+start=$(date +%s.%N)
+expect_status 1 "deadlock" "$PS" predict "$T/dl" -m "$SP2"
+elapsed=$(echo "$(date +%s.%N) - $start" | bc)
+grep -q "deadlock at t = .*: 3 of 3 ranks cannot proceed" "$T/err" || fail "deadlock summary: $(cat "$T/err")"
+for r in 0 1 2; do
+    grep -q "rank $r: instruction 2, BRECEIVE from $(((r + 1) % 3)) (tag .*, 32 bytes): no matching send posted" "$T/err" ||
+        fail "deadlock report for rank $r"
+done
+python3 -c "import sys; sys.exit(float(sys.argv[1]) >= 1.0)" "$elapsed" || fail "deadlock took $elapsed s"
+
+# --- recording a real workload: streams on disk give the same prediction --------
+expect_status 0 "psrs record" "$PS" predict psrs -m "$SP2" -n 4 -s 40000 --streams "$T/psrs4" -o "$T/p1.json"
+[ -s "$T/psrs4/streams.pss" ] || fail "no streams.pss kept"
+expect_status 0 "psrs from streams" "$PS" predict "$T/psrs4" -m "$SP2" -o "$T/p2.json"
+[ "$(jget "$T/p1.json" 'd["time"]["min"]')" = "$(jget "$T/p2.json" 'd["time"]["min"]')" ] || fail "streams on disk predict differently"
+# 4 ranks: 3 samples + 3 pivots (tree) + 12 counts + 12 partitions
+[ "$(jget "$T/p1.json" 'd["simulation"]["messages"]')" = 30 ] || fail "psrs message count"
+
+# --- several counts, the '...' list, compare --------------------------------
+expect_status 0 "list" "$PS" predict psrs -m "$SP2" -n 1,2,4,...,16 -s 20000 -o "$T/pts.json"
+[ "$(jget "$T/pts.json" '[p["params"]["ranks"] for p in d["points"]]')" = "[1, 2, 4, 8, 16]" ] || fail "1,2,4,...,16"
+expect_status 0 "run psrs" "$PS" run psrs -n 2 -s 20000 -q -o "$T/meas.json"
+expect_status 0 "compare" "$PS" compare "$T/meas.json" "$T/pts.json" -o "$T/cmp.json"
+grep -qE "^ +2 " "$T/out" || fail "compare prints no row for P = 2"
+[ "$(jget "$T/cmp.json" 'len(d["rows"])')" = 1 ] || fail "compare rows"
+
+if [ "$fails" -gt 0 ]; then
+    echo "$fails failure(s)" >&2
+    exit 1
+fi
+echo "predict_cli: all checks passed"
