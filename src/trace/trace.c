@@ -23,6 +23,7 @@
 
 #define PS_TRACE_MAGIC "PSTRACE"
 #define PS_TRACE_VERSION 1u
+#define PS_RANK_HEADER_BYTES (2 * 8 + 5 * 8 + 3 * 8 + 5 * 8 + 64)
 
 _Static_assert(sizeof(ps_event) == 40, "ps_event must stay 40 bytes (the file format)");
 
@@ -256,31 +257,38 @@ int ps_trace_read(const char *path, ps_trace **out, char *err, size_t errlen)
     size_t len;
     char *data = ps_read_file(file, &len, err, errlen);
     if (!data) return -1;
+    int rc = ps_trace_parse(data, len, file, out, err, errlen);
+    free(data);
+    return rc;
+}
+
+int ps_trace_parse(const void *bytes, size_t len, const char *file, ps_trace **out, char *err, size_t errlen)
+{
+    *out = NULL;
+    const char *data = bytes;
     rbuf b = {(const unsigned char *)data, len, 0, 0};
     char magic[8];
     rb_get(&b, magic, 8);
     if (b.bad || memcmp(magic, PS_TRACE_MAGIC, 8) != 0) {
         ps_seterr(err, errlen, "%s: not a parscope trace (bad magic)", file);
-        free(data);
         return -1;
     }
     uint32_t version = rb_u32(&b);
     if (version != PS_TRACE_VERSION) {
         ps_seterr(err, errlen, "%s: trace format version %u is not supported (this parscope reads %u)", file,
                   version, PS_TRACE_VERSION);
-        free(data);
         return -1;
     }
     uint32_t nranks = rb_u32(&b), ncons = rb_u32(&b), metalen = rb_u32(&b);
-    if (b.bad || nranks > (1u << 24) || ncons > 65535 || metalen > len) {
+    /* every rank needs its fixed header, so the length bounds the rank count */
+    if (b.bad || nranks > (1u << 24) || (uint64_t)nranks * PS_RANK_HEADER_BYTES > len || ncons > 65535 ||
+        metalen > len) {
         ps_seterr(err, errlen, "%s: corrupt trace header", file);
-        free(data);
         return -1;
     }
     ps_trace *t = ps_trace_new((int)nranks);
     if (!t) {
         ps_seterr(err, errlen, "%s: out of memory", file);
-        free(data);
         return -1;
     }
     for (uint32_t i = 0; i < ncons && !b.bad; i++) {
@@ -343,13 +351,11 @@ int ps_trace_read(const char *path, ps_trace **out, char *err, size_t errlen)
                 (e->peer >= (int32_t)nranks) || e->peer < -1) {
                 ps_seterr(err, errlen, "%s: corrupt event %llu of rank %u", file, (unsigned long long)i, r);
                 ps_trace_free(t);
-                free(data);
-                return -1;
+                        return -1;
             }
         }
     }
     if (!b.bad && b.off != b.n) b.bad = 3;
-    free(data);
     if (b.bad) {
         ps_seterr(err, errlen, b.bad == 2 ? "%s: out of memory" :
                   b.bad == 3 ? "%s: trailing bytes after the last rank (corrupt trace)" :

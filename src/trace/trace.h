@@ -91,6 +91,8 @@ int       ps_trace_push(ps_trace *t, int r, const ps_event *e);
  * they return -1 and put a message naming the path in err. */
 int ps_trace_write(const ps_trace *t, const char *path, char *err, size_t errlen);
 int ps_trace_read(const char *path, ps_trace **out, char *err, size_t errlen);
+/* Parses a trace held in memory; `name` is used in messages. */
+int ps_trace_parse(const void *data, size_t len, const char *name, ps_trace **out, char *err, size_t errlen);
 /* Resolves a path (file or directory) to the trace file's path. */
 void ps_trace_path(const char *path, char *buf, size_t len);
 
