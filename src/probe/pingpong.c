@@ -1,0 +1,311 @@
+/*
+ * pingpong.c - the COMMS1 / NetPIPE-style ping-pong between ranks 0 and 1
+ * (seed 002: "Measurements made with COMMS1 (the Parkbench ping-pong
+ * benchmark) ... startup time ... bandwidth"), and its analysis.
+ *
+ * Sizes: every power of two from 1 B to 4 MiB and the same +/- 3 bytes (as
+ * NetPIPE perturbs them).  Per size: two untimed warm-up round trips, one
+ * calibration round trip, then samples, each the mean half round trip of a
+ * batch of m round trips (m fills PS_PROBE_BATCH_S).  Sampling stops when the
+ * relative standard error of the samples reaches the target, or the size's
+ * share of the time budget is spent (never below min_samples).
+ */
+#include <math.h>
+#include <mpi.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "probe/probe_int.h"
+#include "util/util.h"
+
+enum { TAG_DATA = 101, TAG_CTRL = 102 };
+
+static int make_sizes(long *sizes, int max)
+{
+    int n = 0;
+    for (long p = 1; p <= PS_PROBE_MAX_BYTES; p *= 2)
+        for (int d = -PS_PROBE_PERTURB; d <= PS_PROBE_PERTURB; d += PS_PROBE_PERTURB) {
+            long s = p + d;
+            if (s < 1 || n >= max) continue;
+            int dup = 0;
+            for (int i = 0; i < n; i++) dup |= sizes[i] == s;
+            if (!dup) sizes[n++] = s;
+        }
+    /* ascending */
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && sizes[j - 1] > sizes[j]; j--) {
+            long t = sizes[j];
+            sizes[j] = sizes[j - 1];
+            sizes[j - 1] = t;
+        }
+    return n;
+}
+
+static double rse(const double *v, int n)
+{
+    if (n < 2) return INFINITY;
+    double s = 0, ss = 0;
+    for (int i = 0; i < n; i++) s += v[i];
+    double mean = s / n;
+    for (int i = 0; i < n; i++) ss += (v[i] - mean) * (v[i] - mean);
+    double sd = sqrt(ss / (n - 1));
+    return mean > 0 ? sd / sqrt((double)n) / mean : INFINITY;
+}
+
+json_t *ps__pingpong_measure(const ps_probe_budget *b)
+{
+    int rank;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (rank > 1) {
+        ps__quiet_barrier();
+        return NULL;
+    }
+    long sizes[128];
+    int nsizes = make_sizes(sizes, 128);
+    size_t cap = (size_t)PS_PROBE_MAX_BYTES + PS_PROBE_PERTURB;
+    char *buf = ps_xmalloc(cap);
+    memset(buf, rank + 1, cap);
+    double per_size = b->pingpong_s / nsizes;
+    json_t *out = rank == 0 ? json_array() : NULL;
+    double *samples = ps_xmalloc(sizeof(double) * (size_t)b->max_samples);
+    const int peer = 1 - rank;
+
+    for (int si = 0; si < nsizes; si++) {
+        int bytes = (int)sizes[si];
+        if (rank == 0) {
+            double start = ps_clock(), est = 0;
+            int m = 2, phase = 0, n = 0;   /* phase 0 warm-up, 1 calibration, 2 samples */
+            for (;;) {
+                MPI_Send(&m, 1, MPI_INT, peer, TAG_CTRL, MPI_COMM_WORLD);
+                double t = MPI_Wtime();
+                for (int k = 0; k < m; k++) {
+                    MPI_Send(buf, bytes, MPI_BYTE, peer, TAG_DATA, MPI_COMM_WORLD);
+                    MPI_Recv(buf, bytes, MPI_BYTE, peer, TAG_DATA, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+                }
+                double half = (MPI_Wtime() - t) / m / 2.0;
+                if (phase == 0) { phase = 1; m = 1; continue; }
+                if (phase == 1) {
+                    est = half * 2;
+                    phase = 2;
+                } else {
+                    samples[n++] = half;
+                    int enough = n >= b->min_samples &&
+                                 (rse(samples, n) <= b->rse_target || ps_clock() - start > per_size);
+                    if (enough || n >= b->max_samples) break;
+                }
+                double mm = est > 0 ? ceil(PS_PROBE_BATCH_S / est) : 1000;
+                m = mm < 1 ? 1 : mm > 10000 ? 10000 : (int)mm;
+            }
+            int stop = 0;
+            MPI_Send(&stop, 1, MPI_INT, peer, TAG_CTRL, MPI_COMM_WORLD);
+            json_t *row = json_object();
+            json_object_set_new(row, "bytes", json_integer(bytes));
+            json_object_set_new(row, "round_trips_per_sample", json_integer(m));
+            json_object_set_new(row, "samples", ps__json_array_of(samples, n));
+            json_array_append_new(out, row);
+        } else {
+            for (;;) {
+                int m;
+                MPI_Recv(&m, 1, MPI_INT, peer, TAG_CTRL, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+                if (m <= 0) break;
+                for (int k = 0; k < m; k++) {
+                    MPI_Recv(buf, bytes, MPI_BYTE, peer, TAG_DATA, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+                    MPI_Send(buf, bytes, MPI_BYTE, peer, TAG_DATA, MPI_COMM_WORLD);
+                }
+            }
+        }
+    }
+    free(samples);
+    free(buf);
+    ps__quiet_barrier();
+    return out;
+}
+
+/* ---- analysis --------------------------------------------------------------- */
+
+static double min_of(const json_t *arr)
+{
+    double m = INFINITY;
+    size_t i;
+    json_t *v;
+    json_array_foreach(arr, i, v) if (json_number_value(v) < m) m = json_number_value(v);
+    return m;
+}
+
+int ps__pingpong_round_figures(const json_t *round, double *latency, double *bandwidth)
+{
+    const json_t *pp = json_object_get(round, "pingpong");
+    *latency = NAN;
+    *bandwidth = NAN;
+    if (!json_is_array(pp) || json_array_size(pp) == 0) return -1;
+    double bw = 0;
+    size_t i;
+    json_t *row;
+    json_array_foreach(pp, i, row) {
+        double t = min_of(json_object_get(row, "samples"));
+        double n = ps__json_num(row, "bytes");
+        if (i == 0) *latency = t;
+        if (t > 0 && isfinite(t) && n / t > bw) bw = n / t;
+    }
+    *bandwidth = bw > 0 ? bw : NAN;
+    return 0;
+}
+
+int ps__pingpong_analyze(const json_t *rounds, json_t *doc, json_t *warnings, char *err, size_t errlen)
+{
+    size_t nr = json_array_size(rounds);
+    const json_t *first = json_object_get(json_array_get(rounds, 0), "pingpong");
+    size_t ns = json_array_size(first);
+    if (nr == 0 || ns < 2) {
+        ps_seterr(err, errlen, "the raw data has no ping-pong measurements");
+        return -1;
+    }
+    double *bytes = ps_xmalloc(sizeof(double) * ns), *tmin = ps_xmalloc(sizeof(double) * ns);
+    json_t *sizes = json_array();
+    for (size_t s = 0; s < ns; s++) {
+        bytes[s] = ps__json_num(json_array_get(first, s), "bytes");
+        json_t *per_round = json_array(), *m_round = json_array();
+        double *all = NULL;
+        size_t nall = 0;
+        for (size_t r = 0; r < nr; r++) {
+            const json_t *row = json_array_get(json_object_get(json_array_get(rounds, r), "pingpong"), s);
+            if (!row || ps__json_num(row, "bytes") != bytes[s]) {
+                ps_seterr(err, errlen, "round %zu of the raw data measured other message sizes", r + 1);
+                json_decref(per_round);
+                json_decref(m_round);
+                json_decref(sizes);
+                free(all);
+                free(bytes);
+                free(tmin);
+                return -1;
+            }
+            const json_t *smp = json_object_get(row, "samples");
+            json_array_append(per_round, (json_t *)smp);
+            json_array_append_new(m_round, json_integer((json_int_t)ps__json_num(row, "round_trips_per_sample")));
+            size_t i;
+            json_t *v;
+            json_array_foreach(smp, i, v) {
+                all = ps_xrealloc(all, sizeof(double) * (nall + 1));
+                all[nall++] = json_number_value(v);
+            }
+        }
+        double sum = 0, ss = 0;
+        for (size_t i = 0; i < nall; i++) sum += all[i];
+        double mean = nall ? sum / (double)nall : NAN;
+        for (size_t i = 0; i < nall; i++) ss += (all[i] - mean) * (all[i] - mean);
+        double sd = nall > 1 ? sqrt(ss / (double)(nall - 1)) : NAN;
+        double med = nall ? ps_median(all, nall) : NAN;   /* sorts all */
+        tmin[s] = nall ? all[0] : NAN;
+        json_t *o = json_object();
+        json_object_set_new(o, "bytes", json_integer((json_int_t)bytes[s]));
+        json_object_set_new(o, "time", json_real(tmin[s]));
+        json_object_set_new(o, "bandwidth", json_real(bytes[s] / tmin[s]));
+        json_object_set_new(o, "n", json_integer((json_int_t)nall));
+        json_object_set_new(o, "min", json_real(tmin[s]));
+        json_object_set_new(o, "median", json_real(med));
+        json_object_set_new(o, "mean", json_real(mean));
+        json_object_set_new(o, "sd", json_real(sd));
+        json_object_set_new(o, "rse", json_real(nall > 1 && mean > 0 ? sd / sqrt((double)nall) / mean : NAN));
+        json_object_set_new(o, "round_trips_per_sample", m_round);
+        json_object_set_new(o, "samples", per_round);
+        json_array_append_new(sizes, o);
+        free(all);
+    }
+    json_t *pp = json_object();
+    json_object_set_new(pp, "statistic", json_string("min"));
+    json_object_set_new(pp, "sizes", sizes);
+
+    /* small-message latency and the best bandwidth, as NetPIPE reports them */
+    int best = 0;
+    for (size_t s = 0; s < ns; s++)
+        if (bytes[s] / tmin[s] > bytes[best] / tmin[best]) best = (int)s;
+    json_object_set_new(pp, "latency", json_real(tmin[0]));
+    json_object_set_new(pp, "latency_bytes", json_integer((json_int_t)bytes[0]));
+    json_object_set_new(pp, "bandwidth", json_real(bytes[best] / tmin[best]));
+    json_object_set_new(pp, "bandwidth_bytes", json_integer((json_int_t)bytes[best]));
+
+    /* COMMS1 / Hockney */
+    double t0, rinf, nhalf;
+    ps_linfit f;
+    json_t *h = json_object();
+    if (ps_hockney_fit(bytes, tmin, (int)ns, &t0, &rinf, &nhalf, &f) == 0) {
+        json_object_set_new(h, "t0", json_real(t0));
+        json_object_set_new(h, "r_inf", json_real(rinf));
+        json_object_set_new(h, "n_half", json_real(nhalf));
+        json_object_set_new(h, "rms_rel", json_real(f.rms_rel));
+        json_object_set_new(h, "points", json_integer((json_int_t)ns));
+        if (t0 <= 0)
+            ps__warn(warnings, "the Hockney fit gives a start-up time t0 = %.3g s <= 0: a single line does not "
+                     "describe this network; the model uses the 1-byte time as latency instead", t0);
+        if (f.rms_rel > 0.25)
+            ps__warn(warnings, "the Hockney line t(n) = t0 + n/r_inf misses the measured times by %.0f%% (rms): "
+                     "the ping-pong table in the model is more faithful than t0 and r_inf", 100 * f.rms_rel);
+    } else {
+        ps__warn(warnings, "the Hockney fit failed (times do not grow with message size)");
+    }
+    json_object_set_new(pp, "hockney", h);
+
+    json_t *steps = json_array();
+    double flat_from[40], flat_to[40];
+    size_t nflat = 0;
+    /* steps where the bandwidth stays flat: between powers of two the extra
+     * time per extra byte peaks (twice its neighbours'), e.g. an eager limit */
+    int pk[40], npk = 0;
+    for (size_t s = 0; s < ns && npk < 40; s++) {
+        long b = (long)bytes[s];
+        if (b >= 256 && (b & (b - 1)) == 0) pk[npk++] = (int)s;
+    }
+    for (int k = 1; k + 2 < npk; k++) {
+        double c[3];
+        for (int j = 0; j < 3; j++) {
+            int a = pk[k - 1 + j], b = pk[k + j];
+            c[j] = (tmin[b] - tmin[a]) / (bytes[b] - bytes[a]);
+        }
+        int ia = pk[k], ib = pk[k + 1];
+        double jump = tmin[ib] - tmin[ia];
+        if (c[1] > 0 && c[1] > 1.8 * c[0] && c[1] > 1.8 * c[2] && jump > 0.2 * tmin[ia]) {
+            json_t *st = json_object();
+            json_object_set_new(st, "from_bytes", json_integer((json_int_t)bytes[ia]));
+            json_object_set_new(st, "to_bytes", json_integer((json_int_t)bytes[ib]));
+            json_object_set_new(st, "bandwidth_ratio", json_real((bytes[ib] / tmin[ib]) / (bytes[ia] / tmin[ia])));
+            json_object_set_new(st, "cost_per_byte_ratio", json_real(c[1] / fmax(c[0], c[2])));
+            json_array_append_new(steps, st);
+            flat_from[nflat] = bytes[ia];
+            flat_to[nflat++] = bytes[ib];
+            char a[32], b2[32], t[32];
+            ps_fmt_bytes(a, sizeof a, bytes[ia]);
+            ps_fmt_bytes(b2, sizeof b2, bytes[ib]);
+            ps_fmt_time(t, sizeof t, jump);
+            ps__warn(warnings, "ping-pong time jumps by %s between %s and %s (each extra byte costs %.1f times "
+                     "more than around it): a step where the MPI library likely switches protocol (eager to "
+                     "rendezvous); one Hockney line cannot describe both sides", t, a, b2,
+                     c[1] / fmax(c[0], c[2]));
+        }
+    }
+    /* and steps where the bandwidth falling where the size grows (protocol switch or cache) */
+    for (size_t s = 1; s < ns; s++) {
+        if (bytes[s - 1] < 64) continue;
+        double b0 = bytes[s - 1] / tmin[s - 1], b1 = bytes[s] / tmin[s];
+        int known = 0;   /* already reported as a time step */
+        for (size_t k = 0; k < nflat; k++)
+            known |= flat_from[k] <= bytes[s - 1] && flat_to[k] >= bytes[s];
+        if (b1 < PS_PROBE_STEP_RATIO * b0 && !known) {
+            json_t *st = json_object();
+            json_object_set_new(st, "from_bytes", json_integer((json_int_t)bytes[s - 1]));
+            json_object_set_new(st, "to_bytes", json_integer((json_int_t)bytes[s]));
+            json_object_set_new(st, "bandwidth_ratio", json_real(b1 / b0));
+            json_array_append_new(steps, st);
+            char a[32], c[32];
+            ps_fmt_bytes(a, sizeof a, bytes[s - 1]);
+            ps_fmt_bytes(c, sizeof c, bytes[s]);
+            ps__warn(warnings, "ping-pong bandwidth drops by %.0f%% from %s to %s: a step where the MPI library "
+                     "likely switches protocol (eager to rendezvous) or data leaves a cache; not a property "
+                     "of the network", 100 * (1 - b1 / b0), a, c);
+        }
+    }
+    json_object_set_new(pp, "steps", steps);
+    json_object_set_new(doc, "pingpong", pp);
+    free(bytes);
+    free(tmin);
+    return 0;
+}

@@ -1,0 +1,670 @@
+/*
+ * probe.c - the probe's driver (rank side), analysis (rounds, agreement,
+ * warnings, model), and outputs (text, SVG, HTML fragment).  See probe.h.
+ */
+#include "probe/probe.h"
+
+#include <math.h>
+#include <mpi.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "out/html.h"
+#include "out/plot.h"
+#include "probe/probe_int.h"
+#include "util/util.h"
+
+/*                                 name     rounds pp_s  hrel_s daxpy_s rse   min max   step cap */
+static const ps_probe_budget budgets[] = {
+    [PS_PROBE_TINY]  = {"tiny",  3, 0.25, 0.25, 0.06, 0.05, 3, 200, 16, 16L << 20},
+    [PS_PROBE_QUICK] = {"quick", 3, 1.6,  1.2,  0.3,  0.02, 5, 400, 4,  128L << 20},
+    [PS_PROBE_FULL]  = {"full",  3, 14.0, 12.0, 3.0,  0.01, 8, 2000, 1, 1024L << 20},
+};
+
+const ps_probe_budget *ps_probe_budget_for(ps_probe_mode mode)
+{
+    return &budgets[mode];
+}
+
+/* ---- small JSON helpers ------------------------------------------------------------ */
+
+double ps__json_num(const json_t *o, const char *key)
+{
+    const json_t *v = json_object_get(o, key);
+    return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+json_t *ps__json_array_of(const double *v, int n)
+{
+    json_t *a = json_array();
+    for (int i = 0; i < n; i++) json_array_append_new(a, isfinite(v[i]) ? json_real(v[i]) : json_null());
+    return a;
+}
+
+void ps__warn(json_t *warnings, const char *fmt, ...)
+{
+    char buf[600];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    json_array_append_new(warnings, json_string(buf));
+}
+
+static const char *jstr(const json_t *o, const char *key)
+{
+    const char *s = json_string_value(json_object_get(o, key));
+    return s ? s : "";
+}
+
+static json_t *num_or_null(double v)
+{
+    return isfinite(v) ? json_real(v) : json_null();
+}
+
+json_t *ps__fit_json(const ps_linfit *f, double h0, double h1, double r)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "h0", json_real(h0));
+    json_object_set_new(o, "h1", json_real(h1));
+    json_object_set_new(o, "points", json_integer(f->n));
+    json_object_set_new(o, "g_s", num_or_null(f->slope));
+    json_object_set_new(o, "l_s", num_or_null(f->intercept));
+    json_object_set_new(o, "g", num_or_null(f->slope * r));
+    json_object_set_new(o, "l", num_or_null(f->intercept * r));
+    json_object_set_new(o, "g_us", num_or_null(f->slope * 1e6));
+    json_object_set_new(o, "l_us", num_or_null(f->intercept * 1e6));
+    json_object_set_new(o, "rms_s", num_or_null(f->rms));
+    json_object_set_new(o, "rms_rel", num_or_null(f->rms_rel));
+    json_object_set_new(o, "max_abs_residual_s", num_or_null(f->max_abs));
+    return o;
+}
+
+/* ---- the rank side ------------------------------------------------------------------ */
+
+void ps__quiet_barrier(void)
+{
+    MPI_Request req;
+    MPI_Ibarrier(MPI_COMM_WORLD, &req);
+    int done = 0;
+    struct timespec ts = {0, 200000};
+    for (;;) {
+        MPI_Test(&req, &done, MPI_STATUS_IGNORE);
+        if (done) break;
+        nanosleep(&ts, NULL);
+    }
+}
+
+int ps_probe_rank_side(const ps_probe_opts *o, json_t **raw, char *err, size_t errlen)
+{
+    int inited = 0, rank, p;
+    *raw = NULL;
+    MPI_Initialized(&inited);
+    if (!inited) MPI_Init(NULL, NULL);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &p);
+    if (p < 2) {
+        ps_seterr(err, errlen, "the probe needs at least 2 ranks (this job has %d)", p);
+        if (!inited) MPI_Finalize();
+        return -1;
+    }
+    const ps_probe_budget *b = ps_probe_budget_for(o->mode);
+    double start = MPI_Wtime();
+    json_t *meta = NULL;
+    if (rank == 0) {
+        meta = ps__topology_meta();
+        char lib[MPI_MAX_LIBRARY_VERSION_STRING] = "";
+        int len = 0;
+        MPI_Get_library_version(lib, &len);
+        char *nl = strchr(lib, '\n');
+        if (nl) *nl = '\0';
+        char *comma = strchr(lib, ',');   /* "Open MPI v4.1.4, package: ..." */
+        if (comma) *comma = '\0';
+        json_object_set_new(meta, "mpi", json_string(lib));
+#ifdef __VERSION__
+        json_object_set_new(meta, "compiler", json_string(
+#if defined(__clang__)
+                                                  "clang " __clang_version__
+#elif defined(__GNUC__)
+                                                  "GCC " __VERSION__
+#else
+                                                  __VERSION__
+#endif
+                                                  ));
+#endif
+        char date[64];
+        ps_iso_time(date, sizeof date);
+        json_object_set_new(meta, "date", json_string(date));
+    }
+    /* which host each rank runs on: ranks per node */
+    char name[MPI_MAX_PROCESSOR_NAME] = "";
+    int nlen;
+    MPI_Get_processor_name(name, &nlen);
+    char *names = rank == 0 ? ps_xmalloc((size_t)p * MPI_MAX_PROCESSOR_NAME) : NULL;
+    MPI_Gather(name, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, names, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, 0, MPI_COMM_WORLD);
+
+    double setup = MPI_Wtime();
+    ps__daxpy *dx = ps__daxpy_setup(b, meta);
+    setup = MPI_Wtime() - setup;
+    json_t *rounds = rank == 0 ? json_array() : NULL;
+    for (int r = 0; r < b->rounds; r++) {
+        double t[5];
+        t[0] = MPI_Wtime();
+        json_t *pp = ps__pingpong_measure(b);
+        t[1] = MPI_Wtime();
+        json_t *da = ps__daxpy_measure(dx, b);
+        t[2] = MPI_Wtime();
+        json_t *hr = ps__hrelation_measure(b, 0);
+        t[3] = MPI_Wtime();
+        json_t *hc = ps__hrelation_measure(b, 1);
+        t[4] = MPI_Wtime();
+        if (rank == 0) {
+            json_t *round = json_object();
+            json_object_set_new(round, "seconds", json_pack("{sfsfsfsf}", "pingpong", t[1] - t[0], "daxpy",
+                                                            t[2] - t[1], "hrelation", t[3] - t[2], "combined",
+                                                            t[4] - t[3]));
+            json_object_set_new(round, "pingpong", pp);
+            json_object_set_new(round, "daxpy", da);
+            json_object_set_new(round, "hrelation", hr);
+            json_object_set_new(round, "combined", hc);
+            json_array_append_new(rounds, round);
+        }
+    }
+    ps__daxpy_free(dx);
+    double elapsed = MPI_Wtime() - start;
+    if (rank == 0) {
+        json_t *doc = json_object();
+        json_object_set_new(doc, "kind", json_string("probe-raw"));
+        json_object_set_new(doc, "mode", json_string(b->name));
+        json_object_set_new(doc, "ranks", json_integer(p));
+        json_t *hosts = json_array();
+        for (int i = 0; i < p; i++) json_array_append_new(hosts, json_string(names + (size_t)i * MPI_MAX_PROCESSOR_NAME));
+        json_object_set_new(doc, "hosts", hosts);
+        json_object_set_new(doc, "machine", meta);
+        json_object_set_new(doc, "elapsed", json_real(elapsed));
+        json_object_set_new(doc, "setup_seconds", json_real(setup));
+        json_object_set_new(doc, "rounds", rounds);
+        *raw = doc;
+    }
+    free(names);
+    if (!inited) MPI_Finalize();
+    return 0;
+}
+
+/* ---- analysis ------------------------------------------------------------------------- */
+
+/* "Run the benchmark at least three times. If the best two runs agree, you
+ * can be reasonably confident" (seed 004). */
+static void agreement(json_t *list, json_t *warnings, const char *figure, const char *unit, const double *v, int n,
+                      int lower_is_better)
+{
+    double s[64];
+    int k = 0;
+    for (int i = 0; i < n && k < 64; i++)
+        if (isfinite(v[i])) s[k++] = v[i];
+    ps_sort_doubles(s, (size_t)k);
+    json_t *o = json_object();
+    json_object_set_new(o, "figure", json_string(figure));
+    json_object_set_new(o, "unit", json_string(unit));
+    json_object_set_new(o, "values", ps__json_array_of(v, n));
+    if (k >= 2) {
+        double a = lower_is_better ? s[0] : s[k - 1], b = lower_is_better ? s[1] : s[k - 2];
+        double den = fmax(fabs(a), fabs(b));
+        double rel = den > 0 ? fabs(a - b) / den : 0;
+        json_object_set_new(o, "best_two", ps__json_array_of((double[]){a, b}, 2));
+        json_object_set_new(o, "rel_diff", json_real(rel));
+        json_object_set_new(o, "agree", json_boolean(rel <= PS_PROBE_AGREE));
+        if (rel > PS_PROBE_AGREE)
+            ps__warn(warnings, "%s: the best two rounds differ by %.1f%% (more than %.0f%%): the machine was not "
+                     "steady during the probe; run it again", figure, 100 * rel, 100 * PS_PROBE_AGREE);
+    } else {
+        json_object_set_new(o, "agree", json_false());
+        ps__warn(warnings, "%s: fewer than two rounds gave a value", figure);
+    }
+    json_array_append_new(list, o);
+}
+
+int ps_probe_model(const json_t *doc, ps_machine *m, char *err, size_t errlen)
+{
+    ps_machine_init(m);
+    const json_t *model = json_object_get(doc, "model");
+    const json_t *bsp = json_object_get(doc, "bsp"), *pp = json_object_get(doc, "pingpong");
+    const json_t *meta = json_object_get(doc, "machine");
+    if (!json_is_object(model)) {
+        ps_seterr(err, errlen, "not a probe document (no \"model\")");
+        return -1;
+    }
+    m->send_latency = ps__json_num(model, "send_latency");
+    m->recv_latency = ps__json_num(model, "recv_latency");
+    m->word_time = ps__json_num(model, "word_time");
+    m->flop_time = ps__json_num(model, "flop_time");
+    if (!(m->send_latency >= 0 && m->recv_latency >= 0 && m->word_time >= 0 && m->flop_time >= 0)) {
+        ps_seterr(err, errlen, "the probe gave no usable latency, word time or flop time");
+        return -1;
+    }
+    m->bus = 0;
+    m->cores_per_node = (int)fmax(0, ps__json_num(model, "ranks_per_node"));
+    const char *host = json_string_value(json_object_get(meta, "host"));
+    snprintf(m->name, sizeof m->name, "%s", host ? host : "");
+#define NUM0(o, k) (isfinite(ps__json_num(o, k)) ? ps__json_num(o, k) : 0)
+    m->bsp_r = NUM0(bsp, "r");
+    m->bsp_g = NUM0(bsp, "g");
+    m->bsp_l = NUM0(bsp, "l");
+    m->bsp_h0 = NUM0(bsp, "h0");
+    m->bsp_h1 = NUM0(bsp, "h1");
+    m->bsp_p = (int)NUM0(bsp, "p");
+    m->r_incache = NUM0(bsp, "r_incache");
+    m->r_outcache = NUM0(bsp, "r_outcache");
+    m->bsp_g_combined = NUM0(bsp, "g_combined");
+    const json_t *h = json_object_get(pp, "hockney");
+    m->t0 = NUM0(h, "t0");
+    m->r_inf = NUM0(h, "r_inf");
+    m->n_half = NUM0(h, "n_half");
+    const json_t *sizes = json_object_get(pp, "sizes");
+    size_t i;
+    json_t *row;
+    json_array_foreach(sizes, i, row) {
+        if (m->npp >= PS_MACHINE_MAX_PP) break;
+        m->pp_bytes[m->npp] = NUM0(row, "bytes");
+        m->pp_time[m->npp] = NUM0(row, "time");
+        m->npp++;
+    }
+    const char *s;
+#define STR(dst, key) if ((s = json_string_value(json_object_get(meta, key)))) snprintf(dst, sizeof dst, "%s", s)
+    STR(m->host, "host");
+    STR(m->cpu, "cpu");
+    STR(m->mpi, "mpi");
+    STR(m->compiler, "compiler");
+    STR(m->date, "date");
+    snprintf(m->source, sizeof m->source, "parscope probe (%s, %d ranks)",
+             json_string_value(json_object_get(doc, "mode")) ? json_string_value(json_object_get(doc, "mode")) : "?",
+             (int)NUM0(json_object_get(doc, "params"), "ranks"));
+    m->cores = (int)NUM0(meta, "cores");
+    m->memory_bytes = (long long)NUM0(meta, "memory");
+    const json_t *caches = json_object_get(meta, "caches");
+    for (int k = 0; k < 4; k++) {
+        char key[4];
+        snprintf(key, sizeof key, "L%d", k + 1);
+        m->cache_bytes[k] = (long long)NUM0(json_object_get(caches, key), "bytes");
+    }
+#undef NUM0
+#undef STR
+    return 0;
+}
+
+json_t *ps_probe_analyze(const json_t *raw, ps_machine *m, char *err, size_t errlen)
+{
+    if (!json_is_object(raw) || !json_string_value(json_object_get(raw, "kind")) ||
+        strcmp(json_string_value(json_object_get(raw, "kind")), "probe-raw") != 0) {
+        ps_seterr(err, errlen, "not raw probe data (\"kind\": \"probe-raw\" expected)");
+        return NULL;
+    }
+    const json_t *rounds = json_object_get(raw, "rounds");
+    int p = (int)ps__json_num(raw, "ranks");
+    int nr = (int)json_array_size(rounds);
+    if (nr < 1 || p < 2) {
+        ps_seterr(err, errlen, "the raw probe data has no rounds");
+        return NULL;
+    }
+    json_t *doc = json_object(), *warnings = json_array();
+    json_object_set_new(doc, "kind", json_string("probe"));
+    json_object_set_new(doc, "version", json_integer(1));
+    json_object_set(doc, "mode", json_object_get(raw, "mode"));
+    json_t *params = json_object();
+    json_object_set_new(params, "ranks", json_integer(p));
+    json_object_set_new(params, "pingpong_ranks", json_pack("[ii]", 0, 1));
+    json_object_set_new(params, "rounds", json_integer(nr));
+    json_object_set(params, "hosts", json_object_get(raw, "hosts"));
+    json_object_set(params, "elapsed", json_object_get(raw, "elapsed"));
+    json_object_set_new(doc, "params", params);
+    json_object_set(doc, "machine", json_object_get(raw, "machine"));
+
+    if (ps__pingpong_analyze(rounds, doc, warnings, err, errlen) != 0) goto fail;
+    json_t *bsp = json_object();
+    json_object_set_new(doc, "bsp", bsp);
+    json_object_set_new(bsp, "p", json_integer(p));
+    ps__daxpy_analyze(rounds, bsp, warnings);
+    double r = ps__json_num(bsp, "r");
+    if (!(r > 0)) {
+        ps_seterr(err, errlen, "the raw probe data has no DAXPY rate");
+        goto fail;
+    }
+    if (ps__hrelation_analyze(rounds, p, r, bsp, warnings, err, errlen) != 0) goto fail;
+
+    /* rounds and their agreement */
+    json_t *rl = json_array(), *agree = json_array();
+    double lat[64], bw[64], rr[64], g[64], l[64];
+    int n = nr < 64 ? nr : 64;
+    for (int i = 0; i < n; i++) {
+        const json_t *round = json_array_get(rounds, (size_t)i);
+        double gs, ls;
+        ps__pingpong_round_figures(round, &lat[i], &bw[i]);
+        const json_t *in = json_object_get(json_object_get(round, "daxpy"), "in_cache");
+        const json_t *rates = json_object_get(in, "rates");
+        double s = 0;
+        for (size_t k = 0; k < json_array_size(rates); k++) s += json_number_value(json_array_get(rates, k));
+        rr[i] = json_array_size(rates) ? s / (double)json_array_size(rates) : NAN;
+        ps__hrelation_round_fit(round, p, &gs, &ls);
+        g[i] = gs * rr[i];
+        l[i] = ls * rr[i];
+        json_t *o = json_object();
+        json_object_set_new(o, "latency", num_or_null(lat[i]));
+        json_object_set_new(o, "bandwidth", num_or_null(bw[i]));
+        json_object_set_new(o, "r", num_or_null(rr[i]));
+        json_object_set_new(o, "g", num_or_null(g[i]));
+        json_object_set_new(o, "l", num_or_null(l[i]));
+        json_array_append_new(rl, o);
+    }
+    json_object_set_new(doc, "rounds", rl);
+    agreement(agree, warnings, "latency", "s", lat, n, 1);
+    agreement(agree, warnings, "bandwidth", "bytes/s", bw, n, 0);
+    agreement(agree, warnings, "r", "flop/s", rr, n, 0);
+    agreement(agree, warnings, "g", "flop", g, n, 1);
+    agreement(agree, warnings, "l", "flop", l, n, 1);
+    json_object_set_new(doc, "agreement", agree);
+
+    /* more ranks than cores: time-sharing shows in every figure */
+    const json_t *meta = json_object_get(raw, "machine");
+    double cores = ps__json_num(meta, "cores");
+    const json_t *hosts = json_object_get(raw, "hosts");
+    int per_node = 0;
+    for (size_t i = 0; i < json_array_size(hosts); i++)
+        if (json_equal(json_array_get(hosts, i), json_array_get(hosts, 0))) per_node++;
+    if (cores > 0 && per_node > cores)
+        ps__warn(warnings, "%d ranks share %.0f cores on %s: the figures include time-sharing", per_node, cores,
+                 json_string_value(json_array_get(hosts, 0)));
+
+    /* the estimator's model (seed 003) from the ping-pong and DAXPY */
+    const json_t *pp = json_object_get(doc, "pingpong"), *hk = json_object_get(pp, "hockney");
+    double t0 = ps__json_num(hk, "t0"), rinf = ps__json_num(hk, "r_inf");
+    const char *lat_from = "hockney t0 / 2";
+    if (!(t0 > 0)) {
+        t0 = ps__json_num(pp, "latency");
+        lat_from = "smallest-message time / 2";
+    }
+    const char *word_from = "8 / hockney r_inf";
+    if (!(rinf > 0)) {
+        rinf = ps__json_num(pp, "bandwidth");
+        word_from = "8 / best bandwidth";
+    }
+    json_t *model = json_object();
+    json_object_set_new(model, "send_latency", json_real(t0 / 2));
+    json_object_set_new(model, "recv_latency", json_real(t0 / 2));
+    json_object_set_new(model, "word_time", json_real(8.0 / rinf));
+    json_object_set_new(model, "flop_time", json_real(1.0 / r));
+    json_object_set_new(model, "network", json_string("nobus"));
+    json_object_set_new(model, "ranks_per_node", json_integer(per_node));
+    json_object_set_new(model, "latency_from", json_string(lat_from));
+    json_object_set_new(model, "word_time_from", json_string(word_from));
+    json_object_set_new(model, "flop_time_from", json_string("1 / r (in-cache DAXPY)"));
+    json_object_set_new(doc, "model", model);
+    json_object_set_new(doc, "warnings", warnings);
+    json_object_set(doc, "raw", (json_t *)raw);
+
+    if (m && ps_probe_model(doc, m, err, errlen) != 0) {
+        json_decref(doc);
+        return NULL;
+    }
+    return doc;
+fail:
+    json_decref(warnings);
+    json_decref(doc);
+    return NULL;
+}
+
+/* ---- text ----------------------------------------------------------------------------- */
+
+void ps_probe_print(const json_t *doc, FILE *out)
+{
+    const json_t *pp = json_object_get(doc, "pingpong"), *hk = json_object_get(pp, "hockney");
+    const json_t *bsp = json_object_get(doc, "bsp"), *model = json_object_get(doc, "model");
+    const json_t *meta = json_object_get(doc, "machine"), *params = json_object_get(doc, "params");
+    char a[32], b[32];
+    fprintf(out, "parscope probe (%s): %s, %d ranks, %d rounds, %s\n",
+            json_string_value(json_object_get(doc, "mode")),
+            json_string_value(json_object_get(meta, "host")), (int)ps__json_num(params, "ranks"),
+            (int)ps__json_num(params, "rounds"), json_string_value(json_object_get(meta, "mpi")));
+    fprintf(out, "\nping-pong (ranks 0 and 1, half round trip, best sample):\n");
+    ps_fmt_time(a, sizeof a, ps__json_num(pp, "latency"));
+    fprintf(out, "  latency (%d B)        %s\n", (int)ps__json_num(pp, "latency_bytes"), a);
+    ps_fmt_bytes(b, sizeof b, ps__json_num(pp, "bandwidth_bytes"));
+    fprintf(out, "  best bandwidth        %.1f MB/s at %s\n", ps__json_num(pp, "bandwidth") / 1e6, b);
+    ps_fmt_time(a, sizeof a, ps__json_num(hk, "t0"));
+    fprintf(out, "  Hockney fit           t0 = %s, r_inf = %.1f MB/s, n_1/2 = %.0f B (rms error %.0f%%)\n", a,
+            ps__json_num(hk, "r_inf") / 1e6, ps__json_num(hk, "n_half"), 100 * ps__json_num(hk, "rms_rel"));
+    fprintf(out, "\nBSP (p = %d):\n", (int)ps__json_num(bsp, "p"));
+    fprintf(out, "  r (DAXPY in cache)    %.1f Mflop/s\n", ps__json_num(bsp, "r_incache") / 1e6);
+    fprintf(out, "  r (out of cache)      %.1f Mflop/s\n", ps__json_num(bsp, "r_outcache") / 1e6);
+    const json_t *hr = json_object_get(bsp, "hrelation");
+    const char *fits[2] = {"fit_low", "fit_high"};
+    for (int k = 0; k < 2; k++) {
+        const json_t *f = json_object_get(hr, fits[k]);
+        if (!json_is_object(f)) continue;
+        fprintf(out, "  h in [%3.0f, %3.0f]       g = %.4g flop (%.3g us), l = %.4g flop (%.3g us), rms residual %.1f%%\n",
+                ps__json_num(f, "h0"), ps__json_num(f, "h1"), ps__json_num(f, "g"), ps__json_num(f, "g_us"),
+                ps__json_num(f, "l"), ps__json_num(f, "l_us"), 100 * ps__json_num(f, "rms_rel"));
+    }
+    if (json_object_get(bsp, "g_combined"))
+        fprintf(out, "  combined messages     g = %.4g flop (%.3g us) (optimistic, one message per destination)\n",
+                ps__json_num(bsp, "g_combined"), ps__json_num(bsp, "g_combined_us"));
+    fprintf(out, "\nrounds (best two must agree within %.0f%%):\n", 100 * PS_PROBE_AGREE);
+    size_t i;
+    json_t *o;
+    json_array_foreach(json_object_get(doc, "agreement"), i, o) {
+        fprintf(out, "  %-10s %s", json_string_value(json_object_get(o, "figure")),
+                json_is_true(json_object_get(o, "agree")) ? "agree" : "DIFFER");
+        if (json_object_get(o, "rel_diff")) fprintf(out, " (%.1f%%)", 100 * ps__json_num(o, "rel_diff"));
+        fputc('\n', out);
+    }
+    fprintf(out, "\nmodel: send_latency = recv_latency = %.3g s, word_time = %.3g s, flop_time = %.3g s, nobus\n",
+            ps__json_num(model, "send_latency"), ps__json_num(model, "word_time"), ps__json_num(model, "flop_time"));
+    const json_t *w = json_object_get(doc, "warnings");
+    if (json_array_size(w)) {
+        fprintf(out, "\nwarnings (artefacts, not facts):\n");
+        json_array_foreach(w, i, o) fprintf(out, "  - %s\n", json_string_value(o));
+    }
+}
+
+/* ---- plots -------------------------------------------------------------------------- */
+
+typedef struct probe_plots {
+    ps_plot time, bw, hrel;
+    double *bytes, *t, *bwv, *tfit, *bwfit;
+    double *h, *ht, *hc, *hct, lo_x[2], lo_y[2], hi_x[2], hi_y[2];
+    int ns, nh, nhc;
+} probe_plots;
+
+static int read_xy(const json_t *o, const char *kx, const char *ky, double **x, double **y)
+{
+    const json_t *jx = json_object_get(o, kx), *jy = json_object_get(o, ky);
+    int n = (int)json_array_size(jx);
+    if (n != (int)json_array_size(jy)) n = 0;
+    *x = ps_xcalloc((size_t)n + 1, sizeof(double));
+    *y = ps_xcalloc((size_t)n + 1, sizeof(double));
+    for (int i = 0; i < n; i++) {
+        json_t *a = json_array_get(jx, (size_t)i), *b = json_array_get(jy, (size_t)i);
+        (*x)[i] = json_is_number(a) ? json_number_value(a) : NAN;
+        (*y)[i] = json_is_number(b) ? json_number_value(b) : NAN;
+    }
+    return n;
+}
+
+static void bw_fmt(char *buf, size_t len, double v)
+{
+    if (v >= 1e9) snprintf(buf, len, "%.3g GB/s", v / 1e9);
+    else if (v >= 1e6) snprintf(buf, len, "%.3g MB/s", v / 1e6);
+    else snprintf(buf, len, "%.3g kB/s", v / 1e3);
+}
+
+static int build_plots(const json_t *doc, probe_plots *pl)
+{
+    memset(pl, 0, sizeof *pl);
+    const json_t *pp = json_object_get(doc, "pingpong"), *hk = json_object_get(pp, "hockney");
+    const json_t *sizes = json_object_get(pp, "sizes");
+    int ns = (int)json_array_size(sizes);
+    pl->ns = ns;
+    pl->bytes = ps_xcalloc((size_t)ns + 1, sizeof(double));
+    pl->t = ps_xcalloc((size_t)ns + 1, sizeof(double));
+    pl->bwv = ps_xcalloc((size_t)ns + 1, sizeof(double));
+    pl->tfit = ps_xcalloc((size_t)ns + 1, sizeof(double));
+    pl->bwfit = ps_xcalloc((size_t)ns + 1, sizeof(double));
+    double t0 = ps__json_num(hk, "t0"), rinf = ps__json_num(hk, "r_inf");
+    for (int i = 0; i < ns; i++) {
+        const json_t *row = json_array_get(sizes, (size_t)i);
+        pl->bytes[i] = ps__json_num(row, "bytes");
+        pl->t[i] = ps__json_num(row, "time");
+        pl->bwv[i] = pl->bytes[i] / pl->t[i];
+        pl->tfit[i] = t0 + pl->bytes[i] / rinf;
+        pl->bwfit[i] = pl->bytes[i] / pl->tfit[i];
+    }
+    ps_plot_init(&pl->time, "Ping-pong: half round-trip time", "message size", "time");
+    pl->time.xlog = 2;
+    pl->time.ylog = 1;
+    pl->time.xfmt = ps_fmt_bytes;
+    pl->time.yfmt = ps_fmt_time;
+    ps_plot_add(&pl->time, "measured (best sample)", pl->bytes, pl->t, ns, PS_PLOT_POINTS);
+    ps_plot_add(&pl->time, "Hockney fit t0 + n/r_inf", pl->bytes, pl->tfit, ns, PS_PLOT_LINE | PS_PLOT_DASHED);
+
+    ps_plot_init(&pl->bw, "Ping-pong: bandwidth", "message size", "bandwidth");
+    pl->bw.xlog = 2;
+    pl->bw.ylog = 1;
+    pl->bw.xfmt = ps_fmt_bytes;
+    pl->bw.yfmt = bw_fmt;
+    ps_plot_add(&pl->bw, "measured", pl->bytes, pl->bwv, ns, PS_PLOT_POINTS | PS_PLOT_LINE);
+    ps_plot_add(&pl->bw, "Hockney fit n / (t0 + n/r_inf)", pl->bytes, pl->bwfit, ns, PS_PLOT_LINE | PS_PLOT_DASHED);
+
+    const json_t *bsp = json_object_get(doc, "bsp"), *hr = json_object_get(bsp, "hrelation");
+    pl->nh = read_xy(hr, "h", "time", &pl->h, &pl->ht);
+    pl->nhc = read_xy(json_object_get(bsp, "combined"), "h", "time", &pl->hc, &pl->hct);
+    ps_plot_init(&pl->hrel, "Full h-relation: time of one superstep", "h (8-byte words per rank)", "time");
+    pl->hrel.yfmt = ps_fmt_time;
+    ps_plot_add(&pl->hrel, "single words, cyclic (bspbench)", pl->h, pl->ht, pl->nh, PS_PLOT_POINTS);
+    const json_t *lo = json_object_get(hr, "fit_low"), *hi = json_object_get(hr, "fit_high");
+    if (json_is_object(lo)) {
+        pl->lo_x[0] = ps__json_num(lo, "h0");
+        pl->lo_x[1] = ps__json_num(lo, "h1");
+        for (int k = 0; k < 2; k++) pl->lo_y[k] = ps__json_num(lo, "l_s") + ps__json_num(lo, "g_s") * pl->lo_x[k];
+        ps_plot_add(&pl->hrel, "least squares over [0, p]", pl->lo_x, pl->lo_y, 2, PS_PLOT_LINE | PS_PLOT_DASHED);
+    }
+    if (json_is_object(hi)) {
+        pl->hi_x[0] = ps__json_num(hi, "h0");
+        pl->hi_x[1] = ps__json_num(hi, "h1");
+        for (int k = 0; k < 2; k++) pl->hi_y[k] = ps__json_num(hi, "l_s") + ps__json_num(hi, "g_s") * pl->hi_x[k];
+        ps_plot_add(&pl->hrel, "least squares over [p, 256]", pl->hi_x, pl->hi_y, 2, PS_PLOT_LINE);
+    }
+    if (pl->nhc) ps_plot_add(&pl->hrel, "one message per destination (bspprobe)", pl->hc, pl->hct, pl->nhc, PS_PLOT_POINTS);
+    return ns > 0 ? 0 : -1;
+}
+
+static void free_plots(probe_plots *pl)
+{
+    free(pl->bytes); free(pl->t); free(pl->bwv); free(pl->tfit); free(pl->bwfit);
+    free(pl->h); free(pl->ht); free(pl->hc); free(pl->hct);
+}
+
+int ps_probe_write_svgs(const json_t *doc, const char *dir, char *err, size_t errlen)
+{
+    probe_plots pl;
+    if (build_plots(doc, &pl) != 0) {
+        free_plots(&pl);
+        ps_seterr(err, errlen, "not a probe document (no ping-pong sizes)");
+        return -1;
+    }
+    int rc = ps_mkdirs(dir, err, errlen);
+    const ps_plot *plots[3] = {&pl.time, &pl.bw, &pl.hrel};
+    const char *names[3] = {"pingpong_time.svg", "pingpong_bandwidth.svg", "hrelation.svg"};
+    for (int i = 0; i < 3 && rc == 0; i++) {
+        char *path = ps_xasprintf("%s/%s", dir, names[i]);
+        rc = ps_plot_write(plots[i], path, err, errlen);
+        free(path);
+    }
+    free_plots(&pl);
+    return rc;
+}
+
+/* ---- HTML fragment -------------------------------------------------------------------- */
+
+int ps_probe_report_html(const json_t *doc, FILE *out)
+{
+    const char *kind = json_string_value(json_object_get(doc, "kind"));
+    if (!kind || strcmp(kind, "probe") != 0) return -1;
+    probe_plots pl;
+    if (build_plots(doc, &pl) != 0) {
+        free_plots(&pl);
+        return -1;
+    }
+    const json_t *pp = json_object_get(doc, "pingpong"), *hk = json_object_get(pp, "hockney");
+    const json_t *bsp = json_object_get(doc, "bsp"), *model = json_object_get(doc, "model");
+    const json_t *meta = json_object_get(doc, "machine"), *params = json_object_get(doc, "params");
+    char a[32], b[32];
+    ps_html_section_begin(out, "probe", "Machine probe: ping-pong and BSP r, g, l");
+    ps_html_kv_begin(out);
+    ps_html_kv(out, "host", "%s", jstr(meta, "host"));
+    ps_html_kv(out, "CPU", "%s", jstr(meta, "cpu"));
+    ps_html_kv(out, "MPI library", "%s", jstr(meta, "mpi"));
+    ps_html_kv(out, "ranks / rounds", "%d / %d (%s)", (int)ps__json_num(params, "ranks"),
+               (int)ps__json_num(params, "rounds"), jstr(doc, "mode"));
+    ps_fmt_time(a, sizeof a, ps__json_num(pp, "latency"));
+    ps_html_kv(out, "ping-pong latency (1 B, half round trip)", "%s", a);
+    ps_fmt_bytes(b, sizeof b, ps__json_num(pp, "bandwidth_bytes"));
+    ps_html_kv(out, "best bandwidth", "%.1f MB/s at %s", ps__json_num(pp, "bandwidth") / 1e6, b);
+    ps_fmt_time(a, sizeof a, ps__json_num(hk, "t0"));
+    ps_html_kv(out, "Hockney t0, r_inf, n_1/2", "%s, %.1f MB/s, %.0f B", a, ps__json_num(hk, "r_inf") / 1e6,
+               ps__json_num(hk, "n_half"));
+    ps_html_kv(out, "r (DAXPY in / out of cache)", "%.1f / %.1f Mflop/s", ps__json_num(bsp, "r_incache") / 1e6,
+               ps__json_num(bsp, "r_outcache") / 1e6);
+    ps_html_kv(out, "g, l over [p, 256]", "%.4g flop (%.3g us), %.4g flop (%.3g us)", ps__json_num(bsp, "g"),
+               ps__json_num(bsp, "g_us"), ps__json_num(bsp, "l"), ps__json_num(bsp, "l_us"));
+    if (json_object_get(bsp, "g_combined"))
+        ps_html_kv(out, "g, one message per destination", "%.4g flop (%.3g us)", ps__json_num(bsp, "g_combined"),
+                   ps__json_num(bsp, "g_combined_us"));
+    ps_html_kv(out, "model", "send = recv latency %.3g s, word %.3g s, flop %.3g s, nobus",
+               ps__json_num(model, "send_latency"), ps__json_num(model, "word_time"), ps__json_num(model, "flop_time"));
+    ps_html_kv_end(out);
+
+    const json_t *w = json_object_get(doc, "warnings");
+    size_t i;
+    json_t *o;
+    json_array_foreach(w, i, o) ps_html_note(out, "Warning: %s", json_is_string(o) ? json_string_value(o) : "");
+
+    ps_html_heading(out, "Rounds");
+    ps_html_table_begin(out, 4, "figure", "best two", "difference", "agree within 5%");
+    json_array_foreach(json_object_get(doc, "agreement"), i, o) {
+        const json_t *bt = json_object_get(o, "best_two");
+        ps_html_row_begin(out);
+        ps_html_cell(out, 0, "%s (%s)", jstr(o, "figure"),
+                     jstr(o, "unit"));
+        ps_html_cell(out, 1, "%.4g, %.4g", json_number_value(json_array_get(bt, 0)),
+                     json_number_value(json_array_get(bt, 1)));
+        ps_html_cell(out, 1, "%.1f%%", 100 * ps__json_num(o, "rel_diff"));
+        ps_html_cell(out, 0, "%s", json_is_true(json_object_get(o, "agree")) ? "yes" : "no");
+        ps_html_row_end(out);
+    }
+    ps_html_table_end(out);
+
+    ps_html_heading(out, "Plots");
+    ps_plot_svg(&pl.time, out);
+    ps_plot_svg(&pl.bw, out);
+    ps_plot_svg(&pl.hrel, out);
+
+    ps_html_heading(out, "Ping-pong table");
+    ps_html_table_begin(out, 6, "bytes", "best", "median", "samples", "rse", "bandwidth (MB/s)");
+    json_array_foreach(json_object_get(pp, "sizes"), i, o) {
+        ps_html_row_begin(out);
+        ps_html_cell(out, 1, "%.0f", ps__json_num(o, "bytes"));
+        ps_fmt_time(a, sizeof a, ps__json_num(o, "min"));
+        ps_html_cell(out, 1, "%s", a);
+        ps_fmt_time(a, sizeof a, ps__json_num(o, "median"));
+        ps_html_cell(out, 1, "%s", a);
+        ps_html_cell(out, 1, "%.0f", ps__json_num(o, "n"));
+        ps_html_cell(out, 1, "%.1f%%", 100 * ps__json_num(o, "rse"));
+        ps_html_cell(out, 1, "%.1f", ps__json_num(o, "bandwidth") / 1e6);
+        ps_html_row_end(out);
+    }
+    ps_html_table_end(out);
+    ps_html_section_end(out);
+    free_plots(&pl);
+    return ferror(out) ? -1 : 0;
+}

@@ -1,0 +1,108 @@
+/*
+ * probe.h - `parscope probe`: measures the machine and writes its model.
+ *
+ *   ping-pong  ranks 0 and 1, 1 B .. 4 MiB (powers of two and +/-3 bytes, as
+ *              NetPIPE), half round-trip time and bandwidth per size, the
+ *              COMMS1/Hockney fit t(n) = t0 + n / r_inf, n_1/2 = t0 * r_inf.
+ *   BSP        r from DAXPY (in and out of cache), g and l from a full
+ *              h-relation of single 8-byte words put cyclically to the other
+ *              ranks (bspbench, seed 004), h = 0..256, least squares over
+ *              [0, p] and [p, 256]; the combined-message (bspprobe) g.
+ * The whole set is repeated (at least three rounds) and the best two rounds
+ * are compared.  docs/PROBE.md documents the method and the result JSON.
+ *
+ * Data flow: the rank side (inside an MPI job) measures and rank 0 writes a
+ * raw JSON document; the analysis turns it into the probe document
+ * ("kind": "probe"), a machine model (sim/machine.h), plots and text.
+ * Functions return 0 / -1 with a message in err, as elsewhere.
+ */
+#ifndef PS_PROBE_H
+#define PS_PROBE_H
+
+#include <jansson.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "sim/machine.h"
+
+/* ---- tunables (all in one place) -------------------------------------- */
+
+typedef enum { PS_PROBE_TINY, PS_PROBE_QUICK, PS_PROBE_FULL } ps_probe_mode;
+
+typedef struct ps_probe_budget {
+    const char *name;          /* "tiny", "quick", "full" */
+    int    rounds;             /* complete repetitions (>= 3, seed 004) */
+    double pingpong_s;         /* per round */
+    double hrelation_s;        /* per round, both patterns */
+    double daxpy_s;            /* per round, both vector lengths */
+    double rse_target;         /* ping-pong: stop a size at this relative standard error */
+    int    min_samples;        /* ping-pong samples per size at least */
+    int    max_samples;
+    int    h_step;             /* h-relation: every h in [0, p], then this step up to h_max */
+    long   out_cache_cap;      /* DAXPY: bytes of the two out-of-cache vectors at most */
+} ps_probe_budget;
+
+const ps_probe_budget *ps_probe_budget_for(ps_probe_mode mode);
+
+#define PS_PROBE_MAX_BYTES   (4L << 20)   /* largest ping-pong message */
+#define PS_PROBE_PERTURB     3            /* NetPIPE's default perturbation */
+#define PS_PROBE_H_MAX       256          /* largest h of the h-relation */
+#define PS_PROBE_BATCH_S     100e-6       /* ping-pong: round trips per sample fill this much time */
+#define PS_PROBE_H_BATCHES   5            /* h-relation: batches per h, the best one counts */
+#define PS_PROBE_DAXPY_BATCHES 5          /* DAXPY: batches per length, the best one counts */
+#define PS_PROBE_AGREE       0.05         /* best two rounds must agree within this */
+#define PS_PROBE_STEP_RATIO  0.85         /* bandwidth falling below this fraction of the previous size's = a step */
+
+/* ---- fits (fit.c) ------------------------------------------------------ */
+
+typedef struct ps_linfit {
+    double intercept, slope;
+    int    n;
+    double rms;          /* root mean square residual (y units) */
+    double rms_rel;      /* root mean square of residual / y */
+    double max_abs;      /* largest |residual| */
+} ps_linfit;
+
+/* Least squares y = intercept + slope * x over n points, weighted by w (NULL
+ * = all 1): minimises sum w_i (y_i - a - b x_i)^2 by the 2x2 normal equations
+ * (seed 004, "Least-squares fit").  -1 when n < 2 or all x are equal. */
+int ps_lsq_line(const double *x, const double *y, const double *w, int n, ps_linfit *f);
+
+/* Hockney / COMMS1 fit t(n) = t0 + n / r_inf to ping-pong times (seconds)
+ * over message sizes (bytes), by least squares on relative error (weights
+ * 1/t^2) so small and large messages count alike; n_half = t0 * r_inf.
+ * -1 when the fit is impossible or gives r_inf <= 0. */
+int ps_hockney_fit(const double *bytes, const double *t, int n, double *t0, double *r_inf, double *n_half,
+                   ps_linfit *f);
+
+/* ---- running ------------------------------------------------------------ */
+
+typedef struct ps_probe_opts {
+    ps_probe_mode mode;
+    int           ranks;
+} ps_probe_opts;
+
+/* The rank side: call on every rank of an MPI job (MPI_Init is done here if
+ * needed).  Rank 0 fills *raw (the raw document); other ranks get NULL.
+ * Returns 0, or -1 with err (on rank 0). */
+int ps_probe_rank_side(const ps_probe_opts *o, json_t **raw, char *err, size_t errlen);
+
+/* The analysis: the probe document ("kind": "probe", every sample kept, fits,
+ * agreement of the rounds, warnings, the model) from a raw document, and the
+ * machine model.  NULL with err when the raw document is unusable. */
+json_t *ps_probe_analyze(const json_t *raw, ps_machine *m, char *err, size_t errlen);
+
+/* Machine model from a probe document (what ps_probe_analyze fills). */
+int ps_probe_model(const json_t *doc, ps_machine *m, char *err, size_t errlen);
+
+/* The human summary (figures, agreement, warnings) as text. */
+void ps_probe_print(const json_t *doc, FILE *out);
+
+/* SVG plots into dir: pingpong_time.svg, pingpong_bandwidth.svg, hrelation.svg. */
+int ps_probe_write_svgs(const json_t *doc, const char *dir, char *err, size_t errlen);
+
+/* For the HTML report: an HTML <section> fragment with inline SVG plots and
+ * tables of a probe document.  0, or -1 when doc is not a probe document. */
+int ps_probe_report_html(const json_t *probe_doc, FILE *out);
+
+#endif

@@ -1,0 +1,45 @@
+/* probe_int.h - the probe's internals: the rank-side measurements (they call
+ * MPI directly: this is a measurement tool) and the per-part analyses. */
+#ifndef PS_PROBE_INT_H
+#define PS_PROBE_INT_H
+
+#include <jansson.h>
+
+#include "probe/probe.h"
+
+/* Rank side: called on every rank of MPI_COMM_WORLD, collectively.  Rank 0
+ * gets the round's measurements as JSON; the others get NULL. */
+json_t *ps__pingpong_measure(const ps_probe_budget *b);
+json_t *ps__hrelation_measure(const ps_probe_budget *b, int combined);
+
+/* DAXPY: the vectors are set up once (ps__daxpy_setup, collective: rank 0's
+ * topology decides the lengths) and measured each round. */
+typedef struct ps__daxpy ps__daxpy;
+ps__daxpy *ps__daxpy_setup(const ps_probe_budget *b, json_t *meta);
+json_t    *ps__daxpy_measure(ps__daxpy *d, const ps_probe_budget *b);
+void       ps__daxpy_free(ps__daxpy *d);
+
+/* The machine meta (host, cpu, cores, caches, memory) from hwloc; rank 0. */
+json_t *ps__topology_meta(void);
+
+/* Waits for the other ranks while using (almost) no CPU, so idle ranks do
+ * not steal cores from the measuring ones when oversubscribed. */
+void ps__quiet_barrier(void);
+
+/* Analysis helpers shared by the parts (probe.c). */
+double ps__json_num(const json_t *o, const char *key);      /* NAN if absent */
+json_t *ps__json_array_of(const double *v, int n);
+void ps__warn(json_t *warnings, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+json_t *ps__fit_json(const ps_linfit *f, double h0, double h1, double r);
+
+/* Per-part analyses: add their results to doc (pingpong, bsp) and warnings. */
+int ps__pingpong_analyze(const json_t *raw_rounds, json_t *doc, json_t *warnings, char *err, size_t errlen);
+int ps__hrelation_analyze(const json_t *raw_rounds, int p, double r, json_t *bsp, json_t *warnings, char *err,
+                          size_t errlen);
+int ps__daxpy_analyze(const json_t *raw_rounds, json_t *bsp, json_t *warnings);
+
+/* Per-round figures (for the agreement of the rounds). */
+int ps__pingpong_round_figures(const json_t *round, double *latency, double *bandwidth);
+int ps__hrelation_round_fit(const json_t *round, int p, double *g_s, double *l_s);
+
+#endif

@@ -1,0 +1,214 @@
+/* test_fit.c - least squares and Hockney fits against known lines and noisy
+ * data with a known answer; the probe analysis on synthetic raw data with
+ * known r, g, l, t0 and r_inf (the model, the warnings for the seed's
+ * artefacts, the agreement of the rounds); the HTML fragment. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "probe/probe.h"
+#include "util/util.h"
+
+static int failures;
+#define CHECK(c) do { if (!(c)) { fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #c); failures++; } } while (0)
+#define NEAR(a, b, rel) (fabs((double)(a) - (double)(b)) <= (rel) * fabs((double)(b)))
+
+/* deterministic noise in [-1, 1] */
+static double noise(unsigned *s)
+{
+    *s = *s * 1103515245u + 12345u;
+    return ((*s >> 8) & 0xffff) / 32767.5 - 1.0;
+}
+
+static int has_warning(const json_t *doc, const char *needle)
+{
+    size_t i;
+    json_t *w;
+    json_array_foreach(json_object_get(doc, "warnings"), i, w) if (strstr(json_string_value(w), needle)) return 1;
+    return 0;
+}
+
+static double num(const json_t *o, const char *k)
+{
+    return json_number_value(json_object_get(o, k));
+}
+
+/* A raw probe document for p ranks and `rounds` rounds:
+ *   ping-pong   t(n) = t0 + n / rinf (+ step seconds above step_at bytes), scaled per round by scale[r]
+ *   DAXPY       r flop/s on every rank
+ *   h-relation  T(h) = g_s h + l_s */
+static json_t *synthetic(int p, int rounds, double t0, double rinf, double step, double step_at, double r,
+                         double g_s, double l_s, const double *scale)
+{
+    json_t *raw = json_pack("{sssssisos[]}", "kind", "probe-raw", "mode", "tiny", "ranks", p, "machine",
+                            json_pack("{sssiss}", "host", "synthetic", "cores", 64, "mpi", "Test MPI 1.0"), "hosts");
+    for (int i = 0; i < p; i++) json_array_append_new(json_object_get(raw, "hosts"), json_string("synthetic"));
+    json_t *rl = json_array();
+    for (int k = 0; k < rounds; k++) {
+        double sc = scale ? scale[k] : 1.0;
+        json_t *pp = json_array();
+        for (long b = 1; b <= (4L << 20); b *= 2) {
+            double t = (t0 + b / rinf + (b > step_at ? step : 0)) * sc;
+            json_array_append_new(pp, json_pack("{sIsis[fff]}", "bytes", (json_int_t)b, "round_trips_per_sample", 1,
+                                                "samples", t * 1.01, t, t * 1.02));
+        }
+        json_t *rates = json_array();
+        for (int i = 0; i < p; i++) json_array_append_new(rates, json_real(r / sc));
+        json_t *dx = json_pack("{s{sisisO}s{sisis[f]}}", "in_cache", "n", 1024, "bytes", 16384, "rates", rates,
+                               "out_of_cache", "n", 1 << 20, "bytes", 16 << 20, "rates", r / 2);
+        json_decref(rates);
+        json_t *h = json_array(), *t = json_array(), *tc = json_array();
+        for (int v = 0; v <= 256; v += (v < p ? 1 : 8)) {
+            json_array_append_new(h, json_integer(v));
+            json_array_append_new(t, json_real((g_s * v + l_s) * sc));
+            json_array_append_new(tc, json_real((g_s / 10 * v + l_s) * sc));
+        }
+        json_t *hr = json_pack("{sisisOsO}", "p", p, "niters", 10, "h", h, "time", t);
+        json_t *hc = json_pack("{sisisOsO}", "p", p, "niters", 10, "h", h, "time", tc);
+        json_decref(h);
+        json_decref(t);
+        json_decref(tc);
+        json_array_append_new(rl, json_pack("{sosososo}", "pingpong", pp, "daxpy", dx, "hrelation", hr, "combined", hc));
+    }
+    json_object_set_new(raw, "rounds", rl);
+    json_object_set_new(raw, "elapsed", json_real(1.0));
+    return raw;
+}
+
+int main(void)
+{
+    ps_linfit f;
+    /* an exact line */
+    double x[] = {0, 1, 2, 3, 4, 5}, y[6];
+    for (int i = 0; i < 6; i++) y[i] = 2.5 + 0.75 * x[i];
+    CHECK(ps_lsq_line(x, y, NULL, 6, &f) == 0);
+    CHECK(NEAR(f.intercept, 2.5, 1e-12) && NEAR(f.slope, 0.75, 1e-12) && f.rms < 1e-12 && f.n == 6);
+    /* a known small problem: (0,1) (1,3) (2,2) -> slope 0.5, intercept 1.5, residuals -0.5, 1, -0.5 */
+    double x3[] = {0, 1, 2}, y3[] = {1, 3, 2};
+    CHECK(ps_lsq_line(x3, y3, NULL, 3, &f) == 0);
+    CHECK(NEAR(f.slope, 0.5, 1e-12) && NEAR(f.intercept, 1.5, 1e-12));
+    CHECK(NEAR(f.rms, sqrt(1.5 / 3), 1e-12) && NEAR(f.max_abs, 1.0, 1e-12));
+    /* weights: a zero weight removes a point */
+    double x4[] = {0, 1, 2, 3}, y4[] = {1, 2, 3, 100}, w4[] = {1, 1, 1, 0};
+    CHECK(ps_lsq_line(x4, y4, w4, 4, &f) == 0 && NEAR(f.slope, 1, 1e-12) && NEAR(f.intercept, 1, 1e-12));
+    /* degenerate */
+    double same[] = {2, 2, 2};
+    CHECK(ps_lsq_line(same, y3, NULL, 3, &f) == -1);
+    CHECK(ps_lsq_line(x3, y3, NULL, 1, &f) == -1);
+    /* noisy line, h = 0..256 as the h-relation: T = 40e-6 + 0.2e-6 h +/- 1% */
+    double h[257], t[257];
+    unsigned seed = 42;
+    for (int i = 0; i <= 256; i++) {
+        h[i] = i;
+        t[i] = (40e-6 + 0.2e-6 * i) * (1 + 0.01 * noise(&seed));
+    }
+    CHECK(ps_lsq_line(h, t, NULL, 257, &f) == 0);
+    CHECK(NEAR(f.slope, 0.2e-6, 0.02) && NEAR(f.intercept, 40e-6, 0.02));
+    CHECK(f.rms_rel > 0.002 && f.rms_rel < 0.01);
+
+    /* Hockney: exact t = 2e-6 + n / 5e9 over 1 B .. 4 MiB */
+    double n[23], tt[23], t0, rinf, nh;
+    for (int i = 0; i < 23; i++) {
+        n[i] = ldexp(1, i);
+        tt[i] = 2e-6 + n[i] / 5e9;
+    }
+    CHECK(ps_hockney_fit(n, tt, 23, &t0, &rinf, &nh, &f) == 0);
+    CHECK(NEAR(t0, 2e-6, 1e-9) && NEAR(rinf, 5e9, 1e-9) && NEAR(nh, 1e4, 1e-9));
+    /* with 3% noise the relative weighting still finds both ends */
+    seed = 7;
+    for (int i = 0; i < 23; i++) tt[i] = (2e-6 + n[i] / 5e9) * (1 + 0.03 * noise(&seed));
+    CHECK(ps_hockney_fit(n, tt, 23, &t0, &rinf, &nh, &f) == 0);
+    CHECK(NEAR(t0, 2e-6, 0.05) && NEAR(rinf, 5e9, 0.05));
+    /* times that fall with size: no fit */
+    for (int i = 0; i < 23; i++) tt[i] = 1e-3 - n[i] * 1e-12;
+    CHECK(ps_hockney_fit(n, tt, 23, &t0, &rinf, &nh, &f) == -1);
+
+    /* the analysis: known machine, three steady rounds */
+    char err[512];
+    ps_machine m;
+    json_t *raw = synthetic(4, 3, 1e-6, 1e9, 0, 0, 1e9, 0.5e-6, 20e-6, NULL);
+    json_t *doc = ps_probe_analyze(raw, &m, err, sizeof err);
+    CHECK(doc != NULL);
+    if (doc) {
+        const json_t *bsp = json_object_get(doc, "bsp"), *pp = json_object_get(doc, "pingpong");
+        const json_t *hk = json_object_get(pp, "hockney");
+        CHECK(strcmp(json_string_value(json_object_get(doc, "kind")), "probe") == 0);
+        CHECK(NEAR(num(hk, "t0"), 1e-6, 1e-6) && NEAR(num(hk, "r_inf"), 1e9, 1e-6));
+        CHECK(NEAR(num(hk, "n_half"), 1000, 1e-5));
+        CHECK(NEAR(num(pp, "latency"), 1e-6 + 1e-9, 1e-9));     /* best sample at 1 byte */
+        CHECK(num(pp, "bandwidth_bytes") == 4194304);
+        CHECK(NEAR(num(bsp, "r"), 1e9, 1e-12) && NEAR(num(bsp, "r_outcache"), 5e8, 1e-12));
+        CHECK(NEAR(num(bsp, "g"), 500, 1e-6) && NEAR(num(bsp, "l"), 20000, 1e-6));
+        CHECK(NEAR(num(bsp, "g_us"), 0.5, 1e-6) && NEAR(num(bsp, "l_us"), 20, 1e-6));
+        CHECK(NEAR(num(bsp, "g_combined"), 50, 1e-6));
+        const json_t *lo = json_object_get(json_object_get(bsp, "hrelation"), "fit_low");
+        CHECK(num(lo, "h0") == 0 && num(lo, "h1") == 4 && num(lo, "points") == 5 && NEAR(num(lo, "g"), 500, 1e-6));
+        CHECK(json_array_size(json_object_get(lo, "residuals")) == 5);
+        CHECK(m.send_latency == m.recv_latency && NEAR(m.send_latency, 0.5e-6, 1e-6));
+        CHECK(NEAR(m.word_time, 8e-9, 1e-6) && NEAR(m.flop_time, 1e-9, 1e-12) && m.bus == 0);
+        CHECK(m.bsp_p == 4 && m.bsp_h0 == 4 && m.bsp_h1 == 256 && m.npp == 23 && m.cores_per_node == 4);
+        CHECK(json_array_size(json_object_get(doc, "warnings")) == 0);
+        size_t i;
+        json_t *a;
+        json_array_foreach(json_object_get(doc, "agreement"), i, a) CHECK(json_is_true(json_object_get(a, "agree")));
+        /* every sample kept: 3 rounds x 3 samples per size */
+        const json_t *s0 = json_array_get(json_object_get(pp, "sizes"), 0);
+        CHECK(json_array_size(json_object_get(s0, "samples")) == 3 && num(s0, "n") == 9);
+
+        /* the HTML fragment: a section with three inline SVG plots, text escaped */
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *mf = open_memstream(&buf, &len);
+        CHECK(ps_probe_report_html(doc, mf) == 0);
+        fclose(mf);
+        CHECK(strstr(buf, "<section") && strstr(buf, "</section>"));
+        int svgs = 0;
+        for (const char *q = buf; (q = strstr(q, "<svg ")); q++) svgs++;
+        CHECK(svgs == 3);
+        CHECK(strstr(buf, "Test MPI 1.0") != NULL);
+        free(buf);
+        /* SVG files */
+        char *dir = ps_mktempdir("psprobe", err, sizeof err);
+        CHECK(dir && ps_probe_write_svgs(doc, dir, err, sizeof err) == 0);
+        if (dir) {
+            char *pth = ps_xasprintf("%s/hrelation.svg", dir);
+            CHECK(ps_file_exists(pth));
+            free(pth);
+            ps_rmtree(dir);
+            free(dir);
+        }
+        json_decref(doc);
+    }
+    json_decref(raw);
+    /* not a probe document */
+    json_t *other = json_pack("{ss}", "kind", "run");
+    CHECK(ps_probe_report_html(other, stdout) == -1);
+    CHECK(ps_probe_analyze(other, &m, err, sizeof err) == NULL && strstr(err, "probe-raw"));
+    json_decref(other);
+
+    /* the seed's artefacts: negative g (small g, huge l), a protocol step, unsteady rounds */
+    double scale[3] = {1.0, 1.3, 1.12};
+    raw = synthetic(2, 3, 1e-6, 1e9, 3e-6, 2048, 1e9, -0.001e-6, 30e-6, scale);
+    doc = ps_probe_analyze(raw, &m, err, sizeof err);
+    CHECK(doc != NULL);
+    if (doc) {
+        CHECK(num(json_object_get(doc, "bsp"), "g") < 0);
+        CHECK(has_warning(doc, "is not positive: g is small and l is large"));
+        CHECK(has_warning(doc, "between 2 KiB and 4 KiB"));
+        CHECK(has_warning(doc, "best two rounds differ by 10.7%"));   /* 1.12 vs 1.0 */
+        const json_t *steps = json_object_get(json_object_get(doc, "pingpong"), "steps");
+        CHECK(json_array_size(steps) == 1 && num(json_array_get(steps, 0), "from_bytes") == 2048);
+        json_decref(doc);
+    }
+    json_decref(raw);
+    /* l dominates: g*256 is a small part of l */
+    raw = synthetic(2, 3, 1e-6, 1e9, 0, 0, 1e9, 0.01e-6, 100e-6, NULL);
+    doc = ps_probe_analyze(raw, &m, err, sizeof err);
+    CHECK(doc && has_warning(doc, "dominated by l"));
+    json_decref(doc);
+    json_decref(raw);
+
+    if (failures) fprintf(stderr, "%d failure(s)\n", failures);
+    return failures ? 1 : 0;
+}
