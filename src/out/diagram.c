@@ -25,7 +25,14 @@ typedef struct geom {
     double left, top, pw, lane, t0, span;
 } geom;
 
-static double gx(const geom *g, double t) { return g->left + (t - g->t0) / g->span * g->pw; }
+/* x of time t, clamped to the plot (a window cuts what lies outside) */
+static double gx(const geom *g, double t)
+{
+    double x = (t - g->t0) / g->span;
+    return g->left + (x < 0 ? 0 : x > 1 ? 1 : x) * g->pw;
+}
+
+static int outside(const geom *g, double a, double b) { return b < g->t0 || a > g->t0 + g->span; }
 static double gy(const geom *g, int r) { return g->top + r * g->lane; }
 
 /* ---- lanes ---------------------------------------------------------------- */
@@ -34,7 +41,7 @@ static void lane_exact(FILE *f, const geom *g, const ps_timeline *tl, int r, dou
 {
     for (size_t i = 0; i < tl->nseg[r]; i++) {
         const ps_segment *s = &tl->seg[r][i];
-        if (s->act == PS_ACT_BUSY) continue;
+        if (s->act == PS_ACT_BUSY || outside(g, s->t0, s->t1)) continue;
         double x0 = gx(g, s->t0), x1 = gx(g, s->t1);
         double w = x1 - x0;
         if (w < 0.6) w = 0.6; /* keep short calls visible */
@@ -117,11 +124,23 @@ static void arrow(FILE *f, double x1, double y1, double x2, double y2, uint32_t 
     }
 }
 
+/* Messages whose arrow lies (partly) in the window. */
+static size_t messages_in(const geom *g, const ps_trace *t, const ps_match *m)
+{
+    size_t n = 0;
+    for (int r = 0; r < t->nranks; r++)
+        for (size_t i = 0; i < t->rank[r].n; i++) {
+            if (t->rank[r].ev[i].kind != PS_EV_SEND) continue;
+            ps_evref v = ps_match_recv(m, r, i);
+            if (v.rank >= 0 && !outside(g, t->rank[r].ev[i].t0, t->rank[v.rank].ev[v.index].t1)) n++;
+        }
+    return n;
+}
+
 static size_t draw_messages(FILE *f, const geom *g, const ps_trace *t, const ps_timeline *tl, size_t max_arrows,
-                            int uid)
+                            int uid, size_t nmsg)
 {
     const ps_match *m = &tl->match;
-    size_t nmsg = m->nmessages;
     if (!nmsg) return 0;
     fprintf(f, "<g class=\"messages\" stroke=\"%s\" stroke-width=\"0.8\" stroke-opacity=\"0.75\" "
                "marker-end=\"url(#ps-arrow-%d)\">\n",
@@ -135,6 +154,7 @@ static size_t draw_messages(FILE *f, const geom *g, const ps_trace *t, const ps_
                 ps_evref v = ps_match_recv(m, r, i);
                 if (v.rank < 0) continue;
                 const ps_event *se = &rt->ev[i], *re = &t->rank[v.rank].ev[v.index];
+                if (outside(g, se->t0, re->t1)) continue;
                 arrow(f, gx(g, se->t0), gy(g, r) + g->lane / 2, gx(g, re->t1), gy(g, v.rank) + g->lane / 2, 1, 0);
                 char bytes[32];
                 ps_fmt_bytes(bytes, sizeof bytes, (double)se->bytes);
@@ -154,7 +174,7 @@ static size_t draw_messages(FILE *f, const geom *g, const ps_trace *t, const ps_
             for (size_t i = 0; i < rt->n; i++) {
                 if (rt->ev[i].kind != PS_EV_SEND) continue;
                 ps_evref v = ps_match_recv(m, r, i);
-                if (v.rank < 0 || nb == nmsg) continue;
+                if (v.rank < 0 || nb == nmsg || outside(g, rt->ev[i].t0, t->rank[v.rank].ev[v.index].t1)) continue;
                 double cs = floor(gx(g, rt->ev[i].t0) - g->left), cr = floor(gx(g, t->rank[v.rank].ev[v.index].t1) - g->left);
                 uint64_t s16 = (uint64_t)(cs < 0 ? 0 : cs > 65535 ? 65535 : cs);
                 uint64_t r16 = (uint64_t)(cr < 0 ? 0 : cr > 65535 ? 65535 : cr);
@@ -216,6 +236,25 @@ static size_t find_syncs(const ps_trace *t, double **out)
     }
     *out = v;
     return nsync;
+}
+
+int ps_diagram_sync_span(const ps_trace *t, double *from, double *to)
+{
+    double *sync;
+    size_t n = find_syncs(t, &sync);
+    if (n < 2) {
+        free(sync);
+        return 0;
+    }
+    double a = INFINITY, b = -INFINITY;
+    for (int r = 0; r < t->nranks; r++) {
+        if (sync[r] < a) a = sync[r];
+        if (sync[(n - 1) * (size_t)t->nranks + r] > b) b = sync[(n - 1) * (size_t)t->nranks + r];
+    }
+    free(sync);
+    *from = a;
+    *to = b;
+    return b > a;
 }
 
 static int label_worthy(const ps_trace *t, int c)
@@ -299,7 +338,6 @@ void ps_diagram_svg(FILE *f, const ps_trace *t, const ps_timeline *tl, const ps_
     if (d.width <= 0) d.width = PS_DIAGRAM_WIDTH;
     if (d.max_arrows == 0) d.max_arrows = PS_DIAGRAM_MAX_ARROWS;
     ps_diagram_info inf = {0};
-    inf.messages = tl->match.nmessages;
 
     int P = t->nranks;
     geom g;
@@ -309,9 +347,11 @@ void ps_diagram_svg(FILE *f, const ps_trace *t, const ps_timeline *tl, const ps_
     g.lane = 560.0 / P;
     if (g.lane > 26) g.lane = 26;
     if (g.lane < 4) g.lane = 4;
-    g.t0 = tl->t0;
-    g.span = tl->t1 - tl->t0;
+    int zoom = d.to > d.from;
+    g.t0 = zoom ? d.from : tl->t0;
+    g.span = zoom ? d.to - d.from : tl->t1 - tl->t0;
     if (!(g.span > 0)) g.span = 1e-9;
+    inf.messages = zoom ? messages_in(&g, t, &tl->match) : tl->match.nmessages;
     double ph = g.lane * P;
     double H = g.top + ph + 70;
     int uid = ps_svg_uid();
@@ -337,7 +377,14 @@ void ps_diagram_svg(FILE *f, const ps_trace *t, const ps_timeline *tl, const ps_
         ps_svg_line(f, x, g.top, x, g.top + ph + 4, "#e2e2e2", 1, NULL);
         ps_svg_text(f, x, g.top + ph + 17, "middle", 11, "#333", 0, "%s", lab);
     }
-    ps_svg_text(f, g.left + g.pw / 2, g.top + ph + 34, "middle", 12, "#222", 0, "time since start (%s)", unit);
+    if (zoom) {
+        char off[32];
+        ps_fmt_time(off, sizeof off, g.t0 - tl->t0);
+        ps_svg_text(f, g.left + g.pw / 2, g.top + ph + 34, "middle", 12, "#222", 0, "time since %s after the start (%s)",
+                    off, unit);
+    } else {
+        ps_svg_text(f, g.left + g.pw / 2, g.top + ph + 34, "middle", 12, "#222", 0, "time since start (%s)", unit);
+    }
     fputs("</g>\n", f);
 
     /* lanes */
@@ -355,7 +402,10 @@ void ps_diagram_svg(FILE *f, const ps_trace *t, const ps_timeline *tl, const ps_
         snprintf(tip, sizeof tip, "rank %d: busy %.1f%%, overhead %.1f%%, idle %.1f%%", r,
                  all > 0 ? 100 * tot[0] / all : 0, all > 0 ? 100 * tot[1] / all : 0, all > 0 ? 100 * tot[2] / all : 0);
         ps_svg_rect(f, g.left, y, g.pw, bar, PS_COLOR_BUSY, tip);
-        if (tl->nseg[r] > (size_t)g.pw) {
+        size_t nvis = 0;
+        for (size_t i = 0; i < tl->nseg[r] && nvis <= (size_t)g.pw; i++)
+            nvis += !outside(&g, tl->seg[r][i].t0, tl->seg[r][i].t1);
+        if (nvis > (size_t)g.pw) {
             lane_binned(f, &g, tl, r, y, bar);
             inf.binned_ranks++;
         } else {
@@ -389,8 +439,13 @@ void ps_diagram_svg(FILE *f, const ps_trace *t, const ps_timeline *tl, const ps_
             bounds[k] = mx;
         }
         fputs("</g>\n", f);
-        for (size_t k = 0; k < nsync; k++)
-            ps_svg_text(f, gx(&g, sync[k * P]), g.top - 22, "middle", 9, PS_COLOR_SYNC, 0, "sync %zu", k + 1);
+        double last_label = -1e9;
+        for (size_t k = 0; k < nsync; k++) {
+            double x = gx(&g, sync[k * P]);
+            if (x - last_label < 40 || outside(&g, sync[k * P], sync[k * P])) continue; /* no overlapping labels */
+            ps_svg_text(f, x, g.top - 22, "middle", 9, PS_COLOR_SYNC, 0, "sync %zu", k + 1);
+            last_label = x;
+        }
         for (size_t k = 1; k < nsync; k++) /* bounds must be sorted for the phase search */
             if (bounds[k] < bounds[k - 1]) bounds[k] = bounds[k - 1];
     }
@@ -400,7 +455,7 @@ void ps_diagram_svg(FILE *f, const ps_trace *t, const ps_timeline *tl, const ps_
     inf.syncs = nsync;
 
     /* messages on top */
-    inf.arrows = draw_messages(f, &g, t, tl, d.max_arrows, uid);
+    inf.arrows = draw_messages(f, &g, t, tl, d.max_arrows, uid, inf.messages);
 
     /* legend and caption */
     static const char *const colors[] = {PS_COLOR_BUSY, PS_COLOR_OVERHEAD, PS_COLOR_IDLE, PS_COLOR_MESSAGE,

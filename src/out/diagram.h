@@ -26,6 +26,7 @@ typedef struct ps_diagram_opts {
     double width;       /* whole picture, pixels (0: PS_DIAGRAM_WIDTH) */
     size_t max_arrows;  /* 0: PS_DIAGRAM_MAX_ARROWS */
     const char *title;  /* aria label, may be NULL */
+    double from, to;    /* a time window (global seconds); from >= to: the whole run */
 } ps_diagram_opts;
 
 #define PS_DIAGRAM_WIDTH      1100.0
@@ -33,7 +34,7 @@ typedef struct ps_diagram_opts {
 
 /* What was drawn, for the caption and the tests. */
 typedef struct ps_diagram_info {
-    size_t messages;     /* matched messages */
+    size_t messages;     /* matched messages drawn (in the window) */
     size_t arrows;       /* <line class="msg"> elements */
     size_t syncs;        /* VISIBLE_SYNC lines */
     int    binned_ranks; /* ranks drawn by pixel columns */
@@ -42,6 +43,10 @@ typedef struct ps_diagram_info {
 /* Writes one <svg> element.  tl must be built from t. */
 void ps_diagram_svg(FILE *f, const ps_trace *t, const ps_timeline *tl, const ps_diagram_opts *o,
                     ps_diagram_info *info);
+
+/* The span from the first to the last VISIBLE_SYNC line (earliest and
+ * latest rank), for a zoomed diagram; 0 if the trace has fewer than two. */
+int ps_diagram_sync_span(const ps_trace *t, double *from, double *to);
 
 /* The construct id named `name` in the trace, or -1. */
 int ps_trace_construct_id(const ps_trace *t, const char *name);

@@ -142,6 +142,16 @@ static void time_axis(FILE *f, const frame *fr, double span)
     ps_svg_text(f, fr->left + fr->w / 2, fr->top + fr->h + 32, "middle", 11, "#222", 0, "time since start (%s)", unit);
 }
 
+/* The axis maximum: v rounded up to the tick step, so bars stay inside. */
+static double nice_max(double v)
+{
+    if (!(v > 0)) return 1;
+    double t[16];
+    int n = ps_svg_ticks(0, v, 5, t, 16);
+    double step = n > 1 ? t[1] - t[0] : v;
+    return ceil(v / step - 1e-9) * step;
+}
+
 static void act_legend(FILE *f, double x, double y)
 {
     ps_svg_legend(f, x, y, PS_ACT__COUNT, ps_act_color, ps_act_name);
@@ -199,11 +209,7 @@ void ps_profile_concurrency_svg(FILE *f, const ps_timeline *tl, double width)
     double span = tl->t1 - tl->t0 > 0 ? tl->t1 - tl->t0 : 1e-9, top = 0;
     for (int k = 0; k <= P; k++)
         if (100 * c[k] / span > top) top = 100 * c[k] / span;
-    double ticks[16];
-    int nt = ps_svg_ticks(0, top > 0 ? top : 1, 5, ticks, 16);
-    double ymax = nt ? ticks[nt - 1] : 1;
-    if (ymax < top) ymax = top;
-    if (ymax <= 0) ymax = 1;
+    double ymax = nice_max(top);
     frame fr = {54, 16, width - 54 - 20, 180};
     double H = fr.top + fr.h + 44;
     ps_svg_begin(f, width, H, "concurrency profile");
@@ -343,12 +349,13 @@ void ps_message_sizes_svg(FILE *f, const ps_trace *t, double width)
         ps_svg_end(f);
         return;
     }
-    y_axis(f, &fr, 0, (double)max, "messages", "");
+    double ymax = nice_max((double)max);
+    y_axis(f, &fr, 0, ymax, "messages", "");
     int nb = hi - lo + 1;
     double bw = fr.w / nb;
     if (bw > 60) bw = 60;
     for (int k = lo; k <= hi; k++) {
-        double x = fr.left + (k - lo) * bw, hh = (double)h[k] / (double)max * fr.h;
+        double x = fr.left + (k - lo) * bw, hh = (double)h[k] / ymax * fr.h;
         char lab[32], tip[96];
         if (k == 0) snprintf(lab, sizeof lab, "0 B");
         else ps_fmt_bytes(lab, sizeof lab, ldexp(1.0, k - 1));

@@ -35,7 +35,7 @@ void ps_report_trace_pictures(FILE *f, const ps_trace *t)
     }
     ps_html_heading(f, "Space-time diagram");
     ps_diagram_info info;
-    ps_diagram_opts o = {PS_REPORT_WIDTH, 0, "space-time diagram"};
+    ps_diagram_opts o = {PS_REPORT_WIDTH, 0, "space-time diagram", 0, 0};
     ps_diagram_svg(f, t, &tl, &o, &info);
     ps_html_note(f, "One lane per rank on the global (clock-corrected) time axis: green is busy (outside the "
                     "communication layer), amber is overhead (inside it, working), red is idle (inside it, waiting "
@@ -43,6 +43,15 @@ void ps_report_trace_pictures(FILE *f, const ps_trace *t)
                     "purple lines join each rank's VISIBLE_SYNC, and the label above each phase names the construct "
                     "that took most of its time. A slanted (V-shaped) front in a phase means the network serialises "
                     "the messages; a vertical one means it keeps up.");
+    double a, b;
+    if (ps_diagram_sync_span(t, &a, &b) && b - a < 0.5 * (tl.t1 - tl.t0)) {
+        /* the synchronised phases are a small part of the run (start-up,
+         * a long computation): show them again, stretched */
+        double m = 0.03 * (b - a);
+        ps_diagram_opts z = {PS_REPORT_WIDTH, 0, "space-time diagram, zoomed to the VISIBLE_SYNC phases", a - m, b + m};
+        ps_html_heading(f, "Space-time diagram, from the first to the last VISIBLE_SYNC");
+        ps_diagram_svg(f, t, &tl, &z, NULL);
+    }
     if (tl.match.unmatched_sends || tl.match.unmatched_recvs)
         ps_html_note(f, "%zu sends and %zu receives have no partner in the trace (lost events?) and are not drawn.",
                      tl.match.unmatched_sends, tl.match.unmatched_recvs);

@@ -137,6 +137,28 @@ static void test_diagram_small(void)
     CHECK(strstr(svg, "time since start (ms)") != NULL);
     CHECK(strstr(svg, "<script") == NULL);
     free(svg);
+
+    /* a window: only the messages inside it, the sync span found */
+    double a, b;
+    CHECK(ps_diagram_sync_span(d.t, &a, &b));
+    NEAR(a, 1000.0 + 2.0e-3, 1e-12);
+    NEAR(b, 1000.0 + 4.0e-3, 1e-12);
+    char *buf;
+    size_t n;
+    ps_diagram_info info;
+    ps_diagram_opts z = {800, 0, "zoom", a, b};
+    FILE *f = open_memstream(&buf, &n);
+    ps_diagram_svg(f, d.t, &d.tl, &z, &info);
+    fclose(f);
+    CHECK(info.messages == 6 && info.arrows == 6 && info.syncs == 2);
+    CHECK(strstr(buf, "time since 2 ms after the start") != NULL);
+    free(buf);
+    ps_diagram_opts late = {800, 0, "late", 1000.0 + 5e-3, 1000.0 + 9e-3};
+    f = open_memstream(&buf, &n);
+    ps_diagram_svg(f, d.t, &d.tl, &late, &info);
+    fclose(f);
+    CHECK(info.messages == 0 && info.arrows == 0 && count(buf, "class=\"msg\"") == 0);
+    free(buf);
     ps_timeline_free(&d.tl);
     ps_trace_free(d.t);
 }
