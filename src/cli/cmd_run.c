@@ -36,6 +36,7 @@ static const char run_help[] =
     "      --variant V      full | comm | data | sections (LOOP workloads)\n"
     "      --verify         check the result against a serial computation (mmm, cg, red_black, psrs)\n"
     "  -q, --quiet          do not print the sheet\n"
+    "      --force          replace an existing -o file or --trace directory's trace\n"
     "\n"
     "Exit status: 0 ok, 1 a trial failed (the others are still reported), 2 bad usage.\n";
 
@@ -111,12 +112,13 @@ int ps_cmd_run(int argc, char **argv)
         {"timeout", required_argument, 0, 't'}, {"launcher", required_argument, 0, 'L'},
         {"variant", required_argument, 0, 'V'}, {"verify", no_argument, 0, 'v'},
         {"quiet", no_argument, 0, 'q'},         {"help", no_argument, 0, 'h'},
+        {"force", no_argument, 0, 'F'},
         {0, 0, 0, 0}};
     ps_common_opts o;
     ps_common_defaults(&o);
     o.timeout = 300;
     const char *variant = NULL;
-    int verify = 0;
+    int verify = 0, force = 0;
     long v;
     opterr = 0;
     optind = 1;
@@ -151,6 +153,7 @@ int ps_cmd_run(int argc, char **argv)
             variant = optarg;
             break;
         case 'v': verify = 1; break;
+        case 'F': force = 1; break;
         case 'q': o.quiet = 1; break;
         case 'h': fputs(run_help, stdout); return 0;
         default:
@@ -173,6 +176,21 @@ int ps_cmd_run(int argc, char **argv)
     extra[ne] = NULL;
 
     char err[1024];
+    /* never overwrite earlier results silently */
+    if (!force) {
+        char prev[PATH_MAX];
+        if (o.trace_dir) {
+            snprintf(prev, sizeof prev, "%s/trace.pst", o.trace_dir);
+            if (ps_file_exists(prev)) {
+                free(extra);
+                return ps_usage_error("run", "--trace %s: holds a trace already (use --force to replace it)", o.trace_dir);
+            }
+        }
+        if (o.output && ps_file_exists(o.output) && strcmp(o.output, "/dev/stdout")) {
+            free(extra);
+            return ps_usage_error("run", "-o %s: exists already (use --force to replace it)", o.output);
+        }
+    }
     if (o.trace_dir && ps_mkdirs(o.trace_dir, err, sizeof err)) {
         free(extra);
         return ps_fail(2, "%s", err);

@@ -56,5 +56,19 @@ assert d["machine"]["cores"] >= 1 and d["machine"]["mpi"]
 assert os.path.exists(sys.argv[2])
 PY
 [ $fails -eq 0 ] && passes=$((passes + 1))
+# a second run into the same places is refused, unless --force
+expect 2 "exists already \(use --force" -- "$ps" run "$prog" -n 2 -o "$tmp/r.json"
+expect 2 "holds a trace already" -- "$ps" run "$prog" -n 2 --trace "$tmp/T"
+expect 0 "Execution time" -- "$ps" run "$prog" -n 2 --trace "$tmp/T" -o "$tmp/r.json" --force
+# an unwritable output and a full disk: a clear message, exit 1, the sheet still printed
+mkdir -p "$tmp/ro" && chmod 500 "$tmp/ro"
+if [ "$(id -u)" -ne 0 ]; then
+  expect 1 "ro/r.json: cannot write" -- "$ps" run "$prog" -n 2 -o "$tmp/ro/r.json"
+fi
+mkdir -p "$tmp/full"
+if unshare -m true 2>/dev/null; then
+  expect 1 "full/r.json: (write failed|cannot write).*(No space|space)" -- unshare -m bash -c \
+    "mount -t tmpfs -o size=4k tmpfs '$tmp/full' && dd if=/dev/zero of='$tmp/full/fill' bs=1k count=8 2>/dev/null; exec '$ps' run '$prog' -n 2 -o '$tmp/full/r.json'"
+fi
 echo "cli: $passes passed, $fails failed"
 [ $fails -eq 0 ]
