@@ -1,0 +1,364 @@
+/*
+ * report.c - the white-box breakdown for people: text for the terminal and
+ * an HTML <section> for 'parscope report' (stacked bars per rank and
+ * overall, the spreads, sections, the simple-model comparison).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "out/html.h"
+#include "out/svg.h"
+#include "util/util.h"
+#include "whitebox/whitebox.h"
+
+static const char *const part_key[3] = {"communication", "data_movement", "computation"};
+static const char *const part_label[3] = {"communication", "data movement", "computation"};
+static const char *const part_color[3] = {PS_COLOR_MESSAGE, PS_COLOR_OVERHEAD, PS_COLOR_BUSY};
+
+static double jnum(const json_t *o, const char *key)
+{
+    json_t *v = o ? json_object_get(o, key) : NULL;
+    return v && json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+static const char *jstr(const json_t *o, const char *key)
+{
+    json_t *v = o ? json_object_get(o, key) : NULL;
+    return v && json_is_string(v) ? json_string_value(v) : "";
+}
+
+/* "1.23 ms", "-0.12 ms", "-" for NAN. */
+static const char *tm(char *buf, size_t len, double s)
+{
+    if (!isfinite(s)) {
+        snprintf(buf, len, "-");
+        return buf;
+    }
+    if (s < 0) {
+        buf[0] = '-';
+        ps_fmt_time(buf + 1, len - 1, -s);
+    } else {
+        ps_fmt_time(buf, len, s);
+    }
+    return buf;
+}
+
+static int is_whitebox(const json_t *doc)
+{
+    return doc && json_is_object(doc) && !strcmp(jstr(doc, "kind"), "whitebox") &&
+           json_is_object(json_object_get(doc, "parts"));
+}
+
+/* ---- text -------------------------------------------------------------------- */
+
+void ps_whitebox_print(const json_t *doc, FILE *f)
+{
+    if (!is_whitebox(doc)) return;
+    char a[32], b[32], c[32], e[32];
+    const json_t *params = json_object_get(doc, "params");
+    fprintf(f, "White-box breakdown of %s: %lld ranks, size %lld, %lld iterations; %lld trials per variant, "
+               "interleaved\n\n",
+            jstr(doc, "workload"), (long long)jnum(params, "ranks"), (long long)jnum(params, "size"),
+            (long long)jnum(params, "iterations"), (long long)jnum(params, "trials"));
+    fprintf(f, "  %-10s %-62s %11s %11s %11s\n", "kernel", "", "median", "min", "max");
+    const json_t *vars = json_object_get(doc, "variants");
+    const char *vn[PS_WB_NVARIANTS] = {"comm", "data", "full", "sections"};
+    for (int v = 0; v < PS_WB_NVARIANTS; v++) {
+        const json_t *x = json_object_get(vars, vn[v]);
+        if (!x) continue;
+        const json_t *t = json_object_get(x, "time");
+        fprintf(f, "  %-10s %-62s %11s %11s %11s\n", vn[v], jstr(x, "kernel"), tm(a, 32, jnum(t, "median")),
+                tm(b, 32, jnum(t, "min")), tm(c, 32, jnum(t, "max")));
+    }
+    const json_t *parts = json_object_get(doc, "parts");
+    fprintf(f, "\n  %-15s %-24s %11s %8s   %s\n", "part", "", "time", "share", "spread over trial pairs (min .. max)");
+    for (int p = 0; p < 3; p++) {
+        const json_t *o = json_object_get(parts, part_key[p]);
+        fprintf(f, "  %-15s %-24s %11s %7.1f%%   %s .. %s (%lld pairs)\n", part_label[p], jstr(o, "formula"),
+                tm(a, 32, jnum(o, "value")), jnum(o, "share_pct"), tm(b, 32, jnum(o, "min")),
+                tm(c, 32, jnum(o, "max")), (long long)jnum(o, "pairs"));
+        if (json_is_true(json_object_get(o, "negative"))) fprintf(f, "  %17s%s\n", "", jstr(o, "note"));
+    }
+    fprintf(f, "\n  %s\n", jstr(json_object_get(doc, "ordered"), "note"));
+    const json_t *prof = json_object_get(doc, "profile");
+    fprintf(f, "  Profile: communication %.1f %%, data movement %.1f %%, computation %.1f %%; "
+               "(communication + data movement) / computation = %.3g\n",
+            jnum(prof, "communication_pct"), jnum(prof, "data_movement_pct"), jnum(prof, "computation_pct"),
+            jnum(prof, "communication_over_computation"));
+    const json_t *msg = json_object_get(doc, "messages");
+    if (msg && !json_is_true(json_object_get(msg, "same"))) fprintf(f, "  Warning: %s\n", jstr(msg, "note"));
+
+    fprintf(f, "\n  %4s %14s %14s %14s %14s %12s %12s\n", "rank", "communication", "data movement", "computation",
+            "instr. compute", "messages", "bytes");
+    size_t i;
+    json_t *r;
+    json_array_foreach(json_object_get(doc, "ranks"), i, r) {
+        fprintf(f, "  %4lld %14s %14s %14s %14s %12lld %12lld\n", (long long)jnum(r, "rank"),
+                tm(a, 32, jnum(json_object_get(r, "communication"), "value")),
+                tm(b, 32, jnum(json_object_get(r, "data_movement"), "value")),
+                tm(c, 32, jnum(json_object_get(r, "computation"), "value")),
+                tm(e, 32, jnum(r, "instrumented_compute_s")), (long long)jnum(r, "messages_sent"),
+                (long long)jnum(r, "bytes_sent"));
+    }
+    const json_t *lb = json_object_get(doc, "load_balance");
+    fprintf(f, "  Load balance: computation max/mean %.3f by subtraction, %.3f instrumented (most loaded rank %lld, "
+               "imbalance %.1f %%)\n",
+            jnum(lb, "computation_max_over_mean"), jnum(lb, "instrumented_compute_max_over_mean"),
+            (long long)jnum(lb, "most_loaded_rank"), jnum(lb, "imbalance_pct"));
+
+    const json_t *secs = json_object_get(doc, "sections");
+    if (json_is_array(secs)) {
+        if (!json_array_size(secs))
+            fprintf(f, "\n  Sections: the program has no \\SECTION (or none ran)\n");
+        else
+            fprintf(f, "\n  %-24s %14s %14s %8s\n", "section", "slowest rank", "mean rank", "of run");
+        json_array_foreach(secs, i, r) {
+            fprintf(f, "  %-24s %14s %14s %7.1f%%\n", jstr(r, "name"), tm(a, 32, jnum(r, "max_rank_s")),
+                    tm(b, 32, jnum(r, "mean_rank_s")), jnum(r, "pct_of_run"));
+        }
+    }
+
+    const json_t *mod = json_object_get(doc, "model");
+    fprintf(f, "\n  Simple model (messages x latency + bytes / bandwidth):\n");
+    if (!json_is_true(json_object_get(mod, "available"))) {
+        fprintf(f, "    %s\n", jstr(mod, "note"));
+    } else {
+        fprintf(f, "    machine %s: latency %s, bandwidth %.4g MB/s (%s)\n", jstr(mod, "machine"),
+                tm(a, 32, jnum(mod, "latency_s")), jnum(mod, "bandwidth_Bps") / 1e6, jstr(mod, "parameters"));
+        fprintf(f, "    predicted %s (ping-pong table: %s), measured %s: measured / predicted = %.3g\n",
+                tm(a, 32, jnum(mod, "predicted_s")), tm(b, 32, jnum(mod, "predicted_table_s")),
+                tm(c, 32, jnum(mod, "measured_s")), jnum(mod, "measured_over_predicted"));
+        fprintf(f, "    %s\n", jstr(mod, "note"));
+    }
+    const json_t *fails = json_object_get(doc, "failures");
+    if (json_array_size(fails)) {
+        fprintf(f, "\n  Failed trials:\n");
+        json_array_foreach(fails, i, r)
+            fprintf(f, "    %s, round %lld: %s\n", jstr(r, "variant"), (long long)jnum(r, "round"), jstr(r, "message"));
+    }
+}
+
+/* ---- HTML ---------------------------------------------------------------------- */
+
+/* One stacked bar: the parts left to right; a negative part takes no width
+ * and is marked with a red tick and a tooltip. */
+static void bar(FILE *f, double x0, double y, double h, double scale, const char *label, const json_t *row[3])
+{
+    double x = x0;
+    ps_svg_text(f, x0 - 8, y + h * 0.68, "end", 12, "#222", 0, "%s", label);
+    for (int p = 0; p < 3; p++) {
+        double v = jnum(row[p], "value");
+        char a[32], b[32], c[32];
+        char tip[200];
+        snprintf(tip, sizeof tip, "%s: %s (spread %s .. %s)", part_label[p], tm(a, 32, v),
+                 tm(b, 32, jnum(row[p], "min")), tm(c, 32, jnum(row[p], "max")));
+        if (!isfinite(v)) continue;
+        if (v > 0) {
+            ps_svg_rect(f, x, y, v * scale, h, part_color[p], tip);
+            x += v * scale;
+        } else {
+            ps_svg_line(f, x, y - 3, x, y + h + 3, PS_COLOR_IDLE, 2, NULL);
+            ps_svg_text(f, x + 3, y - 4, "start", 10, PS_COLOR_IDLE, 0, "%s < 0 (noise)", part_label[p]);
+        }
+    }
+}
+
+static void svg_bars(FILE *f, const json_t *doc)
+{
+    const json_t *ranks = json_object_get(doc, "ranks");
+    const json_t *parts = json_object_get(doc, "parts");
+    int n = (int)json_array_size(ranks);
+    double maxsum = 0;
+    for (int i = -1; i < n; i++) {
+        const json_t *src = i < 0 ? parts : json_array_get(ranks, (size_t)i);
+        double sum = 0;
+        for (int p = 0; p < 3; p++) {
+            double v = jnum(json_object_get(src, part_key[p]), "value");
+            if (isfinite(v) && v > 0) sum += v;
+        }
+        if (sum > maxsum) maxsum = sum;
+    }
+    const double left = 90, right = 30, width = 640, rowh = 22, gap = 10, top = 34;
+    double h = top + (n + 1) * (rowh + gap) + 40;
+    ps_svg_begin(f, left + width + right, h, "white-box breakdown: stacked bars per rank and overall");
+    const char *names[3] = {part_label[0], part_label[1], part_label[2]};
+    ps_svg_legend(f, left, 8, 3, part_color, names);
+    double unit;
+    const char *uname;
+    ps_svg_time_unit(maxsum > 0 ? maxsum : 1, &unit, &uname);
+    double scale = maxsum > 0 ? width / maxsum : 0;
+    double y = top;
+    for (int i = -1; i < n; i++) {
+        const json_t *src = i < 0 ? parts : json_array_get(ranks, (size_t)i);
+        const json_t *row[3];
+        for (int p = 0; p < 3; p++) row[p] = json_object_get(src, part_key[p]);
+        char label[32];
+        if (i < 0) snprintf(label, sizeof label, "overall");
+        else snprintf(label, sizeof label, "rank %lld", (long long)jnum(src, "rank"));
+        bar(f, left, y, rowh, scale, label, row);
+        y += rowh + gap;
+    }
+    /* time axis */
+    double ticks[16];
+    int nt = ps_svg_ticks(0, maxsum > 0 ? maxsum / unit : 1, 6, ticks, 16);
+    ps_svg_line(f, left, y, left + width, y, "#444", 1, NULL);
+    for (int t = 0; t < nt; t++) {
+        double x = left + ticks[t] * unit * scale;
+        char lab[32];
+        ps_svg_fmt_tick(lab, sizeof lab, ticks[t], nt > 1 ? ticks[1] - ticks[0] : 1);
+        ps_svg_line(f, x, y, x, y + 4, "#444", 1, NULL);
+        ps_svg_text(f, x, y + 16, "middle", 11, "#222", 0, "%s", lab);
+    }
+    ps_svg_text(f, left + width, y + 32, "end", 11, "#222", 0, "time (%s)", uname);
+    ps_svg_end(f);
+}
+
+int ps_whitebox_report_html(const json_t *doc, FILE *f)
+{
+    if (!is_whitebox(doc)) return -1;
+    char a[32], b[32], c[32], d[32], e[32];
+    const json_t *params = json_object_get(doc, "params");
+    char title[320];
+    snprintf(title, sizeof title, "White-box breakdown: %s on %lld ranks", jstr(doc, "workload"),
+             (long long)jnum(params, "ranks"));
+    ps_html_section_begin(f, "whitebox", title);
+    ps_html_kv_begin(f);
+    ps_html_kv(f, "workload", "%s", jstr(doc, "workload"));
+    ps_html_kv(f, "ranks / size / iterations", "%lld / %lld / %lld", (long long)jnum(params, "ranks"),
+               (long long)jnum(params, "size"), (long long)jnum(params, "iterations"));
+    ps_html_kv(f, "trials per variant", "%lld (interleaved: comm, data, full, ...)", (long long)jnum(params, "trials"));
+    const json_t *prof = json_object_get(doc, "profile");
+    ps_html_kv(f, "profile", "communication %.1f %%, data movement %.1f %%, computation %.1f %%",
+               jnum(prof, "communication_pct"), jnum(prof, "data_movement_pct"), jnum(prof, "computation_pct"));
+    ps_html_kv(f, "(communication + data movement) / computation", "%.3g",
+               jnum(prof, "communication_over_computation"));
+    ps_html_kv(f, "order of the kernels", "%s", jstr(json_object_get(doc, "ordered"), "note"));
+    const json_t *lb = json_object_get(doc, "load_balance");
+    ps_html_kv(f, "load balance (computation max / mean)", "%.3f by subtraction, %.3f instrumented",
+               jnum(lb, "computation_max_over_mean"), jnum(lb, "instrumented_compute_max_over_mean"));
+    const json_t *msg = json_object_get(doc, "messages");
+    if (msg) ps_html_kv(f, "messages in the kernels", "%s", jstr(msg, "note"));
+    ps_html_kv_end(f);
+    ps_html_note(f, "%s", jstr(doc, "method"));
+
+    svg_bars(f, doc);
+
+    ps_html_heading(f, "The three parts");
+    const json_t *parts = json_object_get(doc, "parts");
+    ps_html_table_begin(f, 9, "part", "formula", "time", "share", "min", "q1", "q3", "max", "note");
+    for (int p = 0; p < 3; p++) {
+        const json_t *o = json_object_get(parts, part_key[p]);
+        ps_html_row_begin(f);
+        ps_html_cell(f, 0, "%s", part_label[p]);
+        ps_html_cell(f, 0, "%s", jstr(o, "formula"));
+        ps_html_cell(f, 1, "%s", tm(a, 32, jnum(o, "value")));
+        ps_html_cell(f, 1, "%.1f %%", jnum(o, "share_pct"));
+        ps_html_cell(f, 1, "%s", tm(b, 32, jnum(o, "min")));
+        ps_html_cell(f, 1, "%s", tm(c, 32, jnum(o, "q1")));
+        ps_html_cell(f, 1, "%s", tm(d, 32, jnum(o, "q3")));
+        ps_html_cell(f, 1, "%s", tm(e, 32, jnum(o, "max")));
+        ps_html_cell(f, 0, "%s", jstr(o, "note"));
+        ps_html_row_end(f);
+    }
+    ps_html_table_end(f);
+
+    ps_html_heading(f, "Trials, in the order they ran");
+    size_t i;
+    json_t *r;
+    const json_t *vars = json_object_get(doc, "variants");
+    int has_sec = json_object_get(vars, "sections") != NULL;
+    ps_html_table_begin(f, has_sec ? 5 : 4, "round", "T(comm)", "T(comm+data)", "T(full)", "T(sections)");
+    json_array_foreach(json_object_get(doc, "rounds"), i, r) {
+        ps_html_row_begin(f);
+        ps_html_cell(f, 1, "%lld", (long long)jnum(r, "round"));
+        ps_html_cell(f, 1, "%s", tm(a, 32, jnum(r, "comm")));
+        ps_html_cell(f, 1, "%s", tm(b, 32, jnum(r, "data")));
+        ps_html_cell(f, 1, "%s", tm(c, 32, jnum(r, "full")));
+        if (has_sec) ps_html_cell(f, 1, "%s", tm(d, 32, jnum(r, "sections")));
+        ps_html_row_end(f);
+    }
+    ps_html_table_end(f);
+
+    ps_html_heading(f, "Per rank (each rank's own timed interval)");
+    ps_html_table_begin(f, 8, "rank", "communication", "data movement", "computation", "computation spread",
+                        "instrumented compute", "messages sent", "bytes sent");
+    json_array_foreach(json_object_get(doc, "ranks"), i, r) {
+        const json_t *cp = json_object_get(r, "computation");
+        ps_html_row_begin(f);
+        ps_html_cell(f, 1, "%lld", (long long)jnum(r, "rank"));
+        ps_html_cell(f, 1, "%s", tm(a, 32, jnum(json_object_get(r, "communication"), "value")));
+        ps_html_cell(f, 1, "%s", tm(b, 32, jnum(json_object_get(r, "data_movement"), "value")));
+        ps_html_cell(f, 1, "%s", tm(c, 32, jnum(cp, "value")));
+        char s1[32], s2[32];
+        ps_html_cell(f, 1, "%s .. %s", tm(s1, 32, jnum(cp, "min")), tm(s2, 32, jnum(cp, "max")));
+        ps_html_cell(f, 1, "%s", tm(d, 32, jnum(r, "instrumented_compute_s")));
+        ps_html_cell(f, 1, "%lld", (long long)jnum(r, "messages_sent"));
+        ps_html_cell(f, 1, "%lld", (long long)jnum(r, "bytes_sent"));
+        ps_html_row_end(f);
+    }
+    ps_html_table_end(f);
+
+    const json_t *secs = json_object_get(doc, "sections");
+    if (json_is_array(secs)) {
+        ps_html_heading(f, "Sections (section timing compiled in)");
+        if (!json_array_size(secs)) ps_html_note(f, "The program has no \\SECTION, or none ran.");
+        else {
+            ps_html_table_begin(f, 4, "section", "slowest rank", "mean over ranks", "of the run");
+            json_array_foreach(secs, i, r) {
+                ps_html_row_begin(f);
+                ps_html_cell(f, 0, "%s", jstr(r, "name"));
+                ps_html_cell(f, 1, "%s", tm(a, 32, jnum(r, "max_rank_s")));
+                ps_html_cell(f, 1, "%s", tm(b, 32, jnum(r, "mean_rank_s")));
+                ps_html_cell(f, 1, "%.1f %%", jnum(r, "pct_of_run"));
+                ps_html_row_end(f);
+            }
+            ps_html_table_end(f);
+        }
+    }
+
+    ps_html_heading(f, "Communication kernel against the low-level benchmark");
+    const json_t *mod = json_object_get(doc, "model");
+    if (!json_is_true(json_object_get(mod, "available"))) {
+        ps_html_note(f, "%s", jstr(mod, "note"));
+    } else {
+        ps_html_kv_begin(f);
+        ps_html_kv(f, "machine model", "%s", jstr(mod, "machine"));
+        ps_html_kv(f, "latency", "%s", tm(a, 32, jnum(mod, "latency_s")));
+        ps_html_kv(f, "bandwidth", "%.4g MB/s", jnum(mod, "bandwidth_Bps") / 1e6);
+        ps_html_kv(f, "parameters", "%s", jstr(mod, "parameters"));
+        ps_html_kv(f, "predicted (simple model)", "%s", tm(a, 32, jnum(mod, "predicted_s")));
+        ps_html_kv(f, "predicted (ping-pong table per message)", "%s", tm(a, 32, jnum(mod, "predicted_table_s")));
+        ps_html_kv(f, "measured T(comm)", "%s", tm(a, 32, jnum(mod, "measured_s")));
+        ps_html_kv(f, "measured / predicted", "%.3g", jnum(mod, "measured_over_predicted"));
+        ps_html_kv_end(f);
+        ps_html_table_begin(f, 6, "rank", "messages", "bytes", "latency part", "predicted", "measured");
+        json_array_foreach(json_object_get(mod, "ranks"), i, r) {
+            ps_html_row_begin(f);
+            ps_html_cell(f, 1, "%lld", (long long)jnum(r, "rank"));
+            ps_html_cell(f, 1, "%lld", (long long)jnum(r, "messages"));
+            ps_html_cell(f, 1, "%lld", (long long)jnum(r, "bytes"));
+            ps_html_cell(f, 1, "%s", tm(a, 32, jnum(r, "latency_part_s")));
+            ps_html_cell(f, 1, "%s", tm(b, 32, jnum(r, "predicted_s")));
+            ps_html_cell(f, 1, "%s", tm(c, 32, jnum(r, "measured_s")));
+            ps_html_row_end(f);
+        }
+        ps_html_table_end(f);
+        ps_html_note(f, "%s", jstr(mod, "note"));
+    }
+    const json_t *fails = json_object_get(doc, "failures");
+    if (json_array_size(fails)) {
+        ps_html_heading(f, "Failed trials");
+        ps_html_table_begin(f, 3, "variant", "round", "message");
+        json_array_foreach(fails, i, r) {
+            ps_html_row_begin(f);
+            ps_html_cell(f, 0, "%s", jstr(r, "variant"));
+            ps_html_cell(f, 1, "%lld", (long long)jnum(r, "round"));
+            ps_html_cell(f, 0, "%s", jstr(r, "message"));
+            ps_html_row_end(f);
+        }
+        ps_html_table_end(f);
+    }
+    ps_html_section_end(f);
+    return 0;
+}

@@ -1,0 +1,113 @@
+/*
+ * run.c - building and running the white-box variants, interleaved.
+ *
+ * Round k runs one trial of each variant in turn (comm, data, full and, when
+ * asked, sections), so a disturbance of the machine (another job, a slow
+ * phase of the network) hits every variant's trials alike instead of one
+ * variant's only.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "launch/run.h"
+#include "out/result.h"
+#include "util/util.h"
+#include "whitebox/whitebox.h"
+
+int ps_whitebox_run(const ps_whitebox_spec *s, json_t **doc, ps_whitebox_progress cb, void *ctx, char *err,
+                    size_t errlen)
+{
+    *doc = NULL;
+    ps_machine machine, *m = NULL;
+    if (s->machine_path) {
+        ps_machine_init(&machine);
+        if (ps_machine_load(s->machine_path, &machine, err, errlen)) return 2;
+        m = &machine;
+    }
+    int trials = s->trials > 0 ? s->trials : 1;
+    int nv = s->sections ? PS_WB_NVARIANTS : PS_WB_SECTIONS;
+    ps_wb_data d;
+    memset(&d, 0, sizeof d);
+    d.nranks = s->ranks;
+    for (int v = 0; v < nv; v++) d.sample[v] = ps_xcalloc((size_t)trials, sizeof(ps_wb_sample));
+
+    json_t *failures = json_array();
+    char workload[256] = "";
+    long size = s->size, iterations = s->iterations;
+    int rc = 0, interrupted = 0;
+    int total = trials * nv, done = 0;
+    for (int k = 0; k < trials && !interrupted; k++) {
+        for (int v = 0; v < nv && !interrupted; v++) {
+            if (cb) cb(ps_wb_variant_name(v), done, total, ctx);
+            ps_run_spec rs;
+            memset(&rs, 0, sizeof rs);
+            rs.workload = s->workload;
+            rs.ranks = s->ranks;
+            rs.size = s->size;
+            rs.iterations = s->iterations;
+            rs.trials = 1;
+            rs.variant = ps_wb_variant_name(v);
+            rs.launch = s->launch;
+            ps_run_result r;
+            char rerr[2048];
+            int rrc = ps_run_workload(&rs, &r, NULL, NULL, rerr, sizeof rerr);
+            if (rrc == 2) {
+                /* a build or input error: the same for every later trial */
+                ps_run_result_free(&r);
+                ps_seterr(err, errlen, "%s variant: %s", ps_wb_variant_name(v), rerr);
+                json_decref(failures);
+                ps_wb_data_free(&d);
+                return 2;
+            }
+            snprintf(workload, sizeof workload, "%s", r.workload);
+            size = r.size;
+            iterations = r.iterations;
+            ps_wb_sample *smp = &d.sample[v][k];
+            d.ntrials[v] = k + 1;
+            if (r.best_trace && r.best_trace->nranks == s->ranks) {
+                if (ps_wb_sample_from_trace(r.best_trace, m, smp)) ps_wb_sample_failed(smp);
+            } else {
+                ps_wb_sample_failed(smp);
+                rc = 1;
+                json_t *f = json_object();
+                json_object_set_new(f, "variant", json_string(ps_wb_variant_name(v)));
+                json_object_set_new(f, "round", json_integer(k + 1));
+                json_object_set_new(f, "message", json_string(r.ntrials && r.trial[0].message[0]
+                                                                  ? r.trial[0].message
+                                                                  : "the trial left no trace"));
+                json_array_append_new(failures, f);
+            }
+            ps_run_result_free(&r);
+            done++;
+            if (ps_interrupted()) interrupted = 1;
+        }
+    }
+    if (cb) cb(NULL, done, total, ctx);
+
+    json_t *o = json_object();
+    json_object_set_new(o, "kind", json_string("whitebox"));
+    json_object_set_new(o, "workload", json_string(workload));
+    json_t *params = json_object();
+    json_object_set_new(params, "ranks", json_integer(s->ranks));
+    json_object_set_new(params, "size", json_integer(size));
+    json_object_set_new(params, "iterations", json_integer(iterations));
+    json_object_set_new(params, "trials", json_integer(trials));
+    json_object_set_new(params, "sections", json_boolean(s->sections));
+    json_object_set_new(o, "params", params);
+    json_object_set_new(o, "machine", ps_result_machine_meta());
+    json_object_set_new(o, "method",
+                        json_string("incremental conditional compilation (seed 002): communication = T(comm), "
+                                    "data movement = T(comm+data) - T(comm), computation = T(full) - "
+                                    "T(comm+data); value = difference of the variants' median times, spread "
+                                    "= min..max (and quartiles) over all trial pairs; trials interleaved"));
+    ps_whitebox_analyse(&d, m, s->machine_path, o);
+    json_object_set_new(o, "failures", failures);
+    if (interrupted) {
+        json_object_set_new(o, "interrupted", json_true());
+        rc = 1;
+    }
+    ps_wb_data_free(&d);
+    *doc = o;
+    return rc;
+}
