@@ -2,7 +2,8 @@
  * cmd_report.c - 'parscope report': one self-contained HTML page (inline CSS
  * and SVG, nothing fetched) from result documents, traces and directories of
  * them.  Each document is rendered by the part that owns its kind: runs,
- * predictions and traces by src/out, scale sweeps by src/scale (dispatched here so the layers below stay independent).
+ * predictions and traces by src/out, probes by src/probe, scale sweeps by
+ * src/scale (dispatched here so the layers below stay independent).
  */
 #include <dirent.h>
 #include <getopt.h>
@@ -15,6 +16,7 @@
 #include "cli/cli.h"
 #include "out/html.h"
 #include "out/report.h"
+#include "probe/probe.h"
 #include "scale/scale.h"
 #include "trace/trace.h"
 #include "util/util.h"
@@ -177,6 +179,7 @@ static void render(FILE *f, const input *in)
     }
     const char *kind = json_string_value(json_object_get(in->doc, "kind"));
     if (!strcmp(kind, "run") || !strcmp(kind, "predict")) ps_report_run_html(f, in->doc, in->dir, in->path);
+    else if (!strcmp(kind, "probe") && ps_probe_report_html(in->doc, f) == 0) return;
     else if (!strcmp(kind, "scale") && ps_scale_report_html(in->doc, in->dir, f) == 0) return;
     else ps_report_generic_html(f, in->doc, in->path);
 }
