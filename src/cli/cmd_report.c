@@ -3,7 +3,7 @@
  * and SVG, nothing fetched) from result documents, traces and directories of
  * them.  Each document is rendered by the part that owns its kind: runs,
  * predictions and traces by src/out, probes by src/probe, scale sweeps by
- * src/scale (dispatched here so the layers below stay independent).
+ * src/scale, white-box breakdowns by src/whitebox (dispatched here so the layers below stay independent).
  */
 #include <dirent.h>
 #include <getopt.h>
@@ -20,6 +20,7 @@
 #include "scale/scale.h"
 #include "trace/trace.h"
 #include "util/util.h"
+#include "whitebox/whitebox.h"
 
 static const char report_help[] =
     "usage: parscope report PATH... [-o report.html]\n"
@@ -28,7 +29,8 @@ static const char report_help[] =
     "from parscope results. Each PATH is\n"
     "  - a result JSON: a run or prediction (result sheets; space-time diagram and\n"
     "    profiles from its trace, found through its \"trace\" key), a probe (ping-pong\n"
-    "    and h-relation plots with their fits), a scale sweep (tables and plots);\n"
+    "    and h-relation plots with their fits), a scale sweep (tables and plots),\n"
+    "    a white-box breakdown (bars per rank);\n"
     "    other kinds are listed with their top-level figures;\n"
     "  - a trace (trace.pst, or a directory holding only one): sheet and pictures;\n"
     "  - a directory: every result JSON in it and in its subdirectories (one level);\n"
@@ -181,6 +183,7 @@ static void render(FILE *f, const input *in)
     if (!strcmp(kind, "run") || !strcmp(kind, "predict")) ps_report_run_html(f, in->doc, in->dir, in->path);
     else if (!strcmp(kind, "probe") && ps_probe_report_html(in->doc, f) == 0) return;
     else if (!strcmp(kind, "scale") && ps_scale_report_html(in->doc, in->dir, f) == 0) return;
+    else if (!strcmp(kind, "whitebox") && ps_whitebox_report_html(in->doc, f) == 0) return;
     else ps_report_generic_html(f, in->doc, in->path);
 }
 
