@@ -1,0 +1,41 @@
+#!/bin/bash
+# cli_probe.sh PARSCOPE INICHECK MPIEXEC - `parscope probe` from the command
+# line: usage errors exit 2 with the option named; a real 2-rank --tiny run
+# (launched by parscope itself, and inside an MPI job) writes a machine model
+# that parses with positive figures, the JSON and the three plots.
+set -u
+PS=$1; CHECK=$2; MPIEXEC=$3
+T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
+fail=0
+expect() { # expect STATUS PATTERN -- CMD...
+    local want=$1 pat=$2; shift 3
+    "$@" >"$T/out" 2>"$T/err"; local rc=$?
+    if [ $rc -ne "$want" ] || ! grep -q -- "$pat" "$T/out" "$T/err"; then
+        echo "FAIL: $* -> $rc (want $want, /$pat/)"; cat "$T/out" "$T/err"; fail=1
+    fi
+}
+expect 0 "usage: parscope probe" -- "$PS" probe --help
+expect 2 "parscope probe: -n: expected a number of ranks from 2 to 4096, got 'abc'" -- "$PS" probe -n abc
+expect 2 "got '1'" -- "$PS" probe -n 1
+expect 2 "parscope probe: unknown option '--bogus'" -- "$PS" probe --bogus
+expect 2 "Try 'parscope probe --help'" -- "$PS" probe --bogus
+expect 2 "option '--json' needs a value" -- "$PS" probe --json
+expect 2 "timeout: expected seconds > 0" -- "$PS" probe --timeout 0
+expect 2 "unexpected argument 'extra'" -- "$PS" probe extra
+[ -e machine.ini ] && { echo "FAIL: a bad command left machine.ini"; fail=1; }
+
+# a real run, parscope launching itself on 2 ranks
+expect 0 "wrote $T/m.ini" -- "$PS" probe --tiny -n 2 -o "$T/m.ini" --json "$T/p.json" --svg-dir "$T/svg" --timeout 100
+"$CHECK" "$T/m.ini" "$T/p.json" || { echo "FAIL: model check"; fail=1; }
+for f in pingpong_time pingpong_bandwidth hrelation; do
+    grep -q "<svg " "$T/svg/$f.svg" 2>/dev/null || { echo "FAIL: no $f.svg"; fail=1; }
+done
+grep -q "best two must agree" "$T/out" || { echo "FAIL: no agreement report"; fail=1; }
+
+# inside an MPI job: the job's ranks measure, rank 0 writes
+expect 0 "wrote $T/in.ini" -- "$MPIEXEC" -n 2 "$PS" probe --tiny -o "$T/in.ini" --svg-dir "$T/svg2"
+"$CHECK" "$T/in.ini" || { echo "FAIL: model check (inside MPI)"; fail=1; }
+# one rank is not enough
+expect 2 "needs at least 2 ranks (this job has 1)" -- "$MPIEXEC" -n 1 "$PS" probe --tiny -o "$T/one.ini"
+[ -e "$T/one.ini" ] && { echo "FAIL: a failed probe wrote a model"; fail=1; }
+exit $fail

@@ -1,0 +1,45 @@
+/* inicheck.c - test helper: loads a machine model written by `parscope probe`
+ * and its result JSON, and checks what a user relies on: the model parses,
+ * its figures are positive, the JSON keeps every sample.  Exit 0 or 1. */
+#include <jansson.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "sim/machine.h"
+
+#define REQUIRE(c) do { if (!(c)) { fprintf(stderr, "inicheck: %s failed\n", #c); return 1; } } while (0)
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) return 2;
+    ps_machine m;
+    char err[512];
+    if (ps_machine_load(argv[1], &m, err, sizeof err) != 0) {
+        fprintf(stderr, "inicheck: %s\n", err);
+        return 1;
+    }
+    REQUIRE(m.send_latency > 0 && m.recv_latency > 0 && m.word_time > 0 && m.flop_time > 0);
+    REQUIRE(m.bsp_r > 0 && m.bsp_g > 0 && m.bsp_l > 0 && m.bsp_p >= 2);
+    REQUIRE(m.t0 > 0 && m.r_inf > 0 && m.npp >= 60 && m.pp_bytes[0] == 1 && m.pp_bytes[m.npp - 1] == 4194307);
+    REQUIRE(m.r_incache > 0 && m.r_outcache > 0 && m.cores > 0 && m.mpi[0]);
+    printf("latency %.3g s, r_inf %.3g B/s, r %.3g flop/s, g %.3g, l %.3g\n", m.t0, m.r_inf, m.bsp_r, m.bsp_g, m.bsp_l);
+    if (argc > 2) {
+        json_error_t je;
+        json_t *doc = json_load_file(argv[2], 0, &je);
+        REQUIRE(doc != NULL);
+        REQUIRE(strcmp(json_string_value(json_object_get(doc, "kind")), "probe") == 0);
+        json_t *sizes = json_object_get(json_object_get(doc, "pingpong"), "sizes");
+        REQUIRE((int)json_array_size(sizes) == m.npp);
+        size_t i;
+        json_t *s;
+        json_array_foreach(sizes, i, s) {
+            json_t *rounds = json_object_get(s, "samples");
+            REQUIRE(json_array_size(rounds) >= 3);
+            REQUIRE(json_array_size(json_array_get(rounds, 0)) >= 3);
+        }
+        REQUIRE(json_array_size(json_object_get(doc, "agreement")) == 5);
+        REQUIRE(json_is_array(json_object_get(doc, "warnings")));
+        json_decref(doc);
+    }
+    return 0;
+}
