@@ -58,6 +58,9 @@ json_t *ps_scale_analyse(const json_t *plan, const json_t *runs)
     json_array_foreach(vars, vi, vj) {
         const char *vname = json_string_value(vj);
         const ps_ca_variation *var = is_clue ? ps_ca_variation_find(vname) : NULL;
+        long viters = iters;
+        json_t *ib = json_object_get(json_object_get(plan, "iterations_by_variation"), vname);
+        if (json_is_integer(ib)) viters = (long)json_integer_value(ib);
         double t1 = NAN;
         int np = 0, pv[PS_SCALE_MAX_POINTS];
         double sv[PS_SCALE_MAX_POINTS];
@@ -105,7 +108,7 @@ json_t *ps_scale_analyse(const json_t *plan, const json_t *runs)
             json_t *par = json_object();
             json_object_set_new(par, "ranks", json_integer(P));
             json_object_set_new(par, "size", json_integer(is_clue ? (weak ? w * h : w * h / P) : size));
-            json_object_set_new(par, "iterations", json_integer(iters));
+            json_object_set_new(par, "iterations", json_integer(viters));
             json_object_set_new(pt, "params", par);
             json_object_set_new(pt, "time", ps_result_time(samples, ns));
             json_object_set_new(pt, "status", json_string(best ? "ok" : ns ? "failed" : "missing"));
@@ -132,7 +135,7 @@ json_t *ps_scale_analyse(const json_t *plan, const json_t *runs)
             double k = weak ? (double)P : 1.0;
             ps_scale_metrics m = ps_scale_metrics_compute(t1, tp, P, k);
             double cells = is_clue ? (weak ? (double)w * (double)h : (double)w * (double)h / P) : NAN;
-            double act = is_clue ? ps_act_per_s(cells, (double)iters, tp) : NAN;
+            double act = is_clue ? ps_act_per_s(cells, (double)viters, tp) : NAN;
             json_object_set_new(pt, "time_s", num(tp));
             json_object_set_new(pt, "act_per_s", num(act));
             json_object_set_new(pt, "net_act_per_s", num(act * P));

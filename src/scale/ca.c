@@ -216,6 +216,13 @@ void ps_ca_step_rows(ps_ca_grid *g, long r0, long r1)
     }
 }
 
+long ps_ca_events_per_iteration(const ps_ca_variation *v, long w)
+{
+    if (v && v->rearrange) w *= 2;
+    if (v && v->cellwise) return 8 * w + 4 * (w / PS_CA_CELLWISE_CHUNK + 1) + 8;
+    return 16;
+}
+
 void ps_ca_permutation(int nranks, uint64_t seed, int *pos)
 {
     for (int i = 0; i < nranks; i++) pos[i] = i;

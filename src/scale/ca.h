@@ -77,6 +77,11 @@ void ps_ca_swap(ps_ca_grid *g);
  * one division. */
 double ps_ca_ops_per_cell(const ps_ca_grid *g);
 
+/* Trace events one iteration of the clue kernel records per rank (posts,
+ * sends, receives, waits and the sweep), for sizing the trace. */
+long ps_ca_events_per_iteration(const ps_ca_variation *v, long row_width);
+#define PS_CA_CELLWISE_CHUNK 64   /* cells in flight per direction at once (cellwise) */
+
 /* A rank permutation for the nodeorder variation: pos[r] = logical position
  * of rank r (Fisher-Yates from seed; identical on every rank). */
 void ps_ca_permutation(int nranks, uint64_t seed, int *pos);

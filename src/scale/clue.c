@@ -23,7 +23,7 @@
 #define TAG_DOWNWARD 1  /* a rank's last row, travelling to the rank below */
 #define TAG_UPWARD   2  /* a rank's first row, travelling to the rank above */
 #define TAG_DUMP     3
-#define CELLWISE_CHUNK 64            /* cells in flight per direction at once */
+#define CELLWISE_CHUNK PS_CA_CELLWISE_CHUNK
 #define TRACE_EVENTS_MAX (2L << 20)  /* 80 MiB of events per rank at most */
 
 int ps_workload_clue_main(int argc, char **argv);
@@ -177,7 +177,7 @@ int ps_workload_clue_main(int argc, char **argv)
 
     /* Trace capacity: the events one iteration records (posts, sends,
      * receives, waits, the sweep), with room, capped. */
-    long per_iter = var->cellwise ? 8 * gw + 4 * (gw / CELLWISE_CHUNK + 1) + 8 : 16;
+    long per_iter = ps_ca_events_per_iteration(var, var->rearrange ? gw / 2 : gw);
     long cap = per_iter * iters + 4096;
     if (cap > TRACE_EVENTS_MAX) cap = TRACE_EVENTS_MAX;
     if (ps_init(cap) != 0) {

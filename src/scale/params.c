@@ -526,3 +526,13 @@ void ps_scale_params_value(const ps_scale_params *p, int k, char *buf, size_t le
     default: snprintf(buf, len, "?");
     }
 }
+
+long ps_scale_iterations_for(const ps_scale_params *p, const ps_ca_variation *v)
+{
+    long it = p->iterations;
+    if (!v || it < 1) return it;
+    long per = ps_ca_events_per_iteration(v, p->width);
+    long fit = (PS_SCALE_TRACE_BUDGET - 4096) / per;
+    if (fit < 1) fit = 1;
+    return it < fit ? it : fit;
+}

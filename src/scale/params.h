@@ -25,6 +25,8 @@
 #define PS_SCALE_MAX_RANKS_LIMIT  4096
 #define PS_SCALE_MAX_POINTS       64     /* processor counts in one sweep */
 #define PS_SCALE_RUN_TIMEOUT_MIN  30.0   /* seconds; per run timeout floor */
+#define PS_SCALE_TRACE_BUDGET     (256L << 10) /* trace events per rank per run: cellwise runs fewer
+                                                  iterations to stay within it (ACT/s is per iteration) */
 
 enum ps_scale_source { PS_SRC_DEFAULT = 0, PS_SRC_AUTO, PS_SRC_CONFIG, PS_SRC_OPTION };
 const char *ps_scale_source_name(int src);
@@ -91,6 +93,10 @@ void ps_scale_params_machine(ps_scale_params *p);
  * iterations (a short timing run so one run takes target_time), timeout.
  * 0 or -1 with err (e.g. max_ranks beyond the cores without oversubscribe). */
 int ps_scale_params_auto(ps_scale_params *p, char *err, size_t errlen);
+
+/* Iterations for one variation: the plan's, fewer for cellwise when its
+ * one-message-per-cell trace would pass PS_SCALE_TRACE_BUDGET. */
+long ps_scale_iterations_for(const ps_scale_params *p, const ps_ca_variation *v);
 
 /* The value of key k as text (for the results). */
 void ps_scale_params_value(const ps_scale_params *p, int k, char *buf, size_t len);

@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# 'parscope scale' end to end: usage and bad input, a small sweep's files,
+# interleaved trials, option precedence, a failing run, SIGINT and --resume.
+# usage: scale_cli.sh PARSCOPE DATA_DIR
+set -u
+ps=$(realpath "$1") data=$(realpath "$2")
+dir=$(mktemp -d); trap 'rm -rf "$dir"' EXIT
+cd "$dir"
+fail=0
+ok()   { echo "ok: $*"; }
+bad()  { echo "FAIL: $*"; fail=1; }
+small=(--grid 64x64 -i 5)
+
+# --- usage and bad input: exit 2, a message naming the option, nothing written
+"$ps" scale --help > help.txt 2>&1 && grep -q -- "--resume DIR" help.txt && ok "--help" || bad "--help"
+expect2() { # expect2 "pattern" args...
+  local pat=$1; shift
+  "$ps" scale "$@" -o out2 > o.txt 2> e.txt; local rc=$?
+  if [ $rc -eq 2 ] && grep -q -- "$pat" e.txt && [ ! -e out2 ]; then ok "exit 2: $*"
+  else bad "expected exit 2 and '$pat' for: $* (rc $rc: $(head -c 300 e.txt))"; fi
+}
+expect2 "unknown option '--bogus'" --bogus
+expect2 "--trials" --trials 0
+expect2 "must include 1" --ranks 2 "${small[@]}"
+expect2 "unknown variation 'warp'" --variations base,warp
+expect2 "unknown workload" no_such_workload
+expect2 "clue workload only" cg --variations base
+expect2 "--oversubscribe" --max-ranks 64 "${small[@]}"
+expect2 "bad_grid.conf:3:10" --config "$data/data/bad_grid.conf"
+expect2 "--grid" --grid 10x3
+
+# --- a small sweep: the files, the columns, interleaved trials, no progress line off a terminal
+printf 'trials = 1\ngrid = 64x64\niterations = 5\nseed = 3\n' > my.conf
+"$ps" scale clue --config my.conf --trials 2 --ranks 1,2 --variations base,int -o s1 > s1.out 2> s1.err
+rc=$?
+[ $rc -eq 0 ] && ok "small sweep" || bad "small sweep exit $rc: $(cat s1.err)"
+head -1 s1/scale.csv | grep -q '^workload,variation,ranks,time_s,act_per_s,net_act_per_s,speedup,efficiency,serial_fraction,' \
+  && ok "CSV columns" || bad "CSV columns: $(head -1 s1/scale.csv)"
+[ "$(tail -n +2 s1/scale.csv | wc -l)" -eq 4 ] && ok "4 points" || bad "points: $(cat s1/scale.csv)"
+# P = 1: serial fraction empty (column 9), speedup and efficiency 1
+awk -F, 'NR>1 && $3==1 { if ($9 != "" || $7 != 1 || $8 != 1) exit 1 }' s1/scale.csv && ok "P=1 row" || bad "P=1 row"
+awk -F, 'NR>1 && $3==2 { if ($9 == "" || $5 == "" || $6 == "") exit 1 }' s1/scale.csv && ok "P=2 row" || bad "P=2 row"
+grep -q '"kind": "scale"' s1/scale.json && ok "JSON kind" || bad "JSON kind"
+grep -q '<section' s1/report.html && grep -q 'Figure 4.6' s1/report.html && grep -q '<svg' s1/report.html \
+  && ok "report figures" || bad "report"
+trials=$(python3 -c "import json;print(''.join(str(json.loads(l)['trial']) for l in open('s1/runs.ndjson')))")
+[ "$trials" = "11112222" ] && ok "trials interleaved ($trials)" || bad "trial order $trials"
+python3 - s1/scale.json <<'PY' && ok "precedence recorded" || bad "precedence"
+import json, sys
+d = json.load(open(sys.argv[1]))
+p = d["params"]
+assert p["trials"]["value"] == "2" and p["trials"]["source"] == "option", p["trials"]
+assert p["grid"]["value"] == "64x64" and p["grid"]["source"] == "config", p["grid"]
+assert p["seed"]["value"] == "3" and p["seed"]["source"] == "config"
+assert p["ranks"]["source"] == "option" and p["cores"]["source"] == "auto"
+pt = [x for x in d["points"] if x["params"]["ranks"] == 1][0]
+assert pt["serial_fraction"] is None and pt["speedup"] == 1.0
+assert len(pt["time"]["samples"]) == 2 and pt["time"]["min"] <= pt["time"]["median"] <= pt["time"]["max"]
+assert "procstats" in pt and "user_s" in pt["procstats"]
+assert d["complete"] is True and d["conclusions"]
+PY
+[ -s s1/scale.csv ] && ! grep -q "ETA" s1.err && ok "quiet off a terminal" || bad "progress line off a terminal"
+grep -q " - " s1.out && grep -q "serial f" s1.out && ok "text table" || bad "text table"
+"$ps" scale clue "${small[@]}" --ranks 1 -o s1 > /dev/null 2> e.txt
+[ $? -eq 2 ] && grep -q "already holds a sweep" e.txt && ok "no overwrite" || bad "existing dir accepted"
+
+# --- a failing run (rank 1 killed) is recorded as failed; the sweep goes on
+"$ps" scale clue "${small[@]}" --ranks 1,2 --variations base,int --trials 1 --workload-args "--kill-rank 1" \
+    -o s2 > s2.out 2> s2.err
+rc=$?
+[ $rc -eq 1 ] && ok "failing run: exit 1" || bad "failing run exit $rc"
+[ "$(wc -l < s2/runs.ndjson)" -eq 4 ] && ok "sweep went on after the failure" || bad "runs: $(wc -l < s2/runs.ndjson)"
+python3 - s2/scale.json <<'PY' && ok "failed points recorded" || bad "failed points"
+import json, sys
+d = json.load(open(sys.argv[1]))
+st = {(p["variation"], p["params"]["ranks"]): p for p in d["points"]}
+assert st[("base", 1)]["status"] == "ok" and st[("int", 1)]["status"] == "ok"
+for v in ("base", "int"):
+    p = st[(v, 2)]
+    assert p["status"] == "failed" and p["failed_trials"][0]["message"], p
+    assert p["efficiency"] is None and p["time"]["samples"] == [None]
+PY
+grep -q ',failed$' s2/scale.csv && ok "CSV marks failed" || bad "CSV failed"
+
+# --- SIGINT: the current run finishes, the partial analysis is written, exit 130
+"$ps" scale clue "${small[@]}" --ranks 1,2 --variations base,int --trials 8 -o s3 > s3.out 2> s3.err &
+pid=$!
+for i in $(seq 1 200); do
+  [ -f s3/runs.ndjson ] && [ "$(wc -l < s3/runs.ndjson)" -ge 3 ] && break
+  sleep 0.1
+done
+kill -INT $pid
+wait $pid; rc=$?
+[ $rc -eq 130 ] && ok "SIGINT: exit 130" || bad "SIGINT exit $rc"
+n=$(wc -l < s3/runs.ndjson)
+[ "$n" -ge 3 ] && [ "$n" -lt 32 ] && ok "SIGINT: $n runs kept" || bad "SIGINT: $n runs"
+grep -q "missing" s3.err && ok "SIGINT: says what is missing" || bad "SIGINT message: $(cat s3.err)"
+python3 - s3/scale.json $n <<'PY' && ok "SIGINT: partial analysis" || bad "partial analysis"
+import json, sys
+d = json.load(open(sys.argv[1])); n = int(sys.argv[2])
+assert d["interrupted"] is True and d["complete"] is False
+assert len(d["missing"]) == 32 - n, (len(d["missing"]), n)
+assert any(p["time_s"] is not None for p in d["points"])
+PY
+[ -s s3/scale.csv ] && [ -s s3/report.html ] && ok "SIGINT: CSV and report" || bad "SIGINT files"
+
+# --- resume: the interrupted sweep continues without repeating a run
+head -3 s3/runs.ndjson > before.txt
+"$ps" scale --resume s3 > r.out 2> r.err; rc=$?
+[ $rc -eq 0 ] && ok "resume: exit 0" || bad "resume exit $rc: $(tail -3 r.err)"
+python3 - s3/runs.ndjson <<'PY' && ok "resume: 32 runs, none repeated" || bad "resume repeated runs"
+import json, sys
+keys = [(r["variation"], r["ranks"], r["trial"]) for r in map(json.loads, open(sys.argv[1]))]
+assert len(keys) == 32 and len(set(keys)) == 32, (len(keys), len(set(keys)))
+PY
+[ "$(wc -l < before.txt)" -eq 3 ] && head -3 s3/runs.ndjson | cmp -s - before.txt && ok "resume: earlier runs untouched" || bad "earlier runs changed"
+grep -q '"complete": true' s3/scale.json && ok "resume: complete" || bad "resume: not complete"
+"$ps" scale --resume s3 --trials 2 > /dev/null 2> e.txt; [ $? -eq 2 ] && ok "resume takes no other options" || bad "resume + options"
+"$ps" scale --resume nowhere > /dev/null 2> e.txt; [ $? -eq 2 ] && grep -q "no sweep" e.txt && ok "resume: no sweep" || bad "resume nowhere"
+exit $fail
