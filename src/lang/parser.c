@@ -138,7 +138,7 @@ static int parse_args(parser *P, size_t *ip, ps_node *c, const char *cname)
         ps_tok *t = &P->t[i];
         if (t->kind == PS_TK_EOF) {
             free(args);
-            return err_at(P, c->lparen, "unterminated argument list of \\%s%s", cname, "");
+            return err_at(P, c->lparen, "unterminated argument list of \\%s: '(' is never closed%s", cname, "");
         }
         if (t->kind == PS_TK_CONSTRUCT || t->kind == PS_TK_PP) {
             free(args);
@@ -167,8 +167,7 @@ static int parse_args(parser *P, size_t *ip, ps_node *c, const char *cname)
                 if (ch == ')') break;
             } else if (ch == '}' || ch == ']') {
                 free(args);
-                return err_at(P, i, "unbalanced '%s' in the arguments of \\%s", ch == '}' ? "}" : "]",
-                              cname);
+                return err_at(P, c->lparen, "unterminated argument list of \\%s: '(' is never closed%s", cname, "");
             }
         }
         i++;
@@ -206,9 +205,10 @@ static int parse_block(parser *P, size_t *ip, ps_node *c, const char *cname)
     size_t j = next_sig(P, *ip);
     if (!is_punct(P, j, '{')) {
         size_t at = P->t[j].kind == PS_TK_EOF ? c->name_tok : j;
-        return ps_diag_error(P->d, P->t[at].line, P->t[at].col, "\\%s needs a block '{ ... }'%s%s",
-                             cname, c->info->kind == PS_K_LOOP ? "" : " after ", 
-                             c->info->kind == PS_K_LOOP ? "" : signature(c->info->kind));
+        return ps_diag_error(P->d, P->t[at].line, P->t[at].col, "\\%s needs a block: \\%s%s", cname, cname,
+                             c->info->kind == PS_K_LOOP ? " [name] [(count)] { ... }"
+                             : c->info->kind == PS_K_COMMUNICATE ? "(bytes, distance, partners) { ... }"
+                                                                 : signature(c->info->kind));
     }
     c->lbrace = j;
     j++;
@@ -252,7 +252,8 @@ static int parse_construct(parser *P, size_t *ip, ps_nodes *out)
     } else {
         size_t k = next_sig(P, j);
         if (!is_punct(P, k, '('))
-            return err_at(P, k, "expected '(' after \\%s: \\%s", cname, "...(arguments)");
+            return ps_diag_error(P->d, P->t[k].line, P->t[k].col, "expected '(' after \\%s: \\%s%s", cname, cname,
+                                 signature(ci->kind));
         if (parse_args(P, &k, c, cname)) return 2;
         if (check_arity(P, c, cname)) return 2;
         j = k;

@@ -1,0 +1,58 @@
+#!/bin/bash
+# errors.sh PARSCOPE_GEN PARSCOPE - every bad input: exit status 2, the
+# diagnostic FILE:LINE:COL with the line and a caret (errors/NAME.err), and no
+# output file written.  Also the commands' usage errors.  UPDATE=1 rewrites
+# the stored diagnostics.
+set -u
+GEN=$1 PARSCOPE=$2
+cd "$(dirname "$0")/errors" || exit 1
+work=$(mktemp -d /tmp/ps-lang-errors.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+fail=0
+n=0
+for loop in *.loop; do
+    name=${loop%.loop}
+    "$GEN" "$loop" -o "$work/$name.c" 2> "$work/$name.err"
+    rc=$?
+    n=$((n + 1))
+    if [ $rc -ne 2 ]; then echo "$loop: exit status $rc, expected 2"; fail=1; fi
+    if [ -e "$work/$name.c" ]; then echo "$loop: output written despite the error"; fail=1; fi
+    if [ "${UPDATE:-0}" = 1 ]; then cp "$work/$name.err" "$name.err"; continue; fi
+    if ! diff -u "$name.err" "$work/$name.err"; then echo "$loop: diagnostic differs"; fail=1; fi
+done
+[ $n -ge 20 ] || { echo "only $n error cases found"; fail=1; }
+
+# the same diagnostics through 'parscope gen' and 'parscope build' (no executable left)
+"$PARSCOPE" gen e01_unknown_construct.loop -o "$work/x.c" 2> "$work/gen.err"
+[ $? -eq 2 ] && cmp -s "$work/gen.err" e01_unknown_construct.err || { echo "parscope gen: wrong status or message"; fail=1; }
+"$PARSCOPE" build e04_unclosed_open.loop -o "$work/exe" 2> "$work/build.err"
+[ $? -eq 2 ] && grep -q "e04_unclosed_open.loop:2:1: error: '{' is never closed" "$work/build.err" \
+    || { echo "parscope build: wrong status or message"; cat "$work/build.err"; fail=1; }
+[ -e "$work/exe" ] && { echo "parscope build: executable written despite the error"; fail=1; }
+
+# an existing output is left alone when generation fails
+echo "previous" > "$work/keep.c"
+"$GEN" e02_arg_count.loop -o "$work/keep.c" 2> /dev/null
+[ "$(cat "$work/keep.c")" = previous ] || { echo "a failed gen replaced the existing output"; fail=1; }
+
+# usage errors
+expect() {  # status command...
+    local want=$1; shift
+    "$@" > "$work/u.out" 2> "$work/u.err"
+    local rc=$?
+    if [ $rc -ne "$want" ]; then echo "'$*': exit status $rc, expected $want"; cat "$work/u.err"; fail=1; fi
+}
+expect 0 "$PARSCOPE" gen --help
+grep -q "usage: parscope gen FILE.loop" "$work/u.out" || { echo "gen --help: no usage"; fail=1; }
+expect 0 "$PARSCOPE" build --help
+expect 2 "$PARSCOPE" gen
+expect 2 "$PARSCOPE" gen --bogus x.loop
+grep -q "unknown option '--bogus'" "$work/u.err" || { echo "unknown flag not named"; fail=1; }
+expect 2 "$PARSCOPE" gen e01_unknown_construct.loop --variant fast
+grep -q "unknown variant 'fast'" "$work/u.err" || { echo "bad variant not named"; fail=1; }
+expect 2 "$PARSCOPE" gen "$work/does-not-exist.loop"
+grep -q "does-not-exist.loop" "$work/u.err" || { echo "missing file not named"; fail=1; }
+expect 2 "$PARSCOPE" gen e01_unknown_construct.loop --entry "1bad"
+expect 2 "$PARSCOPE" build
+expect 2 "$PARSCOPE" build --variant x e01_unknown_construct.loop
+exit $fail

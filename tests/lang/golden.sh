@@ -1,0 +1,20 @@
+#!/bin/bash
+# golden.sh PARSCOPE_GEN - generated C of small programs against stored files
+# (tests/lang/golden/NAME.loop -> NAME.c, one per variant where NAME.VARIANT.c
+# exists).  UPDATE=1 rewrites the stored files.
+set -u
+GEN=$1
+cd "$(dirname "$0")/golden" || exit 1
+fail=0
+for loop in *.loop; do
+    name=${loop%.loop}
+    for want in "$name".c "$name".*.c; do
+        [ -e "$want" ] || continue
+        variant=full
+        case $want in "$name".*.c) variant=${want#"$name".}; variant=${variant%.c} ;; esac
+        got=$("$GEN" "$loop" --variant "$variant" -o -) || { echo "$loop: gen failed"; fail=1; continue; }
+        if [ "${UPDATE:-0}" = 1 ]; then printf '%s\n' "$got" > "$want"; continue; fi
+        if ! diff -u "$want" <(printf '%s\n' "$got"); then echo "$loop ($variant): differs from $want"; fail=1; fi
+    done
+done
+exit $fail
