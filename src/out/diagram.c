@@ -49,36 +49,59 @@ static void lane_exact(FILE *f, const geom *g, const ps_timeline *tl, int r, dou
     }
 }
 
-/* More segments than pixels: one colour per pixel column, the class that
- * fills most of it, run-length merged. */
+/* More segments than pixels: each pixel column is a small stacked bar of the
+ * shares of the three classes (idle at the bottom, overhead above it, busy on
+ * top), drawn as two step-shaped areas over the busy lane.  Shares are
+ * quantised to eighths of the bar so steady stretches merge. */
+static void step_path(FILE *f, const geom *g, int ncol, const unsigned char *lvl, double ybase, double h,
+                      const char *color)
+{
+    int any = 0;
+    for (int c = 0; c < ncol && !any; c++) any = lvl[c] > 0;
+    if (!any) return;
+    fprintf(f, "<path fill=\"%s\" d=\"M", color);
+    ps_svg_num(f, g->left);
+    fputc(',', f);
+    ps_svg_num(f, ybase);
+    int prev = -1;
+    for (int c = 0; c < ncol; c++) {
+        if (lvl[c] == prev) continue;
+        double x = g->left + c * g->pw / ncol, y = ybase - lvl[c] * h / 8;
+        fputc('H', f);
+        ps_svg_num(f, x);
+        fputc('V', f);
+        ps_svg_num(f, y);
+        prev = lvl[c];
+    }
+    fputc('H', f);
+    ps_svg_num(f, g->left + g->pw);
+    fputc('V', f);
+    ps_svg_num(f, ybase);
+    fputs("Z\"/>\n", f);
+}
+
 static void lane_binned(FILE *f, const geom *g, const ps_timeline *tl, int r, double y, double h)
 {
     int ncol = (int)ceil(g->pw);
     double dt = g->span / ncol;
     const ps_segment *s = tl->seg[r];
     size_t n = tl->nseg[r], i = 0;
-    int run_act = -1, run_start = 0;
-    for (int c = 0; c <= ncol; c++) {
-        int act = -1;
-        if (c < ncol) {
-            double a = g->t0 + c * dt, b = a + dt, acc[PS_ACT__COUNT] = {0};
-            while (i < n && s[i].t1 <= a) i++;
-            for (size_t k = i; k < n && s[k].t0 < b; k++) {
-                double x = s[k].t0 > a ? s[k].t0 : a, z = s[k].t1 < b ? s[k].t1 : b;
-                if (z > x) acc[s[k].act] += z - x;
-            }
-            act = 0;
-            for (int k = 1; k < PS_ACT__COUNT; k++)
-                if (acc[k] > acc[act]) act = k;
+    unsigned char *comm = ps_xmalloc((size_t)ncol * 2), *idle = comm + ncol;
+    for (int c = 0; c < ncol; c++) {
+        double a = g->t0 + c * dt, b = a + dt, acc[PS_ACT__COUNT] = {0};
+        while (i < n && s[i].t1 <= a) i++;
+        for (size_t k = i; k < n && s[k].t0 < b; k++) {
+            double x = s[k].t0 > a ? s[k].t0 : a, z = s[k].t1 < b ? s[k].t1 : b;
+            if (z > x) acc[s[k].act] += z - x;
         }
-        if (act != run_act) {
-            if (run_act > PS_ACT_BUSY)
-                ps_svg_rect(f, g->left + run_start * g->pw / ncol, y, (c - run_start) * g->pw / ncol, h,
-                            ps_act_color[run_act], NULL);
-            run_act = act;
-            run_start = c;
-        }
+        comm[c] = (unsigned char)lround(8 * (acc[PS_ACT_OVERHEAD] + acc[PS_ACT_IDLE]) / dt);
+        idle[c] = (unsigned char)lround(8 * acc[PS_ACT_IDLE] / dt);
+        if (comm[c] > 8) comm[c] = 8;
+        if (idle[c] > comm[c]) idle[c] = comm[c];
     }
+    step_path(f, g, ncol, comm, y + h, h, PS_COLOR_OVERHEAD);
+    step_path(f, g, ncol, idle, y + h, h, PS_COLOR_IDLE);
+    free(comm);
 }
 
 /* ---- messages ------------------------------------------------------------- */
@@ -191,6 +214,7 @@ static size_t draw_messages(FILE *f, const geom *g, const ps_trace *t, const ps_
             shift++;
             nb = merge_buckets(b, nb);
         }
+        fputs("<g marker-end=\"none\" stroke-opacity=\"0.4\">\n", f);
         double colw = (double)(1u << shift);
         for (size_t i = 0; i < nb; i++) {
             int src = (int)(b[i].key >> 48), dst = (int)(b[i].key >> 32 & 0xffff);
@@ -198,12 +222,14 @@ static size_t draw_messages(FILE *f, const geom *g, const ps_trace *t, const ps_
             double xr = g->left + ((double)(b[i].key & 0xffff) + 0.5) * colw;
             if (xs > g->left + g->pw) xs = g->left + g->pw;
             if (xr > g->left + g->pw) xr = g->left + g->pw;
-            double w = 0.5 + 0.35 * log2((double)b[i].n);
+            double w = 0.4 + 0.25 * log2((double)b[i].n);
+            if (w > 2.5) w = 2.5;
             arrow(f, xs, gy(g, src) + g->lane / 2, xr, gy(g, dst) + g->lane / 2, b[i].n, w);
             fputs(">", f);
             ps_svg_title(f, "%d \xe2\x86\x92 %d: %u messages", src, dst, b[i].n);
             fputs("</line>\n", f);
         }
+        fputs("</g>\n", f);
         drawn = nb;
         free(b);
     }
@@ -466,7 +492,7 @@ void ps_diagram_svg(FILE *f, const ps_trace *t, const ps_timeline *tl, const ps_
     int n = snprintf(cap, sizeof cap, "%d ranks, %zu messages", P, inf.messages);
     if (inf.arrows != inf.messages && inf.messages)
         n += snprintf(cap + n, sizeof cap - (size_t)n, " drawn as %zu arrows", inf.arrows);
-    if (inf.binned_ranks) snprintf(cap + n, sizeof cap - (size_t)n, "; lanes by pixel column");
+    if (inf.binned_ranks) snprintf(cap + n, sizeof cap - (size_t)n, "; lanes show each pixel column's shares");
     ps_svg_text(f, g.left + lw + 20, H - 10, "start", 11, "#555", 0, "%s", cap);
     ps_svg_text(f, 14, g.top + ph / 2, "middle", 12, "#222", -90, "rank");
     ps_svg_end(f);

@@ -7,10 +7,11 @@
  * them labelled with their main construct.
  *
  * It stays readable at any size: when a rank has more segments than the
- * plot has pixel columns, each column takes the colour of the class that
- * fills most of it; when there are more messages than `max_arrows`, messages
- * with the same sender, receiver and nearby send and receive columns are
- * drawn as one arrow whose data-n attribute (and tooltip) gives how many it
+ * plot has pixel columns, each column of its lane becomes a small stacked bar
+ * of the three classes' shares of that column (in eighths); when there are
+ * more messages than `max_arrows`, messages with the same sender, receiver
+ * and nearby send and receive columns are drawn as one line (no arrowhead,
+ * thicker for more) whose data-n attribute (and tooltip) gives how many it
  * stands for.  Every arrow is a <line class="msg" data-n="N">, so the sum of
  * data-n is the number of matched messages.
  */
