@@ -68,7 +68,9 @@ static void kv_param(FILE *f, const char *key, double v)
 static void kv_meta(FILE *f, const char *key, const json_t *v)
 {
     char b[64];
-    if (json_is_string(v)) ps_html_kv(f, key, "%s", json_string_value(v));
+    if (json_is_string(v)) {
+        if (*json_string_value(v)) ps_html_kv(f, key, "%s", json_string_value(v));
+    }
     else if (json_is_integer(v) && strstr(key, "bytes")) {
         ps_fmt_bytes(b, sizeof b, (double)json_integer_value(v));
         ps_html_kv(f, key, "%s", b);
