@@ -75,9 +75,9 @@ void ps_whitebox_print(const json_t *doc, FILE *f)
     fprintf(f, "\n  %-15s %-24s %11s %8s   %s\n", "part", "", "time", "share", "spread over trial pairs (min .. max)");
     for (int p = 0; p < 3; p++) {
         const json_t *o = json_object_get(parts, part_key[p]);
-        fprintf(f, "  %-15s %-24s %11s %7.1f%%   %s .. %s (%lld pairs)\n", part_label[p], jstr(o, "formula"),
+        fprintf(f, "  %-15s %-24s %11s %7.1f%%   %s .. %s (%lld %s)\n", part_label[p], jstr(o, "formula"),
                 tm(a, 32, jnum(o, "value")), jnum(o, "share_pct"), tm(b, 32, jnum(o, "min")),
-                tm(c, 32, jnum(o, "max")), (long long)jnum(o, "pairs"));
+                tm(c, 32, jnum(o, "max")), (long long)jnum(o, "pairs"), p == 0 ? "trials" : "pairs");
         if (json_is_true(json_object_get(o, "negative"))) fprintf(f, "  %17s%s\n", "", jstr(o, "note"));
     }
     fprintf(f, "\n  %s\n", jstr(json_object_get(doc, "ordered"), "note"));

@@ -15,6 +15,16 @@
 #include "util/util.h"
 #include "whitebox/whitebox.h"
 
+/* A .loop file is named by its base name, as 'parscope run' names it. */
+static void workload_name(const char *w, char *buf, size_t len)
+{
+    const char *base = strrchr(w, '/');
+    base = base ? base + 1 : w;
+    size_t n = strlen(base);
+    if (n > 5 && !strcmp(base + n - 5, ".loop")) n -= 5;
+    snprintf(buf, len, "%.*s", (int)n, base);
+}
+
 int ps_whitebox_run(const ps_whitebox_spec *s, json_t **doc, ps_whitebox_progress cb, void *ctx, char *err,
                     size_t errlen)
 {
@@ -60,7 +70,7 @@ int ps_whitebox_run(const ps_whitebox_spec *s, json_t **doc, ps_whitebox_progres
                 ps_wb_data_free(&d);
                 return 2;
             }
-            snprintf(workload, sizeof workload, "%s", r.workload);
+            workload_name(r.workload, workload, sizeof workload);
             size = r.size;
             iterations = r.iterations;
             ps_wb_sample *smp = &d.sample[v][k];

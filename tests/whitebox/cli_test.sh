@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# cli_test.sh PARSCOPE DIR - 'parscope whitebox' on bad usage and bad input:
+# exit status 2, a message naming the option or file:line:col, and no
+# result file written.
+set -u
+bin=$1
+dir=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+no() { echo "FAIL: $*"; fail=1; }
+
+# expect STATUS PATTERN ARGS...: runs 'parscope whitebox ARGS', checks the
+# status and that stderr matches PATTERN, and that -o target was not written
+expect() {
+  local want=$1 pat=$2
+  shift 2
+  rm -f "$tmp/out.json"
+  "$bin" whitebox "$@" > "$tmp/stdout" 2> "$tmp/stderr"
+  local rc=$?
+  [ $rc = "$want" ] || no "whitebox $*: exit $rc, expected $want ($(head -c 300 "$tmp/stderr"))"
+  grep -q -- "$pat" "$tmp/stderr" || no "whitebox $*: stderr lacks '$pat': $(head -c 300 "$tmp/stderr")"
+  [ ! -e "$tmp/out.json" ] || no "whitebox $*: wrote a result on bad input"
+}
+
+"$bin" whitebox --help > "$tmp/help" || no "--help failed"
+grep -q "usage: parscope whitebox WORKLOAD -n RANKS" "$tmp/help" || no "--help lacks the usage line"
+grep -q -- "--sections" "$tmp/help" || no "--help lacks --sections"
+
+expect 2 "no workload given"
+expect 2 "\-n RANKS is required" red_black -o "$tmp/out.json"
+expect 2 "unknown option '--bogus'" red_black -n 2 --bogus -o "$tmp/out.json"
+expect 2 "\-n: 'zero' is not a rank count" red_black -n zero -o "$tmp/out.json"
+expect 2 "\-\-trials: '0' is not a count" red_black -n 2 -k 0 -o "$tmp/out.json"
+expect 2 "\-s: '-3' is not a size" red_black -n 2 -s -3 -o "$tmp/out.json"
+expect 2 "unexpected argument 'extra'" red_black extra -n 2 -o "$tmp/out.json"
+expect 2 "unknown workload 'no_such'" no_such -n 2 -o "$tmp/out.json"
+expect 2 "no LOOP source" clue -n 2 -o "$tmp/out.json"
+expect 2 "missing.loop: no such file" "$tmp/missing.loop" -n 2 -o "$tmp/out.json"
+expect 2 "\-m: $tmp/none.ini: no such file" red_black -n 2 -m "$tmp/none.ini" -o "$tmp/out.json"
+
+# a machine file with a bad number: named with its line
+printf '[machine]\nsend_latency = 1e-5\nrecv_latency = 1e-5\nword_time = fast\nflop_time = 1e-9\n' > "$tmp/bad.ini"
+expect 2 "bad.ini:4" red_black -n 2 -m "$tmp/bad.ini" -o "$tmp/out.json"
+
+# a LOOP program with an error: the generator's file:line:col
+printf 'int main(void)\n{\n    \\COMMUNICATE(8, 1);\n    return 0;\n}\n' > "$tmp/broken.loop"
+expect 2 "broken.loop:3:" "$tmp/broken.loop" -n 2 -o "$tmp/out.json"
+
+if [ $fail = 0 ]; then echo "whitebox cli: ok"; fi
+exit $fail

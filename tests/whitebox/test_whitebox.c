@@ -1,0 +1,285 @@
+/*
+ * test_whitebox.c - the white-box analysis on trials with known times:
+ * order statistics, differences over trial pairs, the three parts overall
+ * and per rank, a negative part, the kernels' message check, sections, the
+ * simple model, and the text and HTML output against golden files
+ * (PS_UPDATE_GOLDEN=1 rewrites them).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/util.h"
+#include "whitebox/whitebox.h"
+
+static int failures;
+#define CHECK(c)                                                              \
+    do {                                                                      \
+        if (!(c)) {                                                           \
+            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #c); \
+            failures++;                                                       \
+        }                                                                     \
+    } while (0)
+#define NEAR(a, b) CHECK(fabs((double)(a) - (double)(b)) < 1e-9 * (1 + fabs((double)(b))))
+
+static double get(const json_t *doc, const char *path)
+{
+    /* "a.b.c" with numeric components as array indices */
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", path);
+    const json_t *o = doc;
+    for (char *tok = strtok(buf, "."); tok && o; tok = strtok(NULL, "."))
+        o = json_is_array(o) ? json_array_get(o, (size_t)atoi(tok)) : json_object_get(o, tok);
+    return o && json_is_number(o) ? json_number_value(o) : NAN;
+}
+
+static const char *gets_(const json_t *doc, const char *a, const char *b)
+{
+    const json_t *o = json_object_get(json_object_get(doc, a), b);
+    return o && json_is_string(o) ? json_string_value(o) : "";
+}
+
+/* A trial of 2 ranks: rank 0's lane is the time, rank 1's 0.1 s less; each
+ * rank sends 10 messages of 100 bytes. */
+static void sample(ps_wb_sample *s, double time)
+{
+    memset(s, 0, sizeof *s);
+    s->time = time;
+    s->nranks = 2;
+    s->lane = ps_xcalloc(2, sizeof(double));
+    s->compute = ps_xcalloc(2, sizeof(double));
+    s->data_move = ps_xcalloc(2, sizeof(double));
+    s->messages = ps_xcalloc(2, sizeof(uint64_t));
+    s->bytes = ps_xcalloc(2, sizeof(uint64_t));
+    s->msg_table = ps_xcalloc(2, sizeof(double));
+    for (int r = 0; r < 2; r++) {
+        s->lane[r] = time - 0.1 * r;
+        s->compute[r] = 2.0 + 0.5 * r;
+        s->data_move[r] = 0.25;
+        s->messages[r] = 10;
+        s->bytes[r] = 1000;
+        s->msg_table[r] = 0.002;
+    }
+}
+
+static void data_of(ps_wb_data *d, const double t[][3], int nv)
+{
+    memset(d, 0, sizeof *d);
+    d->nranks = 2;
+    for (int v = 0; v < nv; v++) {
+        d->ntrials[v] = 3;
+        d->sample[v] = ps_xcalloc(3, sizeof(ps_wb_sample));
+        for (int k = 0; k < 3; k++) sample(&d->sample[v][k], t[v][k]);
+    }
+}
+
+static void machine_round(ps_machine *m)
+{
+    ps_machine_init(m);
+    m->send_latency = 1e-4;
+    m->recv_latency = 1e-4;
+    m->word_time = 8e-9; /* 1 GB/s */
+    snprintf(m->name, sizeof m->name, "round figures");
+}
+
+static void test_stats(void)
+{
+    double v[] = {5, 1, NAN, 3, 2, 4};
+    ps_wb_stat st = ps_wb_stat_of(v, 6);
+    CHECK(st.n == 5);
+    NEAR(st.median, 3);
+    NEAR(st.min, 1);
+    NEAR(st.max, 5);
+    NEAR(st.q1, 2);
+    NEAR(st.q3, 4);
+    double a[] = {10, 12}, b[] = {3, 5, NAN};
+    ps_wb_stat d = ps_wb_diff_of(a, 2, b, 3);   /* 7, 5, 9, 7 */
+    CHECK(d.n == 4);
+    NEAR(d.min, 5);
+    NEAR(d.max, 9);
+    NEAR(d.median, 7);
+    ps_wb_stat e = ps_wb_stat_of(NULL, 0);
+    CHECK(e.n == 0 && isnan(e.median));
+}
+
+static void test_model(void)
+{
+    ps_machine m;
+    machine_round(&m);
+    ps_wb_model_params p;
+    ps_wb_model_params_of(&m, &p);
+    NEAR(p.latency, 1e-4);
+    NEAR(p.bandwidth, 1e9);
+    NEAR(ps_wb_model_time(&p, 10, 8000), 10 * 1e-4 + 8000 / 1e9);
+    /* a probed machine: the Hockney fit wins */
+    m.t0 = 2e-6;
+    m.r_inf = 5e9;
+    ps_wb_model_params_of(&m, &p);
+    NEAR(p.latency, 2e-6);
+    NEAR(p.bandwidth, 5e9);
+    CHECK(strstr(p.source, "Hockney") != NULL);
+}
+
+static int golden(const char *name, const char *text)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/golden/%s", PS_TEST_DATA, name);
+    char err[512];
+    const char *up = getenv("PS_UPDATE_GOLDEN");
+    if (up && !strcmp(up, "1")) return ps_write_file(path, text, strlen(text), err, sizeof err) ? 1 : 0;
+    char *want = ps_read_file(path, NULL, err, sizeof err);
+    if (!want) {
+        fprintf(stderr, "%s\n", err);
+        return 1;
+    }
+    int diff = strcmp(want, text) != 0;
+    if (diff) fprintf(stderr, "%s differs from the output:\n%s\n", path, text);
+    free(want);
+    return diff;
+}
+
+static char *render(const json_t *doc, int html)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (html) CHECK(ps_whitebox_report_html(doc, f) == 0);
+    else ps_whitebox_print(doc, f);
+    fclose(f);
+    return buf;
+}
+
+static int count(const char *s, const char *needle)
+{
+    int n = 0;
+    for (const char *p = s; (p = strstr(p, needle)); p++) n++;
+    return n;
+}
+
+static void test_breakdown(void)
+{
+    /* medians: comm 1.0, data 1.5, full 4.0, sections 4.1 */
+    const double t[4][3] = {{1.0, 1.1, 0.9}, {1.5, 1.6, 1.4}, {4.0, 4.2, 3.8}, {4.1, 4.0, 4.3}};
+    ps_wb_data d;
+    data_of(&d, t, 4);
+    /* sections: "solve" on both ranks, "halo" on rank 0 only */
+    for (int k = 0; k < 3; k++) {
+        ps_wb_sample *s = &d.sample[PS_WB_SECTIONS][k];
+        s->nsections = 3;
+        s->sections = ps_xcalloc(3, sizeof *s->sections);
+        s->sections[0] = (ps_wb_section){ps_xstrdup("solve"), 0, 2.0 + 0.1 * k, 8};
+        s->sections[1] = (ps_wb_section){ps_xstrdup("solve"), 1, 2.5 + 0.1 * k, 8};
+        s->sections[2] = (ps_wb_section){ps_xstrdup("halo"), 0, 0.5, 16};
+    }
+    ps_machine m;
+    machine_round(&m);
+    json_t *doc = json_object();
+    json_object_set_new(doc, "kind", json_string("whitebox"));
+    json_object_set_new(doc, "workload", json_string("synthetic"));
+    json_t *params = json_pack("{s:i, s:i, s:i, s:i, s:b}", "ranks", 2, "size", 100, "iterations", 8, "trials", 3,
+                               "sections", 1);
+    json_object_set_new(doc, "params", params);
+    CHECK(ps_whitebox_analyse(&d, &m, "round.ini", doc) == 0);
+
+    NEAR(get(doc, "parts.communication.value"), 1.0);
+    NEAR(get(doc, "parts.data_movement.value"), 0.5);
+    NEAR(get(doc, "parts.computation.value"), 2.5);
+    /* data - comm over the 9 pairs: 1.4 - 1.1 .. 1.6 - 0.9 */
+    NEAR(get(doc, "parts.data_movement.min"), 0.3);
+    NEAR(get(doc, "parts.data_movement.max"), 0.7);
+    NEAR(get(doc, "parts.data_movement.pairs"), 9);
+    NEAR(get(doc, "parts.computation.min"), 3.8 - 1.6);
+    NEAR(get(doc, "parts.computation.max"), 4.2 - 1.4);
+    NEAR(get(doc, "parts.data_movement.paired.1"), 0.5);
+    NEAR(get(doc, "parts.communication.share_pct"), 25.0);
+    NEAR(get(doc, "profile.computation_pct"), 62.5);
+    NEAR(get(doc, "profile.communication_over_computation"), 1.5 / 2.5);
+    CHECK(json_is_true(json_object_get(json_object_get(doc, "ordered"), "holds")));
+    CHECK(json_is_true(json_object_get(json_object_get(doc, "messages"), "same")));
+    NEAR(get(doc, "variants.full.time.median"), 4.0);
+    NEAR(get(doc, "time.median"), 4.0);
+    NEAR(get(doc, "rounds.2.data"), 1.4);
+    /* per rank: rank 1's lanes are 0.1 s shorter in every variant */
+    NEAR(get(doc, "ranks.1.communication.value"), 0.9);
+    NEAR(get(doc, "ranks.1.computation.value"), 2.5);
+    NEAR(get(doc, "ranks.1.instrumented_compute_s"), 2.5);
+    NEAR(get(doc, "load_balance.instrumented_compute_max_over_mean"), 2.5 / 2.25);
+    NEAR(get(doc, "load_balance.most_loaded_rank"), 1);
+    /* sections, sorted by name; the slowest rank's median */
+    CHECK(!strcmp(json_string_value(json_object_get(json_array_get(json_object_get(doc, "sections"), 0), "name")),
+                  "halo"));
+    NEAR(get(doc, "sections.1.max_rank_s"), 2.6);
+    NEAR(get(doc, "sections.1.mean_rank_s"), 2.35);
+    NEAR(get(doc, "sections.1.pct_of_run"), 100 * 2.6 / 4.1);
+    NEAR(get(doc, "sections.0.ranks.1.median_s"), 0);
+    NEAR(get(doc, "sections.0.ranks.0.count"), 16);
+    /* the model: 10 x 100 us + 1000 B / 1 GB/s per rank; measured 1.0 s */
+    NEAR(get(doc, "model.predicted_s"), 10 * 1e-4 + 1000 / 1e9);
+    NEAR(get(doc, "model.predicted_table_s"), 0.002);
+    NEAR(get(doc, "model.measured_s"), 1.0);
+    NEAR(get(doc, "model.ranks.1.measured_s"), 0.9);
+    CHECK(strstr(gets_(doc, "model", "note"), "slower than the model") != NULL);
+    CHECK(strstr(gets_(doc, "model", "note"), "contention") != NULL);
+
+    char *text = render(doc, 0);
+    CHECK(golden("synthetic.txt", text) == 0);
+    free(text);
+    char *html = render(doc, 1);
+    CHECK(golden("synthetic.html", html) == 0);
+    CHECK(count(html, "<svg") == 1);
+    CHECK(count(html, "fill=\"#1f3f8f\"><title>communication") == 3); /* overall + 2 ranks */
+    CHECK(count(html, "<section") == 1 && count(html, "</section>") == 1);
+    free(html);
+    json_decref(doc);
+    ps_wb_data_free(&d);
+}
+
+static void test_negative(void)
+{
+    /* T(data) below T(comm) in every pair: shown as negative, with the pairs */
+    const double t[3][3] = {{1.0, 1.1, 0.99}, {0.95, 0.9, 0.97}, {3.0, 3.1, 2.9}};
+    ps_wb_data d;
+    data_of(&d, t, 3);
+    d.sample[PS_WB_COMM][0].messages[1] = 9; /* the skeleton lost a message */
+    json_t *doc = json_pack("{s:s, s:s, s:{s:i}}", "kind", "whitebox", "workload", "neg", "params", "ranks", 2);
+    CHECK(ps_whitebox_analyse(&d, NULL, NULL, doc) == 0);
+    NEAR(get(doc, "parts.data_movement.value"), 0.95 - 1.0);
+    CHECK(json_is_true(json_object_get(json_object_get(json_object_get(doc, "parts"), "data_movement"), "negative")));
+    const char *note = json_string_value(
+        json_object_get(json_object_get(json_object_get(doc, "parts"), "data_movement"), "note"));
+    CHECK(note && strstr(note, "in 9 of 9 trial pairs"));
+    CHECK(json_is_false(json_object_get(json_object_get(doc, "ordered"), "holds")));
+    CHECK(json_is_false(json_object_get(json_object_get(doc, "messages"), "same")));
+    CHECK(strstr(gets_(doc, "messages", "note"), "rank 1 sends 9 messages") != NULL);
+    CHECK(json_is_false(json_object_get(json_object_get(doc, "model"), "available")));
+    CHECK(strstr(gets_(doc, "model", "note"), "parscope probe -o m.ini") != NULL);
+    CHECK(json_is_null(json_object_get(doc, "sections")));
+    char *text = render(doc, 0);
+    CHECK(strstr(text, "negative: T(data) is below T(comm)") != NULL);
+    CHECK(strstr(text, "Warning: rank 1 sends 9 messages") != NULL);
+    free(text);
+    char *html = render(doc, 1);
+    CHECK(strstr(html, "data movement &lt; 0 (noise)") != NULL);
+    free(html);
+    json_decref(doc);
+    ps_wb_data_free(&d);
+
+    /* not a white-box document */
+    json_t *run = json_pack("{s:s}", "kind", "run");
+    FILE *f = fopen("/dev/null", "w");
+    CHECK(ps_whitebox_report_html(run, f) == -1);
+    fclose(f);
+    json_decref(run);
+}
+
+int main(void)
+{
+    test_stats();
+    test_model();
+    test_breakdown();
+    test_negative();
+    if (failures) fprintf(stderr, "%d check(s) failed\n", failures);
+    else printf("whitebox unit: ok\n");
+    return failures ? 1 : 0;
+}
