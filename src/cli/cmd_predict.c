@@ -65,11 +65,21 @@ static const char predict_help[] =
     "Exit status: 0 ok, 1 the program failed or deadlocked (the report names the ranks and\n"
     "what they wait on), 2 bad usage or input.\n";
 
+/* Seconds per flop of each construct, measured in a 1-rank run (--calibrate). */
+typedef struct calibration {
+    int     n;
+    char  **names;
+    double *sec_per_flop;
+    double  time, factor;
+} calibration;
+
+static calibration calib;
+
 typedef struct predict_opts {
     const char *workload, *machine_path, *trace_dir, *output, *streams_dir, *simgrid_dir, *goal_path;
     const char *measured_path, *launcher;
     long        size, iterations;
-    int         compare, trials, quiet;
+    int         compare, calibrate, trials, quiet;
     double      timeout;
     ps_sim_opts sim;
     int         ranks[PREDICT_MAX_POINTS];
@@ -247,6 +257,76 @@ static void point_dir(char *buf, size_t n, const char *base, int P, int several)
     else snprintf(buf, n, "%s", base);
 }
 
+/* Runs the workload on one rank under MPI and takes, per construct, the
+ * seconds per flop its computation events took; time in the timed interval
+ * outside any measured computation (uninstrumented code) is spread over all
+ * of them in proportion, so the 1-rank prediction reproduces the run. */
+static int run_calibration(const predict_opts *o, char *err, size_t errlen)
+{
+    ps_run_spec spec = {0};
+    spec.workload = o->workload;
+    spec.ranks = 1;
+    spec.size = o->size;
+    spec.iterations = o->iterations;
+    spec.trials = o->trials;
+    spec.launch.launcher = o->launcher;
+    spec.launch.timeout = o->timeout;
+    spec.launch.quiet = 1;
+    ps_run_result r;
+    int rc = ps_run_workload(&spec, &r, NULL, NULL, err, errlen);
+    if (rc == 2 || !r.best_trace) {
+        if (rc != 2) ps_seterr(err, errlen, "--calibrate: the 1-rank run of %s failed", o->workload);
+        ps_run_result_free(&r);
+        return rc == 2 ? 2 : 1;
+    }
+    const ps_trace *t = r.best_trace;
+    int nc = t->nconstructs;
+    double *tm = ps_xcalloc((size_t)nc + 1, sizeof *tm), *fl = ps_xcalloc((size_t)nc + 1, sizeof *fl);
+    const ps_rank_trace *rt = &t->rank[0];
+    double sum = 0;
+    for (size_t i = 0; i < rt->n; i++) {
+        const ps_event *e = &rt->ev[i];
+        if (e->kind != PS_EV_COMPUTE || e->construct >= nc || e->bytes == 0) continue;
+        tm[e->construct] += e->t1 - e->t0;
+        fl[e->construct] += (double)e->bytes;
+        sum += e->t1 - e->t0;
+    }
+    calib.time = rt->t_end - rt->t_begin;
+    calib.factor = sum > 0 ? calib.time / sum : 1;
+    calib.names = ps_xcalloc((size_t)nc + 1, sizeof *calib.names);
+    calib.sec_per_flop = ps_xcalloc((size_t)nc + 1, sizeof *calib.sec_per_flop);
+    for (int c = 0; c < nc; c++)
+        if (fl[c] > 0) {
+            calib.names[calib.n] = ps_xstrdup(t->constructs[c]);
+            calib.sec_per_flop[calib.n++] = tm[c] / fl[c] * calib.factor;
+        }
+    free(tm);
+    free(fl);
+    ps_run_result_free(&r);
+    if (!calib.n) {
+        ps_seterr(err, errlen, "--calibrate: the 1-rank run of %s reported no computation with flops", o->workload);
+        return 1;
+    }
+    if (!o->quiet) {
+        printf("Calibration: 1-rank run, best of %d: %.6g s, %.1f%% outside measured computation; seconds per flop:",
+               o->trials, calib.time, 100 * (1 - 1 / calib.factor));
+        for (int k = 0; k < calib.n; k++) printf("%s %s %.3g", k ? "," : "", calib.names[k], calib.sec_per_flop[k]);
+        printf("\n");
+    }
+    return 0;
+}
+
+static json_t *calibration_json(void)
+{
+    json_t *j = json_object(), *rates = json_object();
+    json_object_set_new(j, "from", json_string("1-rank run under MPI, fastest trial"));
+    json_object_set_new(j, "time", json_real(calib.time));
+    json_object_set_new(j, "uninstrumented_factor", json_real(calib.factor));
+    for (int k = 0; k < calib.n; k++) json_object_set_new(rates, calib.names[k], json_real(calib.sec_per_flop[k]));
+    json_object_set_new(j, "seconds_per_flop", rates);
+    return j;
+}
+
 /* Records (or loads) and simulates one processor count; returns the exit
  * status and the point's document in *doc. */
 static int predict_one(const predict_opts *o, const ps_machine *m, int P, int several, json_t **doc,
@@ -311,9 +391,20 @@ static int predict_one(const predict_opts *o, const ps_machine *m, int P, int se
     }
     ps_sim_opts so = o->sim;
     so.build_trace = o->trace_dir || s->nranks <= PREDICT_TRACE_MAX_RANKS;
+    double *rates = NULL;
+    if (calib.n) {
+        rates = ps_xcalloc((size_t)s->nconstructs + 1, sizeof *rates);
+        for (int c = 0; c < s->nconstructs; c++)
+            for (int k = 0; k < calib.n; k++)
+                if (!strcmp(s->constructs[c], calib.names[k])) rates[c] = calib.sec_per_flop[k];
+        so.construct_flop_time = rates;
+        so.nconstruct_flop_time = s->nconstructs;
+    }
     double t0 = ps_clock();
     rc = ps_simulate(s, m, &so, res, err, errlen);
     double wall = ps_clock() - t0;
+    free(rates);
+    so.construct_flop_time = NULL;
     int Pactual = s->nranks;
     ps_streams_stats st;
     ps_streams_stats_get(s, &st);
@@ -343,6 +434,7 @@ static int predict_one(const predict_opts *o, const ps_machine *m, int P, int se
                               tracefile[0] ? tracefile : NULL);
     json_object_set_new(d, "machine", model_json(m, o->machine_path, &so, res->stretch));
     json_object_set_new(d, "breakdown", breakdown_json(res));
+    if (calib.n) json_object_set_new(d, "calibration", calibration_json());
     json_t *sj = json_object();
     json_object_set_new(sj, "instructions", json_integer((json_int_t)st.instructions));
     json_object_set_new(sj, "messages", json_integer((json_int_t)res->messages));
@@ -396,7 +488,7 @@ static int run_measured(const predict_opts *o, json_t **out, char *err, size_t e
 int ps_cmd_predict(int argc, char **argv)
 {
     enum { O_TRACE = 256, O_STREAMS, O_EAGER, O_NODES, O_BUS, O_NOBUS, O_WFT, O_SG, O_GOAL, O_CMP, O_MEAS,
-           O_TIMEOUT, O_LAUNCHER };
+           O_TIMEOUT, O_LAUNCHER, O_CAL };
     static const struct option longopts[] = {
         {"machine", required_argument, 0, 'm'},    {"ranks", required_argument, 0, 'n'},
         {"size", required_argument, 0, 's'},       {"iterations", required_argument, 0, 'i'},
@@ -405,7 +497,7 @@ int ps_cmd_predict(int argc, char **argv)
         {"nodes", required_argument, 0, O_NODES},  {"bus", no_argument, 0, O_BUS},
         {"nobus", no_argument, 0, O_NOBUS},        {"work-flop-time", required_argument, 0, O_WFT},
         {"export-simgrid", required_argument, 0, O_SG}, {"export-goal", required_argument, 0, O_GOAL},
-        {"compare", no_argument, 0, O_CMP},        {"trials", required_argument, 0, 'k'},
+        {"compare", no_argument, 0, O_CMP},        {"calibrate", no_argument, 0, O_CAL},        {"trials", required_argument, 0, 'k'},
         {"measured", required_argument, 0, O_MEAS}, {"timeout", required_argument, 0, O_TIMEOUT},
         {"launcher", required_argument, 0, O_LAUNCHER}, {"quiet", no_argument, 0, 'q'},
         {"help", no_argument, 0, 'h'},             {0, 0, 0, 0}};
@@ -451,6 +543,7 @@ int ps_cmd_predict(int argc, char **argv)
         case O_SG: o.simgrid_dir = optarg; break;
         case O_GOAL: o.goal_path = optarg; break;
         case O_CMP: o.compare = 1; break;
+        case O_CAL: o.calibrate = 1; break;
         case 'k':
             if (ps_parse_long(optarg, 1, 1000, &v)) return ps_usage_error("predict", "--trials: '%s' is not a count 1..1000", optarg);
             o.trials = (int)v;
@@ -489,6 +582,7 @@ int ps_cmd_predict(int argc, char **argv)
     if (streams_in && o.nranks > 1) return ps_usage_error("predict", "-n: recorded streams have one processor count");
     if (o.goal_path && o.nranks > 1) return ps_usage_error("predict", "--export-goal: give a single processor count");
     if (o.compare && streams_in) return ps_usage_error("predict", "--compare needs a workload to run, not streams");
+    if (o.calibrate && streams_in) return ps_usage_error("predict", "--calibrate needs a workload to run, not streams");
     if (o.measured_path && !o.compare) return ps_usage_error("predict", "--measured needs --compare");
 
     char err[1024];
@@ -499,6 +593,10 @@ int ps_cmd_predict(int argc, char **argv)
         return ps_fail(2, "predict: unknown workload '%s' (a built-in name, FILE.loop, a program, or streams)", o.workload);
     ps_interrupt_install();
 
+    if (o.calibrate) {
+        int x = run_calibration(&o, err, sizeof err);
+        if (x) return ps_fail(x, "predict: %s", err);
+    }
     int several = o.nranks > 1;
     json_t *points = json_array();
     int rc = 0;

@@ -125,6 +125,8 @@ static double last_level_cache(const ps_machine *m)
 double ps_sim_work_time(const ps_machine *m, const ps_sim_opts *o, int construct, double flops)
 {
     if (flops <= 0) return 0;
+    if (o && construct >= 0 && construct < o->nconstruct_flop_time && o->construct_flop_time[construct] > 0)
+        return flops * o->construct_flop_time[construct];
     if (construct == PS_C_WORK && o && o->work_flop_time > 0) return flops * o->work_flop_time;
     /* working set implied by the kernel's flop count (2n, 2n^2, 2n^3 flops on doubles) */
     double ws = 0;

@@ -30,6 +30,10 @@ typedef struct ps_sim_opts {
     int    bus;           /* -1: the machine's network type, 0 nobus, 1 bus */
     int    build_trace;   /* fill result.trace */
     double work_flop_time;/* seconds per flop for \WORK instructions (construct WORK); 0 = flop_time */
+    /* seconds per flop by construct id (the streams' table), from a calibration run; 0 or
+     * beyond n = the machine model's price */
+    const double *construct_flop_time;
+    int           nconstruct_flop_time;
 } ps_sim_opts;
 
 void ps_sim_defaults(ps_sim_opts *o);
