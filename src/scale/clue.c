@@ -32,7 +32,7 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "usage: clue [-i ITERS] [-s N] [--grid WxH] [--variation NAME] [--seed N] [--strong]\n"
-            "            [--order-seed N | --perm LIST] [--dump FILE]\n"
+            "            [--order-seed N | --perm LIST] [--dump FILE] [--verify]\n"
             "The CLUE cellular automaton: each cell becomes the mean of its neighbours on a torus.\n"
             "  --grid WxH       cells per rank (weak scaling; default -s N gives NxN, N = 1024)\n"
             "  --strong         WxH is the whole grid, split by rows over the ranks\n"
@@ -40,7 +40,8 @@ static void usage(FILE *f)
             "  --seed N         initial grid (a function of seed and cell position)\n"
             "  --order-seed N   nodeorder: ranks at a random permutation of the ring (default seed)\n"
             "  --perm LIST      nodeorder: position of each rank, e.g. 2,0,3,1\n"
-            "  --dump FILE      write the final grid (header line + raw cells, row order)\n");
+            "  --dump FILE      write the final grid (header line + raw cells, row order)\n"
+            "  --verify         compare the final grid with a serial run on rank 0\n");
 }
 
 static int parse_long(const char *s, long *v)
@@ -82,37 +83,57 @@ static void exchange(ps_ca_grid *g, int up, int down, int cellwise, int construc
     }
 }
 
-/* Rank 0 writes the global grid in position order. */
-static int dump(ps_ca_grid *g, const char *path, const int *rank_at, int P, long gw, long gh,
-                const long *rows_of, int construct)
+/* Rank 0 collects the global grid in position order (NULL elsewhere). */
+static unsigned char *gather(ps_ca_grid *g, const int *rank_at, int P, const long *rows_of, int construct)
 {
     int me = ps_rank();
     size_t rb = ps_ca_row_bytes(g);
     if (me != 0) {
         ps_send(ps_ca_row(g, 1), rb * (size_t)g->h, 0, TAG_DUMP, construct);
-        return 0;
+        return NULL;
     }
-    FILE *f = fopen(path, "wb");
-    if (!f) {
-        fprintf(stderr, "clue: cannot write %s\n", path);
-    } else {
-        fprintf(f, "clue-grid 1 %s %ld %ld\n", ps_ca_type_name(g->type), gw, gh);
-    }
-    size_t maxrows = 0;
-    for (int q = 0; q < P; q++) maxrows = (size_t)rows_of[q] > maxrows ? (size_t)rows_of[q] : maxrows;
-    unsigned char *buf = malloc(rb * (maxrows ? maxrows : 1));
-    if (!buf) ps_abort("clue: out of memory for the dump");
-    int rc = f ? 0 : -1;
+    size_t total = 0;
+    for (int q = 0; q < P; q++) total += (size_t)rows_of[q];
+    unsigned char *buf = malloc(rb * total), *at = buf;
+    if (!buf) ps_abort("clue: out of memory for the whole grid (%zu rows)", total);
     for (int pos = 0; pos < P; pos++) {
         int r = rank_at[pos];
         size_t bytes = rb * (size_t)rows_of[pos];
-        if (r == 0) memcpy(buf, ps_ca_row(g, 1), bytes);
-        else ps_recv(buf, bytes, r, TAG_DUMP, construct);
-        if (f && fwrite(buf, 1, bytes, f) != bytes) rc = -1;
+        if (r == 0) memcpy(at, ps_ca_row(g, 1), bytes);
+        else ps_recv(at, bytes, r, TAG_DUMP, construct);
+        at += bytes;
     }
-    free(buf);
-    if (f && fclose(f) != 0) rc = -1;
+    return buf;
+}
+
+static int dump(const ps_ca_grid *g, const unsigned char *grid, const char *path, long gw, long gh)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f) {
+        fprintf(stderr, "clue: cannot write %s\n", path);
+        return -1;
+    }
+    fprintf(f, "clue-grid 1 %s %ld %ld\n", ps_ca_type_name(g->type), gw, gh);
+    size_t bytes = ps_ca_row_bytes(g) * (size_t)gh;
+    int rc = fwrite(grid, 1, bytes, f) == bytes ? 0 : -1;
+    if (fclose(f) != 0) rc = -1;
+    if (rc) fprintf(stderr, "clue: cannot write %s\n", path);
     return rc;
+}
+
+/* --verify: the same steps on one serial torus, compared bit for bit. */
+static int verify(const ps_ca_grid *g, const unsigned char *grid, long gw, long gh, long iters, uint64_t seed)
+{
+    ps_ca_grid s;
+    if (ps_ca_init(&s, g->type, g->hood, gw, gh, 0, seed) != 0) return 0;
+    for (long i = 0; i < iters; i++) {
+        ps_ca_wrap_local(&s);
+        ps_ca_step_rows(&s, 1, s.h);
+        ps_ca_swap(&s);
+    }
+    int ok = memcmp(ps_ca_row(&s, 1), grid, ps_ca_row_bytes(&s) * (size_t)gh) == 0;
+    ps_ca_free(&s);
+    return ok;
 }
 
 int ps_workload_clue_main(int argc, char **argv)
@@ -236,7 +257,14 @@ int ps_workload_clue_main(int argc, char **argv)
         ps_ca_swap(&g);
     }
     int rc = 0;
-    if (dump_path) rc = dump(&g, dump_path, rank_at, P, gw, total_rows, rows_of, c_dump);
+    if (dump_path || ps_verify_requested()) {
+        unsigned char *grid = gather(&g, rank_at, P, rows_of, c_dump);
+        if (grid && dump_path) rc = dump(&g, grid, dump_path, gw, total_rows);
+        if (ps_verify_requested())
+            ps_verify_report(me != 0 || verify(&g, grid, gw, total_rows, iters, (uint64_t)seed),
+                             "the grid equals the serial grid bit for bit");
+        free(grid);
+    }
     if (me == 0 && !rc)
         printf("clue: variation %s, %s cells, %ldx%ld per rank (%ld rows in all), %ld iterations, %d ranks\n",
                var->name, ps_ca_type_name(var->type), gw, rows_of[pos], total_rows, iters, P);

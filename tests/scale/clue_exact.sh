@@ -24,4 +24,9 @@ cmp -s "$dir/serial64.bin" "$dir/perm.bin" && echo "ok: permuted ranks equal the
 "$mpiexec" -n 2 "$ps" __rank clue --quiet --variation int --strong --grid 64x60 -i 25 --seed 8 \
     --dump "$dir/other.bin" >/dev/null
 cmp -s "$dir/serial.bin" "$dir/other.bin" && { echo "FAIL: another seed gave the same grid"; fail=1; }
+# --verify: every variation's parallel grid against a serial run inside the job
+for v in base int double rearrange nodeorder vonneumann scatter cellwise; do
+  if "$mpiexec" -n 4 "$ps" __rank clue --quiet --variation $v --grid 64x16 -i 9 --seed 5 --verify >/dev/null 2>&1
+  then echo "ok: --verify $v at P=4"; else echo "FAIL: --verify $v at P=4"; fail=1; fi
+done
 exit $fail
