@@ -489,7 +489,8 @@ void ps_diagram_svg(FILE *f, const ps_trace *t, const ps_timeline *tl, const ps_
     static const char *const names[] = {"busy", "overhead", "idle", "message", "VISIBLE_SYNC"};
     double lw = ps_svg_legend(f, g.left, H - 10, 5, colors, names);
     char cap[200];
-    int n = snprintf(cap, sizeof cap, "%d ranks, %zu messages", P, inf.messages);
+    int n = snprintf(cap, sizeof cap, "%d rank%s, %zu message%s", P, P == 1 ? "" : "s", inf.messages,
+                     inf.messages == 1 ? "" : "s");
     if (inf.arrows != inf.messages && inf.messages)
         n += snprintf(cap + n, sizeof cap - (size_t)n, " drawn as %zu arrows", inf.arrows);
     if (inf.binned_ranks) snprintf(cap + n, sizeof cap - (size_t)n, "; lanes show each pixel column's shares");

@@ -61,6 +61,11 @@ grep -q 'Statistics' r.html || fail "no statistics page"
 "$PS" report T -q || fail "report of a directory"
 python3 "$HERE/check_svg.py" T/report.html --arrows "$SENT" --diagrams 1 || fail "directory report"
 
+# one rank: no messages, still the five sync lines
+"$PS" run fingerprint -n 1 --trace T1 -o T1/result.json -q || fail "run fingerprint -n 1"
+"$PS" report T1/result.json -o r1.html -q || fail "report of one rank"
+python3 "$HERE/check_svg.py" r1.html --arrows 0 --syncs 5 --diagrams 1 || fail "one-rank report pictures"
+
 # ---- bad inputs: exit 2, a message naming the input, nothing written ----
 expect2() { # expect2 NEEDLE CMD...
     local needle=$1; shift
