@@ -1,5 +1,6 @@
 /*
- * eventq.h - the simulator's event queue: a binary min-heap in program time.
+ * eventq.h - the simulator's event queue: a 4-ary min-heap in program time
+ * (half the depth of a binary heap, and a node's children share a cache line).
  *
  * Entries are small values (no allocation per event; the array grows by
  * doubling and is reused).  Equal times pop in insertion order (a sequence
@@ -39,7 +40,7 @@ static inline int ps_eventq_push(ps_eventq *q, double t, uint32_t id, uint32_t k
     ps_qent e = {t, q->seq++, id, kind};
     size_t i = q->n++;
     while (i > 0) {
-        size_t p = (i - 1) / 2;
+        size_t p = (i - 1) / 4;
         if (!ps__qless(&e, &q->h[p])) break;
         q->h[i] = q->h[p];
         i = p;
@@ -56,12 +57,14 @@ static inline int ps_eventq_pop(ps_eventq *q, ps_qent *out)
     ps_qent last = q->h[--q->n];
     size_t n = q->n, i = 0;
     for (;;) {
-        size_t c = 2 * i + 1;
+        size_t c = 4 * i + 1;
         if (c >= n) break;
-        if (c + 1 < n && ps__qless(&q->h[c + 1], &q->h[c])) c++;
-        if (!ps__qless(&q->h[c], &last)) break;
-        q->h[i] = q->h[c];
-        i = c;
+        size_t end = c + 4 < n ? c + 4 : n, best = c;
+        for (size_t k = c + 1; k < end; k++)
+            if (ps__qless(&q->h[k], &q->h[best])) best = k;
+        if (!ps__qless(&q->h[best], &last)) break;
+        q->h[i] = q->h[best];
+        i = best;
     }
     if (n) q->h[i] = last;
     return 0;

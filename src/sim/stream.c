@@ -85,7 +85,7 @@ int ps_streams_append(ps_streams *s, int r, const ps_insn *in)
 {
     if (!s->buf || r < 0 || r >= s->nranks) return -1;
     if (s->len[r] + PS_INSN_MAX > s->cap[r]) {
-        size_t nc = s->cap[r] ? s->cap[r] * 2 : 64;
+        size_t nc = s->cap[r] ? s->cap[r] * 2 : 48;
         uint8_t *nb = realloc(s->buf[r], nc);
         if (!nb) return -1;
         s->buf[r] = nb;
