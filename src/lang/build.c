@@ -32,10 +32,10 @@
 static int have_runtime(ps_build_paths *p, const char *inc, const char *lib)
 {
     char h[4200];
-    snprintf(h, sizeof h, "%s/parscope/loop.h", inc);
+    snprintf(h, sizeof h, "%.4000s/parscope/loop.h", inc);
     if (!ps_file_exists(h) || !ps_file_exists(lib)) return 0;
-    snprintf(p->include_dir, sizeof p->include_dir, "%s", inc);
-    snprintf(p->lib, sizeof p->lib, "%s", lib);
+    snprintf(p->include_dir, sizeof p->include_dir, "%.4000s", inc);
+    snprintf(p->lib, sizeof p->lib, "%.4000s", lib);
     return 1;
 }
 
@@ -59,17 +59,17 @@ int ps_build_find_runtime(ps_build_paths *p, char *err, size_t errlen)
         snprintf(parent, sizeof parent, "%s", bindir);
         char *prefix = dirname(parent);
         /* build tree: BUILD/bin/parscope */
-        snprintf(lib, sizeof lib, "%s/libparscope.a", prefix);
-        snprintf(inc, sizeof inc, "%s/include", PS_LANG_SOURCE_DIR);
+        snprintf(lib, sizeof lib, "%.4000s/libparscope.a", prefix);
+        snprintf(inc, sizeof inc, "%.4000s/include", PS_LANG_SOURCE_DIR);
         if (PS_LANG_SOURCE_DIR[0] && have_runtime(p, inc, lib)) return 0;
         /* installed: PREFIX/bin/parscope */
-        snprintf(lib, sizeof lib, "%s/%s/libparscope.a", prefix, PS_LANG_LIBDIR);
-        snprintf(inc, sizeof inc, "%s/include", prefix);
+        snprintf(lib, sizeof lib, "%.4000s/%.100s/libparscope.a", prefix, PS_LANG_LIBDIR);
+        snprintf(inc, sizeof inc, "%.4000s/include", prefix);
         if (have_runtime(p, inc, lib)) return 0;
     }
     /* a program of the build tree that is not BUILD/bin/parscope (tests) */
-    snprintf(lib, sizeof lib, "%s/libparscope.a", PS_LANG_BUILD_DIR);
-    snprintf(inc, sizeof inc, "%s/include", PS_LANG_SOURCE_DIR);
+    snprintf(lib, sizeof lib, "%.4000s/libparscope.a", PS_LANG_BUILD_DIR);
+    snprintf(inc, sizeof inc, "%.4000s/include", PS_LANG_SOURCE_DIR);
     if (PS_LANG_BUILD_DIR[0] && have_runtime(p, inc, lib)) return 0;
     ps_seterr(err, errlen,
               "cannot find the parscope runtime (libparscope.a and parscope/loop.h) next to this program; "
@@ -126,7 +126,7 @@ static int compile(const char *c_path, const char *exe_path, const ps_build_path
     char ccbuf[1024], extra[512];
     int n = compiler_words(argv, 8, ccbuf, sizeof ccbuf);
     char incflag[4200];
-    snprintf(incflag, sizeof incflag, "-I%s", p->include_dir);
+    snprintf(incflag, sizeof incflag, "-I%.4000s", p->include_dir);
     argv[n++] = "-std=gnu17";
     argv[n++] = "-O2";
     argv[n++] = incflag;
@@ -264,9 +264,9 @@ int ps_build_cached_source(const char *name, const char *src, size_t len, const 
     h = fnv(h, paths.extra_flags, strlen(paths.extra_flags) + 1);
     h = fnv_file_id(h, paths.lib);
     char hdr[4200];
-    snprintf(hdr, sizeof hdr, "%s/parscope/loop.h", paths.include_dir);
+    snprintf(hdr, sizeof hdr, "%.4000s/parscope/loop.h", paths.include_dir);
     h = fnv_file_id(h, hdr);
-    snprintf(hdr, sizeof hdr, "%s/parscope/parscope.h", paths.include_dir);
+    snprintf(hdr, sizeof hdr, "%.4000s/parscope/parscope.h", paths.include_dir);
     h = fnv_file_id(h, hdr);
 
     char root[4096];
