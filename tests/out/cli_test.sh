@@ -61,6 +61,17 @@ grep -q 'Statistics' r.html || fail "no statistics page"
 "$PS" report T -q || fail "report of a directory"
 python3 "$HERE/check_svg.py" T/report.html --arrows "$SENT" --diagrams 1 || fail "directory report"
 
+# a probe (stored document): the ping-pong and h-relation plots with their fits;
+# then a directory holding a probe and a run: both, probe first
+"$PS" report "$HERE/data/probe.json" -o p.html -q || fail "report of a probe"
+python3 "$HERE/check_svg.py" p.html --diagrams 0 --min-svgs 3 || fail "probe report pictures"
+grep -q 'Hockney fit' p.html && grep -q 'least squares over' p.html || fail "probe report without its fits"
+cp "$HERE/data/probe.json" T/probe.json
+"$PS" report T -o both.html -q || fail "report of a directory with a probe and a run"
+grep -o '<h2>[^<]*' both.html | head -2 | tr '\n' '|' > h2.txt
+grep -q '^<h2>Machine probe.*|<h2>Run: fingerprint, 4 ranks|$' h2.txt || fail "directory sections: $(cat h2.txt)"
+python3 "$HERE/check_svg.py" both.html --arrows "$SENT" --diagrams 1 --min-svgs 9 || fail "directory report pictures"
+
 # one rank: no messages, still the five sync lines
 "$PS" run fingerprint -n 1 --trace T1 -o T1/result.json -q || fail "run fingerprint -n 1"
 "$PS" report T1/result.json -o r1.html -q || fail "report of one rank"
