@@ -72,6 +72,12 @@ grep -o '<h2>[^<]*' both.html | head -2 | tr '\n' '|' > h2.txt
 grep -q '^<h2>Machine probe.*|<h2>Run: fingerprint, 4 ranks|$' h2.txt || fail "directory sections: $(cat h2.txt)"
 python3 "$HERE/check_svg.py" both.html --arrows "$SENT" --diagrams 1 --min-svgs 9 || fail "directory report pictures"
 
+# a bare stored trace: its sheet and pictures, every name from it escaped
+"$PS" report "$HERE/golden/small.pst" -o s.html -q || fail "report of a trace"
+python3 "$HERE/check_svg.py" s.html --arrows 6 --exact --syncs 2 --diagrams 1 || fail "trace report pictures"
+grep -q 'synthetic &lt;small&gt;' s.html || fail "workload name not escaped"
+grep -q '<small>' s.html && fail "raw markup from the trace in the page"
+
 # one rank: no messages, still the five sync lines
 "$PS" run fingerprint -n 1 --trace T1 -o T1/result.json -q || fail "run fingerprint -n 1"
 "$PS" report T1/result.json -o r1.html -q || fail "report of one rank"
