@@ -171,6 +171,10 @@ json_t *ps_scale_conclude(const json_t *doc)
     if (p0) first = json_string_value(json_object_get(p0, "variation"));
     if (!first) return out;
     const char *main_var = has_var(doc, "base") ? "base" : first;
+    /* other workloads have one variation, "default": name the workload instead */
+    const char *main_name = main_var;
+    if (!strcmp(main_var, "default") && json_string_value(json_object_get(doc, "workload")))
+        main_name = json_string_value(json_object_get(doc, "workload"));
 
     /* float against integer (seed 4.2) */
     pt b1 = find(doc, "base", 1), i1 = find(doc, "int", 1), d1 = find(doc, "double", 1);
@@ -300,13 +304,13 @@ json_t *ps_scale_conclude(const json_t *doc)
                     add(out, "efficiency-falls", n,
                         "Efficiency of %s falls with P: %s at P = %s; communication-bound: at P = %d the ranks "
                         "spend %.0f%% of the time in the communication layer (overhead + idle).",
-                        main_var, list, plist, p_last, last.comm_pct);
+                        main_name, list, plist, p_last, last.comm_pct);
                 else
-                    add(out, "efficiency-falls", n, "Efficiency of %s falls with P: %s at P = %s.", main_var, list,
+                    add(out, "efficiency-falls", n, "Efficiency of %s falls with P: %s at P = %s.", main_name, list,
                         plist);
             } else {
                 add(out, "efficiency-holds", n, "Efficiency of %s holds with P: %s at P = %s (within %.0f%%).",
-                    main_var, list, plist, T * 100);
+                    main_name, list, plist, T * 100);
             }
             (void)e_first;
             if (p_cut) {
@@ -314,11 +318,11 @@ json_t *ps_scale_conclude(const json_t *doc)
                     nums(4, "beyond", (double)p_before, "ranks", (double)p_cut, "efficiency", e_cut, "threshold", thr),
                     "Adding nodes is not cost effective beyond P = %d: efficiency of %s drops to %.1f%% at P = %d, "
                     "under the %.0f%% threshold.",
-                    p_before, main_var, e_cut * 100, p_cut, thr * 100);
+                    p_before, main_name, e_cut * 100, p_cut, thr * 100);
             } else {
                 add(out, "cost-effective", nums(2, "ranks", (double)p_last, "threshold", thr),
                     "Adding nodes stays cost effective up to P = %d: efficiency of %s never drops under %.0f%%.",
-                    p_last, main_var, thr * 100);
+                    p_last, main_name, thr * 100);
             }
         }
     }

@@ -64,6 +64,11 @@ grep -q " - " s1.out && grep -q "serial f" s1.out && ok "text table" || bad "tex
 "$ps" scale clue "${small[@]}" --ranks 1 -o s1 > /dev/null 2> e.txt
 [ $? -eq 2 ] && grep -q "already holds a sweep" e.txt && ok "no overwrite" || bad "existing dir accepted"
 
+# --- any workload can be swept (strong scaling, no variations, no ACT/s)
+"$ps" scale cg --ranks 1,2 --trials 1 -s 32 -i 2 -o s4 > s4.out 2> s4.err; rc=$?
+[ $rc -eq 0 ] && awk -F, 'NR>1 { if ($1 != "cg" || $2 != "default" || $5 != "" || $10 != "strong") exit 1 } END { exit NR != 3 }' s4/scale.csv \
+  && grep -q "Efficiency of cg" s4.out && ok "sweep of another workload" || bad "cg sweep rc $rc: $(cat s4.err) $(cat s4/scale.csv)"
+
 # --- a failing run (rank 1 killed) is recorded as failed; the sweep goes on
 "$ps" scale clue "${small[@]}" --ranks 1,2 --variations base,int --trials 1 --workload-args "--kill-rank 1" \
     -o s2 > s2.out 2> s2.err
