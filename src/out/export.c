@@ -93,7 +93,9 @@ static void lb_fixed(lbuf *l, double v, int dec)
     static const double p10[] = {1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9};
     if (!isfinite(v) || fabs(v) > 9e9) {
         char tmp[64];
-        snprintf(tmp, sizeof tmp, "%.*f", dec, isfinite(v) ? v : 0.0);
+        if (!isfinite(v)) v = 0; /* JSON and CSV have no NaN */
+        if (fabs(v) < 1e15) snprintf(tmp, sizeof tmp, "%.*f", dec, v);
+        else snprintf(tmp, sizeof tmp, "%.17g", v);
         lb_str(l, tmp);
         return;
     }

@@ -84,7 +84,9 @@ static int otf2_failed(OTF2_ErrorCode rc, const char *what, const char *dir, cha
 static uint64_t ticks(double t, double origin)
 {
     double v = (t - origin) * 1e9;
-    return v > 0 ? (uint64_t)llround(v) : 0;
+    if (!(v > 0)) return 0;                  /* also NaN */
+    if (v >= 9.2e18) return (uint64_t)9.2e18; /* absurd times: clamp, never overflow */
+    return (uint64_t)llround(v);
 }
 
 /* Region of (construct, kind), or of a section name: defined on first use. */

@@ -270,6 +270,52 @@ static void test_export_failures(void)
     ps_trace_free(t);
 }
 
+/* A trace with nonsense in it (as a damaged or foreign file could hold):
+ * every output still works and stays well-formed. */
+static void test_odd_trace(void)
+{
+    ps_trace *t = ps_trace_new(2);
+    const char *names[] = {"NONE", "X"};
+    ps_trace_set_constructs(t, names, 2);
+    t->rank[0].t_begin = t->rank[1].t_begin = 10;
+    t->rank[0].t_end = t->rank[1].t_end = 11;
+    ps_event ev[] = {
+        {NAN, 10.5, 8, 1, 0, 1, PS_EV_COMPUTE, 0, 0},
+        {10.6, 10.4, 8, 1, 0, 1, PS_EV_SEND, 0, 0},         /* ends before it starts */
+        {10.7, 1e300, 8, 7, 0, 999, PS_EV_SEND, 0, 0},      /* absurd end, peer and construct */
+        {10.8, 10.9, 0, -1, 0, 1, PS_EV_SECTION, 0, 4242}, /* section name out of range */
+    };
+    for (size_t i = 0; i < sizeof ev / sizeof *ev; i++) ps_trace_push(t, 0, &ev[i]);
+    ps_event r1 = {10.5, 10.65, 8, 0, 0, 1, PS_EV_RECV, 0, 0};
+    ps_trace_push(t, 1, &r1);
+    char *buf, err[256];
+    size_t n;
+    FILE *f = open_memstream(&buf, &n);
+    CHECK(ps_export_perfetto(t, f, err, sizeof err) == 0);
+    fclose(f);
+    json_t *doc = json_loads(buf, 0, NULL);
+    CHECK(doc != NULL);
+    json_decref(doc);
+    free(buf);
+    f = open_memstream(&buf, &n);
+    CHECK(ps_export_csv(t, f, err, sizeof err) == 0);
+    fclose(f);
+    CHECK(count(buf, "\n") == 6 && strstr(buf, "nan") == NULL);
+    free(buf);
+    dctx d = {.t = t};
+    CHECK(ps_timeline_build(t, &d.tl, err, sizeof err) == 0);
+    char *svg = capture(draw, &d, NULL);
+    CHECK(strstr(svg, "nan") == NULL && strstr(svg, "inf") == NULL);
+    CHECK(d.info.messages == d.info.arrows);
+    free(svg);
+    ps_timeline_free(&d.tl);
+    char *dir = ps_mktempdir("ps-out-odd", err, sizeof err), *arch = ps_xasprintf("%s/a", dir);
+    CHECK(ps_export_otf2(t, arch, err, sizeof err) == 0);
+    ps_rmtree(dir);
+    free(dir), free(arch);
+    ps_trace_free(t);
+}
+
 static void esc(FILE *f, void *arg) { ps_html_escape(f, arg); }
 
 static void test_escape_and_ticks(void)
@@ -299,6 +345,7 @@ int main(void)
     test_diagram_thinned();
     test_perfetto_csv();
     test_export_failures();
+    test_odd_trace();
     test_escape_and_ticks();
     if (failures) fprintf(stderr, "%d check(s) failed\n", failures);
     else printf("all output checks passed\n");
