@@ -47,6 +47,14 @@ static double *times_of(const ps_wb_data *d, int v, int r)
     return x;
 }
 
+static double best_of(const ps_wb_data *d, int v, int r)
+{
+    double *t = times_of(d, v, r);
+    ps_wb_stat st = ps_wb_stat_of(t, d->ntrials[v]);
+    free(t);
+    return st.min;
+}
+
 /* A part (overall when r < 0): value = difference of the variants' medians
  * (so the three parts add up to the median of T(full)); spread over all
  * K x K trial pairs. */
@@ -76,6 +84,9 @@ static json_t *part_json(const ps_wb_data *d, int p, int r, double full_median, 
         free(tb);
     }
     json_object_set_new(o, "value", num(value));
+    /* best-of-K (CLUE's figure): interference only adds time, so the fastest
+     * trials are the least disturbed */
+    json_object_set_new(o, "best", num(b < 0 ? sa.min : sa.min - best_of(d, b, r)));
     set_stat(o, &st);
     if (detail) {
         json_object_set_new(o, "formula", json_string(parts[p].formula));

@@ -72,12 +72,14 @@ void ps_whitebox_print(const json_t *doc, FILE *f)
                 tm(b, 32, jnum(t, "min")), tm(c, 32, jnum(t, "max")));
     }
     const json_t *parts = json_object_get(doc, "parts");
-    fprintf(f, "\n  %-15s %-24s %11s %8s   %s\n", "part", "", "time", "share", "spread over trial pairs (min .. max)");
+    fprintf(f, "\n  %-15s %-24s %11s %8s %11s   %s\n", "part", "", "time", "share", "best-of-K",
+            "spread over trial pairs (min .. max)");
     for (int p = 0; p < 3; p++) {
         const json_t *o = json_object_get(parts, part_key[p]);
-        fprintf(f, "  %-15s %-24s %11s %7.1f%%   %s .. %s (%lld %s)\n", part_label[p], jstr(o, "formula"),
-                tm(a, 32, jnum(o, "value")), jnum(o, "share_pct"), tm(b, 32, jnum(o, "min")),
-                tm(c, 32, jnum(o, "max")), (long long)jnum(o, "pairs"), p == 0 ? "trials" : "pairs");
+        fprintf(f, "  %-15s %-24s %11s %7.1f%% %11s   %s .. %s (%lld %s)\n", part_label[p], jstr(o, "formula"),
+                tm(a, 32, jnum(o, "value")), jnum(o, "share_pct"), tm(e, 32, jnum(o, "best")),
+                tm(b, 32, jnum(o, "min")), tm(c, 32, jnum(o, "max")), (long long)jnum(o, "pairs"),
+                p == 0 ? "trials" : "pairs");
         if (json_is_true(json_object_get(o, "negative"))) fprintf(f, "  %17s%s\n", "", jstr(o, "note"));
     }
     fprintf(f, "\n  %s\n", jstr(json_object_get(doc, "ordered"), "note"));
@@ -246,7 +248,8 @@ int ps_whitebox_report_html(const json_t *doc, FILE *f)
 
     ps_html_heading(f, "The three parts");
     const json_t *parts = json_object_get(doc, "parts");
-    ps_html_table_begin(f, 9, "part", "formula", "time", "share", "min", "q1", "q3", "max", "note");
+    ps_html_table_begin(f, 10, "part", "formula", "time (medians)", "share", "best-of-K", "min", "q1", "q3", "max",
+                        "note");
     for (int p = 0; p < 3; p++) {
         const json_t *o = json_object_get(parts, part_key[p]);
         ps_html_row_begin(f);
@@ -254,6 +257,7 @@ int ps_whitebox_report_html(const json_t *doc, FILE *f)
         ps_html_cell(f, 0, "%s", jstr(o, "formula"));
         ps_html_cell(f, 1, "%s", tm(a, 32, jnum(o, "value")));
         ps_html_cell(f, 1, "%.1f %%", jnum(o, "share_pct"));
+        ps_html_cell(f, 1, "%s", tm(b, 32, jnum(o, "best")));
         ps_html_cell(f, 1, "%s", tm(b, 32, jnum(o, "min")));
         ps_html_cell(f, 1, "%s", tm(c, 32, jnum(o, "q1")));
         ps_html_cell(f, 1, "%s", tm(d, 32, jnum(o, "q3")));

@@ -186,6 +186,9 @@ static void test_breakdown(void)
     NEAR(get(doc, "parts.data_movement.value"), 0.5);
     NEAR(get(doc, "parts.computation.value"), 2.5);
     /* data - comm over the 9 pairs: 1.4 - 1.1 .. 1.6 - 0.9 */
+    NEAR(get(doc, "parts.data_movement.best"), 1.4 - 0.9);
+    NEAR(get(doc, "parts.computation.best"), 3.8 - 1.4);
+    NEAR(get(doc, "parts.communication.best"), 0.9);
     NEAR(get(doc, "parts.data_movement.min"), 0.3);
     NEAR(get(doc, "parts.data_movement.max"), 0.7);
     NEAR(get(doc, "parts.data_movement.pairs"), 9);
