@@ -61,9 +61,12 @@ typedef struct rstate {
     double         blk_t0;     /* when it blocked */
     uint32_t       blk_msg;
     uint8_t        state, phase, blk_send;
-    uint32_t       nout, capout, incomplete;
+    /* outstanding nonblocking requests: slot i holds request ord0 + i (posting
+     * order, so WAITONE finds its request in O(1)); completed slots are
+     * tombstones (m == NIL); live slots are [head, nout) */
+    uint32_t       head, nout, capout, incomplete, blk_slot;
     outreq        *out;
-    uint64_t       nissued;
+    uint64_t       nissued, ord0;
 } rstate;
 
 typedef struct chan {
@@ -396,13 +399,15 @@ static void finish_blocking(sim *S, int rank, uint32_t mi, int is_send, double t
     msg_release(S, mi);
 }
 
-/* Ends a wait for outstanding requests k0..k1-1 (in posting order). */
+/* Ends a wait at t for the outstanding requests in slots k0..k1-1 (posting
+ * order; tombstones skipped), blocked since tb. */
 static void finish_wait(sim *S, int rank, uint32_t k0, uint32_t k1, double tb, double t, int construct)
 {
     rstate *R = &S->rk[rank];
     double prev = tb, last_done = -1, last_start = t;
     for (uint32_t k = k0; k < k1; k++) {
         outreq *o = &R->out[k];
+        if (o->m == NIL) continue;
         msg *m = &S->pool[o->m];
         double done = o->is_send ? m->t_sdone : m->t_rdone;
         double e = done > prev ? done : prev;
@@ -416,14 +421,25 @@ static void finish_wait(sim *S, int rank, uint32_t k0, uint32_t k1, double tb, d
             last_start = (m->flags & M_STARTED) ? m->t_start : done;
         }
         msg_release(S, o->m);
+        o->m = NIL;
     }
     account_block(S, rank, tb, t, last_start);
-    memmove(&R->out[k0], &R->out[k1], (size_t)(R->nout - k1) * sizeof *R->out);
-    R->nout -= k1 - k0;
+    while (R->head < R->nout && R->out[R->head].m == NIL) R->head++;
+    if (R->head == R->nout) {
+        R->head = R->nout = 0;
+        R->ord0 = R->nissued;
+    }
 }
 
 static int out_push(sim *S, rstate *R, uint32_t mi, int is_send)
 {
+    if (R->nout == R->capout && R->head > R->nout / 2) {
+        /* drop the completed prefix: amortized O(1) */
+        memmove(R->out, R->out + R->head, (size_t)(R->nout - R->head) * sizeof *R->out);
+        R->nout -= R->head;
+        R->ord0 += R->head;
+        R->head = 0;
+    }
     if (R->nout == R->capout) {
         uint32_t nc = R->capout ? R->capout * 2 : 8;
         outreq *n = realloc(R->out, (size_t)nc * sizeof *n);
@@ -434,6 +450,7 @@ static int out_push(sim *S, rstate *R, uint32_t mi, int is_send)
         R->out = n;
         R->capout = nc;
     }
+    if (R->nout == 0) R->ord0 = R->nissued;
     R->out[R->nout++] = (outreq){mi, (uint8_t)is_send, R->nissued++};
     R->incomplete++;
     return 0;
@@ -506,13 +523,9 @@ static void wake(sim *S, int rank, double t)
     if (R->pend.op == PS_OP_BSEND || R->pend.op == PS_OP_BRECV) {
         finish_blocking(S, rank, R->blk_msg, R->blk_send, t);
     } else if (R->pend.op == PS_OP_WAIT) {
-        finish_wait(S, rank, 0, R->nout, R->blk_t0, t, R->pend.construct);
+        finish_wait(S, rank, R->head, R->nout, R->blk_t0, t, R->pend.construct);
     } else { /* WAITONE */
-        for (uint32_t k = 0; k < R->nout; k++)
-            if (R->out[k].m == R->blk_msg && R->out[k].is_send == R->blk_send) {
-                finish_wait(S, rank, k, k + 1, R->blk_t0, t, R->pend.construct);
-                break;
-            }
+        finish_wait(S, rank, R->blk_slot, R->blk_slot + 1, R->blk_t0, t, R->pend.construct);
     }
     exec(S, rank, t);
 }
@@ -555,7 +568,7 @@ static void exec(sim *S, int rank, double t)
         case PS_OP_WAIT:
             R->pend = in;
             if (R->incomplete == 0) {
-                finish_wait(S, rank, 0, R->nout, t, t, in.construct);
+                finish_wait(S, rank, R->head, R->nout, t, t, in.construct);
                 continue;
             }
             R->blk_t0 = t;
@@ -564,10 +577,9 @@ static void exec(sim *S, int rank, double t)
         case PS_OP_WAITONE: {
             uint64_t ord = R->nissued - 1 - in.n;
             R->pend = in;
-            uint32_t k;
-            for (k = R->nout; k-- > 0;)
-                if (R->out[k].ord == ord) break;
-            if (k == UINT32_MAX) continue; /* already completed by an earlier wait */
+            if (ord < R->ord0 + R->head || ord >= R->ord0 + R->nout) continue; /* completed earlier */
+            uint32_t k = (uint32_t)(ord - R->ord0);
+            if (R->out[k].m == NIL) continue;
             msg *m = &S->pool[R->out[k].m];
             if (m->flags & (R->out[k].is_send ? M_SDONE : M_RDONE)) {
                 finish_wait(S, rank, k, k + 1, t, t, in.construct);
@@ -576,6 +588,7 @@ static void exec(sim *S, int rank, double t)
             R->blk_t0 = t;
             R->blk_msg = R->out[k].m;
             R->blk_send = R->out[k].is_send;
+            R->blk_slot = k;
             R->state = ST_BLK_ONE;
             return;
         }
@@ -649,7 +662,8 @@ static void deadlock_report(sim *S, double t)
         } else if (R->state == ST_BLK_ALL) {
             sb_printf(&b, "WAIT for %u incomplete request%s:", R->incomplete, R->incomplete == 1 ? "" : "s");
             int listed = 0;
-            for (uint32_t k = 0; k < R->nout && listed < 8; k++) {
+            for (uint32_t k = R->head; k < R->nout && listed < 8; k++) {
+                if (R->out[k].m == NIL) continue;
                 msg *m = &S->pool[R->out[k].m];
                 if (m->flags & (R->out[k].is_send ? M_SDONE : M_RDONE)) continue;
                 sb_printf(&b, listed ? "; " : " ");
