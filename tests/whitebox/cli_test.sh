@@ -47,5 +47,21 @@ expect 2 "bad.ini:4" red_black -n 2 -m "$tmp/bad.ini" -o "$tmp/out.json"
 printf 'int main(void)\n{\n    \\COMMUNICATE(8, 1);\n    return 0;\n}\n' > "$tmp/broken.loop"
 expect 2 "broken.loop:3:" "$tmp/broken.loop" -n 2 -o "$tmp/out.json"
 
+# a program whose whole version fails (the abort is plain C in a \LOOP, so it
+# is compiled out of the comm and data kernels): exit 1, the failed trials
+# named, what was measured still written
+printf '%s\n' 'int main(int argc, char **argv)' '{' '    int nodes, me, host, psize;' \
+  '    \OPEN0(&nodes, &me, &host, &psize, 1000);' '    (void)argc;' '    (void)argv;' \
+  '    \LOOP (ITERATIONS) {' '        \COMMUNICATE(64, 1, 1);' \
+  '        if (me == 0) ps_abort("the computation failed");' '    }' '    \CLOSE0();' '    return 0;' '}' \
+  > "$tmp/fails.loop"
+"$bin" whitebox "$tmp/fails.loop" -n 2 -i 2 -k 2 -o "$tmp/fails.json" --timeout 60 > "$tmp/stdout" 2> "$tmp/stderr"
+rc=$?
+[ $rc = 1 ] || no "a failing full kernel: exit $rc, expected 1"
+grep -q "full variant, round 2" "$tmp/stderr" || no "the failed trials are not named: $(head -c 300 "$tmp/stderr")"
+[ "$(jq -r '[.failures[].variant] == ["full","full"] and .variants.comm.time.trials == 2 and
+            .parts.communication.value > 0 and .parts.computation.value == null' "$tmp/fails.json")" = true ] ||
+  no "the result of a failing kernel: $(jq -c '{failures, parts}' "$tmp/fails.json")"
+
 if [ $fail = 0 ]; then echo "whitebox cli: ok"; fi
 exit $fail
