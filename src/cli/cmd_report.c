@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/characterize.h"
 #include "cli/cli.h"
 #include "out/html.h"
 #include "out/report.h"
@@ -184,6 +185,7 @@ static void render(FILE *f, const input *in)
     else if (!strcmp(kind, "probe") && ps_probe_report_html(in->doc, f) == 0) return;
     else if (!strcmp(kind, "scale") && ps_scale_report_html(in->doc, in->dir, f) == 0) return;
     else if (!strcmp(kind, "whitebox") && ps_whitebox_report_html(in->doc, f) == 0) return;
+    else if (!strcmp(kind, "characterize") && ps_characterize_report_html(in->doc, f) == 0) return;
     else ps_report_generic_html(f, in->doc, in->path);
 }
 
@@ -275,6 +277,15 @@ int ps_cmd_report(int argc, char **argv)
             }
             fputs("</ul></nav>\n", f);
         }
+        /* several characterizations: the machines side by side first */
+        json_t **cs = ps_xcalloc(in.n + 1, sizeof *cs);
+        int nc = 0;
+        for (size_t i = 0; i < in.n; i++) {
+            const char *k = in.v[i].doc ? json_string_value(json_object_get(in.v[i].doc, "kind")) : NULL;
+            if (k && !strcmp(k, "characterize")) cs[nc++] = in.v[i].doc;
+        }
+        if (nc >= 2) ps_characterize_compare_html(cs, nc, f);
+        free(cs);
         for (size_t i = 0; i < in.n; i++) render(f, &in.v[i]);
         ps_html_end(f);
         fclose(f);

@@ -253,9 +253,18 @@ int ps_cmd_run(int argc, char **argv)
         }
     }
     if (o.output) {
-        /* the trace path is stored relative to the JSON when possible */
+        /* the trace path is stored relative to the JSON's directory */
+        char *rel = NULL;
+        if (tracefile[0]) {
+            char *jdir = ps_xstrdup(o.output);
+            char *slash = strrchr(jdir, '/');
+            if (slash) *slash = '\0';
+            rel = ps_relpath(slash ? (jdir[0] ? jdir : "/") : ".", tracefile);
+            free(jdir);
+        }
         json_t *doc = ps_result_run("run", r.workload, o.ranks, r.size, r.iterations, samples, r.ntrials,
-                                    r.best_trace, tracefile[0] ? tracefile : NULL);
+                                    r.best_trace, rel);
+        free(rel);
         json_t *fails = json_array();
         for (int k = 0; k < r.ntrials; k++)
             if (r.trial[k].status) {

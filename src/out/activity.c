@@ -149,7 +149,6 @@ int ps_timeline_build(const ps_trace *t, ps_timeline *tl, char *err, size_t errl
     for (int r = 0; r < t->nranks; r++) {
         const ps_rank_trace *rt = &t->rank[r];
         size_t np = 0, kbar = 0;
-        int sorted = 1;
         for (size_t i = 0; i < rt->n; i++) {
             const ps_event *e = &rt->ev[i];
             if (!ps_event_is_comm(e->kind)) continue;
@@ -163,12 +162,16 @@ int ps_timeline_build(const ps_trace *t, ps_timeline *tl, char *err, size_t errl
             }
             if (split < a) split = a;
             if (split > b) split = b;
-            size_t before = np;
             add_piece(&pv, &np, &pcap, a, split, PS_ACT_IDLE);
             add_piece(&pv, &np, &pcap, split, b, PS_ACT_OVERHEAD);
-            if (np > before && before > 0 && pv[before].t0 < pv[before - 1].t0) sorted = 0;
         }
-        if (!sorted) qsort(pv, np, sizeof *pv, piece_cmp);
+        /* before its own start and after its own end a rank waits in the
+         * runtime for the others: idle (as the sheet counts it) */
+        double rb = rt->t_begin < lo ? lo : rt->t_begin > hi ? hi : rt->t_begin;
+        double re = rt->t_end > hi ? hi : rt->t_end < lo ? lo : rt->t_end;
+        add_piece(&pv, &np, &pcap, lo, rb, PS_ACT_IDLE);
+        add_piece(&pv, &np, &pcap, re, hi, PS_ACT_IDLE);
+        qsort(pv, np, sizeof *pv, piece_cmp);
         segbuf sb = {0};
         sweep(pv, np, lo, hi, &sb);
         tl->seg[r] = sb.v;

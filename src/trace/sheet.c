@@ -130,6 +130,11 @@ int ps_sheet_compute(const ps_trace *t, ps_sheet *s)
             if (is_comm(e->kind)) comm += d;
         }
         double lane = s->time;
+        /* before its own start and after its own end a rank waits in the
+         * runtime for the others (start-up barrier, finalize): idle */
+        double outside = (clip(rt->t_begin, gb, ge) - gb) + (ge - clip(rt->t_end, gb, ge));
+        comm += outside;
+        idle += outside;
         if (comm > lane) comm = lane;
         if (idle > comm) idle = comm;
         rs->idle = idle;

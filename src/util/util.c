@@ -303,3 +303,27 @@ double ps_median(double *v, size_t n)
     ps_sort_doubles(v, n);
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
+
+char *ps_relpath(const char *from_dir, const char *target)
+{
+    char a[PATH_MAX], b[PATH_MAX];
+    if (!realpath(from_dir, a) || !realpath(target, b)) return ps_xstrdup(target);
+    /* longest common prefix ending at a path separator */
+    size_t i = 0, cut = 0;
+    while (a[i] && a[i] == b[i]) {
+        if (a[i] == '/') cut = i;
+        i++;
+    }
+    if (a[i] == '\0' && b[i] == '/') cut = i;
+    else if (a[i] == '\0' && b[i] == '\0') return ps_xstrdup(".");
+    size_t ups = 0;
+    for (const char *p = a + cut; *p; p++)
+        if (*p == '/' && p[1]) ups++;
+    if (a[cut] == '\0') ups = 0;
+    size_t need = ups * 3 + strlen(b + cut) + 2;
+    char *out = ps_xmalloc(need);
+    out[0] = '\0';
+    for (size_t k = 0; k < ups; k++) strcat(out, "../");
+    strcat(out, b[cut] == '/' ? b + cut + 1 : b + cut);
+    return out;
+}

@@ -42,6 +42,10 @@ char *ps_mktempdir(const char *prefix, char *err, size_t errlen);
 /* Removes a directory tree (best effort). */
 void ps_rmtree(const char *path);
 
+/* The path of `target` relative to directory `from_dir` (both must exist;
+ * else target as given).  Caller frees. */
+char *ps_relpath(const char *from_dir, const char *target);
+
 /* Formats err like snprintf. */
 void ps_seterr(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
