@@ -22,6 +22,7 @@ ps__runtime ps__rt = {.default_size = PS_DEFAULT_PROBLEM_SIZE,
                       .waiting_peer = -1};
 
 static char ps__errbuf[256];
+static void scratch_free(void);
 static int *ps__argc;
 static char ***ps__argv;
 
@@ -205,6 +206,7 @@ void ps_finalize(void)
     ps__rt.t_end = ps_now();
     ps__rt.finalized = 1;
     ps__rt.be->finalize();
+    scratch_free();
 }
 
 int ps_rank(void) { return ps__rt.rank; }
@@ -351,19 +353,42 @@ void ps_allreduce_max(double *values, int count, int construct) { tree_reduce(va
 
 /* ---- scratch, random numbers, verification, errors ----------------------- */
 
+/* Scratch space for messages whose content does not matter.  Growing it
+ * never moves a buffer that an outstanding request may still use: the old
+ * one is retired (kept until ps_finalize) and a larger one allocated. */
 static void *scratch;
 static size_t scratch_len;
+static void **retired;
+static size_t nretired;
 
 void *ps_scratch(size_t bytes)
 {
     if (bytes > scratch_len) {
-        void *n = realloc(scratch, bytes);
-        if (!n) ps_abort("out of memory: scratch buffer of %zu bytes", bytes);
-        memset((char *)n + scratch_len, 0, bytes - scratch_len);
+        size_t len = scratch_len ? scratch_len : 4096;
+        while (len < bytes) len *= 2;
+        void *n = calloc(1, len);
+        if (!n) ps_abort("out of memory: scratch buffer of %zu bytes", len);
+        if (scratch) {
+            void **r = realloc(retired, (nretired + 1) * sizeof *r);
+            if (!r) ps_abort("out of memory: scratch buffer list");
+            retired = r;
+            retired[nretired++] = scratch;
+        }
         scratch = n;
-        scratch_len = bytes;
+        scratch_len = len;
     }
     return scratch;
+}
+
+static void scratch_free(void)
+{
+    for (size_t i = 0; i < nretired; i++) free(retired[i]);
+    free(retired);
+    free(scratch);
+    retired = NULL;
+    nretired = 0;
+    scratch = NULL;
+    scratch_len = 0;
 }
 
 /* splitmix64: small, fast, and reproducible across platforms. */
