@@ -191,6 +191,65 @@ static void dead_ranks(const char *dir, int ranks, char *buf, size_t len)
     }
 }
 
+/* Passes the launcher's stderr through and remembers the first rank it
+ * reports dead: Open MPI "process rank N with PID P on node H exited on
+ * signal S (Name)"; MPICH (hydra) "RANK N PID P RUNNING AT H" followed by
+ * "KILLED BY SIGNAL: S (Name)" or "EXIT CODE: C". */
+typedef struct errscan {
+    int  fd;
+    char line[1024];
+    size_t n;
+    int  reported_rank;
+    int  hydra_rank;
+    char reported_how[128];
+} errscan;
+
+static void scan_line(errscan *es, const char *line)
+{
+    const char *p;
+    int rank;
+    if (es->reported_rank >= 0) return;
+    if ((p = strstr(line, "process rank ")) && sscanf(p, "process rank %d", &rank) == 1) {
+        const char *sig = strstr(p, "exited on signal ");
+        es->reported_rank = rank;
+        char how[104] = "";
+        if (sig) {
+            snprintf(how, sizeof how, "%.100s", sig + 10);
+            how[strcspn(how, "\n")] = '\0';
+            size_t l = strlen(how);
+            if (l && how[l - 1] == '.') how[l - 1] = '\0';
+        }
+        if (sig) snprintf(es->reported_how, sizeof es->reported_how, "died (%s)", how);
+        else snprintf(es->reported_how, sizeof es->reported_how, "failed");
+    } else if ((p = strstr(line, "RANK ")) && strstr(line, " PID ") && sscanf(p, "RANK %d", &rank) == 1) {
+        es->hydra_rank = rank + 1; /* +1: 0 means none */
+    } else if (es->hydra_rank && (p = strstr(line, "KILLED BY SIGNAL: "))) {
+        es->reported_rank = es->hydra_rank - 1;
+        snprintf(es->reported_how, sizeof es->reported_how, "died (killed by signal %.80s)", p + 18);
+        es->reported_how[strcspn(es->reported_how, "\n")] = '\0';
+    }
+}
+
+static void pump_stderr(errscan *es)
+{
+    if (es->fd < 0) return;
+    char buf[4096];
+    ssize_t n;
+    while ((n = read(es->fd, buf, sizeof buf)) > 0) {
+        ssize_t w = write(STDERR_FILENO, buf, (size_t)n);
+        (void)w;
+        for (ssize_t i = 0; i < n; i++) {
+            if (buf[i] == '\n' || es->n + 1 >= sizeof es->line) {
+                es->line[es->n] = '\0';
+                scan_line(es, es->line);
+                es->n = 0;
+            } else {
+                es->line[es->n++] = buf[i];
+            }
+        }
+    }
+}
+
 static void sleep_s(double s)
 {
     struct timespec ts = {(time_t)s, (long)((s - (double)(time_t)s) * 1e9)};
@@ -228,8 +287,16 @@ int ps_launch(const ps_launch_opts *o, char *const argv[], ps_launch_result *r)
     double start = ps_clock();
     fflush(stdout);
     fflush(stderr);
+    /* the launcher's stderr passes through a pipe so parscope can read which
+     * rank it reports dead, and still shows it to the user */
+    int errpipe[2] = {-1, -1};
+    if (pipe(errpipe) != 0) errpipe[0] = errpipe[1] = -1;
     pid_t pid = fork();
     if (pid < 0) {
+        if (errpipe[0] >= 0) {
+            close(errpipe[0]);
+            close(errpipe[1]);
+        }
         snprintf(r->message, sizeof r->message, "cannot start the launcher: %s", strerror(errno));
         for (int i = 0; i < nwords; i++) free(words[i]);
         free(words);
@@ -253,6 +320,11 @@ int ps_launch(const ps_launch_opts *o, char *const argv[], ps_launch_result *r)
                 close(fd);
             }
         }
+        if (errpipe[1] >= 0) {
+            dup2(errpipe[1], STDERR_FILENO);
+            close(errpipe[0]);
+            close(errpipe[1]);
+        }
         signal(SIGINT, SIG_DFL);
         signal(SIGTERM, SIG_DFL);
         execvp(full[0], full);
@@ -260,9 +332,15 @@ int ps_launch(const ps_launch_opts *o, char *const argv[], ps_launch_result *r)
         _exit(127);
     }
     setpgid(pid, pid);
+    if (errpipe[1] >= 0) {
+        close(errpipe[1]);
+        fcntl(errpipe[0], F_SETFL, fcntl(errpipe[0], F_GETFL) | O_NONBLOCK);
+    }
+    errscan es = {.fd = errpipe[0], .reported_rank = -1};
     int status = 0, killed = 0, second_interrupt_seen = 0;
     double kill_at = 0;
     for (;;) {
+        pump_stderr(&es);
         pid_t w = waitpid(pid, &status, WNOHANG);
         if (w == pid) break;
         if (w < 0 && errno != EINTR) break;
@@ -286,12 +364,21 @@ int ps_launch(const ps_launch_opts *o, char *const argv[], ps_launch_result *r)
         }
         sleep_s(now - start < 1 ? 0.002 : 0.02);
     }
+    /* what the launcher still had to say */
+    if (es.fd >= 0) {
+        fcntl(es.fd, F_SETFL, fcntl(es.fd, F_GETFL) & ~O_NONBLOCK);
+        pump_stderr(&es);
+        close(es.fd);
+    }
     r->elapsed = ps_clock() - start;
     if (WIFEXITED(status)) r->exit_code = WEXITSTATUS(status);
     else if (WIFSIGNALED(status)) r->exit_code = 128 + WTERMSIG(status);
     int rc = 0;
     char dead[300];
-    dead_ranks(o->status_dir, o->ranks, dead, sizeof dead);
+    if (es.reported_rank >= 0)
+        snprintf(dead, sizeof dead, "rank %d %s", es.reported_rank, es.reported_how);
+    else
+        dead_ranks(o->status_dir, o->ranks, dead, sizeof dead);
     if (r->timed_out) {
         snprintf(r->message, sizeof r->message, "the job exceeded its time limit of %g s and was stopped%s%s%s",
                  o->timeout, dead[0] ? " (" : "", dead, dead[0] ? ")" : "");
