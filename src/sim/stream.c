@@ -142,8 +142,9 @@ int ps_streams_load(const char *path, ps_streams **out, char *err, size_t errlen
         ps_seterr(err, errlen, "%s: not an instruction stream file (bad magic)", file);
         goto fail;
     }
+    /* each rank has an 8-byte stream length in the file: the size bounds the count */
     if (rd_bytes(&r, &nranks, 4) || rd_bytes(&r, &ncons, 4) || nranks == 0 || nranks > (1u << 30) ||
-        ncons > UINT16_MAX) {
+        (size_t)nranks > (size_t)(r.end - r.p) / 8 || ncons > UINT16_MAX) {
         ps_seterr(err, errlen, "%s: corrupt header", file);
         goto fail;
     }
@@ -247,6 +248,7 @@ static int walk(const ps_streams *s, ps_streams_stats *st, char *err, size_t err
     memset(st, 0, sizeof *st);
     for (int r = 0; r < s->nranks; r++) {
         ps_insn_ctx c = {.rank = r};
+        if (!s->data[r] || !s->len[r]) continue;
         const uint8_t *p = s->data[r], *end = p + s->len[r];
         uint64_t k = 0, nreq = 0;
         st->encoded_bytes += s->len[r];
@@ -310,6 +312,7 @@ void ps_streams_write_text(const ps_streams *s, FILE *f)
     for (int r = 0; r < s->nranks; r++) {
         fprintf(f, "rank %d\n", r);
         ps_insn_ctx c = {.rank = r};
+        if (!s->data[r] || !s->len[r]) continue;
         const uint8_t *p = s->data[r], *end = p + s->len[r];
         while (p < end) {
             ps_insn in;
