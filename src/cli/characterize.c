@@ -184,7 +184,8 @@ static void summary_predict(json_t *s, const char *dir, int ranks, double *comm_
                 json_object_set_new(r, "predicted_s", jnum(num(row, "predicted_s")));
                 json_object_set_new(r, "error", jnum(e));
                 json_array_append_new(rows, r);
-                if (isfinite(e)) {
+                /* P = 1 is the calibration run's own case: accuracy is judged above it */
+                if (isfinite(e) && json_integer_value(json_object_get(row, "ranks")) > 1) {
                     maxabs = fmax(maxabs, fabs(e));
                     sumabs += fabs(e);
                     n++;
@@ -318,7 +319,7 @@ void ps_characterize_print(const json_t *s, FILE *f)
         fprintf(f, "  clue sweep: efficiency %.0f%% at P = %lld (base variation)\n", 100 * num(sc, "efficiency_base"),
                 (long long)json_integer_value(json_object_get(sc, "largest_ranks")));
     if (pr && json_integer_value(json_object_get(pr, "points")) > 0)
-        fprintf(f, "  predictions: mean |error| %.1f%%, max %.1f%% over %lld points\n",
+        fprintf(f, "  predictions (P > 1): mean |error| %.1f%%, max %.1f%% over %lld points\n",
                 100 * num(pr, "mean_abs_error"), 100 * num(pr, "max_abs_error"),
                 (long long)json_integer_value(json_object_get(pr, "points")));
     fprintf(f, "  main bottleneck: %s. %s\n", str(b, "name"), str(b, "reason"));
@@ -368,7 +369,7 @@ int ps_characterize_report_html(const json_t *s, FILE *out)
         ps_html_kv(out, "Efficiency at the largest P (clue, base)", "%.0f%% at P = %lld",
                    100 * num(sc, "efficiency_base"), (long long)json_integer_value(json_object_get(sc, "largest_ranks")));
     if (pr && json_integer_value(json_object_get(pr, "points")) > 0)
-        ps_html_kv(out, "Prediction accuracy", "mean |error| %.1f%%, max %.1f%% over %lld points",
+        ps_html_kv(out, "Prediction accuracy (P > 1)", "mean |error| %.1f%%, max %.1f%% over %lld points",
                    100 * num(pr, "mean_abs_error"), 100 * num(pr, "max_abs_error"),
                    (long long)json_integer_value(json_object_get(pr, "points")));
     ps_html_kv_end(out);

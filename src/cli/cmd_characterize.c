@@ -38,7 +38,8 @@ static const char help[] =
     "  2. fingerprint    the LOOP fingerprint with its trace and space-time diagram\n"
     "  3. scale          a CLUE sweep over 1, 2, 4 .. RANKS with its conclusions\n"
     "  4. predict        fingerprint, cg, mmm_s and red_black predicted on machine.ini\n"
-    "                    and measured, with the relative errors\n"
+    "                    (computation calibrated by a 1-rank run) and measured at\n"
+    "                    1 .. RANKS, with the relative errors (accuracy counts P > 1)\n"
     "  5. report         DIR/report.html, opening with a one-minute summary\n"
     "\n"
     "  -n, --ranks N       processes (default: the cores, at least 2)\n"
@@ -346,6 +347,7 @@ int ps_cmd_characterize(int argc, char **argv)
                 av[n++] = "-n";
                 av[n++] = num[0];
                 av[n++] = "--compare";
+                av[n++] = "--calibrate"; /* WORK priced per construct from a 1-rank run */
                 av[n++] = "--trials";
                 av[n++] = "3";
                 av[n++] = "-o";
