@@ -5,7 +5,8 @@
  * communication share (overhead + idle) of the computing workloads cg,
  * mmm_s and red_black at the largest P, and the sweep's own network
  * conclusion.  Above half of the time in communication, or the sweep finding
- * the network limiting, names the network; otherwise a sweep efficiency
+ * the network limiting while the workloads spend at least a quarter of their
+ * time communicating, names the network; otherwise a sweep efficiency
  * under 80% names the shared memory system (the ranks of one node compete for
  * memory bandwidth); otherwise no parallel bottleneck up to that P.
  */
@@ -206,7 +207,7 @@ static void summary_predict(json_t *s, const char *dir, int ranks, double *comm_
 }
 
 json_t *ps_characterize_summary(const char *dir, int ranks, double budget, double elapsed,
-                                const ps_characterize_step *steps, int nsteps, int interrupted)
+                                const ps_characterize_step *steps, int nsteps, int interrupted, double load)
 {
     json_t *s = json_object();
     json_object_set_new(s, "kind", json_string("characterize"));
@@ -216,6 +217,14 @@ json_t *ps_characterize_summary(const char *dir, int ranks, double budget, doubl
     json_object_set_new(s, "elapsed_s", json_real(elapsed));
     json_object_set_new(s, "interrupted", json_boolean(interrupted));
     json_object_set_new(s, "machine", ps_result_machine_meta());
+    /* a machine busy with other work before we began makes every figure a floor */
+    long cores = json_integer_value(json_object_get(json_object_get(s, "machine"), "pus"));
+    json_object_set_new(s, "load_average_before", jnum(load));
+    if (isfinite(load) && cores > 0 && load > 0.5 * (double)cores + 0.5)
+        json_object_set_new(s, "warning",
+                            json_sprintf("the machine was busy with other work (load average %.1f on %ld processing units "
+                                         "before the characterization began): the figures are floors and the comparisons noisy; run again on a "
+                                         "quiet machine", load, cores));
     json_t *st = json_array(), *missing = json_array();
     for (int k = 0; k < nsteps; k++) {
         json_t *o = json_object();
@@ -239,7 +248,10 @@ json_t *ps_characterize_summary(const char *dir, int ranks, double budget, doubl
     json_t *b = json_object();
     char reason[512];
     const char *name;
-    if ((isfinite(share) && share > PS_COMM_SHARE_NETWORK) || network_concluded) {
+    /* the sweep's own network finding counts only where the workloads also
+     * spend a real share of their time communicating */
+    if ((isfinite(share) && share > PS_COMM_SHARE_NETWORK) ||
+        (network_concluded && (!isfinite(share) || share > PS_COMM_SHARE_NETWORK / 2))) {
         name = "network";
         snprintf(reason, sizeof reason,
                  "%s%.0f%% of the time of cg, mmm_s and red_black at P = %d is spent communicating%s",
@@ -323,6 +335,8 @@ void ps_characterize_print(const json_t *s, FILE *f)
                 100 * num(pr, "mean_abs_error"), 100 * num(pr, "max_abs_error"),
                 (long long)json_integer_value(json_object_get(pr, "points")));
     fprintf(f, "  main bottleneck: %s. %s\n", str(b, "name"), str(b, "reason"));
+    const char *warn = json_string_value(json_object_get(s, "warning"));
+    if (warn) fprintf(f, "  warning: %s\n", warn);
     json_t *missing = json_object_get(s, "missing");
     if (json_array_size(missing)) {
         fprintf(f, "  missing:");
@@ -343,6 +357,8 @@ int ps_characterize_report_html(const json_t *s, FILE *out)
     char a[64];
     ps_html_section_begin(out, "summary", "Summary");
     ps_html_note(out, "Main bottleneck: %s. %s.", str(b, "name"), str(b, "reason"));
+    const char *warn = json_string_value(json_object_get(s, "warning"));
+    if (warn) ps_html_note(out, "Warning: %s.", warn);
     ps_html_kv_begin(out);
     ps_html_kv(out, "Machine", "%s (%s, %lld cores, %s)", str(m, "host"), str(m, "cpu"),
                (long long)json_integer_value(json_object_get(m, "cores")), str(m, "mpi"));

@@ -16,9 +16,11 @@ typedef struct ps_characterize_step {
     const char *message;
 } ps_characterize_step;
 
-/* The summary document ("kind": "characterize") from DIR's files. */
+/* The summary document ("kind": "characterize") from DIR's files; load is
+ * the 1-minute load average before the characterization began (NAN if
+ * unknown). */
 json_t *ps_characterize_summary(const char *dir, int ranks, double budget, double elapsed,
-                                const ps_characterize_step *steps, int nsteps, int interrupted);
+                                const ps_characterize_step *steps, int nsteps, int interrupted, double load);
 
 /* The summary as text. */
 void ps_characterize_print(const json_t *summary, FILE *f);

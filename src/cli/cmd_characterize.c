@@ -254,6 +254,12 @@ int ps_cmd_characterize(int argc, char **argv)
                     {"report", 0.05, -1, 0, ""}};
     const int nsteps = (int)(sizeof steps / sizeof steps[0]);
     double start = ps_clock();
+    double load_before = NAN;
+    FILE *la = fopen("/proc/loadavg", "r");
+    if (la) {
+        if (fscanf(la, "%lf", &load_before) != 1) load_before = NAN;
+        fclose(la);
+    }
     char rs[16], path[8][PATH_MAX], num[8][32];
     snprintf(rs, sizeof rs, "%d", ranks);
     static const char *predicted[] = {"fingerprint", "cg", "mmm_s", "red_black"};
@@ -399,7 +405,7 @@ int ps_cmd_characterize(int argc, char **argv)
         nst++;
     }
     json_t *summary = ps_characterize_summary(dir, ranks, budget, ps_clock() - start, st, nst,
-                                              stop_requested != 0);
+                                              stop_requested != 0, load_before);
     char sp[PATH_MAX];
     snprintf(sp, sizeof sp, "%s/summary.json", dir);
     int rc = 0;

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# scripts/test.sh - builds parscope and runs every test, three ways:
+#   1. the normal build (warnings are errors) and the whole CTest suite;
+#   2. an AddressSanitizer + UndefinedBehaviorSanitizer build and the whole suite again;
+#   3. every fuzz harness for a short time (PARSCOPE_FUZZ_SECONDS, default 15) with libFuzzer.
+# Stops at the first failure.  Set PARSCOPE_TEST_QUICK=1 to run only the first.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+jobs=${PARSCOPE_TEST_JOBS:-2}
+
+echo "== build and test"
+cmake -S . -B build -DPARSCOPE_WERROR=ON > /dev/null
+cmake --build build -j"$jobs"
+ctest --test-dir build --output-on-failure -j"$jobs" --timeout 300
+[ "${PARSCOPE_TEST_QUICK:-0}" = 1 ] && exit 0
+
+echo "== sanitizer build (ASan + UBSan) and test"
+cmake -S . -B build-asan -DPARSCOPE_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug > /dev/null
+cmake --build build-asan -j"$jobs"
+# MPI libraries keep memory until exit by design; leaks in them are not ours
+ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+  ctest --test-dir build-asan --output-on-failure -j"$jobs" --timeout 600
+
+echo "== fuzz harnesses"
+scripts/fuzz.sh "${PARSCOPE_FUZZ_SECONDS:-15}" build-fuzz
