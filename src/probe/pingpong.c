@@ -63,8 +63,10 @@ json_t *ps__pingpong_measure(const ps_probe_budget *b)
     long sizes[128];
     int nsizes = make_sizes(sizes, 128);
     size_t cap = (size_t)PS_PROBE_MAX_BYTES + PS_PROBE_PERTURB;
-    char *buf = ps_xmalloc(cap);
+    /* separate send and receive buffers, as NetPIPE and applications have */
+    char *buf = ps_xmalloc(cap), *rbuf = ps_xmalloc(cap);
     memset(buf, rank + 1, cap);
+    memset(rbuf, 0, cap);
     double per_size = b->pingpong_s / nsizes;
     json_t *out = rank == 0 ? json_array() : NULL;
     double *samples = ps_xmalloc(sizeof(double) * (size_t)b->max_samples);
@@ -80,7 +82,7 @@ json_t *ps__pingpong_measure(const ps_probe_budget *b)
                 double t = MPI_Wtime();
                 for (int k = 0; k < m; k++) {
                     MPI_Send(buf, bytes, MPI_BYTE, peer, TAG_DATA, MPI_COMM_WORLD);
-                    MPI_Recv(buf, bytes, MPI_BYTE, peer, TAG_DATA, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+                    MPI_Recv(rbuf, bytes, MPI_BYTE, peer, TAG_DATA, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
                 }
                 double half = (MPI_Wtime() - t) / m / 2.0;
                 if (phase == 0) { phase = 1; m = 1; continue; }
@@ -109,7 +111,7 @@ json_t *ps__pingpong_measure(const ps_probe_budget *b)
                 MPI_Recv(&m, 1, MPI_INT, peer, TAG_CTRL, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
                 if (m <= 0) break;
                 for (int k = 0; k < m; k++) {
-                    MPI_Recv(buf, bytes, MPI_BYTE, peer, TAG_DATA, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+                    MPI_Recv(rbuf, bytes, MPI_BYTE, peer, TAG_DATA, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
                     MPI_Send(buf, bytes, MPI_BYTE, peer, TAG_DATA, MPI_COMM_WORLD);
                 }
             }
@@ -117,6 +119,7 @@ json_t *ps__pingpong_measure(const ps_probe_budget *b)
     }
     free(samples);
     free(buf);
+    free(rbuf);
     ps__quiet_barrier();
     return out;
 }
