@@ -58,7 +58,7 @@ void ps_whitebox_print(const json_t *doc, FILE *f)
     char a[32], b[32], c[32], e[32];
     const json_t *params = json_object_get(doc, "params");
     fprintf(f, "White-box breakdown of %s: %lld ranks, size %lld, %lld iterations; %lld trials per variant, "
-               "interleaved\n\n",
+               "interleaved and rotated\n\n",
             jstr(doc, "workload"), (long long)jnum(params, "ranks"), (long long)jnum(params, "size"),
             (long long)jnum(params, "iterations"), (long long)jnum(params, "trials"));
     fprintf(f, "  %-10s %-62s %11s %11s %11s\n", "kernel", "", "median", "min", "max");
@@ -229,7 +229,8 @@ int ps_whitebox_report_html(const json_t *doc, FILE *f)
     ps_html_kv(f, "workload", "%s", jstr(doc, "workload"));
     ps_html_kv(f, "ranks / size / iterations", "%lld / %lld / %lld", (long long)jnum(params, "ranks"),
                (long long)jnum(params, "size"), (long long)jnum(params, "iterations"));
-    ps_html_kv(f, "trials per variant", "%lld (interleaved: comm, data, full, ...)", (long long)jnum(params, "trials"));
+    ps_html_kv(f, "trials per variant", "%lld (interleaved, the order rotated each round)",
+               (long long)jnum(params, "trials"));
     const json_t *prof = json_object_get(doc, "profile");
     ps_html_kv(f, "profile", "communication %.1f %%, data movement %.1f %%, computation %.1f %%",
                jnum(prof, "communication_pct"), jnum(prof, "data_movement_pct"), jnum(prof, "computation_pct"));
@@ -272,10 +273,18 @@ int ps_whitebox_report_html(const json_t *doc, FILE *f)
     json_t *r;
     const json_t *vars = json_object_get(doc, "variants");
     int has_sec = json_object_get(vars, "sections") != NULL;
-    ps_html_table_begin(f, has_sec ? 5 : 4, "round", "T(comm)", "T(comm+data)", "T(full)", "T(sections)");
+    ps_html_table_begin(f, has_sec ? 6 : 5, "round", "order", "T(comm)", "T(comm+data)", "T(full)", "T(sections)");
     json_array_foreach(json_object_get(doc, "rounds"), i, r) {
+        char order[64] = "";
+        size_t j;
+        json_t *o;
+        json_array_foreach(json_object_get(r, "order"), j, o) {
+            size_t n = strlen(order);
+            snprintf(order + n, sizeof order - n, "%s%s", j ? ", " : "", json_string_value(o) ? json_string_value(o) : "?");
+        }
         ps_html_row_begin(f);
         ps_html_cell(f, 1, "%lld", (long long)jnum(r, "round"));
+        ps_html_cell(f, 0, "%s", order);
         ps_html_cell(f, 1, "%s", tm(a, 32, jnum(r, "comm")));
         ps_html_cell(f, 1, "%s", tm(b, 32, jnum(r, "data")));
         ps_html_cell(f, 1, "%s", tm(c, 32, jnum(r, "full")));

@@ -122,8 +122,9 @@ typedef struct ps_whitebox_spec {
 /* Told before each trial starts: which variant, how many trials are done. */
 typedef void (*ps_whitebox_progress)(const char *variant, int done, int total, void *ctx);
 
-/* Builds and runs the variants, interleaved (comm, data, full[, sections],
- * comm, data, ...), and returns the whole "whitebox" document in *doc.
+/* Builds and runs the variants, interleaved, one trial of each per round,
+ * the order rotated by one each round (comm, data, full; data, full, comm;
+ * ...), and returns the whole "whitebox" document in *doc.
  * Returns 0; 1 if a trial failed (the document holds what was measured and
  * a "failures" list); 2 for bad input (err set, *doc NULL). */
 int ps_whitebox_run(const ps_whitebox_spec *s, json_t **doc, ps_whitebox_progress cb, void *ctx, char *err,
