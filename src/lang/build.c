@@ -77,10 +77,15 @@ int ps_build_find_runtime(ps_build_paths *p, char *err, size_t errlen)
     return -1;
 }
 
-/* Splits $MPICC (it may be "ccache mpicc") into words appended to argv. */
+/* Splits $MPICC (it may be "ccache mpicc") into words appended to argv;
+ * without it, the MPI compiler wrapper parscope itself was built with (so
+ * programs link the same MPI library), else mpicc from PATH. */
 static int compiler_words(char **argv, int max, char *buf, size_t len)
 {
     const char *cc = getenv("MPICC");
+#ifdef PS_DEFAULT_MPICC
+    if ((!cc || !*cc) && access(PS_DEFAULT_MPICC, X_OK) == 0) cc = PS_DEFAULT_MPICC;
+#endif
     snprintf(buf, len, "%s", cc && *cc ? cc : "mpicc");
     int n = 0;
     for (char *s = strtok(buf, " \t"); s && n < max; s = strtok(NULL, " \t")) argv[n++] = s;

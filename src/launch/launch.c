@@ -80,6 +80,12 @@ int ps_launcher_resolve(const char *tmpl, int ranks, char ***words, int *nwords,
     char found[PATH_MAX];
     char *t;
     if (!tmpl || !*tmpl) {
+        /* the launcher of the MPI library parscope was built with, else PATH's */
+#ifdef PS_DEFAULT_MPIEXEC
+        if (PS_DEFAULT_MPIEXEC[0] && access(PS_DEFAULT_MPIEXEC, X_OK) == 0)
+            t = ps_xasprintf("%s -n {ranks}", PS_DEFAULT_MPIEXEC);
+        else
+#endif
         if (on_path("mpiexec", found, sizeof found)) t = ps_xasprintf("%s -n {ranks}", found);
         else if (on_path("mpirun", found, sizeof found)) t = ps_xasprintf("%s -n {ranks}", found);
         else {
@@ -405,7 +411,14 @@ void ps_mpi_library(char *buf, size_t len)
     if (!cache[0]) {
         char path[PATH_MAX];
         snprintf(cache, sizeof cache, "unknown");
-        if (on_path("mpiexec", path, sizeof path) || on_path("mpirun", path, sizeof path)) {
+        int have = 0;
+#ifdef PS_DEFAULT_MPIEXEC
+        if (PS_DEFAULT_MPIEXEC[0] && access(PS_DEFAULT_MPIEXEC, X_OK) == 0) {
+            snprintf(path, sizeof path, "%s", PS_DEFAULT_MPIEXEC);
+            have = 1;
+        }
+#endif
+        if (have || on_path("mpiexec", path, sizeof path) || on_path("mpirun", path, sizeof path)) {
             char *cmd = ps_xasprintf("'%s' --version 2>&1", path);
             FILE *p = popen(cmd, "r");
             free(cmd);

@@ -40,7 +40,7 @@ static int    nactive;
 static MPI_Comm comm = MPI_COMM_NULL;
 static int    we_initialized_mpi;
 static char   hostname[64];
-static char   mpi_lib[256];
+static char   mpi_lib[MPI_MAX_LIBRARY_VERSION_STRING];
 static char   status_file[4096];
 
 /* clock model of this rank */
