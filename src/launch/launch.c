@@ -80,13 +80,15 @@ int ps_launcher_resolve(const char *tmpl, int ranks, char ***words, int *nwords,
     char found[PATH_MAX];
     char *t;
     if (!tmpl || !*tmpl) {
-        /* the launcher of the MPI library parscope was built with, else PATH's */
+        /* PARSCOPE_MPIEXEC, else the launcher of the MPI library parscope was
+         * built with, else PATH's */
+        const char *def = getenv("PARSCOPE_MPIEXEC");
 #ifdef PS_DEFAULT_MPIEXEC
-        if (PS_DEFAULT_MPIEXEC[0] && access(PS_DEFAULT_MPIEXEC, X_OK) == 0)
-            t = ps_xasprintf("%s -n {ranks}", PS_DEFAULT_MPIEXEC);
-        else
+        if (!def) def = PS_DEFAULT_MPIEXEC;
 #endif
-        if (on_path("mpiexec", found, sizeof found)) t = ps_xasprintf("%s -n {ranks}", found);
+        if (def && def[0] && access(def, X_OK) == 0)
+            t = ps_xasprintf("%s -n {ranks}", def);
+        else if (on_path("mpiexec", found, sizeof found)) t = ps_xasprintf("%s -n {ranks}", found);
         else if (on_path("mpirun", found, sizeof found)) t = ps_xasprintf("%s -n {ranks}", found);
         else {
             ps_seterr(err, errlen,
@@ -379,6 +381,9 @@ int ps_launch(const ps_launch_opts *o, char *const argv[], ps_launch_result *r)
     r->elapsed = ps_clock() - start;
     if (WIFEXITED(status)) r->exit_code = WEXITSTATUS(status);
     else if (WIFSIGNALED(status)) r->exit_code = 128 + WTERMSIG(status);
+    /* ranks stop themselves just before the limit (status 124) after saying
+     * what they wait on: that is the job's timeout too */
+    if (!r->timed_out && o->timeout > 0 && r->exit_code == 124) r->timed_out = 1;
     int rc = 0;
     char dead[300];
     if (es.reported_rank >= 0)

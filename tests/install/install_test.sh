@@ -4,7 +4,7 @@
 # installed parscope builds and runs a LOOP program against the installed
 # runtime, and a C program links through pkg-config.
 set -eu
-build=$1 here=$(cd "$(dirname "$0")" && pwd)
+build=$1 mpicc=${2:-mpicc} here=$(cd "$(dirname "$0")" && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cmake --install "$build" --prefix "$tmp/prefix" > "$tmp/install.log"
@@ -14,7 +14,7 @@ for f in bin/parscope lib/libparscope.a lib/libparscope.so include/parscope/pars
 done
 export XDG_CACHE_HOME=$tmp/cache
 "$tmp/prefix/bin/parscope" build "$here/hello.loop" -o "$tmp/hello"
-mpiexec -n 3 "$tmp/hello" --quiet --trace "$tmp/t.pst"
+"${PS_MPIEXEC:-mpiexec}" -n 3 "$tmp/hello" --quiet --trace "$tmp/t.pst"
 "$tmp/prefix/bin/parscope" run "$here/hello.loop" -n 3 -q -o "$tmp/r.json"
 python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert d['sheet']['messages_sent']==9, d['sheet']" "$tmp/r.json"
 cat > "$tmp/direct.c" <<'C'
@@ -31,6 +31,6 @@ int main(int argc, char **argv)
     return 0;
 }
 C
-mpicc -o "$tmp/direct" "$tmp/direct.c" $(PKG_CONFIG_PATH=$tmp/prefix/lib/pkgconfig pkg-config --cflags --libs parscope) -Wl,-rpath,"$tmp/prefix/lib"
-mpiexec -n 2 "$tmp/direct" | grep -q "Messages sent / received:    1 / 1"
+"$mpicc" -o "$tmp/direct" "$tmp/direct.c" $(PKG_CONFIG_PATH=$tmp/prefix/lib/pkgconfig pkg-config --cflags --libs parscope) -Wl,-rpath,"$tmp/prefix/lib"
+"${PS_MPIEXEC:-mpiexec}" -n 2 "$tmp/direct" | grep -q "Messages sent / received:    1 / 1"
 echo "install: 1 passed, 0 failed"
