@@ -13,9 +13,9 @@ fi
 [ -x "${PS:-}" ] || { echo "usage: $0 PATH/TO/parscope (not found)"; exit 2; }
 command -v NPopenmpi >/dev/null || { echo "NPopenmpi (NetPIPE) is not installed"; exit 2; }
 
-# the same MPI settings for both programs (root in a container, no CMA single copy)
+# the same MPI settings for both programs (root in a container); the library's own
+# defaults otherwise (set OMPI_MCA_btl_vader_single_copy_mechanism=none to compare without CMA)
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
-export OMPI_MCA_btl_vader_single_copy_mechanism=${OMPI_MCA_btl_vader_single_copy_mechanism:-none}
 # KEEP=DIR keeps the raw outputs (np.out, p.json, m.ini, plots) there
 if [ -n "${KEEP:-}" ]; then T=$KEEP; mkdir -p "$T"; else T=$(mktemp -d); trap 'rm -rf "$T"' EXIT; fi
 
@@ -28,7 +28,7 @@ echo "uname:   $(uname -srvm)"
 echo "cpu:     $(lscpu | sed -n 's/^Model name: *//p' | head -1), $(nproc) cores"
 echo "mpi:     $(mpiexec --version 2>&1 | head -1)"
 echo "load:    $(cut -d' ' -f1-3 /proc/loadavg) (1, 5, 15 min)"
-echo "env:     OMPI_MCA_btl_vader_single_copy_mechanism=$OMPI_MCA_btl_vader_single_copy_mechanism${PRIO:+, nice $PRIO}"
+echo "env:     OMPI_MCA_btl_vader_single_copy_mechanism=${OMPI_MCA_btl_vader_single_copy_mechanism:-(default)}${PRIO:+, nice $PRIO}"
 
 echo "== parscope probe --quick -n 2"
 start=$(date +%s.%N)

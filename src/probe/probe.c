@@ -20,7 +20,7 @@
 static const ps_probe_budget budgets[] = {
     [PS_PROBE_TINY]  = {"tiny",  3, 0.15, 0.15, 0.04, 0.05, 3, 100, 32, 16L << 20},
     [PS_PROBE_QUICK] = {"quick", 3, 1.4,  1.0,  0.25, 0.02, 5, 400, 8,  64L << 20},
-    [PS_PROBE_FULL]  = {"full",  3, 14.0, 12.0, 3.0,  0.01, 8, 2000, 1, 1024L << 20},
+    [PS_PROBE_FULL]  = {"full",  3, 12.0, 9.0,  2.5,  0.01, 8, 2000, 1, 1024L << 20},
 };
 
 const ps_probe_budget *ps_probe_budget_for(ps_probe_mode mode)
