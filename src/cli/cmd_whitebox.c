@@ -164,8 +164,15 @@ int ps_cmd_whitebox(int argc, char **argv)
         fprintf(stderr, "parscope: %s\n", err);
         rc = rc ? rc : 1;
     }
-    if (json_is_true(json_object_get(doc, "interrupted")))
-        fprintf(stderr, "parscope: interrupted; the trials finished so far are reported\n");
+    if (json_is_true(json_object_get(doc, "interrupted"))) {
+        /* say what is missing */
+        fprintf(stderr, "parscope: interrupted; reported are the trials finished so far:");
+        const char *key;
+        json_t *var;
+        json_object_foreach(json_object_get(doc, "variants"), key, var)
+            fprintf(stderr, " %s %lld", key, (long long)json_integer_value(json_object_get(json_object_get(var, "time"), "trials")));
+        fprintf(stderr, " of %d each\n", spec.trials);
+    }
     json_decref(doc);
     return rc;
 }
