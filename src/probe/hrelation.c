@@ -80,8 +80,14 @@ json_t *ps__hrelation_measure(const ps_probe_budget *b, int combined)
     long total = 0;
     double *times = ps_xmalloc(sizeof(double) * (size_t)nh);
     double *batches = ps_xmalloc(sizeof(double) * (size_t)nh * PS_PROBE_H_BATCHES);
+    /* Past 1.5 times its share (a loaded machine: every fence waits for a
+     * descheduled rank) only every 4th remaining h and h_max are measured; the
+     * decision rides on the reduction, so all ranks take it together. */
+    double start = MPI_Wtime();
+    int thin = 0, nm = 0, skipped = 0;
     for (int k = 0; k < nh; k++) {
-        double want = batch_s / est, mine[PS_PROBE_H_BATCHES], *worst = batches + k * PS_PROBE_H_BATCHES;
+        if (thin && hs[k] > p && hs[k] != PS_PROBE_H_MAX && (skipped++ % 4) != 0) continue;
+        double want = batch_s / est, mine[PS_PROBE_H_BATCHES + 1], worst[PS_PROBE_H_BATCHES + 1];
         int per = want < 1 ? 1 : want > 20000 ? 20000 : (int)want;
         for (int bt = 0; bt < PS_PROBE_H_BATCHES; bt++) {
             MPI_Win_fence(0, win);
@@ -89,13 +95,20 @@ json_t *ps__hrelation_measure(const ps_probe_budget *b, int combined)
             for (int iter = 0; iter < per; iter++) superstep(hs[k], combined, s, p, src, win);
             mine[bt] = (MPI_Wtime() - t0) / per;
         }
-        MPI_Allreduce(mine, worst, PS_PROBE_H_BATCHES, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+        mine[PS_PROBE_H_BATCHES] = MPI_Wtime() - start;
+        MPI_Allreduce(mine, worst, PS_PROBE_H_BATCHES + 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+        thin = worst[PS_PROBE_H_BATCHES] > 1.5 * share;
         total += (long)per * PS_PROBE_H_BATCHES;
-        times[k] = INFINITY;
-        for (int bt = 0; bt < PS_PROBE_H_BATCHES; bt++)
-            if (worst[bt] < times[k]) times[k] = worst[bt];
-        if (times[k] > 0 && isfinite(times[k])) est = times[k];
+        hs[nm] = hs[k];
+        times[nm] = INFINITY;
+        for (int bt = 0; bt < PS_PROBE_H_BATCHES; bt++) {
+            batches[nm * PS_PROBE_H_BATCHES + bt] = worst[bt];
+            if (worst[bt] < times[nm]) times[nm] = worst[bt];
+        }
+        if (times[nm] > 0 && isfinite(times[nm])) est = times[nm];
+        nm++;
     }
+    nh = nm;
     MPI_Win_free(&win);
     free(src);
     json_t *out = NULL;
@@ -155,31 +168,41 @@ int ps__hrelation_round_fit(const json_t *round, int p, double *g_s, double *l_s
     return 0;
 }
 
-/* Pools one pattern over the rounds (minimum per h) into o; returns n. */
+/* Pools one pattern over the rounds into o: per h the best round (rounds on
+ * a loaded machine may have measured fewer h); returns the number of h. */
 static int pool(const json_t *rounds, const char *key, json_t *o, double *h, double *tmin)
 {
     size_t nr = json_array_size(rounds);
-    int n = -1;
+    int n = 0;
+    double hh[PS_PROBE_H_MAX + 1], tt[PS_PROBE_H_MAX + 1];
+    for (size_t r = 0; r < nr; r++) {
+        int k = read_series(json_object_get(json_array_get(rounds, r), key), hh, tt, PS_PROBE_H_MAX + 1);
+        for (int i = 0; i < k; i++) {
+            int j = 0;
+            while (j < n && h[j] < hh[i]) j++;
+            if (j < n && h[j] == hh[i]) continue;
+            if (n > PS_PROBE_H_MAX) break;
+            memmove(h + j + 1, h + j, sizeof(double) * (size_t)(n - j));
+            h[j] = hh[i];
+            n++;
+        }
+    }
+    if (n < 2) return -1;
     json_t *samples = json_array(), *niters = json_array();
+    for (int i = 0; i < n; i++) {
+        tmin[i] = INFINITY;
+        json_array_append_new(samples, json_array());
+    }
     for (size_t r = 0; r < nr; r++) {
         const json_t *hr = json_object_get(json_array_get(rounds, r), key);
-        double hh[PS_PROBE_H_MAX + 1], tt[PS_PROBE_H_MAX + 1];
         int k = read_series(hr, hh, tt, PS_PROBE_H_MAX + 1);
-        if (k < 2 || (n >= 0 && k != n)) { n = -1; break; }
-        if (n < 0) {
-            n = k;
-            for (int i = 0; i < n; i++) { h[i] = hh[i]; tmin[i] = tt[i]; json_array_append_new(samples, json_array()); }
-        }
-        for (int i = 0; i < n; i++) {
-            if (tt[i] < tmin[i]) tmin[i] = tt[i];
-            json_array_append_new(json_array_get(samples, (size_t)i), json_real(tt[i]));
-        }
+        for (int i = 0; i < k; i++)
+            for (int j = 0; j < n; j++)
+                if (h[j] == hh[i]) {
+                    if (tt[i] < tmin[j]) tmin[j] = tt[i];
+                    json_array_append_new(json_array_get(samples, (size_t)j), json_real(tt[i]));
+                }
         json_array_append_new(niters, json_integer((json_int_t)ps__json_num(hr, "niters")));
-    }
-    if (n < 2) {
-        json_decref(samples);
-        json_decref(niters);
-        return -1;
     }
     json_object_set_new(o, "statistic", json_string("min"));
     json_object_set_new(o, "niters", niters);
