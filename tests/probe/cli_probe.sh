@@ -33,8 +33,8 @@ done
 grep -q "best two must agree" "$T/out" || { echo "FAIL: no agreement report"; fail=1; }
 
 # inside an MPI job: the job's ranks measure, rank 0 writes
-expect 0 "wrote $T/in.ini" -- "$MPIEXEC" -n 2 "$PS" probe --tiny -o "$T/in.ini" --svg-dir "$T/svg2"
-"$CHECK" "$T/in.ini" || { echo "FAIL: model check (inside MPI)"; fail=1; }
+expect 0 "wrote $T/in.ini" -- "$MPIEXEC" -n 2 "$PS" probe --tiny -o "$T/in.ini" --json "$T/in.json" --svg-dir "$T/svg2"
+"$CHECK" "$T/in.ini" "$T/in.json" || { echo "FAIL: model check (inside MPI)"; fail=1; }
 # one rank is not enough
 expect 2 "needs at least 2 ranks (this job has 1)" -- "$MPIEXEC" -n 1 "$PS" probe --tiny -o "$T/one.ini"
 [ -e "$T/one.ini" ] && { echo "FAIL: a failed probe wrote a model"; fail=1; }

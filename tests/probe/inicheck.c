@@ -19,9 +19,10 @@ int main(int argc, char **argv)
         return 1;
     }
     REQUIRE(m.send_latency > 0 && m.recv_latency > 0 && m.word_time > 0 && m.flop_time > 0);
-    REQUIRE(m.bsp_r > 0 && m.bsp_g > 0 && m.bsp_l > 0 && m.bsp_p >= 2);
+    REQUIRE(m.bsp_r > 0 && m.bsp_p >= 2);
     REQUIRE(m.t0 > 0 && m.r_inf > 0 && m.npp >= 60 && m.pp_bytes[0] == 1 && m.pp_bytes[m.npp - 1] == 4194307);
     REQUIRE(m.r_incache > 0 && m.r_outcache > 0 && m.cores > 0 && m.mpi[0]);
+    if (argc < 3) REQUIRE(m.bsp_g > 0 && m.bsp_l > 0);
     printf("latency %.3g s, r_inf %.3g B/s, r %.3g flop/s, g %.3g, l %.3g\n", m.t0, m.r_inf, m.bsp_r, m.bsp_g, m.bsp_l);
     if (argc > 2) {
         json_error_t je;
@@ -38,7 +39,19 @@ int main(int argc, char **argv)
             REQUIRE(json_array_size(json_array_get(rounds, 0)) >= 3);
         }
         REQUIRE(json_array_size(json_object_get(doc, "agreement")) == 5);
-        REQUIRE(json_is_array(json_object_get(doc, "warnings")));
+        json_t *w = json_object_get(doc, "warnings");
+        REQUIRE(json_is_array(w));
+        /* g and l are positive, or (a loaded machine, seed 004's artefact) the probe says
+         * they are not instead of presenting them as facts */
+        int warned_g = 0, warned_l = 0;
+        json_array_foreach(w, i, s) {
+            const char *t = json_string_value(s);
+            if (strncmp(t, "g = ", 4) == 0 && strstr(t, "not positive")) warned_g = 1;
+            if (strncmp(t, "l = ", 4) == 0 && strstr(t, "not positive")) warned_l = 1;
+        }
+        REQUIRE(m.bsp_g > 0 || warned_g);
+        REQUIRE(m.bsp_l > 0 || warned_l);
+        if (!(m.bsp_g > 0 && m.bsp_l > 0)) printf("g or l not positive, and the probe warned so\n");
         json_decref(doc);
     }
     return 0;
