@@ -31,7 +31,7 @@ static const char probe_help[] =
     "\n"
     "  -n, --ranks N      ranks for the BSP measurements (default: the cores, at least 2)\n"
     "  -o, --output FILE  machine model (default: machine.ini)\n"
-    "      --quick        about 15 seconds instead of about 2 minutes\n"
+    "      --quick        a shorter budget: seconds instead of about a minute and a half\n"
     "      --json FILE    the result JSON with every sample (\"kind\": \"probe\")\n"
     "      --svg-dir DIR  plots (default: the directory of the machine model)\n"
     "      --launcher T   launcher template, e.g. 'srun -n {ranks}' (or PARSCOPE_LAUNCHER)\n"
