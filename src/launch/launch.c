@@ -22,6 +22,8 @@
 
 /* Seconds between SIGTERM and SIGKILL when a job is stopped. */
 #define PS_KILL_GRACE 3.0
+/* TCP socket buffers (bytes) when MPI runs over TCP on the loopback only. */
+#define PS_EMULATED_TCP_BUF "32768"
 
 int ps_inside_mpi(void)
 {
@@ -319,6 +321,21 @@ int ps_launch(const ps_launch_opts *o, char *const argv[], ps_launch_result *r)
             set_default_env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
         }
         set_default_env("OMPI_MCA_rmaps_base_oversubscribe", "1");
+        /* MPI forced onto TCP over the loopback is a network emulated on one
+         * machine (../shared/tools/slownet): a shaping queue (tbf) drops any
+         * packet larger than its burst, and loopback segments reach 64 KiB,
+         * so large messages would stall until TCP gives up.  Small socket
+         * buffers keep segments small there; real networks are untouched. */
+        const char *ifs = getenv("OMPI_MCA_btl_tcp_if_include");
+        if (ifs && !strcmp(ifs, "lo")) {
+            set_default_env("OMPI_MCA_btl_tcp_sndbuf", PS_EMULATED_TCP_BUF);
+            set_default_env("OMPI_MCA_btl_tcp_rcvbuf", PS_EMULATED_TCP_BUF);
+        }
+        const char *nolocal = getenv("MPIR_CVAR_NOLOCAL");
+        if (nolocal && !strcmp(nolocal, "1")) {
+            set_default_env("UCX_TCP_SNDBUF", PS_EMULATED_TCP_BUF);
+            set_default_env("UCX_TCP_RCVBUF", PS_EMULATED_TCP_BUF);
+        }
         set_default_env("PARSCOPE_INSIDE_MPI", "1");
         if (o->status_dir) setenv("PARSCOPE_STATUS_DIR", o->status_dir, 1);
         if (o->quiet) {
