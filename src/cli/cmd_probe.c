@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <hwloc.h>
 #include <jansson.h>
@@ -175,6 +176,24 @@ int ps_cmd_probe(int argc, char **argv)
         return out;
     }
 
+    /* make the output directories now: minutes of measurement must not end
+     * in "cannot write" */
+    {
+        const char *targets[3] = {a.output, a.json, NULL};
+        for (int i = 0; i < 3; i++) {
+            char *d = i < 2 ? (targets[i] ? dir_of(targets[i]) : NULL) : (a.svg_dir ? ps_xstrdup(a.svg_dir) : NULL);
+            if (d && ps_mkdirs(d, err, sizeof err) != 0) {
+                free(d);
+                return ps_fail(2, "%s", err);
+            }
+            if (d && access(d, W_OK) != 0) {
+                int rc = ps_fail(2, "%s: cannot write there", d);
+                free(d);
+                return rc;
+            }
+            free(d);
+        }
+    }
     if (!a.po.ranks) a.po.ranks = default_ranks();
     char *tmp = ps_mktempdir("parscope-probe", err, sizeof err);
     if (!tmp) return ps_fail(1, "%s", err);

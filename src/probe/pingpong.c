@@ -52,6 +52,12 @@ static double rse(const double *v, int n)
     return mean > 0 ? sd / sqrt((double)n) / mean : INFINITY;
 }
 
+/* Largest size measured: set in the first round when one round trip alone
+ * would spend several times a size's share of the budget (a slow network),
+ * then kept, so every round measures the same sizes (as NetPIPE stops when a
+ * transfer takes too long). */
+static long size_cutoff = PS_PROBE_MAX_BYTES + PS_PROBE_PERTURB;
+
 json_t *ps__pingpong_measure(const ps_probe_budget *b)
 {
     int rank;
@@ -74,6 +80,12 @@ json_t *ps__pingpong_measure(const ps_probe_budget *b)
 
     for (int si = 0; si < nsizes; si++) {
         int bytes = (int)sizes[si];
+        if (rank == 0 && bytes > size_cutoff) {
+            int done = -1; /* no more sizes */
+            MPI_Send(&done, 1, MPI_INT, peer, TAG_CTRL, MPI_COMM_WORLD);
+            break;
+        }
+        int all_done = 0;
         if (rank == 0) {
             double start = ps_clock(), est = 0;
             int m = 2, phase = 0, n = 0;   /* phase 0 warm-up, 1 calibration, 2 samples */
@@ -100,6 +112,8 @@ json_t *ps__pingpong_measure(const ps_probe_budget *b)
             }
             int stop = 0;
             MPI_Send(&stop, 1, MPI_INT, peer, TAG_CTRL, MPI_COMM_WORLD);
+            if (size_cutoff > PS_PROBE_MAX_BYTES && est * b->min_samples > 4 * per_size && bytes >= 1024)
+                size_cutoff = bytes + PS_PROBE_PERTURB;
             json_t *row = json_object();
             json_object_set_new(row, "bytes", json_integer(bytes));
             json_object_set_new(row, "round_trips_per_sample", json_integer(m));
@@ -109,6 +123,7 @@ json_t *ps__pingpong_measure(const ps_probe_budget *b)
             for (;;) {
                 int m;
                 MPI_Recv(&m, 1, MPI_INT, peer, TAG_CTRL, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+                if (m < 0) all_done = 1;
                 if (m <= 0) break;
                 for (int k = 0; k < m; k++) {
                     MPI_Recv(rbuf, bytes, MPI_BYTE, peer, TAG_DATA, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
@@ -116,6 +131,7 @@ json_t *ps__pingpong_measure(const ps_probe_budget *b)
                 }
             }
         }
+        if (all_done) break;
     }
     free(samples);
     free(buf);
@@ -218,6 +234,15 @@ int ps__pingpong_analyze(const json_t *rounds, json_t *doc, json_t *warnings, ch
     json_object_set_new(pp, "statistic", json_string("min"));
     json_object_set_new(pp, "sizes", sizes);
 
+    if (ns > 0 && bytes[ns - 1] < PS_PROBE_MAX_BYTES) {
+        char a[32], t[32];
+        ps_fmt_bytes(a, sizeof a, bytes[ns - 1]);
+        ps_fmt_time(t, sizeof t, 2 * tmin[ns - 1]);
+        ps__warn(warnings,
+                 "the ping-pong stopped at %s: one round trip took %s, too long for the time budget (a slow network); "
+                 "the bandwidth is the best up to that size",
+                 a, t);
+    }
     /* small-message latency and the best bandwidth, as NetPIPE reports them */
     int best = 0;
     for (size_t s = 0; s < ns; s++)
