@@ -72,6 +72,14 @@ static void summary_probe(json_t *s, const char *dir)
     json_t *o = json_object();
     json_object_set_new(o, "latency_s", jnum(num(pp, "latency")));
     json_object_set_new(o, "bandwidth_Bps", jnum(num(pp, "bandwidth")));
+    /* the largest message's rate: a shaped or congested link's sustained rate
+     * can be far below the best (burst) figure */
+    json_t *sizes = json_object_get(pp, "sizes");
+    json_t *last = json_array_get(sizes, json_array_size(sizes) ? json_array_size(sizes) - 1 : 0);
+    if (last && num(last, "min") > 0) {
+        json_object_set_new(o, "largest_bytes", jnum(num(last, "bytes")));
+        json_object_set_new(o, "bandwidth_largest_Bps", jnum(num(last, "bytes") / num(last, "min")));
+    }
     json_object_set_new(o, "hockney_t0_s", jnum(num(h, "t0")));
     json_object_set_new(o, "hockney_r_inf_Bps", jnum(num(h, "r_inf")));
     json_object_set_new(o, "n_half_bytes", jnum(num(h, "n_half")));
@@ -314,7 +322,11 @@ void ps_characterize_print(const json_t *s, FILE *f)
     if (p) {
         fmt_t(a, sizeof a, num(p, "latency_s"));
         fmt_bw(c, sizeof c, num(p, "bandwidth_Bps"));
-        fprintf(f, "  ping-pong: latency %s, bandwidth %s, n1/2 = %.0f bytes\n", a, c, num(p, "n_half_bytes"));
+        char d[64], e[32];
+        fmt_bw(d, sizeof d, num(p, "bandwidth_largest_Bps"));
+        ps_fmt_bytes(e, sizeof e, num(p, "largest_bytes"));
+        fprintf(f, "  ping-pong: latency %s, bandwidth %s best, %s at %s; n1/2 = %.0f bytes\n", a, c, d, e,
+                num(p, "n_half_bytes"));
         fprintf(f, "  BSP (p = %.0f): r = %.0f Mflop/s, g = %.3g flops (%.3g us), l = %.3g flops (%.3g us)%s\n",
                 num(p, "bsp_p"), num(p, "r_flops") / 1e6, num(p, "g_flops"), num(p, "g_us"), num(p, "l_flops"),
                 num(p, "l_us"), json_is_true(json_object_get(p, "best_two_agree")) ? "" : "  [best two runs disagree]");
@@ -366,7 +378,11 @@ int ps_characterize_report_html(const json_t *s, FILE *out)
         fmt_t(a, sizeof a, num(p, "latency_s"));
         ps_html_kv(out, "Latency (ping-pong, half round trip)", "%s", a);
         fmt_bw(a, sizeof a, num(p, "bandwidth_Bps"));
-        ps_html_kv(out, "Bandwidth (ping-pong, large messages)", "%s", a);
+        ps_html_kv(out, "Bandwidth (ping-pong, best)", "%s", a);
+        char e[32];
+        fmt_bw(a, sizeof a, num(p, "bandwidth_largest_Bps"));
+        ps_fmt_bytes(e, sizeof e, num(p, "largest_bytes"));
+        ps_html_kv(out, "Bandwidth at the largest message", "%s (%s)", a, e);
         ps_html_kv(out, "BSP r", "%.0f Mflop/s", num(p, "r_flops") / 1e6);
         ps_html_kv(out, "BSP g", "%.3g flops (%.3g us per word)", num(p, "g_flops"), num(p, "g_us"));
         ps_html_kv(out, "BSP l", "%.3g flops (%.3g us)", num(p, "l_flops"), num(p, "l_us"));

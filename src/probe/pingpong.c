@@ -57,6 +57,11 @@ static double rse(const double *v, int n)
  * then kept, so every round measures the same sizes (as NetPIPE stops when a
  * transfer takes too long). */
 static long size_cutoff = PS_PROBE_MAX_BYTES + PS_PROBE_PERTURB;
+/* From this size on (set in the first round when a round trip exceeds
+ * PS_PROBE_SLOW_RT) only powers of two are measured, with fewer samples: a
+ * slow network still gets sizes large enough to show its sustained rate (a
+ * shaped link's burst hides it below the bucket size). */
+static long slow_from = PS_PROBE_MAX_BYTES * 2L;
 
 json_t *ps__pingpong_measure(const ps_probe_budget *b)
 {
@@ -80,6 +85,7 @@ json_t *ps__pingpong_measure(const ps_probe_budget *b)
 
     for (int si = 0; si < nsizes; si++) {
         int bytes = (int)sizes[si];
+        if (bytes >= slow_from && (bytes & (bytes - 1)) != 0) continue; /* both ranks skip it */
         if (rank == 0 && bytes > size_cutoff) {
             int done = -1; /* no more sizes */
             MPI_Send(&done, 1, MPI_INT, peer, TAG_CTRL, MPI_COMM_WORLD);
@@ -103,7 +109,8 @@ json_t *ps__pingpong_measure(const ps_probe_budget *b)
                     phase = 2;
                 } else {
                     samples[n++] = half;
-                    int enough = n >= b->min_samples &&
+                    int min_n = bytes >= slow_from ? PS_PROBE_SLOW_SAMPLES : b->min_samples;
+                    int enough = n >= min_n &&
                                  (rse(samples, n) <= b->rse_target || ps_clock() - start > per_size);
                     if (enough || n >= b->max_samples) break;
                 }
@@ -112,8 +119,14 @@ json_t *ps__pingpong_measure(const ps_probe_budget *b)
             }
             int stop = 0;
             MPI_Send(&stop, 1, MPI_INT, peer, TAG_CTRL, MPI_COMM_WORLD);
-            if (size_cutoff > PS_PROBE_MAX_BYTES && est * b->min_samples > 4 * per_size && bytes >= 1024)
-                size_cutoff = bytes + PS_PROBE_PERTURB;
+            if (size_cutoff > PS_PROBE_MAX_BYTES && est > PS_PROBE_MAX_RT) size_cutoff = bytes;
+            if (slow_from > PS_PROBE_MAX_BYTES && est > PS_PROBE_SLOW_RT) {
+                /* tell the partner too: it skips the same sizes */
+                slow_from = bytes + 1;
+            }
+            long sf = slow_from, co = size_cutoff;
+            MPI_Send(&sf, 1, MPI_LONG, peer, TAG_CTRL, MPI_COMM_WORLD);
+            MPI_Send(&co, 1, MPI_LONG, peer, TAG_CTRL, MPI_COMM_WORLD);
             json_t *row = json_object();
             json_object_set_new(row, "bytes", json_integer(bytes));
             json_object_set_new(row, "round_trips_per_sample", json_integer(m));
@@ -124,6 +137,10 @@ json_t *ps__pingpong_measure(const ps_probe_budget *b)
                 int m;
                 MPI_Recv(&m, 1, MPI_INT, peer, TAG_CTRL, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
                 if (m < 0) all_done = 1;
+                if (m == 0) {
+                    MPI_Recv(&slow_from, 1, MPI_LONG, peer, TAG_CTRL, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+                    MPI_Recv(&size_cutoff, 1, MPI_LONG, peer, TAG_CTRL, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+                }
                 if (m <= 0) break;
                 for (int k = 0; k < m; k++) {
                     MPI_Recv(rbuf, bytes, MPI_BYTE, peer, TAG_DATA, MPI_COMM_WORLD, MPI_STATUS_IGNORE);

@@ -51,6 +51,9 @@ const ps_probe_budget *ps_probe_budget_for(ps_probe_mode mode);
 #define PS_PROBE_H_BATCHES   5            /* h-relation: batches per h, the best one counts */
 #define PS_PROBE_DAXPY_BATCHES 5          /* DAXPY: batches per length, the best one counts */
 #define PS_PROBE_AGREE       0.05         /* best two rounds must agree within this */
+#define PS_PROBE_SLOW_RT     20e-3        /* ping-pong: a round trip above this = a slow network: */
+#define PS_PROBE_SLOW_SAMPLES 3           /*   powers of two only, this many samples per size, */
+#define PS_PROBE_MAX_RT      0.25         /*   and no larger size once a round trip exceeds this */
 #define PS_PROBE_STEP_RATIO  0.85         /* bandwidth falling below this fraction of the previous size's = a step */
 
 /* ---- fits (fit.c) ------------------------------------------------------ */

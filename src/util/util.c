@@ -265,9 +265,9 @@ void ps_fmt_time(char *buf, size_t len, double s)
 void ps_fmt_bytes(char *buf, size_t len, double b)
 {
     if (b < 1024) snprintf(buf, len, "%.0f B", b);
-    else if (b < 1024.0 * 1024) snprintf(buf, len, "%.3g KiB", b / 1024);
-    else if (b < 1024.0 * 1024 * 1024) snprintf(buf, len, "%.3g MiB", b / (1024.0 * 1024));
-    else snprintf(buf, len, "%.3g GiB", b / (1024.0 * 1024 * 1024));
+    else if (b < 1024.0 * 1024) snprintf(buf, len, "%.4g KiB", b / 1024);
+    else if (b < 1024.0 * 1024 * 1024) snprintf(buf, len, "%.4g MiB", b / (1024.0 * 1024));
+    else snprintf(buf, len, "%.4g GiB", b / (1024.0 * 1024 * 1024));
 }
 
 void ps_debug(const char *fmt, ...)
