@@ -354,3 +354,46 @@ int ps__pingpong_analyze(const json_t *rounds, json_t *doc, json_t *warnings, ch
     free(tmin);
     return 0;
 }
+
+/* Both directions at once: ranks 0 and 1 exchange `bytes` simultaneously
+ * (nonblocking send and receive, then wait), best of a few.  Compared with
+ * the one-way time of the same size it tells a full-duplex link (about the
+ * same time) from a shared one (about twice: a bus in the estimator's
+ * terms, e.g. one Ethernet segment or one shaping queue). */
+json_t *ps__duplex_measure(long bytes)
+{
+    int rank;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (rank > 1) {
+        ps__quiet_barrier();
+        return NULL;
+    }
+    if (bytes > size_cutoff) bytes = size_cutoff;
+    while (bytes & (bytes - 1)) bytes &= bytes - 1; /* a power of two */
+    char *sb = ps_xmalloc((size_t)bytes), *rb = ps_xmalloc((size_t)bytes);
+    memset(sb, rank + 1, (size_t)bytes);
+    const int peer = 1 - rank;
+    double best = INFINITY;
+    for (int k = 0; k < PS_PROBE_DUPLEX_REPS + 1; k++) {
+        MPI_Request q[2];
+        MPI_Barrier(MPI_COMM_WORLD);
+        double t = MPI_Wtime();
+        MPI_Irecv(rb, (int)bytes, MPI_BYTE, peer, TAG_DATA, MPI_COMM_WORLD, &q[0]);
+        MPI_Isend(sb, (int)bytes, MPI_BYTE, peer, TAG_DATA, MPI_COMM_WORLD, &q[1]);
+        MPI_Waitall(2, q, MPI_STATUSES_IGNORE);
+        t = MPI_Wtime() - t;
+        double other = 0;
+        MPI_Sendrecv(&t, 1, MPI_DOUBLE, peer, TAG_CTRL, &other, 1, MPI_DOUBLE, peer, TAG_CTRL, MPI_COMM_WORLD,
+                     MPI_STATUS_IGNORE);
+        double both = t > other ? t : other;
+        if (k > 0 && both < best) best = both; /* the first is a warm-up */
+    }
+    free(sb);
+    free(rb);
+    ps__quiet_barrier();
+    if (rank != 0) return NULL;
+    json_t *o = json_object();
+    json_object_set_new(o, "bytes", json_integer(bytes));
+    json_object_set_new(o, "exchange", json_real(best));
+    return o;
+}

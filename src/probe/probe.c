@@ -153,6 +153,7 @@ int ps_probe_rank_side(const ps_probe_opts *o, json_t **raw, char *err, size_t e
         double t[5];
         t[0] = MPI_Wtime();
         json_t *pp = ps__pingpong_measure(b);
+        json_t *dup = ps__duplex_measure(PS_PROBE_DUPLEX_BYTES);
         t[1] = MPI_Wtime();
         json_t *da = ps__daxpy_measure(dx, b);
         t[2] = MPI_Wtime();
@@ -166,6 +167,7 @@ int ps_probe_rank_side(const ps_probe_opts *o, json_t **raw, char *err, size_t e
                                                             t[2] - t[1], "hrelation", t[3] - t[2], "combined",
                                                             t[4] - t[3]));
             json_object_set_new(round, "pingpong", pp);
+            if (dup) json_object_set_new(round, "duplex", dup);
             json_object_set_new(round, "daxpy", da);
             json_object_set_new(round, "hrelation", hr);
             json_object_set_new(round, "combined", hc);
@@ -244,7 +246,8 @@ int ps_probe_model(const json_t *doc, ps_machine *m, char *err, size_t errlen)
         ps_seterr(err, errlen, "the probe gave no usable latency, word time or flop time");
         return -1;
     }
-    m->bus = 0;
+    const char *net = json_string_value(json_object_get(model, "network"));
+    m->bus = net && !strcmp(net, "bus");
     m->cores_per_node = (int)fmax(0, ps__json_num(model, "ranks_per_node"));
     const char *host = json_string_value(json_object_get(meta, "host"));
     snprintf(m->name, sizeof m->name, "%s", host ? host : "");
@@ -378,6 +381,42 @@ json_t *ps_probe_analyze(const json_t *raw, ps_machine *m, char *err, size_t err
 
     /* the estimator's model (seed 003) from the ping-pong and DAXPY */
     const json_t *pp = json_object_get(doc, "pingpong"), *hk = json_object_get(pp, "hockney");
+
+    /* bus or nobus: both directions at once against one direction, same size
+     * (best over rounds of each) */
+    int bus = 0;
+    {
+        double ex = INFINITY, one = INFINITY, dbytes = 0;
+        for (size_t i = 0; i < json_array_size(rounds); i++) {
+            const json_t *d = json_object_get(json_array_get(rounds, i), "duplex");
+            if (!d) continue;
+            dbytes = ps__json_num(d, "bytes");
+            if (ps__json_num(d, "exchange") < ex) ex = ps__json_num(d, "exchange");
+        }
+        size_t k;
+        json_t *row;
+        json_array_foreach(json_object_get(pp, "sizes"), k, row)
+            if (ps__json_num(row, "bytes") == dbytes) one = ps__json_num(row, "min");
+        if (isfinite(ex) && isfinite(one) && one > 0) {
+            double ratio = ex / one;
+            bus = ratio > PS_PROBE_BUS_RATIO;
+            json_t *dj = json_object();
+            json_object_set_new(dj, "bytes", json_real(dbytes));
+            json_object_set_new(dj, "one_way", json_real(one));
+            json_object_set_new(dj, "exchange", json_real(ex));
+            json_object_set_new(dj, "ratio", json_real(ratio));
+            json_object_set_new(dj, "shared", json_boolean(bus));
+            json_object_set_new(doc, "duplex", dj);
+            if (bus) {
+                char a[32];
+                ps_fmt_bytes(a, sizeof a, dbytes);
+                ps__warn(warnings,
+                         "two ranks exchanging %s at once take %.2f times one direction's time: the link is shared "
+                         "(one queue or half duplex), so the model says network = bus",
+                         a, ratio);
+            }
+        }
+    }
     double t0 = ps__json_num(hk, "t0"), rinf = ps__json_num(hk, "r_inf");
     const char *lat_from = "hockney t0 / 2";
     if (!(t0 > 0)) {
@@ -394,7 +433,7 @@ json_t *ps_probe_analyze(const json_t *raw, ps_machine *m, char *err, size_t err
     json_object_set_new(model, "recv_latency", json_real(t0 / 2));
     json_object_set_new(model, "word_time", json_real(8.0 / rinf));
     json_object_set_new(model, "flop_time", json_real(1.0 / r));
-    json_object_set_new(model, "network", json_string("nobus"));
+    json_object_set_new(model, "network", json_string(bus ? "bus" : "nobus"));
     json_object_set_new(model, "ranks_per_node", json_integer(per_node));
     json_object_set_new(model, "latency_from", json_string(lat_from));
     json_object_set_new(model, "word_time_from", json_string(word_from));
@@ -458,8 +497,9 @@ void ps_probe_print(const json_t *doc, FILE *out)
         if (json_object_get(o, "rel_diff")) fprintf(out, " (%.1f%%)", 100 * ps__json_num(o, "rel_diff"));
         fputc('\n', out);
     }
-    fprintf(out, "\nmodel: send_latency = recv_latency = %.3g s, word_time = %.3g s, flop_time = %.3g s, nobus\n",
-            ps__json_num(model, "send_latency"), ps__json_num(model, "word_time"), ps__json_num(model, "flop_time"));
+    fprintf(out, "\nmodel: send_latency = recv_latency = %.3g s, word_time = %.3g s, flop_time = %.3g s, %s\n",
+            ps__json_num(model, "send_latency"), ps__json_num(model, "word_time"), ps__json_num(model, "flop_time"),
+            json_string_value(json_object_get(model, "network")) ? json_string_value(json_object_get(model, "network")) : "nobus");
     const json_t *w = json_object_get(doc, "warnings");
     if (json_array_size(w)) {
         fprintf(out, "\nwarnings (artefacts, not facts):\n");
@@ -620,8 +660,9 @@ int ps_probe_report_html(const json_t *doc, FILE *out)
     if (json_object_get(bsp, "g_combined"))
         ps_html_kv(out, "g, one message per destination", "%.4g flop (%.3g us)", ps__json_num(bsp, "g_combined"),
                    ps__json_num(bsp, "g_combined_us"));
-    ps_html_kv(out, "model", "send = recv latency %.3g s, word %.3g s, flop %.3g s, nobus",
-               ps__json_num(model, "send_latency"), ps__json_num(model, "word_time"), ps__json_num(model, "flop_time"));
+    ps_html_kv(out, "model", "send = recv latency %.3g s, word %.3g s, flop %.3g s, %s",
+               ps__json_num(model, "send_latency"), ps__json_num(model, "word_time"), ps__json_num(model, "flop_time"),
+               json_string_value(json_object_get(model, "network")) ? json_string_value(json_object_get(model, "network")) : "nobus");
     ps_html_kv_end(out);
 
     const json_t *w = json_object_get(doc, "warnings");

@@ -54,6 +54,9 @@ const ps_probe_budget *ps_probe_budget_for(ps_probe_mode mode);
 #define PS_PROBE_SLOW_RT     20e-3        /* ping-pong: a round trip above this = a slow network: */
 #define PS_PROBE_SLOW_SAMPLES 3           /*   powers of two only, this many samples per size, */
 #define PS_PROBE_MAX_RT      0.25         /*   and no larger size once a round trip exceeds this */
+#define PS_PROBE_DUPLEX_BYTES (1L << 20)  /* both directions at once: at most this size */
+#define PS_PROBE_DUPLEX_REPS 3            /*   best of this many */
+#define PS_PROBE_BUS_RATIO   1.6          /* exchange / one-way time above this: a shared link (bus) */
 #define PS_PROBE_STEP_RATIO  0.85         /* bandwidth falling below this fraction of the previous size's = a step */
 
 /* ---- fits (fit.c) ------------------------------------------------------ */

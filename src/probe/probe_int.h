@@ -42,4 +42,6 @@ int ps__daxpy_analyze(const json_t *raw_rounds, json_t *bsp, json_t *warnings);
 int ps__pingpong_round_figures(const json_t *round, double *latency, double *bandwidth);
 int ps__hrelation_round_fit(const json_t *round, int p, double *g_s, double *l_s);
 
+json_t *ps__duplex_measure(long bytes);
+
 #endif

@@ -209,6 +209,29 @@ int main(void)
     json_decref(doc);
     json_decref(raw);
 
+    /* bus or nobus: an exchange of 1 MiB against the one-way time of 1 MiB
+     * (t0 1 us + 1 MiB at 1 GB/s = 1.0496 ms) */
+    const double one = 1e-6 + 1048576 / 1e9;
+    const double ratios[2] = {1.05, 2.0};
+    for (int c = 0; c < 2; c++) {
+        raw = synthetic(2, 3, 1e-6, 1e9, 0, 0, 1e9, 0.5e-6, 20e-6, NULL);
+        json_t *rl = json_object_get(raw, "rounds");
+        for (size_t i = 0; i < json_array_size(rl); i++)
+            json_object_set_new(json_array_get(rl, i), "duplex",
+                                json_pack("{sisf}", "bytes", 1048576, "exchange", one * ratios[c] * (1 + 0.01 * i)));
+        doc = ps_probe_analyze(raw, &m, err, sizeof err);
+        CHECK(doc != NULL);
+        if (doc) {
+            const json_t *d = json_object_get(doc, "duplex");
+            CHECK(NEAR(num(d, "ratio"), ratios[c], 1e-6));
+            CHECK(m.bus == (c == 1));
+            CHECK(strcmp(json_string_value(json_object_get(json_object_get(doc, "model"), "network")),
+                         c == 1 ? "bus" : "nobus") == 0);
+            json_decref(doc);
+        }
+        json_decref(raw);
+    }
+
     if (failures) fprintf(stderr, "%d failure(s)\n", failures);
     return failures ? 1 : 0;
 }
