@@ -51,6 +51,36 @@ typedef struct array {
     int   loop_level;   /* \LOOP nesting where it was declared */
 } array;
 
+/* A set of identifiers (pointers into the source). */
+typedef struct nameset { const char **s; size_t *len; size_t n, cap; } nameset;
+
+static int ns_has(const nameset *ns, const char *s, size_t len)
+{
+    for (size_t i = 0; i < ns->n; i++)
+        if (ns->len[i] == len && !memcmp(ns->s[i], s, len)) return 1;
+    return 0;
+}
+
+static int ns_add(nameset *ns, const char *s, size_t len)
+{
+    if (ns_has(ns, s, len)) return 0;
+    if (ns->n == ns->cap) {
+        ns->cap = ns->cap ? 2 * ns->cap : 32;
+        ns->s = ps_xrealloc(ns->s, ns->cap * sizeof *ns->s);
+        ns->len = ps_xrealloc(ns->len, ns->cap * sizeof *ns->len);
+    }
+    ns->s[ns->n] = s;
+    ns->len[ns->n++] = len;
+    return 1;
+}
+
+static void ns_free(nameset *ns)
+{
+    free(ns->s);
+    free(ns->len);
+    memset(ns, 0, sizeof *ns);
+}
+
 typedef struct gen {
     const ps_program *p;
     const char *src;
@@ -71,9 +101,15 @@ typedef struct gen {
     char  main_name[256];
     int   main_params;  /* -1 no main, 0 (void), 2 (argc, argv) */
     int   failed;
+    int   active;       /* between \OPEN0 and \CLOSE0: plain C is computation */
+    int   open_depth;   /* brace depth of the \OPEN0 (leaving it ends the region) */
+    nameset sizes;      /* names that message sizes, counts or partners depend on */
+    nameset commfns;    /* functions of this file that communicate */
 } gen;
 
-enum { CTX_COMPUTE = 1 };
+/* CTX_COMPUTE: plain C is computation (a \LOOP body); CTX_NOGUARD: plain C
+ * is never computation (\DATA_MOVE, \KEEP, \COMPUTE blocks). */
+enum { CTX_COMPUTE = 1, CTX_NOGUARD = 2 };
 
 static void put(gen *g, const char *s, size_t n)
 {
@@ -241,6 +277,7 @@ static void ensure_text(sb *b, const array *a)
 
 static void pop_scope(gen *g)
 {
+    if (g->active && g->depth < g->open_depth) g->active = 0;
     while (g->narr > 0 && g->arr[g->narr - 1].depth > g->depth) {
         array *a = &g->arr[--g->narr];
         free(a->name);
@@ -375,6 +412,31 @@ static int need_array(gen *g, const ps_node *c, int i, int mat, const char *cnam
     return 2;
 }
 
+/* The kinds of construct whose only effect is computation. */
+static int is_compute_kind(int kind)
+{
+    return kind == PS_K_SCALPROD || kind == PS_K_MATVECPROD || kind == PS_K_MATPROD || kind == PS_K_WORK ||
+           kind == PS_K_COMPUTE;
+}
+
+/* A construct inside a \COMPUTE block that every variant needs (messages,
+ * the runtime's start and end, data movement), or NULL. */
+static const ps_node *comm_inside(const ps_nodes *ns)
+{
+    for (size_t i = 0; i < ns->n; i++) {
+        const ps_node *x = ns->v[i];
+        if (x->kind == PS_N_CONSTRUCT) {
+            int k = x->info->kind;
+            if (!is_compute_kind(k) && k != PS_K_LOOP && k != PS_K_SECTION && k != PS_K_KEEP && k != PS_K_VEC &&
+                k != PS_K_MAT && k != PS_K_INIT_ARRAY)
+                return x;
+        }
+        const ps_node *y = comm_inside(&x->kids);
+        if (y) return y;
+    }
+    return NULL;
+}
+
 static int gen_construct(gen *g, const ps_node *c, int ctx)
 {
     const ps_tok *nt = &g->t[c->name_tok];
@@ -389,9 +451,12 @@ static int gen_construct(gen *g, const ps_node *c, int ctx)
     switch (c->info->kind) {
     case PS_K_OPEN0:
         gline(g, line, "ps_loop_open0((%s), (%s), (%s), (%s), (long)(%s));", a[0], a[1], a[2], a[3], a[4]);
+        g->active = 1;
+        g->open_depth = g->depth;
         break;
     case PS_K_CLOSE0:
         gline(g, line, "ps_finalize();");
+        g->active = 0;
         break;
     case PS_K_VEC:
     case PS_K_MAT:
@@ -577,13 +642,36 @@ static int gen_construct(gen *g, const ps_node *c, int ctx)
          * inside is data movement, not computation */
         gpp(g, "#if PS_VARIANT >= 1");
         gline(g, line, "{ double ps__d%d = (double)(%s); ps_data_move_begin();", K, a[0]);
-        if (!(rc = gen_block(g, c, ctx & ~CTX_COMPUTE))) {
+        if (!(rc = gen_block(g, c, (ctx & ~CTX_COMPUTE) | CTX_NOGUARD))) {
             gline(g, g->t[c->rbrace].line, "ps_data_move_end(ps__d%d); }", K);
             gpp(g, "#else");
             gline(g, g->t[c->rbrace].line, ";");
             gpp(g, "#endif");
         }
         break;
+    case PS_K_KEEP:
+        /* plain C kept in every variant; constructs inside keep their class */
+        rc = gen_block(g, c, ctx | CTX_NOGUARD);
+        break;
+    case PS_K_COMPUTE: {
+        /* the whole block is computation: full variant only */
+        const ps_node *bad = comm_inside(&c->kids);
+        if (bad) {
+            rc = gerr(g, &g->t[bad->name_tok],
+                      "\\%s inside \\COMPUTE: the block is compiled in the full variant only, so the "
+                      "comm and data variants would not %s; move it out of the block",
+                      bad->info->name,
+                      bad->info->kind == PS_K_DATA_MOVE ? "move these data" : "run it");
+            break;
+        }
+        gpp(g, "#if PS_VARIANT == 2");
+        if (!(rc = gen_block(g, c, ctx | CTX_NOGUARD))) {
+            gpp(g, "#else");
+            gline(g, g->t[c->rbrace].line, ";");
+            gpp(g, "#endif");
+        }
+        break;
+    }
     default:
         rc = gerr(g, nt, "internal error: construct \\%s has no translation", cname);
     }
@@ -592,7 +680,12 @@ static int gen_construct(gen *g, const ps_node *c, int ctx)
     return rc;
 }
 
-/* ---- plain C inside \LOOP bodies: computation or structure ----------------- */
+/* ---- plain C: computation or structure -------------------------------------
+ * Between \OPEN0 and \CLOSE0 (and in \LOOP bodies anywhere) a plain C
+ * statement is computation, compiled in the full variant only, unless every
+ * variant needs it: declarations, jumps, runtime calls, calls of this file's
+ * communicating functions, assignments of the names that messages depend on,
+ * and statements that hold a construct.  docs/LANGUAGE.md states the rules. */
 
 static int ident_in(const char *s, size_t n, const char *const *set)
 {
@@ -632,11 +725,46 @@ static int is_declaration(gen *g, size_t a, size_t b)
     return k < b && g->t[k].kind == PS_TK_PUNCT && strchr("=;,[)", g->src[g->t[k].off]);
 }
 
-/* Calls of the runtime's communication functions are communication, not
- * computation (ps_allreduce_sum in a \LOOP body stays in every variant). */
+/* Calls of the runtime's communication functions: a function of the file
+ * that makes one communicates. */
 static const char *const comm_prefixes[] = {
     "ps_allreduce", "ps_send", "ps_recv", "ps_isend", "ps_irecv", "ps_wait", "ps_barrier", "ps_tree_",
     "ps_exchange", "ps_communicate", "ps_multibcast", "ps_visible_sync", "ps_loop_", NULL};
+/* Runtime functions that belong to the computation: kernels, random data,
+ * the clock, and ps_abort (a failed check of computed results). */
+static const char *const compute_prefixes[] = {"ps_work", "ps_compute", "ps_scalprod", "ps_matvecprod", "ps_matprod",
+                                               "ps_random", "ps_now", "ps_abort", NULL};
+
+static int has_prefix(const char *s, size_t n, const char *const *pre)
+{
+    for (; *pre; pre++)
+        if (n >= strlen(*pre) && !memcmp(s, *pre, strlen(*pre))) return 1;
+    return 0;
+}
+
+/* Is token k an identifier followed by '(' (a call or a function's name)? */
+static int is_call(gen *g, size_t k, size_t b)
+{
+    if (g->t[k].kind != PS_TK_IDENT) return 0;
+    size_t n = ps_next_sig(g->p, k + 1);
+    return n < b && ps_tok_is(g->src, &g->t[n], '(');
+}
+
+/* A statement every variant needs because of what it calls or names: a
+ * runtime function (ps_*, except the computational ones), a function of this
+ * file that communicates, or PS_VARIANT (the program selects by itself). */
+static int needed_call(gen *g, size_t a, size_t b)
+{
+    for (size_t k = a; k < b; k++) {
+        const ps_tok *t = &g->t[k];
+        if (t->kind != PS_TK_IDENT) continue;
+        const char *s = g->src + t->off;
+        if (t->len == 10 && !memcmp(s, "PS_VARIANT", 10)) return 1;
+        if (t->len > 3 && !memcmp(s, "ps_", 3) && !has_prefix(s, t->len, compute_prefixes)) return 1;
+        if (is_call(g, k, b) && ns_has(&g->commfns, s, t->len)) return 1;
+    }
+    return 0;
+}
 
 static int keeps_control(gen *g, size_t a, size_t b)
 {
@@ -645,14 +773,201 @@ static int keeps_control(gen *g, size_t a, size_t b)
     const ps_tok *t0 = &g->t[k0];
     if (ps_tok_is(g->src, t0, ';')) return 1;
     if (t0->kind == PS_TK_IDENT && ident_in(g->src + t0->off, t0->len, keep_words)) return 1;
-    for (size_t k = k0; k < b; k++) {
+    return needed_call(g, a, b);
+}
+
+/* If [a, b) is `x = ...`, `x op= ...`, `x++`, `x--`, `++x` or `--x` with x a
+ * plain name: the token of x, and in *rhs the first token after the
+ * operator.  NOTOK otherwise. */
+static size_t assign_target(gen *g, size_t a, size_t b, size_t *rhs)
+{
+    size_t k = ps_next_sig(g->p, a);
+    if (k >= b) return NOTOK;
+    const ps_tok *t = &g->t[k];
+    if (t->kind == PS_TK_PUNCT && (g->src[t->off] == '+' || g->src[t->off] == '-')) {
+        size_t k2 = ps_next_sig(g->p, k + 1);   /* ++x (the lexer gives one char per token) */
+        if (k2 >= b || k2 != k + 1 || !ps_tok_is(g->src, &g->t[k2], g->src[t->off])) return NOTOK;
+        size_t x = ps_next_sig(g->p, k2 + 1);
+        if (x >= b || g->t[x].kind != PS_TK_IDENT) return NOTOK;
+        *rhs = x + 1;
+        return x;
+    }
+    if (t->kind != PS_TK_IDENT || ident_in(g->src + t->off, t->len, stmt_words)) return NOTOK;
+    size_t o = ps_next_sig(g->p, k + 1);
+    if (o >= b || g->t[o].kind != PS_TK_PUNCT) return NOTOK;
+    char c0 = g->src[g->t[o].off];
+    char c1 = o + 1 < b && g->t[o + 1].kind == PS_TK_PUNCT ? g->src[g->t[o + 1].off] : 0;
+    char c2 = o + 2 < b && g->t[o + 2].kind == PS_TK_PUNCT ? g->src[g->t[o + 2].off] : 0;
+    if (c0 == '=' && c1 != '=') *rhs = o + 1;
+    else if (strchr("+-*/%&|^", c0) && c1 == '=') *rhs = o + 2;
+    else if ((c0 == '+' || c0 == '-') && c1 == c0) *rhs = o + 2;
+    else if ((c0 == '<' || c0 == '>') && c1 == c0 && c2 == '=') *rhs = o + 3;
+    else return NOTOK;
+    return k;
+}
+
+/* An assignment to a name that messages depend on stays in every variant. */
+static int size_assignment(gen *g, size_t a, size_t b)
+{
+    size_t rhs;
+    size_t x = assign_target(g, a, b, &rhs);
+    return x != NOTOK && ns_has(&g->sizes, g->src + g->t[x].off, g->t[x].len);
+}
+
+/* ---- what every variant needs: the analysis before generating ------------- */
+
+typedef struct chunk { size_t a, b; } chunk;
+typedef struct chunks { chunk *v; size_t n, cap; } chunks;
+
+static void chunk_push(chunks *cs, size_t a, size_t b)
+{
+    if (cs->n == cs->cap) {
+        cs->cap = cs->cap ? 2 * cs->cap : 64;
+        cs->v = ps_xrealloc(cs->v, cs->cap * sizeof *cs->v);
+    }
+    cs->v[cs->n++] = (chunk){a, b};
+}
+
+/* Adds the identifiers of [a, b) to set; 1 if any was new. */
+static int add_idents(gen *g, nameset *set, size_t a, size_t b)
+{
+    int changed = 0;
+    for (size_t k = a; k < b; k++)
+        if (g->t[k].kind == PS_TK_IDENT) changed |= ns_add(set, g->src + g->t[k].off, g->t[k].len);
+    return changed;
+}
+
+/* A declaration `T a = x, *b, c[n] = {...}`: for each declarator whose name
+ * is a size name, adds the names its initializer reads; 1 if any was new.
+ * The name is the last identifier outside brackets before '=' (or ','). */
+static int decl_inits(gen *g, size_t a, size_t b)
+{
+    int changed = 0, depth = 0;
+    size_t name = NOTOK, init = NOTOK;
+    for (size_t k = a; k <= b; k++) {
+        int end = k == b;
+        const ps_tok *t = end ? NULL : &g->t[k];
+        char ch = !end && t->kind == PS_TK_PUNCT ? g->src[t->off] : 0;
+        if (ch == '(' || ch == '[' || ch == '{') depth++;
+        else if ((ch == ')' || ch == ']' || ch == '}') && depth > 0) depth--;
+        if (end || (depth == 0 && (ch == ',' || ch == ';'))) {
+            if (init != NOTOK && name != NOTOK && ns_has(&g->sizes, g->src + g->t[name].off, g->t[name].len))
+                changed |= add_idents(g, &g->sizes, init, k);
+            name = init = NOTOK;
+        } else if (init == NOTOK && depth == 0 && ch == '=') {
+            init = k + 1;
+        } else if (init == NOTOK && depth == 0 && t->kind == PS_TK_IDENT) {
+            name = k;
+        }
+    }
+    return changed;
+}
+
+/* Splits every run of plain C into statements (at ';' outside parentheses);
+ * seeds the size names with the arguments of the constructs that every
+ * variant runs, the headers of control statements around constructs and the
+ * statements kept for their calls. */
+static void collect(gen *g, const ps_nodes *ns, chunks *cs, int in_compute)
+{
+    for (size_t i = 0; i < ns->n; i++) {
+        const ps_node *x = ns->v[i];
+        if (x->kind == PS_N_TOKENS) {
+            size_t a = x->toks.a;
+            int paren = 0;
+            for (size_t k = x->toks.a; k < x->toks.b; k++) {
+                const ps_tok *t = &g->t[k];
+                if (t->kind != PS_TK_PUNCT) continue;
+                char ch = g->src[t->off];
+                if (ch == '(' || ch == '[') paren++;
+                else if ((ch == ')' || ch == ']') && paren > 0) paren--;
+                else if (ch == ';' && paren == 0) {
+                    chunk_push(cs, a, k + 1);
+                    a = k + 1;
+                }
+            }
+            const ps_node *nx = i + 1 < ns->n ? ns->v[i + 1] : NULL;
+            if (nx && (nx->kind == PS_N_CONSTRUCT || nx->has_construct) && !in_compute) add_idents(g, &g->sizes, a, x->toks.b); /* if (...) \SEND */
+            else if (a < x->toks.b) chunk_push(cs, a, x->toks.b);
+        } else if (x->kind == PS_N_CONSTRUCT) {
+            int inner = in_compute || x->info->kind == PS_K_COMPUTE;
+            if (!inner && !is_compute_kind(x->info->kind))
+                for (int j = 0; j < x->nargs; j++) add_idents(g, &g->sizes, x->args[j].a, x->args[j].b);
+            collect(g, &x->kids, cs, inner);
+        } else {
+            collect(g, &x->kids, cs, in_compute);
+        }
+    }
+}
+
+static int body_communicates(gen *g, const ps_node *body)
+{
+    if (body->has_construct) return 1;
+    for (size_t k = body->toks.a; k < body->toks.b; k++) {
         const ps_tok *t = &g->t[k];
         if (t->kind != PS_TK_IDENT) continue;
-        for (const char *const *pre = comm_prefixes; *pre; pre++)
-            if (t->len >= strlen(*pre) && !memcmp(g->src + t->off, *pre, strlen(*pre))) return 1;
+        if (has_prefix(g->src + t->off, t->len, comm_prefixes)) return 1;
+        if (is_call(g, k, body->toks.b) && ns_has(&g->commfns, g->src + t->off, t->len)) return 1;
     }
     return 0;
 }
+
+/* The functions defined in this file that communicate: their body holds a
+ * construct, calls a runtime communication function or calls such a
+ * function (to a fixpoint). */
+static void find_commfns(gen *g)
+{
+    const ps_nodes *top = &g->p->top;
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (size_t i = 0; i + 1 < top->n; i++) {
+            const ps_node *x = top->v[i], *body = top->v[i + 1];
+            if (x->kind != PS_N_TOKENS || body->kind != PS_N_BRACE) continue;
+            /* `name ( ... )` just before the body */
+            size_t k = x->toks.b;
+            while (k > x->toks.a && (g->t[k - 1].kind == PS_TK_WS || g->t[k - 1].kind == PS_TK_COMMENT)) k--;
+            if (k == x->toks.a || !ps_tok_is(g->src, &g->t[k - 1], ')')) continue;
+            int depth = 0;
+            size_t m = k;
+            while (m > x->toks.a) {
+                m--;
+                if (ps_tok_is(g->src, &g->t[m], ')')) depth++;
+                else if (ps_tok_is(g->src, &g->t[m], '(') && --depth == 0) break;
+            }
+            if (depth != 0) continue;
+            while (m > x->toks.a && (g->t[m - 1].kind == PS_TK_WS || g->t[m - 1].kind == PS_TK_COMMENT)) m--;
+            if (m == x->toks.a || g->t[m - 1].kind != PS_TK_IDENT) continue;
+            const ps_tok *name = &g->t[m - 1];
+            if (ns_has(&g->commfns, g->src + name->off, name->len)) continue;
+            if (body_communicates(g, body)) changed |= ns_add(&g->commfns, g->src + name->off, name->len);
+        }
+    }
+}
+
+static void analyse(gen *g)
+{
+    find_commfns(g);
+    chunks cs = {0};
+    collect(g, &g->p->top, &cs, 0);
+    for (size_t i = 0; i < cs.n; i++)
+        if (needed_call(g, cs.v[i].a, cs.v[i].b)) add_idents(g, &g->sizes, cs.v[i].a, cs.v[i].b);
+    /* what the size names are computed from, to a fixpoint: the right-hand
+     * side of an assignment to one, the initializers of a declaration of one */
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (size_t i = 0; i < cs.n; i++) {
+            size_t a = cs.v[i].a, b = cs.v[i].b, rhs;
+            size_t x = assign_target(g, a, b, &rhs);
+            if (x != NOTOK) {
+                if (ns_has(&g->sizes, g->src + g->t[x].off, g->t[x].len)) changed |= add_idents(g, &g->sizes, rhs, b);
+            } else if (is_declaration(g, a, b)) {
+                changed |= decl_inits(g, a, b);
+            }
+        }
+    }
+    free(cs.v);
+}
+
+/* ---- emitting statements ---------------------------------------------------- */
 
 typedef struct pending { size_t a, b; int paren; } pending;
 
@@ -663,10 +978,12 @@ static void flush_kept(gen *g, pending *pd)
     pd->paren = 0;
 }
 
-static void flush_stmt(gen *g, pending *pd)
+static void flush_stmt(gen *g, pending *pd, int ctx)
 {
     if (pd->b <= pd->a) return;
-    if (is_declaration(g, pd->a, pd->b) || keeps_control(g, pd->a, pd->b)) {
+    int guard = !(ctx & CTX_NOGUARD) && ((ctx & CTX_COMPUTE) || g->active);
+    if (!guard || is_declaration(g, pd->a, pd->b) || keeps_control(g, pd->a, pd->b) ||
+        size_assignment(g, pd->a, pd->b)) {
         flush_kept(g, pd);
         return;
     }
@@ -715,13 +1032,14 @@ static int gen_compute_seq(gen *g, const ps_nodes *ns, int ctx)
                         char ch = g->src[t->off];
                         if (ch == '(' || ch == '[') pd.paren++;
                         else if ((ch == ')' || ch == ']') && pd.paren > 0) pd.paren--;
-                        else if (ch == ';' && pd.paren == 0 && !continues(g, &pd, k + 1, 0)) flush_stmt(g, &pd);
+                        else if (ch == ';' && pd.paren == 0 && !continues(g, &pd, k + 1, 0))
+                            flush_stmt(g, &pd, ctx);
                     }
                 }
             }
         } else if (x->kind == PS_N_BRACE && !x->has_construct) {
             extend(&pd, x->toks.a, x->toks.b);
-            if (pd.paren == 0 && !continues(g, &pd, x->toks.b, 1)) flush_stmt(g, &pd);
+            if (pd.paren == 0 && !continues(g, &pd, x->toks.b, 1)) flush_stmt(g, &pd, ctx);
         } else if (x->kind == PS_N_BRACE) {
             flush_kept(g, &pd);
             emit_tokens(g, x->toks.a, x->toks.a + 1);
@@ -740,9 +1058,16 @@ static int gen_compute_seq(gen *g, const ps_nodes *ns, int ctx)
     return 0;
 }
 
+static int holds_open0(const ps_nodes *ns)
+{
+    for (size_t i = 0; i < ns->n; i++)
+        if (ns->v[i]->kind == PS_N_CONSTRUCT && ns->v[i]->info->kind == PS_K_OPEN0) return 1;
+    return 0;
+}
+
 static int gen_nodes(gen *g, const ps_nodes *ns, int ctx)
 {
-    if (ctx & CTX_COMPUTE) return gen_compute_seq(g, ns, ctx);
+    if ((ctx & CTX_COMPUTE) || g->active || holds_open0(ns)) return gen_compute_seq(g, ns, ctx);
     for (size_t i = 0; i < ns->n; i++) {
         const ps_node *x = ns->v[i];
         if (x->kind == PS_N_TOKENS) {
@@ -883,6 +1208,7 @@ int ps_gen(const char *src, size_t len, const ps_gen_opts *o, char **out, size_t
                   "#ifndef PS_SECTIONS\n#define PS_SECTIONS %d /* time \\SECTION blocks */\n#endif\n"
                   "#include <parscope/loop.h>\n",
                   g.qpath, v == PS_VARIANT_SECTIONS ? 2 : v, v == PS_VARIANT_SECTIONS);
+        analyse(&g);
         rc = gen_nodes(&g, &p.top, 0);
     }
     if (!rc) {
@@ -900,6 +1226,8 @@ int ps_gen(const char *src, size_t len, const ps_gen_opts *o, char **out, size_t
         free(g.arr[k].s2);
     }
     free(g.arr);
+    ns_free(&g.sizes);
+    ns_free(&g.commfns);
     free(g.qpath);
     ps_program_free(&p);
     if (rc) {

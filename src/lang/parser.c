@@ -40,6 +40,8 @@ static const ps_construct_info constructs[] = {
     {"WAIT", PS_K_WAIT, 0, 0, 0},
     {"SECTION", PS_K_SECTION, 1, 1, 1},
     {"DATA_MOVE", PS_K_DATA_MOVE, 1, 1, 1},
+    {"KEEP", PS_K_KEEP, -1, -1, 1},
+    {"COMPUTE", PS_K_COMPUTE, -1, -1, 1},
     {NULL, 0, 0, 0, 0}};
 
 /* What the arguments are, for messages. */
@@ -63,6 +65,7 @@ static const char *signature(int kind)
     case PS_K_RECEIVE: case PS_K_BRECEIVE: return "(src, words)";
     case PS_K_SECTION: return "(name) { ... }";
     case PS_K_DATA_MOVE: return "(bytes) { ... }";
+    case PS_K_KEEP: case PS_K_COMPUTE: return " { ... }";
     default: return "";
     }
 }
@@ -248,6 +251,8 @@ static int parse_construct(parser *P, size_t *ip, ps_nodes *out)
                               "");
         }
         j = k;
+        if (parse_block(P, &j, c, cname)) return 2;
+    } else if (ci->kind == PS_K_KEEP || ci->kind == PS_K_COMPUTE) {
         if (parse_block(P, &j, c, cname)) return 2;
     } else {
         size_t k = next_sig(P, j);

@@ -21,7 +21,7 @@ enum ps_construct_kind {
     PS_K_COMMUNICATE, PS_K_EXCHANGE, PS_K_MULTIBCAST0, PS_K_MULTIBCAST_ME, PS_K_MULTIBCAST_ALTER,
     PS_K_TREE_BCAST, PS_K_TREE_COLLECT_VEC, PS_K_TREE_DISTRIB_VEC, PS_K_VISIBLE_SYNC,
     PS_K_SEND, PS_K_RECEIVE, PS_K_BSEND, PS_K_BRECEIVE, PS_K_WAIT,
-    PS_K_SECTION, PS_K_DATA_MOVE,
+    PS_K_SECTION, PS_K_DATA_MOVE, PS_K_KEEP, PS_K_COMPUTE,
     PS_K__COUNT
 };
 
@@ -29,7 +29,7 @@ enum ps_construct_kind {
 typedef struct ps_construct_info {
     const char *name;       /* without the backslash */
     int kind;
-    int min_args, max_args; /* -1 max: no argument list at all (\LOOP) */
+    int min_args, max_args; /* -1 max: no argument list at all (\LOOP, \KEEP, \COMPUTE) */
     int block;              /* 0 none, 1 required, 2 optional (\COMMUNICATE) */
 } ps_construct_info;
 

@@ -47,11 +47,8 @@ float **F = NULL;
 #line 26 "constructs.loop"
                                                                       {
         int local = (int)i;
-        
-#if PS_VARIANT == 2
-#line 28 "constructs.loop"
         acc += local;
-#endif
+        
 #if PS_VARIANT == 2
 #line 29 "constructs.loop"
         if (acc > 10) {
@@ -86,11 +83,8 @@ float **F = NULL;
 { ps_comm ps__c11; ps_communicate_begin(&ps__c11, (size_t)(64), (int)(1), (int)(2), (NULL), (NULL));
 #line 37 "constructs.loop"
                                {
-            
-#if PS_VARIANT == 2
-#line 38 "constructs.loop"
             acc *= 2;
-#endif
+            
 #if PS_VARIANT == 2
 #line 39 "constructs.loop"
 ps_work((double)(1e4));
@@ -119,11 +113,8 @@ ps_data_move_end(ps__d14); }
 #endif
 #line 45 "constructs.loop"
         if (nodes > 0) {
-            
-#if PS_VARIANT == 2
-#line 46 "constructs.loop"
             acc++;
-#endif
+            
 #line 47 "constructs.loop"
 { ps_tree_bcast((&acc), (size_t)(sizeof acc)); }
 #line 48 "constructs.loop"
@@ -203,8 +194,11 @@ ps_loop_bsend((int)(1), (double)(1));
 ps_loop_breceive((int)(0), (double)(1));
 #line 67 "constructs.loop"
     }
-    printf("%s %s %c %c %ld %g %d %d\n", GREETING, s, c, q, acc, s1 > 0 ? 1.0 : 0.0, host, argc > 0 && argv != NULL);
     
+#if PS_VARIANT == 2
+#line 68 "constructs.loop"
+    printf("%s %s %c %c %ld %g %d %d\n", GREETING, s, c, q, acc, s1 > 0 ? 1.0 : 0.0, host, argc > 0 && argv != NULL);
+#endif
 #line 69 "constructs.loop"
 ps_finalize();
 #line 70 "constructs.loop"

@@ -19,10 +19,14 @@ int ps__main_main(int argc, char **argv)
     
 #line 10 "activity.loop"
 ps_loop_open0((&nodes), (&me), (&host), (&psize), (long)(1000));
+#if PS_VARIANT == 2
 #line 11 "activity.loop"
     (void)argc;
+#endif
+#if PS_VARIANT == 2
+#line 12 "activity.loop"
     (void)argv;
-    
+#endif
 #line 13 "activity.loop"
 double *x = NULL; double *y = NULL;
 #line 14 "activity.loop"
