@@ -68,7 +68,7 @@ ps_waitall();
         s = s * 0.5;
         ring(8);
     }
-    ps_barrier();
+    ps_barrier(PS_C_USER);
     
 #line 35 "toplevel.loop"
           {
