@@ -14,7 +14,7 @@ pkgs=(
   python3 iproute2 util-linux procps
 )
 if [ "${1:-}" = "--with-peers" ]; then
-  pkgs+=(netpipe-openmpi libsimgrid-dev simgrid clang libclang-rt-14-dev valgrind afl++)
+  pkgs+=(netpipe-openmpi libsimgrid-dev simgrid clang libclang-rt-14-dev valgrind afl++ mpich libmpich-dev)
 fi
 
 missing=()

@@ -2,7 +2,8 @@
 # scripts/test.sh - builds parscope and runs every test, three ways:
 #   1. the normal build (warnings are errors) and the whole CTest suite;
 #   2. an AddressSanitizer + UndefinedBehaviorSanitizer build and the whole suite again;
-#   3. every fuzz harness for a short time (PARSCOPE_FUZZ_SECONDS, default 15) with libFuzzer.
+#   3. every fuzz harness for a short time (PARSCOPE_FUZZ_SECONDS, default 15) with libFuzzer;
+#   4. a build against MPICH (when mpicc.mpich is installed) and the tests that run MPI programs.
 # Stops at the first failure.  Set PARSCOPE_TEST_QUICK=1 to run only the first.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -23,3 +24,11 @@ ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:ha
 
 echo "== fuzz harnesses"
 scripts/fuzz.sh "${PARSCOPE_FUZZ_SECONDS:-15}" build-fuzz
+
+if command -v mpicc.mpich > /dev/null && [ -x /usr/bin/mpiexec.mpich ]; then
+  echo "== MPICH build and its MPI tests"
+  cmake -S . -B build-mpich -DMPI_C_COMPILER="$(command -v mpicc.mpich)" -DMPIEXEC_EXECUTABLE=/usr/bin/mpiexec.mpich > /dev/null
+  cmake --build build-mpich -j"$jobs"
+  ctest --test-dir build-mpich --output-on-failure -j"$jobs" --timeout 300 \
+    -R "runtime|trace_unit|cli_contract|install_tree|lang_|characterize|ps_out_cli|sim_|scale_clue_exact"
+fi
