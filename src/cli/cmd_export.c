@@ -73,7 +73,7 @@ int ps_cmd_export(int argc, char **argv)
         ps_trace_path(in, path, sizeof path);
         size_t n = strlen(path);
         if (n > 4 && !strcmp(path + n - 4, ".pst")) path[n - 4] = 0;
-        snprintf(def, sizeof def, "%s%s", path,
+        snprintf(def, sizeof def, "%.4000s%s", path,
                  fmt == PS_EXPORT_OTF2 ? ".otf2" : fmt == PS_EXPORT_CSV ? ".csv" : ".perfetto.json");
         output = def;
     }

@@ -129,7 +129,7 @@ static void scan_dir(inputs *in, const char *dir, int depth)
         names[n++] = ps_xstrdup(e->d_name);
     }
     closedir(d);
-    qsort(names, n, sizeof *names, name_cmp);
+    if (n) qsort(names, n, sizeof *names, name_cmp);
     for (size_t i = 0; i < n; i++) {
         char *p = ps_xasprintf("%s/%s", dir, names[i]);
         if (ps_is_dir(p)) {

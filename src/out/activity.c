@@ -171,7 +171,7 @@ int ps_timeline_build(const ps_trace *t, ps_timeline *tl, char *err, size_t errl
         double re = rt->t_end > hi ? hi : rt->t_end < lo ? lo : rt->t_end;
         add_piece(&pv, &np, &pcap, lo, rb, PS_ACT_IDLE);
         add_piece(&pv, &np, &pcap, re, hi, PS_ACT_IDLE);
-        qsort(pv, np, sizeof *pv, piece_cmp);
+        if (np) qsort(pv, np, sizeof *pv, piece_cmp);
         segbuf sb = {0};
         sweep(pv, np, lo, hi, &sb);
         tl->seg[r] = sb.v;

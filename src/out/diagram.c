@@ -120,7 +120,7 @@ static int bucket_cmp(const void *a, const void *b)
 static size_t merge_buckets(bucket *v, size_t n)
 {
     if (!n) return 0;
-    qsort(v, n, sizeof *v, bucket_cmp);
+    if (n) qsort(v, n, sizeof *v, bucket_cmp);
     size_t m = 0;
     for (size_t i = 1; i < n; i++) {
         if (v[i].key == v[m].key) v[m].n += v[i].n;

@@ -160,7 +160,7 @@ static int write_archive(const ps_trace *t, const char *dir, char *err, size_t e
             }
             if (b > tmax) tmax = b;
         }
-        qsort(rv, nr, sizeof *rv, rec_cmp);
+        if (nr) qsort(rv, nr, sizeof *rv, rec_cmp);
         OTF2_ErrorCode ec = OTF2_SUCCESS;
         for (size_t k = 0; k < nr && ec == OTF2_SUCCESS; k++) {
             const ps_event *e = &rt->ev[rv[k].ev];

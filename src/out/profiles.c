@@ -57,7 +57,7 @@ void ps_profile_concurrency(const ps_timeline *tl, double *out)
                 c[n++] = (change){tl->seg[r][i].t0, +1};
                 c[n++] = (change){tl->seg[r][i].t1, -1};
             }
-    qsort(c, n, sizeof *c, change_cmp);
+    if (n) qsort(c, n, sizeof *c, change_cmp);
     int busy = 0;
     double prev = tl->t0;
     for (size_t i = 0; i < n; i++) {

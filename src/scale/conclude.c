@@ -85,7 +85,7 @@ static double noise(const json_t *doc)
     }
     double r = 0;
     if (k) {
-        qsort(v, k, sizeof *v, cmp_d);
+        if (k) qsort(v, k, sizeof *v, cmp_d);
         r = k % 2 ? v[k / 2] : 0.5 * (v[k / 2 - 1] + v[k / 2]);
     }
     free(v);

@@ -294,7 +294,7 @@ static int cmp_double(const void *a, const void *b)
 
 void ps_sort_doubles(double *v, size_t n)
 {
-    qsort(v, n, sizeof *v, cmp_double);
+    if (n) qsort(v, n, sizeof *v, cmp_double);
 }
 
 double ps_median(double *v, size_t n)

@@ -47,7 +47,7 @@ int main(int argc, char **argv)
             }
             rows[k].n++;
         }
-    qsort(rows, nrows, sizeof *rows, cmp);
+    if (nrows) qsort(rows, nrows, sizeof *rows, cmp);
     for (size_t k = 0; k < nrows; k++) printf("%s %llu %ld\n", rows[k].name, rows[k].bytes, rows[k].n);
     ps_match m;
     if (ps_trace_match(t, &m) == 0) {
