@@ -380,7 +380,8 @@ json_t *ps__duplex_measure(long bytes)
         double t = MPI_Wtime();
         MPI_Irecv(rb, (int)bytes, MPI_BYTE, peer, TAG_DATA, MPI_COMM_WORLD, &q[0]);
         MPI_Isend(sb, (int)bytes, MPI_BYTE, peer, TAG_DATA, MPI_COMM_WORLD, &q[1]);
-        MPI_Waitall(2, q, MPI_STATUSES_IGNORE);
+        MPI_Wait(&q[0], MPI_STATUS_IGNORE);
+        MPI_Wait(&q[1], MPI_STATUS_IGNORE);
         t = MPI_Wtime() - t;
         double other = 0;
         MPI_Sendrecv(&t, 1, MPI_DOUBLE, peer, TAG_CTRL, &other, 1, MPI_DOUBLE, peer, TAG_CTRL, MPI_COMM_WORLD,
