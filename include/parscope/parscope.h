@@ -84,6 +84,9 @@ void ps_set_defaults(long problem_size, long iterations);
  *   --timeout SEC          abort with a report of what each rank waits on
  *   --quiet                do not print the result sheet at ps_finalize
  *   --workload NAME        name recorded in the trace
+ *   --verify               check the result against a serial computation
+ *   --no-trace             record no events (a baseline for the cost of tracing;
+ *                          also PARSCOPE_NO_TRACE=1)
  */
 void ps_set_args(int *argc, char ***argv);
 

@@ -67,7 +67,7 @@ void ps_set_defaults(long problem_size, long iterations)
     if (iterations > 0) ps__rt.default_iterations = iterations;
 }
 
-static int verify_flag;
+static int verify_flag, no_trace;
 
 static void bad_option(const char *opt, const char *val)
 {
@@ -116,6 +116,8 @@ void ps_set_args(int *argc, char ***argv)
             i++;
         } else if (!strcmp(a, "--quiet")) {
             ps__rt.quiet = 1;
+        } else if (!strcmp(a, "--no-trace")) {
+            no_trace = 1;
         } else if (!strcmp(a, "--verify")) {
             verify_flag = 1;
         } else {
@@ -179,6 +181,8 @@ int ps_init(long trace_capacity)
     if (ps__rt.initialized) return 0;
     ps__rt.t_start_process = ps_now();
     env_defaults();
+    const char *off = getenv("PARSCOPE_NO_TRACE");
+    ps__rt.tracing = !(no_trace || (off && *off && strcmp(off, "0")));
     const ps__backend *be = ps__record_backend();
     ps__rt.be = be ? be : ps__mpi_backend();
     long cap = trace_capacity > 0 ? trace_capacity : PS_TRACE_DEFAULT_CAPACITY;

@@ -57,6 +57,7 @@ typedef struct ps__runtime {
     volatile int         waiting_peer;
     volatile size_t      waiting_bytes;
     int                  verify_failed;
+    int                  tracing;        /* 0 with --no-trace: no events, no timestamps */
 } ps__runtime;
 
 extern ps__runtime ps__rt;
@@ -65,6 +66,7 @@ extern ps__runtime ps__rt;
 static inline void ps__record(uint8_t kind, int construct, double t0, double t1,
                               int peer, int tag, uint64_t bytes, uint8_t flags, uint32_t aux)
 {
+    if (!ps__rt.tracing) return;
     if (ps__rt.nev < ps__rt.cap) {
         ps_event *e = &ps__rt.ev[ps__rt.nev++];
         e->t0 = t0;
