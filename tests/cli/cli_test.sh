@@ -39,6 +39,10 @@ expect 1 "rank 2 (died|did not finish)" -- "$ps" run "$prog" -n 3 -- --die
 # a job that hangs: stopped at the time limit, each rank says what it waits on
 expect 1 "rank [01]: timed out after [0-9.]+ s, waiting in a blocking receive" -- "$ps" run "$prog" -n 2 --timeout 3 -- --deadlock
 expect 1 "exceeded its time limit of 3 s" -- "$ps" run "$prog" -n 2 --timeout 3 -- --deadlock
+# a LOOP program that deadlocks through \BRECEIVE stops at --timeout, naming the ranks and what they wait on
+src=$(cd "$(dirname "$0")/../.." && pwd)
+expect 1 "rank [0-2]: timed out after [0-9.]+ s, waiting in a blocking receive \(partner rank [0-2], 32 bytes\)" -- \
+  env XDG_CACHE_HOME="$tmp/cache" "$ps" run "$src/tests/sim/deadlock.loop" -n 3 --timeout 4
 # results: JSON with every trial, the trace kept
 expect 0 "Trials: 2" -- "$ps" run "$prog" -n 2 -k 2 --trace "$tmp/T" -o "$tmp/r.json"
 python3 - "$tmp/r.json" "$tmp/T/trace.pst" <<'PY' || { echo "FAIL: result JSON"; fails=$((fails + 1)); }
