@@ -36,6 +36,14 @@ expect 0 "Execution time" -- "$ps" run "$prog" -n 2 --launcher "mpiexec -n {rank
 expect 0 "Execution time" -- env PARSCOPE_LAUNCHER="mpiexec --oversubscribe -n {ranks}" "$ps" run "$prog" -n 3
 # a rank that dies: the job fails, the rank is named
 expect 1 "rank 2 (died|did not finish)" -- "$ps" run "$prog" -n 3 -- --die
+# ... and what was measured is still written: the result names every failed trial
+expect 1 "trial 2 of 2: the job failed" -- "$ps" run "$prog" -n 3 -k 2 -o "$tmp/died.json" -- --die
+python3 - "$tmp/died.json" <<'PY' || { echo "FAIL: the failed run's JSON"; fails=$((fails + 1)); }
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["time"]["trials"] == 2 and d["time"]["successful"] == 0, d["time"]
+assert [f["trial"] for f in d["failures"]] == [1, 2] and "rank 2" in d["failures"][0]["message"], d["failures"]
+PY
 # a job that hangs: stopped at the time limit, each rank says what it waits on
 expect 1 "rank [01]: timed out after [0-9.]+ s, waiting in a blocking receive" -- "$ps" run "$prog" -n 2 --timeout 3 -- --deadlock
 expect 1 "exceeded its time limit of 3 s" -- "$ps" run "$prog" -n 2 --timeout 3 -- --deadlock
