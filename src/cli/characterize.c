@@ -346,7 +346,7 @@ void ps_characterize_print(const json_t *s, FILE *f)
         fprintf(f, "  predictions (P > 1): mean |error| %.1f%%, max %.1f%% over %lld points\n",
                 100 * num(pr, "mean_abs_error"), 100 * num(pr, "max_abs_error"),
                 (long long)json_integer_value(json_object_get(pr, "points")));
-    fprintf(f, "  main bottleneck: %s. %s\n", str(b, "name"), str(b, "reason"));
+    fprintf(f, "  main bottleneck: %s: %s\n", str(b, "name"), str(b, "reason"));
     const char *warn = json_string_value(json_object_get(s, "warning"));
     if (warn) fprintf(f, "  warning: %s\n", warn);
     json_t *missing = json_object_get(s, "missing");

@@ -56,6 +56,8 @@ static const char predict_help[] =
     "      --export-simgrid DIR  also write SimGrid time-independent traces + platform\n"
     "      --export-goal FILE    also write a LogGOPSim GOAL schedule (one count only)\n"
     "      --compare         also run the workload under MPI and print the relative errors\n"
+    "      --calibrate       price each construct's computation from a 1-rank MPI run\n"
+    "                        (instead of the model's flop_time)\n"
     "  -k, --trials K        trials per count for --compare (default 3; the fastest counts)\n"
     "      --measured FILE   with --compare: write the measured results here\n"
     "      --timeout SEC     limit for recording one count (default 600)\n"

@@ -304,8 +304,11 @@ int ps_cmd_rank(int argc, char **argv)
 
 int ps_cmd_workloads(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
+    if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+        printf("usage: parscope workloads\n\nLists the built-in workloads with their default size and iterations.\n");
+        return 0;
+    }
+    if (argc > 1) return ps_usage_error("workloads", "unexpected argument '%s'", argv[1]);
     printf("%-12s %-6s %8s %6s  %s\n", "workload", "alias", "size", "iters", "description");
     for (const ps_workload *w = ps_workloads; w->name; w++)
         printf("%-12s %-6s %8ld %6ld  %s%s\n", w->name, w->alias ? w->alias : "", w->default_size,
