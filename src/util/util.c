@@ -160,8 +160,36 @@ char *ps_read_file(const char *path, size_t *len, char *err, size_t errlen)
     return buf;
 }
 
+/* Writes straight into an existing non-regular file (a terminal, a pipe,
+ * /dev/stdout): renaming over it would replace the device node. */
+static int write_in_place(const char *path, const void *data, size_t len, char *err, size_t errlen)
+{
+    int fd = open(path, O_WRONLY | O_TRUNC);
+    if (fd < 0) {
+        ps_seterr(err, errlen, "%s: cannot write: %s", path, strerror(errno));
+        return -1;
+    }
+    const char *p = data;
+    while (len > 0) {
+        ssize_t w = write(fd, p, len);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) {
+            ps_seterr(err, errlen, "%s: write failed: %s", path, strerror(errno));
+            close(fd);
+            return -1;
+        }
+        p += w;
+        len -= (size_t)w;
+    }
+    close(fd);
+    return 0;
+}
+
 int ps_write_file(const char *path, const void *data, size_t len, char *err, size_t errlen)
 {
+    struct stat st;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
+        return write_in_place(path, data, len, err, errlen);
     char tmp[PATH_MAX];
     if (snprintf(tmp, sizeof tmp, "%s.tmp.%d", path, (int)getpid()) >= (int)sizeof tmp) {
         ps_seterr(err, errlen, "%s: path too long", path);

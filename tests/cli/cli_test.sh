@@ -73,6 +73,9 @@ assert d["machine"]["cores"] >= 1 and d["machine"]["mpi"]
 assert os.path.exists(sys.argv[2])
 PY
 [ $fails -eq 0 ] && passes=$((passes + 1))
+# a result to a device is written into it, never renamed over it
+expect 0 '"kind": "run"' -- "$ps" run "$prog" -n 2 -q -o /dev/stdout
+{ [ -L /dev/stdout ] || [ -c /dev/stdout ]; } && passes=$((passes + 1)) || { echo "FAIL: /dev/stdout was replaced"; fails=$((fails + 1)); }
 # a second run into the same places is refused, unless --force
 expect 2 "exists already \(use --force" -- "$ps" run "$prog" -n 2 -o "$tmp/r.json"
 expect 2 "holds a trace already" -- "$ps" run "$prog" -n 2 --trace "$tmp/T"
