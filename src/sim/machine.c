@@ -434,23 +434,6 @@ static void put_str(FILE *f, const char *key, const char *v)
     fputc('\n', f);
 }
 
-/* Atomic replace for files; a device or pipe (-o /dev/stdout) is written
- * in place, never renamed over. */
-static int write_out(const char *path, const char *buf, size_t len, char *err, size_t errlen)
-{
-    struct stat st;
-    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-        FILE *f = fopen(path, "w");
-        if (!f || fwrite(buf, 1, len, f) != len || fclose(f) != 0) {
-            if (f) fclose(f);
-            ps_seterr(err, errlen, "%s: %s", path, strerror(errno));
-            return -1;
-        }
-        return 0;
-    }
-    return ps_write_file(path, buf, len, err, errlen);
-}
-
 int ps_machine_save(const char *path, const ps_machine *m, char *err, size_t errlen)
 {
     char *buf = NULL;
@@ -515,7 +498,7 @@ int ps_machine_save(const char *path, const ps_machine *m, char *err, size_t err
         ps_seterr(err, errlen, "%s: out of memory", path);
         return -1;
     }
-    int rc = write_out(path, buf, len, err, errlen);
+    int rc = ps_write_file(path, buf, len, err, errlen);
     free(buf);
     return rc;
 }

@@ -187,9 +187,16 @@ static int write_in_place(const char *path, const void *data, size_t len, char *
 
 int ps_write_file(const char *path, const void *data, size_t len, char *err, size_t errlen)
 {
+    /* /dev/stdout and friends are links into /proc: whatever they point at
+     * (a terminal, a pipe, a file the shell opened), write into it */
+    if (!strncmp(path, "/dev/", 5) || !strncmp(path, "/proc/", 6))
+        return write_in_place(path, data, len, err, errlen);
     struct stat st;
     if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
         return write_in_place(path, data, len, err, errlen);
+    /* replace a symbolic link's target, not the link */
+    char real[PATH_MAX];
+    if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode) && realpath(path, real)) path = real;
     char tmp[PATH_MAX];
     if (snprintf(tmp, sizeof tmp, "%s.tmp.%d", path, (int)getpid()) >= (int)sizeof tmp) {
         ps_seterr(err, errlen, "%s: path too long", path);
