@@ -8,7 +8,9 @@
  *   sim_speed file STREAMS MACHINE  a recorded stream file (parscope predict --streams)
  *
  * Prints one line "key=value ..." (instructions, messages, events, seconds,
- * events_per_s, peak_rss_mb); no trace is built (--trace 1 builds it).
+ * events_per_s, peak_rss_mb, and a digest of every rank's predicted times and
+ * counts, to check that a change to the simulator predicts bit for bit the
+ * same); no trace is built (SIM_TRACE=1 builds it, and the digest covers it).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +34,37 @@ static double peak_mb(void)
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
     return (double)ru.ru_maxrss / 1024.0;
+}
+
+/* FNV-1a over the bits of every per-rank figure (and the trace, if built). */
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+    const unsigned char *b = p;
+    for (size_t i = 0; i < n; i++) h = (h ^ b[i]) * 0x100000001b3ull;
+    return h;
+}
+
+static uint64_t digest(const ps_sim_result *r)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    h = fnv(h, &r->time, sizeof r->time);
+    for (int i = 0; i < r->nranks; i++) {
+        const ps_sim_rank *a = &r->rank[i];
+        double d[4] = {a->end, a->work, a->comm, a->wait};
+        uint64_t u[5] = {a->sent, a->received, a->bytes_sent, a->bytes_received, a->instructions};
+        h = fnv(h, d, sizeof d);
+        h = fnv(h, u, sizeof u);
+        if (r->trace)
+            for (size_t k = 0; k < r->trace->rank[i].n; k++) {
+                const ps_event *e = &r->trace->rank[i].ev[k];
+                double t[2] = {e->t0, e->t1};
+                int32_t v[4] = {e->peer, e->tag, e->construct, e->kind};
+                h = fnv(h, t, sizeof t);
+                h = fnv(h, v, sizeof v);
+                h = fnv(h, &e->bytes, sizeof e->bytes);
+            }
+    }
+    return h;
 }
 
 static ps_streams *ring(int P, long K)
@@ -125,11 +158,11 @@ int main(int argc, char **argv)
         return 1;
     }
     printf("ranks=%d instructions=%llu messages=%llu events=%llu stream_bytes=%llu bytes_per_instruction=%.2f "
-           "setup_s=%.3f sim_wall_s=%.3f sim_cpu_s=%.3f events_per_cpu_s=%.3g predicted_s=%.6g peak_in_flight=%llu peak_rss_mb=%.0f%s\n",
+           "setup_s=%.3f sim_wall_s=%.3f sim_cpu_s=%.3f events_per_cpu_s=%.3g predicted_s=%.6g peak_in_flight=%llu peak_rss_mb=%.0f digest=%016llx%s\n",
            s->nranks, (unsigned long long)st.instructions, (unsigned long long)r.messages,
            (unsigned long long)r.events, (unsigned long long)st.encoded_bytes,
            st.instructions ? (double)st.encoded_bytes / (double)st.instructions : 0, tg, t, ct, (double)r.events / ct,
-           r.time, (unsigned long long)r.peak_in_flight, peak_mb(), rc == 1 ? " DEADLOCK" : "");
+           r.time, (unsigned long long)r.peak_in_flight, peak_mb(), (unsigned long long)digest(&r), rc == 1 ? " DEADLOCK" : "");
     ps_sim_result_free(&r);
     ps_streams_free(s);
     return 0;

@@ -2,11 +2,19 @@
  * sim.c - the execution simulator (see sim.h and docs/PREDICT.md).
  *
  * State is small and flat so large runs fit: a record per rank, a pool of
- * message records (alive only while a message is in flight or waited for),
- * a hash table of channels (receiver, sender, tag) holding the FIFO of
- * unmatched sends or unmatched receives (matching is O(1) per message and the
- * table only holds channels with something pending), the event queue, and a
- * FIFO of transmissions waiting for the bus.
+ * message records (a cache line each, alive only while a message is in
+ * flight or waited for), a hash table of channels (receiver, sender, tag)
+ * holding the FIFO of unmatched sends or unmatched receives (matching is O(1)
+ * per message and the table only holds channels with something pending), the
+ * event queue, and a FIFO of transmissions waiting for the bus.
+ *
+ * Speed comes from memory traffic: with a million messages pending, every
+ * table probe and every message record is a cache miss.  So a table slot is
+ * 8 bytes (the FIFO's first record and the key's 32-bit hash, which also
+ * gives the slot's home: no record is read to probe past it or to move it),
+ * the key and the FIFO's tail live in the first record, and the slot a send
+ * or receive will probe is prefetched when the instruction is decoded, a
+ * latency before it is posted.
  */
 #include "sim/sim.h"
 
@@ -26,7 +34,7 @@ enum { EV_STEP = 0, EV_TXEND = 1 };
 enum { PH_NEXT = 0, PH_POST, PH_WAKE };
 enum { ST_RUN = 0, ST_BLK_MSG, ST_BLK_ALL, ST_BLK_ONE, ST_DONE };
 
-/* message flags */
+/* message flags; bits 12-13 count the references (sender, receiver) */
 #define M_SPOSTED  0x001
 #define M_RPOSTED  0x002
 #define M_STARTED  0x004
@@ -37,15 +45,19 @@ enum { ST_RUN = 0, ST_BLK_MSG, ST_BLK_ALL, ST_BLK_ONE, ST_DONE };
 #define M_SBLOCK   0x080
 #define M_RBLOCK   0x100
 #define M_QUEUED   0x200
+#define M_REF      0x1000
+#define M_REFS     0x3000
 
 typedef struct msg {
     int32_t  src, dst, tag;
     uint16_t construct, flags;
-    uint64_t bytes, recv_bytes;
-    double   t_spost, t_rpost, t_start, t_end, t_sdone, t_rdone;
     uint32_t next;      /* channel FIFO / bus queue / free list */
-    uint8_t  refs;
+    uint32_t tail;      /* in a channel's first record: its last */
+    uint64_t bytes, recv_bytes;
+    double   t_start, t_sdone, t_rdone;
 } msg;
+
+_Static_assert(sizeof(msg) == 64, "a message record is one cache line");
 
 typedef struct outreq {
     uint32_t m;
@@ -57,6 +69,7 @@ typedef struct rstate {
     const uint8_t *pc, *end;
     ps_insn_ctx    ctx;
     ps_insn        pend;       /* the message instruction whose latency is running */
+    uint32_t       pend_h;     /* its channel's hash */
     double         op_t0;      /* start of the current instruction */
     double         blk_t0;     /* when it blocked */
     uint32_t       blk_msg;
@@ -69,10 +82,9 @@ typedef struct rstate {
     uint64_t       nissued, ord0;
 } rstate;
 
+/* A channel: its first record (NIL: empty slot) and the hash of its key. */
 typedef struct chan {
-    int32_t  dst, src, tag;
-    uint32_t head, tail;
-    uint8_t  used, sends;   /* sends: the FIFO holds unmatched sends (else receives) */
+    uint32_t head, h;
 } chan;
 
 typedef struct sim {
@@ -83,7 +95,10 @@ typedef struct sim {
     int               P;
     rstate           *rk;
     msg              *pool;
-    uint32_t          npool, cappool, freelist;
+    uint32_t          npool, cappool, nfree;
+    uint32_t         *freestk;  /* free records, a stack (so taking one reads no cold record) */
+    uint32_t          pf[64];   /* hashes of the last sends/receives decoded (prefetch pipeline) */
+    uint32_t          npf, pfdist;
     uint64_t          alive;
     chan             *ch;
     size_t            chcap, chn;
@@ -147,17 +162,22 @@ double ps_sim_work_time(const ps_machine *m, const ps_sim_opts *o, int construct
 static uint32_t msg_new(sim *S)
 {
     uint32_t i;
-    if (S->freelist != NIL) {
-        i = S->freelist;
-        S->freelist = S->pool[i].next;
+    if (S->nfree) {
+        i = S->freestk[--S->nfree];
+        if (S->nfree) __builtin_prefetch(&S->pool[S->freestk[S->nfree - 1]], 1);
     } else {
         if (S->npool == S->cappool) {
-            uint32_t nc = S->cappool ? S->cappool * 2 : 1024;
-            msg *np = realloc(S->pool, (size_t)nc * sizeof *np);
-            if (!np) {
+            /* records stay aligned to cache lines; indices below NIL */
+            uint32_t nc = S->cappool ? (S->cappool < NIL / 2 ? S->cappool * 2 : NIL - 1) : 1024;
+            msg *np = NULL;
+            uint32_t *nf = nc > S->cappool ? realloc(S->freestk, (size_t)nc * sizeof *nf) : NULL;
+            if (nf) S->freestk = nf;
+            if (!nf || posix_memalign((void **)&np, 64, (size_t)nc * sizeof *np)) {
                 S->oom = 1;
                 return NIL;
             }
+            if (S->npool) memcpy(np, S->pool, (size_t)S->npool * sizeof *np);
+            free(S->pool);
             S->pool = np;
             S->cappool = nc;
         }
@@ -165,40 +185,48 @@ static uint32_t msg_new(sim *S)
     }
     memset(&S->pool[i], 0, sizeof S->pool[i]);
     S->pool[i].next = NIL;
-    S->pool[i].refs = 2;
+    S->pool[i].flags = 2 * M_REF;
     if (++S->alive > S->r->peak_in_flight) S->r->peak_in_flight = S->alive;
     return i;
 }
 
 static void msg_release(sim *S, uint32_t i)
 {
-    if (--S->pool[i].refs == 0) {
-        S->pool[i].next = S->freelist;
-        S->freelist = i;
+    S->pool[i].flags = (uint16_t)(S->pool[i].flags - M_REF);
+    if (!(S->pool[i].flags & M_REFS)) {
+        S->freestk[S->nfree++] = i;
         S->alive--;
     }
 }
 
 /* ---- channels: (dst, src, tag) -> FIFO, linear probing ------------------- */
 
-static inline size_t ch_hash(int32_t dst, int32_t src, int32_t tag)
+static inline uint32_t ch_hash(int32_t dst, int32_t src, int32_t tag)
 {
     uint64_t h = (uint64_t)(uint32_t)dst * 0x9E3779B97F4A7C15ull;
     h ^= (uint64_t)(uint32_t)src * 0xC2B2AE3D27D4EB4Full;
     h ^= (uint64_t)(uint32_t)tag * 0x165667B19E3779F9ull;
     h ^= h >> 29;
-    return (size_t)h;
+    h *= 0xBF58476D1CE4E5B9ull;
+    return (uint32_t)(h >> 32);
+}
+
+static inline void ch_prefetch(const sim *S, uint32_t h)
+{
+    __builtin_prefetch(&S->ch[h & (S->chcap - 1)], 1);
 }
 
 static int ch_grow(sim *S)
 {
+    if (S->chcap >= ((size_t)1 << 32)) return -1;   /* the hash gives 32 bits of home */
     size_t nc = S->chcap * 2;
-    chan *n = calloc(nc, sizeof *n);
+    chan *n = malloc(nc * sizeof *n);
     if (!n) return -1;
+    for (size_t i = 0; i < nc; i++) n[i].head = NIL;
     for (size_t i = 0; i < S->chcap; i++) {
-        if (!S->ch[i].used) continue;
-        size_t j = ch_hash(S->ch[i].dst, S->ch[i].src, S->ch[i].tag) & (nc - 1);
-        while (n[j].used) j = (j + 1) & (nc - 1);
+        if (S->ch[i].head == NIL) continue;
+        size_t j = S->ch[i].h & (nc - 1);
+        while (n[j].head != NIL) j = (j + 1) & (nc - 1);
         n[j] = S->ch[i];
     }
     free(S->ch);
@@ -208,27 +236,32 @@ static int ch_grow(sim *S)
 }
 
 /* Finds the channel's slot, or the empty slot where it would go. */
-static size_t ch_find(sim *S, int32_t dst, int32_t src, int32_t tag)
+static inline size_t ch_find(sim *S, uint32_t h, int32_t dst, int32_t src, int32_t tag)
 {
-    size_t mask = S->chcap - 1, i = ch_hash(dst, src, tag) & mask;
-    while (S->ch[i].used && !(S->ch[i].dst == dst && S->ch[i].src == src && S->ch[i].tag == tag))
-        i = (i + 1) & mask;
-    return i;
+    size_t mask = S->chcap - 1, i = h & mask;
+    for (;; i = (i + 1) & mask) {
+        const chan *c = &S->ch[i];
+        if (c->head == NIL) return i;
+        if (c->h == h) {
+            const msg *m = &S->pool[c->head];
+            if (m->dst == dst && m->src == src && m->tag == tag) return i;
+        }
+    }
 }
 
 /* Backward-shift deletion keeps probe sequences intact without tombstones. */
 static void ch_delete(sim *S, size_t i)
 {
     size_t mask = S->chcap - 1, j = i;
-    S->ch[i].used = 0;
+    S->ch[i].head = NIL;
     for (;;) {
         j = (j + 1) & mask;
-        if (!S->ch[j].used) break;
-        size_t k = ch_hash(S->ch[j].dst, S->ch[j].src, S->ch[j].tag) & mask;
+        if (S->ch[j].head == NIL) break;
+        size_t k = S->ch[j].h & mask;
         /* move j back to i if k is not cyclically in (i, j] */
         if ((j > i && (k <= i || k > j)) || (j < i && (k <= i && k > j))) {
             S->ch[i] = S->ch[j];
-            S->ch[j].used = 0;
+            S->ch[j].head = NIL;
             i = j;
         }
     }
@@ -236,42 +269,69 @@ static void ch_delete(sim *S, size_t i)
 }
 
 /* A side (send or receive) of a message is posted on channel (dst, src,
- * tag): takes the oldest unmatched record of the other side if there is one,
- * else queues a new record.  Returns the record, NIL on out of memory. */
-static uint32_t ch_post(sim *S, int32_t dst, int32_t src, int32_t tag, int is_send)
+ * tag), whose hash is h: takes the oldest unmatched record of the other side
+ * if there is one, else queues a new record.  Returns the record, NIL on out
+ * of memory. */
+static uint32_t ch_post(sim *S, uint32_t h, int32_t dst, int32_t src, int32_t tag, int is_send)
 {
-    size_t i = ch_find(S, dst, src, tag);
-    chan *c = &S->ch[i];
-    if (c->used && c->sends != is_send) {
-        uint32_t m = c->head;
-        c->head = S->pool[m].next;
-        S->pool[m].next = NIL;
-        if (c->head == NIL) ch_delete(S, i);
-        return m;
-    }
-    uint32_t m = msg_new(S);
-    if (m == NIL) return NIL;
-    if (c->used) {
-        S->pool[c->tail].next = m;
-        c->tail = m;
-        return m;
-    }
-    if ((S->chn + 1) * 2 > S->chcap) {
+    size_t i = ch_find(S, h, dst, src, tag);
+    uint32_t head = S->ch[i].head;
+    if (head != NIL) {
+        msg *f = &S->pool[head];
+        /* the FIFO holds unmatched sends or unmatched receives, never both */
+        if (!!(f->flags & M_SPOSTED) != is_send) {
+            uint32_t next = f->next;
+            f->next = NIL;
+            if (next == NIL) {
+                ch_delete(S, i);
+            } else {
+                S->ch[i].head = next;
+                S->pool[next].tail = f->tail;
+            }
+            return head;
+        }
+    } else if ((S->chn + 1) * 2 > S->chcap) {
         if (ch_grow(S)) {
             S->oom = 1;
             return NIL;
         }
-        i = ch_find(S, dst, src, tag);
-        c = &S->ch[i];
+        i = ch_find(S, h, dst, src, tag);
     }
-    c->used = 1;
-    c->dst = dst;
-    c->src = src;
-    c->tag = tag;
-    c->sends = (uint8_t)is_send;
-    c->head = c->tail = m;
+    uint32_t m = msg_new(S);
+    if (m == NIL) return NIL;
+    msg *n = &S->pool[m];
+    n->src = src;
+    n->dst = dst;
+    n->tag = tag;
+    n->flags |= is_send ? M_SPOSTED : M_RPOSTED;
+    if (head != NIL) {
+        msg *f = &S->pool[head];
+        S->pool[f->tail].next = m;
+        f->tail = m;
+        return m;
+    }
+    n->tail = m;
+    S->ch[i].head = m;
+    S->ch[i].h = h;
     S->chn++;
     return m;
+}
+
+/* The next event will touch a message record: start loading it now.  (The
+ * channel's slot was prefetched when the instruction was decoded.) */
+static inline void prefetch_event(const sim *S, const ps_qent *e)
+{
+    if (e->kind == EV_TXEND) {
+        __builtin_prefetch(&S->pool[e->id], 1);
+        return;
+    }
+    const rstate *R = &S->rk[e->id];
+    if (R->phase == PH_POST) {
+        uint32_t head = S->ch[R->pend_h & (S->chcap - 1)].head;
+        if (head != NIL) __builtin_prefetch(&S->pool[head], 1);
+    } else if (R->phase == PH_WAKE && R->blk_msg != NIL && R->blk_msg < S->npool) {
+        __builtin_prefetch(&S->pool[R->blk_msg], 0);
+    }
 }
 
 /* ---- trace -------------------------------------------------------------- */
@@ -298,8 +358,7 @@ static void start_tx(sim *S, uint32_t mi, double t)
 {
     msg *m = &S->pool[mi];
     m->t_start = t;
-    m->t_end = t + ps_sim_transfer_time(S->m, (double)m->bytes);
-    if (ps_eventq_push(&S->q, m->t_end, mi, EV_TXEND)) S->oom = 1;
+    if (ps_eventq_push(&S->q, t + ps_sim_transfer_time(S->m, (double)m->bytes), mi, EV_TXEND)) S->oom = 1;
 }
 
 /* A message is transmitted once its send is posted and either its receive
@@ -465,7 +524,8 @@ static void post(sim *S, int rank, double t)
     ps_insn *in = &R->pend;
     int is_send = in->op == PS_OP_SEND || in->op == PS_OP_BSEND;
     int blocking = in->op == PS_OP_BSEND || in->op == PS_OP_BRECV;
-    uint32_t mi = is_send ? ch_post(S, in->peer, rank, in->tag, 1) : ch_post(S, rank, in->peer, in->tag, 0);
+    uint32_t mi = is_send ? ch_post(S, R->pend_h, in->peer, rank, in->tag, 1)
+                          : ch_post(S, R->pend_h, rank, in->peer, in->tag, 0);
     if (mi == NIL) return;
     msg *m = &S->pool[mi];
     if (is_send) {
@@ -474,7 +534,6 @@ static void post(sim *S, int rank, double t)
         m->tag = in->tag;
         m->bytes = in->n;
         m->construct = in->construct;
-        m->t_spost = t;
         m->flags |= M_SPOSTED | (blocking ? M_SBLOCK : 0);
         if ((double)in->n <= S->o.eager_bytes) m->flags |= M_EAGER;
         ps_sim_rank *a = &S->r->rank[rank];
@@ -486,7 +545,6 @@ static void post(sim *S, int rank, double t)
         m->dst = rank;
         m->tag = in->tag;
         m->recv_bytes = in->n;
-        m->t_rpost = t;
         m->flags |= M_RPOSTED | (blocking ? M_RBLOCK : 0);
         if (!(m->flags & M_SPOSTED)) m->construct = in->construct;
         S->r->rank[rank].received++;
@@ -560,6 +618,17 @@ static void exec(sim *S, int rank, double t)
             int is_send = in.op == PS_OP_SEND || in.op == PS_OP_BSEND;
             double lat = is_send ? S->send_lat : S->recv_lat;
             R->pend = in;
+            R->pend_h = is_send ? ch_hash(in.peer, rank, in.tag) : ch_hash(rank, in.peer, in.tag);
+            ch_prefetch(S, R->pend_h);
+            if (S->pfdist) {
+                /* the instruction decoded pfdist ago: its slot is in cache, its record may not be */
+                uint32_t k = S->npf++ & 63, old = S->pf[(k - S->pfdist) & 63];
+                S->pf[k] = R->pend_h;
+                if (S->npf > S->pfdist) {
+                    uint32_t head = S->ch[old & (S->chcap - 1)].head;
+                    if (head != NIL) __builtin_prefetch(&S->pool[head], 1);
+                }
+            }
             R->op_t0 = t;
             a->comm += lat;
             schedule_step(S, rank, t + lat, PH_POST);
@@ -692,7 +761,7 @@ int ps_simulate(const ps_streams *s, const ps_machine *m, const ps_sim_opts *o, 
     }
     memset(r, 0, sizeof *r);
     if (ps_streams_validate(s, err, errlen)) return -1;
-    sim S = {.s = s, .m = m, .o = *o, .r = r, .P = s->nranks, .freelist = NIL, .bus_head = NIL,
+    sim S = {.s = s, .m = m, .o = *o, .r = r, .P = s->nranks, .bus_head = NIL,
              .bus_tail = NIL, .err = err, .errlen = errlen};
     S.bus = o->bus >= 0 ? o->bus : m->bus;
     r->nranks = S.P;
@@ -702,12 +771,16 @@ int ps_simulate(const ps_streams *s, const ps_machine *m, const ps_sim_opts *o, 
         double per_node = ceil((double)S.P / nodes);
         if (per_node > m->cores_per_node) r->stretch = per_node / m->cores_per_node;
     }
+    /* ranks mostly take turns: a send decoded now is posted after ~P other events */
+    S.pfdist = S.P >= 64 ? (S.P / 8 < 48 ? (uint32_t)S.P / 8 : 48) : 0;
     S.send_lat = m->send_latency * r->stretch;
     S.recv_lat = m->recv_latency * r->stretch;
     r->rank = calloc((size_t)S.P, sizeof *r->rank);
     S.rk = calloc((size_t)S.P, sizeof *S.rk);
     S.chcap = 1024;
-    S.ch = calloc(S.chcap, sizeof *S.ch);
+    S.ch = malloc(S.chcap * sizeof *S.ch);
+    if (S.ch)
+        for (size_t i = 0; i < S.chcap; i++) S.ch[i].head = NIL;
     if (!r->rank || !S.rk || !S.ch || ps_eventq_init(&S.q, (size_t)S.P + 64)) goto oom;
     if (o->build_trace) {
         if (!(S.tr = ps_trace_new(S.P))) goto oom;
@@ -724,6 +797,7 @@ int ps_simulate(const ps_streams *s, const ps_machine *m, const ps_sim_opts *o, 
     double now = 0;
     while (!S.oom && ps_eventq_pop(&S.q, &e) == 0) {
         now = e.t;
+        if (S.q.n) prefetch_event(&S, &S.q.h[0]);
         if (e.kind == EV_TXEND) {
             r->events++;
             tx_end(&S, e.id, e.t);
@@ -768,6 +842,7 @@ int ps_simulate(const ps_streams *s, const ps_machine *m, const ps_sim_opts *o, 
     for (int i = 0; i < S.P; i++) free(S.rk[i].out);
     free(S.rk);
     free(S.pool);
+    free(S.freestk);
     free(S.ch);
     ps_eventq_free(&S.q);
     return stuck ? 1 : 0;
@@ -777,6 +852,7 @@ oom:
         for (int i = 0; i < S.P; i++) free(S.rk[i].out);
     free(S.rk);
     free(S.pool);
+    free(S.freestk);
     free(S.ch);
     ps_eventq_free(&S.q);
     ps_sim_result_free(r);
