@@ -23,10 +23,19 @@ typedef struct ps_qent {
     uint32_t kind;
 } ps_qent;
 
+/* A lane: a FIFO for events pushed in time order (those scheduled a fixed
+ * delay after the current time); it stays sorted, so it needs no heap. */
+#define PS_EVENTQ_LANES 2
+typedef struct ps_lane {
+    ps_qent *b;
+    size_t   head, n, cap;   /* ring buffer, cap a power of two */
+} ps_lane;
+
 typedef struct ps_eventq {
     ps_qent *h;
     size_t   n, cap;
     uint64_t seq;
+    ps_lane  lane[PS_EVENTQ_LANES];
 } ps_eventq;
 
 static inline int ps__qless(const ps_qent *a, const ps_qent *b)
@@ -44,6 +53,7 @@ static inline size_t ps__qmin(const ps_qent *h, size_t i, size_t j)
 int  ps_eventq_init(ps_eventq *q, size_t cap);
 void ps_eventq_free(ps_eventq *q);
 int  ps_eventq_grow(ps_eventq *q);
+int  ps_eventq_lane_grow(ps_lane *l);
 
 static inline int ps_eventq_push(ps_eventq *q, double t, uint32_t id, uint32_t kind)
 {
@@ -60,8 +70,52 @@ static inline int ps_eventq_push(ps_eventq *q, double t, uint32_t id, uint32_t k
     return 0;
 }
 
+/* Pushes into lane L when t is not before its last entry (else into the
+ * heap): the order of removal is the same (time, then insertion). */
+static inline int ps_eventq_push_lane(ps_eventq *q, int L, double t, uint32_t id, uint32_t kind)
+{
+    ps_lane *l = &q->lane[L];
+    if (l->n && t < l->b[(l->head + l->n - 1) & (l->cap - 1)].t) return ps_eventq_push(q, t, id, kind);
+    if (l->n == l->cap && ps_eventq_lane_grow(l)) return -1;
+    l->b[(l->head + l->n++) & (l->cap - 1)] = (ps_qent){t, q->seq++, id, kind};
+    return 0;
+}
+
+static inline int ps__eventq_heap_pop(ps_eventq *q, ps_qent *out);
+
 /* Removes the earliest entry into *out; 0, or -1 when empty. */
 static inline int ps_eventq_pop(ps_eventq *q, ps_qent *out)
+{
+    int src = -1;
+    const ps_qent *best = q->n ? &q->h[0] : NULL;
+    for (int L = 0; L < PS_EVENTQ_LANES; L++) {
+        ps_lane *l = &q->lane[L];
+        if (l->n && (!best || ps__qless(&l->b[l->head], best))) {
+            best = &l->b[l->head];
+            src = L;
+        }
+    }
+    if (!best) return -1;
+    if (src < 0) return ps__eventq_heap_pop(q, out);
+    ps_lane *l = &q->lane[src];
+    *out = l->b[l->head];
+    l->head = (l->head + 1) & (l->cap - 1);
+    l->n--;
+    return 0;
+}
+
+/* The earliest entry, or NULL. */
+static inline const ps_qent *ps_eventq_peek(const ps_eventq *q)
+{
+    const ps_qent *best = q->n ? &q->h[0] : NULL;
+    for (int L = 0; L < PS_EVENTQ_LANES; L++) {
+        const ps_lane *l = &q->lane[L];
+        if (l->n && (!best || ps__qless(&l->b[l->head], best))) best = &l->b[l->head];
+    }
+    return best;
+}
+
+static inline int ps__eventq_heap_pop(ps_eventq *q, ps_qent *out)
 {
     if (!q->n) return -1;
     ps_qent *h = q->h;

@@ -351,7 +351,12 @@ static void tr_event(sim *S, int rank, uint8_t kind, int construct, double t0, d
 static inline void schedule_step(sim *S, int rank, double t, int phase)
 {
     S->rk[rank].phase = (uint8_t)phase;
-    if (ps_eventq_push(&S->q, t, (uint32_t)rank, EV_STEP)) S->oom = 1;
+    /* posts come a latency after now and wakes at now: in time order, so in lanes */
+    int rc = phase == PH_WAKE ? ps_eventq_push_lane(&S->q, 0, t, (uint32_t)rank, EV_STEP)
+             : phase == PH_POST && S->send_lat == S->recv_lat
+                 ? ps_eventq_push_lane(&S->q, 1, t, (uint32_t)rank, EV_STEP)
+                 : ps_eventq_push(&S->q, t, (uint32_t)rank, EV_STEP);
+    if (rc) S->oom = 1;
 }
 
 static void start_tx(sim *S, uint32_t mi, double t)
@@ -797,7 +802,8 @@ int ps_simulate(const ps_streams *s, const ps_machine *m, const ps_sim_opts *o, 
     double now = 0;
     while (!S.oom && ps_eventq_pop(&S.q, &e) == 0) {
         now = e.t;
-        if (S.q.n) prefetch_event(&S, &S.q.h[0]);
+        const ps_qent *next = ps_eventq_peek(&S.q);
+        if (next) prefetch_event(&S, next);
         if (e.kind == EV_TXEND) {
             r->events++;
             tx_end(&S, e.id, e.t);
