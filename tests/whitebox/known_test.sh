@@ -53,10 +53,29 @@ lands() {
   echo "  $2 spread $lo .. $hi s, reference $1 s"
   awk -v x="$1" -v lo="$lo" -v hi="$hi" 'BEGIN { exit !(x >= lo / 1.3 - 0.005 && x <= hi * 1.3 + 0.005) }'
 }
-lands "$maxc" computation || no "the WORK time $maxc s is outside the computation part's spread"
-lands "$maxd" data_movement || no "the DATA_MOVE time $maxd s is outside the data movement part's spread"
-awk -v a="$sec" -v b="$maxc" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= 0.3 * b + 0.005) }' \
-  || no "section 'work' $sec s is not within 30% + 5 ms of the WORK time $maxc s"
+# the timing checks compare separate runs: a machine busy with other work can
+# spoil one measurement, so they are given up to three (the structural checks
+# above hold on the first)
+timing_ok() {
+  local ok=0
+  lands "$maxc" computation || { echo "  (the WORK time $maxc s is outside the computation part's spread)"; ok=1; }
+  lands "$maxd" data_movement || { echo "  (the DATA_MOVE time $maxd s is outside the data movement part's spread)"; ok=1; }
+  awk -v a="$sec" -v b="$maxc" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= 0.3 * b + 0.005) }' \
+    || { echo "  (section 'work' $sec s is not within 30% + 5 ms of the WORK time $maxc s)"; ok=1; }
+  return $ok
+}
+attempt=1
+while ! timing_ok; do
+  if [ $attempt -ge 3 ]; then no "the timing checks failed in 3 measurements"; break; fi
+  attempt=$((attempt + 1))
+  echo "measuring again (attempt $attempt)"
+  rm -f "$out"
+  "$bin" whitebox "$dir/known.loop" -n 2 -i 5 -k 3 --sections -m "$dir/known.ini" -o "$out" --timeout 60 \
+    > "$tmp/stdout" 2> "$tmp/stderr" || { no "whitebox exited: $(cat "$tmp/stderr")"; break; }
+  maxc=$(j '[.ranks[].instrumented_compute_s] | max')
+  maxd=$(j '[.ranks[].instrumented_data_move_s] | max')
+  sec=$(j '.sections[] | select(.name == "work") | .max_rank_s')
+done
 awk -v c="$comm" -v f="$full" 'BEGIN { exit !(c > 0 && c < 0.25 * f) }' || no "communication $comm s is not a small positive part of $full s"
 awk -v m="$maxc" 'BEGIN { exit !(m > 0.005) }' || no "the WORK time $maxc s is too small to test against"
 
