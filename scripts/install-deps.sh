@@ -11,7 +11,7 @@ pkgs=(
   libjansson-dev libinih-dev
   libotf2-trace-dev otf2-tools
   libcmocka-dev
-  python3 jq iproute2 util-linux procps
+  python3 jq bc iproute2 util-linux procps
 )
 if [ "${1:-}" = "--with-peers" ]; then
   pkgs+=(netpipe-openmpi libsimgrid-dev simgrid clang libclang-rt-14-dev valgrind afl++ mpich libmpich-dev)
