@@ -26,6 +26,11 @@ int ps_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(
 int ps_fail(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 
+/* Results are never overwritten silently: 2 (with a usage message naming
+ * the option) if `path` exists and `force` is not set, else 0.  Devices
+ * (/dev/stdout) are always fine. */
+int ps_check_new_output(const char *cmd, const char *option, const char *path, int force);
+
 /* Options shared by the commands that run workloads. Parse with
  * ps_common_option(); returns 1 if it consumed the option, 0 if not, -1 on a
  * bad value (message already printed). */

@@ -46,6 +46,7 @@ static const char predict_help[] =
     "  -i, --iterations N    iterations (default: the workload's)\n"
     "      --trace DIR       write the predicted trace(s): DIR/trace.pst, or DIR/pP/trace.pst\n"
     "  -o, --output FILE     result JSON (kind \"predict\"; several counts: {\"points\": [...]})\n"
+    "      --force           replace an existing -o file\n"
     "      --streams DIR     keep the recorded streams (DIR/streams.pss or DIR/pP/streams.pss)\n"
     "      --eager BYTES     messages up to BYTES are buffered: their send does not wait for\n"
     "                        the receive (default 0, the estimator's blocking send)\n"
@@ -502,8 +503,10 @@ int ps_cmd_predict(int argc, char **argv)
         {"compare", no_argument, 0, O_CMP},        {"calibrate", no_argument, 0, O_CAL},        {"trials", required_argument, 0, 'k'},
         {"measured", required_argument, 0, O_MEAS}, {"timeout", required_argument, 0, O_TIMEOUT},
         {"launcher", required_argument, 0, O_LAUNCHER}, {"quiet", no_argument, 0, 'q'},
-        {"help", no_argument, 0, 'h'},             {0, 0, 0, 0}};
+        {"force", no_argument, 0, 'F'},            {"help", no_argument, 0, 'h'},
+        {0, 0, 0, 0}};
     static predict_opts o;
+    int force = 0;
     memset(&o, 0, sizeof o);
     o.size = o.iterations = -1;
     o.trials = 3;
@@ -557,6 +560,7 @@ int ps_cmd_predict(int argc, char **argv)
             break;
         case O_LAUNCHER: o.launcher = optarg; break;
         case 'q': o.quiet = 1; break;
+        case 'F': force = 1; break;
         case 'h': fputs(predict_help, stdout); return 0;
         default:
             fputs(predict_help, stderr);
@@ -570,6 +574,7 @@ int ps_cmd_predict(int argc, char **argv)
     if (argc - optind > 1) return ps_usage_error("predict", "unexpected argument '%s'", argv[optind + 1]);
     o.workload = argv[optind];
     if (!o.machine_path) return ps_usage_error("predict", "-m MACHINE.ini is required (parscope probe writes one)");
+    if (ps_check_new_output("predict", "-o", o.output, force)) return 2;
     int streams_in = is_stream_input(o.workload);
     if (list) {
         o.nranks = parse_rank_list(list, o.ranks, PREDICT_MAX_POINTS);

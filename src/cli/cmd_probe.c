@@ -32,6 +32,7 @@ static const char probe_help[] =
     "\n"
     "  -n, --ranks N      ranks for the BSP measurements (default: the cores, at least 2)\n"
     "  -o, --output FILE  machine model (default: machine.ini)\n"
+    "      --force        replace an existing machine model or --json file\n"
     "      --quick        a shorter budget: seconds instead of about a minute and a half\n"
     "      --json FILE    the result JSON with every sample (\"kind\": \"probe\")\n"
     "      --svg-dir DIR  plots (default: the directory of the machine model)\n"
@@ -46,7 +47,7 @@ typedef struct probe_args {
     ps_probe_opts po;
     const char   *output, *json, *svg_dir, *launcher, *raw;
     double        timeout;
-    int           rank_side, quiet;
+    int           rank_side, quiet, force;
 } probe_args;
 
 static int default_ranks(void)
@@ -62,7 +63,7 @@ static int default_ranks(void)
 
 static int parse(int argc, char **argv, probe_args *a)
 {
-    enum { O_QUICK = 256, O_TINY, O_JSON, O_SVG, O_LAUNCHER, O_TIMEOUT, O_RANKSIDE, O_RAW, O_HELP };
+    enum { O_QUICK = 256, O_TINY, O_JSON, O_SVG, O_LAUNCHER, O_TIMEOUT, O_RANKSIDE, O_RAW, O_HELP, O_FORCE };
     static const struct option longopts[] = {
         {"ranks", required_argument, 0, 'n'},    {"output", required_argument, 0, 'o'},
         {"quick", no_argument, 0, O_QUICK},      {"tiny", no_argument, 0, O_TINY},
@@ -70,6 +71,7 @@ static int parse(int argc, char **argv, probe_args *a)
         {"launcher", required_argument, 0, O_LAUNCHER}, {"timeout", required_argument, 0, O_TIMEOUT},
         {"rank-side", no_argument, 0, O_RANKSIDE}, {"raw", required_argument, 0, O_RAW},
         {"quiet", no_argument, 0, 'q'},          {"help", no_argument, 0, O_HELP},
+        {"force", no_argument, 0, O_FORCE},
         {0, 0, 0, 0}};
     memset(a, 0, sizeof *a);
     a->po.mode = PS_PROBE_FULL;
@@ -88,6 +90,7 @@ static int parse(int argc, char **argv, probe_args *a)
             break;
         case 'o': a->output = optarg; break;
         case 'q': a->quiet = 1; break;
+        case O_FORCE: a->force = 1; break;
         case O_QUICK: a->po.mode = PS_PROBE_QUICK; break;
         case O_TINY: a->po.mode = PS_PROBE_TINY; break;   /* hidden: the test suite's budget */
         case O_JSON: a->json = optarg; break;
@@ -176,8 +179,10 @@ int ps_cmd_probe(int argc, char **argv)
         return out;
     }
 
-    /* make the output directories now: minutes of measurement must not end
-     * in "cannot write" */
+    /* earlier results are not replaced silently; and the output directories
+     * are made now: minutes of measurement must not end in "cannot write" */
+    if (ps_check_new_output("probe", "-o", a.output, a.force) || ps_check_new_output("probe", "--json", a.json, a.force))
+        return 2;
     {
         const char *targets[3] = {a.output, a.json, NULL};
         for (int i = 0; i < 3; i++) {

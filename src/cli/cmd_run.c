@@ -186,9 +186,9 @@ int ps_cmd_run(int argc, char **argv)
                 return ps_usage_error("run", "--trace %s: holds a trace already (use --force to replace it)", o.trace_dir);
             }
         }
-        if (o.output && ps_file_exists(o.output) && strcmp(o.output, "/dev/stdout")) {
+        if (ps_check_new_output("run", "-o", o.output, 0)) {
             free(extra);
-            return ps_usage_error("run", "-o %s: exists already (use --force to replace it)", o.output);
+            return 2;
         }
     }
     if (o.trace_dir && ps_mkdirs(o.trace_dir, err, sizeof err)) {

@@ -33,6 +33,7 @@ static const char whitebox_help[] =
     "  -m, --machine FILE   machine model (parscope probe -o FILE) for comparing the\n"
     "                       communication kernel with latency x messages + bytes / bandwidth\n"
     "  -o, --output FILE    result JSON (kind \"whitebox\"; parscope report draws it)\n"
+    "      --force          replace an existing -o file\n"
     "      --timeout SEC    stop a trial that runs longer (default 300)\n"
     "      --launcher T     launcher template, e.g. 'srun -n {ranks}' (or PARSCOPE_LAUNCHER)\n"
     "  -q, --quiet          do not print the breakdown\n"
@@ -73,12 +74,13 @@ int ps_cmd_whitebox(int argc, char **argv)
         {"sections", no_argument, 0, 'S'},         {"machine", required_argument, 0, 'm'},
         {"output", required_argument, 0, 'o'},     {"timeout", required_argument, 0, 't'},
         {"launcher", required_argument, 0, 'L'},   {"quiet", no_argument, 0, 'q'},
-        {"help", no_argument, 0, 'h'},             {0, 0, 0, 0}};
+        {"force", no_argument, 0, 'F'},            {"help", no_argument, 0, 'h'},
+        {0, 0, 0, 0}};
     ps_common_opts o;
     ps_common_defaults(&o);
     o.timeout = 300;
     o.trials = 5;
-    int sections = 0;
+    int sections = 0, force = 0;
     const char *machine = NULL;
     long v;
     opterr = 0;
@@ -113,6 +115,7 @@ int ps_cmd_whitebox(int argc, char **argv)
             break;
         case 'L': o.launcher = optarg; break;
         case 'q': o.quiet = 1; break;
+        case 'F': force = 1; break;
         case 'h': fputs(whitebox_help, stdout); return 0;
         default:
             fputs(whitebox_help, stderr);
@@ -128,6 +131,7 @@ int ps_cmd_whitebox(int argc, char **argv)
     const char *workload = argv[optind++];
     if (optind < argc) return ps_usage_error("whitebox", "unexpected argument '%s'", argv[optind]);
     if (o.ranks <= 0) return ps_usage_error("whitebox", "-n RANKS is required");
+    if (ps_check_new_output("whitebox", "-o", o.output, force)) return 2;
     if (ps_inside_mpi())
         return ps_usage_error("whitebox", "whitebox builds and launches its kernels itself: start it outside an MPI job");
     if (machine && !ps_file_exists(machine))

@@ -10,6 +10,7 @@
 
 #include "launch/launch.h"
 #include "parscope/parscope.h"
+#include "util/util.h"
 
 int ps_cmd_probe(int, char **);
 int ps_cmd_gen(int, char **);
@@ -81,6 +82,14 @@ int ps_fail(int status, const char *fmt, ...)
     fputc('\n', stderr);
     va_end(ap);
     return status;
+}
+
+int ps_check_new_output(const char *cmd, const char *option, const char *path, int force)
+{
+    if (!path || force || !strncmp(path, "/dev/", 5) || !strncmp(path, "/proc/", 6)) return 0;
+    if (ps_file_exists(path))
+        return ps_usage_error(cmd, "%s %s: exists already (use --force to replace it)", option, path);
+    return 0;
 }
 
 void ps_common_defaults(ps_common_opts *o)

@@ -5,6 +5,7 @@ set -u
 ps=$1 prog=$2
 fails=0 passes=0
 tmp=$(mktemp -d)
+src=$(cd "$(dirname "$0")/../.." && pwd)
 trap 'rm -rf "$tmp"' EXIT
 
 # expect STATUS PATTERN -- COMMAND...: runs it, checks exit status and that stderr+stdout match PATTERN
@@ -53,7 +54,6 @@ PY
 expect 1 "rank [01]: timed out after [0-9.]+ s, waiting in a blocking receive" -- "$ps" run "$prog" -n 2 --timeout 3 -- --deadlock
 expect 1 "exceeded its time limit of 3 s" -- "$ps" run "$prog" -n 2 --timeout 3 -- --deadlock
 # a LOOP program that deadlocks through \BRECEIVE stops at --timeout, naming the ranks and what they wait on
-src=$(cd "$(dirname "$0")/../.." && pwd)
 expect 1 "rank [0-2]: timed out after [0-9.]+ s, waiting in a blocking receive \(partner rank [0-2], 32 bytes\)" -- \
   env XDG_CACHE_HOME="$tmp/cache" "$ps" run "$src/tests/sim/deadlock.loop" -n 3 --timeout 4
 # results: JSON with every trial, the trace kept
@@ -73,6 +73,13 @@ assert d["machine"]["cores"] >= 1 and d["machine"]["mpi"]
 assert os.path.exists(sys.argv[2])
 PY
 [ $fails -eq 0 ] && passes=$((passes + 1))
+# no command replaces a result silently
+echo '{"kind": "earlier"}' > "$tmp/earlier.json"
+expect 2 "predict: -o .*earlier.json: exists already \(use --force" -- "$ps" predict cg -m "$src/machines/sp2.ini" -n 2 -o "$tmp/earlier.json"
+expect 2 "whitebox: -o .*earlier.json: exists already" -- "$ps" whitebox cg -n 2 -o "$tmp/earlier.json"
+expect 2 "probe: --json .*earlier.json: exists already" -- "$ps" probe --tiny -o "$tmp/new.ini" --json "$tmp/earlier.json"
+grep -q earlier "$tmp/earlier.json" && passes=$((passes + 1)) || { echo "FAIL: an earlier result was replaced"; fails=$((fails + 1)); }
+expect 0 "time \(s\)" -- "$ps" predict cg -m "$src/machines/sp2.ini" -n 2 -o "$tmp/earlier.json" --force
 # a result to a device is written into it, never renamed over it
 expect 0 '"kind": "run"' -- "$ps" run "$prog" -n 2 -q -o /dev/stdout
 { [ -L /dev/stdout ] || [ -c /dev/stdout ]; } && passes=$((passes + 1)) || { echo "FAIL: /dev/stdout was replaced"; fails=$((fails + 1)); }
