@@ -19,6 +19,9 @@
 #define PS_REQUEST_TABLE_INITIAL 1024
 /* Largest single MPI message used when gathering traces (bytes). */
 #define PS_GATHER_CHUNK (64L << 20)
+/* Scratch space (for messages whose content does not matter) allocated and
+ * touched at ps_init, bytes. */
+#define PS_SCRATCH_INITIAL (64L << 10)
 /* Exit status of a rank that hit --timeout. */
 #define PS_EXIT_TIMEOUT 124
 

