@@ -38,8 +38,8 @@ int main(int argc, char **argv)
     }
     double t0 = ps_now();
     volatile double x = 0;
-    for (int i = 0; i < 100000; i++) x += i * 0.5;
-    ps_compute(PS_C_USER, t0, ps_now(), 200000);
+    for (int i = 0; i < 100000; i++) x = x + i * 0.5;
+    ps_compute(PS_C_USER, t0, ps_now(), 200000 + 0 * x);
     ps_work(1e5);
     if (flood)
         for (int i = 0; i < 100; i++) ps_mark(PS_C_VISIBLE_SYNC);
