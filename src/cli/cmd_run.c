@@ -166,7 +166,8 @@ int ps_cmd_run(int argc, char **argv)
         return ps_usage_error("run", "no workload given");
     }
     const char *workload = argv[optind++];
-    if (o.ranks <= 0) return ps_usage_error("run", "-n RANKS is required");
+    /* inside an MPI job the job's size is the rank count */
+    if (o.ranks <= 0 && !ps_inside_mpi()) return ps_usage_error("run", "-n RANKS is required");
     /* the rest (after --) are the program's own arguments, plus --verify */
     int nextra = argc - optind;
     char **extra = ps_xcalloc((size_t)nextra + 2, sizeof *extra);

@@ -80,6 +80,10 @@ expect 2 "whitebox: -o .*earlier.json: exists already" -- "$ps" whitebox cg -n 2
 expect 2 "probe: --json .*earlier.json: exists already" -- "$ps" probe --tiny -o "$tmp/new.ini" --json "$tmp/earlier.json"
 grep -q earlier "$tmp/earlier.json" && passes=$((passes + 1)) || { echo "FAIL: an earlier result was replaced"; fails=$((fails + 1)); }
 expect 0 "time \(s\)" -- "$ps" predict cg -m "$src/machines/sp2.ini" -n 2 -o "$tmp/earlier.json" --force
+# inside an MPI job parscope runs the workload directly; rank 0 writes the result
+expect 0 "Execution time" -- "${PS_MPIEXEC:-mpiexec}" -n 2 "$ps" run fingerprint -o "$tmp/inside.json"
+python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert d['params']['ranks']==2 and d['sheet']['messages_sent']==16, d['sheet']" \
+  "$tmp/inside.json" && passes=$((passes + 1)) || { echo "FAIL: the result of a run inside an MPI job"; fails=$((fails + 1)); }
 # a result to a device is written into it, never renamed over it
 expect 0 '"kind": "run"' -- "$ps" run "$prog" -n 2 -q -o /dev/stdout
 { [ -L /dev/stdout ] || [ -c /dev/stdout ]; } && passes=$((passes + 1)) || { echo "FAIL: /dev/stdout was replaced"; fails=$((fails + 1)); }
