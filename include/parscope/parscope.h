@@ -87,6 +87,8 @@ void ps_set_defaults(long problem_size, long iterations);
  *   --verify               check the result against a serial computation
  *   --no-trace             record no events (a baseline for the cost of tracing;
  *                          also PARSCOPE_NO_TRACE=1)
+ *   --no-warmup            do not open connections before the timed interval
+ *                          (also PARSCOPE_NO_WARMUP=1)
  */
 void ps_set_args(int *argc, char ***argv);
 

@@ -22,6 +22,9 @@
 /* Scratch space (for messages whose content does not matter) allocated and
  * touched at ps_init, bytes. */
 #define PS_SCRATCH_INITIAL (64L << 10)
+/* Before the timed interval every pair of ranks exchanges one message of
+ * each protocol size up to this many ranks (ring neighbours beyond). */
+#define PS_WARMUP_ALL_PAIRS 64
 /* Exit status of a rank that hit --timeout. */
 #define PS_EXIT_TIMEOUT 124
 

@@ -118,6 +118,8 @@ void ps_set_args(int *argc, char ***argv)
             ps__rt.quiet = 1;
         } else if (!strcmp(a, "--no-trace")) {
             no_trace = 1;
+        } else if (!strcmp(a, "--no-warmup")) {
+            ps__rt.no_warmup = 1;
         } else if (!strcmp(a, "--verify")) {
             verify_flag = 1;
         } else {

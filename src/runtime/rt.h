@@ -58,6 +58,7 @@ typedef struct ps__runtime {
     volatile size_t      waiting_bytes;
     int                  verify_failed;
     int                  tracing;        /* 0 with --no-trace: no events, no timestamps */
+    int                  no_warmup;      /* --no-warmup: connections open inside the timed interval */
 } ps__runtime;
 
 extern ps__runtime ps__rt;
