@@ -117,42 +117,36 @@ static int req_alloc(void)
 
 /* ---- messages ------------------------------------------------------------- */
 
-static ps_request mpi_isend(const void *buf, size_t bytes, int dest, int tag, int construct)
+/* Posts a nonblocking send or receive and records it (a send's post is its
+ * SEND event; a receive's post is a POST, its completion the RECV). */
+static ps_request post(int is_recv, void *buf, size_t bytes, int peer, int tag, int construct)
 {
     if (!buf) buf = ps_scratch(bytes);
     int i = req_alloc();
     req *q = &reqs[i];
     double t0 = stamp();
-    MPI_Isend(buf, (int)bytes, MPI_BYTE, dest, tag, comm, &q->mpi);
+    if (is_recv) MPI_Irecv(buf, (int)bytes, MPI_BYTE, peer, tag, comm, &q->mpi);
+    else MPI_Isend(buf, (int)bytes, MPI_BYTE, peer, tag, comm, &q->mpi);
     double t1 = stamp();
     q->active = 1;
-    q->is_recv = 0;
-    q->peer = dest;
+    q->is_recv = is_recv;
+    q->peer = peer;
     q->tag = tag;
     q->construct = construct;
     q->bytes = bytes;
     nactive++;
-    ps__record(PS_EV_SEND, construct, t0, t1, dest, tag, bytes, PS_EVF_NONBLOCKING, 0);
+    ps__record(is_recv ? PS_EV_POST : PS_EV_SEND, construct, t0, t1, peer, tag, bytes, PS_EVF_NONBLOCKING, 0);
     return i;
+}
+
+static ps_request mpi_isend(const void *buf, size_t bytes, int dest, int tag, int construct)
+{
+    return post(0, (void *)buf, bytes, dest, tag, construct);
 }
 
 static ps_request mpi_irecv(void *buf, size_t bytes, int src, int tag, int construct)
 {
-    if (!buf) buf = ps_scratch(bytes);
-    int i = req_alloc();
-    req *q = &reqs[i];
-    double t0 = stamp();
-    MPI_Irecv(buf, (int)bytes, MPI_BYTE, src, tag, comm, &q->mpi);
-    double t1 = stamp();
-    q->active = 1;
-    q->is_recv = 1;
-    q->peer = src;
-    q->tag = tag;
-    q->construct = construct;
-    q->bytes = bytes;
-    nactive++;
-    ps__record(PS_EV_POST, construct, t0, t1, src, tag, bytes, PS_EVF_NONBLOCKING, 0);
-    return i;
+    return post(1, buf, bytes, src, tag, construct);
 }
 
 static void complete(req *q)
