@@ -51,4 +51,15 @@ if command -v smpirun >/dev/null; then
             --log=root.thresh:warning --log=smpi_replay.thresh:info --cfg=smpi/privatization:no 2>&1 |
             grep -E "Simulation time|simgrid|rror" | tail -3) || echo "simgrid $name: did not finish"
     done
+    # smaller fingerprints, where SimGrid finishes: both sides timed on the same streams
+    for np in 128 256; do
+        "$ps" predict fingerprint -m "$m" -n "$np" --streams "$work/fp$np" -q >/dev/null
+        /usr/bin/time -f "parscope fingerprint $np: wall %e s, cpu %U+%S s, peak %M KB" \
+            "$ps" predict "$work/fp$np" -m "$m" -q 2>&1 | tail -1
+        "$ps" predict "$work/fp$np" -m "$m" --export-simgrid "$work/sg-fp$np" -q >/dev/null
+        (cd "$work/sg-fp$np" && /usr/bin/time -f "simgrid fingerprint $np: wall %e s, cpu %U+%S s, peak %M KB" \
+            timeout 1200 smpirun -np "$np" -platform platform.xml -hostfile hostfile -replay traces.txt \
+            --log=root.thresh:warning --log=smpi_replay.thresh:info --cfg=smpi/privatization:no 2>&1 |
+            grep -E "simgrid|rror" | tail -2) || echo "simgrid fingerprint $np: did not finish"
+    done
 fi

@@ -75,7 +75,8 @@ int ps_export_simgrid(const ps_streams *s, const ps_machine *m, const char *dir,
     int rc = 0;
     for (int r = 0; r < s->nranks && !rc; r++) {
         snprintf(path, sizeof path, "%s/rank-%d.txt", dir, r);
-        fprintf(list, "%s\n", path);
+        /* named relative to traces.txt: the replay runs in DIR (cd DIR && smpirun ...) */
+        fprintf(list, "rank-%d.txt\n", r);
         FILE *f = fopen(path, "w");
         if (!f) {
             ps_seterr(err, errlen, "%s: %s", path, strerror(errno));
