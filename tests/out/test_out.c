@@ -19,14 +19,8 @@
 #include "trace/sheet.h"
 #include "util/util.h"
 
-static int failures;
-#define CHECK(c)                                                                 \
-    do {                                                                         \
-        if (!(c)) {                                                              \
-            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #c); \
-            failures++;                                                          \
-        }                                                                        \
-    } while (0)
+#include "../common/check.h"
+
 #define NEAR(a, b, tol) CHECK(fabs((a) - (b)) <= (tol))
 
 /* Runs fn(f, arg) into memory; caller frees. */

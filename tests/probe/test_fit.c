@@ -10,8 +10,8 @@
 #include "probe/probe.h"
 #include "util/util.h"
 
-static int failures;
-#define CHECK(c) do { if (!(c)) { fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #c); failures++; } } while (0)
+#include "../common/check.h"
+
 #define NEAR(a, b, rel) (fabs((double)(a) - (double)(b)) <= (rel) * fabs((double)(b)))
 
 /* deterministic noise in [-1, 1] */

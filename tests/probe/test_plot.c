@@ -8,8 +8,8 @@
 #include "out/plot.h"
 #include "util/util.h"
 
-static int failures;
-#define CHECK(c) do { if (!(c)) { fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #c); failures++; } } while (0)
+#include "../common/check.h"
+
 
 static int count(const char *hay, const char *needle)
 {

@@ -9,16 +9,8 @@
 #include "trace/sheet.h"
 #include "trace/trace.h"
 
-static int failures;
-#define CHECK(cond, ...)                                  \
-    do {                                                  \
-        if (!(cond)) {                                    \
-            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \
-            fprintf(stderr, __VA_ARGS__);                 \
-            fputc('\n', stderr);                          \
-            failures++;                                   \
-        }                                                 \
-    } while (0)
+#include "../common/check.h"
+
 
 int main(int argc, char **argv)
 {

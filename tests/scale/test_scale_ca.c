@@ -7,8 +7,8 @@
 
 #include "scale/ca.h"
 
-static int failures;
-#define CHECK(c, ...) do { if (!(c)) { failures++; printf("FAIL %s:%d: ", __FILE__, __LINE__); printf(__VA_ARGS__); printf("\n"); } } while (0)
+#include "../common/check.h"
+
 
 /* naive reference: whole torus as a plain array, modulo indexing */
 static void naive_step(ps_ca_type t, ps_ca_hood hood, const void *in, void *out, long w, long h)

@@ -4,10 +4,10 @@
 
 #include "scale/metrics.h"
 
-static int failures;
+#include "../common/check.h"
+
 #define NEAR(a, b, tol) do { double _a = (a), _b = (b); if (!(fabs(_a - _b) <= (tol))) { failures++; \
     printf("FAIL %s:%d: %s = %.9g, expected %.9g\n", __FILE__, __LINE__, #a, _a, _b); } } while (0)
-#define CHECK(c) do { if (!(c)) { failures++; printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, #c); } } while (0)
 
 int main(void)
 {

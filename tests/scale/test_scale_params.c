@@ -5,9 +5,8 @@
 
 #include "scale/params.h"
 
-static int failures;
-#define CHECK(c, ...) do { if (!(c)) { failures++; printf("FAIL %s:%d: %s: ", __FILE__, __LINE__, #c); \
-    printf(__VA_ARGS__); printf("\n"); } } while (0)
+#include "../common/check.h"
+
 
 static void bad_file(const char *name, const char *expect)
 {

@@ -15,15 +15,9 @@
 #include "trace/sheet.h"
 #include "util/util.h"
 
-static int failures;
+#include "../common/check.h"
 
-#define CHECK(c)                                                            \
-    do {                                                                    \
-        if (!(c)) {                                                         \
-            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #c); \
-            failures++;                                                     \
-        }                                                                   \
-    } while (0)
+
 
 #define NEAR(a, b)                                                                              \
     do {                                                                                        \

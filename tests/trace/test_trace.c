@@ -11,16 +11,8 @@
 #include "trace/trace.h"
 #include "util/util.h"
 
-static int failures;
-#define CHECK(cond, ...)                                               \
-    do {                                                               \
-        if (!(cond)) {                                                 \
-            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);       \
-            fprintf(stderr, __VA_ARGS__);                              \
-            fputc('\n', stderr);                                       \
-            failures++;                                                \
-        }                                                              \
-    } while (0)
+#include "../common/check.h"
+
 #define NEAR(a, b, tol) (fabs((a) - (b)) <= (tol))
 
 static ps_event ev(int kind, double t0, double t1, int peer, int tag, uint64_t bytes)

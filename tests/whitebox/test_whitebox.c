@@ -13,14 +13,8 @@
 #include "util/util.h"
 #include "whitebox/whitebox.h"
 
-static int failures;
-#define CHECK(c)                                                              \
-    do {                                                                      \
-        if (!(c)) {                                                           \
-            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #c); \
-            failures++;                                                       \
-        }                                                                     \
-    } while (0)
+#include "../common/check.h"
+
 #define NEAR(a, b) CHECK(fabs((double)(a) - (double)(b)) < 1e-9 * (1 + fabs((double)(b))))
 
 static double get(const json_t *doc, const char *path)
