@@ -304,23 +304,13 @@ int ps_plot_svg(const ps_plot *p, FILE *out)
     return ferror(out) ? -1 : 0;
 }
 
+static int plot_file(FILE *f, void *ctx)
+{
+    fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
+    return ps_plot_svg(ctx, f);
+}
+
 int ps_plot_write(const ps_plot *p, const char *path, char *err, size_t errlen)
 {
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *m = open_memstream(&buf, &len);
-    if (!m) {
-        ps_seterr(err, errlen, "%s: out of memory", path);
-        return -1;
-    }
-    fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", m);
-    int rc = ps_plot_svg(p, m);
-    if (fclose(m) != 0 || rc != 0) {
-        free(buf);
-        ps_seterr(err, errlen, "%s: cannot format the plot", path);
-        return -1;
-    }
-    rc = ps_write_file(path, buf, len, err, errlen);
-    free(buf);
-    return rc;
+    return ps_write_formatted(path, plot_file, (void *)p, err, errlen);
 }

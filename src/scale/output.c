@@ -151,23 +151,25 @@ void ps_scale_print(const json_t *doc, FILE *out)
     }
 }
 
+/* The document and the directory a formatter needs, for ps_write_formatted. */
+typedef struct write_ctx {
+    int (*fn)(const json_t *, FILE *, const char *);
+    const json_t *doc;
+    const char *dir;
+} write_ctx;
+
+static int write_one(FILE *f, void *ctx)
+{
+    const write_ctx *w = ctx;
+    return w->fn(w->doc, f, w->dir);
+}
+
 /* Writes through a temporary file so nothing is left half-written. */
 static int write_via(const char *path, int (*fn)(const json_t *, FILE *, const char *), const json_t *doc,
                      const char *dir, char *err, size_t errlen)
 {
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *m = open_memstream(&buf, &len);
-    if (!m) {
-        ps_seterr(err, errlen, "%s: out of memory", path);
-        return -1;
-    }
-    int rc = fn(doc, m, dir);
-    fclose(m);
-    if (rc == 0) rc = ps_write_file(path, buf, len, err, errlen);
-    else ps_seterr(err, errlen, "%s: cannot format", path);
-    free(buf);
-    return rc;
+    write_ctx w = {fn, doc, dir};
+    return ps_write_formatted(path, write_one, &w, err, errlen);
 }
 
 static int csv_fn(const json_t *doc, FILE *f, const char *dir)

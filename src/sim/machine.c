@@ -434,15 +434,9 @@ static void put_str(FILE *f, const char *key, const char *v)
     fputc('\n', f);
 }
 
-int ps_machine_save(const char *path, const ps_machine *m, char *err, size_t errlen)
+static int machine_file(FILE *f, void *ctx)
 {
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    if (!f) {
-        ps_seterr(err, errlen, "%s: out of memory", path);
-        return -1;
-    }
+    const ps_machine *m = ctx;
     fputs("# parscope machine model (DESIGN.md \"Files\"); times in seconds.\n"
           "[machine]\n", f);
     put_str(f, "name", m->name);
@@ -493,14 +487,12 @@ int ps_machine_save(const char *path, const ps_machine *m, char *err, size_t err
     put_str(f, "compiler", m->compiler);
     put_str(f, "date", m->date);
     put_str(f, "source", m->source);
-    if (fclose(f) != 0) {
-        free(buf);
-        ps_seterr(err, errlen, "%s: out of memory", path);
-        return -1;
-    }
-    int rc = ps_write_file(path, buf, len, err, errlen);
-    free(buf);
-    return rc;
+    return ferror(f) ? -1 : 0;
+}
+
+int ps_machine_save(const char *path, const ps_machine *m, char *err, size_t errlen)
+{
+    return ps_write_formatted(path, machine_file, (void *)m, err, errlen);
 }
 
 double ps_machine_msg_time(const ps_machine *m, double bytes)

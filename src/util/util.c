@@ -240,6 +240,26 @@ int ps_write_file(const char *path, const void *data, size_t len, char *err, siz
     return 0;
 }
 
+int ps_write_formatted(const char *path, int (*fn)(FILE *f, void *ctx), void *ctx, char *err, size_t errlen)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    if (!m) {
+        ps_seterr(err, errlen, "%s: out of memory", path);
+        return -1;
+    }
+    int rc = fn(m, ctx);
+    if (fclose(m) != 0 || rc != 0) {
+        free(buf);
+        ps_seterr(err, errlen, "%s: cannot format the contents", path);
+        return -1;
+    }
+    rc = ps_write_file(path, buf, len, err, errlen);
+    free(buf);
+    return rc;
+}
+
 char *ps_mktempdir(const char *prefix, char *err, size_t errlen)
 {
     const char *base = getenv("TMPDIR");

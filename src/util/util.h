@@ -11,6 +11,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* Allocation that ends the process with "parscope: out of memory" (exit 1)
  * instead of returning NULL.  For paths where recovery makes no sense. */
@@ -36,6 +37,10 @@ char *ps_read_file(const char *path, size_t *len, char *err, size_t errlen);
 /* Writes a whole file atomically (temporary file in the same directory, fsync,
  * rename); nothing is left half-written on failure. */
 int ps_write_file(const char *path, const void *data, size_t len, char *err, size_t errlen);
+
+/* Formats a file in memory with fn(f, ctx) (0, or -1 for a formatting
+ * failure) and writes it with ps_write_file: nothing half-written. */
+int ps_write_formatted(const char *path, int (*fn)(FILE *f, void *ctx), void *ctx, char *err, size_t errlen);
 
 /* Creates a fresh temporary directory under $TMPDIR (or /tmp); caller frees. */
 char *ps_mktempdir(const char *prefix, char *err, size_t errlen);
