@@ -264,17 +264,24 @@ static void point_dir(char *buf, size_t n, const char *base, int P, int several)
  * seconds per flop its computation events took; time in the timed interval
  * outside any measured computation (uninstrumented code) is spread over all
  * of them in proportion, so the 1-rank prediction reproduces the run. */
-static int run_calibration(const predict_opts *o, char *err, size_t errlen)
+/* The measured run of the workload on `ranks` ranks, as the options say. */
+static ps_run_spec measured_spec(const predict_opts *o, int ranks)
 {
     ps_run_spec spec = {0};
     spec.workload = o->workload;
-    spec.ranks = 1;
+    spec.ranks = ranks;
     spec.size = o->size;
     spec.iterations = o->iterations;
     spec.trials = o->trials;
     spec.launch.launcher = o->launcher;
     spec.launch.timeout = o->timeout;
     spec.launch.quiet = 1;
+    return spec;
+}
+
+static int run_calibration(const predict_opts *o, char *err, size_t errlen)
+{
+    ps_run_spec spec = measured_spec(o, 1);
     ps_run_result r;
     int rc = ps_run_workload(&spec, &r, NULL, NULL, err, errlen);
     if (rc == 2 || !r.best_trace) {
@@ -455,15 +462,7 @@ static int run_measured(const predict_opts *o, json_t **out, char *err, size_t e
     json_t *pts = json_array();
     int rc = 0;
     for (int k = 0; k < o->nranks && !ps_interrupted(); k++) {
-        ps_run_spec spec = {0};
-        spec.workload = o->workload;
-        spec.ranks = o->ranks[k];
-        spec.size = o->size;
-        spec.iterations = o->iterations;
-        spec.trials = o->trials;
-        spec.launch.launcher = o->launcher;
-        spec.launch.timeout = o->timeout;
-        spec.launch.quiet = 1;
+        ps_run_spec spec = measured_spec(o, o->ranks[k]);
         if (!o->quiet) fprintf(stderr, "measuring %s at %d ranks (%d trials)\n", o->workload, o->ranks[k], o->trials);
         ps_run_result r;
         int x = ps_run_workload(&spec, &r, NULL, NULL, err, errlen);

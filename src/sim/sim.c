@@ -159,6 +159,18 @@ double ps_sim_work_time(const ps_machine *m, const ps_sim_opts *o, int construct
 
 /* ---- message pool ------------------------------------------------------- */
 
+/* Frees the simulator's own state (not the result). */
+static void sim_free(sim *S)
+{
+    if (S->rk)
+        for (int i = 0; i < S->P; i++) free(S->rk[i].out);
+    free(S->rk);
+    free(S->pool);
+    free(S->freestk);
+    free(S->ch);
+    ps_eventq_free(&S->q);
+}
+
 static uint32_t msg_new(sim *S)
 {
     uint32_t i;
@@ -845,22 +857,11 @@ int ps_simulate(const ps_streams *s, const ps_machine *m, const ps_sim_opts *o, 
         r->deadlock = 1;
         deadlock_report(&S, now);
     }
-    for (int i = 0; i < S.P; i++) free(S.rk[i].out);
-    free(S.rk);
-    free(S.pool);
-    free(S.freestk);
-    free(S.ch);
-    ps_eventq_free(&S.q);
+    sim_free(&S);
     return stuck ? 1 : 0;
 oom:
     ps_seterr(err, errlen, "out of memory simulating %d ranks", S.P);
-    if (S.rk)
-        for (int i = 0; i < S.P; i++) free(S.rk[i].out);
-    free(S.rk);
-    free(S.pool);
-    free(S.freestk);
-    free(S.ch);
-    ps_eventq_free(&S.q);
+    sim_free(&S);
     ps_sim_result_free(r);
     return -1;
 }
