@@ -65,6 +65,8 @@ static long slow_from = PS_PROBE_MAX_BYTES * 2L;
 
 json_t *ps__pingpong_measure(const ps_probe_budget *b)
 {
+    static int rounds_done; /* the sweep's shape is decided in the first round only */
+    const int first_round = rounds_done++ == 0;
     int rank;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     if (rank > 1) {
@@ -119,11 +121,14 @@ json_t *ps__pingpong_measure(const ps_probe_budget *b)
             }
             int stop = 0;
             MPI_Send(&stop, 1, MPI_INT, peer, TAG_CTRL, MPI_COMM_WORLD);
-            if (size_cutoff > PS_PROBE_MAX_BYTES && est > PS_PROBE_MAX_RT) size_cutoff = bytes;
-            if (slow_from > PS_PROBE_MAX_BYTES && est > PS_PROBE_SLOW_RT) {
-                /* tell the partner too: it skips the same sizes */
-                slow_from = bytes + 1;
-            }
+            /* the fastest round trip of this size: one descheduled sample on a
+             * busy machine must not be taken for a slow network */
+            double rt = INFINITY;
+            for (int k = 0; k < n; k++)
+                if (2 * samples[k] < rt) rt = 2 * samples[k];
+            if (first_round && size_cutoff > PS_PROBE_MAX_BYTES && rt > PS_PROBE_MAX_RT) size_cutoff = bytes;
+            if (first_round && slow_from > PS_PROBE_MAX_BYTES && rt > PS_PROBE_SLOW_RT) slow_from = bytes + 1;
+            /* the partner skips the same sizes */
             long sf = slow_from, co = size_cutoff;
             MPI_Send(&sf, 1, MPI_LONG, peer, TAG_CTRL, MPI_COMM_WORLD);
             MPI_Send(&co, 1, MPI_LONG, peer, TAG_CTRL, MPI_COMM_WORLD);
