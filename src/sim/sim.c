@@ -30,7 +30,10 @@
 
 #define NIL UINT32_MAX
 
-enum { EV_STEP = 0, EV_TXEND = 1 };
+/* EV_TXEND: the seed's transmission ends; under LogGOPS a message (above S:
+ * its request to send) reaches its receiver.  EV_DATAEND: a rendezvous's
+ * data are at the receiver; EV_FIN: the sender learns it. */
+enum { EV_STEP = 0, EV_TXEND = 1, EV_DATAEND = 2, EV_FIN = 3 };
 enum { PH_NEXT = 0, PH_POST, PH_WAKE };
 enum { ST_RUN = 0, ST_BLK_MSG, ST_BLK_ALL, ST_BLK_ONE, ST_DONE };
 
@@ -45,6 +48,8 @@ enum { ST_RUN = 0, ST_BLK_MSG, ST_BLK_ALL, ST_BLK_ONE, ST_DONE };
 #define M_SBLOCK   0x080
 #define M_RBLOCK   0x100
 #define M_QUEUED   0x200
+#define M_RNDV     0x400    /* LogGOPS: above S, sent by rendezvous */
+#define M_DATA     0x800    /* LogGOPS: the rendezvous's data phase has begun */
 #define M_REF      0x1000
 #define M_REFS     0x3000
 
@@ -82,6 +87,16 @@ typedef struct rstate {
     uint64_t       nissued, ord0;
 } rstate;
 
+/* Per-rank state of the LogGOPS model (allocated only when the machine has one). */
+typedef struct lgrank {
+    double    link_free;   /* when its link can take the next message (nobus) */
+    double    tok, tok_t;  /* its token bucket (nobus, shaped): tokens at time tok_t */
+    double    step_t0;     /* start of the request being completed (trace interval) */
+    uint32_t  walk;        /* WAIT: the slot being completed */
+    uint8_t   inrt, busy;  /* inside the runtime (blocked in a call); paying a cost (a wake is due) */
+    uint32_t *stall, nstall, capstall; /* rendezvous waiting for this rank to enter the runtime */
+} lgrank;
+
 /* A channel: its first record (NIL: empty slot) and the hash of its key. */
 typedef struct chan {
     uint32_t head, h;
@@ -107,6 +122,16 @@ typedef struct sim {
     int               bus_busy;
     uint32_t          bus_head, bus_tail;
     double            send_lat, recv_lat;
+    /* LogGOPS (NULL lg: the seed's model) */
+    const ps_loggops *lg;
+    ps_loggops        lgc;      /* the model's, with --eager applied */
+    lgrank           *lgr;
+    int               rp, sp;   /* a rendezvous waits for the receiver / the sender to be in the runtime */
+    double            lfin;     /* latency of the rendezvous's completion notice */
+    double            bus_free, btok, btok_t;
+    int               rpn;      /* ranks per node (copy contention) */
+    double           *cp_end, *cp_prev;  /* per node: end of the latest copy, and of another rank's */
+    int              *cp_rank;
     ps_trace         *tr;
     int               oom;
     char             *err;
@@ -164,6 +189,12 @@ static void sim_free(sim *S)
 {
     if (S->rk)
         for (int i = 0; i < S->P; i++) free(S->rk[i].out);
+    if (S->lgr)
+        for (int i = 0; i < S->P; i++) free(S->lgr[i].stall);
+    free(S->lgr);
+    free(S->cp_end);
+    free(S->cp_prev);
+    free(S->cp_rank);
     free(S->rk);
     free(S->pool);
     free(S->freestk);
@@ -333,7 +364,7 @@ static uint32_t ch_post(sim *S, uint32_t h, int32_t dst, int32_t src, int32_t ta
  * channel's slot was prefetched when the instruction was decoded.) */
 static inline void prefetch_event(const sim *S, const ps_qent *e)
 {
-    if (e->kind == EV_TXEND) {
+    if (e->kind != EV_STEP) {
         __builtin_prefetch(&S->pool[e->id], 1);
         return;
     }
@@ -534,6 +565,309 @@ static int out_push(sim *S, rstate *R, uint32_t mi, int is_send)
 
 static void exec(sim *S, int rank, double t);
 
+/* ---- LogGOPS ---------------------------------------------------------------
+ * When the machine has a [loggops] section (probe measured it with the
+ * runtime's own calls), messages follow LogGOPS (Hoefler et al., LogGOPSim):
+ *   - a send costs its rank os(n) of CPU; a message up to S then leaves on the
+ *     sender's link (the network, on a bus) no sooner than gap(n) after the
+ *     previous one and after the token bucket of a shaped link lets it, and
+ *     reaches its receiver L(n) later; its send is complete at once;
+ *   - above S only a request to send travels (L); the data move once the
+ *     receive is posted and, where the probe found it needs them, the
+ *     receiver and the sender are inside the runtime (MPI progresses only in
+ *     its calls); the receiver then spends orr(n) fetching them, and the
+ *     sender's request completes a latency later;
+ *   - posting a receive costs o_post; completing a receive whose message has
+ *     arrived costs orr(n), any other request o_done; a WAIT completes its
+ *     requests one after the other in posting order, as the runtime does;
+ *   - per-byte CPU costs of two ranks of a node that copy at the same time
+ *     take `contention` times longer.
+ * The rank's time never runs ahead of the event clock: a cost to pay
+ * schedules a wake. */
+
+static inline void lg_cost(const sim *S, double bytes, ps_loggops_cost *c)
+{
+    ps_loggops_at(S->lg, bytes, c);
+}
+
+/* A CPU copy of `cost` seconds starting at t on rank, of which everything
+ * above `base` grows with the bytes: stretched when another rank of the
+ * node is copying at t.  Returns the (stretched) cost. */
+static double lg_copy(sim *S, int rank, double t, double cost, double base)
+{
+    double per = cost - base;
+    if (per <= 0) return cost;
+    int node = rank / S->rpn;
+    double other = S->cp_rank[node] != rank ? S->cp_end[node] : S->cp_prev[node];
+    if (other > t) cost = base + per * S->lg->contention;
+    double end = t + cost;
+    if (S->cp_rank[node] != rank) {
+        S->cp_prev[node] = S->cp_end[node];
+        S->cp_rank[node] = rank;
+        S->cp_end[node] = end;
+    } else if (end > S->cp_end[node]) {
+        S->cp_end[node] = end;
+    }
+    return cost;
+}
+
+/* n bytes from rank src are ready to leave at t: when they start moving,
+ * after the link's previous message (gap) and the token bucket. */
+static double lg_inject(sim *S, int src, double n, double t, double gap)
+{
+    lgrank *Q = &S->lgr[src];
+    double *fr = S->bus ? &S->bus_free : &Q->link_free;
+    double st = t > *fr ? t : *fr, delay = 0;
+    if (S->lg->rate > 0) {
+        /* a token bucket of depth `burst` filling at `rate`: a message passes
+         * at once while tokens last, the rest at the sustained rate */
+        double *tok = S->bus ? &S->btok : &Q->tok, *tt = S->bus ? &S->btok_t : &Q->tok_t;
+        double k = *tok + S->lg->rate * (st - *tt);
+        if (k > S->lg->burst) k = S->lg->burst;
+        k -= n;
+        if (k < 0) {
+            delay = -k / S->lg->rate;
+            k = 0;
+        }
+        *tok = k;
+        *tt = st + delay;
+    }
+    *fr = st + delay + gap;
+    return st + delay;
+}
+
+static void lg_stall(sim *S, int rank, uint32_t mi)
+{
+    lgrank *Q = &S->lgr[rank];
+    if (Q->nstall == Q->capstall) {
+        uint32_t nc = Q->capstall ? Q->capstall * 2 : 4;
+        uint32_t *n = realloc(Q->stall, (size_t)nc * sizeof *n);
+        if (!n) {
+            S->oom = 1;
+            return;
+        }
+        Q->stall = n;
+        Q->capstall = nc;
+    }
+    Q->stall[Q->nstall++] = mi;
+}
+
+/* A rendezvous's data move when its request to send has arrived, its
+ * receive is posted and the ranks whose progress it needs are in the runtime. */
+static void lg_try_data(sim *S, uint32_t mi, double t)
+{
+    msg *m = &S->pool[mi];
+    if ((m->flags & (M_ARRIVED | M_RPOSTED | M_DATA)) != (M_ARRIVED | M_RPOSTED)) return;
+    if (S->rp && !S->lgr[m->dst].inrt) {
+        lg_stall(S, m->dst, mi);
+        return;
+    }
+    if (S->sp && !S->lgr[m->src].inrt) {
+        lg_stall(S, m->src, mi);
+        return;
+    }
+    m->flags |= M_DATA;
+    ps_loggops_cost c;
+    lg_cost(S, (double)m->bytes, &c);
+    double st = lg_inject(S, m->src, (double)m->bytes, t, c.gap);
+    double d = lg_copy(S, m->dst, st, c.orr * S->r->stretch, S->lg->orr[0] * S->r->stretch);
+    m->t_start = st;
+    if (ps_eventq_push(&S->q, st + d, mi, EV_DATAEND)) S->oom = 1;
+}
+
+/* rank enters the runtime (blocks in a call): the rendezvous waiting for it go on */
+static void lg_enter(sim *S, int rank, double t)
+{
+    lgrank *Q = &S->lgr[rank];
+    Q->inrt = 1;
+    while (Q->nstall) {
+        uint32_t mi = Q->stall[--Q->nstall];
+        lg_try_data(S, mi, t);
+    }
+}
+
+/* Completes the blocked rank's requests in order from time t while they are
+ * complete.  Returns 1 when the call is over (the rank goes on at *tp), 0
+ * when it waits for an event or pays a cost (a wake is scheduled). */
+static int lg_walk(sim *S, int rank, double *tp)
+{
+    rstate *R = &S->rk[rank];
+    lgrank *Q = &S->lgr[rank];
+    ps_sim_rank *a = &S->r->rank[rank];
+    double t = *tp;
+    for (;;) {
+        uint32_t mi;
+        int is_send;
+        uint32_t slot = NIL;
+        if (R->state == ST_BLK_MSG) {
+            if (R->blk_msg == NIL) break;
+            mi = R->blk_msg;
+            is_send = R->blk_send;
+        } else {
+            if (R->state == ST_BLK_ALL) {
+                while (Q->walk < R->nout && R->out[Q->walk].m == NIL) Q->walk++;
+                if (Q->walk >= R->nout) break;
+                slot = Q->walk;
+            } else {
+                slot = R->blk_slot;
+                if (R->out[slot].m == NIL) break;
+            }
+            mi = R->out[slot].m;
+            is_send = R->out[slot].is_send;
+        }
+        msg *m = &S->pool[mi];
+        int rndv = (m->flags & M_RNDV) != 0;
+        if (is_send ? !(m->flags & M_SDONE) : rndv ? !(m->flags & M_RDONE) : !(m->flags & M_ARRIVED)) return 0;
+        /* the cost of completing it */
+        double cost = 0;
+        if (!is_send && !rndv) {
+            ps_loggops_cost c;
+            lg_cost(S, (double)m->bytes, &c);
+            cost = lg_copy(S, rank, t, c.orr * S->r->stretch, S->lg->orr[0] * S->r->stretch);
+        } else if (is_send && slot != NIL) {
+            /* (a rendezvous receive's orr was its data phase) */
+            cost = S->lg->o_done * S->r->stretch;
+        }
+        double end = t + cost, t0 = Q->step_t0;
+        a->comm += cost;
+        if (!is_send && rndv) {
+            /* blocked while its own data moved: communication, not waiting */
+            double from = m->t_start > t0 ? m->t_start : t0;
+            if (t > from) a->comm += t - from;
+        }
+        if (slot == NIL) {
+            if (is_send)
+                tr_event(S, rank, PS_EV_SEND, m->construct, R->op_t0, end, m->dst, m->tag, m->bytes, 0);
+            else
+                tr_event(S, rank, PS_EV_RECV, m->construct, R->op_t0, end, m->src, m->tag, m->bytes, 0);
+            R->blk_msg = NIL;
+        } else {
+            if (is_send)
+                tr_event(S, rank, PS_EV_WAIT, m->construct, t0, end, m->dst, m->tag, m->bytes, PS_EVF_NONBLOCKING);
+            else
+                tr_event(S, rank, PS_EV_RECV, m->construct, t0, end, m->src, m->tag, m->bytes, PS_EVF_NONBLOCKING);
+            R->out[slot].m = NIL;
+            R->incomplete--;
+        }
+        msg_release(S, mi);
+        Q->step_t0 = end;
+        if (end > t) {
+            Q->busy = 1;
+            schedule_step(S, rank, end, PH_WAKE);
+            return 0;
+        }
+    }
+    while (R->head < R->nout && R->out[R->head].m == NIL) R->head++;
+    if (R->head == R->nout) {
+        R->head = R->nout = 0;
+        R->ord0 = R->nissued;
+    }
+    R->state = ST_RUN;
+    Q->inrt = 0;
+    *tp = t;
+    return 1;
+}
+
+/* Something rank may be waiting for happened at t. */
+static void lg_poke(sim *S, int rank, double t)
+{
+    rstate *R = &S->rk[rank];
+    if (R->state == ST_RUN || R->state == ST_DONE || S->lgr[rank].busy) return;
+    if (lg_walk(S, rank, &t)) exec(S, rank, t);
+}
+
+/* rank blocks in a call at t (WAIT, WAITONE, BSEND, BRECV) */
+static void lg_block(sim *S, int rank, double t, int state)
+{
+    rstate *R = &S->rk[rank];
+    R->state = (uint8_t)state;
+    R->blk_t0 = t;
+    S->lgr[rank].step_t0 = state == ST_BLK_MSG ? R->op_t0 : t;
+    S->lgr[rank].walk = R->head;
+    lg_enter(S, rank, t);
+}
+
+/* The send or receive's CPU cost has passed: post it. */
+static void lg_post(sim *S, int rank, double t)
+{
+    rstate *R = &S->rk[rank];
+    ps_insn *in = &R->pend;
+    int is_send = in->op == PS_OP_SEND || in->op == PS_OP_BSEND;
+    int blocking = in->op == PS_OP_BSEND || in->op == PS_OP_BRECV;
+    uint32_t mi = is_send ? ch_post(S, R->pend_h, in->peer, rank, in->tag, 1)
+                          : ch_post(S, R->pend_h, rank, in->peer, in->tag, 0);
+    if (mi == NIL) return;
+    msg *m = &S->pool[mi];
+    if (is_send) {
+        m->src = rank;
+        m->dst = in->peer;
+        m->tag = in->tag;
+        m->bytes = in->n;
+        m->construct = in->construct;
+        m->flags |= M_SPOSTED | (blocking ? M_SBLOCK : 0);
+        ps_sim_rank *a = &S->r->rank[rank];
+        a->sent++;
+        a->bytes_sent += in->n;
+        S->r->messages++;
+        ps_loggops_cost c;
+        lg_cost(S, (double)in->n, &c);
+        if (c.rendezvous) {
+            m->flags |= M_RNDV;
+            if (ps_eventq_push(&S->q, t + c.L, mi, EV_TXEND)) S->oom = 1;
+        } else {
+            m->t_start = lg_inject(S, rank, (double)in->n, t, c.gap) + c.L;
+            if (ps_eventq_push(&S->q, m->t_start, mi, EV_TXEND)) S->oom = 1;
+            m->flags |= M_SDONE;   /* buffered: complete without its receive */
+            m->t_sdone = t;
+        }
+    } else {
+        m->src = in->peer;
+        m->dst = rank;
+        m->tag = in->tag;
+        m->recv_bytes = in->n;
+        m->flags |= M_RPOSTED | (blocking ? M_RBLOCK : 0);
+        if (!(m->flags & M_SPOSTED)) m->construct = in->construct;
+        S->r->rank[rank].received++;
+        S->r->rank[rank].bytes_received += in->n;
+    }
+    if (!blocking) {
+        if (out_push(S, R, mi, is_send)) return;
+        if (is_send)
+            tr_event(S, rank, PS_EV_SEND, in->construct, R->op_t0, t, in->peer, in->tag, in->n, PS_EVF_NONBLOCKING);
+        else
+            tr_event(S, rank, PS_EV_POST, in->construct, R->op_t0, t, in->peer, in->tag, in->n, PS_EVF_NONBLOCKING);
+        if (!is_send) lg_try_data(S, mi, t);
+        exec(S, rank, t);
+        return;
+    }
+    R->blk_msg = mi;
+    R->blk_send = (uint8_t)is_send;
+    if (!is_send) lg_try_data(S, mi, t);
+    lg_block(S, rank, t, ST_BLK_MSG);
+    if (lg_walk(S, rank, &t)) exec(S, rank, t);
+}
+
+/* A message event: arrival (or a rendezvous's request to send), data at the
+ * receiver, completion notice at the sender. */
+static void lg_event(sim *S, uint32_t mi, uint32_t kind, double t)
+{
+    msg *m = &S->pool[mi];
+    if (kind == EV_TXEND) {
+        m->flags |= M_ARRIVED;
+        if (m->flags & M_RNDV) lg_try_data(S, mi, t);
+        else if (m->flags & M_RPOSTED) lg_poke(S, m->dst, t);
+    } else if (kind == EV_DATAEND) {
+        m->flags |= M_RDONE;
+        m->t_rdone = t;
+        if (ps_eventq_push(&S->q, t + S->lfin, mi, EV_FIN)) S->oom = 1;
+        lg_poke(S, m->dst, t);
+    } else {
+        m->flags |= M_SDONE;
+        m->t_sdone = t;
+        lg_poke(S, m->src, t);
+    }
+}
+
 /* The latency of a send or receive has passed: post it. */
 static void post(sim *S, int rank, double t)
 {
@@ -595,6 +929,11 @@ static void post(sim *S, int rank, double t)
 static void wake(sim *S, int rank, double t)
 {
     rstate *R = &S->rk[rank];
+    if (S->lg) {
+        S->lgr[rank].busy = 0;
+        if (lg_walk(S, rank, &t)) exec(S, rank, t);
+        return;
+    }
     if (R->pend.op == PS_OP_BSEND || R->pend.op == PS_OP_BRECV) {
         finish_blocking(S, rank, R->blk_msg, R->blk_send, t);
     } else if (R->pend.op == PS_OP_WAIT) {
@@ -634,6 +973,16 @@ static void exec(sim *S, int rank, double t)
         case PS_OP_BRECV: {
             int is_send = in.op == PS_OP_SEND || in.op == PS_OP_BSEND;
             double lat = is_send ? S->send_lat : S->recv_lat;
+            if (S->lg) {
+                /* LogGOPS: the call's CPU time (the seed: its latency) */
+                if (is_send) {
+                    ps_loggops_cost c;
+                    lg_cost(S, (double)in.n, &c);
+                    lat = lg_copy(S, rank, t, c.os * S->r->stretch, S->lg->os[0] * S->r->stretch);
+                } else {
+                    lat = S->lg->o_post * S->r->stretch;
+                }
+            }
             R->pend = in;
             R->pend_h = is_send ? ch_hash(in.peer, rank, in.tag) : ch_hash(rank, in.peer, in.tag);
             ch_prefetch(S, R->pend_h);
@@ -653,6 +1002,11 @@ static void exec(sim *S, int rank, double t)
         }
         case PS_OP_WAIT:
             R->pend = in;
+            if (S->lg) {
+                lg_block(S, rank, t, ST_BLK_ALL);
+                if (lg_walk(S, rank, &t)) continue;
+                return;
+            }
             if (R->incomplete == 0) {
                 finish_wait(S, rank, R->head, R->nout, t, t, in.construct);
                 continue;
@@ -666,6 +1020,12 @@ static void exec(sim *S, int rank, double t)
             if (ord < R->ord0 + R->head || ord >= R->ord0 + R->nout) continue; /* completed earlier */
             uint32_t k = (uint32_t)(ord - R->ord0);
             if (R->out[k].m == NIL) continue;
+            if (S->lg) {
+                R->blk_slot = k;
+                lg_block(S, rank, t, ST_BLK_ONE);
+                if (lg_walk(S, rank, &t)) continue;
+                return;
+            }
             msg *m = &S->pool[R->out[k].m];
             if (m->flags & (R->out[k].is_send ? M_SDONE : M_RDONE)) {
                 finish_wait(S, rank, k, k + 1, t, t, in.construct);
@@ -792,6 +1152,26 @@ int ps_simulate(const ps_streams *s, const ps_machine *m, const ps_sim_opts *o, 
     S.pfdist = S.P >= 64 ? (S.P / 8 < 48 ? (uint32_t)S.P / 8 : 48) : 0;
     S.send_lat = m->send_latency * r->stretch;
     S.recv_lat = m->recv_latency * r->stretch;
+    if (m->lg.n > 0) {
+        /* the LogGOPS model; --eager replaces its S */
+        S.lgc = m->lg;
+        if (o->eager_bytes > 0) S.lgc.S = o->eager_bytes;
+        if (S.lgc.contention < 1) S.lgc.contention = 1;
+        S.lg = &S.lgc;
+        S.rp = S.lgc.progress_recv >= 0.5;
+        S.sp = S.lgc.progress_send >= 0.5;
+        S.lfin = S.lgc.L[0];
+        S.btok = S.lgc.burst;
+        int nodes = o->nodes > 0 ? o->nodes : 1;
+        S.rpn = (S.P + nodes - 1) / nodes;
+        S.lgr = calloc((size_t)S.P, sizeof *S.lgr);
+        S.cp_end = calloc((size_t)nodes, sizeof *S.cp_end);
+        S.cp_prev = calloc((size_t)nodes, sizeof *S.cp_prev);
+        S.cp_rank = malloc((size_t)nodes * sizeof *S.cp_rank);
+        if (!S.lgr || !S.cp_end || !S.cp_prev || !S.cp_rank) goto oom;
+        for (int i = 0; i < nodes; i++) S.cp_rank[i] = -1;
+        for (int i = 0; i < S.P; i++) S.lgr[i].tok = S.lgc.burst;
+    }
     r->rank = calloc((size_t)S.P, sizeof *r->rank);
     S.rk = calloc((size_t)S.P, sizeof *S.rk);
     S.chcap = 1024;
@@ -816,15 +1196,19 @@ int ps_simulate(const ps_streams *s, const ps_machine *m, const ps_sim_opts *o, 
         now = e.t;
         const ps_qent *next = ps_eventq_peek(&S.q);
         if (next) prefetch_event(&S, next);
-        if (e.kind == EV_TXEND) {
+        if (e.kind != EV_STEP) {
             r->events++;
-            tx_end(&S, e.id, e.t);
+            if (S.lg) lg_event(&S, e.id, e.kind, e.t);
+            else tx_end(&S, e.id, e.t);
             continue;
         }
         rstate *R = &S.rk[e.id];
         switch (R->phase) {
         case PH_NEXT: exec(&S, (int)e.id, e.t); break;
-        case PH_POST: post(&S, (int)e.id, e.t); break;
+        case PH_POST:
+            if (S.lg) lg_post(&S, (int)e.id, e.t);
+            else post(&S, (int)e.id, e.t);
+            break;
         case PH_WAKE: r->events++; wake(&S, (int)e.id, e.t); break;
         }
     }
