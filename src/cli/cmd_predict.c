@@ -19,6 +19,7 @@
 #include "launch/run.h"
 #include "launch/workloads.h"
 #include "out/result.h"
+#include "sim/breakdown.h"
 #include "sim/compare.h"
 #include "sim/interchange.h"
 #include "sim/sim.h"
@@ -444,6 +445,7 @@ static int predict_one(const predict_opts *o, const ps_machine *m, int P, int se
                               tracefile[0] ? tracefile : NULL);
     json_object_set_new(d, "machine", model_json(m, o->machine_path, &so, res->stretch));
     json_object_set_new(d, "breakdown", breakdown_json(res));
+    if (o->compare && res->trace) json_object_set_new(d, "activities", ps_breakdown_json(res->trace));
     if (calib.n) json_object_set_new(d, "calibration", calibration_json());
     json_t *sj = json_object();
     json_object_set_new(sj, "instructions", json_integer((json_int_t)st.instructions));
@@ -475,8 +477,9 @@ static int run_measured(const predict_opts *o, json_t **out, char *err, size_t e
         double samples[1024];
         int n = r.ntrials < 1024 ? r.ntrials : 1024;
         for (int i = 0; i < n; i++) samples[i] = r.trial[i].time;
-        json_array_append_new(pts, ps_result_run("run", r.workload, o->ranks[k], r.size, r.iterations, samples, n,
-                                                 r.best_trace, NULL));
+        json_t *md = ps_result_run("run", r.workload, o->ranks[k], r.size, r.iterations, samples, n, r.best_trace, NULL);
+        if (r.best_trace) json_object_set_new(md, "activities", ps_breakdown_json(r.best_trace));
+        json_array_append_new(pts, md);
         ps_run_result_free(&r);
     }
     json_t *doc = json_object();

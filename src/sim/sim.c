@@ -508,7 +508,7 @@ static void finish_blocking(sim *S, int rank, uint32_t mi, int is_send, double t
 
 /* Ends a wait at t for the outstanding requests in slots k0..k1-1 (posting
  * order; tombstones skipped), blocked since tb. */
-static void finish_wait(sim *S, int rank, uint32_t k0, uint32_t k1, double tb, double t, int construct)
+static void finish_wait(sim *S, int rank, uint32_t k0, uint32_t k1, double tb, double t)
 {
     rstate *R = &S->rk[rank];
     double prev = tb, last_done = -1, last_start = t;
@@ -518,10 +518,11 @@ static void finish_wait(sim *S, int rank, uint32_t k0, uint32_t k1, double tb, d
         msg *m = &S->pool[o->m];
         double done = o->is_send ? m->t_sdone : m->t_rdone;
         double e = done > prev ? done : prev;
+        /* named after the message's construct, as the runtime records a completion */
         if (o->is_send)
-            tr_event(S, rank, PS_EV_WAIT, construct, prev, e, m->dst, m->tag, m->bytes, PS_EVF_NONBLOCKING);
+            tr_event(S, rank, PS_EV_WAIT, m->construct, prev, e, m->dst, m->tag, m->bytes, PS_EVF_NONBLOCKING);
         else
-            tr_event(S, rank, PS_EV_RECV, construct, prev, e, m->src, m->tag, m->bytes, PS_EVF_NONBLOCKING);
+            tr_event(S, rank, PS_EV_RECV, m->construct, prev, e, m->src, m->tag, m->bytes, PS_EVF_NONBLOCKING);
         prev = e;
         if (done > last_done) {
             last_done = done;
@@ -937,9 +938,9 @@ static void wake(sim *S, int rank, double t)
     if (R->pend.op == PS_OP_BSEND || R->pend.op == PS_OP_BRECV) {
         finish_blocking(S, rank, R->blk_msg, R->blk_send, t);
     } else if (R->pend.op == PS_OP_WAIT) {
-        finish_wait(S, rank, R->head, R->nout, R->blk_t0, t, R->pend.construct);
+        finish_wait(S, rank, R->head, R->nout, R->blk_t0, t);
     } else { /* WAITONE */
-        finish_wait(S, rank, R->blk_slot, R->blk_slot + 1, R->blk_t0, t, R->pend.construct);
+        finish_wait(S, rank, R->blk_slot, R->blk_slot + 1, R->blk_t0, t);
     }
     exec(S, rank, t);
 }
@@ -1008,7 +1009,7 @@ static void exec(sim *S, int rank, double t)
                 return;
             }
             if (R->incomplete == 0) {
-                finish_wait(S, rank, R->head, R->nout, t, t, in.construct);
+                finish_wait(S, rank, R->head, R->nout, t, t);
                 continue;
             }
             R->blk_t0 = t;
@@ -1028,7 +1029,7 @@ static void exec(sim *S, int rank, double t)
             }
             msg *m = &S->pool[R->out[k].m];
             if (m->flags & (R->out[k].is_send ? M_SDONE : M_RDONE)) {
-                finish_wait(S, rank, k, k + 1, t, t, in.construct);
+                finish_wait(S, rank, k, k + 1, t, t);
                 continue;
             }
             R->blk_t0 = t;

@@ -200,6 +200,42 @@ static void test_contention(void)
     ps_sim_result_free(&r);
 }
 
+/* The probe derives L from its ping-pong through the runtime's calls (rank 0:
+ * isend, wait it, wait the reply, post the next receive; rank 1: wait, post
+ * the next receive, isend, wait it) as half a round trip less o_s, o_r and
+ * o_post.  The simulator must give that round trip back, 2 (o_s + L + o_r +
+ * o_post), for an eager and for a rendezvous size: after its first post and
+ * 3 rounds rank 0 ends at o_post + 2 round trips + 2 (o_s + L + o_r) (no
+ * post in the last round). */
+static void test_probe_pingpong(void)
+{
+    ps_machine m = model("nobus", "1000", "1", "1", "0", "0", "0.5e-6");
+    const long sizes[2] = {500, 11001};
+    for (int k = 0; k < 2; k++) {
+        long n = sizes[k];
+        char text[4096];
+        int len = snprintf(text, sizeof text, "ranks 2\nrank 0\n RECEIVE 1 %ld\n", n);
+        for (int i = 0; i < 3; i++) {
+            len += snprintf(text + len, sizeof text - (size_t)len, " SEND 1 %ld\n WAITONE 0\n WAITONE 1\n", n);
+            if (i < 2) len += snprintf(text + len, sizeof text - (size_t)len, " RECEIVE 1 %ld\n", n);
+        }
+        len += snprintf(text + len, sizeof text - (size_t)len, "rank 1\n RECEIVE 0 %ld\n", n);
+        for (int i = 0; i < 3; i++) {
+            /* the receive: the last request issued, then the one before the last send */
+            len += snprintf(text + len, sizeof text - (size_t)len, " WAITONE %d\n", i ? 1 : 0);
+            if (i < 2) len += snprintf(text + len, sizeof text - (size_t)len, " RECEIVE 0 %ld\n", n);
+            len += snprintf(text + len, sizeof text - (size_t)len, " SEND 0 %ld\n WAITONE 0\n", n);
+        }
+        ps_loggops_cost c;
+        ps_loggops_at(&m.lg, (double)n, &c);
+        double rtt = 2 * (c.os + c.L + c.orr + m.lg.o_post);
+        ps_sim_result r;
+        run(&m, text, &r);
+        NEAR(r.rank[0].end, m.lg.o_post + 2 * rtt + 2 * (c.os + c.L + c.orr));
+        ps_sim_result_free(&r);
+    }
+}
+
 /* The probe's bucket estimate: a stop-and-wait series of 8 KiB messages
  * through a bucket of 64 KiB at 1.25 MB/s, 50 us per round trip at line
  * speed, gives back the rate and the burst; an unshaped series gives none. */
@@ -233,6 +269,7 @@ int main(void)
     test_rendezvous();
     test_token_bucket();
     test_contention();
+    test_probe_pingpong();
     test_bucket_estimate();
     if (failures) fprintf(stderr, "%d failure(s)\n", failures);
     return failures ? 1 : 0;
