@@ -386,6 +386,15 @@ static double best_half(int rank, int peer, long n)
     return best;
 }
 
+/* Another repetition?  At least `min`, at most `max`, and none once `since`
+ * is `budget` seconds ago (a slow network); rank 0 decides for both. */
+static int again(int rank, int peer, int r, int min, int max, double since, double budget)
+{
+    double v = r + 1 < max && (r + 1 < min || ps_now() - since < budget);
+    share_double(rank, peer, &v);
+    return v > 0.5;
+}
+
 /* Is n sent by rendezvous?  (the send waits for a late receiver) */
 static int is_rendezvous(int rank, int peer, long n)
 {
@@ -530,26 +539,31 @@ json_t *ps__loggops_measure(const ps_probe_budget *b)
     json_t *sizes = rank == 0 ? json_array() : NULL;
     double *post_all = ps_xmalloc(sizeof(double) * 64 * (size_t)reps * LG_MAX_SIZES);
     int npost = 0;
+    /* each size's share of the time budget, split over its five parts; every
+     * part repeats at least once (twice for the ping-pong) */
+    const double part = fmax(b->pingpong_s, 0.3) / lg_nsizes / 5;
     for (int si = 0; si < lg_nsizes; si++) {
         long n = lg_sizes[si];
         int rndv = lg_S && n > lg_S;
         /* ping-pong: half round trip (on a shaped link one round trip per
          * sample, after a pause) */
-        double half = INFINITY;
-        for (int k = 0; k < reps; k++) {
+        double half = INFINITY, t0 = ps_now();
+        for (int r = 0;; r++) {
             refill(2.0 * n);
             int m = lg_shaped ? 1 : (int)fmax(2, fmin(200, 20e-6 / fmax(half, 1e-7)));
             double h = rt_pingpong(rank, peer, n, isfinite(half) ? m : 2);
             share_double(rank, peer, &h);   /* both ranks choose the same m next */
             if (h < half) half = h;
+            if (!again(rank, peer, r, 2, reps, t0, part)) break;
         }
         /* the calls alone, spaced by a few one-way times */
-        int k = lg_shaped ? (int)fmax(2, fmin(16, lg_burst / 2 / n)) : 16;
-        if ((size_t)k * (size_t)n > buflen) k = (int)fmax(1, buflen / (size_t)n);
         double d = fmax(2e-6, 3 * half);
+        int k = lg_shaped ? (int)fmax(2, fmin(16, lg_burst / 2 / n)) : (int)fmax(2, fmin(16, part / d));
+        if ((size_t)k * (size_t)n > buflen) k = (int)fmax(1, buflen / (size_t)n);
         double os_med = INFINITY, done_med = INFINITY, or_med = INFINITY;
         double os[64], done[64], post[64], orr[64];
-        for (int r = 0; r < reps; r++) {
+        t0 = ps_now();
+        for (int r = 0;; r++) {
             refill((double)k * n);
             time_calls(rank, peer, n, k, d, os, done, post);
             if (rank == 0) {
@@ -558,32 +572,43 @@ json_t *ps__loggops_measure(const ps_probe_budget *b)
             } else {
                 for (int i = 0; i < k; i++) post_all[npost++] = post[i];
             }
+            if (!again(rank, peer, r, 1, reps, t0, part)) break;
         }
         /* the wait of a receive whose message has long arrived */
-        int kr = lg_shaped ? 2 : 8;
-        for (int r = 0; r < reps; r++) {
+        int kr = lg_shaped ? 2 : (int)fmax(2, fmin(8, part / (d + 2 * half)));
+        t0 = ps_now();
+        for (int r = 0;; r++) {
             for (int i = 0; i < kr; i++) {
                 refill((double)n);
                 orr[i] = time_recv(rank, peer, n, d + 2e-6);
             }
             if (rank == 1) or_med = fmin(or_med, median_of(orr, kr));
+            if (!again(rank, peer, r, 1, reps, t0, part)) break;
         }
-        /* a stream: per message time */
+        /* a stream: per message time (as long as the budget allows) */
         int ks = lg_shaped ? (int)fmin(16, lg_burst / 2 / n) : (int)fmax(4, fmin(32, (double)(8L << 20) / n));
         double t1 = INFINITY, tk = INFINITY;
         if (ks >= 2) {
-            for (int r = 0; r < reps; r++) {
+            refill((double)n);
+            t1 = stream(rank, peer, n, 1);
+            share_double(rank, peer, &t1);
+            if (!lg_shaped) ks = (int)fmax(2, fmin(ks, part / fmax(t1, 1e-9)));
+            t0 = ps_now();
+            for (int r = 0;; r++) {
                 refill((double)n);
                 t1 = fmin(t1, stream(rank, peer, n, 1));
                 refill((double)ks * n);
                 tk = fmin(tk, stream(rank, peer, n, ks));
+                if (!again(rank, peer, r, 1, reps, t0, part)) break;
             }
         }
         /* both directions at once */
         double ex = INFINITY;
-        for (int r = 0; r < (lg_shaped ? 1 : 3); r++) {
+        t0 = ps_now();
+        for (int r = 0;; r++) {
             refill(2.0 * n);
             ex = fmin(ex, exchange(peer, n));
+            if (!again(rank, peer, r, 1, lg_shaped ? 1 : 3, t0, part)) break;
         }
         if (rank == 0) {
             json_t *row = json_object();
@@ -846,4 +871,42 @@ void ps__loggops_model(const json_t *doc, int bus, ps_machine *m)
     g->progress_recv = ps__json_num(lg, "progress_recv");
     g->rate = ps__json_num(lg, "rate");
     g->burst = ps__json_num(lg, "burst");
+}
+
+void ps__loggops_print(const json_t *doc, FILE *out)
+{
+    const json_t *lg = json_object_get(doc, "loggops");
+    if (!json_is_object(lg)) return;
+    char a[32], b[32], c[32], d[32];
+    fprintf(out, "\nLogGOPS (ranks 0 and 1 through the runtime's calls, instrument on; linear between sizes):\n");
+    double S = ps__json_num(lg, "S");
+    ps_fmt_time(a, sizeof a, ps__json_num(lg, "o_post"));
+    ps_fmt_time(b, sizeof b, ps__json_num(lg, "o_done"));
+    if (S > 0) {
+        ps_fmt_bytes(c, sizeof c, S);
+        fprintf(out, "  S = %s (larger sends wait for their receiver), posting a receive %s, completing a done "
+                "request %s\n", c, a, b);
+    } else {
+        ps_fmt_bytes(c, sizeof c, ps__json_num(lg, "max_bytes"));
+        fprintf(out, "  no switch to rendezvous up to %s, posting a receive %s, completing a done request %s\n", c, a,
+                b);
+    }
+    fprintf(out, "  %10s  %10s  %10s  %10s  %10s\n", "bytes", "o_s", "o_r", "L", "gap");
+    size_t i;
+    json_t *row;
+    json_array_foreach(json_object_get(lg, "sizes"), i, row) {
+        ps_fmt_time(a, sizeof a, ps__json_num(row, "o_s"));
+        ps_fmt_time(b, sizeof b, ps__json_num(row, "o_r"));
+        ps_fmt_time(c, sizeof c, ps__json_num(row, "L"));
+        ps_fmt_time(d, sizeof d, ps__json_num(row, "gap"));
+        fprintf(out, "  %10.0f  %10s  %10s  %10s  %10s\n", ps__json_num(row, "bytes"), a, b, c, d);
+    }
+    if (S > 0)
+        fprintf(out, "  a rendezvous waits for its receiver in a call: %.2f, for its sender: %.2f (>= 0.5: it waits)\n",
+                ps__json_num(lg, "progress_recv"), ps__json_num(lg, "progress_send"));
+    fprintf(out, "  two ranks copying at once: per-byte costs x %.2f\n", ps__json_num(lg, "contention"));
+    if (json_is_true(json_object_get(lg, "shaped"))) {
+        ps_fmt_bytes(a, sizeof a, ps__json_num(lg, "burst"));
+        fprintf(out, "  shaped link: a token bucket of %s, then %.4g MB/s\n", a, ps__json_num(lg, "rate") / 1e6);
+    }
 }

@@ -502,6 +502,7 @@ void ps_probe_print(const json_t *doc, FILE *out)
     if (json_object_get(bsp, "g_combined"))
         fprintf(out, "  combined messages     g = %.4g flop (%.3g us) (optimistic, one message per destination)\n",
                 ps__json_num(bsp, "g_combined"), ps__json_num(bsp, "g_combined_us"));
+    ps__loggops_print(doc, out);
     fprintf(out, "\nrounds (best two must agree within %.0f%%):\n", 100 * PS_PROBE_AGREE);
     size_t i;
     json_t *o;
