@@ -658,7 +658,7 @@ static void lg_stall(sim *S, int rank, uint32_t mi)
 static void lg_try_data(sim *S, uint32_t mi, double t)
 {
     msg *m = &S->pool[mi];
-    if ((m->flags & (M_ARRIVED | M_RPOSTED | M_DATA)) != (M_ARRIVED | M_RPOSTED)) return;
+    if ((m->flags & (M_RNDV | M_ARRIVED | M_RPOSTED | M_DATA)) != (M_RNDV | M_ARRIVED | M_RPOSTED)) return;
     if (S->rp && !S->lgr[m->dst].inrt) {
         lg_stall(S, m->dst, mi);
         return;
@@ -954,6 +954,8 @@ static void exec(sim *S, int rank, double t)
         if (R->pc >= R->end) {
             R->state = ST_DONE;
             a->end = t;
+            /* (LogGOPS) the rank ends in the runtime: what waits for its progress goes on */
+            if (S->lg) lg_enter(S, rank, t);
             return;
         }
         ps_insn in;

@@ -110,6 +110,11 @@ static void test_one_message(void)
     NEAR(r.trace->rank[1].ev[1].t0, 0.1 * US);
     NEAR(r.trace->rank[1].ev[1].t1, 6 * US);
     ps_sim_result_free(&r);
+    /* posted late (after 10 us of computation): the message waits as an unexpected one; the
+     * receive costs o_post then o_r: 10 + 0.1 + 2 */
+    NEAR(run(&m, "ranks 2\nrank 0\n SEND 1 1\n WAIT\nrank 1\n WORK 10000\n RECEIVE 0 1\n WAIT\n", &r),
+         12.1 * US);
+    ps_sim_result_free(&r);
     /* blocking: BSEND costs o_s only (buffered), BRECEIVE o_post + wait + o_r */
     NEAR(run(&m, "ranks 2\nrank 0\n BSEND 1 1\nrank 1\n BRECEIVE 0 1\n", &r), 6 * US);
     NEAR(r.rank[0].end, 1 * US);
