@@ -75,6 +75,8 @@ typedef struct calibration {
     char  **names;
     double *sec_per_flop;
     double  time, factor;
+    double  average;   /* the run's seconds per flop over all its computation: the price of a
+                          construct the 1-rank run did not exercise (psrs merges nothing at P = 1) */
 } calibration;
 
 static calibration calib;
@@ -304,6 +306,9 @@ static int run_calibration(const predict_opts *o, char *err, size_t errlen)
     }
     calib.time = rt->t_end - rt->t_begin;
     calib.factor = sum > 0 ? calib.time / sum : 1;
+    double flops = 0;
+    for (int c = 0; c < nc; c++) flops += fl[c];
+    calib.average = flops > 0 ? sum / flops * calib.factor : 0;
     calib.names = ps_xcalloc((size_t)nc + 1, sizeof *calib.names);
     calib.sec_per_flop = ps_xcalloc((size_t)nc + 1, sizeof *calib.sec_per_flop);
     for (int c = 0; c < nc; c++)
@@ -333,6 +338,7 @@ static json_t *calibration_json(void)
     json_object_set_new(j, "from", json_string("1-rank run under MPI, fastest trial"));
     json_object_set_new(j, "time", json_real(calib.time));
     json_object_set_new(j, "uninstrumented_factor", json_real(calib.factor));
+    json_object_set_new(j, "average_seconds_per_flop", json_real(calib.average));
     for (int k = 0; k < calib.n; k++) json_object_set_new(rates, calib.names[k], json_real(calib.sec_per_flop[k]));
     json_object_set_new(j, "seconds_per_flop", rates);
     return j;
@@ -405,9 +411,11 @@ static int predict_one(const predict_opts *o, const ps_machine *m, int P, int se
     double *rates = NULL;
     if (calib.n) {
         rates = ps_xcalloc((size_t)s->nconstructs + 1, sizeof *rates);
-        for (int c = 0; c < s->nconstructs; c++)
+        for (int c = 0; c < s->nconstructs; c++) {
+            rates[c] = calib.average;   /* not exercised at 1 rank: the run's average */
             for (int k = 0; k < calib.n; k++)
                 if (!strcmp(s->constructs[c], calib.names[k])) rates[c] = calib.sec_per_flop[k];
+        }
         so.construct_flop_time = rates;
         so.nconstruct_flop_time = s->nconstructs;
     }
