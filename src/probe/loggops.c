@@ -36,6 +36,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "out/html.h"
 #include "parscope/parscope.h"
 #include "probe/probe_int.h"
 #include "runtime/rt.h"
@@ -909,4 +910,42 @@ void ps__loggops_print(const json_t *doc, FILE *out)
         ps_fmt_bytes(a, sizeof a, ps__json_num(lg, "burst"));
         fprintf(out, "  shaped link: a token bucket of %s, then %.4g MB/s\n", a, ps__json_num(lg, "rate") / 1e6);
     }
+}
+
+void ps__loggops_html(const json_t *doc, FILE *out)
+{
+    const json_t *lg = json_object_get(doc, "loggops");
+    if (!json_is_object(lg)) return;
+    char a[32], b[32], c[32], d[32];
+    ps_html_heading(out, "LogGOPS through the runtime's calls");
+    double S = ps__json_num(lg, "S");
+    ps_fmt_bytes(a, sizeof a, S > 0 ? S : ps__json_num(lg, "max_bytes"));
+    ps_fmt_time(b, sizeof b, ps__json_num(lg, "o_post"));
+    ps_fmt_time(c, sizeof c, ps__json_num(lg, "o_done"));
+    ps_html_note(out, "%s %s; posting a receive %s, completing a complete request %s; two ranks copying at once: "
+                 "per-byte costs x %.2f; a rendezvous waits for its receiver %.2f, for its sender %.2f.",
+                 S > 0 ? "S (largest send that completes without its receiver) =" : "no switch to rendezvous up to", a,
+                 b, c, ps__json_num(lg, "contention"), ps__json_num(lg, "progress_recv"),
+                 ps__json_num(lg, "progress_send"));
+    if (json_is_true(json_object_get(lg, "shaped"))) {
+        ps_fmt_bytes(a, sizeof a, ps__json_num(lg, "burst"));
+        ps_html_note(out, "Shaped link: a token bucket of %s, then %.4g MB/s.", a, ps__json_num(lg, "rate") / 1e6);
+    }
+    ps_html_table_begin(out, 5, "bytes", "o_s", "o_r", "L", "gap");
+    size_t i;
+    json_t *row;
+    json_array_foreach(json_object_get(lg, "sizes"), i, row) {
+        ps_fmt_time(a, sizeof a, ps__json_num(row, "o_s"));
+        ps_fmt_time(b, sizeof b, ps__json_num(row, "o_r"));
+        ps_fmt_time(c, sizeof c, ps__json_num(row, "L"));
+        ps_fmt_time(d, sizeof d, ps__json_num(row, "gap"));
+        ps_html_row_begin(out);
+        ps_html_cell(out, 1, "%.0f", ps__json_num(row, "bytes"));
+        ps_html_cell(out, 1, "%s", a);
+        ps_html_cell(out, 1, "%s", b);
+        ps_html_cell(out, 1, "%s", c);
+        ps_html_cell(out, 1, "%s", d);
+        ps_html_row_end(out);
+    }
+    ps_html_table_end(out);
 }

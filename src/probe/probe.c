@@ -720,6 +720,7 @@ int ps_probe_report_html(const json_t *doc, FILE *out)
         ps_html_row_end(out);
     }
     ps_html_table_end(out);
+    ps__loggops_html(doc, out);
     ps_html_section_end(out);
     free_plots(&pl);
     return ferror(out) ? -1 : 0;

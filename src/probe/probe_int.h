@@ -54,8 +54,9 @@ json_t *ps__loggops_measure(const ps_probe_budget *b);
 /* Adds doc["loggops"] (the table, S, o_post, o_done, contention, progress,
  * bucket); -1 when the raw data hold no LogGOPS measurement. */
 int     ps__loggops_analyze(const json_t *raw_rounds, json_t *doc, json_t *warnings);
-/* The summary's LogGOPS lines (nothing when doc has none). */
+/* The summary's LogGOPS lines, and the report's table (nothing when doc has none). */
 void    ps__loggops_print(const json_t *doc, FILE *out);
+void    ps__loggops_html(const json_t *doc, FILE *out);
 /* Fills m->lg from doc["loggops"] (nothing there: m->lg.n = 0). */
 void    ps__loggops_model(const json_t *doc, int bus, ps_machine *m);
 /* The token bucket from a stop-and-wait series of round trips (seconds) of
