@@ -51,7 +51,7 @@ enum { TAG_LG = 0x4c47, TAG_LG_CTRL = 0x4c48, TAG_LG_ACK = 0x4c49 };
 #define LG_SHAPED_MAX  32768     /* largest table size on a shaped link */
 
 /* Decided in the first round, kept: every round measures the same sizes. */
-static int    lg_decided, lg_shaped;
+static int    lg_decided, lg_shaped, lg_shared;
 static long   lg_S;              /* 0: no switch up to lg_max */
 static long   lg_max;
 static double lg_rate, lg_burst; /* the first round's bucket (shaped only) */
@@ -297,6 +297,25 @@ static void bucket_series(int rank, int peer, double idle, double *rt, int nchun
     pair_sync(peer);
 }
 
+/* Both directions at once: after an idle pause, each round both ranks send
+ * a chunk to each other and wait for both; the rounds' times (rank 0). */
+static void bucket_series_both(int peer, double idle, double *rt, int nchunks)
+{
+    rewind_trace();
+    pair_sync(peer);
+    nap(idle);
+    pair_sync(peer);
+    for (int j = 0; j < nchunks; j++) {
+        double t0 = ps_now();
+        ps_irecv(rbuf, LG_CHUNK, peer, TAG_LG, PS_C_RECEIVE);
+        ps_isend(sbuf, LG_CHUNK, peer, TAG_LG, PS_C_SEND);
+        ps_waitall();
+        rt[j] = ps_now() - t0;
+        if ((j & 15) == 15) rewind_trace();
+    }
+    pair_sync(peer);
+}
+
 /* ---- the bucket, from a stop-and-wait series ------------------------------------ */
 
 /* From the round trips of a series after an idle pause: the sustained rate
@@ -449,6 +468,21 @@ static void decide(int rank, int peer, const ps_probe_budget *b, json_t *out)
     lg_shaped = v[0] > 0.5;
     lg_rate = v[1];
     lg_burst = v[2];
+    /* one bucket for both directions (one shaping queue: a bus) or one each? */
+    lg_shared = 0;
+    if (lg_shaped) {
+        bucket_series_both(peer, fmin(1.0, 1.5 * lg_burst / lg_rate), rt, LG_CHUNKS);
+        double ratio = 0;
+        if (rank == 0) {
+            double tail[LG_CHUNKS / 4];
+            memcpy(tail, rt + LG_CHUNKS - LG_CHUNKS / 4, sizeof tail);
+            ratio = ps_median(tail, LG_CHUNKS / 4) / (LG_CHUNK / lg_rate);
+            json_object_set_new(out, "bucket_both_ways", json_pack("{sfso}", "ratio", ratio, "round_trips",
+                                                                   ps__json_array_of(rt, LG_CHUNKS)));
+        }
+        share_double(rank, peer, &ratio);
+        lg_shared = ratio > PS_PROBE_BUS_RATIO;
+    }
     lg_max = b->name[0] == 'f' ? PS_PROBE_MAX_BYTES : PS_PROBE_MAX_BYTES / 4;
     if (lg_shaped) lg_max = (long)fmin(LG_SHAPED_MAX, lg_burst / 2);
 
@@ -685,6 +719,7 @@ json_t *ps__loggops_measure(const ps_probe_budget *b)
     if (lg_shaped) {
         json_object_set_new(out, "rate", json_real(lg_rate));
         json_object_set_new(out, "burst", json_real(lg_burst));
+        json_object_set_new(out, "shared_bucket", json_boolean(lg_shared));
     }
     json_object_set_new(out, "S", json_integer(lg_S));
     json_object_set_new(out, "max_bytes", json_integer(lg_max));
@@ -835,6 +870,7 @@ int ps__loggops_analyze(const json_t *rounds, json_t *doc, json_t *warnings)
     }
     json_object_set_new(lg, "rate", json_real(rate));
     json_object_set_new(lg, "burst", json_real(burst));
+    json_object_set_new(lg, "shared_bucket", json_boolean(shaped && json_is_true(json_object_get(first, "shared_bucket"))));
     if (S <= 0) {
         char a[32];
         ps_fmt_bytes(a, sizeof a, ps__json_num(first, "max_bytes"));

@@ -431,6 +431,13 @@ json_t *ps_probe_analyze(const json_t *raw, ps_machine *m, char *err, size_t err
             }
         }
     }
+    /* a shaped link whose one token bucket both directions share is a bus too,
+     * whatever the 1 MiB exchange showed (TCP through a small bucket is erratic) */
+    const json_t *lgd = json_object_get(doc, "loggops");
+    if (!bus && json_is_true(json_object_get(lgd, "shared_bucket"))) {
+        bus = 1;
+        ps__warn(warnings, "both directions share the shaped link's token bucket: the model says network = bus");
+    }
     double t0 = ps__json_num(hk, "t0"), rinf = ps__json_num(hk, "r_inf");
     const char *lat_from = "hockney t0 / 2";
     if (!(t0 > 0)) {
