@@ -23,6 +23,10 @@
 extern "C" {
 #endif
 
+/* Everything declared here, and only that, is exported from libparscope.so
+ * (the library is built with hidden visibility). */
+#pragma GCC visibility push(default)
+
 /* ---- \OPEN0 ---------------------------------------------------------------- */
 
 /* Starts the runtime and fills LOOP's four ints (host is always -1). */
@@ -143,6 +147,8 @@ void ps_loop_send(int dest, double words);
 void ps_loop_receive(int src, double words);
 void ps_loop_bsend(int dest, double words);
 void ps_loop_breceive(int src, double words);
+
+#pragma GCC visibility pop
 
 #ifdef __cplusplus
 }

@@ -23,10 +23,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli/characterize.h"
+#include "characterize/characterize.h"
 #include "cli/cli.h"
 #include "launch/launch.h"
-#include "out/result.h"
+#include "report/result.h"
 #include "util/util.h"
 
 static const char help[] =

@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "out/result.h"
-#include "sim/compare.h"
+#include "report/result.h"
+#include "predict/compare.h"
 
 static const char compare_help[] =
     "usage: parscope compare MEASURED.json PREDICTED.json [-o compare.json]\n"

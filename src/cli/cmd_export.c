@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "out/export.h"
+#include "report/export.h"
 #include "trace/trace.h"
 #include "util/util.h"
 

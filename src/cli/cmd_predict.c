@@ -17,9 +17,9 @@
 
 #include "cli/cli.h"
 #include "launch/run.h"
-#include "launch/workloads.h"
-#include "out/result.h"
-#include "sim/compare.h"
+#include "workloads/workloads.h"
+#include "report/result.h"
+#include "predict/compare.h"
 #include "sim/interchange.h"
 #include "sim/sim.h"
 #include "sim/stream.h"
@@ -440,7 +440,7 @@ static int predict_one(const predict_opts *o, const ps_machine *m, int P, int se
         }
     }
     double sample = res->time;
-    json_t *d = ps_result_run("predict", wname, Pactual, size, iters, &sample, 1, res->trace,
+    json_t *d = ps_result_run("predict", wname, NULL, Pactual, size, iters, &sample, 1, res->trace,
                               tracefile[0] ? tracefile : NULL);
     json_object_set_new(d, "machine", model_json(m, o->machine_path, &so, res->stretch));
     json_object_set_new(d, "breakdown", breakdown_json(res));
@@ -475,7 +475,7 @@ static int run_measured(const predict_opts *o, json_t **out, char *err, size_t e
         double samples[1024];
         int n = r.ntrials < 1024 ? r.ntrials : 1024;
         for (int i = 0; i < n; i++) samples[i] = r.trial[i].time;
-        json_array_append_new(pts, ps_result_run("run", r.workload, o->ranks[k], r.size, r.iterations, samples, n,
+        json_array_append_new(pts, ps_result_run("run", r.workload, ps_machine_meta(), o->ranks[k], r.size, r.iterations, samples, n,
                                                  r.best_trace, NULL));
         ps_run_result_free(&r);
     }

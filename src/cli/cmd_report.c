@@ -13,10 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/characterize.h"
+#include "characterize/characterize.h"
 #include "cli/cli.h"
-#include "out/html.h"
-#include "out/report.h"
+#include "report/html.h"
+#include "report/report.h"
 #include "probe/probe.h"
 #include "scale/scale.h"
 #include "trace/trace.h"

@@ -12,8 +12,8 @@
 
 #include "cli/cli.h"
 #include "launch/run.h"
-#include "launch/workloads.h"
-#include "out/result.h"
+#include "workloads/workloads.h"
+#include "report/result.h"
 #include "parscope/parscope.h"
 #include "trace/sheet.h"
 #include "util/util.h"
@@ -88,7 +88,7 @@ static int run_inside(const char *workload, const ps_common_opts *o, char **extr
             rc = ps_fail(1, "%s", err);
         } else {
             double sample = ps_trace_time(t);
-            json_t *doc = ps_result_run("run", w->name, t->nranks, o->size > 0 ? o->size : w->default_size,
+            json_t *doc = ps_result_run("run", w->name, ps_machine_meta(), t->nranks, o->size > 0 ? o->size : w->default_size,
                                         o->iterations > 0 ? o->iterations : w->default_iterations, &sample, 1, t,
                                         o->trace_dir ? tracefile : NULL);
             if (ps_result_write(o->output, doc, err, sizeof err)) rc = ps_fail(1, "%s", err);
@@ -263,7 +263,7 @@ int ps_cmd_run(int argc, char **argv)
             rel = ps_relpath(slash ? (jdir[0] ? jdir : "/") : ".", tracefile);
             free(jdir);
         }
-        json_t *doc = ps_result_run("run", r.workload, o.ranks, r.size, r.iterations, samples, r.ntrials,
+        json_t *doc = ps_result_run("run", r.workload, ps_machine_meta(), o.ranks, r.size, r.iterations, samples, r.ntrials,
                                     r.best_trace, rel);
         free(rel);
         json_t *fails = json_array();

@@ -8,14 +8,9 @@
 
 #include "launch/launch.h"
 #include "launch/run.h"
-#include "launch/workloads.h"
+#include "workloads/workloads.h"
 #include "scale/scale.h"
 #include "util/util.h"
-
-int ps_workload_clue_main(int argc, char **argv);
-/* The clue workload lives in ps_core; this reference links it in (the
- * workload table only holds a weak one). */
-int (*const ps__clue_entry)(int, char **) = ps_workload_clue_main;
 
 static void usage(FILE *f)
 {

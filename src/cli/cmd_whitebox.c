@@ -11,7 +11,7 @@
 
 #include "cli/cli.h"
 #include "launch/launch.h"
-#include "out/result.h"
+#include "report/result.h"
 #include "util/util.h"
 #include "whitebox/whitebox.h"
 

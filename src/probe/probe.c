@@ -11,8 +11,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "out/html.h"
-#include "out/plot.h"
+#include "report/html.h"
+#include "report/plot.h"
 #include "probe/probe_int.h"
 #include "util/util.h"
 

@@ -23,7 +23,7 @@
 #include <unistd.h>
 
 #include "runtime/rt.h"
-#include "sim/stream_format.h"
+#include "trace/stream_format.h"
 
 #define REC_BUF (1 << 20)
 

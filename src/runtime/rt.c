@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "runtime/config.h"
+#include "trace/constructs.h"
 
 ps__runtime ps__rt = {.default_size = PS_DEFAULT_PROBLEM_SIZE,
                       .default_iterations = PS_DEFAULT_ITERATIONS,
@@ -28,11 +29,6 @@ static char ***ps__argv;
 
 /* ---- constructs ---------------------------------------------------------- */
 
-static const char *builtin_names[PS_C__BUILTIN] = {
-    "NONE", "USER", "COMMUNICATE", "EXCHANGE", "MULTIBCAST0", "MULTIBCAST_ME", "MULTIBCAST_ALTER",
-    "TREE_BCAST", "TREE_COLLECT_VEC", "TREE_DISTRIB_VEC", "VISIBLE_SYNC", "SEND", "RECEIVE", "BSEND",
-    "BRECEIVE", "WORK", "WAIT", "SCALPROD", "MATVECPROD", "MATPROD", "INIT_ARRAY", "DATA_MOVE",
-    "SECTION", "BARRIER", "REDUCE", "CLOCKSYNC"};
 
 static char *extra_names[PS_MAX_CONSTRUCTS];
 static int nextra;
@@ -41,7 +37,7 @@ int ps_construct(const char *name)
 {
     if (!name) return PS_C_USER;
     for (int i = 0; i < PS_C__BUILTIN; i++)
-        if (!strcmp(builtin_names[i], name)) return i;
+        if (!strcmp(ps__construct_builtin_names[i], name)) return i;
     for (int i = 0; i < nextra; i++)
         if (!strcmp(extra_names[i], name)) return PS_C__BUILTIN + i;
     if (PS_C__BUILTIN + nextra >= PS_MAX_CONSTRUCTS) return PS_C_USER;
@@ -52,7 +48,7 @@ int ps_construct(const char *name)
 
 const char *ps_construct_name(int id)
 {
-    if (id >= 0 && id < PS_C__BUILTIN) return builtin_names[id];
+    if (id >= 0 && id < PS_C__BUILTIN) return ps__construct_builtin_names[id];
     if (id >= PS_C__BUILTIN && id < PS_C__BUILTIN + nextra) return extra_names[id - PS_C__BUILTIN];
     return "?";
 }

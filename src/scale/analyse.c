@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "out/result.h"
+#include "report/result.h"
 #include "scale/metrics.h"
 #include "scale/scale.h"
 #include "util/util.h"

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "out/html.h"
-#include "out/result.h"
+#include "report/html.h"
+#include "report/result.h"
 #include "scale/scale.h"
 #include "util/util.h"
 

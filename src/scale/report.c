@@ -11,8 +11,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "out/html.h"
-#include "out/plot.h"
+#include "report/html.h"
+#include "report/plot.h"
 #include "scale/scale.h"
 #include "util/util.h"
 

@@ -10,7 +10,7 @@
 
 #include "launch/launch.h"
 #include "launch/run.h"
-#include "out/result.h"
+#include "report/result.h"
 #include "trace/sheet.h"
 #include "util/util.h"
 
@@ -65,7 +65,7 @@ static json_t *plan_json(const ps_scale_params *p, double copy_bps, size_t copy_
                                         "bytes counted as STREAM (read + write)"));
         json_object_set_new(d, "memory_bound", m);
     }
-    json_object_set_new(d, "machine", ps_result_machine_meta());
+    json_object_set_new(d, "machine", ps_machine_meta());
     char date[64];
     ps_iso_time(date, sizeof date);
     json_object_set_new(d, "started", json_string(date));

@@ -14,19 +14,13 @@
 #include <unistd.h>
 
 #include "parscope/parscope.h"
+#include "trace/constructs.h"
 #include "util/util.h"
 
 static const char *op_names[PS_OP__COUNT] = {"?", "SEND", "RECEIVE", "BSEND", "BRECEIVE", "WORK", "WAIT",
                                              "WAITONE", "MARK"};
 
 const char *ps_op_name(int op) { return op > 0 && op < PS_OP__COUNT ? op_names[op] : "?"; }
-
-/* The runtime's built-in construct names (parscope.h enum order). */
-static const char *builtin_constructs[PS_C__BUILTIN] = {
-    "NONE", "USER", "COMMUNICATE", "EXCHANGE", "MULTIBCAST0", "MULTIBCAST_ME", "MULTIBCAST_ALTER",
-    "TREE_BCAST", "TREE_COLLECT_VEC", "TREE_DISTRIB_VEC", "VISIBLE_SYNC", "SEND", "RECEIVE", "BSEND",
-    "BRECEIVE", "WORK", "WAIT", "SCALPROD", "MATVECPROD", "MATPROD", "INIT_ARRAY", "DATA_MOVE",
-    "SECTION", "BARRIER", "REDUCE", "CLOCKSYNC"};
 
 ps_streams *ps_streams_new(int nranks)
 {
@@ -45,7 +39,7 @@ ps_streams *ps_streams_new(int nranks)
     }
     for (int r = 0; r < nranks; r++) s->ctx[r].rank = r;
     for (int i = 0; i < PS_C__BUILTIN; i++)
-        if (ps_streams_construct(s, builtin_constructs[i]) < 0) {
+        if (ps_streams_construct(s, ps__construct_builtin_names[i]) < 0) {
             ps_streams_free(s);
             return NULL;
         }

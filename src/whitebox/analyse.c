@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "out/result.h"
+#include "report/result.h"
 #include "util/util.h"
 #include "whitebox/whitebox.h"
 

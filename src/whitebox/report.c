@@ -7,8 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "out/html.h"
-#include "out/svg.h"
+#include "report/html.h"
+#include "report/svg.h"
 #include "util/util.h"
 #include "whitebox/whitebox.h"
 

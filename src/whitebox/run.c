@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "launch/run.h"
-#include "out/result.h"
+#include "report/result.h"
 #include "util/util.h"
 #include "whitebox/whitebox.h"
 
@@ -110,7 +110,7 @@ int ps_whitebox_run(const ps_whitebox_spec *s, json_t **doc, ps_whitebox_progres
     json_object_set_new(params, "trials", json_integer(trials));
     json_object_set_new(params, "sections", json_boolean(s->sections));
     json_object_set_new(o, "params", params);
-    json_object_set_new(o, "machine", ps_result_machine_meta());
+    json_object_set_new(o, "machine", ps_machine_meta());
     json_object_set_new(o, "method",
                         json_string("incremental conditional compilation (seed 002): communication = T(comm), "
                                     "data movement = T(comm+data) - T(comm), computation = T(full) - "

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "out/plot.h"
+#include "report/plot.h"
 #include "util/util.h"
 
 #include "../common/check.h"

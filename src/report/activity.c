@@ -1,11 +1,11 @@
 /* activity.c - per-rank busy / overhead / idle timelines (see activity.h). */
-#include "out/activity.h"
+#include "report/activity.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "out/html.h"
+#include "report/html.h"
 #include "util/util.h"
 
 const char *const ps_act_name[PS_ACT__COUNT] = {"busy", "overhead", "idle"};

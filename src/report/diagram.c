@@ -1,12 +1,12 @@
 /* diagram.c - the space-time diagram as SVG (see diagram.h). */
-#include "out/diagram.h"
+#include "report/diagram.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "out/html.h"
-#include "out/svg.h"
+#include "report/html.h"
+#include "report/svg.h"
 #include "util/util.h"
 
 int ps_trace_construct_id(const ps_trace *t, const char *name)

@@ -14,10 +14,6 @@
 #include "trace/sheet.h"
 #include "trace/trace.h"
 
-/* The machine meta object (host, cores, cpu, memory, caches, MPI library,
- * compiler, date) for this machine (hwloc + uname). */
-json_t *ps_result_machine_meta(void);
-
 /* time {trials, min, median, max, samples, used: "min"} from samples (NAN = failed trial). */
 json_t *ps_result_time(const double *samples, int n);
 
@@ -27,9 +23,10 @@ json_t *ps_result_ranks(const ps_sheet *s, const ps_trace *t);
 /* procstats: per-rank process metrics aggregated (avg, sd, min, max). */
 json_t *ps_result_procstats(const ps_trace *t);
 
-/* A whole run document: kind ("run", "predict"), workload, params, machine,
- * time, sheet, ranks, procstats, trace (path or null). */
-json_t *ps_result_run(const char *kind, const char *workload, int ranks, long size, long iterations,
+/* A whole run document: kind ("run", "predict"), workload, params, machine
+ * (the meta object, taken over; NULL: none), time, sheet, ranks, procstats,
+ * trace (path or null). */
+json_t *ps_result_run(const char *kind, const char *workload, json_t *machine, int ranks, long size, long iterations,
                       const double *samples, int nsamples, const ps_trace *best, const char *trace_path);
 
 /* Writes JSON atomically (indent 2). 0 or -1 with err naming the path. */

@@ -1,5 +1,5 @@
 /* html.c - the HTML report framework (see html.h). */
-#include "out/html.h"
+#include "report/html.h"
 
 #include <stdarg.h>
 #include <stdlib.h>

@@ -7,13 +7,13 @@
 int main(int argc, char **argv)
 {
     if (argc != 4) {
-        fprintf(stderr, "usage: ps_out_gentrace RANKS EVENTS OUT.pst\n");
+        fprintf(stderr, "usage: report_gentrace RANKS EVENTS OUT.pst\n");
         return 2;
     }
     int P = atoi(argv[1]);
     long n = atol(argv[2]);
     if (P < 2 || n < 3L * P) {
-        fprintf(stderr, "ps_out_gentrace: need RANKS >= 2 and EVENTS >= 3 * RANKS\n");
+        fprintf(stderr, "report_gentrace: need RANKS >= 2 and EVENTS >= 3 * RANKS\n");
         return 2;
     }
     long rounds = n / (3L * P);

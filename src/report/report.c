@@ -1,17 +1,17 @@
 /* report.c - report sections for runs, predictions and traces (see report.h). */
-#include "out/report.h"
+#include "report/report.h"
 
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "out/activity.h"
-#include "out/diagram.h"
-#include "out/html.h"
-#include "out/profiles.h"
-#include "out/result.h"
-#include "out/sheetpage.h"
+#include "report/activity.h"
+#include "report/diagram.h"
+#include "report/html.h"
+#include "report/profiles.h"
+#include "report/result.h"
+#include "report/sheetpage.h"
 #include "trace/sheet.h"
 #include "util/util.h"
 

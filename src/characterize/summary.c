@@ -10,7 +10,7 @@
  * under 80% names the shared memory system (the ranks of one node compete for
  * memory bandwidth); otherwise no parallel bottleneck up to that P.
  */
-#include "cli/characterize.h"
+#include "characterize/characterize.h"
 
 #include <limits.h>
 #include <math.h>
@@ -18,9 +18,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "out/html.h"
-#include "out/result.h"
-#include "sim/compare.h"
+#include "launch/launch.h"
+#include "report/html.h"
+#include "report/result.h"
+#include "predict/compare.h"
 #include "util/util.h"
 
 /* Thresholds of the bottleneck rule (see the top comment). */
@@ -224,7 +225,7 @@ json_t *ps_characterize_summary(const char *dir, int ranks, double budget, doubl
     json_object_set_new(s, "budget_s", json_real(budget));
     json_object_set_new(s, "elapsed_s", json_real(elapsed));
     json_object_set_new(s, "interrupted", json_boolean(interrupted));
-    json_object_set_new(s, "machine", ps_result_machine_meta());
+    json_object_set_new(s, "machine", ps_machine_meta());
     /* a machine busy with other work before we began makes every figure a floor */
     long cores = json_integer_value(json_object_get(json_object_get(s, "machine"), "pus"));
     json_object_set_new(s, "load_average_before", jnum(load));

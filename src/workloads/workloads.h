@@ -14,7 +14,7 @@ typedef int (*ps_workload_main)(int argc, char **argv);
 typedef struct ps_workload {
     const char *name;
     const char *alias;          /* or NULL */
-    ps_workload_main entry;     /* NULL if not built in this binary */
+    ps_workload_main entry;     /* the rank-side main */
     const char *const *source;  /* pointer to the embedded .loop text, or NULL */
     long default_size;
     long default_iterations;

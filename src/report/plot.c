@@ -1,11 +1,11 @@
 /* plot.c - a small generic SVG XY plot (see plot.h). */
-#include "out/plot.h"
+#include "report/plot.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "out/html.h"
+#include "report/html.h"
 #include "util/util.h"
 
 /* Colour-blind-friendly palette (Okabe-Ito), then a few more. */

@@ -1,10 +1,10 @@
 /* sheetpage.c - the standard result sheets as HTML (see sheetpage.h). */
-#include "out/sheetpage.h"
+#include "report/sheetpage.h"
 
 #include <math.h>
 #include <string.h>
 
-#include "out/html.h"
+#include "report/html.h"
 #include "util/util.h"
 
 /* A JSON number at a dotted path ("sheet.send_time.avg"), or NAN. */

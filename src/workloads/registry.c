@@ -1,21 +1,22 @@
-/* workloads.c - the table of built-in workloads (see workloads.h). */
-#include "launch/workloads.h"
+/* registry.c - the table of built-in workloads (see workloads.h). */
+#include "workloads/workloads.h"
 
 #include <stddef.h>
 #include <string.h>
 
-/* Weak so a binary built without one of them still links; the table then
- * reports the workload as not built. */
-#define PS_DECLARE(n)                                                   \
-    int ps_workload_##n##_main(int, char **) __attribute__((weak));     \
-    extern const char *const ps_workload_##n##_source __attribute__((weak));
+/* Every entry is linked in: the LOOP workloads are generated from
+ * workloads/NAME.loop by the build (cmake/workloads.cmake, which also checks
+ * that each .loop file has an entry here), clue is C (clue.c). */
+#define PS_DECLARE(n)                           \
+    int ps_workload_##n##_main(int, char **);   \
+    extern const char *const ps_workload_##n##_source;
 
 PS_DECLARE(fingerprint)
 PS_DECLARE(cg)
 PS_DECLARE(mmm_s)
 PS_DECLARE(mmm_a)
 PS_DECLARE(red_black)
-PS_DECLARE(clue)
+int ps_workload_clue_main(int, char **);
 PS_DECLARE(adi)
 PS_DECLARE(psrs)
 PS_DECLARE(lu_skel)
@@ -32,7 +33,7 @@ const ps_workload ps_workloads[] = {
     {"mmm_s", NULL, PS_ENTRY(mmm_s), 256, 1, "block matrix multiply, B blocks rotated synchronously"},
     {"mmm_a", NULL, PS_ENTRY(mmm_a), 256, 1, "block matrix multiply, B block rotation overlapped"},
     {"red_black", NULL, PS_ENTRY(red_black), 1024, 5, "red-black relaxation with ring exchanges"},
-    {"clue", NULL, PS_ENTRY(clue), 0, 0, "CLUE cellular automaton (grid and iterations chosen from the machine)"},
+    {"clue", NULL, ps_workload_clue_main, NULL, 0, 0, "CLUE cellular automaton (grid and iterations chosen from the machine)"},
     {"adi", NULL, PS_ENTRY(adi), 100, 10, "alternating-direction implicit solver"},
     {"psrs", NULL, PS_ENTRY(psrs), 1000000, 1, "parallel sort by regular sampling"},
     {"lu_skel", NULL, PS_ENTRY(lu_skel), 32, 10, "NAS LU communication skeleton: pipelined 2-D wavefront of 40-byte messages"},

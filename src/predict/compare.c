@@ -7,7 +7,7 @@
  * both documents carry it, the simulator's breakdown.  error = (predicted -
  * measured) / measured.
  */
-#include "sim/compare.h"
+#include "predict/compare.h"
 
 #include <math.h>
 #include <string.h>

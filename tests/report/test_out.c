@@ -9,12 +9,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "out/activity.h"
-#include "out/diagram.h"
-#include "out/export.h"
-#include "out/html.h"
-#include "out/profiles.h"
-#include "out/svg.h"
+#include "report/activity.h"
+#include "report/diagram.h"
+#include "report/export.h"
+#include "report/html.h"
+#include "report/profiles.h"
+#include "report/svg.h"
 #include "synth.h"
 #include "trace/sheet.h"
 #include "util/util.h"

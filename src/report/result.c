@@ -1,71 +1,19 @@
 /*
  * result.c - the result JSON documents (see result.h and DESIGN.md "Files").
  */
-#include "out/result.h"
+#include "report/result.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <hwloc.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
 #include <unistd.h>
 
-#include "launch/launch.h"
 #include "util/util.h"
 
 static json_t *num_or_null(double v) { return isfinite(v) ? json_real(v) : json_null(); }
-
-json_t *ps_result_machine_meta(void)
-{
-    json_t *m = json_object();
-    char host[256] = "";
-    gethostname(host, sizeof host - 1);
-    json_object_set_new(m, "host", json_string(host));
-    struct utsname u;
-    if (uname(&u) == 0) {
-        char os[600];
-        snprintf(os, sizeof os, "%s %s %s", u.sysname, u.release, u.machine);
-        json_object_set_new(m, "os", json_string(os));
-    }
-    hwloc_topology_t topo;
-    if (hwloc_topology_init(&topo) == 0 && hwloc_topology_load(topo) == 0) {
-        json_object_set_new(m, "cores", json_integer(hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE)));
-        json_object_set_new(m, "pus", json_integer(hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PU)));
-        json_object_set_new(m, "sockets", json_integer(hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PACKAGE)));
-        hwloc_obj_t root = hwloc_get_root_obj(topo);
-        json_object_set_new(m, "memory_bytes", json_integer((json_int_t)root->total_memory));
-        const char *cpu = hwloc_obj_get_info_by_name(root, "CPUModel");
-        if (!cpu) {
-            hwloc_obj_t pkg = hwloc_get_obj_by_type(topo, HWLOC_OBJ_PACKAGE, 0);
-            if (pkg) cpu = hwloc_obj_get_info_by_name(pkg, "CPUModel");
-        }
-        if (cpu) json_object_set_new(m, "cpu", json_string(cpu));
-        json_t *caches = json_object();
-        static const hwloc_obj_type_t ct[] = {HWLOC_OBJ_L1CACHE, HWLOC_OBJ_L2CACHE, HWLOC_OBJ_L3CACHE};
-        static const char *cn[] = {"L1d", "L2", "L3"};
-        for (int i = 0; i < 3; i++) {
-            hwloc_obj_t c = hwloc_get_obj_by_type(topo, ct[i], 0);
-            if (c && c->attr) json_object_set_new(caches, cn[i], json_integer((json_int_t)c->attr->cache.size));
-        }
-        json_object_set_new(m, "caches", caches);
-        hwloc_topology_destroy(topo);
-    }
-    char lib[128];
-    ps_mpi_library(lib, sizeof lib);
-    json_object_set_new(m, "mpi", json_string(lib));
-#if defined(__clang__)
-    json_object_set_new(m, "compiler", json_string("clang " __clang_version__));
-#elif defined(__GNUC__)
-    json_object_set_new(m, "compiler", json_string("gcc " __VERSION__));
-#endif
-    char date[64];
-    ps_iso_time(date, sizeof date);
-    json_object_set_new(m, "date", json_string(date));
-    return m;
-}
 
 json_t *ps_result_time(const double *samples, int n)
 {
@@ -201,7 +149,7 @@ json_t *ps_result_procstats(const ps_trace *t)
     return o;
 }
 
-json_t *ps_result_run(const char *kind, const char *workload, int ranks, long size, long iterations,
+json_t *ps_result_run(const char *kind, const char *workload, json_t *machine, int ranks, long size, long iterations,
                       const double *samples, int nsamples, const ps_trace *best, const char *trace_path)
 {
     json_t *d = json_object();
@@ -212,7 +160,7 @@ json_t *ps_result_run(const char *kind, const char *workload, int ranks, long si
     json_object_set_new(p, "size", json_integer(size));
     json_object_set_new(p, "iterations", json_integer(iterations));
     json_object_set_new(d, "params", p);
-    json_object_set_new(d, "machine", ps_result_machine_meta());
+    json_object_set_new(d, "machine", machine ? machine : json_null());
     json_object_set_new(d, "time", ps_result_time(samples, nsamples));
     if (best) {
         ps_sheet s;

@@ -6,7 +6,7 @@
 #pragma GCC optimize("O3")
 #endif
 
-#include "scale/ca.h"
+#include "workloads/ca.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "parscope/parscope.h"
-#include "scale/ca.h"
+#include "workloads/ca.h"
 
 #define TAG_DOWNWARD 1  /* a rank's last row, travelling to the rank below */
 #define TAG_UPWARD   2  /* a rank's first row, travelling to the rank above */

@@ -6,7 +6,7 @@
  * after its Enter, a receive an MpiRecv right before its Leave, both on
  * MPI_COMM_WORLD (communicator 0, whose group lists ranks 0..P-1).
  * Timestamps are nanoseconds since the run's start (ps_export_origin). */
-#include "out/export.h"
+#include "report/export.h"
 
 #include <errno.h>
 #include <math.h>

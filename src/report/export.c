@@ -1,7 +1,7 @@
 /* export.c - CSV and Perfetto exports and the export dispatch (see export.h).
  * Lines are formatted by hand into a buffer: a million events must export in
  * well under two seconds, and printf's double formatting dominates otherwise. */
-#include "out/export.h"
+#include "report/export.h"
 
 #include <errno.h>
 #include <jansson.h>

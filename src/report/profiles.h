@@ -16,7 +16,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "out/activity.h"
+#include "report/activity.h"
 #include "trace/trace.h"
 
 #define PS_PROFILE_BINS 400  /* time bins of the utilisation profile */

@@ -1,13 +1,13 @@
 /* profiles.c - utilisation, concurrency, per-rank bars, communication matrix
  * and message sizes as SVG (see profiles.h). */
-#include "out/profiles.h"
+#include "report/profiles.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "out/html.h"
-#include "out/svg.h"
+#include "report/html.h"
+#include "report/svg.h"
 #include "util/util.h"
 
 void ps_profile_utilisation(const ps_timeline *tl, int nbins, double *out)

@@ -1,12 +1,12 @@
 /* svg.c - the tiny SVG writer (see svg.h). */
-#include "out/svg.h"
+#include "report/svg.h"
 
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "out/html.h"
+#include "report/html.h"
 #include "util/util.h"
 
 void ps_svg_begin(FILE *f, double w, double h, const char *label)

@@ -6,11 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "out/activity.h"
-#include "out/diagram.h"
-#include "out/export.h"
-#include "out/result.h"
-#include "out/sheetpage.h"
+#include "report/activity.h"
+#include "report/diagram.h"
+#include "report/export.h"
+#include "report/result.h"
+#include "report/sheetpage.h"
 #include "synth.h"
 #include "trace/sheet.h"
 #include "util/util.h"

@@ -20,7 +20,7 @@
 
 #include <stdio.h>
 
-#include "out/activity.h"
+#include "report/activity.h"
 #include "trace/trace.h"
 
 typedef struct ps_diagram_opts {
