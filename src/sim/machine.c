@@ -29,6 +29,7 @@
 
 enum { REQ_SEND, REQ_RECV, REQ_WORD, REQ_FLOP, NREQ };
 static const char *const req_names[NREQ] = {"send_latency", "recv_latency", "word_time", "flop_time"};
+_Static_assert(sizeof((ps_machine *)0)->cache_bytes / sizeof(long long) == PS_CACHE_LEVELS, "cache levels");
 
 void ps_machine_init(ps_machine *m)
 {
@@ -164,23 +165,31 @@ static int ini_key(parse_state *st, const char *section, const char *name, const
     }
     if (strcmp(section, "meta") == 0) {
         /* informational: unknown keys are ignored */
+        /* the keys of a result's machine meta (docs/OUTPUTS.md), caches as
+         * cache_L1d .. cache_L4; files written before say memory, cache_l1 .. cache_l4 */
         struct { const char *k; char *dst; size_t n; } strs[] = {
-            {"host", m->host, sizeof m->host},         {"cpu", m->cpu, sizeof m->cpu},
-            {"mpi", m->mpi, sizeof m->mpi},            {"compiler", m->compiler, sizeof m->compiler},
-            {"date", m->date, sizeof m->date},         {"source", m->source, sizeof m->source}};
+            {"host", m->host, sizeof m->host},         {"os", m->os, sizeof m->os},
+            {"cpu", m->cpu, sizeof m->cpu},            {"mpi", m->mpi, sizeof m->mpi},
+            {"compiler", m->compiler, sizeof m->compiler}, {"date", m->date, sizeof m->date},
+            {"source", m->source, sizeof m->source}};
         for (size_t i = 0; i < sizeof strs / sizeof strs[0]; i++)
             if (strcmp(name, strs[i].k) == 0) { copy_str(strs[i].dst, strs[i].n, value); return 1; }
-        long long v;
-        if (strcmp(name, "cores") == 0) {
-            if (!integer(st, name, value, &v)) return 0;
-            m->cores = (int)v;
-            return 1;
-        }
-        if (strcmp(name, "memory") == 0) return integer(st, name, value, &m->memory_bytes);
-        for (int i = 0; i < 4; i++) {
-            char k[16];
-            snprintf(k, sizeof k, "cache_l%d", i + 1);
-            if (strcmp(name, k) == 0) return integer(st, name, value, &m->cache_bytes[i]);
+        struct { const char *k; int *dst; } ints[] = {
+            {"sockets", &m->sockets}, {"cores", &m->cores}, {"pus", &m->pus}};
+        for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++)
+            if (strcmp(name, ints[i].k) == 0) {
+                long long v;
+                if (!integer(st, name, value, &v)) return 0;
+                *ints[i].dst = (int)v;
+                return 1;
+            }
+        if (strcmp(name, "memory_bytes") == 0 || strcmp(name, "memory") == 0)
+            return integer(st, name, value, &m->memory_bytes);
+        for (int i = 0; i < PS_CACHE_LEVELS; i++) {
+            char k[16], old[16];
+            snprintf(k, sizeof k, "cache_%s", ps_cache_level_names[i]);
+            snprintf(old, sizeof old, "cache_l%d", i + 1);
+            if (strcmp(name, k) == 0 || strcmp(name, old) == 0) return integer(st, name, value, &m->cache_bytes[i]);
         }
         return 1;
     }
@@ -478,11 +487,14 @@ static int machine_file(FILE *f, void *ctx)
     }
     fputs("\n[meta]\n", f);
     put_str(f, "host", m->host);
+    put_str(f, "os", m->os);
     put_str(f, "cpu", m->cpu);
+    if (m->sockets) fprintf(f, "sockets = %d\n", m->sockets);
     if (m->cores) fprintf(f, "cores = %d\n", m->cores);
-    if (m->memory_bytes) fprintf(f, "memory = %lld\n", m->memory_bytes);
-    for (int i = 0; i < 4; i++)
-        if (m->cache_bytes[i]) fprintf(f, "cache_l%d = %lld\n", i + 1, m->cache_bytes[i]);
+    if (m->pus) fprintf(f, "pus = %d\n", m->pus);
+    if (m->memory_bytes) fprintf(f, "memory_bytes = %lld\n", m->memory_bytes);
+    for (int i = 0; i < PS_CACHE_LEVELS; i++)
+        if (m->cache_bytes[i]) fprintf(f, "cache_%s = %lld\n", ps_cache_level_names[i], m->cache_bytes[i]);
     put_str(f, "mpi", m->mpi);
     put_str(f, "compiler", m->compiler);
     put_str(f, "date", m->date);

@@ -341,6 +341,8 @@ void ps_debug(const char *fmt, ...)
     va_end(ap);
 }
 
+const char *const ps_cache_level_names[PS_CACHE_LEVELS] = {"L1d", "L2", "L3", "L4"};
+
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;

@@ -66,6 +66,11 @@ void ps_fmt_bytes(char *buf, size_t len, double bytes);
 /* Environment-switched debug logging: PARSCOPE_DEBUG=1 prints to stderr. */
 void ps_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* The cache levels of a machine meta (docs/OUTPUTS.md): "L1d" (level 1 data
+ * or unified), "L2", "L3", "L4"; results key their caches by these names. */
+#define PS_CACHE_LEVELS 4
+extern const char *const ps_cache_level_names[PS_CACHE_LEVELS];
+
 /* Sorting and order statistics of doubles (the array is sorted in place). */
 void   ps_sort_doubles(double *v, size_t n);
 double ps_median(double *v, size_t n);

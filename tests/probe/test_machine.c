@@ -91,6 +91,8 @@ int main(void)
     memcpy(m.pp_bytes, b, sizeof b);
     memcpy(m.pp_time, t, sizeof t);
     snprintf(m.host, sizeof m.host, "node1");
+    snprintf(m.os, sizeof m.os, "Linux 6.1.0 x86_64");
+    m.sockets = 1; m.pus = 4;
     snprintf(m.cpu, sizeof m.cpu, "Some CPU @ 2.00GHz");
     snprintf(m.mpi, sizeof m.mpi, "Open MPI v4.1.4");
     snprintf(m.compiler, sizeof m.compiler, "GCC 12.2.0");
@@ -171,6 +173,26 @@ int main(void)
              ":5: missing the required entry 'time to send 1 word = ... seconds'");
     load_bad("arch5.arch", "SP2\nreceive latency = 1e-5 seconds\nSP3\n",
              ":3: expected 'description = value [seconds]'");
+    /* [meta] is written with the result meta's keys; older files' keys load */
+    {
+        char *old = ps_xasprintf("%s[meta]\nmemory = 1024\ncache_l1 = 32768\ncache_l3 = 8388608\ncores = 4\n", good);
+        char *p = ps_xasprintf("%s/old.ini", tmpdir), *q = ps_xasprintf("%s/new.ini", tmpdir);
+        CHECK(ps_write_file(p, old, strlen(old), err, sizeof err) == 0);
+        load_ok(p, &m);
+        CHECK(m.memory_bytes == 1024 && m.cores == 4);
+        CHECK(m.cache_bytes[0] == 32768 && m.cache_bytes[1] == 0 && m.cache_bytes[2] == 8388608);
+        CHECK(ps_machine_save(q, &m, err, sizeof err) == 0);
+        char *text = ps_read_file(q, NULL, err, sizeof err);
+        CHECK(text && strstr(text, "\nmemory_bytes = 1024\n") && strstr(text, "\ncache_L1d = 32768\n") &&
+              strstr(text, "\ncache_L3 = 8388608\n") && !strstr(text, "\nmemory =") && !strstr(text, "cache_l"),
+              "%s", text ? text : err);
+        load_ok(q, &n);
+        CHECK(memcmp(&m, &n, sizeof m) == 0);
+        free(text);
+        free(q);
+        free(p);
+        free(old);
+    }
     /* a missing file */
     char *none = ps_xasprintf("%s/none.ini", tmpdir);
     CHECK(ps_machine_load(none, &m, err, sizeof err) == -1);
