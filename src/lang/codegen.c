@@ -943,7 +943,7 @@ static void find_commfns(gen *g)
     }
 }
 
-static void analyse(gen *g)
+static void analyze(gen *g)
 {
     find_commfns(g);
     chunks cs = {0};
@@ -1208,7 +1208,7 @@ int ps_gen(const char *src, size_t len, const ps_gen_opts *o, char **out, size_t
                   "#ifndef PS_SECTIONS\n#define PS_SECTIONS %d /* time \\SECTION blocks */\n#endif\n"
                   "#include <parscope/loop.h>\n",
                   g.qpath, v == PS_VARIANT_SECTIONS ? 2 : v, v == PS_VARIANT_SECTIONS);
-        analyse(&g);
+        analyze(&g);
         rc = gen_nodes(&g, &p.top, 0);
     }
     if (!rc) {

@@ -30,7 +30,7 @@ int ps_scale_sweep(ps_scale_params *p, const char *dir, int resume, char *err, s
 int ps_scale_load_plan(const char *dir, ps_scale_params *p, json_t **plan, char *err, size_t errlen);
 
 /* The analysis document from the plan and the run records. */
-json_t *ps_scale_analyse(const json_t *plan, const json_t *runs);
+json_t *ps_scale_analyze(const json_t *plan, const json_t *runs);
 
 /* Reads DIR/runs.ndjson (an array, empty when missing). */
 json_t *ps_scale_read_runs(const char *dir, char *err, size_t errlen);

@@ -359,7 +359,7 @@ int ps_scale_sweep(ps_scale_params *p, const char *dir, int resume, char *err, s
             ps_result_write(plan_path, plan, e4, sizeof e4);
         }
     }
-    json_t *doc = ps_scale_analyse(plan, runs);
+    json_t *doc = ps_scale_analyze(plan, runs);
     if (interrupted) json_object_set_new(doc, "interrupted", json_true());
     char e3[1024];
     int wrc = ps_scale_write_outputs(dir, doc, e3, sizeof e3);

@@ -116,7 +116,7 @@ int ps_whitebox_run(const ps_whitebox_spec *s, json_t **doc, ps_whitebox_progres
                                     "data movement = T(comm+data) - T(comm), computation = T(full) - "
                                     "T(comm+data); value = difference of the variants' median times, spread "
                                     "= min..max (and quartiles) over all trial pairs; trials interleaved"));
-    ps_whitebox_analyse(&d, m, s->machine_path, o);
+    ps_whitebox_analyze(&d, m, s->machine_path, o);
     size_t ri;
     json_t *round;
     json_array_foreach(json_object_get(o, "rounds"), ri, round) {

@@ -104,7 +104,7 @@ double ps_wb_model_time(const ps_wb_model_params *p, uint64_t messages, uint64_t
  * "ordered", "profile", "ranks", "load_balance", "sections" and "model"
  * (see docs/WHITEBOX.md), added to doc.  m may be NULL (no model);
  * machine_path names it in the document. */
-int ps_whitebox_analyse(const ps_wb_data *d, const ps_machine *m, const char *machine_path, json_t *doc);
+int ps_whitebox_analyze(const ps_wb_data *d, const ps_machine *m, const char *machine_path, json_t *doc);
 
 /* ---- running ------------------------------------------------------------ */
 

@@ -174,7 +174,7 @@ static void test_breakdown(void)
     json_t *params = json_pack("{s:i, s:i, s:i, s:i, s:b}", "ranks", 2, "size", 100, "iterations", 8, "trials", 3,
                                "sections", 1);
     json_object_set_new(doc, "params", params);
-    CHECK(ps_whitebox_analyse(&d, &m, "round.ini", doc) == 0);
+    CHECK(ps_whitebox_analyze(&d, &m, "round.ini", doc) == 0);
 
     NEAR(get(doc, "parts.communication.value"), 1.0);
     NEAR(get(doc, "parts.data_movement.value"), 0.5);
@@ -240,7 +240,7 @@ static void test_negative(void)
     data_of(&d, t, 3);
     d.sample[PS_WB_COMM][0].messages[1] = 9; /* the skeleton lost a message */
     json_t *doc = json_pack("{s:s, s:s, s:{s:i}}", "kind", "whitebox", "workload", "neg", "params", "ranks", 2);
-    CHECK(ps_whitebox_analyse(&d, NULL, NULL, doc) == 0);
+    CHECK(ps_whitebox_analyze(&d, NULL, NULL, doc) == 0);
     NEAR(get(doc, "parts.data_movement.value"), 0.95 - 1.0);
     CHECK(json_is_true(json_object_get(json_object_get(json_object_get(doc, "parts"), "data_movement"), "negative")));
     const char *note = json_string_value(

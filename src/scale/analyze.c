@@ -1,4 +1,4 @@
-/* analyse.c - from the plan and the run records to the "scale" document (see scale.h). */
+/* analyze.c - from the plan and the run records to the "scale" document (see scale.h). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,7 +22,7 @@ static void copy_key(json_t *dst, const json_t *src, const char *k)
     if (v) json_object_set(dst, k, v);
 }
 
-json_t *ps_scale_analyse(const json_t *plan, const json_t *runs)
+json_t *ps_scale_analyze(const json_t *plan, const json_t *runs)
 {
     json_t *doc = json_object();
     json_object_set_new(doc, "kind", json_string("scale"));

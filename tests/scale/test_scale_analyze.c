@@ -67,7 +67,7 @@ int main(void)
     /* a fast interconnect: nothing loses efficiency */
     const double fast[3][3] = {{1.0, 1.01, 1.03}, {2.0, 2.02, 2.06}, {1.0, 1.01, 1.03}};
     json_t *runs = sweep(fast);
-    json_t *doc = ps_scale_analyse(pl, runs);
+    json_t *doc = ps_scale_analyze(pl, runs);
     const json_t *b4 = point(doc, "base", 4), *b1 = point(doc, "base", 1);
     CHECK(fabs(num(b4, "speedup") - 4.0 / 1.03) < 1e-9, "S_k %g", num(b4, "speedup"));
     CHECK(fabs(num(b4, "efficiency") - 1.0 / 1.03) < 1e-9, "E_k");
@@ -86,7 +86,7 @@ int main(void)
     /* a slow network: rearrange (same computation, twice the border) loses */
     const double slow[3][3] = {{1.0, 1.05, 1.1}, {2.0, 2.1, 2.5}, {1.0, 1.6, 2.0}};
     runs = sweep(slow);
-    doc = ps_scale_analyse(pl, runs);
+    doc = ps_scale_analyze(pl, runs);
     CHECK(has(doc, "network-limited") && !has(doc, "border-bytes-free"), "slow network not named");
     json_decref(doc);
     json_decref(runs);
@@ -94,7 +94,7 @@ int main(void)
     /* double alone loses: floating point */
     const double fp[3][3] = {{1.0, 1.05, 1.1}, {1.0, 1.6, 2.2}, {1.0, 1.05, 1.1}};
     runs = sweep(fp);
-    doc = ps_scale_analyse(pl, runs);
+    doc = ps_scale_analyze(pl, runs);
     CHECK(has(doc, "floating-point-limited") && !has(doc, "network-limited"), "floating point");
     json_decref(doc);
     json_decref(runs);
@@ -106,7 +106,7 @@ int main(void)
     json_array_remove(runs, json_array_size(runs) - 1);   /* rearrange P=4 trial 2 ... */
     run(runs, "rearrange", 4, 2, NAN);                    /* ... failed instead */
     json_array_remove(runs, 0);                           /* base P=1 trial 1 missing */
-    doc = ps_scale_analyse(pl, runs);
+    doc = ps_scale_analyze(pl, runs);
     CHECK(has(doc, "not-cost-effective") && has(doc, "efficiency-falls"), "cut");
     size_t i;
     json_t *c;
