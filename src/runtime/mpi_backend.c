@@ -25,6 +25,7 @@
 #include "runtime/config.h"
 #include "runtime/rt.h"
 #include "trace/sheet.h"
+#include "util/assert.h"
 
 typedef struct req {
     MPI_Request mpi;
@@ -403,6 +404,7 @@ static void json_str(char *dst, size_t len, const char *s)
             dst[o++] = (char)c;
         }
     }
+    PS_ASSERT(o < len);
     dst[o] = '\0';
 }
 
@@ -477,6 +479,7 @@ static void mpi_finalize(void)
     }
     rank_header h;
     memset(&h, 0, sizeof h);
+    PS_ASSERT(ps__rt.nev <= ps__rt.cap);   /* the buffer never grows: a full one drops */
     h.n = ps__rt.nev;
     h.dropped = ps__rt.dropped;
     h.t_begin = global_time(ps__rt.t_begin);

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "runtime/rt.h"
+#include "util/assert.h"
 #include "trace/stream_format.h"
 
 #define REC_BUF (1 << 20)
@@ -71,6 +72,7 @@ static void emit(uint8_t op, int peer, uint64_t n, int tag, int construct)
     if (rec_n + PS_INSN_MAX > REC_BUF) rec_flush();
     ps_insn in = {.op = op, .peer = peer, .tag = tag, .construct = (uint16_t)construct, .n = n};
     rec_n += ps_insn_encode(&rec_ctx, &in, rec_buf + rec_n);
+    PS_ASSERT(rec_n <= REC_BUF);
 }
 
 /* ---- the back end's operations -------------------------------------------- */

@@ -26,6 +26,7 @@
 
 #include "parscope/parscope.h"
 #include "sim/eventq.h"
+#include "util/assert.h"
 #include "util/util.h"
 
 #define NIL UINT32_MAX
@@ -204,6 +205,7 @@ static uint32_t msg_new(sim *S)
 
 static void msg_release(sim *S, uint32_t i)
 {
+    PS_ASSERT(S->pool[i].flags & M_REFS);   /* released once by each side */
     S->pool[i].flags = (uint16_t)(S->pool[i].flags - M_REF);
     if (!(S->pool[i].flags & M_REFS)) {
         S->freestk[S->nfree++] = i;
@@ -290,7 +292,9 @@ static uint32_t ch_post(sim *S, uint32_t h, int32_t dst, int32_t src, int32_t ta
     uint32_t head = S->ch[i].head;
     if (head != NIL) {
         msg *f = &S->pool[head];
+        PS_ASSERT(f->dst == dst && f->src == src && f->tag == tag);
         /* the FIFO holds unmatched sends or unmatched receives, never both */
+        PS_ASSERT(!!(S->pool[f->tail].flags & M_SPOSTED) == !!(f->flags & M_SPOSTED));
         if (!!(f->flags & M_SPOSTED) != is_send) {
             uint32_t next = f->next;
             f->next = NIL;
@@ -813,6 +817,7 @@ int ps_simulate(const ps_streams *s, const ps_machine *m, const ps_sim_opts *o, 
     ps_qent e;
     double now = 0;
     while (!S.oom && ps_eventq_pop(&S.q, &e) == 0) {
+        PS_ASSERT(e.t >= now);   /* simulated time never runs back */
         now = e.t;
         const ps_qent *next = ps_eventq_peek(&S.q);
         if (next) prefetch_event(&S, next);

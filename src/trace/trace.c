@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/assert.h"
 #include "util/util.h"
 
 #define PS_TRACE_MAGIC "PSTRACE"
@@ -152,6 +153,7 @@ static void wb_put(wbuf *b, const void *data, size_t len)
         b->p = np;
         b->cap = nc;
     }
+    PS_ASSERT(b->n + len <= b->cap);
     memcpy(b->p + b->n, data, len);
     b->n += len;
 }
@@ -435,6 +437,7 @@ static int q_push(chan *c, ps_evref r)
             c->cap = nc;
         }
     }
+    PS_ASSERT(c->head + c->n < c->cap);
     c->q[c->head + c->n++] = r;
     return 0;
 }
@@ -462,6 +465,7 @@ int ps_trace_match(const ps_trace *t, ps_match *m)
     }
     chtab T = {0};
     int rc = 0;
+    size_t sides = 0;   /* sends and receives with a valid peer */
     /* Walk ranks in order; per channel, the queue holds whichever side
      * (sends or receives) has been seen in excess so far.  FIFO order per
      * channel is all the non-overtaking rule needs. */
@@ -472,6 +476,7 @@ int ps_trace_match(const ps_trace *t, ps_match *m)
             int is_send = e->kind == PS_EV_SEND, is_recv = e->kind == PS_EV_RECV;
             if (!is_send && !is_recv) continue;
             if (e->peer < 0 || e->peer >= t->nranks) continue;
+            sides++;
             int32_t s = is_send ? r : e->peer, d = is_send ? e->peer : r;
             chan *c = ch_get(&T, s, d, e->tag);
             if (!c) { rc = -1; break; }
@@ -479,6 +484,8 @@ int ps_trace_match(const ps_trace *t, ps_match *m)
             if (c->n > 0 && c->is_recv == is_send) {
                 ps_evref other = c->q[c->head++];
                 c->n--;
+                /* the k-th send of a channel meets its k-th receive */
+                PS_ASSERT(t->rank[other.rank].ev[other.index].kind == (is_send ? PS_EV_RECV : PS_EV_SEND));
                 ps_evref sref = is_send ? me : other, rref = is_send ? other : me;
                 m->recv_of_send[m->base[sref.rank] + (size_t)sref.index] = rref;
                 m->send_of_recv[m->base[rref.rank] + (size_t)rref.index] = sref;
@@ -496,6 +503,8 @@ int ps_trace_match(const ps_trace *t, ps_match *m)
         free(T.c[i].q);
     }
     free(T.c);
+    /* every side is in a pair or counted unmatched, once */
+    PS_ASSERT(rc || 2 * m->nmessages + m->unmatched_sends + m->unmatched_recvs == sides);
     if (rc) ps_match_free(m);
     return rc;
 }

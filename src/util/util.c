@@ -1,6 +1,8 @@
 /* util.c - small shared helpers (see util.h). */
 #include "util/util.h"
 
+#include "util/assert.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -339,6 +341,12 @@ void ps_debug(const char *fmt, ...)
     vfprintf(stderr, fmt, ap);
     fputc('\n', stderr);
     va_end(ap);
+}
+
+_Noreturn void ps__assert_failed(const char *cond, const char *file, int line, const char *func)
+{
+    fprintf(stderr, "parscope: internal error at %s:%d (%s): %s does not hold\n", file, line, func, cond);
+    abort();
 }
 
 const char *const ps_cache_level_names[PS_CACHE_LEVELS] = {"L1d", "L2", "L3", "L4"};
