@@ -19,7 +19,7 @@
 #include "trace/sheet.h"
 #include "util/util.h"
 
-#include "../common/check.h"
+#include "check.h"
 
 #define NEAR(a, b, tol) CHECK(fabs((a) - (b)) <= (tol))
 
@@ -42,7 +42,7 @@ static size_t count(const char *hay, const char *needle)
     return n;
 }
 
-static void test_timeline_small(void)
+TEST_IMPL(timeline_small)
 {
     ps_trace *t = synth_small();
     ps_timeline tl;
@@ -117,7 +117,7 @@ static void draw(FILE *f, void *arg)
     ps_diagram_svg(f, d->t, &d->tl, NULL, &d->info);
 }
 
-static void test_diagram_small(void)
+TEST_IMPL(diagram_small)
 {
     dctx d = {.t = synth_small()};
     char err[256];
@@ -169,7 +169,7 @@ static unsigned long sum_data_n(const char *svg, size_t *lines)
     return sum;
 }
 
-static void test_diagram_thinned(void)
+TEST_IMPL(diagram_thinned)
 {
     dctx d = {.t = synth_ring(64, 800, 160, 64)};
     char err[256];
@@ -188,7 +188,7 @@ static void test_diagram_thinned(void)
     ps_trace_free(d.t);
 }
 
-static void test_perfetto_csv(void)
+TEST_IMPL(perfetto_csv)
 {
     ps_trace *t = synth_small();
     char *buf = NULL, err[256];
@@ -234,7 +234,7 @@ static void test_perfetto_csv(void)
     ps_trace_free(t);
 }
 
-static void test_export_failures(void)
+TEST_IMPL(export_failures)
 {
     ps_trace *t = synth_small();
     char err[512];
@@ -266,7 +266,7 @@ static void test_export_failures(void)
 
 /* A trace with nonsense in it (as a damaged or foreign file could hold):
  * every output still works and stays well-formed. */
-static void test_odd_trace(void)
+TEST_IMPL(odd_trace)
 {
     ps_trace *t = ps_trace_new(2);
     const char *names[] = {"NONE", "X"};
@@ -312,7 +312,7 @@ static void test_odd_trace(void)
 
 static void esc(FILE *f, void *arg) { ps_html_escape(f, arg); }
 
-static void test_escape_and_ticks(void)
+TEST_IMPL(escape_and_ticks)
 {
     char *s = capture(esc, "<a href='x'>&\"\x01", NULL);
     CHECK(!strcmp(s, "&lt;a href=&#39;x&#39;&gt;&amp;&quot;\xef\xbf\xbd"));
@@ -330,18 +330,4 @@ static void test_escape_and_ticks(void)
     CHECK(scale == 1e-3);
     ps_svg_time_unit(42e-6, &scale, &unit);
     CHECK(scale == 1e-6);
-}
-
-int main(void)
-{
-    test_timeline_small();
-    test_diagram_small();
-    test_diagram_thinned();
-    test_perfetto_csv();
-    test_export_failures();
-    test_odd_trace();
-    test_escape_and_ticks();
-    if (failures) fprintf(stderr, "%d check(s) failed\n", failures);
-    else printf("all output checks passed\n");
-    return failures ? 1 : 0;
 }

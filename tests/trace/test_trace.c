@@ -11,7 +11,7 @@
 #include "trace/trace.h"
 #include "util/util.h"
 
-#include "../common/check.h"
+#include "check.h"
 
 #define NEAR(a, b, tol) (fabs((a) - (b)) <= (tol))
 
@@ -54,7 +54,7 @@ static ps_trace *two_rank_trace(void)
     return t;
 }
 
-static void test_sheet(void)
+TEST_IMPL(sheet)
 {
     ps_trace *t = two_rank_trace();
     ps_sheet s;
@@ -73,7 +73,7 @@ static void test_sheet(void)
     ps_trace_free(t);
 }
 
-static void test_barrier_idle(void)
+TEST_IMPL(barrier_idle)
 {
     /* three ranks enter a barrier at 1, 2, 3 and leave at 3.1: idle 2, 1, 0 */
     ps_trace *t = ps_trace_new(3);
@@ -93,7 +93,7 @@ static void test_barrier_idle(void)
     ps_trace_free(t);
 }
 
-static void test_roundtrip(void)
+TEST_IMPL(roundtrip)
 {
     char err[512];
     char *dir = ps_mktempdir("pstest", err, sizeof err);
@@ -138,7 +138,7 @@ static void test_roundtrip(void)
     free(dir);
 }
 
-static void test_match_fifo(void)
+TEST_IMPL(match_fifo)
 {
     /* two sends on one channel and one on another tag: FIFO per channel */
     ps_trace *t = ps_trace_new(2);
@@ -161,7 +161,7 @@ static void test_match_fifo(void)
     ps_trace_free(t);
 }
 
-static void test_clock_model(void)
+TEST_IMPL(clock_model)
 {
     /* rank clock = global + 0.25 + 2e-5 * global; ping-pong legs take 1..20 us
      * at random, asymmetric; the best sample bounds the error by rtt/2. */
@@ -187,19 +187,4 @@ static void test_clock_model(void)
         CHECK(err <= 0.5 * fmax(est[0].rtt, est[1].rtt) + 1e-9, "global %g: error %g > rtt/2", g, err);
     }
     CHECK(NEAR(m.drift, drift, 1e-6), "drift %g", m.drift);
-}
-
-int main(void)
-{
-    test_sheet();
-    test_barrier_idle();
-    test_roundtrip();
-    test_match_fifo();
-    test_clock_model();
-    if (failures) {
-        fprintf(stderr, "%d check(s) failed\n", failures);
-        return 1;
-    }
-    printf("trace tests ok\n");
-    return 0;
 }

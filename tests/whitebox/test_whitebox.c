@@ -13,7 +13,7 @@
 #include "util/util.h"
 #include "whitebox/whitebox.h"
 
-#include "../common/check.h"
+#include "check.h"
 
 #define NEAR(a, b) CHECK(fabs((double)(a) - (double)(b)) < 1e-9 * (1 + fabs((double)(b))))
 
@@ -77,7 +77,7 @@ static void machine_round(ps_machine *m)
     snprintf(m->name, sizeof m->name, "round figures");
 }
 
-static void test_stats(void)
+TEST_IMPL(stats)
 {
     double v[] = {5, 1, NAN, 3, 2, 4};
     ps_wb_stat st = ps_wb_stat_of(v, 6);
@@ -97,7 +97,7 @@ static void test_stats(void)
     CHECK(e.n == 0 && isnan(e.median));
 }
 
-static void test_model(void)
+TEST_IMPL(model)
 {
     ps_machine m;
     machine_round(&m);
@@ -151,7 +151,7 @@ static int count(const char *s, const char *needle)
     return n;
 }
 
-static void test_breakdown(void)
+TEST_IMPL(breakdown)
 {
     /* medians: comm 1.0, data 1.5, full 4.0, sections 4.1 */
     const double t[4][3] = {{1.0, 1.1, 0.9}, {1.5, 1.6, 1.4}, {4.0, 4.2, 3.8}, {4.1, 4.0, 4.3}};
@@ -232,7 +232,7 @@ static void test_breakdown(void)
     ps_wb_data_free(&d);
 }
 
-static void test_negative(void)
+TEST_IMPL(negative)
 {
     /* T(data) below T(comm) in every pair: shown as negative, with the pairs */
     const double t[3][3] = {{1.0, 1.1, 0.99}, {0.95, 0.9, 0.97}, {3.0, 3.1, 2.9}};
@@ -268,15 +268,4 @@ static void test_negative(void)
     CHECK(ps_whitebox_report_html(run, f) == -1);
     fclose(f);
     json_decref(run);
-}
-
-int main(void)
-{
-    test_stats();
-    test_model();
-    test_breakdown();
-    test_negative();
-    if (failures) fprintf(stderr, "%d check(s) failed\n", failures);
-    else printf("whitebox unit: ok\n");
-    return failures ? 1 : 0;
 }
