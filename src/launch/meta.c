@@ -82,10 +82,10 @@ long long ps_meta_cache_bytes(const json_t *meta, int level)
     const json_t *caches = json_object_get(meta, "caches");
     const json_t *v = json_object_get(caches, ps_cache_level_names[level]);
     if (!v) {
-        char old[4];   /* "L1": {"bytes": N, "instances": K} */
+        char old[4];   /* the probe's old "L1" for L1d */
         snprintf(old, sizeof old, "L%d", level + 1);
         v = json_object_get(caches, old);
-        if (json_is_object(v)) v = json_object_get(v, "bytes");
     }
+    if (json_is_object(v)) v = json_object_get(v, "bytes");   /* old: {"bytes": N, "instances": K} */
     return integer(v);
 }

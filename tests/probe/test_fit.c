@@ -263,3 +263,20 @@ TEST_IMPL(probe_bus)
         json_decref(raw);
     }
 }
+
+/* a probe result written before the one meta schema (memory, caches
+ * {L1: {bytes, instances}}) still gives its machine model the memory and caches */
+TEST_IMPL(probe_model_old_meta)
+{
+    char err[512];
+    json_error_t je;
+    json_t *doc = json_load_file(PS_SOURCE_DIR "/tests/report/data/probe.json", 0, &je);
+    CHECK(doc != NULL, "%s", je.text);
+    ps_machine m;
+    CHECK(doc && ps_probe_model(doc, &m, err, sizeof err) == 0, "%s", err);
+    CHECK(m.memory_bytes == 7073931264LL && m.cores == 2 && strcmp(m.host, "vm") == 0);
+    CHECK(m.cache_bytes[0] == 49152 && m.cache_bytes[1] == 2097152 && m.cache_bytes[2] == 272629760 &&
+          m.cache_bytes[3] == 0);
+    CHECK(strcmp(m.mpi, "Open MPI v4.1.4") == 0 && strcmp(m.compiler, "GCC 12.2.0") == 0);
+    json_decref(doc);
+}
