@@ -598,17 +598,18 @@ static int gen_construct(gen *g, const ps_node *c, int ctx)
         gline(g, line, "ps_visible_sync();");
         break;
     case PS_K_SEND:
-        gline(g, line, "ps_loop_send((int)(%s), (double)(%s));", a[0], a[1]);
-        break;
     case PS_K_RECEIVE:
-        gline(g, line, "ps_loop_receive((int)(%s), (double)(%s));", a[0], a[1]);
-        break;
     case PS_K_BSEND:
-        gline(g, line, "ps_loop_bsend((int)(%s), (double)(%s));", a[0], a[1]);
+    case PS_K_BRECEIVE: {
+        /* the estimator's message instructions: a partner and a count of 8-byte words */
+        int k = c->info->kind;
+        const char *fn = k == PS_K_SEND      ? "ps_loop_send"
+                         : k == PS_K_RECEIVE ? "ps_loop_receive"
+                         : k == PS_K_BSEND   ? "ps_loop_bsend"
+                                             : "ps_loop_breceive";
+        gline(g, line, "%s((int)(%s), (double)(%s));", fn, a[0], a[1]);
         break;
-    case PS_K_BRECEIVE:
-        gline(g, line, "ps_loop_breceive((int)(%s), (double)(%s));", a[0], a[1]);
-        break;
+    }
     case PS_K_WAIT:
         gline(g, line, "ps_waitall();");
         break;
@@ -1012,6 +1013,19 @@ static int continues(gen *g, pending *pd, size_t k, int after_brace)
     return is_declaration(g, pd->a, pd->b);
 }
 
+/* A { } block: its braces, its contents one level deeper, its scope closed. */
+static int gen_brace(gen *g, const ps_node *x, int ctx)
+{
+    emit_tokens(g, x->toks.a, x->toks.a + 1);
+    g->depth++;
+    int rc = gen_nodes(g, &x->kids, ctx);
+    g->depth--;
+    pop_scope(g);
+    if (rc) return rc;
+    emit_tokens(g, x->toks.b - 1, x->toks.b);
+    return 0;
+}
+
 static int gen_compute_seq(gen *g, const ps_nodes *ns, int ctx)
 {
     pending pd = {0, 0, 0};
@@ -1042,13 +1056,8 @@ static int gen_compute_seq(gen *g, const ps_nodes *ns, int ctx)
             if (pd.paren == 0 && !continues(g, &pd, x->toks.b, 1)) flush_stmt(g, &pd, ctx);
         } else if (x->kind == PS_N_BRACE) {
             flush_kept(g, &pd);
-            emit_tokens(g, x->toks.a, x->toks.a + 1);
-            g->depth++;
-            int rc = gen_nodes(g, &x->kids, ctx);
-            g->depth--;
-            pop_scope(g);
+            int rc = gen_brace(g, x, ctx);
             if (rc) return rc;
-            emit_tokens(g, x->toks.b - 1, x->toks.b);
         } else {
             flush_kept(g, &pd);
             if (gen_construct(g, x, ctx)) return 2;
@@ -1073,13 +1082,8 @@ static int gen_nodes(gen *g, const ps_nodes *ns, int ctx)
         if (x->kind == PS_N_TOKENS) {
             emit_tokens(g, x->toks.a, x->toks.b);
         } else if (x->kind == PS_N_BRACE) {
-            emit_tokens(g, x->toks.a, x->toks.a + 1);
-            g->depth++;
-            int rc = gen_nodes(g, &x->kids, ctx);
-            g->depth--;
-            pop_scope(g);
+            int rc = gen_brace(g, x, ctx);
             if (rc) return rc;
-            emit_tokens(g, x->toks.b - 1, x->toks.b);
         } else if (gen_construct(g, x, ctx)) {
             return 2;
         }

@@ -57,40 +57,89 @@ static char *replace_ext(const char *path, const char *ext)
     return ps_xasprintf("%.*s%s", (int)n, path, ext);
 }
 
-int ps_lang_gen_command(const char *prog, int argc, char **argv)
+/* The arguments of gen and build: one input file, -h/--help, and options
+ * that take a value (every option is one of `valued`, each handed to
+ * take(opt, value, ctx), which returns 0 or a usage error's status).  Returns
+ * -1 to go on, else the command's exit status (0 after the help). */
+static int parse_args(const char *prog, int argc, char **argv, void (*usage)(FILE *, const char *),
+                      const char *const *valued, int (*take)(const char *prog, const char *opt, const char *v, void *ctx),
+                      void *ctx, const char **in)
 {
-    const char *in = NULL, *out = NULL;
-    ps_gen_opts o = {NULL, PS_VARIANT_FULL, NULL, NULL};
+    *in = NULL;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
+        int with_value = 0;
+        for (const char *const *v = valued; *v; v++) with_value |= !strcmp(a, *v);
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            gen_usage(stdout, prog);
+            usage(stdout, prog);
             return 0;
-        } else if (!strcmp(a, "-o") || !strcmp(a, "--variant") || !strcmp(a, "--entry") ||
-                   !strcmp(a, "--source-symbol")) {
+        } else if (with_value) {
             if (i + 1 >= argc) return usage_error(prog, "option '%s' needs a value", a);
-            const char *v = argv[++i];
-            if (!strcmp(a, "-o")) out = v;
-            else if (!strcmp(a, "--entry")) o.entry = v;
-            else if (!strcmp(a, "--source-symbol")) o.source_symbol = v;
-            else if ((o.variant = ps_variant_parse(v)) < 0)
-                return usage_error(prog, "unknown variant '%s' (full, comm, data, sections)", v);
+            int rc = take(prog, a, argv[++i], ctx);
+            if (rc) return rc;
         } else if (a[0] == '-' && a[1]) {
             return usage_error(prog, "unknown option '%s'", a);
-        } else if (in) {
+        } else if (*in) {
             return usage_error(prog, "more than one input file ('%s')", a);
         } else {
-            in = a;
+            *in = a;
         }
     }
-    if (!in) return usage_error(prog, "no input file%s", "");
+    if (!*in) return usage_error(prog, "no input file%s", "");
+    return -1;
+}
+
+/* The output path: the given one or the input's with another extension, never
+ * the input itself.  NULL after a usage error. */
+static char *output_path(const char *prog, const char *in, const char *out, const char *ext)
+{
+    char *path = out ? ps_xstrdup(out) : replace_ext(in, ext);
+    if (strcmp(path, in) != 0) return path;
+    free(path);
+    usage_error(prog, "the output would overwrite the input '%s'", in);
+    return NULL;
+}
+
+static void print_error(const char *err)
+{
+    fputs(err, stderr);
+    if (err[0] && err[strlen(err) - 1] != '\n') fputc('\n', stderr);
+}
+
+static int variant_error(const char *prog, const char *v)
+{
+    return usage_error(prog, "unknown variant '%s' (full, comm, data, sections)", v);
+}
+
+typedef struct gen_args {
+    ps_gen_opts o;
+    const char *out;
+} gen_args;
+
+static int gen_take(const char *prog, const char *opt, const char *v, void *ctx)
+{
+    gen_args *g = ctx;
+    if (!strcmp(opt, "-o")) g->out = v;
+    else if (!strcmp(opt, "--entry")) g->o.entry = v;
+    else if (!strcmp(opt, "--source-symbol")) g->o.source_symbol = v;
+    else if ((g->o.variant = ps_variant_parse(v)) < 0) return variant_error(prog, v);
+    return 0;
+}
+
+int ps_lang_gen_command(const char *prog, int argc, char **argv)
+{
+    static const char *const valued[] = {"-o", "--variant", "--entry", "--source-symbol", NULL};
+    const char *in;
+    gen_args g = {{NULL, PS_VARIANT_FULL, NULL, NULL}, NULL};
+    int rc = parse_args(prog, argc, argv, gen_usage, valued, gen_take, &g, &in);
+    if (rc >= 0) return rc;
+    const char *out = g.out;
     char err[4096];
     char *c = NULL;
     size_t clen = 0;
-    int rc = ps_gen_file(in, &o, &c, &clen, err, sizeof err);
+    rc = ps_gen_file(in, &g.o, &c, &clen, err, sizeof err);
     if (rc) {
-        fputs(err, stderr);
-        if (err[0] && err[strlen(err) - 1] != '\n') fputc('\n', stderr);
+        print_error(err);
         return 2;
     }
     if (out && !strcmp(out, "-")) {
@@ -98,11 +147,10 @@ int ps_lang_gen_command(const char *prog, int argc, char **argv)
         free(c);
         return fflush(stdout) ? 1 : 0;
     }
-    char *path = out ? ps_xstrdup(out) : replace_ext(in, ".c");
-    if (!strcmp(path, in)) {
+    char *path = output_path(prog, in, out, ".c");
+    if (!path) {
         free(c);
-        free(path);
-        return usage_error(prog, "the output would overwrite the input '%s'", in);
+        return 2;
     }
     rc = ps_write_file(path, c, clen, err, sizeof err);
     free(c);
@@ -132,42 +180,32 @@ static void build_usage(FILE *f, const char *prog)
             prog);
 }
 
+typedef struct build_args {
+    const char *out, *keep, *variant;
+} build_args;
+
+static int build_take(const char *prog, const char *opt, const char *v, void *ctx)
+{
+    build_args *b = ctx;
+    if (!strcmp(opt, "-o")) b->out = v;
+    else if (!strcmp(opt, "--keep-c")) b->keep = v;
+    else if (ps_variant_parse(v) < 0) return variant_error(prog, v);
+    else b->variant = v;
+    return 0;
+}
+
 int ps_lang_build_command(const char *prog, int argc, char **argv, const ps_build_paths *paths)
 {
-    const char *in = NULL, *out = NULL, *keep = NULL, *variant = NULL;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            build_usage(stdout, prog);
-            return 0;
-        } else if (!strcmp(a, "-o") || !strcmp(a, "--variant") || !strcmp(a, "--keep-c")) {
-            if (i + 1 >= argc) return usage_error(prog, "option '%s' needs a value", a);
-            const char *v = argv[++i];
-            if (!strcmp(a, "-o")) out = v;
-            else if (!strcmp(a, "--keep-c")) keep = v;
-            else if (ps_variant_parse(v) < 0)
-                return usage_error(prog, "unknown variant '%s' (full, comm, data, sections)", v);
-            else variant = v;
-        } else if (a[0] == '-' && a[1]) {
-            return usage_error(prog, "unknown option '%s'", a);
-        } else if (in) {
-            return usage_error(prog, "more than one input file ('%s')", a);
-        } else {
-            in = a;
-        }
-    }
-    if (!in) return usage_error(prog, "no input file%s", "");
-    char *exe = out ? ps_xstrdup(out) : replace_ext(in, "");
-    if (!strcmp(exe, in)) {
-        free(exe);
-        return usage_error(prog, "the output would overwrite the input '%s'", in);
-    }
+    static const char *const valued[] = {"-o", "--variant", "--keep-c", NULL};
+    const char *in;
+    build_args b = {NULL, NULL, NULL};
+    int rc = parse_args(prog, argc, argv, build_usage, valued, build_take, &b, &in);
+    if (rc >= 0) return rc;
+    char *exe = output_path(prog, in, b.out, "");
+    if (!exe) return 2;
     char err[8192];
-    int rc = ps_build_file(in, variant, exe, keep, paths, 1, err, sizeof err);
-    if (rc) {
-        fputs(err, stderr);
-        if (err[0] && err[strlen(err) - 1] != '\n') fputc('\n', stderr);
-    }
+    rc = ps_build_file(in, b.variant, exe, b.keep, paths, 1, err, sizeof err);
+    if (rc) print_error(err);
     free(exe);
     return rc;
 }

@@ -46,12 +46,10 @@ json_t *ps__json_array_of(const double *v, int n)
 
 void ps__warn(json_t *warnings, const char *fmt, ...)
 {
-    char buf[600];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
+    json_array_append_new(warnings, json_vsprintf(fmt, ap));
     va_end(ap);
-    json_array_append_new(warnings, json_string(buf));
 }
 
 static const char *jstr(const json_t *o, const char *key)
@@ -382,13 +380,8 @@ json_t *ps_probe_analyze(const json_t *raw, ps_machine *m, char *err, size_t err
         if (isfinite(ex) && isfinite(one) && one > 0) {
             double ratio = ex / one;
             bus = ratio > PS_PROBE_BUS_RATIO;
-            json_t *dj = json_object();
-            json_object_set_new(dj, "bytes", json_real(dbytes));
-            json_object_set_new(dj, "one_way", json_real(one));
-            json_object_set_new(dj, "exchange", json_real(ex));
-            json_object_set_new(dj, "ratio", json_real(ratio));
-            json_object_set_new(dj, "shared", json_boolean(bus));
-            json_object_set_new(doc, "duplex", dj);
+            json_object_set_new(doc, "duplex", json_pack("{sfsfsfsfsb}", "bytes", dbytes, "one_way", one, "exchange",
+                                                         ex, "ratio", ratio, "shared", bus));
             if (bus) {
                 char a[32];
                 ps_fmt_bytes(a, sizeof a, dbytes);

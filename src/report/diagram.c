@@ -131,15 +131,8 @@ static size_t merge_buckets(bucket *v, size_t n)
 
 static void arrow(FILE *f, double x1, double y1, double x2, double y2, uint32_t n, double width)
 {
-    fprintf(f, "<line class=\"msg\" data-n=\"%u\" x1=\"", n);
-    ps_svg_num(f, x1);
-    fputs("\" y1=\"", f);
-    ps_svg_num(f, y1);
-    fputs("\" x2=\"", f);
-    ps_svg_num(f, x2);
-    fputs("\" y2=\"", f);
-    ps_svg_num(f, y2);
-    fputc('"', f);
+    fprintf(f, "<line class=\"msg\" data-n=\"%u\" ", n);
+    ps_svg_endpoints(f, x1, y1, x2, y2);
     if (width > 0) {
         fputs(" stroke-width=\"", f);
         ps_svg_num(f, width);

@@ -161,6 +161,36 @@ static const char *act_word(int kind)
     }
 }
 
+/* What the stream exports share: every event's message id (0: not part of a
+ * matched message) and the run's start. */
+typedef struct msg_ids {
+    ps_match  m;
+    uint32_t *id;
+    double    origin;
+} msg_ids;
+
+static int msg_ids_build(const ps_trace *t, msg_ids *x, char *err, size_t errlen)
+{
+    if (ps_trace_match(t, &x->m) != 0) {
+        ps_seterr(err, errlen, "cannot match the trace's messages");
+        return -1;
+    }
+    x->id = ps_export_message_ids(t, &x->m, NULL);
+    x->origin = ps_export_origin(t);
+    return 0;
+}
+
+static uint32_t msg_id(const msg_ids *x, int r, size_t i)
+{
+    return x->id[x->m.base[r] + i];
+}
+
+static void msg_ids_free(msg_ids *x)
+{
+    free(x->id);
+    ps_match_free(&x->m);
+}
+
 /* ---- CSV ------------------------------------------------------------------ */
 
 static void csv_field(lbuf *l, const char *s)
@@ -179,13 +209,9 @@ static void csv_field(lbuf *l, const char *s)
 
 int ps_export_csv(const ps_trace *t, FILE *out, char *err, size_t errlen)
 {
-    ps_match m;
-    if (ps_trace_match(t, &m) != 0) {
-        ps_seterr(err, errlen, "cannot match the trace's messages");
-        return -1;
-    }
-    uint32_t *id = ps_export_message_ids(t, &m, NULL);
-    double o = ps_export_origin(t);
+    msg_ids x;
+    if (msg_ids_build(t, &x, err, errlen) != 0) return -1;
+    double o = x.origin;
     fputs("rank,index,kind,construct,t0_s,t1_s,duration_s,bytes,peer,tag,nonblocking,estimated,message\n", out);
     lbuf l = {.n = 0};
     for (int r = 0; r < t->nranks; r++)
@@ -212,12 +238,11 @@ int ps_export_csv(const ps_trace *t, FILE *out, char *err, size_t errlen)
             lb_i64(&l, e->tag);
             lb_str(&l, e->flags & PS_EVF_NONBLOCKING ? ",1," : ",0,");
             lb_str(&l, e->flags & PS_EVF_ESTIMATED ? "1," : "0,");
-            if (id[m.base[r] + i]) lb_u64(&l, id[m.base[r] + i]);
+            if (msg_id(&x, r, i)) lb_u64(&l, msg_id(&x, r, i));
             lb_str(&l, "\n");
             lb_flush(&l, out);
         }
-    free(id);
-    ps_match_free(&m);
+    msg_ids_free(&x);
     return 0;
 }
 
@@ -235,13 +260,9 @@ static void pf_head(lbuf *l, const char *ph, int r, double ts_us)
 
 int ps_export_perfetto(const ps_trace *t, FILE *out, char *err, size_t errlen)
 {
-    ps_match m;
-    if (ps_trace_match(t, &m) != 0) {
-        ps_seterr(err, errlen, "cannot match the trace's messages");
-        return -1;
-    }
-    uint32_t *id = ps_export_message_ids(t, &m, NULL);
-    double o = ps_export_origin(t);
+    msg_ids x;
+    if (msg_ids_build(t, &x, err, errlen) != 0) return -1;
+    double o = x.origin;
     lbuf l = {.n = 0};
 
     /* process name from the trace's metadata (workload), if it has one */
@@ -322,7 +343,7 @@ int ps_export_perfetto(const ps_trace *t, FILE *out, char *err, size_t errlen)
                 lb_str(&l, "}");
             }
             lb_str(&l, "}");
-            uint32_t mid = id[m.base[r] + i];
+            uint32_t mid = msg_id(&x, r, i);
             if (mid && (e->kind == PS_EV_SEND || e->kind == PS_EV_RECV)) {
                 /* flow arrow: starts inside the send slice, ends inside the
                  * receive slice ("bp":"e" binds it to the enclosing slice) */
@@ -335,8 +356,7 @@ int ps_export_perfetto(const ps_trace *t, FILE *out, char *err, size_t errlen)
         }
     }
     fputs("\n]}\n", out);
-    free(id);
-    ps_match_free(&m);
+    msg_ids_free(&x);
     return 0;
 }
 

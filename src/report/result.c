@@ -55,6 +55,18 @@ static json_t *stat_json(const ps_stat *s)
     return o;
 }
 
+/* The message counts and call times of a sheet, and of each of its ranks. */
+static void traffic_json(json_t *o, uint64_t messages_sent, uint64_t bytes_sent, uint64_t messages_received,
+                         uint64_t bytes_received, const ps_stat *send_time, const ps_stat *recv_time)
+{
+    json_object_set_new(o, "messages_sent", json_integer((json_int_t)messages_sent));
+    json_object_set_new(o, "bytes_sent", json_integer((json_int_t)bytes_sent));
+    json_object_set_new(o, "messages_received", json_integer((json_int_t)messages_received));
+    json_object_set_new(o, "bytes_received", json_integer((json_int_t)bytes_received));
+    json_object_set_new(o, "send_time", stat_json(send_time));
+    json_object_set_new(o, "recv_time", stat_json(recv_time));
+}
+
 json_t *ps_result_sheet(const ps_sheet *s)
 {
     json_t *o = json_object();
@@ -62,12 +74,8 @@ json_t *ps_result_sheet(const ps_sheet *s)
     json_object_set_new(o, "busy_pct", json_real(s->busy_pct));
     json_object_set_new(o, "overhead_pct", json_real(s->overhead_pct));
     json_object_set_new(o, "idle_pct", json_real(s->idle_pct));
-    json_object_set_new(o, "messages_sent", json_integer((json_int_t)s->messages_sent));
-    json_object_set_new(o, "bytes_sent", json_integer((json_int_t)s->bytes_sent));
-    json_object_set_new(o, "messages_received", json_integer((json_int_t)s->messages_received));
-    json_object_set_new(o, "bytes_received", json_integer((json_int_t)s->bytes_received));
-    json_object_set_new(o, "send_time", stat_json(&s->send_time));
-    json_object_set_new(o, "recv_time", stat_json(&s->recv_time));
+    traffic_json(o, s->messages_sent, s->bytes_sent, s->messages_received, s->bytes_received, &s->send_time,
+                 &s->recv_time);
     json_object_set_new(o, "unmatched_messages", json_integer((json_int_t)s->unmatched));
     json_object_set_new(o, "events_dropped", json_integer((json_int_t)s->dropped));
     return o;
@@ -87,12 +95,8 @@ json_t *ps_result_ranks(const ps_sheet *s, const ps_trace *t)
         json_object_set_new(o, "compute", json_real(rs->compute));
         json_object_set_new(o, "data_move", json_real(rs->data_move));
         json_object_set_new(o, "flops", json_real(rs->flops));
-        json_object_set_new(o, "messages_sent", json_integer((json_int_t)rs->messages_sent));
-        json_object_set_new(o, "bytes_sent", json_integer((json_int_t)rs->bytes_sent));
-        json_object_set_new(o, "messages_received", json_integer((json_int_t)rs->messages_received));
-        json_object_set_new(o, "bytes_received", json_integer((json_int_t)rs->bytes_received));
-        json_object_set_new(o, "send_time", stat_json(&rs->send_time));
-        json_object_set_new(o, "recv_time", stat_json(&rs->recv_time));
+        traffic_json(o, rs->messages_sent, rs->bytes_sent, rs->messages_received, rs->bytes_received,
+                     &rs->send_time, &rs->recv_time);
         json_object_set_new(o, "max_queue", json_integer(rs->max_queue));
         json_object_set_new(o, "events_dropped", json_integer((json_int_t)rs->dropped));
         if (t && r < t->nranks) {

@@ -32,6 +32,10 @@ int ps_scale_load_plan(const char *dir, ps_scale_params *p, json_t **plan, char 
 /* The analysis document from the plan and the run records. */
 json_t *ps_scale_analyze(const json_t *plan, const json_t *runs);
 
+/* The record of one run in the run records (the last, should a run appear
+ * twice), or NULL. */
+const json_t *ps_scale_find_run(const json_t *runs, const char *variation, int ranks, int trial);
+
 /* Reads DIR/runs.ndjson (an array, empty when missing). */
 json_t *ps_scale_read_runs(const char *dir, char *err, size_t errlen);
 

@@ -177,15 +177,7 @@ static void show(progress *pr, const char *var, int ranks, int trial, int trials
 
 static int run_done(const json_t *runs, const char *var, int ranks, int trial)
 {
-    size_t i;
-    json_t *r;
-    json_array_foreach(runs, i, r) {
-        const char *v = json_string_value(json_object_get(r, "variation"));
-        if (v && !strcmp(v, var) && json_integer_value(json_object_get(r, "ranks")) == ranks &&
-            json_integer_value(json_object_get(r, "trial")) == trial)
-            return 1;
-    }
-    return 0;
+    return ps_scale_find_run(runs, var, ranks, trial) != NULL;
 }
 
 /* Splits "a b  c" into words appended to v (n in/out). */
