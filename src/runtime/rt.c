@@ -80,6 +80,12 @@ static long long_arg(const char *opt, const char *val)
     return v;
 }
 
+static void string_arg(const char *opt, const char *val, char *dst, size_t len)
+{
+    if (!val) bad_option(opt, val);
+    snprintf(dst, len, "%s", val);
+}
+
 void ps_set_args(int *argc, char ***argv)
 {
     ps__argc = argc;
@@ -97,8 +103,7 @@ void ps_set_args(int *argc, char ***argv)
             ps__rt.iterations = long_arg(a, next);
             i++;
         } else if (!strcmp(a, "--trace")) {
-            if (!next) bad_option(a, next);
-            snprintf(ps__rt.trace_path, sizeof ps__rt.trace_path, "%s", next);
+            string_arg(a, next, ps__rt.trace_path, sizeof ps__rt.trace_path);
             i++;
         } else if (!strcmp(a, "--timeout")) {
             char *end;
@@ -107,8 +112,7 @@ void ps_set_args(int *argc, char ***argv)
             ps__rt.timeout = v;
             i++;
         } else if (!strcmp(a, "--workload")) {
-            if (!next) bad_option(a, next);
-            snprintf(ps__rt.workload, sizeof ps__rt.workload, "%s", next);
+            string_arg(a, next, ps__rt.workload, sizeof ps__rt.workload);
             i++;
         } else if (!strcmp(a, "--quiet")) {
             ps__rt.quiet = 1;

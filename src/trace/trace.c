@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "trace/constructs.h"
 #include "util/assert.h"
 #include "util/util.h"
 
@@ -55,16 +56,7 @@ void ps_trace_free(ps_trace *t)
 
 int ps_trace_add_construct(ps_trace *t, const char *name)
 {
-    for (int i = 0; i < t->nconstructs; i++)
-        if (!strcmp(t->constructs[i], name)) return i;
-    if (t->nconstructs >= 65535) return -1;
-    char **nc = realloc(t->constructs, (size_t)(t->nconstructs + 1) * sizeof *nc);
-    if (!nc) return -1;
-    t->constructs = nc;
-    char *copy = strdup(name);
-    if (!copy) return -1;
-    t->constructs[t->nconstructs] = copy;
-    return t->nconstructs++;
+    return ps__construct_list_add(&t->constructs, &t->nconstructs, name);
 }
 
 int ps_trace_set_constructs(ps_trace *t, const char *const *names, int n)
@@ -97,13 +89,9 @@ int ps_trace_set_meta(ps_trace *t, const char *json)
 int ps_trace_push(ps_trace *t, int r, const ps_event *e)
 {
     ps_rank_trace *rt = &t->rank[r];
-    if (rt->n == rt->cap) {
-        size_t nc = rt->cap ? rt->cap * 2 : 256;
-        ps_event *ne = realloc(rt->ev, nc * sizeof *ne);
-        if (!ne) return -1;
-        rt->ev = ne;
-        rt->cap = nc;
-    }
+    ps_event *ev = ps_grow(rt->ev, &rt->cap, rt->n + 1, sizeof *ev, 256);
+    if (!ev) return -1;
+    rt->ev = ev;
     rt->ev[rt->n++] = *e;
     return 0;
 }
@@ -429,13 +417,9 @@ static int q_push(chan *c, ps_evref r)
             memmove(c->q, c->q + c->head, c->n * sizeof *c->q);
             c->head = 0;
         }
-        if (c->n == c->cap) {
-            size_t nc = c->cap ? c->cap * 2 : 4;
-            ps_evref *nq = realloc(c->q, nc * sizeof *nq);
-            if (!nq) return -1;
-            c->q = nq;
-            c->cap = nc;
-        }
+        ps_evref *q = ps_grow(c->q, &c->cap, c->n + 1, sizeof *q, 4);
+        if (!q) return -1;
+        c->q = q;
     }
     PS_ASSERT(c->head + c->n < c->cap);
     c->q[c->head + c->n++] = r;

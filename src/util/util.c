@@ -42,6 +42,17 @@ void *ps_xrealloc(void *p, size_t n)
     return q;
 }
 
+void *ps_grow(void *v, size_t *cap, size_t need, size_t size, size_t initial)
+{
+    if (need <= *cap) return v;
+    size_t nc = *cap ? *cap * 2 : (initial ? initial : 1);
+    while (nc < need) nc *= 2;
+    if (nc > SIZE_MAX / size) return NULL;
+    void *n = realloc(v, nc * size);
+    if (n) *cap = nc;
+    return n;
+}
+
 char *ps_xstrdup(const char *s)
 {
     char *p = strdup(s ? s : "");

@@ -21,6 +21,12 @@ void *ps_xrealloc(void *p, size_t n);
 char *ps_xstrdup(const char *s);
 char *ps_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* Room for `need` elements of `size` bytes in the array v of capacity *cap:
+ * v itself when it has room, else v reallocated to twice its capacity (at
+ * least `initial`, and need) with *cap updated.  NULL when out of memory, v
+ * left as it was. */
+void *ps_grow(void *v, size_t *cap, size_t need, size_t size, size_t initial);
+
 /* Seconds on the monotonic clock. */
 double ps_clock(void);
 /* Seconds since the epoch (wall clock), and an ISO 8601 UTC stamp. */
