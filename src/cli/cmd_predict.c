@@ -24,6 +24,7 @@
 #include "sim/sim.h"
 #include "sim/stream.h"
 #include "trace/sheet.h"
+#include "util/proc.h"
 #include "util/util.h"
 
 /* Above this many ranks the predicted trace is built only if --trace asks. */

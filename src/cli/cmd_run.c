@@ -16,6 +16,7 @@
 #include "report/result.h"
 #include "parscope/parscope.h"
 #include "trace/sheet.h"
+#include "util/proc.h"
 #include "util/util.h"
 
 static const char run_help[] =

@@ -12,6 +12,7 @@
 #include "cli/cli.h"
 #include "launch/launch.h"
 #include "report/result.h"
+#include "util/proc.h"
 #include "util/util.h"
 #include "whitebox/whitebox.h"
 

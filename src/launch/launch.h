@@ -54,10 +54,4 @@ void ps_mpi_library(char *buf, size_t len);
  * compiler, date.  hwloc, uname and the launcher's --version. */
 json_t *ps_machine_meta(void);
 
-/* SIGINT/SIGTERM handling for long commands: after ps_interrupt_install(),
- * ps_interrupted() is nonzero once a signal arrived; the running job is
- * allowed to finish (or killed at the second signal). */
-void ps_interrupt_install(void);
-int  ps_interrupted(void);
-
 #endif

@@ -12,6 +12,7 @@
 #include "launch/run.h"
 #include "report/result.h"
 #include "trace/sheet.h"
+#include "util/proc.h"
 #include "util/util.h"
 
 /* ---- the plan ---------------------------------------------------------- */

@@ -16,6 +16,7 @@
 
 #include "launch/run.h"
 #include "report/result.h"
+#include "util/proc.h"
 #include "util/util.h"
 #include "whitebox/whitebox.h"
 
