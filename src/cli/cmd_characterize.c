@@ -27,6 +27,7 @@
 #include "cli/cli.h"
 #include "launch/launch.h"
 #include "report/result.h"
+#include "util/progress.h"
 #include "util/util.h"
 
 static const char help[] =
@@ -140,15 +141,6 @@ static int list_has(const char *list, const char *name)
     for (const char *p = list; (p = strstr(p, name)); p += n)
         if ((p == list || p[-1] == ',') && (p[n] == ',' || p[n] == '\0')) return 1;
     return 0;
-}
-
-static void progress(int quiet, int k, int n, const char *what, double elapsed, double budget)
-{
-    if (quiet || !isatty(STDERR_FILENO)) return;
-    double left = budget - elapsed;
-    fprintf(stderr, "\r\033[K[%d/%d] %s  (elapsed %.0f s, about %.0f s left)", k, n, what, elapsed,
-            left > 0 ? left : 0);
-    fflush(stderr);
 }
 
 int ps_cmd_characterize(int argc, char **argv)
@@ -266,13 +258,16 @@ int ps_cmd_characterize(int argc, char **argv)
     const int npredicted = 4;
     int failed = 0;
 
-    for (int k = 0; k < nsteps && !stop_requested; k++) {
+    ps_progress pr;
+    ps_progress_begin(&pr, nsteps, quiet);
+    pr.budget = budget;
+    for (int k = 0; k < nsteps && !stop_requested; k++, ps_progress_step(&pr)) {
         step *s = &steps[k];
         if (only && strcmp(s->name, "report") && !list_has(only, s->name)) continue;
         double limit = budget * s->share * 3 + 30; /* a step may overrun its share, never hang */
         char log[PATH_MAX + 32];
         snprintf(log, sizeof log, "%s/%s.log", logs, s->name);
-        progress(quiet, k + 1, nsteps, s->name, ps_clock() - start, budget);
+        ps_progress_show(&pr, "%s", s->name);
         char *av[48];
         int n = 0;
         int rc = 0;
@@ -392,7 +387,7 @@ int ps_cmd_characterize(int argc, char **argv)
         ps_result_append(t, ev, err, sizeof err);
         json_decref(ev);
     }
-    if (!quiet && isatty(STDERR_FILENO)) fputs("\r\033[K", stderr);
+    ps_progress_end(&pr);
 
     /* the summary, from whatever exists */
     ps_characterize_step st[8];

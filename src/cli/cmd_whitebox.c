@@ -44,29 +44,6 @@ static const char whitebox_help[] =
     "\n"
     "Exit status: 0 ok, 1 a trial failed (what was measured is still reported), 2 bad usage.\n";
 
-typedef struct progress {
-    int    tty;
-    double t0;
-} progress;
-
-/* On a terminal: what runs now, done/total, elapsed, ETA. */
-static void show_progress(const char *variant, int done, int total, void *ctx)
-{
-    progress *p = ctx;
-    if (!p->tty) return;
-    double el = ps_clock() - p->t0;
-    if (!variant) {
-        fprintf(stderr, "\r%70s\r", "");
-        return;
-    }
-    char eta[32] = "?";
-    if (done > 0) ps_fmt_time(eta, sizeof eta, el / done * (total - done));
-    char els[32];
-    ps_fmt_time(els, sizeof els, el);
-    fprintf(stderr, "\rwhitebox: %-8s trial %d/%d, elapsed %s, ETA %s   ", variant, done + 1, total, els, eta);
-    fflush(stderr);
-}
-
 int ps_cmd_whitebox(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -151,11 +128,11 @@ int ps_cmd_whitebox(int argc, char **argv)
     spec.launch.launcher = o.launcher;
     spec.launch.timeout = o.timeout;
     spec.launch.quiet = 1;
+    spec.quiet = o.quiet;
     ps_interrupt_install();
-    progress pr = {isatty(2), ps_clock()};
     json_t *doc = NULL;
     char err[2048];
-    int rc = ps_whitebox_run(&spec, &doc, show_progress, &pr, err, sizeof err);
+    int rc = ps_whitebox_run(&spec, &doc, err, sizeof err);
     if (rc == 2) return ps_fail(2, "%s", err);
     size_t i;
     json_t *f;
