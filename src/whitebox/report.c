@@ -216,8 +216,10 @@ static void svg_bars(FILE *f, const json_t *doc)
     ps_svg_end(f);
 }
 
-int ps_whitebox_report_html(const json_t *doc, FILE *f)
+int ps_whitebox_report_html(FILE *f, const json_t *doc, const char *dir, const char *source)
 {
+    (void)dir;
+    (void)source;
     if (!is_whitebox(doc)) return -1;
     char a[32], b[32], c[32], d[32], e[32];
     const json_t *params = json_object_get(doc, "params");

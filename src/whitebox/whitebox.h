@@ -135,6 +135,6 @@ void ps_whitebox_print(const json_t *doc, FILE *out);
 /* An HTML <section> fragment: stacked bars per rank and overall, the table
  * with spreads, sections, the simple-model comparison.  0, or -1 if doc is
  * not a whitebox document. */
-int ps_whitebox_report_html(const json_t *doc, FILE *out);
+int ps_whitebox_report_html(FILE *out, const json_t *doc, const char *dir, const char *source);
 
 #endif /* PS_WHITEBOX_H */

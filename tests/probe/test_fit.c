@@ -160,7 +160,7 @@ int main(void)
         char *buf = NULL;
         size_t len = 0;
         FILE *mf = open_memstream(&buf, &len);
-        CHECK(ps_probe_report_html(doc, mf) == 0);
+        CHECK(ps_probe_report_html(mf, doc, NULL, NULL) == 0);
         fclose(mf);
         CHECK(strstr(buf, "<section") && strstr(buf, "</section>"));
         int svgs = 0;
@@ -183,7 +183,7 @@ int main(void)
     json_decref(raw);
     /* not a probe document */
     json_t *other = json_pack("{ss}", "kind", "run");
-    CHECK(ps_probe_report_html(other, stdout) == -1);
+    CHECK(ps_probe_report_html(stdout, other, NULL, NULL) == -1);
     CHECK(ps_probe_analyze(other, &m, err, sizeof err) == NULL && strstr(err, "probe-raw"));
     json_decref(other);
 
