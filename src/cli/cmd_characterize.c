@@ -48,11 +48,10 @@ int ps_cmd_characterize(int argc, char **argv)
         PS_OPT_LAUNCHER(&o.launcher, "launcher template, e.g. 'srun -n {ranks}' (or PARSCOPE_LAUNCHER)"),
         PS_OPT_QUIET(&o.quiet, "print only the summary"),
         PS_OPT_TABLE_END};
-    const ps_opt_cmd cmd = {"parscope characterize", "[-n RANKS] [-o DIR] [--budget SECONDS] [--force]", about,
-                            notes, opts};
+    const ps_opt_cmd cmd = {.name = "parscope characterize", .usage = "[-n RANKS] [-o DIR] [--budget SECONDS] [--force]",
+                            .about = about, .notes = notes, .opts = opts};
     int n, rc = ps_opt_parse(&cmd, argc, argv, &n);
-    if (rc) return rc < 0 ? 0 : rc;
-    if (n > 0) return ps_opt_error(cmd.name, "unexpected argument '%s'", argv[1]);
+    if (rc != PS_OPT_GO) return rc;
     if (ps_inside_mpi()) return ps_opt_error(cmd.name, "run it outside an MPI job: it launches its own jobs");
     if (o.ranks <= 0) {
         long cores = sysconf(_SC_NPROCESSORS_ONLN);

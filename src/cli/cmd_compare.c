@@ -40,12 +40,14 @@ int ps_cmd_compare(int argc, char **argv)
                                        "then goes to standard error)"),
         PS_OPT_FORCE(&force, "replace an existing -o file"),
         PS_OPT_TABLE_END};
-    const ps_opt_cmd cmd = {"parscope compare", "MEASURED.json PREDICTED.json [-o compare.json]", about,
-                            "Exit status: 0 ok, 2 bad usage or unreadable / unrelated results.\n", opts};
+    const ps_opt_cmd cmd = {.name = "parscope compare", .usage = "MEASURED.json PREDICTED.json [-o compare.json]",
+                            .about = about, .notes = "Exit status: 0 ok, 2 bad usage or unreadable / unrelated results.\n",
+                            .opts = opts, .min_args = 2, .max_args = 2,
+                            .missing = "expected two files: MEASURED.json PREDICTED.json"};
     int rc = ps_opt_parse(&cmd, argc, argv, &n);
-    if (rc) return rc < 0 ? 0 : rc;
-    if (n != 2) return ps_opt_error(cmd.name, "expected two files: MEASURED.json PREDICTED.json");
+    if (rc != PS_OPT_GO) return rc;
     if (ps_check_new_output(&cmd, "-o", output, force)) return 2;
+    rc = 0;
     json_t *m = load(argv[1]), *p = m ? load(argv[2]) : NULL;
     char err[512];
     json_t *doc = p ? ps_compare_results(m, p, ps_text_out(output), err, sizeof err) : NULL;

@@ -30,12 +30,11 @@ int ps_cmd_export(int argc, char **argv)
                                       "any other existing directory is left alone."),
         PS_OPT_QUIET(&quiet, "do not say what was written"),
         PS_OPT_TABLE_END};
-    const ps_opt_cmd cmd = {"parscope export", "TRACE --format otf2|perfetto|csv [-o OUT]", about,
-                            "Exit status: 0 ok, 2 bad usage or an unreadable trace.\n", opts};
+    const ps_opt_cmd cmd = {.name = "parscope export", .usage = "TRACE --format otf2|perfetto|csv [-o OUT]",
+                            .about = about, .notes = "Exit status: 0 ok, 2 bad usage or an unreadable trace.\n",
+                            .opts = opts, .min_args = 1, .max_args = 1, .missing = "no TRACE given"};
     int rc = ps_opt_parse(&cmd, argc, argv, &n);
-    if (rc) return rc < 0 ? 0 : rc;
-    if (n < 1) return ps_opt_error(cmd.name, "no TRACE given");
-    if (n > 1) return ps_opt_error(cmd.name, "one TRACE at a time ('%s' is extra)", argv[2]);
+    if (rc != PS_OPT_GO) return rc;
     if (!format) return ps_opt_error(cmd.name, "--format otf2|perfetto|csv is required");
     int fmt = ps_export_format_parse(format);
     if (fmt < 0) return ps_opt_error(cmd.name, "--format: unknown format '%s' (otf2, perfetto or csv)", format);

@@ -117,11 +117,11 @@ int ps_cmd_predict(int argc, char **argv)
         PS_OPT_LAUNCHER(&a.o.launcher, "launcher template for --compare"),
         PS_OPT_QUIET(&a.o.quiet, "print only the table"),
         PS_OPT_TABLE_END};
-    const ps_opt_cmd cmd = {"parscope predict", "WORKLOAD -m MACHINE.ini -n LIST [options]", about, notes, opts};
+    const ps_opt_cmd cmd = {.name = "parscope predict", .usage = "WORKLOAD -m MACHINE.ini -n LIST [options]",
+                            .about = about, .notes = notes, .opts = opts, .min_args = 1, .max_args = 1,
+                            .missing = "no workload given"};
     int n, rc = ps_opt_parse(&cmd, argc, argv, &n);
-    if (rc) return rc < 0 ? 0 : rc;
-    if (n < 1) return ps_opt_error(cmd.name, "no workload given");
-    if (n > 1) return ps_opt_error(cmd.name, "unexpected argument '%s'", argv[2]);
+    if (rc != PS_OPT_GO) return rc;
     a.o.workload = argv[1];
     if ((rc = check(&cmd, &a))) return rc;
     ps_interrupt_install();

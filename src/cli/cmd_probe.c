@@ -130,11 +130,11 @@ int ps_cmd_probe(int argc, char **argv)
         PS_OPT_BOOL(0, "rank-side", &a.rank_side, NULL), /* internal: one rank of the launched job */
         PS_OPT_STR(0, "raw", "FILE", &a.raw, NULL),
         PS_OPT_TABLE_END};
-    const ps_opt_cmd cmd = {"parscope probe", "[-n RANKS] [-o machine.ini] [--quick] [--json FILE] [--svg-dir DIR]",
-                            about, notes, opts};
+    const ps_opt_cmd cmd = {.name = "parscope probe",
+                            .usage = "[-n RANKS] [-o machine.ini] [--quick] [--json FILE] [--svg-dir DIR]",
+                            .about = about, .notes = notes, .opts = opts};
     int n, rc = ps_opt_parse(&cmd, argc, argv, &n);
-    if (rc) return rc < 0 ? 0 : rc;
-    if (n > 0) return ps_opt_error(cmd.name, "unexpected argument '%s'", argv[1]);
+    if (rc != PS_OPT_GO) return rc;
     if (!*a.output) return ps_opt_error(cmd.name, "-o: empty file name");
     if (a.po.ranks == 1) return ps_opt_error(cmd.name, "-n: a ping-pong needs at least 2 ranks, got '1'");
     if (a.json && !strcmp(a.json, "-") && !strcmp(a.output, "-"))

@@ -40,20 +40,19 @@ static const char about[] =
 
 int ps_cmd_report(int argc, char **argv)
 {
-    const char *output = NULL, *title = NULL;
     int quiet = 0, n;
+    const char *output = NULL, *title = NULL;
     const ps_opt opts[] = {
         PS_OPT_OUTPUT(&output, "FILE", "the page (default: DIR/report.html for a single directory,\n"
                                        "otherwise report.html; '-': standard output)"),
         PS_OPT_STR('t', "title", "TEXT", &title, "the page's title"),
         PS_OPT_QUIET(&quiet, "do not say what was written"),
         PS_OPT_TABLE_END};
-    const ps_opt_cmd cmd = {"parscope report", "PATH... [-o report.html]", about,
-                            "Exit status: 0 ok, 2 bad usage or an input that cannot be read (nothing written).\n",
-                            opts};
+    const ps_opt_cmd cmd = {.name = "parscope report", .usage = "PATH... [-o report.html]", .about = about,
+                            .notes = "Exit status: 0 ok, 2 bad usage or an input that cannot be read (nothing written).\n",
+                            .opts = opts, .min_args = 1, .max_args = -1, .missing = "no PATH given"};
     int rc = ps_opt_parse(&cmd, argc, argv, &n);
-    if (rc) return rc < 0 ? 0 : rc;
-    if (n < 1) return ps_opt_error(cmd.name, "no PATH given");
+    if (rc != PS_OPT_GO) return rc;
     char err[1024];
     if (ps_report_page(argv + 1, n, kinds, output, title, quiet, err, sizeof err)) return ps_fail(2, "%s", err);
     return 0;

@@ -200,12 +200,11 @@ int ps_cmd_run(int argc, char **argv)
         PS_OPT_QUIET(&o.quiet, "do not print the sheet"),
         PS_OPT_FORCE(&o.force, "replace an existing -o file or --trace directory's trace"),
         PS_OPT_TABLE_END};
-    const ps_opt_cmd cmd = {"parscope run", "WORKLOAD -n RANKS [options] [-- PROGRAM-ARGS]", about,
-                            "Exit status: 0 ok, 1 a trial failed (the others are still reported), 2 bad usage.\n",
-                            opts};
+    const ps_opt_cmd cmd = {.name = "parscope run", .usage = "WORKLOAD -n RANKS [options] [-- PROGRAM-ARGS]",
+                            .about = about, .opts = opts, .min_args = 1, .max_args = -1, .missing = "no workload given",
+                            .notes = "Exit status: 0 ok, 1 a trial failed (the others are still reported), 2 bad usage.\n"};
     int n, rc = ps_opt_parse(&cmd, argc, argv, &n);
-    if (rc) return rc < 0 ? 0 : rc;
-    if (n < 1) return ps_opt_error(cmd.name, "no workload given");
+    if (rc != PS_OPT_GO) return rc;
     /* inside an MPI job the job's size is the rank count */
     if (o.ranks <= 0 && !ps_inside_mpi()) return ps_opt_error(cmd.name, "-n RANKS is required");
     char prev[PATH_MAX], err[1024];
@@ -236,11 +235,10 @@ int ps_cmd_rank(int argc, char **argv)
 int ps_cmd_workloads(int argc, char **argv)
 {
     const ps_opt opts[] = {PS_OPT_TABLE_END};
-    const ps_opt_cmd cmd = {"parscope workloads", "",
-                            "Lists the built-in workloads with their default size and iterations.\n", NULL, opts};
+    const ps_opt_cmd cmd = {.name = "parscope workloads", .usage = "", .opts = opts,
+                            .about = "Lists the built-in workloads with their default size and iterations.\n"};
     int n, rc = ps_opt_parse(&cmd, argc, argv, &n);
-    if (rc) return rc < 0 ? 0 : rc;
-    if (n > 0) return ps_opt_error(cmd.name, "unexpected argument '%s'", argv[1]);
+    if (rc != PS_OPT_GO) return rc;
     printf("%-12s %-6s %8s %6s  %s\n", "workload", "alias", "size", "iters", "description");
     for (const ps_workload *w = ps_workloads; w->name; w++)
         printf("%-12s %-6s %8ld %6ld  %s%s\n", w->name, w->alias ? w->alias : "", w->default_size,

@@ -101,13 +101,11 @@ int ps_cmd_scale(int argc, char **argv)
         KEY(0, "memory", "BYTES", PS_K_MEMORY, NULL),
         KEY(0, "cores", "N", PS_K_CORES, NULL),
         PS_OPT_TABLE_END};
-    const ps_opt_cmd cmd = {"parscope scale",
-                            "[WORKLOAD] [--max-ranks N] [--ranks LIST] [--variations LIST] [--trials K]\n"
-                            "                      [-o DIR] [--strong] [--config FILE] [--resume DIR] [options]",
-                            about, notes, opts};
+    const ps_opt_cmd cmd = {.name = "parscope scale", .about = about, .notes = notes, .opts = opts, .max_args = 1,
+                            .usage = "[WORKLOAD] [--max-ranks N] [--ranks LIST] [--variations LIST] [--trials K]\n"
+                                     "                      [-o DIR] [--strong] [--config FILE] [--resume DIR] [options]"};
     int n, rc = ps_opt_parse(&cmd, argc, argv, &n);
-    if (rc) return rc < 0 ? 0 : rc;
-    if (n > 1) return ps_opt_error(cmd.name, "one workload only (got '%s' and '%s')", argv[1], argv[2]);
+    if (rc != PS_OPT_GO) return rc;
     int given = 0;
     for (int k = 0; k < PS_K__COUNT; k++) given |= v[k] != NULL;
     char err[2048];

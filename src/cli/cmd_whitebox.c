@@ -64,11 +64,10 @@ int ps_cmd_whitebox(int argc, char **argv)
         PS_OPT_LAUNCHER(&s.launch.launcher, "launcher template, e.g. 'srun -n {ranks}' (or PARSCOPE_LAUNCHER)"),
         PS_OPT_QUIET(&s.quiet, "do not print the breakdown"),
         PS_OPT_TABLE_END};
-    const ps_opt_cmd cmd = {"parscope whitebox", "WORKLOAD -n RANKS [options]", about, notes, opts};
+    const ps_opt_cmd cmd = {.name = "parscope whitebox", .usage = "WORKLOAD -n RANKS [options]", .about = about,
+                            .notes = notes, .opts = opts, .min_args = 1, .max_args = 1, .missing = "no workload given"};
     int n, rc = ps_opt_parse(&cmd, argc, argv, &n);
-    if (rc) return rc < 0 ? 0 : rc;
-    if (n < 1) return ps_opt_error(cmd.name, "no workload given");
-    if (n > 1) return ps_opt_error(cmd.name, "unexpected argument '%s'", argv[2]);
+    if (rc != PS_OPT_GO) return rc;
     s.workload = argv[1];
     if (s.ranks <= 0) return ps_opt_error(cmd.name, "-n RANKS is required");
     if (ps_check_new_output(&cmd, "-o", output, force)) return 2;

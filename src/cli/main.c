@@ -8,39 +8,29 @@
 #include "parscope/parscope.h"
 #include "util/util.h"
 
-int ps_cmd_probe(int, char **);
-int ps_cmd_gen(int, char **);
-int ps_cmd_build(int, char **);
-int ps_cmd_run(int, char **);
-int ps_cmd_scale(int, char **);
-int ps_cmd_whitebox(int, char **);
-int ps_cmd_predict(int, char **);
-int ps_cmd_compare(int, char **);
-int ps_cmd_report(int, char **);
-int ps_cmd_export(int, char **);
-int ps_cmd_characterize(int, char **);
-int ps_cmd_rank(int, char **);
-int ps_cmd_workloads(int, char **);
+/* Every subcommand: its name, its function (cmd_NAME.c), what it does
+ * (NULL: internal, not listed). */
+#define PS_COMMANDS(X)                                                                                     \
+    X("characterize", ps_cmd_characterize, "the main job: probe, fingerprint, scale, predict vs measure, report") \
+    X("probe", ps_cmd_probe, "ping-pong sweep and BSP r, g, l; writes a machine model")                   \
+    X("gen", ps_cmd_gen, "LOOP program to C") X("build", ps_cmd_build, "generate, compile and link a LOOP program") \
+    X("run", ps_cmd_run, "run a built-in workload or a .loop file under MPI")                              \
+    X("scale", ps_cmd_scale, "CLUE-style scalability sweep and analysis")                                  \
+    X("whitebox", ps_cmd_whitebox, "split time into communication, data movement and computation")         \
+    X("predict", ps_cmd_predict, "simulated run(s) on a machine model")                                    \
+    X("compare", ps_cmd_compare, "relative error of a prediction")                                         \
+    X("report", ps_cmd_report, "self-contained HTML report") X("export", ps_cmd_export, "traces for other tools") \
+    X("workloads", ps_cmd_workloads, "list the built-in workloads")                                        \
+    X("__rank", ps_cmd_rank, NULL) /* internal: a built-in workload inside an MPI job */
 
+#define DECLARE(name, fn, summary) int fn(int argc, char **argv);
+PS_COMMANDS(DECLARE)
+#define ENTRY(name, fn, summary) {name, fn, summary},
 static const struct {
     const char *name;
     int (*run)(int argc, char **argv);
-    const char *summary; /* NULL: internal, not listed */
-} commands[] = {
-    {"characterize", ps_cmd_characterize, "the main job: probe, fingerprint, scale, predict vs measure, report"},
-    {"probe", ps_cmd_probe, "ping-pong sweep and BSP r, g, l; writes a machine model"},
-    {"gen", ps_cmd_gen, "LOOP program to C"},
-    {"build", ps_cmd_build, "generate, compile and link a LOOP program"},
-    {"run", ps_cmd_run, "run a built-in workload or a .loop file under MPI"},
-    {"scale", ps_cmd_scale, "CLUE-style scalability sweep and analysis"},
-    {"whitebox", ps_cmd_whitebox, "split time into communication, data movement and computation"},
-    {"predict", ps_cmd_predict, "simulated run(s) on a machine model"},
-    {"compare", ps_cmd_compare, "relative error of a prediction"},
-    {"report", ps_cmd_report, "self-contained HTML report"},
-    {"export", ps_cmd_export, "traces for other tools"},
-    {"workloads", ps_cmd_workloads, "list the built-in workloads"},
-    {"__rank", ps_cmd_rank, NULL}, /* a built-in workload inside an MPI job */
-};
+    const char *summary;
+} commands[] = {PS_COMMANDS(ENTRY)};
 
 static void usage(FILE *f)
 {

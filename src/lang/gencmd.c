@@ -42,14 +42,6 @@ static char *replace_ext(const char *path, const char *ext)
     return ps_xasprintf("%.*s%s", (int)n, path, ext);
 }
 
-/* The one input file (0), or a usage error (2). */
-static int one_input(const ps_opt_cmd *c, int n, char **argv)
-{
-    if (n < 1) return ps_opt_error(c->name, "no input file");
-    if (n > 1) return ps_opt_error(c->name, "more than one input file ('%s')", argv[2]);
-    return 0;
-}
-
 static void print_err(const char *err)
 {
     fputs(err, stderr);
@@ -71,13 +63,13 @@ int ps_lang_gen_command(const char *prog, int argc, char **argv)
         PS_OPT_STR(0, "entry", "NAME", &o.entry, "name the entry function NAME instead of main"),
         PS_OPT_STR(0, "source-symbol", "S", &o.source_symbol, "also embed the .loop text as `const char *const S`"),
         PS_OPT_TABLE_END};
-    const ps_opt_cmd cmd = {prog, "FILE.loop [-o FILE.c] [--variant full|comm|data|sections] [--entry NAME]",
-                            "Translates a LOOP program (C with backslash constructs) into C that calls the\n"
-                            "parscope runtime.  Errors are reported as FILE:LINE:COL with exit status 2 and\n"
-                            "no output written.\n",
-                            NULL, opts};
+    const ps_opt_cmd cmd = {.name = prog, .opts = opts, .min_args = 1, .max_args = 1, .missing = "no input file",
+                            .usage = "FILE.loop [-o FILE.c] [--variant full|comm|data|sections] [--entry NAME]",
+                            .about = "Translates a LOOP program (C with backslash constructs) into C that calls the\n"
+                                     "parscope runtime.  Errors are reported as FILE:LINE:COL with exit status 2 and\n"
+                                     "no output written.\n"};
     int n, rc = ps_opt_parse(&cmd, argc, argv, &n);
-    if (rc || (rc = one_input(&cmd, n, argv))) return rc < 0 ? 0 : rc;
+    if (rc != PS_OPT_GO) return rc;
     const char *in = argv[1];
     char err[4096];
     char *c = NULL;
@@ -92,6 +84,7 @@ int ps_lang_gen_command(const char *prog, int argc, char **argv)
         return fflush(stdout) ? 1 : 0;
     }
     char *path = out ? ps_xstrdup(out) : replace_ext(in, ".c");
+    rc = 0;
     if (!strcmp(path, in)) rc = ps_opt_error(prog, "the output would overwrite the input '%s'", in);
     else if (ps_write_file(path, c, clen, err, sizeof err)) {
         fprintf(stderr, "%s: %s\n", prog, err);
@@ -111,14 +104,14 @@ int ps_lang_build_command(const char *prog, int argc, char **argv, const ps_buil
          &variant, variant_opt},
         PS_OPT_STR(0, "keep-c", "FILE.c", &keep, "also keep the generated C there"),
         PS_OPT_TABLE_END};
-    const ps_opt_cmd cmd = {prog, "FILE.loop [-o EXE] [--variant full|comm|data|sections] [--keep-c FILE.c]",
-                            "Generates C from a LOOP program and compiles it with the MPI compiler wrapper\n"
-                            "($MPICC, default mpicc) against the parscope runtime (libparscope.a).  Compiler\n"
-                            "messages point into the .loop file.  Run the result with mpiexec, e.g.\n"
-                            "  mpiexec -n 4 ./EXE -s 256 -i 8 --trace run.pst\n",
-                            NULL, opts};
+    const ps_opt_cmd cmd = {.name = prog, .opts = opts, .min_args = 1, .max_args = 1, .missing = "no input file",
+                            .usage = "FILE.loop [-o EXE] [--variant full|comm|data|sections] [--keep-c FILE.c]",
+                            .about = "Generates C from a LOOP program and compiles it with the MPI compiler\n"
+                                     "wrapper ($MPICC, default mpicc) against the parscope runtime (libparscope.a).\n"
+                                     "Compiler messages point into the .loop file.  Run the result with mpiexec:\n"
+                                     "  mpiexec -n 4 ./EXE -s 256 -i 8 --trace run.pst\n"};
     int n, rc = ps_opt_parse(&cmd, argc, argv, &n);
-    if (rc || (rc = one_input(&cmd, n, argv))) return rc < 0 ? 0 : rc;
+    if (rc != PS_OPT_GO) return rc;
     const char *in = argv[1];
     char *exe = out ? ps_xstrdup(out) : replace_ext(in, "");
     char err[8192];

@@ -60,23 +60,13 @@ static void point_dir(char *buf, size_t n, const char *base, int P, int several)
 static json_t *model_json(const predict_ctx *c, const ps_sim_opts *so, double stretch)
 {
     const ps_machine *m = &c->m;
-    json_t *j = json_object();
-    json_object_set_new(j, "name", json_string(m->name));
-    json_object_set_new(j, "file", json_string(c->o->machine_path));
-    json_object_set_new(j, "host", json_string(m->host));
-    json_object_set_new(j, "cpu", json_string(m->cpu));
-    json_object_set_new(j, "mpi", json_string(m->mpi));
-    json_object_set_new(j, "cores", json_integer(m->cores));
-    json_object_set_new(j, "send_latency", json_real(m->send_latency));
-    json_object_set_new(j, "recv_latency", json_real(m->recv_latency));
-    json_object_set_new(j, "word_time", json_real(m->word_time));
-    json_object_set_new(j, "flop_time", json_real(m->flop_time));
-    json_object_set_new(j, "network", json_string((so->bus >= 0 ? so->bus : m->bus) ? "bus" : "nobus"));
-    json_object_set_new(j, "cores_per_node", json_integer(m->cores_per_node));
-    json_object_set_new(j, "pingpong_points", json_integer(m->npp));
-    json_object_set_new(j, "eager_bytes", json_real(so->eager_bytes));
-    json_object_set_new(j, "nodes", json_integer(so->nodes));
-    json_object_set_new(j, "oversubscription", json_real(stretch));
+    json_t *j = json_pack("{s:s, s:s, s:s, s:s, s:s, s:i, s:f, s:f, s:f, s:f, s:s, s:i, s:i, s:f, s:i, s:f}", "name",
+                          m->name, "file", c->o->machine_path, "host", m->host, "cpu", m->cpu, "mpi", m->mpi,
+                          "cores", m->cores, "send_latency", m->send_latency, "recv_latency", m->recv_latency,
+                          "word_time", m->word_time, "flop_time", m->flop_time, "network",
+                          (so->bus >= 0 ? so->bus : m->bus) ? "bus" : "nobus", "cores_per_node", m->cores_per_node,
+                          "pingpong_points", m->npp, "eager_bytes", so->eager_bytes, "nodes", so->nodes,
+                          "oversubscription", stretch);
     if (so->work_flop_time > 0) json_object_set_new(j, "work_flop_time", json_real(so->work_flop_time));
     return j;
 }

@@ -96,21 +96,21 @@ static int parse_long(const ps_opt_cmd *c, int argc, char **argv, int *i)
     const ps_opt *o = find_long(c->opts, name, len);
     if (!o && len == 4 && !strncmp(name, "help", 4)) {
         ps_opt_help(c, stdout);
-        return -1;
+        return 0;
     }
     char written[128];
     snprintf(written, sizeof written, "--%.*s", (int)(len < 100 ? len : 100), name);
     if (!o) return ps_opt_error(c->name, "unknown option '%s'", written);
     if (o->type == PS_OPT_FLAG) {
         if (eq) return ps_opt_error(c->name, "option '%s' takes no value", written);
-        return set(c, o, written, NULL);
+        return set(c, o, written, NULL) ? 2 : PS_OPT_GO;
     }
     const char *v = eq ? eq + 1 : NULL;
     if (!v) {
         if (*i + 1 >= argc) return ps_opt_error(c->name, "option '%s' needs a value", written);
         v = argv[++*i];
     }
-    return set(c, o, written, v);
+    return set(c, o, written, v) ? 2 : PS_OPT_GO;
 }
 
 /* -q, -qf, -n4, -n 4 */
@@ -122,12 +122,11 @@ static int parse_short(const ps_opt_cmd *c, int argc, char **argv, int *i)
         const ps_opt *o = find_short(c->opts, a[j]);
         if (!o && a[j] == 'h') {
             ps_opt_help(c, stdout);
-            return -1;
+            return 0;
         }
         if (!o) return ps_opt_error(c->name, "unknown option '%s'", j == 1 ? a : written);
         if (o->type == PS_OPT_FLAG) {
-            int rc = set(c, o, written, NULL);
-            if (rc) return rc;
+            if (set(c, o, written, NULL)) return 2;
             continue;
         }
         const char *v = a[j + 1] ? a + j + 1 : NULL;
@@ -135,9 +134,9 @@ static int parse_short(const ps_opt_cmd *c, int argc, char **argv, int *i)
             if (*i + 1 >= argc) return ps_opt_error(c->name, "option '%s' needs a value", written);
             v = argv[++*i];
         }
-        return set(c, o, written, v);
+        return set(c, o, written, v) ? 2 : PS_OPT_GO;
     }
-    return 0;
+    return PS_OPT_GO;
 }
 
 int ps_opt_parse(const ps_opt_cmd *c, int argc, char **argv, int *nargs)
@@ -154,10 +153,12 @@ int ps_opt_parse(const ps_opt_cmd *c, int argc, char **argv, int *nargs)
             continue;
         }
         int rc = a[1] == '-' ? parse_long(c, argc, argv, &i) : parse_short(c, argc, argv, &i);
-        if (rc) return rc;
+        if (rc != PS_OPT_GO) return rc;
     }
     *nargs = n;
-    return 0;
+    if (n < c->min_args) return ps_opt_error(c->name, "%s", c->missing ? c->missing : "too few arguments");
+    if (c->max_args >= 0 && n > c->max_args) return ps_opt_error(c->name, "unexpected argument '%s'", argv[c->max_args + 1]);
+    return PS_OPT_GO;
 }
 
 /* "  -n, --ranks N" */

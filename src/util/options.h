@@ -58,15 +58,22 @@ typedef struct ps_opt {
 } ps_opt;
 
 /* A command: its name for messages ("parscope run"), the usage line after
- * "usage: NAME ", text before and after the option list, and the table
- * (ended by an entry with type PS_OPT_END). */
+ * "usage: NAME ", text before and after the option list, the table (ended
+ * by an entry with type PS_OPT_END), and how many arguments that are not
+ * options it takes. */
 typedef struct ps_opt_cmd {
     const char   *name;
     const char   *usage;
     const char   *about;
     const char   *notes;
     const ps_opt *opts;
+    int           min_args;  /* fewer: the message `missing` */
+    int           max_args;  /* more: "unexpected argument 'X'"; -1: any number */
+    const char   *missing;   /* "no workload given" */
 } ps_opt_cmd;
+
+/* What ps_opt_parse returns when the command goes on. */
+#define PS_OPT_GO (-1)
 
 #define PS_OPT_RANKS(d, h) \
     {'n', "ranks", "N", PS_OPT_INT, (d), 1, PS_MAX_RANKS, "a rank count", (h), 0, NULL, NULL}
@@ -94,9 +101,9 @@ typedef struct ps_opt_cmd {
 
 /* Parses argv[1..argc-1] (argv[0] is the command).  The arguments that are
  * not options are moved, in order, to argv[1..*nargs] (after '--' everything
- * is one).  -h and --help print the help to standard output.
- * Returns 0 to go on, -1 after --help (exit 0), 2 after a usage error (the
- * message is printed). */
+ * is one); their number is checked.  -h and --help print the help to
+ * standard output.  Returns PS_OPT_GO to go on, else the exit status to end
+ * with: 0 after --help, 2 after a usage error (the message is printed). */
 int ps_opt_parse(const ps_opt_cmd *c, int argc, char **argv, int *nargs);
 
 /* The help text (what --help prints). */

@@ -35,7 +35,8 @@ static const ps_opt table[] = {
     {0, "dir", "DIR", PS_OPT_STRING, &o.dir, 0, 0, "a directory", "a directory", PS_OPT_NO_STDOUT, &o.kept, NULL},
     PS_OPT_BOOL(0, "hidden", &o.flag, NULL),
     PS_OPT_TABLE_END};
-static const ps_opt_cmd cmd = {"parscope test", "ARG [options]", "About it.\n", "Notes.\n", table};
+static ps_opt_cmd cmd = {.name = "parscope test", .usage = "ARG [options]", .about = "About it.\n",
+                         .notes = "Notes.\n", .opts = table, .max_args = -1};
 
 static char args[32][64];
 static char *argv[33];
@@ -72,41 +73,41 @@ static int parse(const char *line)
 
 static void common_flags(void)
 {
-    CHECK(parse("-n 4 -s 100 -i 7 -k 3 -o r.json --force --timeout 2.5 --launcher srun -q") == 0, "%s", msg);
+    CHECK(parse("-n 4 -s 100 -i 7 -k 3 -o r.json --force --timeout 2.5 --launcher srun -q") == PS_OPT_GO, "%s", msg);
     CHECK(o.ranks == 4 && o.size == 100 && o.iterations == 7 && o.trials == 3 && o.force && o.quiet);
     CHECK(o.timeout == 2.5 && !strcmp(o.output, "r.json") && !strcmp(o.launcher, "srun") && nargs == 0);
-    CHECK(parse("--ranks=5 --size 6 --iterations=8 --trials 9 --output=x --timeout=1") == 0, "%s", msg);
+    CHECK(parse("--ranks=5 --size 6 --iterations=8 --trials 9 --output=x --timeout=1") == PS_OPT_GO, "%s", msg);
     CHECK(o.ranks == 5 && o.size == 6 && o.iterations == 8 && o.trials == 9 && !strcmp(o.output, "x"));
-    CHECK(parse("-n6 -s7 -i8 -k2 -ox") == 0 && o.ranks == 6 && o.size == 7 && o.iterations == 8 && o.trials == 2);
+    CHECK(parse("-n6 -s7 -i8 -k2 -ox") == PS_OPT_GO && o.ranks == 6 && o.size == 7 && o.iterations == 8 && o.trials == 2);
     CHECK(!strcmp(o.output, "x"));
     /* grouped: a flag, then one that takes the rest as its value */
-    CHECK(parse("-qk3") == 0 && o.quiet && o.trials == 3, "%s", msg);
+    CHECK(parse("-qk3") == PS_OPT_GO && o.quiet && o.trials == 3, "%s", msg);
     /* values that look like options are values */
-    CHECK(parse("--launcher -x") == 0 && !strcmp(o.launcher, "-x"));
+    CHECK(parse("--launcher -x") == PS_OPT_GO && !strcmp(o.launcher, "-x"));
 }
 
 static void limits(void)
 {
-    CHECK(parse("-n 1048576") == 0 && o.ranks == 1 << 20);
+    CHECK(parse("-n 1048576") == PS_OPT_GO && o.ranks == 1 << 20);
     CHECK(parse("-n 1048577") == 2 && strstr(msg, "parscope test: -n: '1048577' is not a rank count 1..1048576"), "%s", msg);
     CHECK(parse("-n 0") == 2 && strstr(msg, "-n: '0' is not a rank count"), "%s", msg);
     CHECK(parse("--ranks=abc") == 2 && strstr(msg, "--ranks: 'abc' is not a rank count"), "%s", msg);
-    CHECK(parse("-s 1099511627776") == 0 && o.size == 1L << 40);
+    CHECK(parse("-s 1099511627776") == PS_OPT_GO && o.size == 1L << 40);
     CHECK(parse("-s 1099511627777") == 2 && strstr(msg, "-s: '1099511627777' is not a size 1..2^40"), "%s", msg);
     CHECK(parse("-i -3") == 2 && strstr(msg, "-i: '-3' is not an iteration count"), "%s", msg);
-    CHECK(parse("-k 1000") == 0 && o.trials == 1000);
+    CHECK(parse("-k 1000") == PS_OPT_GO && o.trials == 1000);
     CHECK(parse("-k 1001") == 2 && strstr(msg, "-k: '1001' is not a count 1..1000"), "%s", msg);
     CHECK(parse("--timeout 0") == 2 && strstr(msg, "--timeout: '0' is not a number of seconds > 0"), "%s", msg);
-    CHECK(parse("--timeout nan") == 2 && parse("--timeout inf") == 2 && parse("--timeout 1e-3") == 0);
+    CHECK(parse("--timeout nan") == 2 && parse("--timeout inf") == 2 && parse("--timeout 1e-3") == PS_OPT_GO);
     CHECK(parse("-n 4x") == 2 && parse("-n ''") == 2 && parse("-n 2.0") == 2);
 }
 
 static void outputs(void)
 {
-    CHECK(parse("-o -") == 0 && !strcmp(o.output, "-"), "%s", msg);
+    CHECK(parse("-o -") == PS_OPT_GO && !strcmp(o.output, "-"), "%s", msg);
     CHECK(parse("--dir -") == 2 && strstr(msg, "--dir -: a directory cannot go to standard output"), "%s", msg);
-    CHECK(parse("--dir d") == 0 && !strcmp(o.dir, "d") && o.kept == o.dir);
-    CHECK(parse("--hidden") == 0 && o.flag == 1);
+    CHECK(parse("--dir d") == PS_OPT_GO && !strcmp(o.dir, "d") && o.kept == o.dir);
+    CHECK(parse("--hidden") == PS_OPT_GO && o.flag == 1);
 }
 
 static void errors(void)
@@ -124,11 +125,19 @@ static void errors(void)
 
 static void arguments(void)
 {
-    CHECK(parse("w1 -n 2 w2 -- -q --bogus") == 0, "%s", msg);
+    CHECK(parse("w1 -n 2 w2 -- -q --bogus") == PS_OPT_GO, "%s", msg);
     CHECK(nargs == 4 && !strcmp(argv[1], "w1") && !strcmp(argv[2], "w2") && !strcmp(argv[3], "-q") &&
           !strcmp(argv[4], "--bogus") && !o.quiet, "%d arguments", nargs);
-    CHECK(parse("- x") == 0 && nargs == 2 && !strcmp(argv[1], "-"));
-    CHECK(parse("--help") == -1 && parse("-h") == -1);
+    CHECK(parse("- x") == PS_OPT_GO && nargs == 2 && !strcmp(argv[1], "-"));
+    CHECK(parse("--help") == 0 && parse("-h") == 0);
+    /* how many: one workload, say */
+    cmd.min_args = cmd.max_args = 1;
+    cmd.missing = "no workload given";
+    CHECK(parse("-n 2") == 2 && strstr(msg, "parscope test: no workload given"), "%s", msg);
+    CHECK(parse("w x -n 2") == 2 && strstr(msg, "parscope test: unexpected argument 'x'"), "%s", msg);
+    CHECK(parse("w -n 2") == PS_OPT_GO && nargs == 1);
+    cmd.min_args = 0;
+    cmd.max_args = -1;
 }
 
 static void help(void)
