@@ -59,7 +59,8 @@ static int finish(const probe_args *a, const json_t *doc, const ps_machine *m)
         FILE *out = ps_text_out(!strcmp(a->output, "-") ? a->output : a->json);
         ps_probe_print(doc, out);
         fprintf(out, "\nwrote %s%s%s, plots in %s/ (pingpong_time.svg, pingpong_bandwidth.svg, hrelation.svg)\n",
-                a->output, a->json ? " and " : "", a->json ? a->json : "", svg);
+                strcmp(a->output, "-") ? a->output : "standard output", a->json ? " and " : "",
+                !a->json ? "" : strcmp(a->json, "-") ? a->json : "standard output", svg);
     }
     free(svg);
     return rc;

@@ -5,7 +5,9 @@
  * recording run of a prediction, a step of characterize) goes through
  * ps_proc_run: argv, never a shell; its own process group, so a time limit
  * or an interruption stops everything it started; a parent-death signal
- * (SIGTERM), so it does not outlive parscope; the exit status decoded; its
+ * (SIGTERM, PR_SET_PDEATHSIG: sent when the thread that started the child
+ * ends, so children are started from the main thread), so it does not
+ * outlive parscope; the exit status decoded; its
  * standard error captured (bounded) and, if asked, passed on as it comes.
  *
  * Interruption: after ps_interrupt_install(), SIGINT and SIGTERM to parscope
