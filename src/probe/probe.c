@@ -601,8 +601,10 @@ int ps_probe_write_svgs(const json_t *doc, const char *dir, char *err, size_t er
 
 /* ---- HTML fragment -------------------------------------------------------------------- */
 
-int ps_probe_report_html(const json_t *doc, FILE *out)
+int ps_probe_report_html(FILE *out, const json_t *doc, const char *dir, const char *source)
 {
+    (void)dir;
+    (void)source;
     const char *kind = json_string_value(json_object_get(doc, "kind"));
     if (!kind || strcmp(kind, "probe") != 0) return -1;
     probe_plots pl;

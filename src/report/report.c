@@ -121,7 +121,7 @@ static void run_section(FILE *f, const json_t *doc, const char *dir, const char 
     ps_html_section_end(f);
 }
 
-void ps_report_run_html(FILE *f, const json_t *doc, const char *dir, const char *source)
+int ps_report_run_html(FILE *f, const json_t *doc, const char *dir, const char *source)
 {
     const json_t *points = json_object_get(doc, "points");
     if (json_is_array(points)) {
@@ -141,9 +141,10 @@ void ps_report_run_html(FILE *f, const json_t *doc, const char *dir, const char 
                 run_section(f, p, dir, src);
             }
         }
-        return;
+        return 0;
     }
     run_section(f, doc, dir, source);
+    return 0;
 }
 
 void ps_report_trace_section(FILE *f, const ps_trace *t, const char *source)
