@@ -231,6 +231,33 @@ static json_t *model_json(const ps_machine *m, const char *path, const ps_sim_op
     return j;
 }
 
+/* The predicted trace's metadata (docs/TRACE_FORMAT.md): the machine model
+ * stands for the hardware; the structure is the recording's. */
+static char *predict_meta(const char *wname, const ps_machine *m, const ps_sim_opts *so, int ranks, long size,
+                          long iters, const char *stream_meta)
+{
+    int bus = so->bus >= 0 ? so->bus : m->bus;
+    json_t *hw = json_object();
+    json_object_set_new(hw, "machine", json_string(m->name));
+    if (m->cpu[0]) json_object_set_new(hw, "cpu", json_string(m->cpu));
+    if (m->cores > 0) json_object_set_new(hw, "cores", json_integer(m->cores));
+    json_object_set_new(hw, "interconnect",
+                        json_pack("{s:s, s:s}", "type", bus ? "bus (one message at a time; machine model)"
+                                                            : "network, nodes equidistant (machine model)",
+                                  "basis", bus ? "network = bus" : "network = nobus"));
+    json_t *d = json_pack("{s:s?, s:s, s:s?, s:i, s:I, s:I, s:o}", "workload", wname, "kind", "predict",
+                          "machine_model", m->name, "ranks", ranks, "size", (json_int_t)size, "iterations",
+                          (json_int_t)iters, "hardware", hw);
+    if (!d) return NULL;
+    json_t *sm = stream_meta ? json_loads(stream_meta, 0, NULL) : NULL;
+    json_t *st = json_object_get(sm, "structure");
+    if (json_is_array(st)) json_object_set(d, "structure", st);
+    json_decref(sm);
+    char *text = json_dumps(d, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    json_decref(d);
+    return text;
+}
+
 static json_t *breakdown_json(const ps_sim_result *r)
 {
     json_t *b = json_object();
@@ -418,6 +445,7 @@ static int predict_one(const predict_opts *o, const ps_machine *m, int P, int se
     int Pactual = s->nranks;
     ps_streams_stats st;
     ps_streams_stats_get(s, &st);
+    char *meta = rc == 0 && res->trace ? predict_meta(wname, m, &so, Pactual, size, iters, s->meta) : NULL;
     ps_streams_free(s);
     if (rc < 0) return 2;
     if (rc == 1) {
@@ -426,11 +454,12 @@ static int predict_one(const predict_opts *o, const ps_machine *m, int P, int se
     }
     char tracefile[PATH_MAX + 16] = "";
     if (res->trace) {
-        char *meta = ps_xasprintf("{\"workload\": \"%s\", \"kind\": \"predict\", \"machine_model\": \"%s\", "
-                                  "\"ranks\": %d, \"size\": %ld, \"iterations\": %ld}",
-                                  wname, m->name, Pactual, size, iters);
-        ps_trace_set_meta(res->trace, meta);
+        int bad = !meta || ps_trace_set_meta(res->trace, meta);
         free(meta);
+        if (bad) {
+            ps_seterr(err, errlen, "out of memory writing the trace's metadata");
+            return 2;
+        }
         if (o->trace_dir) {
             char td[PATH_MAX];
             point_dir(td, sizeof td, o->trace_dir, Pactual, several);

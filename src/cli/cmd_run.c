@@ -237,7 +237,7 @@ int ps_cmd_run(int argc, char **argv)
     if (r.best_trace && !o.quiet) {
         ps_sheet s;
         if (ps_sheet_compute(r.best_trace, &s) == 0) {
-            ps_sheet_print(&s, r.workload, r.size, r.iterations, stdout);
+            ps_sheet_print(&s, r.best_trace, r.workload, r.size, r.iterations, stdout);
             ps_sheet_free(&s);
         }
         if (r.ntrials > 1) {

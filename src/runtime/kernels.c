@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "parscope/loop.h"
+#include "runtime/structure.h"
 
 void ps_loop_open0(int *nodes, int *me, int *host, int *problem_size, long trace_capacity)
 {
@@ -110,6 +111,7 @@ static void need(const void *arr, long rows, long cols, const char *what, const 
 #define SCALPROD(suffix, T)                                                      \
     double ps_scalprod_##suffix(const T *x, const T *y, long n)                   \
     {                                                                            \
+        ps__structure(PS_C_SCALPROD, PS_ARGS_N, n, 0, 0);                        \
         need(x, n, 1, "\\SCALPROD", "x");                                         \
         need(y, n, 1, "\\SCALPROD", "y");                                         \
         double t0 = ps_now(), s = 0;                                             \
@@ -122,6 +124,7 @@ static void need(const void *arr, long rows, long cols, const char *what, const 
 #define MATVECPROD(suffix, T)                                                            \
     void ps_matvecprod_##suffix(T *y, T *const *A, const T *x, long rows, long cols)       \
     {                                                                                    \
+        ps__structure(PS_C_MATVECPROD, PS_ARGS_ROWS_COLS, rows, cols, 0);                \
         need(A, rows, cols, "\\MATVECPROD", "A");                                          \
         need(x, cols, 1, "\\MATVECPROD", "x");                                             \
         need(y, rows, 1, "\\MATVECPROD", "y");                                             \
@@ -140,6 +143,7 @@ static void need(const void *arr, long rows, long cols, const char *what, const 
 #define MATPROD(suffix, T)                                                                       \
     void ps_matprod_##suffix(T **C, T *const *A, T *const *B, long rows, long inner, long cols)   \
     {                                                                                            \
+        ps__structure(PS_C_MATPROD, PS_ARGS_MATPROD, rows, inner, cols);                         \
         need(A, rows, inner, "\\MATPROD", "A");                                                   \
         need(B, inner, cols, "\\MATPROD", "B");                                                   \
         need(C, rows, cols, "\\MATPROD", "C");                                                    \

@@ -73,7 +73,7 @@ int main(void)
     ps_sheet s;
     if (ps_sheet_compute(t, &s) != 0) return 1;
     f = open_memstream(&buf, &n);
-    ps_sheet_print(&s, "synthetic <small>", 100, 1, f);
+    ps_sheet_print(&s, t, "synthetic <small>", 100, 1, f);
     fclose(f);
     compare("sheet.txt", buf, n);
     free(buf);
