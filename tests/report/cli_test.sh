@@ -17,6 +17,30 @@ SENT=$(python3 -c 'import json; print(json.load(open("T/result.json"))["sheet"][
 # 4 ranks: 3 multi-broadcasts x 4 x 3 messages, 5 visible syncs x 4 ring messages at least
 [ "$SENT" -ge 56 ] || fail "fingerprint sheet counts $SENT messages, expected at least 56"
 
+# the seed's sheet: ParaGraph's queue (every node sends all its messages before
+# receiving any, so messages wait in queues), the headline with the
+# multi-broadcasts' sizes, the hardware with the interconnect
+python3 - <<'PY' || fail "the fingerprint's result sheet"
+import json
+d = json.load(open("T/result.json"))
+assert d["schema"] == 1, d.get("schema")
+q = d["sheet"]["queue"]
+assert q["max"] >= 1 and q["avg"] > 0, q
+assert max(r["max_queue"] for r in d["ranks"]) == q["max"] >= 1
+assert d["problem"] == "fingerprint(1,500,1000)", d["problem"]
+assert d["hardware"]["interconnect"]["type"] == "shared memory (one host)", d["hardware"]
+assert d["hardware"]["hosts"] and d["hardware"]["cores"] >= 1
+s = {c["construct"]: c for c in d["structure"]}
+assert [c["values"] for c in s["MULTIBCAST0"]["calls"]] == [[1], [500], [1000]], s["MULTIBCAST0"]
+assert s["VISIBLE_SYNC"]["calls"][0]["count"] == 5
+PY
+"$PS" run fingerprint -n 4 > sheet.txt || fail "run fingerprint (sheet)"
+for want in '^  fingerprint(1,500,1000)$' '^Hardware$' '^  Network: *shared memory (one host)$' \
+            '^  Structure: *VISIBLE_SYNC() x5; SCALPROD(100) x100; MULTIBCAST0(1), (500), (1000)$' \
+            '^  Message queue length: *max [1-9]'; do
+    grep -q "$want" sheet.txt || fail "the text sheet has no line '$want': $(head -20 sheet.txt)"
+done
+
 # OTF2: otf2-print reads it; the fingerprint's sends are isends, its receives
 # blocking: as many of each as the sheet counts messages (otf2_records.sh
 # checks every record kind)

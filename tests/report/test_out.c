@@ -14,6 +14,7 @@
 #include "report/export.h"
 #include "report/html.h"
 #include "report/profiles.h"
+#include "report/result.h"
 #include "report/svg.h"
 #include "synth.h"
 #include "trace/sheet.h"
@@ -400,8 +401,41 @@ static void test_v1_trace(void)
     ps_trace_free(now);
 }
 
+/* A host named with quotes and a backslash stays itself through the result
+ * JSON's hardware (written and read by jansson) and the text sheet. */
+static void test_host_names(void)
+{
+    ps_trace *t = synth_small();
+    const char *name = "lab \"fast\" box\\x";
+    snprintf(t->rank[1].host, sizeof t->rank[1].host, "%s", name);
+    json_t *doc = json_object();
+    ps_result_describe(doc, t, "synthetic");
+    char *text = json_dumps(doc, JSON_COMPACT);
+    json_t *back = text ? json_loads(text, 0, NULL) : NULL;
+    CHECK(back != NULL);
+    const json_t *hosts = json_object_get(json_object_get(back, "hardware"), "hosts");
+    CHECK(json_array_size(hosts) == 3 && !strcmp(json_string_value(json_array_get(hosts, 1)), name));
+    CHECK(!strcmp(json_string_value(json_object_get(back, "problem")), "synthetic(100,1000)"));
+    ps_sheet s;
+    CHECK(ps_sheet_compute(t, &s) == 0);
+    char *buf = NULL;
+    size_t n = 0;
+    FILE *f = open_memstream(&buf, &n);
+    ps_sheet_print(&s, t, "synthetic", 100, 1, f);
+    fclose(f);
+    CHECK(strstr(buf, "Machine:                     node0, lab \"fast\" box\\x, node2\n") != NULL);
+    CHECK(strstr(buf, "Network:                     TCP/IP network between 3 hosts\n") != NULL);
+    free(buf);
+    ps_sheet_free(&s);
+    free(text);
+    json_decref(back);
+    json_decref(doc);
+    ps_trace_free(t);
+}
+
 int main(void)
 {
+    test_host_names();
     test_queue();
     test_v1_trace();
     test_timeline_small();
