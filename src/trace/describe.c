@@ -148,13 +148,14 @@ void ps_hardware_text(const json_t *hw, int nranks, ps_hw_text *out)
 
     n = 0;
     out->nodes[0] = '\0';
-    add(out->nodes, sizeof out->nodes, &n, "%d rank%s", nranks, nranks == 1 ? "" : "s");
-    if (nh) add(out->nodes, sizeof out->nodes, &n, " on %zu host%s", nh, nh == 1 ? "" : "s");
+    if (nranks > 0) add(out->nodes, sizeof out->nodes, &n, "%d rank%s", nranks, nranks == 1 ? "" : "s");
+    if (nh) add(out->nodes, sizeof out->nodes, &n, "%s%zu host%s", n ? " on " : "", nh, nh == 1 ? "" : "s");
     json_int_t cores = json_integer_value(json_object_get(hw, "cores"));
-    if (cores > 0) add(out->nodes, sizeof out->nodes, &n, " (%lld core%s%s)", (long long)cores, cores == 1 ? "" : "s",
+    if (cores > 0) add(out->nodes, sizeof out->nodes, &n, "%s(%lld core%s%s)", n ? " " : "", (long long)cores, cores == 1 ? "" : "s",
                        nh > 1 ? " each" : "");
     double mhz = json_number_value(json_object_get(hw, "cpu_mhz"));
-    if (mhz > 0) add(out->nodes, sizeof out->nodes, &n, " at %.0f MHz", mhz);
+    if (mhz > 0) add(out->nodes, sizeof out->nodes, &n, "%sat %.0f MHz", n ? " " : "", mhz);
+    if (!n) set(out->nodes, sizeof out->nodes, NULL);
 
     set(out->cpu, sizeof out->cpu, json_string_value(json_object_get(hw, "cpu")));
     set(out->network, sizeof out->network,
