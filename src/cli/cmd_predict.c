@@ -231,6 +231,20 @@ static json_t *model_json(const ps_machine *m, const char *path, const ps_sim_op
     return j;
 }
 
+/* A JSON string of s; bytes of text that is not UTF-8 become '?' (a JSON
+ * string must be UTF-8). */
+static json_t *jstr(const char *s)
+{
+    json_t *j = json_string(s);
+    if (j) return j;
+    char *c = ps_xstrdup(s);
+    for (unsigned char *p = (unsigned char *)c; *p; p++)
+        if (*p >= 0x80) *p = '?';
+    j = json_string(c);
+    free(c);
+    return j;
+}
+
 /* The predicted trace's metadata (docs/TRACE_FORMAT.md): the machine model
  * stands for the hardware; the structure is the recording's. */
 static char *predict_meta(const char *wname, const ps_machine *m, const ps_sim_opts *so, int ranks, long size,
@@ -238,16 +252,16 @@ static char *predict_meta(const char *wname, const ps_machine *m, const ps_sim_o
 {
     int bus = so->bus >= 0 ? so->bus : m->bus;
     json_t *hw = json_object();
-    json_object_set_new(hw, "machine", json_string(m->name));
-    if (m->cpu[0]) json_object_set_new(hw, "cpu", json_string(m->cpu));
+    json_object_set_new(hw, "machine", jstr(m->name));
+    if (m->cpu[0]) json_object_set_new(hw, "cpu", jstr(m->cpu));
     if (m->cores > 0) json_object_set_new(hw, "cores", json_integer(m->cores));
     json_object_set_new(hw, "interconnect",
                         json_pack("{s:s, s:s}", "type", bus ? "bus (one message at a time; machine model)"
                                                             : "network, nodes equidistant (machine model)",
                                   "basis", bus ? "network = bus" : "network = nobus"));
-    json_t *d = json_pack("{s:s?, s:s, s:s?, s:i, s:I, s:I, s:o}", "workload", wname, "kind", "predict",
-                          "machine_model", m->name, "ranks", ranks, "size", (json_int_t)size, "iterations",
-                          (json_int_t)iters, "hardware", hw);
+    json_t *d = json_pack("{s:o, s:s, s:o, s:i, s:I, s:I, s:o}", "workload", jstr(wname ? wname : ""), "kind",
+                          "predict", "machine_model", jstr(m->name), "ranks", ranks, "size", (json_int_t)size,
+                          "iterations", (json_int_t)iters, "hardware", hw);
     if (!d) return NULL;
     json_t *sm = stream_meta ? json_loads(stream_meta, 0, NULL) : NULL;
     json_t *st = json_object_get(sm, "structure");
