@@ -18,12 +18,16 @@ int ps_cmd_export(int argc, char **argv)
     const ps_opt opts[] = {
         PS_OPT_STR('f', "format", "F",  &format,
                    "otf2      an OTF2 archive directory (Vampir, otf2-print): one\n"
-                   "          location per rank, a region per construct and\n"
-                   "          activity, MPI send/receive records, 1 ns ticks\n"
+                   "          location per rank, MPI calls as MPI names them\n"
+                   "          (MPI_Isend, MPI_Wait, ...) inside their construct's\n"
+                   "          region, send/receive records with request ids,\n"
+                   "          barriers and reductions as collectives, 1 ns ticks\n"
                    "perfetto  Chrome/Perfetto trace JSON (ui.perfetto.dev): a lane\n"
                    "          per rank, a slice per event, a flow arrow per\n"
-                   "          message, microseconds\n"
-                   "csv       one line per event, seconds, message ids"),
+                   "          message from its send's start to its receive's\n"
+                   "          end, microseconds\n"
+                   "csv       one line per event, seconds, bytes and flops in\n"
+                   "          their own columns, message and request ids"),
         PS_OPT_OUTPUT(&output, "OUT", "where to write (default: beside the trace file, TRACE.otf2/,\n"
                                       "TRACE.perfetto.json or TRACE.csv); '-' is standard output\n"
                                       "(perfetto and csv). An existing OTF2 archive is replaced;\n"

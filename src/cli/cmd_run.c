@@ -102,7 +102,7 @@ static void print_run(const ps_run_result *r, const double *samples, FILE *out)
 {
     ps_sheet s;
     if (ps_sheet_compute(r->best_trace, &s) == 0) {
-        ps_sheet_print(&s, r->workload, r->size, r->iterations, out);
+        ps_sheet_print(&s, r->best_trace, r->workload, r->size, r->iterations, out);
         ps_sheet_free(&s);
     }
     if (r->ntrials < 2) return;

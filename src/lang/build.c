@@ -108,6 +108,7 @@ static int compile(const char *c_path, const char *exe_path, const ps_build_path
     argv[n++] = (char *)exe_path;
     argv[n++] = (char *)c_path;
     argv[n++] = (char *)p->lib;
+    argv[n++] = "-ljansson"; /* the runtime writes the trace's metadata with it */
     argv[n++] = "-lm";
     snprintf(extra, sizeof extra, "%s", p->extra_flags);
     for (char *s = strtok(extra, " "); s && n < 62; s = strtok(NULL, " ")) argv[n++] = s;

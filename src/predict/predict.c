@@ -141,14 +141,56 @@ static int export_streams(const predict_ctx *c, const ps_streams *s, char *err, 
     return 0;
 }
 
-/* The predicted trace: its meta, and the file when --trace asks. */
-static int write_trace(const predict_ctx *c, ps_sim_result *res, char *file, size_t len, char *err, size_t errlen)
+/* A JSON string of s; bytes of text that is not UTF-8 become '?' (a JSON
+ * string must be UTF-8). */
+static json_t *jstr(const char *s)
 {
-    char *meta = ps_xasprintf("{\"workload\": \"%s\", \"kind\": \"predict\", \"machine_model\": \"%s\", "
-                              "\"ranks\": %d, \"size\": %ld, \"iterations\": %ld}",
-                              c->name, c->m.name, res->nranks, c->size, c->iterations);
-    ps_trace_set_meta(res->trace, meta);
+    json_t *j = json_string(s);
+    if (j) return j;
+    char *c = ps_xstrdup(s);
+    for (unsigned char *p = (unsigned char *)c; *p; p++)
+        if (*p >= 0x80) *p = '?';
+    j = json_string(c);
+    free(c);
+    return j;
+}
+
+/* The predicted trace's metadata (docs/TRACE_FORMAT.md): the machine model
+ * stands for the hardware; the structure is the recording's. */
+static char *trace_meta(const predict_ctx *c, const ps_sim_opts *so, int ranks, const char *stream_meta)
+{
+    int bus = so->bus >= 0 ? so->bus : c->m.bus;
+    json_t *hw = json_object();
+    json_object_set_new(hw, "machine", jstr(c->m.name));
+    if (c->m.cpu[0]) json_object_set_new(hw, "cpu", jstr(c->m.cpu));
+    if (c->m.cores > 0) json_object_set_new(hw, "cores", json_integer(c->m.cores));
+    json_object_set_new(hw, "interconnect",
+                        json_pack("{s:s, s:s}", "type", bus ? "bus (one message at a time; machine model)"
+                                                            : "network, nodes equidistant (machine model)",
+                                  "basis", bus ? "network = bus" : "network = nobus"));
+    json_t *d = json_pack("{s:o, s:s, s:o, s:i, s:I, s:I, s:o}", "workload", jstr(c->name ? c->name : ""), "kind",
+                          "predict", "machine_model", jstr(c->m.name), "ranks", ranks, "size",
+                          (json_int_t)c->size, "iterations", (json_int_t)c->iterations, "hardware", hw);
+    if (!d) return NULL;
+    json_t *sm = stream_meta ? json_loads(stream_meta, 0, NULL) : NULL;
+    json_t *st = json_object_get(sm, "structure");
+    if (json_is_array(st)) json_object_set(d, "structure", st);
+    json_decref(sm);
+    char *text = json_dumps(d, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    json_decref(d);
+    return text;
+}
+
+/* The predicted trace: its meta (taken over), and the file when --trace asks. */
+static int write_trace(const predict_ctx *c, ps_sim_result *res, char *meta, char *file, size_t len, char *err,
+                       size_t errlen)
+{
+    int bad = !meta || ps_trace_set_meta(res->trace, meta);
     free(meta);
+    if (bad) {
+        ps_seterr(err, errlen, "out of memory writing the trace's metadata");
+        return 2;
+    }
     if (!c->o->trace_dir) return 0;
     char td[PATH_MAX];
     point_dir(td, sizeof td, c->o->trace_dir, res->nranks, c->several);
@@ -198,14 +240,15 @@ static int predict_one(predict_ctx *c, int P, json_t **doc, ps_sim_result *res, 
     ps_streams_stats st;
     ps_streams_stats_get(s, &st);
     int nranks = s->nranks;
+    char *meta = rc == 0 && res->trace ? trace_meta(c, &so, nranks, s->meta) : NULL;
     ps_streams_free(s);
-    if (rc < 0) return 2;
-    if (rc == 1) {
-        ps_seterr(err, errlen, "the program deadlocks at %d ranks", nranks);
-        return 1;
+    if (rc < 0 || rc == 1) {
+        free(meta);
+        if (rc == 1) ps_seterr(err, errlen, "the program deadlocks at %d ranks", nranks);
+        return rc < 0 ? 2 : 1;
     }
     char tracefile[PATH_MAX + 16] = "";
-    if (res->trace && write_trace(c, res, tracefile, sizeof tracefile, err, errlen)) return 2;
+    if (res->trace && write_trace(c, res, meta, tracefile, sizeof tracefile, err, errlen)) return 2;
     double sample = res->time;
     json_t *d = ps_result_run("predict", c->name, NULL, res->nranks, c->size, c->iterations, &sample, 1, res->trace,
                               tracefile[0] ? tracefile : NULL);
