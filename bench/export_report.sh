@@ -8,7 +8,7 @@ BUILD=${1:-build}
 EVENTS=${2:-1000000}
 RANKS=${3:-16}
 PS=$BUILD/bin/parscope
-GEN=$BUILD/tests/out/ps_out_gentrace
+GEN=$BUILD/tests/report/report_gentrace
 [ -x "$PS" ] && [ -x "$GEN" ] || { echo "build first: cmake --build $BUILD (needs $PS and $GEN)" >&2; exit 2; }
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT

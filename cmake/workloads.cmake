@@ -3,8 +3,8 @@
 # parscope-gen (the LOOP generator alone: src/lang + util + trace, no MPI) turns
 # every workloads/NAME.loop into ${CMAKE_BINARY_DIR}/generated/workload_NAME.c with
 # the entry ps_workload_NAME_main and the embedded text ps_workload_NAME_source
-# (see src/launch/workloads.h).  The top-level CMakeLists.txt compiles
-# ${PS_WORKLOAD_SOURCES} into the parscope executable.
+# (see src/workloads/workloads.h).  Together with the C workloads of
+# src/workloads/ they make the layer library ps_workloads.
 
 # Where 'parscope build' finds the runtime from a build tree or an install.
 set(PS_LANG_EXTRA_FLAGS "")
@@ -16,7 +16,7 @@ target_compile_definitions(ps_lang PRIVATE
   PS_LANG_LIBDIR="${CMAKE_INSTALL_LIBDIR}" PS_LANG_EXTRA_FLAGS="${PS_LANG_EXTRA_FLAGS}")
 
 add_executable(parscope-gen ${CMAKE_SOURCE_DIR}/src/lang/tool/parscope_gen.c)
-target_link_libraries(parscope-gen PRIVATE ps_lang ps_trace)
+target_link_libraries(parscope-gen PRIVATE ps_lang)
 set_target_properties(parscope-gen PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/bin)
 
 file(GLOB PS_WORKLOAD_LOOPS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/workloads/*.loop)
@@ -34,3 +34,18 @@ foreach(loop ${PS_WORKLOAD_LOOPS})
     VERBATIM)
   list(APPEND PS_WORKLOAD_SOURCES ${out})
 endforeach()
+
+# The registry names every built-in with a strong reference, so a .loop file
+# without an entry there would silently not be built in: refuse it here.
+file(READ ${CMAKE_SOURCE_DIR}/src/workloads/registry.c PS_REGISTRY_TEXT)
+foreach(loop ${PS_WORKLOAD_LOOPS})
+  get_filename_component(name ${loop} NAME_WE)
+  string(FIND "${PS_REGISTRY_TEXT}" "PS_DECLARE(${name})" found)
+  if(found EQUAL -1)
+    message(FATAL_ERROR "workloads/${name}.loop has no entry in src/workloads/registry.c")
+  endif()
+endforeach()
+ps_sources(PS_WORKLOAD_C workloads)
+add_library(ps_workloads STATIC ${PS_WORKLOAD_C} ${PS_WORKLOAD_SOURCES})
+target_link_libraries(ps_workloads PUBLIC ps_runtime)
+add_dependencies(ps_workloads ps_layers)

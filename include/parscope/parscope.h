@@ -29,6 +29,10 @@
 extern "C" {
 #endif
 
+/* Everything declared here, and only that, is exported from libparscope.so
+ * (the library is built with hidden visibility). */
+#pragma GCC visibility push(default)
+
 #define PS_VERSION_MAJOR 0
 #define PS_VERSION_MINOR 1
 
@@ -178,6 +182,8 @@ void ps_abort(const char *fmt, ...)
     ;
 
 const char *ps_strerror(void);
+
+#pragma GCC visibility pop
 
 #ifdef __cplusplus
 }

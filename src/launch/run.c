@@ -14,20 +14,9 @@
 #include <jansson.h>
 
 #include "lang/build.h"
-#include "launch/workloads.h"
+#include "workloads/workloads.h"
+#include "util/proc.h"
 #include "util/util.h"
-
-/* Weak, so the launcher links in tools built without the language. */
-extern int ps_build_cached(const char *, const char *, char *, size_t, char *, size_t) __attribute__((weak));
-
-static int build_loop(const char *path, const char *variant, char *exe, size_t len, char *err, size_t errlen)
-{
-    if (!ps_build_cached) {
-        ps_seterr(err, errlen, "%s: this parscope was built without the LOOP generator", path);
-        return 2;
-    }
-    return ps_build_cached(path, variant, exe, len, err, errlen);
-}
 
 static int ends_with(const char *s, const char *suffix)
 {
@@ -84,7 +73,7 @@ int ps_workload_argv(const ps_run_spec *s, char ***argv, char *err, size_t errle
             char path[PATH_MAX + 64];
             snprintf(path, sizeof path, "%s/%s.loop", dir, w->name);
             if (ps_write_file(path, *w->source, strlen(*w->source), err, errlen)) return 2;
-            int rc = build_loop(path, variant, exe, sizeof exe, err, errlen);
+            int rc = ps_build_cached(path, variant, exe, sizeof exe, err, errlen);
             if (rc) return rc;
             ab_push(&a, exe);
         } else {
@@ -99,7 +88,7 @@ int ps_workload_argv(const ps_run_spec *s, char ***argv, char *err, size_t errle
             return 2;
         }
         char exe[PATH_MAX];
-        int rc = build_loop(s->workload, variant, exe, sizeof exe, err, errlen);
+        int rc = ps_build_cached(s->workload, variant, exe, sizeof exe, err, errlen);
         if (rc) return rc;
         ab_push(&a, exe);
         const char *base = strrchr(s->workload, '/');

@@ -36,7 +36,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "out/html.h"
+#include "report/html.h"
 #include "parscope/parscope.h"
 #include "probe/probe_int.h"
 #include "runtime/rt.h"

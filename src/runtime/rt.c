@@ -17,6 +17,8 @@
 #include <unistd.h>
 
 #include "runtime/config.h"
+#include "runtime/structure.h"
+#include "trace/constructs.h"
 
 ps__runtime ps__rt = {.default_size = PS_DEFAULT_PROBLEM_SIZE,
                       .default_iterations = PS_DEFAULT_ITERATIONS,
@@ -29,11 +31,6 @@ static char ***ps__argv;
 
 /* ---- constructs ---------------------------------------------------------- */
 
-static const char *builtin_names[PS_C__BUILTIN] = {
-    "NONE", "USER", "COMMUNICATE", "EXCHANGE", "MULTIBCAST0", "MULTIBCAST_ME", "MULTIBCAST_ALTER",
-    "TREE_BCAST", "TREE_COLLECT_VEC", "TREE_DISTRIB_VEC", "VISIBLE_SYNC", "SEND", "RECEIVE", "BSEND",
-    "BRECEIVE", "WORK", "WAIT", "SCALPROD", "MATVECPROD", "MATPROD", "INIT_ARRAY", "DATA_MOVE",
-    "SECTION", "BARRIER", "REDUCE", "CLOCKSYNC"};
 
 static char *extra_names[PS_MAX_CONSTRUCTS];
 static int nextra;
@@ -42,7 +39,7 @@ int ps_construct(const char *name)
 {
     if (!name) return PS_C_USER;
     for (int i = 0; i < PS_C__BUILTIN; i++)
-        if (!strcmp(builtin_names[i], name)) return i;
+        if (!strcmp(ps__construct_builtin_names[i], name)) return i;
     for (int i = 0; i < nextra; i++)
         if (!strcmp(extra_names[i], name)) return PS_C__BUILTIN + i;
     if (PS_C__BUILTIN + nextra >= PS_MAX_CONSTRUCTS) return PS_C_USER;
@@ -53,7 +50,7 @@ int ps_construct(const char *name)
 
 const char *ps_construct_name(int id)
 {
-    if (id >= 0 && id < PS_C__BUILTIN) return builtin_names[id];
+    if (id >= 0 && id < PS_C__BUILTIN) return ps__construct_builtin_names[id];
     if (id >= PS_C__BUILTIN && id < PS_C__BUILTIN + nextra) return extra_names[id - PS_C__BUILTIN];
     return "?";
 }
@@ -85,6 +82,12 @@ static long long_arg(const char *opt, const char *val)
     return v;
 }
 
+static void string_arg(const char *opt, const char *val, char *dst, size_t len)
+{
+    if (!val) bad_option(opt, val);
+    snprintf(dst, len, "%s", val);
+}
+
 void ps_set_args(int *argc, char ***argv)
 {
     ps__argc = argc;
@@ -102,8 +105,7 @@ void ps_set_args(int *argc, char ***argv)
             ps__rt.iterations = long_arg(a, next);
             i++;
         } else if (!strcmp(a, "--trace")) {
-            if (!next) bad_option(a, next);
-            snprintf(ps__rt.trace_path, sizeof ps__rt.trace_path, "%s", next);
+            string_arg(a, next, ps__rt.trace_path, sizeof ps__rt.trace_path);
             i++;
         } else if (!strcmp(a, "--timeout")) {
             char *end;
@@ -112,8 +114,7 @@ void ps_set_args(int *argc, char ***argv)
             ps__rt.timeout = v;
             i++;
         } else if (!strcmp(a, "--workload")) {
-            if (!next) bad_option(a, next);
-            snprintf(ps__rt.workload, sizeof ps__rt.workload, "%s", next);
+            string_arg(a, next, ps__rt.workload, sizeof ps__rt.workload);
             i++;
         } else if (!strcmp(a, "--quiet")) {
             ps__rt.quiet = 1;
@@ -306,6 +307,7 @@ void ps_compute(int construct, double t0, double t1, double flops)
 void ps_work(double flops)
 {
     need_init("ps_work");
+    ps__structure(PS_C_WORK, PS_ARGS_FLOPS, (long)(flops > 0 ? flops + 0.5 : 0), 0, 0);
     ps__rt.be->work(flops);
 }
 
@@ -347,10 +349,15 @@ void ps_data_move_end(double bytes)
 
 /* ---- reductions on a binary tree rooted at 0 ----------------------------- */
 
+/* The messages are ordinary sends and receives (the simulator and the sheet
+ * see them); a COLLECTIVE event around them says they are one reduction, so
+ * exports can show it as the collective it stands for. */
 static void tree_reduce(double *v, int count, int construct, int is_max)
 {
     int me = ps__rt.rank, p = ps__rt.size;
+    ps__structure(PS_C_REDUCE, PS_ARGS_REDUCE, count, 0, 0);
     if (p <= 1 || count <= 0) return;
+    double tc = ps__rt.tracing ? ps_now() : 0;
     size_t bytes = (size_t)count * sizeof(double);
     double *tmp = malloc(bytes);
     if (!tmp) ps_abort("out of memory in a reduction");
@@ -370,6 +377,8 @@ static void tree_reduce(double *v, int count, int construct, int is_max)
         if (child < p) ps_send(v, bytes, child, PS_C_REDUCE, construct);
     }
     free(tmp);
+    if (!ps_recording() && ps__rt.tracing)
+        ps__record(PS_EV_COLLECTIVE, construct, tc, ps_now(), -1, 0, bytes, 0, PS_COLL_ALLREDUCE);
 }
 
 void ps_allreduce_sum(double *values, int count, int construct) { tree_reduce(values, count, construct, 0); }

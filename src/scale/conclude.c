@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "scale/ca.h"
+#include "workloads/ca.h"
 #include "scale/scale.h"
 #include "util/util.h"
 

@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "scale/ca.h"
+#include "workloads/ca.h"
 
 /* ---- tunables (one place) ------------------------------------------------ */
 #define PS_SCALE_TARGET_TIME      0.5    /* seconds of kernel time per run at P = 1 */

@@ -26,6 +26,7 @@
 
 #include "parscope/parscope.h"
 #include "sim/eventq.h"
+#include "util/assert.h"
 #include "util/util.h"
 
 #define NIL UINT32_MAX
@@ -235,6 +236,7 @@ static uint32_t msg_new(sim *S)
 
 static void msg_release(sim *S, uint32_t i)
 {
+    PS_ASSERT(S->pool[i].flags & M_REFS);   /* released once by each side */
     S->pool[i].flags = (uint16_t)(S->pool[i].flags - M_REF);
     if (!(S->pool[i].flags & M_REFS)) {
         S->freestk[S->nfree++] = i;
@@ -321,7 +323,9 @@ static uint32_t ch_post(sim *S, uint32_t h, int32_t dst, int32_t src, int32_t ta
     uint32_t head = S->ch[i].head;
     if (head != NIL) {
         msg *f = &S->pool[head];
+        PS_ASSERT(f->dst == dst && f->src == src && f->tag == tag);
         /* the FIFO holds unmatched sends or unmatched receives, never both */
+        PS_ASSERT(!!(S->pool[f->tail].flags & M_SPOSTED) == !!(f->flags & M_SPOSTED));
         if (!!(f->flags & M_SPOSTED) != is_send) {
             uint32_t next = f->next;
             f->next = NIL;
@@ -379,13 +383,14 @@ static inline void prefetch_event(const sim *S, const ps_qent *e)
 
 /* ---- trace -------------------------------------------------------------- */
 
+/* aux: a nonblocking operation's request id (its issue number + 1), else 0 */
 static void tr_event(sim *S, int rank, uint8_t kind, int construct, double t0, double t1, int peer, int tag,
-                     uint64_t bytes, uint8_t flags)
+                     uint64_t bytes, uint8_t flags, uint32_t aux)
 {
     if (!S->tr) return;
     ps_event e = {.t0 = t0, .t1 = t1, .bytes = bytes, .peer = peer, .tag = tag,
                   .construct = (uint16_t)construct, .kind = kind,
-                  .flags = (uint8_t)(flags | PS_EVF_ESTIMATED), .aux = 0};
+                  .flags = (uint8_t)(flags | PS_EVF_ESTIMATED), .aux = aux};
     if (ps_trace_push(S->tr, rank, &e)) S->oom = 1;
 }
 
@@ -499,17 +504,18 @@ static void finish_blocking(sim *S, int rank, uint32_t mi, int is_send, double t
     rstate *R = &S->rk[rank];
     msg *m = &S->pool[mi];
     if (is_send)
-        tr_event(S, rank, PS_EV_SEND, m->construct, R->op_t0, t, m->dst, m->tag, m->bytes, 0);
+        tr_event(S, rank, PS_EV_SEND, m->construct, R->op_t0, t, m->dst, m->tag, m->bytes, 0, 0);
     else
-        tr_event(S, rank, PS_EV_RECV, R->pend.construct, R->op_t0, t, m->src, m->tag, m->bytes, 0);
+        tr_event(S, rank, PS_EV_RECV, R->pend.construct, R->op_t0, t, m->src, m->tag, m->bytes, 0, 0);
     account_block(S, rank, R->blk_t0, t, (m->flags & M_STARTED) ? m->t_start : t);
     msg_release(S, mi);
 }
 
 /* Ends a wait at t for the outstanding requests in slots k0..k1-1 (posting
- * order; tombstones skipped), blocked since tb. */
-static void finish_wait(sim *S, int rank, uint32_t k0, uint32_t k1, double tb, double t)
+ * order; tombstones skipped), blocked since tb; all: a wait for every one. */
+static void finish_wait(sim *S, int rank, uint32_t k0, uint32_t k1, double tb, double t, int all)
 {
+    uint8_t fl = (uint8_t)(PS_EVF_NONBLOCKING | (all ? PS_EVF_WAITALL : 0));
     rstate *R = &S->rk[rank];
     double prev = tb, last_done = -1, last_start = t;
     for (uint32_t k = k0; k < k1; k++) {
@@ -520,9 +526,9 @@ static void finish_wait(sim *S, int rank, uint32_t k0, uint32_t k1, double tb, d
         double e = done > prev ? done : prev;
         /* named after the message's construct, as the runtime records a completion */
         if (o->is_send)
-            tr_event(S, rank, PS_EV_WAIT, m->construct, prev, e, m->dst, m->tag, m->bytes, PS_EVF_NONBLOCKING);
+            tr_event(S, rank, PS_EV_WAIT, m->construct, prev, e, m->dst, m->tag, m->bytes, fl, (uint32_t)(o->ord + 1));
         else
-            tr_event(S, rank, PS_EV_RECV, m->construct, prev, e, m->src, m->tag, m->bytes, PS_EVF_NONBLOCKING);
+            tr_event(S, rank, PS_EV_RECV, m->construct, prev, e, m->src, m->tag, m->bytes, fl, (uint32_t)(o->ord + 1));
         prev = e;
         if (done > last_done) {
             last_done = done;
@@ -738,15 +744,17 @@ static int lg_walk(sim *S, int rank, double *tp)
         }
         if (slot == NIL) {
             if (is_send)
-                tr_event(S, rank, PS_EV_SEND, m->construct, R->op_t0, end, m->dst, m->tag, m->bytes, 0);
+                tr_event(S, rank, PS_EV_SEND, m->construct, R->op_t0, end, m->dst, m->tag, m->bytes, 0, 0);
             else
-                tr_event(S, rank, PS_EV_RECV, m->construct, R->op_t0, end, m->src, m->tag, m->bytes, 0);
+                tr_event(S, rank, PS_EV_RECV, m->construct, R->op_t0, end, m->src, m->tag, m->bytes, 0, 0);
             R->blk_msg = NIL;
         } else {
+            uint8_t fl = (uint8_t)(PS_EVF_NONBLOCKING | (R->state == ST_BLK_ALL ? PS_EVF_WAITALL : 0));
+            uint32_t id = (uint32_t)(R->out[slot].ord + 1);
             if (is_send)
-                tr_event(S, rank, PS_EV_WAIT, m->construct, t0, end, m->dst, m->tag, m->bytes, PS_EVF_NONBLOCKING);
+                tr_event(S, rank, PS_EV_WAIT, m->construct, t0, end, m->dst, m->tag, m->bytes, fl, id);
             else
-                tr_event(S, rank, PS_EV_RECV, m->construct, t0, end, m->src, m->tag, m->bytes, PS_EVF_NONBLOCKING);
+                tr_event(S, rank, PS_EV_RECV, m->construct, t0, end, m->src, m->tag, m->bytes, fl, id);
             R->out[slot].m = NIL;
             R->incomplete--;
         }
@@ -834,9 +842,11 @@ static void lg_post(sim *S, int rank, double t)
     if (!blocking) {
         if (out_push(S, R, mi, is_send)) return;
         if (is_send)
-            tr_event(S, rank, PS_EV_SEND, in->construct, R->op_t0, t, in->peer, in->tag, in->n, PS_EVF_NONBLOCKING);
+            tr_event(S, rank, PS_EV_SEND, in->construct, R->op_t0, t, in->peer, in->tag, in->n, PS_EVF_NONBLOCKING,
+                     (uint32_t)R->nissued); /* out_push gave it number nissued - 1 */
         else
-            tr_event(S, rank, PS_EV_POST, in->construct, R->op_t0, t, in->peer, in->tag, in->n, PS_EVF_NONBLOCKING);
+            tr_event(S, rank, PS_EV_POST, in->construct, R->op_t0, t, in->peer, in->tag, in->n, PS_EVF_NONBLOCKING,
+                     (uint32_t)R->nissued);
         if (!is_send) lg_try_data(S, mi, t);
         exec(S, rank, t);
         return;
@@ -905,9 +915,11 @@ static void post(sim *S, int rank, double t)
     if (!blocking) {
         if (out_push(S, R, mi, is_send)) return;
         if (is_send)
-            tr_event(S, rank, PS_EV_SEND, in->construct, R->op_t0, t, in->peer, in->tag, in->n, PS_EVF_NONBLOCKING);
+            tr_event(S, rank, PS_EV_SEND, in->construct, R->op_t0, t, in->peer, in->tag, in->n, PS_EVF_NONBLOCKING,
+                     (uint32_t)R->nissued); /* out_push gave it number nissued - 1 */
         else
-            tr_event(S, rank, PS_EV_POST, in->construct, R->op_t0, t, in->peer, in->tag, in->n, PS_EVF_NONBLOCKING);
+            tr_event(S, rank, PS_EV_POST, in->construct, R->op_t0, t, in->peer, in->tag, in->n, PS_EVF_NONBLOCKING,
+                     (uint32_t)R->nissued);
     }
     if (!is_send && (m->flags & M_ARRIVED)) complete_side(S, mi, 0, t);
     else try_start(S, mi, t);
@@ -938,9 +950,9 @@ static void wake(sim *S, int rank, double t)
     if (R->pend.op == PS_OP_BSEND || R->pend.op == PS_OP_BRECV) {
         finish_blocking(S, rank, R->blk_msg, R->blk_send, t);
     } else if (R->pend.op == PS_OP_WAIT) {
-        finish_wait(S, rank, R->head, R->nout, R->blk_t0, t);
+        finish_wait(S, rank, R->head, R->nout, R->blk_t0, t, 1);
     } else { /* WAITONE */
-        finish_wait(S, rank, R->blk_slot, R->blk_slot + 1, R->blk_t0, t);
+        finish_wait(S, rank, R->blk_slot, R->blk_slot + 1, R->blk_t0, t, 0);
     }
     exec(S, rank, t);
 }
@@ -965,7 +977,7 @@ static void exec(sim *S, int rank, double t)
         switch (in.op) {
         case PS_OP_WORK: {
             double d = ps_sim_work_time(S->m, &S->o, in.construct, (double)in.n) * S->r->stretch;
-            tr_event(S, rank, PS_EV_COMPUTE, in.construct, t, t + d, -1, 0, in.n, 0);
+            tr_event(S, rank, PS_EV_COMPUTE, in.construct, t, t + d, -1, 0, in.n, 0, 0);
             a->work += d;
             schedule_step(S, rank, t + d, PH_NEXT);
             return;
@@ -1011,7 +1023,7 @@ static void exec(sim *S, int rank, double t)
                 return;
             }
             if (R->incomplete == 0) {
-                finish_wait(S, rank, R->head, R->nout, t, t);
+                finish_wait(S, rank, R->head, R->nout, t, t, 1);
                 continue;
             }
             R->blk_t0 = t;
@@ -1031,7 +1043,7 @@ static void exec(sim *S, int rank, double t)
             }
             msg *m = &S->pool[R->out[k].m];
             if (m->flags & (R->out[k].is_send ? M_SDONE : M_RDONE)) {
-                finish_wait(S, rank, k, k + 1, t, t);
+                finish_wait(S, rank, k, k + 1, t, t, 0);
                 continue;
             }
             R->blk_t0 = t;
@@ -1042,7 +1054,7 @@ static void exec(sim *S, int rank, double t)
             return;
         }
         case PS_OP_MARK:
-            tr_event(S, rank, PS_EV_MARK, in.construct, t, t, -1, 0, 0, 0);
+            tr_event(S, rank, PS_EV_MARK, in.construct, t, t, -1, 0, 0, 0, 0);
             continue;
         default:
             return;
@@ -1196,6 +1208,7 @@ int ps_simulate(const ps_streams *s, const ps_machine *m, const ps_sim_opts *o, 
     ps_qent e;
     double now = 0;
     while (!S.oom && ps_eventq_pop(&S.q, &e) == 0) {
+        PS_ASSERT(e.t >= now);   /* simulated time never runs back */
         now = e.t;
         const ps_qent *next = ps_eventq_peek(&S.q);
         if (next) prefetch_event(&S, next);

@@ -20,7 +20,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "sim/stream_format.h"
+#include "trace/stream_format.h"
 
 #define PS_STREAMS_FILE "streams.pss"
 

@@ -15,7 +15,9 @@
 #include <string.h>
 
 #include "launch/run.h"
-#include "out/result.h"
+#include "report/result.h"
+#include "util/proc.h"
+#include "util/progress.h"
 #include "util/util.h"
 #include "whitebox/whitebox.h"
 
@@ -29,8 +31,7 @@ static void workload_name(const char *w, char *buf, size_t len)
     snprintf(buf, len, "%.*s", (int)n, base);
 }
 
-int ps_whitebox_run(const ps_whitebox_spec *s, json_t **doc, ps_whitebox_progress cb, void *ctx, char *err,
-                    size_t errlen)
+int ps_whitebox_run(const ps_whitebox_spec *s, json_t **doc, char *err, size_t errlen)
 {
     *doc = NULL;
     ps_machine machine, *m = NULL;
@@ -50,11 +51,12 @@ int ps_whitebox_run(const ps_whitebox_spec *s, json_t **doc, ps_whitebox_progres
     char workload[256] = "";
     long size = s->size, iterations = s->iterations;
     int rc = 0, interrupted = 0;
-    int total = trials * nv, done = 0;
+    ps_progress pr;
+    ps_progress_begin(&pr, trials * nv, s->quiet);
     for (int k = 0; k < trials && !interrupted; k++) {
         for (int j = 0; j < nv && !interrupted; j++) {
             int v = (j + k) % nv;
-            if (cb) cb(ps_wb_variant_name(v), done, total, ctx);
+            ps_progress_show(&pr, "whitebox: %s variant, round %d", ps_wb_variant_name(v), k + 1);
             ps_run_spec rs;
             memset(&rs, 0, sizeof rs);
             rs.workload = s->workload;
@@ -94,11 +96,11 @@ int ps_whitebox_run(const ps_whitebox_spec *s, json_t **doc, ps_whitebox_progres
                 json_array_append_new(failures, f);
             }
             ps_run_result_free(&r);
-            done++;
+            ps_progress_step(&pr);
             if (ps_interrupted()) interrupted = 1;
         }
     }
-    if (cb) cb(NULL, done, total, ctx);
+    ps_progress_end(&pr);
 
     json_t *o = json_object();
     json_object_set_new(o, "kind", json_string("whitebox"));
@@ -110,13 +112,13 @@ int ps_whitebox_run(const ps_whitebox_spec *s, json_t **doc, ps_whitebox_progres
     json_object_set_new(params, "trials", json_integer(trials));
     json_object_set_new(params, "sections", json_boolean(s->sections));
     json_object_set_new(o, "params", params);
-    json_object_set_new(o, "machine", ps_result_machine_meta());
+    json_object_set_new(o, "machine", ps_machine_meta());
     json_object_set_new(o, "method",
                         json_string("incremental conditional compilation (seed 002): communication = T(comm), "
                                     "data movement = T(comm+data) - T(comm), computation = T(full) - "
                                     "T(comm+data); value = difference of the variants' median times, spread "
                                     "= min..max (and quartiles) over all trial pairs; trials interleaved"));
-    ps_whitebox_analyse(&d, m, s->machine_path, o);
+    ps_whitebox_analyze(&d, m, s->machine_path, o);
     size_t ri;
     json_t *round;
     json_array_foreach(json_object_get(o, "rounds"), ri, round) {

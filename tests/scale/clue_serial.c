@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "scale/ca.h"
+#include "workloads/ca.h"
 
 int main(int argc, char **argv)
 {

@@ -14,7 +14,7 @@
 
 #include "sim/breakdown.h"
 
-#include "../common/check.h"
+#include "check.h"
 
 static void push(ps_trace *t, int r, int kind, int construct, double t0, double t1, int peer, int tag, int flags)
 {
@@ -23,7 +23,7 @@ static void push(ps_trace *t, int r, int kind, int construct, double t0, double 
     CHECK(ps_trace_push(t, r, &e) == 0);
 }
 
-int main(void)
+TEST_IMPL(breakdown)
 {
     ps_trace *t = ps_trace_new(2);
     const char *names[] = {"NONE", "A", "B", "C"};
@@ -61,6 +61,4 @@ int main(void)
     CHECK(json_real_value(json_object_get(json_object_get(j, "total"), "other")) == 1);
     json_decref(j);
     ps_trace_free(t);
-    if (failures) fprintf(stderr, "%d failure(s)\n", failures);
-    return failures ? 1 : 0;
 }

@@ -14,7 +14,7 @@
 #include "sim/sim.h"
 #include "sim/stream.h"
 
-#include "../common/check.h"
+#include "check.h"
 
 #define US 1e-6
 #define NEAR(a, b)                                                                              \
@@ -65,7 +65,7 @@ static double run(const ps_machine *m, const char *text, ps_sim_result *r)
     return r->time;
 }
 
-static void test_interpolation(void)
+TEST_IMPL(loggops_interpolation)
 {
     ps_machine m = model("nobus", "1000", "1", "1", "0", "0", "0.5e-6");
     ps_loggops_cost c;
@@ -98,7 +98,7 @@ static void test_interpolation(void)
 
 /* One eager byte: sent at o_s = 1, there at 1 + L = 4; the receiver posted at
  * 0.1 and waits; it copies for o_r = 2: 6 us.  The sender's wait costs o_done. */
-static void test_one_message(void)
+TEST_IMPL(loggops_one_message)
 {
     ps_machine m = model("nobus", "1000", "1", "1", "0", "0", "0.5e-6");
     ps_sim_result r;
@@ -124,7 +124,7 @@ static void test_one_message(void)
 /* Two messages back to back: the second leaves at max(2 o_s, o_s + gap).
  * gap 0.5: at 2, there at 5; the receiver copies the first 4..6, the second
  * 6..8.  gap 3: the second leaves at 1 + 3 = 4, there at 7, copied 7..9. */
-static void test_gap(void)
+TEST_IMPL(loggops_gap)
 {
     const char *two = "ranks 2\nrank 0\n SEND 1 1\n SEND 1 1\n WAIT\nrank 1\n RECEIVE 0 1\n RECEIVE 0 1\n WAIT\n";
     ps_sim_result r;
@@ -142,7 +142,7 @@ static void test_gap(void)
  * when the receiver waits (10.1), until 30.1; the sender learns it a latency
  * L(1) = 3 later and pays o_done: 33.15.  progress_recv 0: the data move at 5,
  * until 25; the receiver's wait ends at 25; the sender at 28.05. */
-static void test_rendezvous(void)
+TEST_IMPL(loggops_rendezvous)
 {
     const char *p = "ranks 2\nrank 0\n SEND 1 11001\n WAIT\nrank 1\n RECEIVE 0 11001\n WORK 10000\n WAIT\n";
     ps_sim_result r;
@@ -160,7 +160,7 @@ static void test_rendezvous(void)
  * three 8000-byte messages back to back: the first passes at once, the second
  * waits for 6000 tokens (6 ms), the third for 8000 more (at 14 ms).  After
  * 30 ms of computation the bucket is full again: a fourth passes at once. */
-static void test_token_bucket(void)
+TEST_IMPL(loggops_token_bucket)
 {
     char err[512];
     const char *text = "[machine]\nsend_latency = 0\nrecv_latency = 0\nword_time = 0\nflop_time = 1e-9\n"
@@ -190,7 +190,7 @@ static void test_token_bucket(void)
  * 1 + 2 x 1 = 3, posted at 3, there at 6.  Each posts its receive (0.1) and
  * completes its send (0.05).  Rank 1 copies the message in at 5, alone: 4,
  * until 9.  Rank 0 copies at 6 while rank 1 copies: 2 + 2 x 2 = 6, until 12. */
-static void test_contention(void)
+TEST_IMPL(loggops_contention)
 {
     ps_machine m = model("nobus", "1000", "2", "1", "0", "0", "0.5e-6");
     ps_sim_result r;
@@ -212,7 +212,7 @@ static void test_contention(void)
  * o_post), for an eager and for a rendezvous size: after its first post and
  * 3 rounds rank 0 ends at o_post + 2 round trips + 2 (o_s + L + o_r) (no
  * post in the last round). */
-static void test_probe_pingpong(void)
+TEST_IMPL(loggops_probe_pingpong)
 {
     ps_machine m = model("nobus", "1000", "1", "1", "0", "0", "0.5e-6");
     const long sizes[2] = {500, 11001};
@@ -244,7 +244,7 @@ static void test_probe_pingpong(void)
 /* The probe's bucket estimate: a stop-and-wait series of 8 KiB messages
  * through a bucket of 64 KiB at 1.25 MB/s, 50 us per round trip at line
  * speed, gives back the rate and the burst; an unshaped series gives none. */
-static void test_bucket_estimate(void)
+TEST_IMPL(loggops_bucket_estimate)
 {
     const double c = 8192, rate = 1.25e6, burst = 65536, rtt = 50e-6;
     double rt[64], tok = burst;
@@ -264,18 +264,4 @@ static void test_bucket_estimate(void)
     for (int j = 0; j < 64; j++) rt[j] = rtt * (1 + 0.1 * (j % 3));
     ps__loggops_bucket(rt, 64, c, &shaped, &r, &b);
     CHECK(!shaped && r == 0 && b == 0);
-}
-
-int main(void)
-{
-    test_interpolation();
-    test_one_message();
-    test_gap();
-    test_rendezvous();
-    test_token_bucket();
-    test_contention();
-    test_probe_pingpong();
-    test_bucket_estimate();
-    if (failures) fprintf(stderr, "%d failure(s)\n", failures);
-    return failures ? 1 : 0;
 }

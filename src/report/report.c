@@ -1,0 +1,214 @@
+/* report.c - report sections for runs, predictions and traces (see report.h). */
+#include "report/report.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/activity.h"
+#include "report/diagram.h"
+#include "report/html.h"
+#include "report/profiles.h"
+#include "report/result.h"
+#include "report/sheetpage.h"
+#include "trace/sheet.h"
+#include "util/util.h"
+
+#define PS_REPORT_WIDTH 1100.0
+
+static const char *kind_title(const char *kind)
+{
+    if (!kind) return "Result";
+    if (!strcmp(kind, "run")) return "Run";
+    if (!strcmp(kind, "predict")) return "Prediction";
+    return kind;
+}
+
+void ps_report_trace_pictures(FILE *f, const ps_trace *t)
+{
+    ps_timeline tl;
+    char err[256];
+    if (ps_timeline_build(t, &tl, err, sizeof err) != 0) {
+        ps_html_note(f, "No pictures: %s.", err);
+        return;
+    }
+    ps_html_heading(f, "Space-time diagram");
+    ps_diagram_info info;
+    ps_diagram_opts o = {PS_REPORT_WIDTH, 0, "space-time diagram", 0, 0};
+    ps_diagram_svg(f, t, &tl, &o, &info);
+    ps_html_note(f, "One lane per rank on the global (clock-corrected) time axis: green is busy (outside the "
+                    "communication layer), amber is overhead (inside it, working), red is idle (inside it, waiting "
+                    "for a partner). Each arrow is a message from the start of its send to the end of its receive; "
+                    "purple lines join each rank's VISIBLE_SYNC, and the label above each phase names the construct "
+                    "that took most of its time. A slanted (V-shaped) front in a phase means the network serialises "
+                    "the messages; a vertical one means it keeps up.");
+    double a, b;
+    if (ps_diagram_sync_span(t, &a, &b) && b - a < 0.5 * (tl.t1 - tl.t0)) {
+        /* the synchronised phases are a small part of the run (start-up,
+         * a long computation): show them again, stretched */
+        double m = 0.03 * (b - a);
+        ps_diagram_opts z = {PS_REPORT_WIDTH, 0, "space-time diagram, zoomed to the VISIBLE_SYNC phases", a - m, b + m};
+        ps_html_heading(f, "Space-time diagram, from the first to the last VISIBLE_SYNC");
+        ps_diagram_svg(f, t, &tl, &z, NULL);
+    }
+    if (tl.match.unmatched_sends || tl.match.unmatched_recvs)
+        ps_html_note(f, "%zu sends and %zu receives have no partner in the trace (lost events?) and are not drawn.",
+                     tl.match.unmatched_sends, tl.match.unmatched_recvs);
+
+    ps_html_heading(f, "Utilisation over time");
+    ps_profile_utilisation_svg(f, &tl, PS_REPORT_WIDTH);
+    ps_html_note(f, "How many ranks are busy, in overhead and idle, averaged over each of %d time bins.",
+                 PS_PROFILE_BINS);
+    ps_html_heading(f, "Concurrency profile");
+    ps_profile_concurrency_svg(f, &tl, PS_REPORT_WIDTH);
+    ps_html_note(f, "The share of the run during which exactly k ranks were busy at once.");
+    ps_html_heading(f, "Utilisation per rank");
+    ps_rank_bars_svg(f, &tl, PS_REPORT_WIDTH);
+    ps_html_heading(f, "Communication matrix");
+    ps_comm_matrix_svg(f, t, PS_REPORT_WIDTH);
+    ps_html_note(f, "Bytes sent from each rank (row) to each rank (column); hover a cell for the message count.");
+    ps_html_heading(f, "Message sizes");
+    ps_message_sizes_svg(f, t, PS_REPORT_WIDTH);
+    ps_timeline_free(&tl);
+}
+
+/* Resolves the trace key against the document's directory (DESIGN.md); a
+ * path that only exists as written (relative to where the run was started)
+ * is accepted too. */
+static char *trace_path(const json_t *doc, const char *dir)
+{
+    const char *p = json_string_value(json_object_get(doc, "trace"));
+    if (!p || !*p) return NULL;
+    if (p[0] == '/' || !dir || !*dir) return ps_xstrdup(p);
+    char *rel = ps_xasprintf("%s/%s", dir, p), tp[PATH_MAX];
+    ps_trace_path(rel, tp, sizeof tp);
+    if (ps_file_exists(tp)) return rel;
+    ps_trace_path(p, tp, sizeof tp);
+    if (ps_file_exists(tp)) {
+        free(rel);
+        return ps_xstrdup(p);
+    }
+    return rel;
+}
+
+static void run_section(FILE *f, const json_t *doc, const char *dir, const char *source)
+{
+    const char *kind = json_string_value(json_object_get(doc, "kind"));
+    const char *workload = json_string_value(json_object_get(doc, "workload"));
+    const json_t *params = json_object_get(doc, "params");
+    char title[512];
+    json_int_t n = json_integer_value(json_object_get(params, "ranks"));
+    snprintf(title, sizeof title, "%s: %s, %lld rank%s", kind_title(kind), workload ? workload : "?", (long long)n,
+             n == 1 ? "" : "s");
+    ps_html_section_begin(f, kind ? kind : "result", title);
+    if (source) ps_html_note(f, "From %s.", source);
+    ps_sheet_page_html(f, doc);
+    char *tp = trace_path(doc, dir);
+    if (!tp) {
+        ps_html_note(f, "This document names no trace, so there is no space-time diagram (run with --trace DIR).");
+    } else {
+        ps_trace *t = NULL;
+        char err[512];
+        if (ps_trace_read(tp, &t, err, sizeof err) != 0) {
+            ps_html_note(f, "No pictures: the trace could not be read (%s).", err);
+        } else {
+            ps_report_trace_pictures(f, t);
+            ps_trace_free(t);
+        }
+        free(tp);
+    }
+    ps_html_section_end(f);
+}
+
+int ps_report_run_html(FILE *f, const json_t *doc, const char *dir, const char *source)
+{
+    const json_t *points = json_object_get(doc, "points");
+    if (json_is_array(points)) {
+        size_t i;
+        json_t *p;
+        json_array_foreach((json_t *)points, i, p)
+        {
+            char src[PATH_MAX + 32];
+            snprintf(src, sizeof src, "%s, point %zu", source ? source : "input", i + 1);
+            /* a point may leave its kind to the enclosing document */
+            if (!json_object_get(p, "kind") && json_object_get(doc, "kind")) {
+                json_t *copy = json_copy(p);
+                json_object_set(copy, "kind", json_object_get(doc, "kind"));
+                run_section(f, copy, dir, src);
+                json_decref(copy);
+            } else {
+                run_section(f, p, dir, src);
+            }
+        }
+        return 0;
+    }
+    run_section(f, doc, dir, source);
+    return 0;
+}
+
+void ps_report_trace_section(FILE *f, const ps_trace *t, const char *source)
+{
+    const char *workload = "trace";
+    json_t *meta = t->meta_json ? json_loads(t->meta_json, 0, NULL) : NULL;
+    if (meta && json_is_string(json_object_get(meta, "workload")))
+        workload = json_string_value(json_object_get(meta, "workload"));
+    json_t *doc = NULL;
+    ps_sheet s;
+    if (ps_sheet_compute(t, &s) == 0) {
+        double time = ps_trace_time(t);
+        long size = -1, iters = -1;
+        if (meta) {
+            /* a run's trace holds params {size, iterations}; a prediction's, top-level keys */
+            json_t *pm = json_object_get(meta, "params"), *src = json_is_object(pm) ? pm : meta;
+            json_t *v = json_object_get(src, "size");
+            if (json_is_integer(v)) size = (long)json_integer_value(v);
+            v = json_object_get(src, "iterations");
+            if (json_is_integer(v)) iters = (long)json_integer_value(v);
+        }
+        doc = json_object();
+        json_object_set_new(doc, "kind", json_string("trace"));
+        json_object_set_new(doc, "workload", json_string(workload));
+        json_object_set_new(doc, "params", json_pack("{s:i,s:I,s:I}", "ranks", t->nranks, "size", (json_int_t)size,
+                                                     "iterations", (json_int_t)iters));
+        json_object_set_new(doc, "time", ps_result_time(&time, 1));
+        json_object_set_new(doc, "sheet", ps_result_sheet(&s));
+        json_object_set_new(doc, "ranks", ps_result_ranks(&s, t));
+        ps_result_describe(doc, t, workload);
+        ps_sheet_free(&s);
+    }
+    char title[512];
+    snprintf(title, sizeof title, "Trace: %s, %d rank%s", workload, t->nranks, t->nranks == 1 ? "" : "s");
+    ps_html_section_begin(f, "trace", title);
+    if (source) ps_html_note(f, "From %s.", source);
+    if (doc) ps_sheet_page_html(f, doc);
+    else ps_html_note(f, "The result sheet could not be computed from this trace.");
+    ps_report_trace_pictures(f, t);
+    ps_html_section_end(f);
+    json_decref(doc);
+    json_decref(meta);
+}
+
+void ps_report_generic_html(FILE *f, const json_t *doc, const char *source)
+{
+    const char *kind = json_string_value(json_object_get(doc, "kind"));
+    char title[256];
+    snprintf(title, sizeof title, "%s document", kind ? kind : "Unknown");
+    ps_html_section_begin(f, kind ? kind : "document", title);
+    if (source) ps_html_note(f, "From %s. parscope has no picture for this kind of document; its top-level figures "
+                                "follow.", source);
+    ps_html_kv_begin(f);
+    const char *k;
+    json_t *v;
+    json_object_foreach((json_t *)doc, k, v)
+    {
+        if (json_is_string(v)) ps_html_kv(f, k, "%s", json_string_value(v));
+        else if (json_is_integer(v)) ps_html_kv(f, k, "%lld", (long long)json_integer_value(v));
+        else if (json_is_real(v)) ps_html_kv(f, k, "%.6g", json_real_value(v));
+        else if (json_is_boolean(v)) ps_html_kv(f, k, "%s", json_is_true(v) ? "true" : "false");
+        else if (json_is_array(v)) ps_html_kv(f, k, "[%zu entries]", json_array_size(v));
+        else if (json_is_object(v)) ps_html_kv(f, k, "{%zu keys}", json_object_size(v));
+    }
+    ps_html_kv_end(f);
+    ps_html_section_end(f);
+}

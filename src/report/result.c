@@ -1,0 +1,263 @@
+/*
+ * result.c - the result JSON documents (see result.h and DESIGN.md "Files").
+ */
+#include "report/result.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "trace/describe.h"
+#include "util/util.h"
+
+static json_t *num_or_null(double v) { return isfinite(v) ? json_real(v) : json_null(); }
+
+json_t *ps_result_time(const double *samples, int n)
+{
+    json_t *t = json_object();
+    json_t *arr = json_array();
+    double *ok = ps_xmalloc((size_t)(n ? n : 1) * sizeof *ok);
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        json_array_append_new(arr, num_or_null(samples[i]));
+        if (isfinite(samples[i])) ok[k++] = samples[i];
+    }
+    json_object_set_new(t, "trials", json_integer(n));
+    json_object_set_new(t, "successful", json_integer(k));
+    if (k) {
+        ps_sort_doubles(ok, (size_t)k);
+        json_object_set_new(t, "min", json_real(ok[0]));
+        json_object_set_new(t, "median", json_real(ps_median(ok, (size_t)k)));
+        json_object_set_new(t, "max", json_real(ok[k - 1]));
+    } else {
+        json_object_set_new(t, "min", json_null());
+        json_object_set_new(t, "median", json_null());
+        json_object_set_new(t, "max", json_null());
+    }
+    json_object_set_new(t, "samples", arr);
+    /* the analysis uses the fastest trial, as CLUE does (best-of-K) */
+    json_object_set_new(t, "used", json_string("min"));
+    json_object_set_new(t, "unit", json_string("s"));
+    free(ok);
+    return t;
+}
+
+static json_t *stat_json(const ps_stat *s)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "avg", json_real(ps_stat_avg(s)));
+    json_object_set_new(o, "min", json_real(s->n ? s->min : 0));
+    json_object_set_new(o, "max", json_real(s->n ? s->max : 0));
+    json_object_set_new(o, "count", json_integer((json_int_t)s->n));
+    return o;
+}
+
+/* The message counts and call times of a sheet, and of each of its ranks. */
+static void traffic_json(json_t *o, uint64_t messages_sent, uint64_t bytes_sent, uint64_t messages_received,
+                         uint64_t bytes_received, const ps_stat *send_time, const ps_stat *recv_time)
+{
+    json_object_set_new(o, "messages_sent", json_integer((json_int_t)messages_sent));
+    json_object_set_new(o, "bytes_sent", json_integer((json_int_t)bytes_sent));
+    json_object_set_new(o, "messages_received", json_integer((json_int_t)messages_received));
+    json_object_set_new(o, "bytes_received", json_integer((json_int_t)bytes_received));
+    json_object_set_new(o, "send_time", stat_json(send_time));
+    json_object_set_new(o, "recv_time", stat_json(recv_time));
+}
+
+json_t *ps_result_sheet(const ps_sheet *s)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "time", json_real(s->time));
+    json_object_set_new(o, "busy_pct", json_real(s->busy_pct));
+    json_object_set_new(o, "overhead_pct", json_real(s->overhead_pct));
+    json_object_set_new(o, "idle_pct", json_real(s->idle_pct));
+    traffic_json(o, s->messages_sent, s->bytes_sent, s->messages_received, s->bytes_received, &s->send_time,
+                 &s->recv_time);
+    json_object_set_new(o, "unmatched_messages", json_integer((json_int_t)s->unmatched));
+    json_object_set_new(o, "events_dropped", json_integer((json_int_t)s->dropped));
+    /* ParaGraph's message queue: messages sent to a node, not yet received by it */
+    json_object_set_new(o, "queue", json_pack("{s:i, s:f}", "max", s->max_queue, "avg", s->avg_queue));
+    return o;
+}
+
+json_t *ps_result_ranks(const ps_sheet *s, const ps_trace *t)
+{
+    json_t *a = json_array();
+    for (int r = 0; r < s->nranks; r++) {
+        const ps_rank_sheet *rs = &s->rank[r];
+        json_t *o = json_object();
+        json_object_set_new(o, "rank", json_integer(r));
+        if (t && r < t->nranks && t->rank[r].host[0]) json_object_set_new(o, "host", json_string(t->rank[r].host));
+        json_object_set_new(o, "busy", json_real(rs->busy));
+        json_object_set_new(o, "overhead", json_real(rs->overhead));
+        json_object_set_new(o, "idle", json_real(rs->idle));
+        json_object_set_new(o, "compute", json_real(rs->compute));
+        json_object_set_new(o, "data_move", json_real(rs->data_move));
+        json_object_set_new(o, "flops", json_real(rs->flops));
+        traffic_json(o, rs->messages_sent, rs->bytes_sent, rs->messages_received, rs->bytes_received,
+                     &rs->send_time, &rs->recv_time);
+        json_object_set_new(o, "max_queue", json_integer(rs->max_queue));
+        json_object_set_new(o, "avg_queue", json_real(rs->avg_queue));
+        json_object_set_new(o, "events_dropped", json_integer((json_int_t)rs->dropped));
+        if (t && r < t->nranks) {
+            json_object_set_new(o, "clock_offset", json_real(t->rank[r].clock_offset));
+            json_object_set_new(o, "clock_rtt", json_real(t->rank[r].clock_rtt));
+        }
+        json_array_append_new(a, o);
+    }
+    return a;
+}
+
+static json_t *agg(const double *v, int n)
+{
+    json_t *o = json_object();
+    double sum = 0, mn = INFINITY, mx = -INFINITY;
+    for (int i = 0; i < n; i++) {
+        sum += v[i];
+        if (v[i] < mn) mn = v[i];
+        if (v[i] > mx) mx = v[i];
+    }
+    double avg = n ? sum / n : 0, ss = 0;
+    for (int i = 0; i < n; i++) ss += (v[i] - avg) * (v[i] - avg);
+    json_object_set_new(o, "avg", json_real(avg));
+    json_object_set_new(o, "sd", json_real(n > 1 ? sqrt(ss / (n - 1)) : 0));
+    json_object_set_new(o, "min", json_real(n ? mn : 0));
+    json_object_set_new(o, "max", json_real(n ? mx : 0));
+    return o;
+}
+
+json_t *ps_result_procstats(const ps_trace *t)
+{
+    int n = t->nranks;
+    double *v = ps_xcalloc((size_t)(n ? n : 1), sizeof *v);
+    json_t *o = json_object();
+#define PS_AGG(key, expr)                                   \
+    do {                                                    \
+        for (int r = 0; r < n; r++) {                       \
+            const ps_procstats *p = &t->rank[r].proc;       \
+            (void)p;                                        \
+            v[r] = (double)(expr);                          \
+        }                                                   \
+        json_object_set_new(o, key, agg(v, n));             \
+    } while (0)
+    PS_AGG("wall_s", p->wall);
+    PS_AGG("user_s", p->user);
+    PS_AGG("system_s", p->sys);
+    PS_AGG("minor_faults", p->minflt);
+    PS_AGG("major_faults", p->majflt);
+    PS_AGG("voluntary_switches", p->nvcsw);
+    PS_AGG("involuntary_switches", p->nivcsw);
+    PS_AGG("max_rss_kb", p->maxrss_kb);
+#undef PS_AGG
+    free(v);
+    return o;
+}
+
+void ps_result_describe(json_t *doc, const ps_trace *t, const char *workload)
+{
+    json_t *meta = ps_trace_meta(t);
+    json_t *structure = json_object_get(meta, "structure");
+    char problem[1024];
+    ps_problem_text(workload, structure, problem, sizeof problem);
+    json_t *p = json_string(problem);
+    if (p) json_object_set_new(doc, "problem", p);
+    json_object_set_new(doc, "structure", json_is_array(structure) ? json_incref(structure) : json_array());
+    json_object_set_new(doc, "hardware", ps_trace_hardware(t, meta));
+    json_decref(meta);
+}
+
+json_t *ps_result_run(const char *kind, const char *workload, json_t *machine, int ranks, long size, long iterations,
+                      const double *samples, int nsamples, const ps_trace *best, const char *trace_path)
+{
+    json_t *d = json_object();
+    json_object_set_new(d, "kind", json_string(kind));
+    json_object_set_new(d, "workload", json_string(workload));
+    json_t *p = json_object();
+    json_object_set_new(p, "ranks", json_integer(ranks));
+    json_object_set_new(p, "size", json_integer(size));
+    json_object_set_new(p, "iterations", json_integer(iterations));
+    json_object_set_new(d, "params", p);
+    json_object_set_new(d, "machine", machine ? machine : json_null());
+    json_object_set_new(d, "time", ps_result_time(samples, nsamples));
+    if (best) {
+        ps_sheet s;
+        if (ps_sheet_compute(best, &s) == 0) {
+            json_object_set_new(d, "sheet", ps_result_sheet(&s));
+            json_object_set_new(d, "ranks", ps_result_ranks(&s, best));
+            ps_sheet_free(&s);
+        }
+        json_object_set_new(d, "procstats", ps_result_procstats(best));
+        ps_result_describe(d, best, workload);
+        if (best->meta_json) {
+            json_error_t jerr;
+            json_t *meta = json_loads(best->meta_json, 0, &jerr);
+            if (meta) json_object_set_new(d, "trace_meta", meta);
+            else json_object_set_new(d, "trace_meta_error", json_string(jerr.text));
+        }
+    }
+    json_object_set_new(d, "trace", trace_path ? json_string(trace_path) : json_null());
+    return d;
+}
+
+/* doc with "schema" first (objects only; a document that has one keeps it). */
+static char *dump_with_schema(json_t *doc, size_t flags)
+{
+    if (!json_is_object(doc) || json_object_get(doc, "schema")) return json_dumps(doc, flags);
+    json_t *d = json_object();
+    json_object_set_new(d, "schema", json_integer(PS_RESULT_SCHEMA));
+    json_object_update(d, doc);
+    char *text = json_dumps(d, flags);
+    json_decref(d);
+    return text;
+}
+
+int ps_result_write(const char *path, json_t *doc, char *err, size_t errlen)
+{
+    char *text = dump_with_schema(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
+    if (!text) {
+        ps_seterr(err, errlen, "%s: cannot encode the result as JSON", path);
+        return -1;
+    }
+    size_t n = strlen(text);
+    char *withnl = ps_xmalloc(n + 2);
+    memcpy(withnl, text, n);
+    withnl[n] = '\n';
+    withnl[n + 1] = '\0';
+    int rc = ps_write_file(path, withnl, n + 1, err, errlen);
+    free(text);
+    free(withnl);
+    return rc;
+}
+
+int ps_result_append(const char *path, json_t *doc, char *err, size_t errlen)
+{
+    char *text = dump_with_schema(doc, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
+    if (!text) {
+        ps_seterr(err, errlen, "%s: cannot encode the result as JSON", path);
+        return -1;
+    }
+    int fd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0666);
+    if (fd < 0) {
+        ps_seterr(err, errlen, "%s: cannot append: %s", path, strerror(errno));
+        free(text);
+        return -1;
+    }
+    size_t n = strlen(text);
+    text[n] = '\n';
+    ssize_t w = write(fd, text, n + 1);
+    int rc = 0;
+    if (w != (ssize_t)(n + 1) || fsync(fd) != 0) {
+        ps_seterr(err, errlen, "%s: write failed: %s", path, w < 0 ? strerror(errno) : "short write (disk full?)");
+        rc = -1;
+    }
+    if (close(fd) != 0 && rc == 0) {
+        ps_seterr(err, errlen, "%s: write failed: %s", path, strerror(errno));
+        rc = -1;
+    }
+    free(text);
+    return rc;
+}

@@ -1,0 +1,50 @@
+/*
+ * result.h - the result JSON documents of DESIGN.md ("Files / Results").
+ *
+ * A run's or prediction's document has at least: schema, kind, workload,
+ * params {ranks, size, iterations}, machine (meta), time {trials, min, median,
+ * max, samples, used}, sheet {...}, ranks [...], procstats {...}; from its
+ * trace also problem ("fingerprint(1,500,1000)"), structure and hardware.
+ * Several processor counts give {"kind": K, "points": [doc, ...]}.
+ *
+ * Every document parscope writes through ps_result_write / _append carries
+ * "schema": PS_RESULT_SCHEMA first, the version of these layouts (1: queue
+ * lengths as ParaGraph's, problem / structure / hardware added).
+ */
+#ifndef PS_RESULT_H
+#define PS_RESULT_H
+
+#include <jansson.h>
+
+#include "trace/sheet.h"
+#include "trace/trace.h"
+
+/* time {trials, min, median, max, samples, used: "min"} from samples (NAN = failed trial). */
+json_t *ps_result_time(const double *samples, int n);
+
+/* sheet {busy_pct, ...} and ranks [...] from a computed sheet. */
+json_t *ps_result_sheet(const ps_sheet *s);
+json_t *ps_result_ranks(const ps_sheet *s, const ps_trace *t);
+/* procstats: per-rank process metrics aggregated (avg, sd, min, max). */
+json_t *ps_result_procstats(const ps_trace *t);
+
+#define PS_RESULT_SCHEMA 1
+
+/* problem, structure and hardware from a trace's metadata and ranks, added
+ * to doc (the sheet's first page; docs/OUTPUTS.md). */
+void ps_result_describe(json_t *doc, const ps_trace *t, const char *workload);
+
+/* A whole run document: kind ("run", "predict"), workload, params, machine
+ * (the meta object, taken over; NULL: none), time, sheet, ranks, procstats,
+ * trace (path or null). */
+json_t *ps_result_run(const char *kind, const char *workload, json_t *machine, int ranks, long size, long iterations,
+                      const double *samples, int nsamples, const ps_trace *best, const char *trace_path);
+
+/* Writes JSON atomically (indent 2). 0 or -1 with err naming the path. */
+int ps_result_write(const char *path, json_t *doc, char *err, size_t errlen);
+
+/* Appends one JSON object as a line to an append-only log (NDJSON), flushed
+ * and fsynced, so nothing measured is lost if a later step fails. */
+int ps_result_append(const char *path, json_t *doc, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,249 @@
+/* sheetpage.c - the standard result sheets as HTML (see sheetpage.h). */
+#include "report/sheetpage.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "report/html.h"
+#include "trace/describe.h"
+#include "util/util.h"
+
+/* A JSON number at a dotted path ("sheet.send_time.avg"), or NAN. */
+static double num(const json_t *o, const char *path)
+{
+    char key[64];
+    const char *p = path;
+    while (o && *p) {
+        const char *dot = strchr(p, '.');
+        size_t n = dot ? (size_t)(dot - p) : strlen(p);
+        if (n >= sizeof key) return NAN;
+        memcpy(key, p, n);
+        key[n] = 0;
+        o = json_object_get(o, key);
+        p = dot ? dot + 1 : p + n;
+    }
+    return json_is_number(o) ? json_number_value(o) : NAN;
+}
+
+static const char *str(const json_t *o, const char *key)
+{
+    return json_string_value(json_object_get(o, key));
+}
+
+static void kv_time(FILE *f, const char *key, double s)
+{
+    char b[32];
+    if (isnan(s)) {
+        ps_html_kv(f, key, "-");
+        return;
+    }
+    ps_fmt_time(b, sizeof b, s);
+    ps_html_kv(f, key, "%s", b);
+}
+
+static void kv_us(FILE *f, const char *key, double s)
+{
+    if (isnan(s)) ps_html_kv(f, key, "-");
+    else ps_html_kv(f, key, "%.2f", s * 1e6);
+}
+
+static void kv_pct(FILE *f, const char *key, double v)
+{
+    if (isnan(v)) ps_html_kv(f, key, "-");
+    else ps_html_kv(f, key, "%.2f %%", v);
+}
+
+static void kv_count(FILE *f, const char *key, double v)
+{
+    if (isnan(v)) ps_html_kv(f, key, "-");
+    else ps_html_kv(f, key, "%.0f", v);
+}
+
+static void kv_param(FILE *f, const char *key, double v)
+{
+    if (isnan(v) || v < 0) ps_html_kv(f, key, "-");
+    else ps_html_kv(f, key, "%.0f", v);
+}
+
+/* One machine meta value, whatever its JSON type. */
+static void kv_meta(FILE *f, const char *key, const json_t *v)
+{
+    char b[64];
+    if (json_is_string(v)) {
+        if (*json_string_value(v)) ps_html_kv(f, key, "%s", json_string_value(v));
+    }
+    else if (json_is_integer(v) && strstr(key, "bytes")) {
+        ps_fmt_bytes(b, sizeof b, (double)json_integer_value(v));
+        ps_html_kv(f, key, "%s", b);
+    } else if (json_is_integer(v)) ps_html_kv(f, key, "%lld", (long long)json_integer_value(v));
+    else if (json_is_real(v)) ps_html_kv(f, key, "%g", json_real_value(v));
+    else if (json_is_boolean(v)) ps_html_kv(f, key, "%s", json_is_true(v) ? "yes" : "no");
+    else if (json_is_object(v)) {
+        /* e.g. caches {L1d: bytes, ...}: one line */
+        char line[512] = "";
+        size_t n = 0;
+        const char *k;
+        json_t *x;
+        json_object_foreach((json_t *)v, k, x)
+        {
+            char val[64];
+            if (json_is_integer(x)) ps_fmt_bytes(val, sizeof val, (double)json_integer_value(x));
+            else if (json_is_string(x)) snprintf(val, sizeof val, "%s", json_string_value(x));
+            else if (json_is_number(x)) snprintf(val, sizeof val, "%g", json_number_value(x));
+            else continue;
+            int w = snprintf(line + n, sizeof line - n, "%s%s %s", n ? ", " : "", k, val);
+            if (w < 0 || (size_t)w >= sizeof line - n) break;
+            n += (size_t)w;
+        }
+        ps_html_kv(f, key, "%s", n ? line : "-");
+    }
+}
+
+void ps_sheet_page_html(FILE *f, const json_t *doc)
+{
+    const json_t *params = json_object_get(doc, "params");
+    const json_t *sheet = json_object_get(doc, "sheet");
+    const json_t *time = json_object_get(doc, "time");
+    const json_t *machine = json_object_get(doc, "machine");
+    const json_t *ranks = json_object_get(doc, "ranks");
+    const char *kind = str(doc, "kind");
+    int predicted = kind && !strcmp(kind, "predict");
+
+    const json_t *hardware = json_object_get(doc, "hardware");
+    const json_t *structure = json_object_get(doc, "structure");
+    char line[4096];
+
+    fputs("<div class=\"sheets\">\n<div class=\"sheet\">\n", f);
+    ps_html_heading(f, "Evaluated problem");
+    ps_html_kv_begin(f);
+    /* the seed's headline, "Fingerprint(1,500,1000)" */
+    const char *problem = str(doc, "problem");
+    if (!problem) {
+        ps_problem_text(str(doc, "workload"), structure, line, sizeof line);
+        problem = line;
+    }
+    ps_html_kv(f, "Problem", "%s", problem);
+    ps_html_kv(f, "Workload", "%s", str(doc, "workload") ? str(doc, "workload") : "-");
+    ps_html_kv(f, "Kind", "%s", predicted ? "prediction (simulated)" : kind ? kind : "-");
+    kv_param(f, "No. nodes", num(params, "ranks"));
+    kv_param(f, "Problem size", num(params, "size"));
+    kv_param(f, "Iterations", num(params, "iterations"));
+    ps_structure_text(structure, line, sizeof line);
+    ps_html_kv(f, "Structure (each construct's calls)", "%s", line);
+    ps_html_kv_end(f);
+
+    ps_html_heading(f, predicted ? "Machine model" : "Hardware");
+    ps_html_kv_begin(f);
+    /* the seed's hardware lines: nodes, network; then everything known */
+    ps_hw_text hw;
+    double nranks = num(params, "ranks");
+    ps_hardware_text(hardware, isnan(nranks) ? 0 : (int)nranks, &hw);
+    if (json_is_object(hardware)) {
+        if (!predicted) ps_html_kv(f, "Hosts", "%s", hw.machine);
+        ps_html_kv(f, "Nodes", "%s", hw.nodes);
+        ps_html_kv(f, "Network", "%s", hw.network);
+        const char *basis = json_string_value(json_object_get(json_object_get(hardware, "interconnect"), "basis"));
+        if (basis) ps_html_kv(f, "Network: how it is known", "%s", basis);
+        if (!predicted) ps_html_kv(f, "Processor", "%s", hw.cpu);
+    } else {
+        ps_html_kv(f, "Network", "-");
+    }
+    if (json_is_object(machine) && json_object_size(machine)) {
+        const char *k;
+        json_t *v;
+        json_object_foreach((json_t *)machine, k, v) kv_meta(f, k, v);
+    } else {
+        ps_html_kv(f, "Machine", "-");
+    }
+    ps_html_kv_end(f);
+
+    ps_html_heading(f, "Main results");
+    ps_html_kv_begin(f);
+    double used = num(time, "min");
+    const char *which = str(time, "used");
+    if (which && !strcmp(which, "median")) used = num(time, "median");
+    if (isnan(used)) used = num(sheet, "time");
+    kv_time(f, "Execution time", used);
+    double trials = num(time, "trials");
+    if (!isnan(trials)) {
+        char a[32], b[32], c[32];
+        ps_fmt_time(a, sizeof a, num(time, "min"));
+        ps_fmt_time(b, sizeof b, num(time, "median"));
+        ps_fmt_time(c, sizeof c, num(time, "max"));
+        if (isnan(num(time, "min"))) ps_html_kv(f, "Trials", "%.0f, none successful", trials);
+        else ps_html_kv(f, "Trials (min / median / max)", "%.0f (%s / %s / %s), %s used", trials, a, b, c,
+                        which ? which : "min");
+    }
+    kv_pct(f, "Percent processors busy", num(sheet, "busy_pct"));
+    kv_pct(f, "Percent processors overhead", num(sheet, "overhead_pct"));
+    kv_pct(f, "Percent processors idle", num(sheet, "idle_pct"));
+    kv_us(f, "Avg time send (\xc2\xb5s)", num(sheet, "send_time.avg"));
+    kv_us(f, "Avg time receive (\xc2\xb5s)", num(sheet, "recv_time.avg"));
+    ps_html_kv_end(f);
+
+    ps_html_heading(f, "Per-processor summary");
+    if (json_is_array(ranks) && json_array_size(ranks)) {
+        ps_html_table_begin(f, 10, "node", "busy", "overhead", "idle", "sent", "received", "bytes sent",
+                            "bytes received", "queue max", "queue avg");
+        size_t i;
+        json_t *r;
+        json_array_foreach((json_t *)ranks, i, r)
+        {
+            double b = num(r, "busy"), o = num(r, "overhead"), id = num(r, "idle"), lane = b + o + id;
+            ps_html_row_begin(f);
+            ps_html_cell(f, 1, "%.0f", num(r, "rank"));
+            if (lane > 0) {
+                ps_html_cell(f, 1, "%.2f %%", 100 * b / lane);
+                ps_html_cell(f, 1, "%.2f %%", 100 * o / lane);
+                ps_html_cell(f, 1, "%.2f %%", 100 * id / lane);
+            } else {
+                for (int k = 0; k < 3; k++) ps_html_cell(f, 1, "-");
+            }
+            ps_html_cell(f, 1, "%.0f", num(r, "messages_sent"));
+            ps_html_cell(f, 1, "%.0f", num(r, "messages_received"));
+            ps_html_cell(f, 1, "%.0f", num(r, "bytes_sent"));
+            ps_html_cell(f, 1, "%.0f", num(r, "bytes_received"));
+            double qm = num(r, "max_queue"), qa = num(r, "avg_queue");
+            if (isnan(qm) || isnan(qa) || !json_is_object(json_object_get(sheet, "queue"))) {
+                /* documents before schema 1 counted something else under max_queue */
+                ps_html_cell(f, 1, "-");
+                ps_html_cell(f, 1, "-");
+            } else {
+                ps_html_cell(f, 1, "%.0f", qm);
+                ps_html_cell(f, 1, "%.2f", qa);
+            }
+            ps_html_row_end(f);
+        }
+        ps_html_table_end(f);
+    } else {
+        ps_html_note(f, "No per-processor figures in this document.");
+    }
+    fputs("</div>\n<div class=\"sheet\">\n", f);
+
+    ps_html_heading(f, "Statistics");
+    ps_html_kv_begin(f);
+    kv_count(f, "Messages sent", num(sheet, "messages_sent"));
+    kv_count(f, "Messages received", num(sheet, "messages_received"));
+    kv_count(f, "Bytes sent", num(sheet, "bytes_sent"));
+    kv_count(f, "Bytes received", num(sheet, "bytes_received"));
+    kv_us(f, "Send time avg (\xc2\xb5s)", num(sheet, "send_time.avg"));
+    kv_us(f, "Send time min (\xc2\xb5s)", num(sheet, "send_time.min"));
+    kv_us(f, "Send time max (\xc2\xb5s)", num(sheet, "send_time.max"));
+    kv_us(f, "Receive time avg (\xc2\xb5s)", num(sheet, "recv_time.avg"));
+    kv_us(f, "Receive time min (\xc2\xb5s)", num(sheet, "recv_time.min"));
+    kv_us(f, "Receive time max (\xc2\xb5s)", num(sheet, "recv_time.max"));
+    /* ParaGraph's message queue: messages sent to a node and not yet received by it */
+    double qmax = num(sheet, "queue.max"), qavg = num(sheet, "queue.avg");
+    if (!isnan(qmax) && !isnan(qavg))
+        ps_html_kv(f, "Message queue length, max / average (messages sent to a node, not yet received)",
+                   "%.0f / %.2f", qmax, qavg);
+    else ps_html_kv(f, "Message queue length", "-");
+    kv_count(f, "Unmatched messages", num(sheet, "unmatched_messages"));
+    kv_count(f, "Events lost to full trace buffers", num(sheet, "events_dropped"));
+    ps_html_kv_end(f);
+    double dropped = num(sheet, "events_dropped");
+    if (!isnan(dropped) && dropped > 0)
+        ps_html_note(f, "Some events were lost to full trace buffers: the figures above undercount. "
+                        "Raise TRACE_BUF.");
+    fputs("</div>\n</div>\n", f);
+}

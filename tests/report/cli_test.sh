@@ -1,0 +1,143 @@
+#!/usr/bin/env bash
+# cli_test.sh PARSCOPE TESTDIR - 'parscope run fingerprint -n 4 --trace T', then
+# export (OTF2 read back by otf2-print, Perfetto, CSV) and report, every count
+# against the result sheet; then every bad input: exit 2, a message naming it,
+# nothing written.
+set -u
+PS=$1
+HERE=$2
+W=$(mktemp -d)
+trap 'rm -rf "$W"' EXIT
+cd "$W" || exit 1
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+"$PS" run fingerprint -n 4 --trace T -o T/result.json -q || fail "run fingerprint"
+SENT=$(python3 -c 'import json; print(json.load(open("T/result.json"))["sheet"]["messages_sent"])')
+[ "$SENT" -gt 0 ] || fail "no messages in the sheet"
+# 4 ranks: 3 multi-broadcasts x 4 x 3 messages, 5 visible syncs x 4 ring messages at least
+[ "$SENT" -ge 56 ] || fail "fingerprint sheet counts $SENT messages, expected at least 56"
+
+# the seed's sheet: ParaGraph's queue (every node sends all its messages before
+# receiving any, so messages wait in queues), the headline with the
+# multi-broadcasts' sizes, the hardware with the interconnect
+python3 - <<'PY' || fail "the fingerprint's result sheet"
+import json
+d = json.load(open("T/result.json"))
+assert d["schema"] == 1, d.get("schema")
+q = d["sheet"]["queue"]
+assert q["max"] >= 1 and q["avg"] > 0, q
+assert max(r["max_queue"] for r in d["ranks"]) == q["max"] >= 1
+assert d["problem"] == "fingerprint(1,500,1000)", d["problem"]
+assert d["hardware"]["interconnect"]["type"] == "shared memory (one host)", d["hardware"]
+assert d["hardware"]["hosts"] and d["hardware"]["cores"] >= 1
+s = {c["construct"]: c for c in d["structure"]}
+assert [c["values"] for c in s["MULTIBCAST0"]["calls"]] == [[1], [500], [1000]], s["MULTIBCAST0"]
+assert s["VISIBLE_SYNC"]["calls"][0]["count"] == 5
+PY
+"$PS" run fingerprint -n 4 > sheet.txt || fail "run fingerprint (sheet)"
+for want in '^  fingerprint(1,500,1000)$' '^Hardware$' '^  Network: *shared memory (one host)$' \
+            '^  Structure: *VISIBLE_SYNC() x5; SCALPROD(100) x100; MULTIBCAST0(1), (500), (1000)$' \
+            '^  Message queue length: *max [1-9]'; do
+    grep -q "$want" sheet.txt || fail "the text sheet has no line '$want': $(head -20 sheet.txt)"
+done
+
+# OTF2: otf2-print reads it; the fingerprint's sends are isends, its receives
+# blocking: as many of each as the sheet counts messages (otf2_records.sh
+# checks every record kind)
+"$PS" export T --format otf2 -q || fail "export otf2"
+[ -f T/trace.otf2/traces.otf2 ] || fail "no OTF2 anchor file"
+otf2-print T/trace.otf2/traces.otf2 > print.txt 2> print.err || fail "otf2-print: $(head -3 print.err)"
+[ -s print.err ] && fail "otf2-print warned: $(head -3 print.err)"
+N=$(grep -c '^MPI_ISEND ' print.txt)
+[ "$N" = "$SENT" ] || fail "OTF2 has $N MPI isends, the sheet $SENT messages"
+N=$(grep -c '^MPI_RECV ' print.txt)
+[ "$N" = "$SENT" ] || fail "OTF2 has $N MPI receives, the sheet $SENT messages"
+otf2-print -G T/trace.otf2/traces.otf2 | grep -q 'COMM .*MPI_COMM_WORLD' || fail "no communicator definition"
+otf2-print -G T/trace.otf2/traces.otf2 | grep -q 'CLOCK_PROPERTIES .*Ticks per Seconds: 1000000000' || fail "no clock properties"
+[ "$(otf2-print -G T/trace.otf2/traces.otf2 | grep -c '^LOCATION ')" = 4 ] || fail "not one location per rank"
+# exporting again replaces the archive
+"$PS" export T --format otf2 -q || fail "second export otf2"
+
+# Perfetto: parses, one lane per rank, one flow pair per message
+"$PS" export T --format perfetto -o t.json -q || fail "export perfetto"
+python3 - "$SENT" <<'PY' || fail "perfetto JSON"
+import json, sys
+sent = int(sys.argv[1])
+ev = json.load(open("t.json"))["traceEvents"]
+s = [e["bind_id"] for e in ev if e.get("flow_out")]
+f = [e["bind_id"] for e in ev if e.get("flow_in")]
+lanes = {e["tid"] for e in ev if e["ph"] == "M" and e["name"] == "thread_name"}
+assert len(s) == sent and sorted(s) == sorted(f), (len(s), len(f), sent)
+assert len(set(s)) == sent
+assert lanes == {0, 1, 2, 3}, lanes
+assert min(e["ts"] for e in ev if e["ph"] == "X") >= 0
+PY
+# CSV: one line per event; as many send lines as messages
+"$PS" export T --format csv -o - > t.csv || fail "export csv"
+[ "$(head -1 t.csv | cut -d, -f1-3)" = "rank,index,kind" ] || fail "csv header"
+N=$(awk -F, '$3 == "send"' t.csv | wc -l)
+[ "$N" = "$SENT" ] || fail "CSV has $N sends, the sheet $SENT"
+
+# report: the sheet and one arrow per message, the five VISIBLE_SYNC lines
+"$PS" report T/result.json -o r.html -q || fail "report"
+python3 "$HERE/check_svg.py" r.html --arrows "$SENT" --exact --syncs 5 --diagrams 1 --min-svgs 6 || fail "report pictures"
+grep -q 'Percent processors busy' r.html || fail "no result sheet in the report"
+grep -q 'Statistics' r.html || fail "no statistics page"
+# a directory of results: its report.html by default
+"$PS" report T -q || fail "report of a directory"
+python3 "$HERE/check_svg.py" T/report.html --arrows "$SENT" --diagrams 1 || fail "directory report"
+
+# a probe (stored document): the ping-pong and h-relation plots with their fits;
+# then a directory holding a probe and a run: both, probe first
+"$PS" report "$HERE/data/probe.json" -o p.html -q || fail "report of a probe"
+python3 "$HERE/check_svg.py" p.html --diagrams 0 --min-svgs 3 || fail "probe report pictures"
+grep -q 'Hockney fit' p.html && grep -q 'least squares over' p.html || fail "probe report without its fits"
+cp "$HERE/data/probe.json" T/probe.json
+"$PS" report T -o both.html -q || fail "report of a directory with a probe and a run"
+grep -o '<h2>[^<]*' both.html | head -2 | tr '\n' '|' > h2.txt
+grep -q '^<h2>Machine probe.*|<h2>Run: fingerprint, 4 ranks|$' h2.txt || fail "directory sections: $(cat h2.txt)"
+python3 "$HERE/check_svg.py" both.html --arrows "$SENT" --diagrams 1 --min-svgs 9 || fail "directory report pictures"
+
+# a bare stored trace: its sheet and pictures, every name from it escaped
+"$PS" report "$HERE/golden/small.pst" -o s.html -q || fail "report of a trace"
+python3 "$HERE/check_svg.py" s.html --arrows 6 --exact --syncs 2 --diagrams 1 || fail "trace report pictures"
+grep -q 'synthetic &lt;small&gt;' s.html || fail "workload name not escaped"
+grep -q '<small>' s.html && fail "raw markup from the trace in the page"
+
+# one rank: no messages, still the five sync lines
+"$PS" run fingerprint -n 1 --trace T1 -o T1/result.json -q || fail "run fingerprint -n 1"
+"$PS" report T1/result.json -o r1.html -q || fail "report of one rank"
+python3 "$HERE/check_svg.py" r1.html --arrows 0 --syncs 5 --diagrams 1 || fail "one-rank report pictures"
+
+# ---- bad inputs: exit 2, a message naming the input, nothing written ----
+expect2() { # expect2 NEEDLE CMD...
+    local needle=$1; shift
+    "$@" > out.txt 2> err.txt
+    local rc=$?
+    [ $rc = 2 ] || fail "'$*' exited $rc, expected 2"
+    grep -qF -- "$needle" err.txt || fail "'$*' did not name '$needle': $(cat err.txt)"
+}
+expect2 "no/such" "$PS" export no/such --format csv
+expect2 "xml" "$PS" export T --format xml
+expect2 "--format" "$PS" export T
+expect2 "--bogus" "$PS" export T --format csv --bogus
+mkdir keep && echo precious > keep/file
+expect2 "keep" "$PS" export T --format otf2 -o keep
+[ "$(cat keep/file)" = precious ] && [ "$(ls keep)" = file ] || fail "export touched a directory that is not an archive"
+echo '{"kind": "run", "workload": ' > bad.json
+expect2 "bad.json:" "$PS" report bad.json -o bad.html
+grep -qE 'bad\.json:[0-9]+:[0-9]+: ' err.txt || fail "no line:column for bad JSON: $(cat err.txt)"
+[ -e bad.html ] && fail "a failed report left a file"
+echo '[1, 2]' > notours.json
+expect2 "notours.json" "$PS" report notours.json -o bad.html
+expect2 "missing.json" "$PS" report missing.json -o bad.html
+mkdir empty
+expect2 "empty" "$PS" report empty -o bad.html
+head -c 100 T/trace.pst > cut.pst
+expect2 "cut.pst" "$PS" report cut.pst -o bad.html
+expect2 "cut.pst" "$PS" export cut.pst --format perfetto -o cut.json
+[ -e bad.html ] || [ -e cut.json ] && fail "a failed command left a file"
+expect2 "--nope" "$PS" report T --nope
+"$PS" report --help | grep -q 'usage: parscope report' || fail "report --help"
+"$PS" export --help | grep -q 'usage: parscope export' || fail "export --help"
+echo "cli_test: all checks passed ($SENT messages)"
