@@ -258,7 +258,7 @@ static int predict_one(predict_ctx *c, int P, json_t **doc, ps_sim_result *res, 
     json_object_set_new(d, "machine", model_json(c, &so, res->stretch));
     json_object_set_new(d, "breakdown", breakdown_json(res));
     if (c->o->activities && res->trace) json_object_set_new(d, "activities", ps_breakdown_json(res->trace));
-    if (c->cal.n) json_object_set_new(d, "calibration", ps__predict_calibration_json(&c->cal));
+    if (c->cal.n || c->cal.none) json_object_set_new(d, "calibration", ps__predict_calibration_json(&c->cal));
     json_object_set_new(d, "simulation", simulation_json(&st, res, wall));
     *doc = d;
     return 0;

@@ -95,8 +95,11 @@ int ps__predict_calibrate(const ps_predict_opts *o, ps__calibration *c, FILE *ou
     free(fl);
     ps_run_result_free(&r);
     if (!c->n) {
-        ps_seterr(err, errlen, "--calibrate: the 1-rank run of %s reported no computation with flops", o->workload);
-        return 1;
+        /* nothing to price: the prediction is the model's alone, as without --calibrate */
+        c->none = 1;
+        fprintf(stderr, "parscope: predict --calibrate: %s has no computation with flops to calibrate; "
+                        "predicted from the machine model alone\n", o->workload);
+        return 0;
     }
     if (!o->quiet) {
         fprintf(out, "Calibration: 1-rank run, best of %d: %.6g s, %.1f%% outside measured computation; seconds per flop:",
@@ -111,6 +114,9 @@ json_t *ps__predict_calibration_json(const ps__calibration *c)
 {
     json_t *j = json_object(), *rates = json_object();
     json_object_set_new(j, "from", json_string("1-rank run under MPI, fastest trial"));
+    if (c->none)
+        json_object_set_new(j, "note", json_string("no computation with flops: nothing calibrated, the machine "
+                                                   "model's figures are used"));
     json_object_set_new(j, "time", json_real(c->time));
     json_object_set_new(j, "uninstrumented_factor", json_real(c->factor));
     json_object_set_new(j, "average_seconds_per_flop", json_real(c->average));
