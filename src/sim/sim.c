@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "parscope/parscope.h"
 #include "sim/eventq.h"
@@ -134,6 +135,8 @@ typedef struct sim {
     double           *cp_end, *cp_prev;  /* per node: end of the latest copy, and of another rank's */
     int              *cp_rank;
     ps_trace         *tr;
+    ps_sheet_acc     *sh;       /* the result sheet, built as events happen (no trace needed) */
+    double           *sent0;    /* with sh: per message record, when its send began (its SEND event's t0) */
     int               oom;
     char             *err;
     size_t            errlen;
@@ -144,6 +147,7 @@ void ps_sim_defaults(ps_sim_opts *o)
     memset(o, 0, sizeof *o);
     o->bus = -1;
     o->build_trace = 1;
+    o->build_sheet = 1;
 }
 
 /* ---- the cost model ----------------------------------------------------- */
@@ -197,7 +201,9 @@ static void sim_free(sim *S)
     free(S->cp_prev);
     free(S->cp_rank);
     free(S->rk);
-    free(S->pool);
+    if (S->pool) munmap(S->pool, (size_t)S->cappool * sizeof *S->pool);
+    free(S->sent0);
+    ps_sheet_acc_free(S->sh);
     free(S->freestk);
     free(S->ch);
     ps_eventq_free(&S->q);
@@ -216,12 +222,24 @@ static uint32_t msg_new(sim *S)
             msg *np = NULL;
             uint32_t *nf = nc > S->cappool ? realloc(S->freestk, (size_t)nc * sizeof *nf) : NULL;
             if (nf) S->freestk = nf;
-            if (!nf || posix_memalign((void **)&np, 64, (size_t)nc * sizeof *np)) {
+            if (nf && S->sh) {
+                double *ns = realloc(S->sent0, (size_t)nc * sizeof *ns);
+                if (ns) S->sent0 = ns;
+                else nf = NULL;
+            }
+            /* mapped pages, grown in place by mremap: page aligned, and no old and
+             * new pool side by side (a million records in flight are 64 MB) */
+            if (nf) {
+                void *p = S->pool ? mremap(S->pool, (size_t)S->cappool * sizeof *np, (size_t)nc * sizeof *np,
+                                           MREMAP_MAYMOVE)
+                                  : mmap(NULL, (size_t)nc * sizeof *np, PROT_READ | PROT_WRITE,
+                                         MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+                if (p != MAP_FAILED) np = p;
+            }
+            if (!np) {
                 S->oom = 1;
                 return NIL;
             }
-            if (S->npool) memcpy(np, S->pool, (size_t)S->npool * sizeof *np);
-            free(S->pool);
             S->pool = np;
             S->cappool = nc;
         }
@@ -384,14 +402,33 @@ static inline void prefetch_event(const sim *S, const ps_qent *e)
 /* ---- trace -------------------------------------------------------------- */
 
 /* aux: a nonblocking operation's request id (its issue number + 1), else 0 */
+/* An event to the trace and the sheet; sent0: a receive's send's start. */
+static void tr_put(sim *S, int rank, const ps_event *e, double sent0)
+{
+    if (S->tr && ps_trace_push(S->tr, rank, e)) S->oom = 1;
+    if (S->sh && ps_sheet_acc_event(S->sh, rank, e, sent0)) S->oom = 1;
+}
+
 static void tr_event(sim *S, int rank, uint8_t kind, int construct, double t0, double t1, int peer, int tag,
                      uint64_t bytes, uint8_t flags, uint32_t aux)
 {
-    if (!S->tr) return;
+    PS_ASSERT(kind != PS_EV_RECV);   /* tr_recv: the sheet needs its send */
+    if (!S->tr && !S->sh) return;
     ps_event e = {.t0 = t0, .t1 = t1, .bytes = bytes, .peer = peer, .tag = tag,
                   .construct = (uint16_t)construct, .kind = kind,
                   .flags = (uint8_t)(flags | PS_EVF_ESTIMATED), .aux = aux};
-    if (ps_trace_push(S->tr, rank, &e)) S->oom = 1;
+    tr_put(S, rank, &e, NAN);
+}
+
+/* The receive of message record mi. */
+static void tr_recv(sim *S, int rank, int construct, double t0, double t1, uint32_t mi, uint8_t flags, uint32_t aux)
+{
+    if (!S->tr && !S->sh) return;
+    const msg *m = &S->pool[mi];
+    ps_event e = {.t0 = t0, .t1 = t1, .bytes = m->bytes, .peer = m->src, .tag = m->tag,
+                  .construct = (uint16_t)construct, .kind = PS_EV_RECV,
+                  .flags = (uint8_t)(flags | PS_EVF_ESTIMATED), .aux = aux};
+    tr_put(S, rank, &e, S->sh ? S->sent0[mi] : NAN);
 }
 
 /* ---- scheduling ------------------------------------------------------------- */
@@ -506,7 +543,7 @@ static void finish_blocking(sim *S, int rank, uint32_t mi, int is_send, double t
     if (is_send)
         tr_event(S, rank, PS_EV_SEND, m->construct, R->op_t0, t, m->dst, m->tag, m->bytes, 0, 0);
     else
-        tr_event(S, rank, PS_EV_RECV, R->pend.construct, R->op_t0, t, m->src, m->tag, m->bytes, 0, 0);
+        tr_recv(S, rank, R->pend.construct, R->op_t0, t, mi, 0, 0);
     account_block(S, rank, R->blk_t0, t, (m->flags & M_STARTED) ? m->t_start : t);
     msg_release(S, mi);
 }
@@ -528,7 +565,7 @@ static void finish_wait(sim *S, int rank, uint32_t k0, uint32_t k1, double tb, d
         if (o->is_send)
             tr_event(S, rank, PS_EV_WAIT, m->construct, prev, e, m->dst, m->tag, m->bytes, fl, (uint32_t)(o->ord + 1));
         else
-            tr_event(S, rank, PS_EV_RECV, m->construct, prev, e, m->src, m->tag, m->bytes, fl, (uint32_t)(o->ord + 1));
+            tr_recv(S, rank, m->construct, prev, e, o->m, fl, (uint32_t)(o->ord + 1));
         prev = e;
         if (done > last_done) {
             last_done = done;
@@ -746,7 +783,7 @@ static int lg_walk(sim *S, int rank, double *tp)
             if (is_send)
                 tr_event(S, rank, PS_EV_SEND, m->construct, R->op_t0, end, m->dst, m->tag, m->bytes, 0, 0);
             else
-                tr_event(S, rank, PS_EV_RECV, m->construct, R->op_t0, end, m->src, m->tag, m->bytes, 0, 0);
+                tr_recv(S, rank, m->construct, R->op_t0, end, mi, 0, 0);
             R->blk_msg = NIL;
         } else {
             uint8_t fl = (uint8_t)(PS_EVF_NONBLOCKING | (R->state == ST_BLK_ALL ? PS_EVF_WAITALL : 0));
@@ -754,7 +791,7 @@ static int lg_walk(sim *S, int rank, double *tp)
             if (is_send)
                 tr_event(S, rank, PS_EV_WAIT, m->construct, t0, end, m->dst, m->tag, m->bytes, fl, id);
             else
-                tr_event(S, rank, PS_EV_RECV, m->construct, t0, end, m->src, m->tag, m->bytes, fl, id);
+                tr_recv(S, rank, m->construct, t0, end, mi, fl, id);
             R->out[slot].m = NIL;
             R->incomplete--;
         }
@@ -814,6 +851,7 @@ static void lg_post(sim *S, int rank, double t)
         m->bytes = in->n;
         m->construct = in->construct;
         m->flags |= M_SPOSTED | (blocking ? M_SBLOCK : 0);
+        if (S->sh) S->sent0[mi] = R->op_t0;
         ps_sim_rank *a = &S->r->rank[rank];
         a->sent++;
         a->bytes_sent += in->n;
@@ -897,6 +935,7 @@ static void post(sim *S, int rank, double t)
         m->bytes = in->n;
         m->construct = in->construct;
         m->flags |= M_SPOSTED | (blocking ? M_SBLOCK : 0);
+        if (S->sh) S->sent0[mi] = R->op_t0;
         if ((double)in->n <= S->o.eager_bytes) m->flags |= M_EAGER;
         ps_sim_rank *a = &S->r->rank[rank];
         a->sent++;
@@ -1194,6 +1233,7 @@ int ps_simulate(const ps_streams *s, const ps_machine *m, const ps_sim_opts *o, 
     if (S.ch)
         for (size_t i = 0; i < S.chcap; i++) S.ch[i].head = NIL;
     if (!r->rank || !S.rk || !S.ch || ps_eventq_init(&S.q, (size_t)S.P + 64)) goto oom;
+    if (o->build_sheet && !(S.sh = ps_sheet_acc_new(S.P))) goto oom;
     if (o->build_trace) {
         if (!(S.tr = ps_trace_new(S.P))) goto oom;
         if (ps_trace_set_constructs(S.tr, (const char *const *)s->constructs, s->nconstructs)) goto oom;
@@ -1256,6 +1296,16 @@ int ps_simulate(const ps_streams *s, const ps_machine *m, const ps_sim_opts *o, 
     if (stuck) {
         r->deadlock = 1;
         deadlock_report(&S, now);
+    } else if (S.sh) {
+        size_t np = S.P > 0 ? (size_t)S.P : 1;
+        double *tb = calloc(np, sizeof *tb), *te = calloc(np, sizeof *te);
+        for (int i = 0; te && i < S.P; i++) te[i] = r->rank[i].end;
+        int bad = !tb || !te || ps_sheet_acc_finish(S.sh, tb, te, &r->sheet);
+        S.sh = NULL;
+        free(tb);
+        free(te);
+        if (bad) goto oom;
+        r->has_sheet = 1;
     }
     sim_free(&S);
     return stuck ? 1 : 0;
@@ -1270,6 +1320,7 @@ void ps_sim_result_free(ps_sim_result *r)
 {
     free(r->rank);
     ps_trace_free(r->trace);
+    ps_sheet_free(&r->sheet);
     free(r->report);
     memset(r, 0, sizeof *r);
 }

@@ -20,6 +20,7 @@
 
 #include "sim/machine.h"
 #include "sim/stream.h"
+#include "trace/sheet.h"
 #include "trace/trace.h"
 
 typedef struct ps_sim_opts {
@@ -29,6 +30,7 @@ typedef struct ps_sim_opts {
                              cores_per_node, else a core per rank) */
     int    bus;           /* -1: the machine's network type, 0 nobus, 1 bus */
     int    build_trace;   /* fill result.trace */
+    int    build_sheet;   /* fill result.sheet as the simulation runs (default 1; no trace needed) */
     double work_flop_time;/* seconds per flop for \WORK instructions (construct WORK); 0 = flop_time */
     /* seconds per flop by construct id (the streams' table), from a calibration run; 0 or
      * beyond n = the machine model's price */
@@ -58,6 +60,8 @@ typedef struct ps_sim_result {
     double       stretch;       /* oversubscription factor applied to CPU costs */
     ps_sim_rank *rank;
     ps_trace    *trace;         /* when build_trace */
+    ps_sheet     sheet;         /* the predicted trace's result sheet, when build_sheet and has_sheet */
+    int          has_sheet;
     int          deadlock;      /* 1 if the program deadlocked */
     char        *report;        /* deadlock report (which ranks wait on what), or NULL */
 } ps_sim_result;
