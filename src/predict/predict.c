@@ -32,7 +32,7 @@ typedef struct predict_ctx {
 void ps_predict_defaults(ps_predict_opts *o)
 {
     memset(o, 0, sizeof *o);
-    o->size = o->iterations = -1;
+    o->size = o->iterations = o->calibrate_size = -1;
     o->trials = 3;
     o->timeout = 600;
     ps_sim_defaults(&o->sim);
@@ -242,22 +242,29 @@ static int predict_one(predict_ctx *c, int P, json_t **doc, ps_sim_result *res, 
     }
     ps_sim_opts so = c->o->sim;
     so.build_trace = c->o->trace_dir || c->o->activities;
-    double *rates = NULL;
+    double *rates = NULL, *per_call = NULL;
     if (c->cal.n) {
         rates = ps_xcalloc((size_t)s->nconstructs + 1, sizeof *rates);
+        per_call = ps_xcalloc((size_t)s->nconstructs + 1, sizeof *per_call);
         for (int k = 0; k < s->nconstructs; k++) {
             rates[k] = c->cal.average; /* not exercised at 1 rank: the run's average */
             for (int j = 0; j < c->cal.n; j++)
-                if (!strcmp(s->constructs[k], c->cal.names[j])) rates[k] = c->cal.sec_per_flop[j];
+                if (!strcmp(s->constructs[k], c->cal.names[j])) {
+                    rates[k] = c->cal.sec_per_flop[j];
+                    per_call[k] = c->cal.flops_per_call[j];
+                }
         }
         so.construct_flop_time = rates;
         so.nconstruct_flop_time = s->nconstructs;
+        so.construct_flops_per_call = per_call;
     }
     double t0 = ps_clock();
     rc = ps_simulate(s, &c->m, &so, res, err, errlen);
     double wall = ps_clock() - t0;
     free(rates);
+    free(per_call);
     so.construct_flop_time = NULL;
+    so.construct_flops_per_call = NULL;
     ps_streams_stats st;
     ps_streams_stats_get(s, &st);
     int nranks = s->nranks;

@@ -37,6 +37,7 @@ typedef struct ps_predict_opts {
     const char *simgrid_dir;   /* also SimGrid time-independent traces and platform */
     const char *goal_path;     /* also a LogGOPSim GOAL schedule (one count) */
     int         calibrate;     /* price each construct's computation from a 1-rank MPI run */
+    long        calibrate_size;/* the problem size of that run (-1: size) */
     int         trials;        /* trials of the measured runs (calibration, ps_predict_measure) */
     double      timeout;       /* seconds: recording one count; each measured run */
     const char *launcher;      /* launcher template of the measured runs */

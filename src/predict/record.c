@@ -51,6 +51,7 @@ void ps__predict_calibration_free(ps__calibration *c)
     for (int k = 0; k < c->n; k++) free(c->names[k]);
     free(c->names);
     free(c->sec_per_flop);
+    free(c->flops_per_call);
     memset(c, 0, sizeof *c);
 }
 
@@ -60,7 +61,8 @@ void ps__predict_calibration_free(ps__calibration *c)
  * of them in proportion, so the 1-rank prediction reproduces the run. */
 int ps__predict_calibrate(const ps_predict_opts *o, ps__calibration *c, FILE *out, char *err, size_t errlen)
 {
-    ps_run_spec spec = {.workload = o->workload, .ranks = 1, .size = o->size, .iterations = o->iterations,
+    ps_run_spec spec = {.workload = o->workload, .ranks = 1,
+                        .size = o->calibrate_size > 0 ? o->calibrate_size : o->size, .iterations = o->iterations,
                         .trials = o->trials};
     spec.launch = (ps_launch_opts){.launcher = o->launcher, .timeout = o->timeout, .quiet = 1};
     ps_run_result r;
@@ -73,6 +75,7 @@ int ps__predict_calibrate(const ps_predict_opts *o, ps__calibration *c, FILE *ou
     const ps_trace *t = r.best_trace;
     int nc = t->nconstructs;
     double *tm = ps_xcalloc((size_t)nc + 1, sizeof *tm), *fl = ps_xcalloc((size_t)nc + 1, sizeof *fl);
+    double *calls = ps_xcalloc((size_t)nc + 1, sizeof *calls);
     const ps_rank_trace *rt = &t->rank[0];
     double sum = 0;
     for (size_t i = 0; i < rt->n; i++) {
@@ -80,6 +83,7 @@ int ps__predict_calibrate(const ps_predict_opts *o, ps__calibration *c, FILE *ou
         if (e->kind != PS_EV_COMPUTE || e->construct >= nc || e->bytes == 0) continue;
         tm[e->construct] += e->t1 - e->t0;
         fl[e->construct] += (double)e->bytes;
+        calls[e->construct]++;
         sum += e->t1 - e->t0;
     }
     c->time = rt->t_end - rt->t_begin;
@@ -89,13 +93,16 @@ int ps__predict_calibrate(const ps_predict_opts *o, ps__calibration *c, FILE *ou
     c->average = flops > 0 ? sum / flops * c->factor : 0;
     c->names = ps_xcalloc((size_t)nc + 1, sizeof *c->names);
     c->sec_per_flop = ps_xcalloc((size_t)nc + 1, sizeof *c->sec_per_flop);
+    c->flops_per_call = ps_xcalloc((size_t)nc + 1, sizeof *c->flops_per_call);
     for (int k = 0; k < nc; k++)
         if (fl[k] > 0) {
             c->names[c->n] = ps_xstrdup(t->constructs[k]);
+            c->flops_per_call[c->n] = fl[k] / calls[k];
             c->sec_per_flop[c->n++] = tm[k] / fl[k] * c->factor;
         }
     free(tm);
     free(fl);
+    free(calls);
     ps_run_result_free(&r);
     if (!c->n) {
         /* nothing to price: the prediction is the model's alone, as without --calibrate */
@@ -123,8 +130,13 @@ json_t *ps__predict_calibration_json(const ps__calibration *c)
     json_object_set_new(j, "time", json_real(c->time));
     json_object_set_new(j, "uninstrumented_factor", json_real(c->factor));
     json_object_set_new(j, "average_seconds_per_flop", json_real(c->average));
-    for (int k = 0; k < c->n; k++) json_object_set_new(rates, c->names[k], json_real(c->sec_per_flop[k]));
+    json_t *calls = json_object();
+    for (int k = 0; k < c->n; k++) {
+        json_object_set_new(rates, c->names[k], json_real(c->sec_per_flop[k]));
+        json_object_set_new(calls, c->names[k], json_real(c->flops_per_call[k]));
+    }
     json_object_set_new(j, "seconds_per_flop", rates);
+    json_object_set_new(j, "flops_per_call", calls);
     return j;
 }
 

@@ -170,21 +170,37 @@ static double last_level_cache(const ps_machine *m)
     return c;
 }
 
-double ps_sim_work_time(const ps_machine *m, const ps_sim_opts *o, int construct, double flops)
+/* Seconds per flop of a kernel call of `flops` by the working set its flop
+ * count implies (2n, 2n^2, 2n^3 flops on doubles): in-cache or out-of-cache
+ * DAXPY rate; 0 when the construct implies none or the model lacks them. */
+static double ws_flop_time(const ps_machine *m, int construct, double flops)
 {
-    if (flops <= 0) return 0;
-    if (o && construct >= 0 && construct < o->nconstruct_flop_time && o->construct_flop_time[construct] > 0)
-        return flops * o->construct_flop_time[construct];
-    if (construct == PS_C_WORK && o && o->work_flop_time > 0) return flops * o->work_flop_time;
-    /* working set implied by the kernel's flop count (2n, 2n^2, 2n^3 flops on doubles) */
     double ws = 0;
     if (construct == PS_C_SCALPROD) ws = 8.0 * flops;                 /* x, y: 16 n bytes */
     else if (construct == PS_C_MATVECPROD) ws = 4.0 * flops;          /* A: 8 n^2 bytes */
     else if (construct == PS_C_MATPROD) ws = 24.0 * pow(flops / 2.0, 2.0 / 3.0); /* A, B, C */
     double cache = last_level_cache(m);
     if (ws > 0 && cache > 0 && m->r_incache > 0 && m->r_outcache > 0)
-        return flops / (ws <= cache ? m->r_incache : m->r_outcache);
-    return flops * m->flop_time;
+        return 1.0 / (ws <= cache ? m->r_incache : m->r_outcache);
+    return 0;
+}
+
+double ps_sim_work_time(const ps_machine *m, const ps_sim_opts *o, int construct, double flops)
+{
+    if (flops <= 0) return 0;
+    if (o && construct >= 0 && construct < o->nconstruct_flop_time && o->construct_flop_time[construct] > 0) {
+        double p = o->construct_flop_time[construct];
+        /* measured at another working set: the kernel's own price, moved by the
+         * machine's in-cache / out-of-cache ratio when the call crosses the cache
+         * (the estimator seed's memory hierarchy without extra parameters) */
+        double ref = o->construct_flops_per_call ? o->construct_flops_per_call[construct] : 0;
+        double now = ws_flop_time(m, construct, flops), then = ref > 0 ? ws_flop_time(m, construct, ref) : 0;
+        if (now > 0 && then > 0) p *= now / then;
+        return flops * p;
+    }
+    if (construct == PS_C_WORK && o && o->work_flop_time > 0) return flops * o->work_flop_time;
+    double w = ws_flop_time(m, construct, flops);
+    return w > 0 ? flops * w : flops * m->flop_time;
 }
 
 /* ---- message pool ------------------------------------------------------- */

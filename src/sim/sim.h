@@ -36,6 +36,10 @@ typedef struct ps_sim_opts {
      * beyond n = the machine model's price */
     const double *construct_flop_time;
     int           nconstruct_flop_time;
+    /* with construct_flop_time: the flops per call it was measured at (0: unknown); a
+     * kernel call whose working set falls on the other side of the last-level cache
+     * is priced by the machine's r_incache / r_outcache ratio (ps_sim_work_time) */
+    const double *construct_flops_per_call;
 } ps_sim_opts;
 
 void ps_sim_defaults(ps_sim_opts *o);
@@ -75,9 +79,10 @@ void ps_sim_result_free(ps_sim_result *r);
 
 /* The pieces of the cost model (seconds), exposed for tests and exports. */
 double ps_sim_transfer_time(const ps_machine *m, double bytes);
-/* Seconds for a WORK of `flops` issued by `construct`: priced by working set
- * when the construct implies one and the machine gives in-cache and
- * out-of-cache rates, else flops * flop_time. */
+/* Seconds for a WORK of `flops` issued by `construct`: at its calibrated
+ * price (moved across the cache as construct_flops_per_call says), else by
+ * working set when the construct implies one and the machine gives in-cache
+ * and out-of-cache rates, else flops * flop_time. */
 double ps_sim_work_time(const ps_machine *m, const ps_sim_opts *o, int construct, double flops);
 
 #endif

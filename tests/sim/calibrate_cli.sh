@@ -45,4 +45,59 @@ if [ -s "$T/cal.json" ] && [ -s "$T/plain.json" ]; then
     [ "$(jget "$T/cal.json" 'len(d["calibration"]["seconds_per_flop"])')" = 0 ] || fail "rates without computation"
 fi
 
+# calibrated at one size, predicted at another: a scalar product of 1000
+# doubles (16 KB, in cache) priced at its measured seconds per flop; at
+# 2,000,000 doubles (32 MB, beyond the model's 1 MiB cache) the same kernel is
+# priced r_incache / r_outcache = 4 times higher
+cat >"$T/dot.loop" <<'LOOP'
+#include "LOOP.h"
+int main(void)
+{
+    int nodes, me, host, n;
+    \OPEN0(&nodes, &me, &host, &n, 10000);
+    (void)host;
+    (void)me;
+    (void)nodes;
+    \VEC(TYPE: double) x, y;
+    \INIT_ARRAY(x);
+    \INIT_ARRAY(y);
+    double s = 0;
+    \LOOP (ITERATIONS) {
+        \SCALPROD(s, x, y);
+    }
+    (void)s;
+    \CLOSE0();
+    return EXIT_SUCCESS;
+}
+LOOP
+cat >"$T/cache.ini" <<'INI'
+[machine]
+send_latency = 24e-6
+recv_latency = 24e-6
+word_time = 2.39e-7
+flop_time = 1.78e-8
+[bsp]
+r_incache = 1e9
+r_outcache = 2.5e8
+[meta]
+cache_L3 = 1048576
+INI
+"$PS" predict "$T/dot.loop" -m "$T/cache.ini" -n 1 -s 2000000 -i 3 -q --calibrate --calibrate-size 1000 -k 1 \
+    -o "$T/big.json" >"$T/out" 2>"$T/err" || fail "--calibrate-size: $(cat "$T/err")"
+if [ -s "$T/big.json" ]; then
+    python3 - "$T/big.json" <<'PY' || fail "--calibrate-size: the price did not follow the working set"
+import json, sys
+d = json.load(open(sys.argv[1]))
+c = d["calibration"]
+p, per_call = c["seconds_per_flop"]["SCALPROD"], c["flops_per_call"]["SCALPROD"]
+assert per_call == 2000, per_call                      # measured on 1000 doubles
+flops = 3 * 2 * 2000000                                # 3 calls of 2n flops
+want = flops * p * 4                                   # out of cache now: r_incache / r_outcache
+got = d["breakdown"]["work"]
+assert abs(got - want) <= 1e-9 * want, (got, want)
+PY
+fi
+"$PS" predict "$T/dot.loop" -m "$SP2" -n 1 --calibrate-size 1000 >"$T/out" 2>"$T/err"
+[ $? = 2 ] && grep -q "\-\-calibrate-size needs --calibrate" "$T/err" || fail "--calibrate-size without --calibrate"
+
 exit $((fails > 0))
