@@ -51,11 +51,12 @@ programs=(
 )
 
 machine
-echo "network: ${rate:+slownet $rate (MPI over a shaped TCP loopback)}${rate:-shared memory}"
+if [ -n "$rate" ]; then echo "network: slownet $rate (MPI over a shaped TCP loopback)"; else echo "network: shared memory"; fi
 if [ -z "$model" ]; then
   model=$work/machine.ini
   echo "probe:   ${wrap[*]} $PARSCOPE probe --quick -o $model   (load $(cut -d' ' -f1 /proc/loadavg))"
-  "${wrap[@]}" "$PARSCOPE" probe --quick -q -o "$model" --json "$work/probe.json" --svg-dir "$work"
+  # a busy machine stretches the probe well beyond its usual minute
+  "${wrap[@]}" "$PARSCOPE" probe --quick -q --timeout 900 -o "$model" --json "$work/probe.json" --svg-dir "$work"
 fi
 grep -E '^(S|o_post|o_done|contention|progress_send|progress_recv|rate|burst) = ' "$model" | tr '\n' ' ' |
   sed 's/^/model:   /'
