@@ -22,6 +22,8 @@
 /* Scratch space (for messages whose content does not matter) allocated and
  * touched at ps_init, bytes. */
 #define PS_SCRATCH_INITIAL (64L << 10)
+/* Trace events whose buffer is touched before the timed interval starts. */
+#define PS_TRACE_PREFAULT_EVENTS 4096
 /* Before the timed interval every pair of ranks exchanges one message of
  * each protocol size up to this many ranks (ring neighbours beyond). */
 #define PS_WARMUP_ALL_PAIRS 64
