@@ -24,6 +24,9 @@
 #define PS_SCRATCH_INITIAL (64L << 10)
 /* Trace events whose buffer is touched before the timed interval starts. */
 #define PS_TRACE_PREFAULT_EVENTS 4096
+/* The set-up's memory is touched before the timed interval (firsttouch.c),
+ * except mappings larger than this: address space reserved, not allocated. */
+#define PS_FIRST_TOUCH_MAX_MAPPING (1UL << 30)
 /* Before the timed interval every pair of ranks exchanges one message of
  * each protocol size up to this many ranks (ring neighbours beyond). */
 #define PS_WARMUP_ALL_PAIRS 64

@@ -241,6 +241,8 @@ void ps_setup_end(void)
         if (is_message_event(ps__rt.ev[i].kind)) ps__rt.ev[k++] = ps__rt.ev[i];
     ps__rt.nev = k;
     prefault_trace();
+    /* what the set-up allocated but did not write gets its pages now */
+    ps__first_touch();
     /* ranks leave the set-up at different times: start the interval
      * together, as ps_init does (an untraced barrier) */
     int tracing = ps__rt.tracing;

@@ -95,6 +95,8 @@ const ps__backend *ps__record_backend(void);
  * interval, end at its end (results in ps__rt.timed_*). */
 void ps__memcount_begin(void);
 void ps__memcount_end(void);
+/* Maps every page of the process's private anonymous memory (firsttouch.c). */
+size_t ps__first_touch(void);
 
 /* Construct table, for writing the trace. */
 int ps__construct_count(void);
