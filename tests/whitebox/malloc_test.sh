@@ -9,7 +9,9 @@
 #    trial pairs, widened by 30% and 5 ms (the machine is shared);
 #  - the kernels start from the same memory: no part is flagged for a
 #    difference in page faults, no \INIT_ARRAY ran in the timed interval;
-#  - page faults per kernel are in the JSON, the text and the report.
+#  - page faults per kernel are in the JSON, the text and the report;
+# and firsttouch.loop (buffers first written by the copy, after the set-up):
+# its data-movement part is flagged for the page faults the kernels differ by.
 set -u
 bin=$1
 dir=$2
@@ -70,6 +72,23 @@ done
 "$bin" report "$out" -o "$tmp/r.html" > /dev/null 2>&1 || no "parscope report failed"
 grep -q "Memory system over the timed interval" "$tmp/r.html" || no "the report lacks the memory section"
 grep -q "<th>minor page faults</th>" "$tmp/r.html" || no "the report lacks page faults per kernel"
+
+# memory first touched inside the timed interval by the copy, in the
+# comm+data and full kernels only (firsttouch.loop): the data-movement part
+# is flagged for the page faults the kernels differ by
+ft=$tmp/firsttouch.json
+if "$bin" whitebox "$dir/firsttouch.loop" -n 2 -i 4 -k 3 -o "$ft" --timeout 60 > "$tmp/ft.txt" 2> "$tmp/ft.err"; then
+  sed -n '/^  Memory/,/^$/p' "$tmp/ft.txt"
+  fc() { [ "$(jq -r "$2" "$ft")" = true ] || no "firsttouch: $1 ($(jq -c '.memory' "$ft"))"; }
+  fc "the copies' page faults counted (2 x 8 MiB per rank)" \
+    '.memory.variants.data.minor_faults >= 4096 and .memory.variants.comm.minor_faults < 1024'
+  fc "data movement flagged" '.memory.parts.data_movement.flagged and .memory.parts.data_movement.fault_difference >= 4096'
+  fc "communication and computation not flagged" \
+    '(.memory.parts.communication.flagged | not) and (.memory.parts.computation.flagged | not)'
+  grep -q "Flagged, data movement: the data and comm kernels differ by" "$tmp/ft.txt" || no "firsttouch: the text lacks the flag"
+else
+  no "whitebox firsttouch.loop failed: $(cat "$tmp/ft.err")"
+fi
 
 if [ $fail = 0 ]; then echo "malloc buffers: ok"; fi
 exit $fail
