@@ -925,8 +925,8 @@ static void add_value_idents(gen *g, nameset *set, const ps_node *x, int i)
 /* Splits every run of plain C into statements (at ';' outside parentheses);
  * seeds the size names with the arguments of the constructs that every
  * variant runs, the headers of control statements around constructs and the
- * statements kept for their calls (the value names: the same without the
- * buffers and the calls). */
+ * statements kept for their calls (the value names: the arguments without
+ * the buffers' bases, and the headers). */
 static void collect(gen *g, const ps_nodes *ns, chunks *cs, int in_compute)
 {
     for (size_t i = 0; i < ns->n; i++) {
