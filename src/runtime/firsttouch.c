@@ -1,12 +1,15 @@
 /*
  * firsttouch.c - the first touch of the set-up's memory, before the timed
  * interval.  A buffer the set-up allocated but did not write (calloc, or a
- * malloc + memset(0) the compiler turned into calloc, or MPI buffers) gets
- * its pages on first use: in a VM about 10 us each, inside the timed
- * interval, and only in the kernels that use it.  At the end of the set-up
- * every private anonymous mapping (heap, malloc'd blocks, stacks) is
- * populated with MADV_POPULATE_WRITE, which maps the missing pages without
- * changing any content, so concurrent threads are safe.
+ * malloc + memset(0) the compiler turned into calloc) gets its pages on
+ * first use: in a VM about 10 us each, inside the timed interval, and only
+ * in the kernels that use it.  At the end of the set-up the private
+ * anonymous mappings that appeared or changed since ps_init (the set-up's
+ * malloc'd blocks, the grown heap) are populated with MADV_POPULATE_WRITE,
+ * which maps the missing pages without changing any content.  What existed
+ * at ps_init (MPI's memory, its threads' stacks, the trace buffer) is left
+ * alone: populating it costs time and, on this VM, delayed the first
+ * messages after the set-up by up to milliseconds.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -20,27 +23,53 @@
 #define MADV_POPULATE_WRITE 23   /* Linux 5.14 */
 #endif
 
-/* Populates the private anonymous mappings of this process, except those
- * larger than PS_FIRST_TOUCH_MAX_MAPPING (address space reserved, not
- * allocated: a sanitizer's shadow memory) and the one holding the trace
- * buffer (touched by its own window).  Nothing happens where the kernel
- * cannot populate (before Linux 5.14).  Returns the bytes populated. */
-size_t ps__first_touch(void)
+typedef struct range { unsigned long a, b; } range;
+
+static range known[PS_FIRST_TOUCH_KNOWN];
+static int nknown = -1;   /* -1: no snapshot */
+
+/* Calls fn for every private anonymous read-write mapping. */
+static void each_anon(void (*fn)(unsigned long a, unsigned long b, void *arg), void *arg)
 {
     FILE *f = fopen("/proc/self/maps", "r");
-    if (!f) return 0;
-    uintptr_t ev = (uintptr_t)ps__rt.ev;
-    size_t done = 0;
+    if (!f) return;
     char line[512];
     while (fgets(line, sizeof line, f)) {
         unsigned long a, b, off, ino;
         char perm[8], dev[32], path[256] = "";
         if (sscanf(line, "%lx-%lx %7s %lx %31s %lu %255s", &a, &b, perm, &off, dev, &ino, path) < 6) continue;
         if (strcmp(perm, "rw-p") || ino != 0 || (path[0] && strcmp(path, "[heap]"))) continue;
-        if (b - a > PS_FIRST_TOUCH_MAX_MAPPING || (ev >= a && ev < b)) continue;
-        if (madvise((void *)a, b - a, MADV_POPULATE_WRITE) != 0) break;   /* not supported: nothing to do */
-        done += b - a;
+        fn(a, b, arg);
     }
     fclose(f);
+}
+
+static void remember(unsigned long a, unsigned long b, void *arg)
+{
+    (void)arg;
+    if (nknown < PS_FIRST_TOUCH_KNOWN) known[nknown++] = (range){a, b};
+}
+
+void ps__first_touch_mark(void)
+{
+    nknown = 0;
+    each_anon(remember, NULL);
+}
+
+static void populate(unsigned long a, unsigned long b, void *arg)
+{
+    size_t *done = arg;
+    for (int i = 0; i < nknown; i++)
+        if (known[i].a == a && known[i].b == b) return;   /* there before the set-up */
+    if (b - a > PS_FIRST_TOUCH_MAX_MAPPING) return;          /* reserved, not allocated */
+    if (madvise((void *)a, b - a, MADV_POPULATE_WRITE) == 0) *done += b - a;
+}
+
+size_t ps__first_touch(void)
+{
+    size_t done = 0;
+    /* without a snapshot (or a full one) nothing is known to be the set-up's */
+    if (nknown < 0 || nknown >= PS_FIRST_TOUCH_KNOWN) return 0;
+    each_anon(populate, &done);
     return done;
 }

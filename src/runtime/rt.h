@@ -95,7 +95,9 @@ const ps__backend *ps__record_backend(void);
  * interval, end at its end (results in ps__rt.timed_*). */
 void ps__memcount_begin(void);
 void ps__memcount_end(void);
-/* Maps every page of the process's private anonymous memory (firsttouch.c). */
+/* Remembers the process's memory at ps_init; maps every page of what the
+ * set-up allocated since, returning the bytes (firsttouch.c). */
+void   ps__first_touch_mark(void);
 size_t ps__first_touch(void);
 
 /* Construct table, for writing the trace. */
