@@ -33,6 +33,8 @@
  * bytes and this many) warms the caches again; its tag is the runtime's. */
 #define PS_SETUP_WARMUP_BYTES 16384
 #define PS_SETUP_WARMUP_TAG 0x7ff3
+/* ... and this many messages outstanding at once each way. */
+#define PS_SETUP_WARMUP_REQUESTS 64
 /* Before the timed interval every pair of ranks exchanges one message of
  * each protocol size up to this many ranks (ring neighbours beyond). */
 #define PS_WARMUP_ALL_PAIRS 64

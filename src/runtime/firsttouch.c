@@ -19,6 +19,9 @@
 #include "runtime/config.h"
 #include "runtime/rt.h"
 
+#ifndef MADV_POPULATE_READ
+#define MADV_POPULATE_READ 22    /* Linux 5.14 */
+#endif
 #ifndef MADV_POPULATE_WRITE
 #define MADV_POPULATE_WRITE 23   /* Linux 5.14 */
 #endif
@@ -65,9 +68,28 @@ static void populate(unsigned long a, unsigned long b, void *arg)
     if (madvise((void *)a, b - a, MADV_POPULATE_WRITE) == 0) *done += b - a;
 }
 
+/* The code: the program's and its libraries' executable pages, mapped from
+ * the page cache now rather than on their first execution inside the timed
+ * interval (a blocking receive's path, say, which the warm-up did not take). */
+static void populate_code(void)
+{
+    FILE *f = fopen("/proc/self/maps", "r");
+    if (!f) return;
+    char line[512];
+    while (fgets(line, sizeof line, f)) {
+        unsigned long a, b, off, ino;
+        char perm[8], dev[32], path[256] = "";
+        if (sscanf(line, "%lx-%lx %7s %lx %31s %lu %255s", &a, &b, perm, &off, dev, &ino, path) < 7) continue;
+        if (strcmp(perm, "r-xp") || ino == 0 || b - a > PS_FIRST_TOUCH_MAX_MAPPING) continue;
+        if (madvise((void *)a, b - a, MADV_POPULATE_READ) != 0) break;
+    }
+    fclose(f);
+}
+
 size_t ps__first_touch(void)
 {
     size_t done = 0;
+    populate_code();
     /* without a snapshot (or a full one) nothing is known to be the set-up's */
     if (nknown < 0 || nknown >= PS_FIRST_TOUCH_KNOWN) return 0;
     each_anon(populate, &done);

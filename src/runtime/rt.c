@@ -243,6 +243,13 @@ static void warm_again(void)
         r[3] = ps_isend(b + 3 * PS_SETUP_WARMUP_BYTES, sizes[i], (me + p - 1) % p, PS_SETUP_WARMUP_TAG, PS_C_NONE);
         for (int k = 0; k < 4; k++) ps_wait(r[k]);
     }
+    /* and many at once, sent before their blocking receives are posted:
+     * MPI's pools for unexpected messages grow to what a pipeline keeps in
+     * flight (lu_skel's 32 sends per sweep cost its receiver 14 page faults) */
+    for (int k = 0; k < PS_SETUP_WARMUP_REQUESTS; k++)
+        ps_isend(b + PS_SETUP_WARMUP_BYTES, 64, (me + 1) % p, PS_SETUP_WARMUP_TAG, PS_C_NONE);
+    for (int k = 0; k < PS_SETUP_WARMUP_REQUESTS; k++) ps_recv(b, 64, (me + p - 1) % p, PS_SETUP_WARMUP_TAG, PS_C_NONE);
+    ps_waitall();
 }
 
 static int is_message_event(int kind)
