@@ -2,6 +2,7 @@
 #include "lang/codegen.h"
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -120,6 +121,8 @@ typedef struct gen {
     nameset floats;     /* names declared only as floating-point scalars */
     nameset macros;     /* names #defined in the file */
     int     wactive, wdepth, wopen_depth;   /* the walk's own \OPEN0..\CLOSE0 tracking */
+    char *seed_defaults; /* the LOOP seed's names the program leaves open (seed_names), NULL if none */
+    int   defaults_done;
 } gen;
 
 /* CTX_COMPUTE: plain C is computation (a \LOOP body); CTX_NOGUARD: plain C
@@ -153,12 +156,19 @@ static int is_loop_include(const char *s, size_t n)
     return (!memcmp(s + i, "\"LOOP.h\"", 8) || !memcmp(s + i, "<LOOP.h>", 8));
 }
 
-/* Writes token k's text (with main renamed and LOOP.h redirected). */
+/* Writes token k's text (with main renamed and LOOP.h redirected); the seed's
+ * defaults go just before the first mention of main. */
 static void put_tok(gen *g, size_t k)
 {
     const ps_tok *t = &g->t[k];
     const char *s = g->src + t->off;
     if (t->kind == PS_TK_IDENT && t->len == 4 && !memcmp(s, "main", 4)) {
+        if (g->seed_defaults && !g->defaults_done) {
+            newline(g);
+            puts_(g, g->seed_defaults);
+            g->defaults_done = 1;
+            sb_printf(&g->out, "#line %d \"%s\"\n", t->line, g->qpath);
+        }
         puts_(g, g->main_name);
     } else if (t->kind == PS_TK_PP && is_loop_include(s, t->len)) {
         puts_(g, "#include <parscope/loop.h>");
@@ -616,17 +626,18 @@ static int gen_construct(gen *g, const ps_node *c, int ctx)
         gline(g, line, "ps_visible_sync();");
         break;
     case PS_K_SEND:
-        gline(g, line, "ps_loop_send((int)(%s), (double)(%s));", a[0], a[1]);
-        break;
     case PS_K_RECEIVE:
-        gline(g, line, "ps_loop_receive((int)(%s), (double)(%s));", a[0], a[1]);
-        break;
     case PS_K_BSEND:
-        gline(g, line, "ps_loop_bsend((int)(%s), (double)(%s));", a[0], a[1]);
+    case PS_K_BRECEIVE: {
+        /* the estimator's message instructions: a partner and a count of 8-byte words */
+        int k = c->info->kind;
+        const char *fn = k == PS_K_SEND      ? "ps_loop_send"
+                         : k == PS_K_RECEIVE ? "ps_loop_receive"
+                         : k == PS_K_BSEND   ? "ps_loop_bsend"
+                                             : "ps_loop_breceive";
+        gline(g, line, "%s((int)(%s), (double)(%s));", fn, a[0], a[1]);
         break;
-    case PS_K_BRECEIVE:
-        gline(g, line, "ps_loop_breceive((int)(%s), (double)(%s));", a[0], a[1]);
-        break;
+    }
     case PS_K_WAIT:
         gline(g, line, "ps_waitall();");
         break;
@@ -1055,7 +1066,7 @@ static int joined(gen *g, size_t k, char c2)
 }
 
 /* The token before k that is not blank or a comment, not before lo. */
-static size_t prev_sig(gen *g, size_t k, size_t lo)
+static size_t prev_sig(const gen *g, size_t k, size_t lo)
 {
     while (k > lo) {
         k--;
@@ -1664,7 +1675,7 @@ static const unit *unit_at(gen *g, size_t k)
     return lo < g->nunits && g->units[lo].a == k ? &g->units[lo] : NULL;
 }
 
-static void analyse(gen *g)
+static void analyze(gen *g)
 {
     find_commfns(g);
     chunks cs = {0};
@@ -1772,6 +1783,19 @@ static void end_setup_at(gen *g, size_t k)
     free(b.s);
 }
 
+/* A { } block: its braces, its contents one level deeper, its scope closed. */
+static int gen_brace(gen *g, const ps_node *x, int ctx)
+{
+    emit_tokens(g, x->toks.a, x->toks.a + 1);
+    g->depth++;
+    int rc = gen_nodes(g, &x->kids, ctx);
+    g->depth--;
+    pop_scope(g);
+    if (rc) return rc;
+    emit_tokens(g, x->toks.b - 1, x->toks.b);
+    return 0;
+}
+
 static int gen_compute_seq(gen *g, const ps_nodes *ns, int ctx)
 {
     pending pd = {0, 0, 0};
@@ -1803,13 +1827,8 @@ static int gen_compute_seq(gen *g, const ps_nodes *ns, int ctx)
         } else if (x->kind == PS_N_BRACE) {
             end_setup_at(g, pd.b > pd.a ? pd.a : x->toks.a);
             flush_kept(g, &pd);
-            emit_tokens(g, x->toks.a, x->toks.a + 1);
-            g->depth++;
-            int rc = gen_nodes(g, &x->kids, ctx);
-            g->depth--;
-            pop_scope(g);
+            int rc = gen_brace(g, x, ctx);
             if (rc) return rc;
-            emit_tokens(g, x->toks.b - 1, x->toks.b);
         } else {
             end_setup_at(g, pd.b > pd.a ? pd.a : x->toks.a);
             flush_kept(g, &pd);
@@ -1835,18 +1854,103 @@ static int gen_nodes(gen *g, const ps_nodes *ns, int ctx)
         if (x->kind == PS_N_TOKENS) {
             emit_tokens(g, x->toks.a, x->toks.b);
         } else if (x->kind == PS_N_BRACE) {
-            emit_tokens(g, x->toks.a, x->toks.a + 1);
-            g->depth++;
-            int rc = gen_nodes(g, &x->kids, ctx);
-            g->depth--;
-            pop_scope(g);
+            int rc = gen_brace(g, x, ctx);
             if (rc) return rc;
-            emit_tokens(g, x->toks.b - 1, x->toks.b);
         } else if (gen_construct(g, x, ctx)) {
             return 2;
         }
     }
     return 0;
+}
+
+/* ---- the seed's names ----------------------------------------------------- */
+
+/* The LOOP seed's figures use names they never define: Figure 3 passes
+ * TRACE_BUF_SIZE to \OPEN0, Figure 6 uses MY_TYPE, T_BUF and calls relax().
+ * A program that uses one of them without defining it gets loop.h's default
+ * (PS_LOOP_TRACE_BUF, PS_LOOP_MY_TYPE, ps_loop_relax), from just before its
+ * main, so that #defines above main (Figure 7's) take precedence. */
+static int uses_ident(const gen *g, const char *name, int called)
+{
+    for (size_t k = 0; g->t[k].kind != PS_TK_EOF; k++) {
+        if (!ps_tok_ident(g->src, &g->t[k], name)) continue;
+        if (!called) return 1;
+        size_t l = ps_next_sig(g->p, k + 1);
+        if (ps_tok_is(g->src, &g->t[l], '(')) return 1;
+    }
+    return 0;
+}
+
+/* Does the program declare `name` itself: a typedef ending in it, or (fn) a
+ * function declared or defined with it (a type or '*' before the name)? */
+static int declares(const gen *g, const char *name, int fn)
+{
+    for (size_t k = 0; g->t[k].kind != PS_TK_EOF; k++) {
+        if (!ps_tok_ident(g->src, &g->t[k], name)) continue;
+        size_t l = ps_next_sig(g->p, k + 1);
+        const ps_tok *n = &g->t[l];
+        if (!fn && (ps_tok_is(g->src, n, ';') || ps_tok_is(g->src, n, ','))) {
+            /* the last name of a typedef? */
+            for (size_t j = k; j-- > 0;) {
+                if (ps_tok_is(g->src, &g->t[j], ';') || ps_tok_is(g->src, &g->t[j], '{') ||
+                    ps_tok_is(g->src, &g->t[j], '}') || g->t[j].kind == PS_TK_PP)
+                    break;
+                if (ps_tok_ident(g->src, &g->t[j], "typedef")) return 1;
+            }
+        }
+        if (fn && ps_tok_is(g->src, n, '(')) {
+            size_t b = prev_sig(g, k, 0);
+            if (b == SIZE_MAX) continue;
+            const ps_tok *pt = &g->t[b];
+            if (ps_tok_is(g->src, pt, '*') ||
+                (pt->kind == PS_TK_IDENT && !ps_tok_ident(g->src, pt, "return") && !ps_tok_ident(g->src, pt, "else") &&
+                 !ps_tok_ident(g->src, pt, "do") && !ps_tok_ident(g->src, pt, "case")))
+                return 1;
+        }
+    }
+    return 0;
+}
+
+/* Is there a `#define name` line in the file? */
+static int defines_macro(const gen *g, const char *name)
+{
+    size_t n = strlen(name);
+    for (size_t k = 0; g->t[k].kind != PS_TK_EOF; k++) {
+        const ps_tok *t = &g->t[k];
+        if (t->kind != PS_TK_PP) continue;
+        const char *s = g->src + t->off, *e = s + t->len;
+        s++; /* '#' */
+        while (s < e && (*s == ' ' || *s == '\t')) s++;
+        if (e - s < 6 || memcmp(s, "define", 6)) continue;
+        s += 6;
+        while (s < e && (*s == ' ' || *s == '\t')) s++;
+        if ((size_t)(e - s) >= n && !memcmp(s, name, n) &&
+            ((size_t)(e - s) == n || !(s[n] == '_' || (s[n] >= 'a' && s[n] <= 'z') || (s[n] >= 'A' && s[n] <= 'Z') ||
+                                      (s[n] >= '0' && s[n] <= '9'))))
+            return 1;
+    }
+    return 0;
+}
+
+static void seed_names(gen *g)
+{
+    static const char *const bufs[] = {"TRACE_BUF_SIZE", "TRACE_BUF", "T_BUF"};
+    sb b = {0};
+    sb_puts(&b, "");
+    for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++)
+        if (uses_ident(g, bufs[i], 0) && !defines_macro(g, bufs[i]))
+            sb_printf(&b, "#ifndef %s\n#define %s PS_LOOP_TRACE_BUF\n#endif\n", bufs[i], bufs[i]);
+    if (uses_ident(g, "MY_TYPE", 0) && !defines_macro(g, "MY_TYPE") && !declares(g, "MY_TYPE", 0))
+        sb_puts(&b, "#ifndef MY_TYPE\n#define MY_TYPE PS_LOOP_MY_TYPE\n#endif\n");
+    if (uses_ident(g, "relax", 1) && !defines_macro(g, "relax") && !declares(g, "relax", 1))
+        sb_puts(&b, "#define relax ps_loop_relax\n");
+    if (b.n) {
+        g->seed_defaults = ps_xasprintf("/* the LOOP seed's names this program leaves open (parscope/loop.h) */\n%s",
+                                        b.s);
+        free(b.s);
+    } else {
+        free(b.s);
+    }
 }
 
 /* ---- main ---------------------------------------------------------------- */
@@ -1970,7 +2074,8 @@ int ps_gen(const char *src, size_t len, const ps_gen_opts *o, char **out, size_t
                   "#ifndef PS_SECTIONS\n#define PS_SECTIONS %d /* time \\SECTION blocks */\n#endif\n"
                   "#include <parscope/loop.h>\n",
                   g.qpath, v == PS_VARIANT_SECTIONS ? 2 : v, v == PS_VARIANT_SECTIONS);
-        analyse(&g);
+        analyze(&g);
+        seed_names(&g);
         rc = gen_nodes(&g, &p.top, 0);
     }
     if (!rc) {
@@ -1995,6 +2100,7 @@ int ps_gen(const char *src, size_t len, const ps_gen_opts *o, char **out, size_t
     ns_free(&g.macros);
     free(g.units);
     ns_free(&g.commfns);
+    free(g.seed_defaults);
     free(g.qpath);
     ps_program_free(&p);
     if (rc) {

@@ -13,6 +13,8 @@
 
 #include <jansson.h>
 
+#include "launch/meta.h"   /* ps_machine_meta */
+
 /* Nonzero when this process is a rank of an MPI job (started by mpiexec,
  * srun, ...). */
 int ps_inside_mpi(void);
@@ -49,15 +51,5 @@ int ps_launch(const ps_launch_opts *o, char *const argv[], ps_launch_result *r);
  * launcher; "" if unknown. */
 void ps_mpi_library(char *buf, size_t len);
 
-/* The machine meta object of every result: host, os, cores, pus, sockets,
- * memory_bytes, cpu, caches {L1d, L2, L3}, mpi (library and version),
- * compiler, date.  hwloc, uname and the launcher's --version. */
-json_t *ps_machine_meta(void);
-
-/* SIGINT/SIGTERM handling for long commands: after ps_interrupt_install(),
- * ps_interrupted() is nonzero once a signal arrived; the running job is
- * allowed to finish (or killed at the second signal). */
-void ps_interrupt_install(void);
-int  ps_interrupted(void);
 
 #endif

@@ -1,60 +1,91 @@
 /*
- * meta.c - the machine meta object of every result (see launch.h).
+ * meta.c - the machine meta object of every result, and its readers (see meta.h).
  */
-#include "launch/launch.h"
+#include "launch/meta.h"
 
-#include <hwloc.h>
 #include <stdio.h>
-#include <sys/utsname.h>
-#include <unistd.h>
+#include <string.h>
 
+#include "launch/launch.h"
 #include "util/util.h"
 
-json_t *ps_machine_meta(void)
+json_t *ps_machine_meta_with(const char *mpi)
 {
+    const ps_hwinfo *hw = ps_hwinfo_get();
     json_t *m = json_object();
-    char host[256] = "";
-    gethostname(host, sizeof host - 1);
-    json_object_set_new(m, "host", json_string(host));
-    struct utsname u;
-    if (uname(&u) == 0) {
-        char os[600];
-        snprintf(os, sizeof os, "%s %s %s", u.sysname, u.release, u.machine);
-        json_object_set_new(m, "os", json_string(os));
-    }
-    hwloc_topology_t topo;
-    if (hwloc_topology_init(&topo) == 0 && hwloc_topology_load(topo) == 0) {
-        json_object_set_new(m, "cores", json_integer(hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE)));
-        json_object_set_new(m, "pus", json_integer(hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PU)));
-        json_object_set_new(m, "sockets", json_integer(hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PACKAGE)));
-        hwloc_obj_t root = hwloc_get_root_obj(topo);
-        json_object_set_new(m, "memory_bytes", json_integer((json_int_t)root->total_memory));
-        const char *cpu = hwloc_obj_get_info_by_name(root, "CPUModel");
-        if (!cpu) {
-            hwloc_obj_t pkg = hwloc_get_obj_by_type(topo, HWLOC_OBJ_PACKAGE, 0);
-            if (pkg) cpu = hwloc_obj_get_info_by_name(pkg, "CPUModel");
-        }
-        if (cpu) json_object_set_new(m, "cpu", json_string(cpu));
+    json_object_set_new(m, "host", json_string(hw->host));
+    if (hw->os[0]) json_object_set_new(m, "os", json_string(hw->os));
+    if (hw->cpu[0]) json_object_set_new(m, "cpu", json_string(hw->cpu));
+    if (hw->topology) {
+        json_object_set_new(m, "sockets", json_integer(hw->sockets));
+        json_object_set_new(m, "cores", json_integer(hw->cores));
+        json_object_set_new(m, "pus", json_integer(hw->pus));
+        json_object_set_new(m, "memory_bytes", json_integer(hw->memory_bytes));
         json_t *caches = json_object();
-        static const hwloc_obj_type_t ct[] = {HWLOC_OBJ_L1CACHE, HWLOC_OBJ_L2CACHE, HWLOC_OBJ_L3CACHE};
-        static const char *cn[] = {"L1d", "L2", "L3"};
-        for (int i = 0; i < 3; i++) {
-            hwloc_obj_t c = hwloc_get_obj_by_type(topo, ct[i], 0);
-            if (c && c->attr) json_object_set_new(caches, cn[i], json_integer((json_int_t)c->attr->cache.size));
-        }
+        for (int i = 0; i < PS_CACHE_LEVELS; i++)
+            if (hw->cache[i].bytes > 0)
+                json_object_set_new(caches, ps_cache_level_names[i], json_integer(hw->cache[i].bytes));
         json_object_set_new(m, "caches", caches);
-        hwloc_topology_destroy(topo);
     }
     char lib[128];
-    ps_mpi_library(lib, sizeof lib);
-    json_object_set_new(m, "mpi", json_string(lib));
+    if (!mpi) {
+        ps_mpi_library(lib, sizeof lib);
+        mpi = lib;
+    }
+    json_object_set_new(m, "mpi", json_string(mpi));
 #if defined(__clang__)
     json_object_set_new(m, "compiler", json_string("clang " __clang_version__));
 #elif defined(__GNUC__)
-    json_object_set_new(m, "compiler", json_string("gcc " __VERSION__));
+    json_object_set_new(m, "compiler", json_string("GCC " __VERSION__));
 #endif
     char date[64];
     ps_iso_time(date, sizeof date);
     json_object_set_new(m, "date", json_string(date));
     return m;
+}
+
+json_t *ps_machine_meta(void)
+{
+    return ps_machine_meta_with(NULL);
+}
+
+void ps_mpi_library_name(const char *text, char *buf, size_t len)
+{
+    size_t n = strcspn(text, "\n");
+    const char *v;
+    if (strncmp(text, "Open MPI v", 10) == 0) {
+        v = text + 10;
+        snprintf(buf, len, "Open MPI %.*s", (int)strcspn(v, ",\n"), v);
+    } else if (strncmp(text, "MPICH Version:", 14) == 0) {
+        v = text + 14;
+        v += strspn(v, " \t");
+        snprintf(buf, len, "MPICH %.*s", (int)strcspn(v, " \t\n"), v);
+    } else {
+        snprintf(buf, len, "%.*s", (int)n, text);
+    }
+}
+
+static long long integer(const json_t *v)
+{
+    return json_is_number(v) ? (long long)json_number_value(v) : 0;
+}
+
+long long ps_meta_memory_bytes(const json_t *meta)
+{
+    const json_t *v = json_object_get(meta, "memory_bytes");
+    return integer(v ? v : json_object_get(meta, "memory"));
+}
+
+long long ps_meta_cache_bytes(const json_t *meta, int level)
+{
+    if (level < 0 || level >= PS_CACHE_LEVELS) return 0;
+    const json_t *caches = json_object_get(meta, "caches");
+    const json_t *v = json_object_get(caches, ps_cache_level_names[level]);
+    if (!v) {
+        char old[4];   /* the probe's old "L1" for L1d */
+        snprintf(old, sizeof old, "L%d", level + 1);
+        v = json_object_get(caches, old);
+    }
+    if (json_is_object(v)) v = json_object_get(v, "bytes");   /* old: {"bytes": N, "instances": K} */
+    return integer(v);
 }

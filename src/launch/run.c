@@ -15,6 +15,7 @@
 
 #include "lang/build.h"
 #include "workloads/workloads.h"
+#include "util/proc.h"
 #include "util/util.h"
 
 static int ends_with(const char *s, const char *suffix)

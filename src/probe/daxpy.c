@@ -12,13 +12,12 @@
  * Debug/Release and the compiler cannot drop the work ("Compiler plays
  * tricks: measured value of r may be too high").
  */
-#include <hwloc.h>
 #include <math.h>
 #include <mpi.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
+#include "launch/meta.h"
 #include "probe/probe_int.h"
 #include "util/util.h"
 
@@ -38,62 +37,15 @@ static void daxpy(long n, double a, const double *restrict x, double *restrict y
     for (long i = 0; i < n; i++) y[i] += a * x[i];
 }
 
-json_t *ps__topology_meta(void)
-{
-    json_t *meta = json_object();
-    char host[256] = "";
-    gethostname(host, sizeof host - 1);
-    json_object_set_new(meta, "host", json_string(host));
-    hwloc_topology_t topo;
-    if (hwloc_topology_init(&topo) != 0) return meta;
-    if (hwloc_topology_load(topo) != 0) {
-        hwloc_topology_destroy(topo);
-        return meta;
-    }
-    json_object_set_new(meta, "cores", json_integer(hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE)));
-    json_object_set_new(meta, "pus", json_integer(hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PU)));
-    hwloc_obj_t root = hwloc_get_root_obj(topo);
-    json_object_set_new(meta, "memory", json_integer((json_int_t)root->total_memory));
-    const char *model = hwloc_obj_get_info_by_name(root, "CPUModel");
-    hwloc_obj_t pkg = hwloc_get_obj_by_type(topo, HWLOC_OBJ_PACKAGE, 0);
-    if (!model && pkg) model = hwloc_obj_get_info_by_name(pkg, "CPUModel");
-    json_object_set_new(meta, "cpu", json_string(model ? model : ""));
-    static const hwloc_obj_type_t types[] = {HWLOC_OBJ_L1CACHE, HWLOC_OBJ_L2CACHE, HWLOC_OBJ_L3CACHE,
-                                             HWLOC_OBJ_L4CACHE};
-    json_t *caches = json_object();
-    for (int i = 0; i < 4; i++) {
-        int cnt = hwloc_get_nbobjs_by_type(topo, types[i]);
-        if (cnt <= 0) continue;
-        hwloc_obj_t c = hwloc_get_obj_by_type(topo, types[i], 0);
-        char key[8];
-        snprintf(key, sizeof key, "L%d", i + 1);
-        json_t *o = json_object();
-        json_object_set_new(o, "bytes", json_integer((json_int_t)c->attr->cache.size));
-        json_object_set_new(o, "instances", json_integer(cnt));
-        json_object_set_new(caches, key, o);
-    }
-    json_object_set_new(meta, "caches", caches);
-    hwloc_topology_destroy(topo);
-    return meta;
-}
-
-static long cache_bytes(const json_t *meta, const char *level)
-{
-    return (long)ps__json_num(json_object_get(json_object_get(meta, "caches"), level), "bytes");
-}
-
-ps__daxpy *ps__daxpy_setup(const ps_probe_budget *b, json_t *meta)
+ps__daxpy *ps__daxpy_setup(const ps_probe_budget *b)
 {
     int rank;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     long n[3] = {0, 0, 0};
     if (rank == 0) {
-        long l1 = cache_bytes(meta, "L1"), llc = 0;
-        for (int i = 4; i >= 1 && llc <= 0; i--) {
-            char k[4];
-            snprintf(k, sizeof k, "L%d", i);
-            llc = cache_bytes(meta, k);
-        }
+        const ps_hwinfo *hw = ps_hwinfo_get();
+        long l1 = (long)hw->cache[0].bytes, llc = 0;
+        for (int i = PS_CACHE_LEVELS - 1; i >= 0 && llc <= 0; i--) llc = (long)hw->cache[i].bytes;
         n[0] = l1 > 0 ? l1 / 2 / 16 : 1024;   /* two vectors in half of L1 */
         if (n[0] < 64) n[0] = 64;
         long want = llc > 0 ? 2 * llc : 64L << 20;

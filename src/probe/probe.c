@@ -11,8 +11,10 @@
 #include <string.h>
 #include <time.h>
 
+#include "launch/meta.h"
 #include "report/html.h"
 #include "report/plot.h"
+#include "report/result.h"
 #include "probe/probe_int.h"
 #include "util/util.h"
 
@@ -45,12 +47,10 @@ json_t *ps__json_array_of(const double *v, int n)
 
 void ps__warn(json_t *warnings, const char *fmt, ...)
 {
-    char buf[600];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
+    json_array_append_new(warnings, json_vsprintf(fmt, ap));
     va_end(ap);
-    json_array_append_new(warnings, json_string(buf));
 }
 
 static const char *jstr(const json_t *o, const char *key)
@@ -114,29 +114,12 @@ int ps_probe_rank_side(const ps_probe_opts *o, json_t **raw, char *err, size_t e
     double start = MPI_Wtime();
     json_t *meta = NULL;
     if (rank == 0) {
-        meta = ps__topology_meta();
-        char lib[MPI_MAX_LIBRARY_VERSION_STRING] = "";
+        /* the library this job runs with, as the launcher would name it */
+        char text[MPI_MAX_LIBRARY_VERSION_STRING] = "", lib[128];
         int len = 0;
-        MPI_Get_library_version(lib, &len);
-        char *nl = strchr(lib, '\n');
-        if (nl) *nl = '\0';
-        char *comma = strchr(lib, ',');   /* "Open MPI v4.1.4, package: ..." */
-        if (comma) *comma = '\0';
-        json_object_set_new(meta, "mpi", json_string(lib));
-#ifdef __VERSION__
-        json_object_set_new(meta, "compiler", json_string(
-#if defined(__clang__)
-                                                  "clang " __clang_version__
-#elif defined(__GNUC__)
-                                                  "GCC " __VERSION__
-#else
-                                                  __VERSION__
-#endif
-                                                  ));
-#endif
-        char date[64];
-        ps_iso_time(date, sizeof date);
-        json_object_set_new(meta, "date", json_string(date));
+        MPI_Get_library_version(text, &len);
+        ps_mpi_library_name(text, lib, sizeof lib);
+        meta = ps_machine_meta_with(lib);
     }
     /* which host each rank runs on: ranks per node */
     char name[MPI_MAX_PROCESSOR_NAME] = "";
@@ -146,7 +129,7 @@ int ps_probe_rank_side(const ps_probe_opts *o, json_t **raw, char *err, size_t e
     MPI_Gather(name, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, names, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, 0, MPI_COMM_WORLD);
 
     double setup = MPI_Wtime();
-    ps__daxpy *dx = ps__daxpy_setup(b, meta);
+    ps__daxpy *dx = ps__daxpy_setup(b);
     setup = MPI_Wtime() - setup;
     json_t *rounds = rank == 0 ? json_array() : NULL;
     for (int r = 0; r < b->rounds; r++) {
@@ -178,6 +161,7 @@ int ps_probe_rank_side(const ps_probe_opts *o, json_t **raw, char *err, size_t e
     double elapsed = MPI_Wtime() - start;
     if (rank == 0) {
         json_t *doc = json_object();
+        json_object_set_new(doc, "schema", json_integer(PS_RESULT_SCHEMA));
         json_object_set_new(doc, "kind", json_string("probe-raw"));
         json_object_set_new(doc, "mode", json_string(b->name));
         json_object_set_new(doc, "ranks", json_integer(p));
@@ -277,6 +261,7 @@ int ps_probe_model(const json_t *doc, ps_machine *m, char *err, size_t errlen)
     const char *s;
 #define STR(dst, key) if ((s = json_string_value(json_object_get(meta, key)))) snprintf(dst, sizeof dst, "%s", s)
     STR(m->host, "host");
+    STR(m->os, "os");
     STR(m->cpu, "cpu");
     STR(m->mpi, "mpi");
     STR(m->compiler, "compiler");
@@ -284,14 +269,11 @@ int ps_probe_model(const json_t *doc, ps_machine *m, char *err, size_t errlen)
     snprintf(m->source, sizeof m->source, "parscope probe (%s, %d ranks)",
              json_string_value(json_object_get(doc, "mode")) ? json_string_value(json_object_get(doc, "mode")) : "?",
              (int)NUM0(json_object_get(doc, "params"), "ranks"));
+    m->sockets = (int)NUM0(meta, "sockets");
     m->cores = (int)NUM0(meta, "cores");
-    m->memory_bytes = (long long)NUM0(meta, "memory");
-    const json_t *caches = json_object_get(meta, "caches");
-    for (int k = 0; k < 4; k++) {
-        char key[4];
-        snprintf(key, sizeof key, "L%d", k + 1);
-        m->cache_bytes[k] = (long long)NUM0(json_object_get(caches, key), "bytes");
-    }
+    m->pus = (int)NUM0(meta, "pus");
+    m->memory_bytes = ps_meta_memory_bytes(meta);
+    for (int k = 0; k < PS_CACHE_LEVELS; k++) m->cache_bytes[k] = ps_meta_cache_bytes(meta, k);
 #undef NUM0
 #undef STR
     return 0;
@@ -312,6 +294,7 @@ json_t *ps_probe_analyze(const json_t *raw, ps_machine *m, char *err, size_t err
         return NULL;
     }
     json_t *doc = json_object(), *warnings = json_array();
+    json_object_set_new(doc, "schema", json_integer(PS_RESULT_SCHEMA));
     json_object_set_new(doc, "kind", json_string("probe"));
     json_object_set_new(doc, "version", json_integer(1));
     json_object_set(doc, "mode", json_object_get(raw, "mode"));
@@ -400,13 +383,8 @@ json_t *ps_probe_analyze(const json_t *raw, ps_machine *m, char *err, size_t err
         if (isfinite(ex) && isfinite(one) && one > 0) {
             double ratio = ex / one;
             bus = ratio > PS_PROBE_BUS_RATIO;
-            json_t *dj = json_object();
-            json_object_set_new(dj, "bytes", json_real(dbytes));
-            json_object_set_new(dj, "one_way", json_real(one));
-            json_object_set_new(dj, "exchange", json_real(ex));
-            json_object_set_new(dj, "ratio", json_real(ratio));
-            json_object_set_new(dj, "shared", json_boolean(bus));
-            json_object_set_new(doc, "duplex", dj);
+            json_object_set_new(doc, "duplex", json_pack("{sfsfsfsfsb}", "bytes", dbytes, "one_way", one, "exchange",
+                                                         ex, "ratio", ratio, "shared", bus));
             if (bus) {
                 char a[32];
                 ps_fmt_bytes(a, sizeof a, dbytes);
@@ -626,8 +604,10 @@ int ps_probe_write_svgs(const json_t *doc, const char *dir, char *err, size_t er
 
 /* ---- HTML fragment -------------------------------------------------------------------- */
 
-int ps_probe_report_html(const json_t *doc, FILE *out)
+int ps_probe_report_html(FILE *out, const json_t *doc, const char *dir, const char *source)
 {
+    (void)dir;
+    (void)source;
     const char *kind = json_string_value(json_object_get(doc, "kind"));
     if (!kind || strcmp(kind, "probe") != 0) return -1;
     probe_plots pl;

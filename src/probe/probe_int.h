@@ -13,14 +13,11 @@ json_t *ps__pingpong_measure(const ps_probe_budget *b);
 json_t *ps__hrelation_measure(const ps_probe_budget *b, int combined);
 
 /* DAXPY: the vectors are set up once (ps__daxpy_setup, collective: rank 0's
- * topology decides the lengths) and measured each round. */
+ * caches decide the lengths) and measured each round. */
 typedef struct ps__daxpy ps__daxpy;
-ps__daxpy *ps__daxpy_setup(const ps_probe_budget *b, json_t *meta);
+ps__daxpy *ps__daxpy_setup(const ps_probe_budget *b);
 json_t    *ps__daxpy_measure(ps__daxpy *d, const ps_probe_budget *b);
 void       ps__daxpy_free(ps__daxpy *d);
-
-/* The machine meta (host, cpu, cores, caches, memory) from hwloc; rank 0. */
-json_t *ps__topology_meta(void);
 
 /* Waits for the other ranks while using (almost) no CPU, so idle ranks do
  * not steal cores from the measuring ones when oversubscribed. */

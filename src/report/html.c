@@ -27,7 +27,7 @@ void ps_html_escape(FILE *f, const char *s)
     }
 }
 
-static void vescape(FILE *f, const char *fmt, va_list ap)
+void ps_html_vescape(FILE *f, const char *fmt, va_list ap)
 {
     char small[512];
     va_list aq;
@@ -45,11 +45,19 @@ static void vescape(FILE *f, const char *fmt, va_list ap)
     free(big);
 }
 
+/* open, the formatted text escaped, close */
+static void tagged(FILE *f, const char *open, const char *fmt, va_list ap, const char *close)
+{
+    fputs(open, f);
+    ps_html_vescape(f, fmt, ap);
+    fputs(close, f);
+}
+
 void ps_html_escapef(FILE *f, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vescape(f, fmt, ap);
+    ps_html_vescape(f, fmt, ap);
     va_end(ap);
 }
 
@@ -154,9 +162,7 @@ void ps_html_note(FILE *f, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fputs("<p class=\"note\">", f);
-    vescape(f, fmt, ap);
-    fputs("</p>\n", f);
+    tagged(f, "<p class=\"note\">", fmt, ap, "</p>\n");
     va_end(ap);
 }
 
@@ -164,13 +170,11 @@ void ps_html_kv_begin(FILE *f) { fputs("<table class=\"kv\">\n", f); }
 
 void ps_html_kv(FILE *f, const char *key, const char *fmt, ...)
 {
-    va_list ap;
-    va_start(ap, fmt);
     fputs("<tr><th>", f);
     ps_html_escape(f, key);
-    fputs("</th><td>", f);
-    vescape(f, fmt, ap);
-    fputs("</td></tr>\n", f);
+    va_list ap;
+    va_start(ap, fmt);
+    tagged(f, "</th><td>", fmt, ap, "</td></tr>\n");
     va_end(ap);
 }
 
@@ -196,9 +200,7 @@ void ps_html_cell(FILE *f, int numeric, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fputs(numeric ? "<td class=\"num\">" : "<td>", f);
-    vescape(f, fmt, ap);
-    fputs("</td>", f);
+    tagged(f, numeric ? "<td class=\"num\">" : "<td>", fmt, ap, "</td>");
     va_end(ap);
 }
 

@@ -18,6 +18,7 @@
 #ifndef PS_HTML_H
 #define PS_HTML_H
 
+#include <stdarg.h>
 #include <stdio.h>
 
 /* Writes s with &, <, >, " and ' escaped (safe in text and in attribute
@@ -26,6 +27,7 @@
 void ps_html_escape(FILE *f, const char *s);
 /* printf into a buffer, then ps_html_escape the result. */
 void ps_html_escapef(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void ps_html_vescape(FILE *f, const char *fmt, va_list ap);
 
 /* The page: <!DOCTYPE html>, <head> with the inline style sheet, <body>, and
  * an <h1> with the (escaped) title; ps_html_end closes it with a footer

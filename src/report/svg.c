@@ -69,10 +69,9 @@ void ps_svg_rect(FILE *f, double x, double y, double w, double h, const char *fi
     }
 }
 
-void ps_svg_line(FILE *f, double x1, double y1, double x2, double y2, const char *stroke, double width,
-                 const char *dash)
+void ps_svg_endpoints(FILE *f, double x1, double y1, double x2, double y2)
 {
-    fputs("<line x1=\"", f);
+    fputs("x1=\"", f);
     ps_svg_num(f, x1);
     fputs("\" y1=\"", f);
     ps_svg_num(f, y1);
@@ -80,7 +79,15 @@ void ps_svg_line(FILE *f, double x1, double y1, double x2, double y2, const char
     ps_svg_num(f, x2);
     fputs("\" y2=\"", f);
     ps_svg_num(f, y2);
-    fprintf(f, "\" stroke=\"%s\" stroke-width=\"", stroke);
+    fputc('"', f);
+}
+
+void ps_svg_line(FILE *f, double x1, double y1, double x2, double y2, const char *stroke, double width,
+                 const char *dash)
+{
+    fputs("<line ", f);
+    ps_svg_endpoints(f, x1, y1, x2, y2);
+    fprintf(f, " stroke=\"%s\" stroke-width=\"", stroke);
     ps_svg_num(f, width);
     fputc('"', f);
     if (dash) fprintf(f, " stroke-dasharray=\"%s\"", dash);
@@ -107,24 +114,20 @@ void ps_svg_text(FILE *f, double x, double y, const char *anchor, double size, c
         fputs(")\"", f);
     }
     fputc('>', f);
-    char buf[1024];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
+    ps_html_vescape(f, fmt, ap);
     va_end(ap);
-    ps_html_escape(f, buf);
     fputs("</text>\n", f);
 }
 
 void ps_svg_title(FILE *f, const char *fmt, ...)
 {
-    char buf[1024];
+    fputs("<title>", f);
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
+    ps_html_vescape(f, fmt, ap);
     va_end(ap);
-    fputs("<title>", f);
-    ps_html_escape(f, buf);
     fputs("</title>", f);
 }
 

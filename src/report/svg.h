@@ -24,6 +24,8 @@ void ps_svg_num(FILE *f, double v);
 /* Shapes.  fill / stroke are CSS colours (not escaped: pass constants);
  * title (escaped, may be NULL) becomes a hover tooltip. */
 void ps_svg_rect(FILE *f, double x, double y, double w, double h, const char *fill, const char *title);
+/* The attributes x1="..." y1="..." x2="..." y2="..." of a line. */
+void ps_svg_endpoints(FILE *f, double x1, double y1, double x2, double y2);
 void ps_svg_line(FILE *f, double x1, double y1, double x2, double y2, const char *stroke, double width,
                  const char *dash);
 /* Text; anchor is "start", "middle" or "end"; the text is escaped.  rotate is

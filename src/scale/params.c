@@ -3,13 +3,13 @@
 
 #include <ctype.h>
 #include <errno.h>
-#include <hwloc.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "launch/meta.h"
 #include "util/util.h"
 
 static const char *const key_names[PS_K__COUNT] = {
@@ -330,34 +330,26 @@ static long meminfo_available(void)
 
 void ps_scale_params_machine(ps_scale_params *p)
 {
-    hwloc_topology_t topo;
-    if (hwloc_topology_init(&topo) != 0) return;
-    if (hwloc_topology_load(topo) != 0) {
-        hwloc_topology_destroy(topo);
-        return;
-    }
+    const ps_hwinfo *hw = ps_hwinfo_get();
+    if (!hw->topology) return;
     if (p->src[PS_K_CORES] == PS_SRC_DEFAULT) {
-        int n = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE);
-        if (n <= 0) n = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PU);
+        int n = hw->cores > 0 ? hw->cores : hw->pus;
         p->cores = n > 0 ? n : 1;
         p->src[PS_K_CORES] = PS_SRC_AUTO;
         snprintf(p->why[PS_K_CORES], sizeof p->why[0], "hwloc: %d cores", p->cores);
     }
     if (p->src[PS_K_CACHE] == PS_SRC_DEFAULT) {
-        /* the largest cache private to one core (CLUE's "processor cache");
-         * a shared last level counts by its per-core share */
+        /* the largest cache private to one core (CLUE's "processor cache")
+         * among L1d, L2, L3 */
         long best = 0;
         const char *which = "none";
-        static const hwloc_obj_type_t levels[] = {HWLOC_OBJ_L1CACHE, HWLOC_OBJ_L2CACHE, HWLOC_OBJ_L3CACHE};
-        static const char *const lname[] = {"L1", "L2", "L3"};
         for (int i = 0; i < 3; i++) {
-            hwloc_obj_t o = hwloc_get_obj_by_type(topo, levels[i], 0);
-            if (!o || !o->attr) continue;
-            int cores = hwloc_get_nbobjs_inside_cpuset_by_type(topo, o->cpuset, HWLOC_OBJ_CORE);
-            long share = (long)o->attr->cache.size / (cores > 0 ? cores : 1);
-            if (cores <= 1 && share > best) {
+            const ps_hw_cache *c = &hw->cache[i];
+            if (c->bytes <= 0) continue;
+            long share = (long)c->bytes / (c->cores > 0 ? c->cores : 1);
+            if (c->cores <= 1 && share > best) {
                 best = share;
-                which = lname[i];
+                which = ps_cache_level_names[i];
             }
         }
         p->cache_bytes = best > 0 ? best : 256 * 1024;
@@ -366,8 +358,7 @@ void ps_scale_params_machine(ps_scale_params *p)
                  p->cache_bytes / 1024);
     }
     if (p->src[PS_K_MEMORY] == PS_SRC_DEFAULT) {
-        hwloc_obj_t root = hwloc_get_root_obj(topo);
-        long total = root ? (long)root->total_memory : 0;
+        long total = (long)hw->memory_bytes;
         long avail = meminfo_available();
         long m = total > 0 && avail > 0 ? (total < avail ? total : avail) : (total > 0 ? total : avail);
         p->memory_bytes = m > 0 ? m : (1L << 30);
@@ -379,7 +370,6 @@ void ps_scale_params_machine(ps_scale_params *p)
         p->src[PS_K_WORD_BITS] = PS_SRC_AUTO;
         snprintf(p->why[PS_K_WORD_BITS], sizeof p->why[0], "pointer width");
     }
-    hwloc_topology_destroy(topo);
 }
 
 static void set_why(ps_scale_params *p, int k, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

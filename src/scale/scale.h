@@ -30,7 +30,11 @@ int ps_scale_sweep(ps_scale_params *p, const char *dir, int resume, char *err, s
 int ps_scale_load_plan(const char *dir, ps_scale_params *p, json_t **plan, char *err, size_t errlen);
 
 /* The analysis document from the plan and the run records. */
-json_t *ps_scale_analyse(const json_t *plan, const json_t *runs);
+json_t *ps_scale_analyze(const json_t *plan, const json_t *runs);
+
+/* The record of one run in the run records (the last, should a run appear
+ * twice), or NULL. */
+const json_t *ps_scale_find_run(const json_t *runs, const char *variation, int ranks, int trial);
 
 /* Reads DIR/runs.ndjson (an array, empty when missing). */
 json_t *ps_scale_read_runs(const char *dir, char *err, size_t errlen);
@@ -50,11 +54,11 @@ void ps_scale_print(const json_t *doc, FILE *out);
  * array of {id, text, numbers {...}} (conclude.c). */
 json_t *ps_scale_conclude(const json_t *doc);
 
-/* The report fragment for a "scale" document: a <section> with the
- * parameters, the table, the conclusions and the seed's Figures 4.2-4.6
- * (ACT/s, efficiency and serial fraction by variation and by processor
- * count) as inline SVG.  dir (may be NULL) is where the document lives.
- * 0, or -1 if the document is not a scale document. */
-int ps_scale_report_html(const json_t *doc, const char *dir, FILE *out);
+/* The report fragment (report/report.h) for a "scale" document: a <section>
+ * with the parameters, the table, the conclusions and the seed's Figures
+ * 4.2-4.6 (ACT/s, efficiency and serial fraction by variation and by
+ * processor count) as inline SVG.  dir (may be NULL) is where the document
+ * lives.  0, or -1 if the document is not a scale document. */
+int ps_scale_report_html(FILE *out, const json_t *doc, const char *dir, const char *source);
 
 #endif

@@ -45,5 +45,6 @@ int ps_eventq_lane_grow(ps_lane *l)
     l->b = b;
     l->head = 0;
     l->cap = nc;
+    PS_ASSERT((nc & (nc - 1)) == 0);   /* positions wrap with a mask */
     return 0;
 }

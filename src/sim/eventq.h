@@ -16,6 +16,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util/assert.h"
+
 typedef struct ps_qent {
     double   t;
     uint64_t seq;     /* insertion order, for ties */
@@ -77,6 +79,7 @@ static inline int ps_eventq_push_lane(ps_eventq *q, int L, double t, uint32_t id
     ps_lane *l = &q->lane[L];
     if (l->n && t < l->b[(l->head + l->n - 1) & (l->cap - 1)].t) return ps_eventq_push(q, t, id, kind);
     if (l->n == l->cap && ps_eventq_lane_grow(l)) return -1;
+    PS_ASSERT(l->n < l->cap && (l->cap & (l->cap - 1)) == 0);
     l->b[(l->head + l->n++) & (l->cap - 1)] = (ps_qent){t, q->seq++, id, kind};
     return 0;
 }
@@ -101,6 +104,8 @@ static inline int ps_eventq_pop(ps_eventq *q, ps_qent *out)
     *out = l->b[l->head];
     l->head = (l->head + 1) & (l->cap - 1);
     l->n--;
+    /* a lane stays sorted: its next entry is not before the one taken */
+    PS_ASSERT(!l->n || !ps__qless(&l->b[l->head], out));
     return 0;
 }
 
@@ -144,6 +149,9 @@ static inline int ps__eventq_heap_pop(ps_eventq *q, ps_qent *out)
         i = p;
     }
     h[i] = last;
+    /* the heap's order: the new root is not before the entry removed, and
+     * the moved entry not before its parent */
+    PS_ASSERT(!ps__qless(&h[0], out) && (i == 0 || !ps__qless(&h[i], &h[(i - 1) / 4])));
     return 0;
 }
 

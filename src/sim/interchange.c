@@ -27,13 +27,9 @@ typedef struct reqs {
 
 static int reqs_push(reqs *q, req r)
 {
-    if (q->n == q->cap) {
-        size_t nc = q->cap ? q->cap * 2 : 16;
-        req *n = realloc(q->v, nc * sizeof *n);
-        if (!n) return -1;
-        q->v = n;
-        q->cap = nc;
-    }
+    req *v = ps_grow(q->v, &q->cap, q->n + 1, sizeof *v, 16);
+    if (!v) return -1;
+    q->v = v;
     q->v[q->n++] = r;
     return 0;
 }

@@ -20,6 +20,7 @@
 #include <errno.h>
 #include <ini.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +30,7 @@
 
 enum { REQ_SEND, REQ_RECV, REQ_WORD, REQ_FLOP, NREQ };
 static const char *const req_names[NREQ] = {"send_latency", "recv_latency", "word_time", "flop_time"};
+_Static_assert(sizeof((ps_machine *)0)->cache_bytes / sizeof(long long) == PS_CACHE_LEVELS, "cache levels");
 
 void ps_machine_init(ps_machine *m)
 {
@@ -83,6 +85,15 @@ static int integer(parse_state *st, const char *key, const char *v, long long *o
     return 1;
 }
 
+/* An integer key held in an int (counts: ranks, cores). */
+static int int_value(parse_state *st, const char *key, const char *v, int *out)
+{
+    long long x;
+    if (!integer(st, key, v, &x)) return 0;
+    *out = (int)x;
+    return 1;
+}
+
 static void copy_str(char *dst, size_t n, const char *v)
 {
     snprintf(dst, n, "%s", v);
@@ -97,6 +108,51 @@ static int network(parse_state *st, const char *key, const char *v)
 }
 
 /* ---- INI ------------------------------------------------------------------ */
+
+/* [meta]: the keys of a result's machine meta (docs/OUTPUTS.md), in its
+ * order, the caches as cache_L1d .. cache_L4; `old` is what files written
+ * before said.  Informational: unknown keys are ignored. */
+enum { META_STR, META_INT, META_LLONG, META_CACHES };
+#define META(key, old, type, field) {key, old, type, offsetof(ps_machine, field), sizeof(((ps_machine *)0)->field)}
+static const struct meta_key {
+    const char *key, *old;
+    int         type;
+    size_t      off, size;
+} meta_keys[] = {
+    META("host", NULL, META_STR, host),         META("os", NULL, META_STR, os),
+    META("cpu", NULL, META_STR, cpu),           META("sockets", NULL, META_INT, sockets),
+    META("cores", NULL, META_INT, cores),       META("pus", NULL, META_INT, pus),
+    META("memory_bytes", "memory", META_LLONG, memory_bytes),
+    META("cache_", NULL, META_CACHES, cache_bytes),
+    META("mpi", NULL, META_STR, mpi),           META("compiler", NULL, META_STR, compiler),
+    META("date", NULL, META_STR, date),         META("source", NULL, META_STR, source)};
+#undef META
+
+static int meta_key(parse_state *st, const char *name, const char *value)
+{
+    for (size_t k = 0; k < sizeof meta_keys / sizeof meta_keys[0]; k++) {
+        const struct meta_key *mk = &meta_keys[k];
+        char *field = (char *)st->m + mk->off;
+        if (mk->type == META_CACHES) {
+            for (int i = 0; i < PS_CACHE_LEVELS; i++) {
+                char now[16], old[16];
+                snprintf(now, sizeof now, "cache_%s", ps_cache_level_names[i]);
+                snprintf(old, sizeof old, "cache_l%d", i + 1);
+                if (strcmp(name, now) == 0 || strcmp(name, old) == 0)
+                    return integer(st, name, value, &st->m->cache_bytes[i]);
+            }
+            continue;
+        }
+        if (strcmp(name, mk->key) != 0 && (!mk->old || strcmp(name, mk->old) != 0)) continue;
+        if (mk->type == META_STR) {
+            copy_str(field, mk->size, value);
+            return 1;
+        }
+        if (mk->type == META_INT) return int_value(st, name, value, (int *)field);
+        return integer(st, name, value, (long long *)field);
+    }
+    return 1;
+}
 
 static int ini_key(parse_state *st, const char *section, const char *name, const char *value)
 {
@@ -117,12 +173,7 @@ static int ini_key(parse_state *st, const char *section, const char *name, const
             }
         if (strcmp(name, "name") == 0) { copy_str(m->name, sizeof m->name, value); return 1; }
         if (strcmp(name, "network") == 0) return network(st, name, value);
-        if (strcmp(name, "cores_per_node") == 0) {
-            long long v;
-            if (!integer(st, name, value, &v)) return 0;
-            m->cores_per_node = (int)v;
-            return 1;
-        }
+        if (strcmp(name, "cores_per_node") == 0) return int_value(st, name, value, &m->cores_per_node);
         return fail(st, "%s: unknown key in [machine]", name);
     }
     if (strcmp(section, "bsp") == 0) {
@@ -138,12 +189,7 @@ static int ini_key(parse_state *st, const char *section, const char *name, const
                 if (i == 2) st->seen_bsp_l = 1;
                 return number(st, name, value, mins[i], dst[i]);
             }
-        if (strcmp(name, "p") == 0) {
-            long long v;
-            if (!integer(st, name, value, &v)) return 0;
-            m->bsp_p = (int)v;
-            return 1;
-        }
+        if (strcmp(name, "p") == 0) return int_value(st, name, value, &m->bsp_p);
         return fail(st, "%s: unknown key in [bsp]", name);
     }
     if (strcmp(section, "pingpong") == 0) {
@@ -162,28 +208,7 @@ static int ini_key(parse_state *st, const char *section, const char *name, const
         m->npp++;
         return 1;
     }
-    if (strcmp(section, "meta") == 0) {
-        /* informational: unknown keys are ignored */
-        struct { const char *k; char *dst; size_t n; } strs[] = {
-            {"host", m->host, sizeof m->host},         {"cpu", m->cpu, sizeof m->cpu},
-            {"mpi", m->mpi, sizeof m->mpi},            {"compiler", m->compiler, sizeof m->compiler},
-            {"date", m->date, sizeof m->date},         {"source", m->source, sizeof m->source}};
-        for (size_t i = 0; i < sizeof strs / sizeof strs[0]; i++)
-            if (strcmp(name, strs[i].k) == 0) { copy_str(strs[i].dst, strs[i].n, value); return 1; }
-        long long v;
-        if (strcmp(name, "cores") == 0) {
-            if (!integer(st, name, value, &v)) return 0;
-            m->cores = (int)v;
-            return 1;
-        }
-        if (strcmp(name, "memory") == 0) return integer(st, name, value, &m->memory_bytes);
-        for (int i = 0; i < 4; i++) {
-            char k[16];
-            snprintf(k, sizeof k, "cache_l%d", i + 1);
-            if (strcmp(name, k) == 0) return integer(st, name, value, &m->cache_bytes[i]);
-        }
-        return 1;
-    }
+    if (strcmp(section, "meta") == 0) return meta_key(st, name, value);
     return fail(st, "unknown section [%s] (expected machine, bsp, pingpong or meta)", section);
 }
 
@@ -477,16 +502,17 @@ static int machine_file(FILE *f, void *ctx)
         }
     }
     fputs("\n[meta]\n", f);
-    put_str(f, "host", m->host);
-    put_str(f, "cpu", m->cpu);
-    if (m->cores) fprintf(f, "cores = %d\n", m->cores);
-    if (m->memory_bytes) fprintf(f, "memory = %lld\n", m->memory_bytes);
-    for (int i = 0; i < 4; i++)
-        if (m->cache_bytes[i]) fprintf(f, "cache_l%d = %lld\n", i + 1, m->cache_bytes[i]);
-    put_str(f, "mpi", m->mpi);
-    put_str(f, "compiler", m->compiler);
-    put_str(f, "date", m->date);
-    put_str(f, "source", m->source);
+    for (size_t k = 0; k < sizeof meta_keys / sizeof meta_keys[0]; k++) {
+        const struct meta_key *mk = &meta_keys[k];
+        const char *field = (const char *)m + mk->off;
+        if (mk->type == META_STR) put_str(f, mk->key, field);
+        else if (mk->type == META_INT && *(const int *)field) fprintf(f, "%s = %d\n", mk->key, *(const int *)field);
+        else if (mk->type == META_LLONG && *(const long long *)field)
+            fprintf(f, "%s = %lld\n", mk->key, *(const long long *)field);
+        else if (mk->type == META_CACHES)
+            for (int i = 0; i < PS_CACHE_LEVELS; i++)
+                if (m->cache_bytes[i]) fprintf(f, "cache_%s = %lld\n", ps_cache_level_names[i], m->cache_bytes[i]);
+    }
     return ferror(f) ? -1 : 0;
 }
 

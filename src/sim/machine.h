@@ -7,7 +7,10 @@
  *   [bsp]      r (flop/s), g, l (flop units), h0, h1 (fit interval), p,
  *              r_incache, r_outcache (flop/s), g_us, l_us
  *   [pingpong] one line per size: "bytes = seconds" (half round trip), ascending
- *   [meta]     host, cores, caches, memory, mpi, compiler, date, source
+ *   [meta]     the machine meta of results (docs/OUTPUTS.md): host, os, cpu,
+ *              sockets, cores, pus, memory_bytes, cache_L1d .. cache_L4, mpi,
+ *              compiler, date; and source (where the model comes from).  Files
+ *              written before say memory and cache_l1 .. cache_l4; both load.
  * Only [machine] send_latency, recv_latency, word_time, flop_time are
  * required; everything else may be missing (0 / empty = unknown).
  * The estimator seed's architecture file ("receive latency = 0.24e-4 seconds")
@@ -40,10 +43,10 @@ typedef struct ps_machine {
     /* Hockney fit of the ping-pong: t(n) = t0 + n / r_inf */
     double t0, r_inf, n_half;
     /* meta */
-    char host[128], cpu[256], mpi[128], compiler[128], date[64], source[256];
-    int  cores;
+    char host[128], os[128], cpu[256], mpi[128], compiler[128], date[64], source[256];
+    int  sockets, cores, pus;
     long long memory_bytes;
-    long long cache_bytes[4];            /* L1..L4 data/unified, 0 = none */
+    long long cache_bytes[4];            /* ps_cache_level_names: L1d .. L4; 0 = none */
     /* added by probe: optimistic g (one combined message per destination, as
      * bspprobe), flops; 0 = unknown */
     double bsp_g_combined;

@@ -65,27 +65,16 @@ void ps_streams_free(ps_streams *s)
 
 int ps_streams_construct(ps_streams *s, const char *name)
 {
-    for (int i = 0; i < s->nconstructs; i++)
-        if (!strcmp(s->constructs[i], name)) return i;
-    if (s->nconstructs >= UINT16_MAX) return -1;
-    char **n = realloc(s->constructs, (size_t)(s->nconstructs + 1) * sizeof *n);
-    if (!n) return -1;
-    s->constructs = n;
-    if (!(n[s->nconstructs] = strdup(name))) return -1;
-    return s->nconstructs++;
+    return ps__construct_list_add(&s->constructs, &s->nconstructs, name);
 }
 
 int ps_streams_append(ps_streams *s, int r, const ps_insn *in)
 {
     if (!s->buf || r < 0 || r >= s->nranks) return -1;
-    if (s->len[r] + PS_INSN_MAX > s->cap[r]) {
-        size_t nc = s->cap[r] ? s->cap[r] * 2 : 48;
-        uint8_t *nb = realloc(s->buf[r], nc);
-        if (!nb) return -1;
-        s->buf[r] = nb;
-        s->cap[r] = nc;
-        s->data[r] = nb;
-    }
+    uint8_t *b = ps_grow(s->buf[r], &s->cap[r], s->len[r] + PS_INSN_MAX, 1, 48);
+    if (!b) return -1;
+    s->buf[r] = b;
+    s->data[r] = b;
     s->len[r] += ps_insn_encode(&s->ctx[r], in, s->buf[r] + s->len[r]);
     return 0;
 }

@@ -13,4 +13,9 @@
 /* Indexed by enum ps_construct_id, PS_C_NONE .. PS_C__BUILTIN-1. */
 extern const char *const ps__construct_builtin_names[PS_C__BUILTIN];
 
+/* The id of `name` in a list of construct names (names[0 .. *n)), appended
+ * when new; -1 when the list is full (ids are 16 bits) or out of memory.
+ * Traces and instruction streams keep their names so. */
+int ps__construct_list_add(char ***names, int *n, const char *name);
+
 #endif

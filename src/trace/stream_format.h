@@ -27,6 +27,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "util/assert.h"
+
 enum ps_op {
     PS_OP_SEND = 1,     /* nonblocking send: completes at WAIT / WAITONE */
     PS_OP_RECV,         /* nonblocking receive */
@@ -104,6 +106,7 @@ static inline size_t ps_insn_encode(ps_insn_ctx *c, const ps_insn *in, uint8_t *
         c->construct = in->construct;
     }
     buf[0] = op;
+    PS_ASSERT(p - buf <= PS_INSN_MAX);
     return (size_t)(p - buf);
 }
 

@@ -1,13 +1,13 @@
 /*
  * trace.c - the in-memory trace, its file format and message matching.
  *
- * File format "PSTRACE" version 2 (docs/TRACE_FORMAT.md), little-endian:
+ * File format "PSTRACE" version 3 (docs/TRACE_FORMAT.md), little-endian:
  *   magic "PSTRACE\0" (8 bytes), u32 version, u32 nranks, u32 nconstructs,
  *   u32 meta length; then nconstructs names (u16 length + bytes);
  *   the meta JSON (meta length bytes);
  *   per rank: a fixed header (u64 n, u64 dropped, f64 t_begin, t_end,
  *   clock_offset, clock_drift, clock_rtt, procstats: f64 wall, user, sys,
- *   u64 minflt, majflt, nvcsw, nivcsw, maxrss_kb, [version 2: i64
+ *   u64 minflt, majflt, nvcsw, nivcsw, maxrss_kb, [version 3: i64
  *   timed_minflt, timed_majflt, timed_cache_misses], host[64]) followed by n
  *   40-byte event records (f64 t0, f64 t1, u64 bytes, i32 peer, i32 tag,
  *   u16 construct, u8 kind, u8 flags, u32 aux).
@@ -20,11 +20,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "trace/constructs.h"
+#include "util/assert.h"
 #include "util/util.h"
 
 #define PS_TRACE_MAGIC "PSTRACE"
-#define PS_TRACE_VERSION 2u
-/* the smallest rank header (version 1's): bounds the rank count of a file */
+/* Version 1 had no PS_EV_COLLECTIVE and no request ids (aux was 0 outside
+ * sections); its layout is the same, so it reads unchanged. Version 3 adds
+ * the counters over the timed interval to each rank's header. */
+#define PS_TRACE_V1_KINDS (PS_EV_DATA + 1)
+/* the smallest rank header (versions 1 and 2): bounds the rank count of a file */
 #define PS_RANK_HEADER_BYTES (2 * 8 + 5 * 8 + 3 * 8 + 5 * 8 + 64)
 
 _Static_assert(sizeof(ps_event) == 40, "ps_event must stay 40 bytes (the file format)");
@@ -35,6 +40,7 @@ ps_trace *ps_trace_new(int nranks)
     ps_trace *t = calloc(1, sizeof *t);
     if (!t) return NULL;
     t->nranks = nranks;
+    t->version = PS_TRACE_VERSION;
     t->rank = calloc((size_t)(nranks ? nranks : 1), sizeof *t->rank);
     if (!t->rank) {
         free(t);
@@ -58,16 +64,7 @@ void ps_trace_free(ps_trace *t)
 
 int ps_trace_add_construct(ps_trace *t, const char *name)
 {
-    for (int i = 0; i < t->nconstructs; i++)
-        if (!strcmp(t->constructs[i], name)) return i;
-    if (t->nconstructs >= 65535) return -1;
-    char **nc = realloc(t->constructs, (size_t)(t->nconstructs + 1) * sizeof *nc);
-    if (!nc) return -1;
-    t->constructs = nc;
-    char *copy = strdup(name);
-    if (!copy) return -1;
-    t->constructs[t->nconstructs] = copy;
-    return t->nconstructs++;
+    return ps__construct_list_add(&t->constructs, &t->nconstructs, name);
 }
 
 int ps_trace_set_constructs(ps_trace *t, const char *const *names, int n)
@@ -100,13 +97,9 @@ int ps_trace_set_meta(ps_trace *t, const char *json)
 int ps_trace_push(ps_trace *t, int r, const ps_event *e)
 {
     ps_rank_trace *rt = &t->rank[r];
-    if (rt->n == rt->cap) {
-        size_t nc = rt->cap ? rt->cap * 2 : 256;
-        ps_event *ne = realloc(rt->ev, nc * sizeof *ne);
-        if (!ne) return -1;
-        rt->ev = ne;
-        rt->cap = nc;
-    }
+    ps_event *ev = ps_grow(rt->ev, &rt->cap, rt->n + 1, sizeof *ev, 256);
+    if (!ev) return -1;
+    rt->ev = ev;
     rt->ev[rt->n++] = *e;
     return 0;
 }
@@ -124,7 +117,8 @@ double ps_trace_time(const ps_trace *t)
 const char *ps_event_kind_name(int kind)
 {
     static const char *names[] = {"?", "compute", "send", "recv", "post", "wait",
-                                  "barrier", "mark", "section", "data"};
+                                  "barrier", "mark", "section", "data", "collective"};
+    _Static_assert(sizeof names / sizeof names[0] == PS_EV__COUNT, "a name for every event kind");
     return kind > 0 && kind < PS_EV__COUNT ? names[kind] : "?";
 }
 
@@ -156,6 +150,7 @@ static void wb_put(wbuf *b, const void *data, size_t len)
         b->p = np;
         b->cap = nc;
     }
+    PS_ASSERT(b->n + len <= b->cap);
     memcpy(b->p + b->n, data, len);
     b->n += len;
 }
@@ -286,6 +281,7 @@ int ps_trace_parse(const void *bytes, size_t len, const char *file, ps_trace **o
                   version, PS_TRACE_VERSION);
         return -1;
     }
+    unsigned nkinds = version == 1 ? PS_TRACE_V1_KINDS : PS_EV__COUNT;
     uint32_t nranks = rb_u32(&b), ncons = rb_u32(&b), metalen = rb_u32(&b);
     /* every rank needs its fixed header, so the length bounds the rank count */
     if (b.bad || nranks > (1u << 24) || (uint64_t)nranks * PS_RANK_HEADER_BYTES > len || ncons > 65535 ||
@@ -298,6 +294,7 @@ int ps_trace_parse(const void *bytes, size_t len, const char *file, ps_trace **o
         ps_seterr(err, errlen, "%s: out of memory", file);
         return -1;
     }
+    t->version = version;
     for (uint32_t i = 0; i < ncons && !b.bad; i++) {
         uint16_t l = rb_u16(&b);
         char name[65536];
@@ -333,7 +330,7 @@ int ps_trace_parse(const void *bytes, size_t len, const char *file, ps_trace **o
         rt->proc.nvcsw = rb_u64(&b);
         rt->proc.nivcsw = rb_u64(&b);
         rt->proc.maxrss_kb = rb_u64(&b);
-        if (version >= 2) {
+        if (version >= 3) {
             rt->proc.timed_minflt = (int64_t)rb_u64(&b);
             rt->proc.timed_majflt = (int64_t)rb_u64(&b);
             rt->proc.timed_cache_misses = (int64_t)rb_u64(&b);
@@ -359,11 +356,11 @@ int ps_trace_parse(const void *bytes, size_t len, const char *file, ps_trace **o
             rb_get(&b, &e->kind, 1);
             rb_get(&b, &e->flags, 1);
             e->aux = rb_u32(&b);
-            if (e->kind == 0 || e->kind >= PS_EV__COUNT || (e->construct >= ncons && ncons > 0) ||
+            if (e->kind == 0 || e->kind >= nkinds || (e->construct >= ncons && ncons > 0) ||
                 (e->peer >= (int32_t)nranks) || e->peer < -1) {
                 ps_seterr(err, errlen, "%s: corrupt event %llu of rank %u", file, (unsigned long long)i, r);
                 ps_trace_free(t);
-                        return -1;
+                return -1;
             }
         }
     }
@@ -439,14 +436,11 @@ static int q_push(chan *c, ps_evref r)
             memmove(c->q, c->q + c->head, c->n * sizeof *c->q);
             c->head = 0;
         }
-        if (c->n == c->cap) {
-            size_t nc = c->cap ? c->cap * 2 : 4;
-            ps_evref *nq = realloc(c->q, nc * sizeof *nq);
-            if (!nq) return -1;
-            c->q = nq;
-            c->cap = nc;
-        }
+        ps_evref *q = ps_grow(c->q, &c->cap, c->n + 1, sizeof *q, 4);
+        if (!q) return -1;
+        c->q = q;
     }
+    PS_ASSERT(c->head + c->n < c->cap);
     c->q[c->head + c->n++] = r;
     return 0;
 }
@@ -474,6 +468,7 @@ int ps_trace_match(const ps_trace *t, ps_match *m)
     }
     chtab T = {0};
     int rc = 0;
+    size_t sides = 0;   /* sends and receives with a valid peer */
     /* Walk ranks in order; per channel, the queue holds whichever side
      * (sends or receives) has been seen in excess so far.  FIFO order per
      * channel is all the non-overtaking rule needs. */
@@ -484,6 +479,7 @@ int ps_trace_match(const ps_trace *t, ps_match *m)
             int is_send = e->kind == PS_EV_SEND, is_recv = e->kind == PS_EV_RECV;
             if (!is_send && !is_recv) continue;
             if (e->peer < 0 || e->peer >= t->nranks) continue;
+            sides++;
             int32_t s = is_send ? r : e->peer, d = is_send ? e->peer : r;
             chan *c = ch_get(&T, s, d, e->tag);
             if (!c) { rc = -1; break; }
@@ -491,6 +487,8 @@ int ps_trace_match(const ps_trace *t, ps_match *m)
             if (c->n > 0 && c->is_recv == is_send) {
                 ps_evref other = c->q[c->head++];
                 c->n--;
+                /* the k-th send of a channel meets its k-th receive */
+                PS_ASSERT(t->rank[other.rank].ev[other.index].kind == (is_send ? PS_EV_RECV : PS_EV_SEND));
                 ps_evref sref = is_send ? me : other, rref = is_send ? other : me;
                 m->recv_of_send[m->base[sref.rank] + (size_t)sref.index] = rref;
                 m->send_of_recv[m->base[rref.rank] + (size_t)rref.index] = sref;
@@ -508,6 +506,8 @@ int ps_trace_match(const ps_trace *t, ps_match *m)
         free(T.c[i].q);
     }
     free(T.c);
+    /* every side is in a pair or counted unmatched, once */
+    PS_ASSERT(rc || 2 * m->nmessages + m->unmatched_sends + m->unmatched_recvs == sides);
     if (rc) ps_match_free(m);
     return rc;
 }

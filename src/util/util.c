@@ -1,6 +1,8 @@
 /* util.c - small shared helpers (see util.h). */
 #include "util/util.h"
 
+#include "util/assert.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -38,6 +40,17 @@ void *ps_xrealloc(void *p, size_t n)
     void *q = realloc(p, n ? n : 1);
     if (!q) oom();
     return q;
+}
+
+void *ps_grow(void *v, size_t *cap, size_t need, size_t size, size_t initial)
+{
+    if (need <= *cap) return v;
+    size_t nc = *cap ? *cap * 2 : (initial ? initial : 1);
+    while (nc < need) nc *= 2;
+    if (nc > SIZE_MAX / size) return NULL;
+    void *n = realloc(v, nc * size);
+    if (n) *cap = nc;
+    return n;
 }
 
 char *ps_xstrdup(const char *s)
@@ -164,7 +177,13 @@ char *ps_read_file(const char *path, size_t *len, char *err, size_t errlen)
  * /dev/stdout): renaming over it would replace the device node. */
 static int write_in_place(const char *path, const void *data, size_t len, char *err, size_t errlen)
 {
-    int fd = open(path, O_WRONLY | O_TRUNC);
+    /* '-': standard output, after what stdio holds for it */
+    int std = !strcmp(path, "-");
+    if (std) {
+        fflush(stdout);
+        path = "standard output";
+    }
+    int fd = std ? STDOUT_FILENO : open(path, O_WRONLY | O_TRUNC);
     if (fd < 0) {
         ps_seterr(err, errlen, "%s: cannot write: %s", path, strerror(errno));
         return -1;
@@ -175,13 +194,13 @@ static int write_in_place(const char *path, const void *data, size_t len, char *
         if (w < 0 && errno == EINTR) continue;
         if (w <= 0) {
             ps_seterr(err, errlen, "%s: write failed: %s", path, strerror(errno));
-            close(fd);
+            if (!std) close(fd);
             return -1;
         }
         p += w;
         len -= (size_t)w;
     }
-    close(fd);
+    if (!std) close(fd);
     return 0;
 }
 
@@ -189,7 +208,7 @@ int ps_write_file(const char *path, const void *data, size_t len, char *err, siz
 {
     /* /dev/stdout and friends are links into /proc: whatever they point at
      * (a terminal, a pipe, a file the shell opened), write into it */
-    if (!strncmp(path, "/dev/", 5) || !strncmp(path, "/proc/", 6))
+    if (!strcmp(path, "-") || !strncmp(path, "/dev/", 5) || !strncmp(path, "/proc/", 6))
         return write_in_place(path, data, len, err, errlen);
     struct stat st;
     if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
@@ -340,6 +359,14 @@ void ps_debug(const char *fmt, ...)
     fputc('\n', stderr);
     va_end(ap);
 }
+
+_Noreturn void ps__assert_failed(const char *cond, const char *file, int line, const char *func)
+{
+    fprintf(stderr, "parscope: internal error at %s:%d (%s): %s does not hold\n", file, line, func, cond);
+    abort();
+}
+
+const char *const ps_cache_level_names[PS_CACHE_LEVELS] = {"L1d", "L2", "L3", "L4"};
 
 static int cmp_double(const void *a, const void *b)
 {

@@ -21,6 +21,12 @@ void *ps_xrealloc(void *p, size_t n);
 char *ps_xstrdup(const char *s);
 char *ps_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* Room for `need` elements of `size` bytes in the array v of capacity *cap:
+ * v itself when it has room, else v reallocated to twice its capacity (at
+ * least `initial`, and need) with *cap updated.  NULL when out of memory, v
+ * left as it was. */
+void *ps_grow(void *v, size_t *cap, size_t need, size_t size, size_t initial);
+
 /* Seconds on the monotonic clock. */
 double ps_clock(void);
 /* Seconds since the epoch (wall clock), and an ISO 8601 UTC stamp. */
@@ -35,7 +41,8 @@ int ps_file_exists(const char *path);
 /* Reads a whole file (NUL-terminated); NULL on failure with err set. */
 char *ps_read_file(const char *path, size_t *len, char *err, size_t errlen);
 /* Writes a whole file atomically (temporary file in the same directory, fsync,
- * rename); nothing is left half-written on failure. */
+ * rename); nothing is left half-written on failure.  "-" is standard output;
+ * a device (/dev/stdout) is written in place. */
 int ps_write_file(const char *path, const void *data, size_t len, char *err, size_t errlen);
 
 /* Formats a file in memory with fn(f, ctx) (0, or -1 for a formatting
@@ -65,6 +72,11 @@ void ps_fmt_bytes(char *buf, size_t len, double bytes);
 
 /* Environment-switched debug logging: PARSCOPE_DEBUG=1 prints to stderr. */
 void ps_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* The cache levels of a machine meta (docs/OUTPUTS.md): "L1d" (level 1 data
+ * or unified), "L2", "L3", "L4"; results key their caches by these names. */
+#define PS_CACHE_LEVELS 4
+extern const char *const ps_cache_level_names[PS_CACHE_LEVELS];
 
 /* Sorting and order statistics of doubles (the array is sorted in place). */
 void   ps_sort_doubles(double *v, size_t n);

@@ -274,8 +274,22 @@ static void svg_bars(FILE *f, const json_t *doc)
     ps_svg_end(f);
 }
 
-int ps_whitebox_report_html(const json_t *doc, FILE *f)
+/* Table cells: a time ("-" when unknown), a count. */
+static void time_cell(FILE *f, double s)
 {
+    char b[32];
+    ps_html_cell(f, 1, "%s", tm(b, sizeof b, s));
+}
+
+static void count_cell(FILE *f, double v)
+{
+    ps_html_cell(f, 1, "%lld", (long long)v);
+}
+
+int ps_whitebox_report_html(FILE *f, const json_t *doc, const char *dir, const char *source)
+{
+    (void)dir;
+    (void)source;
     if (!is_whitebox(doc)) return -1;
     char a[32], b[32], c[32], d[32], e[32];
     const json_t *params = json_object_get(doc, "params");
@@ -343,12 +357,12 @@ int ps_whitebox_report_html(const json_t *doc, FILE *f)
             snprintf(order + n, sizeof order - n, "%s%s", j ? ", " : "", json_string_value(o) ? json_string_value(o) : "?");
         }
         ps_html_row_begin(f);
-        ps_html_cell(f, 1, "%lld", (long long)jnum(r, "round"));
+        count_cell(f, jnum(r, "round"));
         ps_html_cell(f, 0, "%s", order);
-        ps_html_cell(f, 1, "%s", tm(a, 32, jnum(r, "comm")));
-        ps_html_cell(f, 1, "%s", tm(b, 32, jnum(r, "data")));
-        ps_html_cell(f, 1, "%s", tm(c, 32, jnum(r, "full")));
-        if (has_sec) ps_html_cell(f, 1, "%s", tm(d, 32, jnum(r, "sections")));
+        time_cell(f, jnum(r, "comm"));
+        time_cell(f, jnum(r, "data"));
+        time_cell(f, jnum(r, "full"));
+        if (has_sec) time_cell(f, jnum(r, "sections"));
         ps_html_row_end(f);
     }
     ps_html_table_end(f);
@@ -359,15 +373,15 @@ int ps_whitebox_report_html(const json_t *doc, FILE *f)
     json_array_foreach(json_object_get(doc, "ranks"), i, r) {
         const json_t *cp = json_object_get(r, "computation");
         ps_html_row_begin(f);
-        ps_html_cell(f, 1, "%lld", (long long)jnum(r, "rank"));
-        ps_html_cell(f, 1, "%s", tm(a, 32, jnum(json_object_get(r, "communication"), "value")));
-        ps_html_cell(f, 1, "%s", tm(b, 32, jnum(json_object_get(r, "data_movement"), "value")));
-        ps_html_cell(f, 1, "%s", tm(c, 32, jnum(cp, "value")));
+        count_cell(f, jnum(r, "rank"));
+        time_cell(f, jnum(json_object_get(r, "communication"), "value"));
+        time_cell(f, jnum(json_object_get(r, "data_movement"), "value"));
+        time_cell(f, jnum(cp, "value"));
         char s1[32], s2[32];
         ps_html_cell(f, 1, "%s .. %s", tm(s1, 32, jnum(cp, "min")), tm(s2, 32, jnum(cp, "max")));
-        ps_html_cell(f, 1, "%s", tm(d, 32, jnum(r, "instrumented_compute_s")));
-        ps_html_cell(f, 1, "%lld", (long long)jnum(r, "messages_sent"));
-        ps_html_cell(f, 1, "%lld", (long long)jnum(r, "bytes_sent"));
+        time_cell(f, jnum(r, "instrumented_compute_s"));
+        count_cell(f, jnum(r, "messages_sent"));
+        count_cell(f, jnum(r, "bytes_sent"));
         ps_html_row_end(f);
     }
     ps_html_table_end(f);
@@ -460,12 +474,12 @@ int ps_whitebox_report_html(const json_t *doc, FILE *f)
         ps_html_table_begin(f, 6, "rank", "messages", "bytes", "latency part", "predicted", "measured");
         json_array_foreach(json_object_get(mod, "ranks"), i, r) {
             ps_html_row_begin(f);
-            ps_html_cell(f, 1, "%lld", (long long)jnum(r, "rank"));
-            ps_html_cell(f, 1, "%lld", (long long)jnum(r, "messages"));
-            ps_html_cell(f, 1, "%lld", (long long)jnum(r, "bytes"));
-            ps_html_cell(f, 1, "%s", tm(a, 32, jnum(r, "latency_part_s")));
-            ps_html_cell(f, 1, "%s", tm(b, 32, jnum(r, "predicted_s")));
-            ps_html_cell(f, 1, "%s", tm(c, 32, jnum(r, "measured_s")));
+            count_cell(f, jnum(r, "rank"));
+            count_cell(f, jnum(r, "messages"));
+            count_cell(f, jnum(r, "bytes"));
+            time_cell(f, jnum(r, "latency_part_s"));
+            time_cell(f, jnum(r, "predicted_s"));
+            time_cell(f, jnum(r, "measured_s"));
             ps_html_row_end(f);
         }
         ps_html_table_end(f);
@@ -478,7 +492,7 @@ int ps_whitebox_report_html(const json_t *doc, FILE *f)
         json_array_foreach(fails, i, r) {
             ps_html_row_begin(f);
             ps_html_cell(f, 0, "%s", jstr(r, "variant"));
-            ps_html_cell(f, 1, "%lld", (long long)jnum(r, "round"));
+            count_cell(f, jnum(r, "round"));
             ps_html_cell(f, 0, "%s", jstr(r, "message"));
             ps_html_row_end(f);
         }

@@ -17,6 +17,8 @@
 #include "lang/codegen.h"
 #include "launch/run.h"
 #include "report/result.h"
+#include "util/proc.h"
+#include "util/progress.h"
 #include "util/util.h"
 #include "whitebox/whitebox.h"
 #include "workloads/workloads.h"
@@ -80,8 +82,7 @@ static json_t *slicer_notes(const char *workload)
     return o2;
 }
 
-int ps_whitebox_run(const ps_whitebox_spec *s, json_t **doc, ps_whitebox_progress cb, void *ctx, char *err,
-                    size_t errlen)
+int ps_whitebox_run(const ps_whitebox_spec *s, json_t **doc, char *err, size_t errlen)
 {
     *doc = NULL;
     ps_machine machine, *m = NULL;
@@ -105,11 +106,12 @@ int ps_whitebox_run(const ps_whitebox_spec *s, json_t **doc, ps_whitebox_progres
     char workload[256] = "";
     long size = s->size, iterations = s->iterations;
     int rc = 0, interrupted = 0;
-    int total = trials * nv, done = 0;
+    ps_progress pr;
+    ps_progress_begin(&pr, trials * nv, s->quiet);
     for (int k = 0; k < trials && !interrupted; k++) {
         for (int j = 0; j < nv && !interrupted; j++) {
             int v = (j + k) % nv;
-            if (cb) cb(ps_wb_variant_name(v), done, total, ctx);
+            ps_progress_show(&pr, "whitebox: %s variant, round %d", ps_wb_variant_name(v), k + 1);
             ps_run_spec rs;
             memset(&rs, 0, sizeof rs);
             rs.workload = s->workload;
@@ -149,11 +151,11 @@ int ps_whitebox_run(const ps_whitebox_spec *s, json_t **doc, ps_whitebox_progres
                 json_array_append_new(failures, f);
             }
             ps_run_result_free(&r);
-            done++;
+            ps_progress_step(&pr);
             if (ps_interrupted()) interrupted = 1;
         }
     }
-    if (cb) cb(NULL, done, total, ctx);
+    ps_progress_end(&pr);
 
     json_t *o = json_object();
     json_object_set_new(o, "kind", json_string("whitebox"));
@@ -171,7 +173,7 @@ int ps_whitebox_run(const ps_whitebox_spec *s, json_t **doc, ps_whitebox_progres
                                     "data movement = T(comm+data) - T(comm), computation = T(full) - "
                                     "T(comm+data); value = difference of the variants' median times, spread "
                                     "= min..max (and quartiles) over all trial pairs; trials interleaved"));
-    ps_whitebox_analyse(&d, m, s->machine_path, o);
+    ps_whitebox_analyze(&d, m, s->machine_path, o);
     json_t *notes = slicer_notes(s->workload);
     json_object_set_new(o, "slicer", notes ? notes : json_null());
     size_t ri;

@@ -2,7 +2,8 @@
 # install_test.sh BUILD_DIR - cmake --install gives a working parscope: the
 # binary, the runtime library, the headers, the pkg-config file; the
 # installed parscope builds and runs a LOOP program against the installed
-# runtime, and a C program links through pkg-config.
+# runtime, and a C program links through pkg-config; the library exports
+# only what the public headers declare (nm -D).
 set -eu
 build=$1 mpicc=${2:-mpicc} here=$(cd "$(dirname "$0")" && pwd)
 tmp=$(mktemp -d)
@@ -12,6 +13,34 @@ for f in bin/parscope lib/libparscope.a lib/libparscope.so include/parscope/pars
          lib/pkgconfig/parscope.pc share/parscope/machines/sp2.ini share/parscope/workloads/fingerprint.loop; do
   [ -e "$tmp/prefix/$f" ] || { echo "FAIL: $f not installed"; exit 1; }
 done
+# libparscope.so exports exactly the functions and objects include/parscope/*.h declare
+printf '#include <parscope/parscope.h>\n#include <parscope/loop.h>\n' > "$tmp/api.c"
+gcc -I"$tmp/prefix/include" -aux-info "$tmp/api.aux" -c "$tmp/api.c" -o "$tmp/api.o"
+gcc -I"$tmp/prefix/include" -E "$tmp/api.c" -o "$tmp/api.i"
+nm -D --defined-only "$tmp/prefix/lib/libparscope.so" > "$tmp/nm.txt"
+python3 - "$tmp/prefix/include/parscope/" "$tmp/api.aux" "$tmp/api.i" "$tmp/nm.txt" <<'PY'
+import re, sys
+inc, aux, pre, nm = sys.argv[1:]
+# functions: gcc -aux-info lists every prototype with the header it is in
+declared = {re.search(r"(\w+) \(", l.split("*/", 1)[1]).group(1)
+            for l in open(aux) if l.startswith("/* " + inc)}
+# objects: extern declarations in the preprocessed text of the public headers
+text, keep = [], False
+for l in open(pre):
+    m = re.match(r'# \d+ "([^"]+)"', l)
+    if m:
+        keep = m.group(1).startswith(inc)
+    elif keep:
+        text.append(l)
+declared |= set(re.findall(r"\bextern\s+[^;(]*?\b(\w+)\s*(?:\[[^]]*\])?\s*;", "".join(text)))
+exported = {l.split()[-1].split("@")[0] for l in open(nm) if l.strip()}
+extra, missing = sorted(exported - declared), sorted(declared - exported)
+if extra:
+    sys.exit("FAIL: libparscope.so exports symbols no public header declares: " + " ".join(extra))
+if missing:
+    sys.exit("FAIL: declared in include/parscope/ but not exported: " + " ".join(missing))
+print("libparscope.so exports the %d symbols of include/parscope/" % len(exported))
+PY
 export XDG_CACHE_HOME=$tmp/cache
 "$tmp/prefix/bin/parscope" build "$here/hello.loop" -o "$tmp/hello"
 "${PS_MPIEXEC:-mpiexec}" -n 3 "$tmp/hello" --quiet --trace "$tmp/t.pst"

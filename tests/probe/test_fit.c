@@ -10,7 +10,7 @@
 #include "probe/probe.h"
 #include "util/util.h"
 
-#include "../common/check.h"
+#include "check.h"
 
 #define NEAR(a, b, rel) (fabs((double)(a) - (double)(b)) <= (rel) * fabs((double)(b)))
 
@@ -76,7 +76,7 @@ static json_t *synthetic(int p, int rounds, double t0, double rinf, double step,
     return raw;
 }
 
-int main(void)
+TEST_IMPL(lsq_line)
 {
     ps_linfit f;
     /* an exact line */
@@ -106,7 +106,12 @@ int main(void)
     CHECK(ps_lsq_line(h, t, NULL, 257, &f) == 0);
     CHECK(NEAR(f.slope, 0.2e-6, 0.02) && NEAR(f.intercept, 40e-6, 0.02));
     CHECK(f.rms_rel > 0.002 && f.rms_rel < 0.01);
+}
 
+TEST_IMPL(hockney_fit)
+{
+    ps_linfit f;
+    unsigned seed;
     /* Hockney: exact t = 2e-6 + n / 5e9 over 1 B .. 4 MiB */
     double n[23], tt[23], t0, rinf, nh;
     for (int i = 0; i < 23; i++) {
@@ -123,8 +128,11 @@ int main(void)
     /* times that fall with size: no fit */
     for (int i = 0; i < 23; i++) tt[i] = 1e-3 - n[i] * 1e-12;
     CHECK(ps_hockney_fit(n, tt, 23, &t0, &rinf, &nh, &f) == -1);
+}
 
-    /* the analysis: known machine, three steady rounds */
+/* the analysis: known machine, three steady rounds */
+TEST_IMPL(probe_steady)
+{
     char err[512];
     ps_machine m;
     json_t *raw = synthetic(4, 3, 1e-6, 1e9, 0, 0, 1e9, 0.5e-6, 20e-6, NULL);
@@ -160,7 +168,7 @@ int main(void)
         char *buf = NULL;
         size_t len = 0;
         FILE *mf = open_memstream(&buf, &len);
-        CHECK(ps_probe_report_html(doc, mf) == 0);
+        CHECK(ps_probe_report_html(mf, doc, NULL, NULL) == 0);
         fclose(mf);
         CHECK(strstr(buf, "<section") && strstr(buf, "</section>"));
         int svgs = 0;
@@ -181,16 +189,27 @@ int main(void)
         json_decref(doc);
     }
     json_decref(raw);
-    /* not a probe document */
+}
+
+/* not a probe document */
+TEST_IMPL(probe_not_probe)
+{
+    char err[512];
+    ps_machine m;
     json_t *other = json_pack("{ss}", "kind", "run");
-    CHECK(ps_probe_report_html(other, stdout) == -1);
+    CHECK(ps_probe_report_html(stdout, other, NULL, NULL) == -1);
     CHECK(ps_probe_analyze(other, &m, err, sizeof err) == NULL && strstr(err, "probe-raw"));
     json_decref(other);
+}
 
-    /* the seed's artefacts: negative g (small g, huge l), a protocol step, unsteady rounds */
+/* the seed's artefacts: negative g (small g, huge l), a protocol step, unsteady rounds */
+TEST_IMPL(probe_artefacts)
+{
+    char err[512];
+    ps_machine m;
     double scale[3] = {1.0, 1.3, 1.12};
-    raw = synthetic(2, 3, 1e-6, 1e9, 3e-6, 2048, 1e9, -0.001e-6, 30e-6, scale);
-    doc = ps_probe_analyze(raw, &m, err, sizeof err);
+    json_t *raw = synthetic(2, 3, 1e-6, 1e9, 3e-6, 2048, 1e9, -0.001e-6, 30e-6, scale);
+    json_t *doc = ps_probe_analyze(raw, &m, err, sizeof err);
     CHECK(doc != NULL);
     if (doc) {
         CHECK(num(json_object_get(doc, "bsp"), "g") < 0);
@@ -202,15 +221,27 @@ int main(void)
         json_decref(doc);
     }
     json_decref(raw);
-    /* l dominates: g*256 is a small part of l */
-    raw = synthetic(2, 3, 1e-6, 1e9, 0, 0, 1e9, 0.01e-6, 100e-6, NULL);
-    doc = ps_probe_analyze(raw, &m, err, sizeof err);
+}
+
+/* l dominates: g*256 is a small part of l */
+TEST_IMPL(probe_l_dominates)
+{
+    char err[512];
+    ps_machine m;
+    json_t *raw = synthetic(2, 3, 1e-6, 1e9, 0, 0, 1e9, 0.01e-6, 100e-6, NULL);
+    json_t *doc = ps_probe_analyze(raw, &m, err, sizeof err);
     CHECK(doc && has_warning(doc, "dominated by l"));
     json_decref(doc);
     json_decref(raw);
+}
 
-    /* bus or nobus: an exchange of 1 MiB against the one-way time of 1 MiB
-     * (t0 1 us + 1 MiB at 1 GB/s = 1.0496 ms) */
+/* bus or nobus: an exchange of 1 MiB against the one-way time of 1 MiB
+ * (t0 1 us + 1 MiB at 1 GB/s = 1.0496 ms) */
+TEST_IMPL(probe_bus)
+{
+    char err[512];
+    ps_machine m;
+    json_t *raw, *doc;
     const double one = 1e-6 + 1048576 / 1e9;
     const double ratios[2] = {1.05, 2.0};
     for (int c = 0; c < 2; c++) {
@@ -231,7 +262,21 @@ int main(void)
         }
         json_decref(raw);
     }
+}
 
-    if (failures) fprintf(stderr, "%d failure(s)\n", failures);
-    return failures ? 1 : 0;
+/* a probe result written before the one meta schema (memory, caches
+ * {L1: {bytes, instances}}) still gives its machine model the memory and caches */
+TEST_IMPL(probe_model_old_meta)
+{
+    char err[512];
+    json_error_t je;
+    json_t *doc = json_load_file(PS_SOURCE_DIR "/tests/report/data/probe.json", 0, &je);
+    CHECK(doc != NULL, "%s", je.text);
+    ps_machine m;
+    CHECK(doc && ps_probe_model(doc, &m, err, sizeof err) == 0, "%s", err);
+    CHECK(m.memory_bytes == 7073931264LL && m.cores == 2 && strcmp(m.host, "vm") == 0);
+    CHECK(m.cache_bytes[0] == 49152 && m.cache_bytes[1] == 2097152 && m.cache_bytes[2] == 272629760 &&
+          m.cache_bytes[3] == 0);
+    CHECK(strcmp(m.mpi, "Open MPI v4.1.4") == 0 && strcmp(m.compiler, "GCC 12.2.0") == 0);
+    json_decref(doc);
 }

@@ -9,11 +9,32 @@
 #include "sim/machine.h"
 #include "util/util.h"
 
-#include "../common/check.h"
+#include "check.h"
 
 #define NEAR(a, b, rel) (fabs((double)(a) - (double)(b)) <= (rel) * fabs((double)(b)))
 
-static char *tmpdir;
+static char *tmpdir_path;
+
+static void remove_tmpdir(void)
+{
+    ps_rmtree(tmpdir_path);
+    free(tmpdir_path);
+}
+
+/* A temporary folder for the test's files, removed at exit. */
+static const char *tmpdir(void)
+{
+    if (!tmpdir_path) {
+        char err[512];
+        tmpdir_path = ps_mktempdir("psmachine", err, sizeof err);
+        if (!tmpdir_path) {
+            fprintf(stderr, "%s\n", err);
+            exit(1);
+        }
+        atexit(remove_tmpdir);
+    }
+    return tmpdir_path;
+}
 
 static void load_ok(const char *path, ps_machine *m)
 {
@@ -27,7 +48,7 @@ static void load_ok(const char *path, ps_machine *m)
  * and checks the error message is exactly "PATH:" + want. */
 static void load_bad(const char *name, const char *text, const char *want)
 {
-    char *path = ps_xasprintf("%s/%s", tmpdir, name);
+    char *path = ps_xasprintf("%s/%s", tmpdir(), name);
     char err[512] = "";
     CHECK(ps_write_file(path, text, strlen(text), err, sizeof err) == 0);
     ps_machine m;
@@ -41,14 +62,10 @@ static void load_bad(const char *name, const char *text, const char *want)
     free(path);
 }
 
-int main(void)
+/* the estimator seed's SP2, as INI and in the seed's own format */
+TEST_IMPL(machine_seed_sp2)
 {
-    char err[512];
-    tmpdir = ps_mktempdir("psmachine", err, sizeof err);
-    if (!tmpdir) { fprintf(stderr, "%s\n", err); return 1; }
     ps_machine m, n;
-
-    /* the estimator seed's SP2, as INI and in the seed's own format */
     load_ok(PS_TEST_DATA "/../../machines/sp2.ini", &m);
     CHECK(m.send_latency == 0.24e-4 && m.recv_latency == 0.24e-4);
     CHECK(m.word_time == 2.39e-7 && m.flop_time == 0.178e-7 && m.bus == 0);
@@ -56,8 +73,12 @@ int main(void)
     CHECK(strcmp(n.name, "SP2") == 0);
     CHECK(n.send_latency == m.send_latency && n.recv_latency == m.recv_latency);
     CHECK(n.word_time == m.word_time && n.flop_time == m.flop_time && n.bus == 0);
+}
 
-    /* the BSP seed's table (p = 8): r, g, l and the derived estimator keys */
+/* the BSP seed's table (p = 8): r, g, l and the derived estimator keys */
+TEST_IMPL(machine_seed_bsp)
+{
+    ps_machine m;
     struct { const char *file; double r, g, l, g_us, l_us; } bsp[] = {
         {"t3e.ini", 35e6, 31, 1193, 0.88, 34},
         {"sp.ini", 212e6, 187, 148212, 0.88, 698},
@@ -73,42 +94,61 @@ int main(void)
         CHECK(NEAR(m.send_latency + m.recv_latency, bsp[i].l_us * 1e-6, 0.02));
         free(path);
     }
+}
 
-    /* save then load gives the same model */
-    ps_machine_init(&m);
-    snprintf(m.name, sizeof m.name, "test box");
-    m.send_latency = 1.2345678901234567e-6;
-    m.recv_latency = 1.0 / 3.0 * 1e-6;
-    m.word_time = 8.0 / 7.3e9;
-    m.flop_time = 1.0 / 2.1e9;
-    m.bus = 1;
-    m.cores_per_node = 2;
-    m.bsp_r = 2.1e9; m.bsp_g = -12.5; m.bsp_l = 40000.25; m.bsp_h0 = 2; m.bsp_h1 = 256; m.bsp_p = 2;
-    m.r_incache = 2.1e9; m.r_outcache = 6.5e8; m.bsp_g_combined = 3.25;
-    m.t0 = 4.1e-7; m.r_inf = 7.3e9; m.n_half = m.t0 * m.r_inf;
-    m.npp = 3;
+/* A model with every field set, and a ping-pong table of three sizes. */
+static void sample_model(ps_machine *m)
+{
+    ps_machine_init(m);
+    snprintf(m->name, sizeof m->name, "test box");
+    m->send_latency = 1.2345678901234567e-6;
+    m->recv_latency = 1.0 / 3.0 * 1e-6;
+    m->word_time = 8.0 / 7.3e9;
+    m->flop_time = 1.0 / 2.1e9;
+    m->bus = 1;
+    m->cores_per_node = 2;
+    m->bsp_r = 2.1e9; m->bsp_g = -12.5; m->bsp_l = 40000.25; m->bsp_h0 = 2; m->bsp_h1 = 256; m->bsp_p = 2;
+    m->r_incache = 2.1e9; m->r_outcache = 6.5e8; m->bsp_g_combined = 3.25;
+    m->t0 = 4.1e-7; m->r_inf = 7.3e9; m->n_half = m->t0 * m->r_inf;
+    m->npp = 3;
     double b[] = {1, 1024, 4194307}, t[] = {5e-7, 1.1e-6, 7.7e-4};
-    memcpy(m.pp_bytes, b, sizeof b);
-    memcpy(m.pp_time, t, sizeof t);
-    snprintf(m.host, sizeof m.host, "node1");
-    snprintf(m.cpu, sizeof m.cpu, "Some CPU @ 2.00GHz");
-    snprintf(m.mpi, sizeof m.mpi, "Open MPI v4.1.4");
-    snprintf(m.compiler, sizeof m.compiler, "GCC 12.2.0");
-    snprintf(m.date, sizeof m.date, "2024-01-02T03:04:05Z");
-    snprintf(m.source, sizeof m.source, "parscope probe");
-    m.cores = 2; m.memory_bytes = 25275416576LL;
-    m.cache_bytes[0] = 49152; m.cache_bytes[1] = 2097152; m.cache_bytes[2] = 272629760;
-    char *rt = ps_xasprintf("%s/rt.ini", tmpdir);
+    memcpy(m->pp_bytes, b, sizeof b);
+    memcpy(m->pp_time, t, sizeof t);
+    snprintf(m->host, sizeof m->host, "node1");
+    snprintf(m->os, sizeof m->os, "Linux 6.1.0 x86_64");
+    m->sockets = 1; m->pus = 4;
+    snprintf(m->cpu, sizeof m->cpu, "Some CPU @ 2.00GHz");
+    snprintf(m->mpi, sizeof m->mpi, "Open MPI v4.1.4");
+    snprintf(m->compiler, sizeof m->compiler, "GCC 12.2.0");
+    snprintf(m->date, sizeof m->date, "2024-01-02T03:04:05Z");
+    snprintf(m->source, sizeof m->source, "parscope probe");
+    m->cores = 2; m->memory_bytes = 25275416576LL;
+    m->cache_bytes[0] = 49152; m->cache_bytes[1] = 2097152; m->cache_bytes[2] = 272629760;
+}
+
+/* save then load gives the same model */
+TEST_IMPL(machine_save_load)
+{
+    char err[512];
+    ps_machine m, n;
+    sample_model(&m);
+    char *rt = ps_xasprintf("%s/rt.ini", tmpdir());
     CHECK(ps_machine_save(rt, &m, err, sizeof err) == 0);
     load_ok(rt, &n);
     CHECK(memcmp(&m, &n, sizeof m) == 0);
     /* saving over an unwritable path fails with the path, leaving nothing */
-    char *bad = ps_xasprintf("%s/missing-dir/m.ini", tmpdir);
+    char *bad = ps_xasprintf("%s/missing-dir/m.ini", tmpdir());
     CHECK(ps_machine_save(bad, &m, err, sizeof err) == -1 && strstr(err, bad));
     CHECK(!ps_file_exists(bad));
     free(bad);
+    free(rt);
+}
 
-    /* message cost: the ping-pong table, piecewise linear, extended past its ends */
+/* message cost: the ping-pong table, piecewise linear, extended past its ends */
+TEST_IMPL(machine_msg_time)
+{
+    ps_machine m, n;
+    sample_model(&n);
     CHECK(ps_machine_msg_time(&n, 0) == 5e-7);
     CHECK(ps_machine_msg_time(&n, 1) == 5e-7);
     CHECK(NEAR(ps_machine_msg_time(&n, 512.5), 5e-7 + (1.1e-6 - 5e-7) * 0.5, 1e-12));
@@ -118,21 +158,30 @@ int main(void)
     /* without a table: send_latency + words * word_time */
     load_ok(PS_TEST_DATA "/../../machines/sp2.ini", &m);
     CHECK(NEAR(ps_machine_msg_time(&m, 800), 0.24e-4 + 100 * 2.39e-7, 1e-12));
+}
 
-    /* g, l given in microseconds only are converted with r */
+/* g, l given in microseconds only are converted with r */
+TEST_IMPL(machine_bsp_microseconds)
+{
+    char err[512];
+    ps_machine m;
     load_bad("dummy-ok.ini", "[machine]\nsend_latency=1\n", ":1: [machine] lacks the required key recv_latency");
     {
         const char *txt = "[machine]\nsend_latency=1e-6\nrecv_latency=1e-6\nword_time=1e-9\nflop_time=1e-9\n"
                           "[bsp]\nr = 100e6\ng_us = 2\nl_us = 50\n";
-        char *p = ps_xasprintf("%s/us.ini", tmpdir);
+        char *p = ps_xasprintf("%s/us.ini", tmpdir());
         CHECK(ps_write_file(p, txt, strlen(txt), err, sizeof err) == 0);
         load_ok(p, &m);
         CHECK(NEAR(m.bsp_g, 200, 1e-12) && NEAR(m.bsp_l, 5000, 1e-12));
         free(p);
     }
+}
 
-    /* malformed files: exact messages naming path and line */
-    const char *good = "[machine]\nsend_latency = 1e-6\nrecv_latency = 1e-6\nword_time = 1e-9\nflop_time = 1e-9\n";
+static const char *const good = "[machine]\nsend_latency = 1e-6\nrecv_latency = 1e-6\nword_time = 1e-9\nflop_time = 1e-9\n";
+
+/* malformed files: exact messages naming path and line */
+TEST_IMPL(machine_bad_files)
+{
     char *txt;
     load_bad("syntax.ini", "[machine]\nsend_latency 1e-6\n",
              ":2: expected 'key = value', '[section]' or a comment");
@@ -171,15 +220,40 @@ int main(void)
              ":5: missing the required entry 'time to send 1 word = ... seconds'");
     load_bad("arch5.arch", "SP2\nreceive latency = 1e-5 seconds\nSP3\n",
              ":3: expected 'description = value [seconds]'");
-    /* a missing file */
-    char *none = ps_xasprintf("%s/none.ini", tmpdir);
+}
+
+/* [meta] is written with the result meta's keys; older files' keys load */
+TEST_IMPL(machine_meta_keys)
+{
+    char err[512];
+    ps_machine m, n;
+    {
+        char *old = ps_xasprintf("%s[meta]\nmemory = 1024\ncache_l1 = 32768\ncache_l3 = 8388608\ncores = 4\n", good);
+        char *p = ps_xasprintf("%s/old.ini", tmpdir()), *q = ps_xasprintf("%s/new.ini", tmpdir());
+        CHECK(ps_write_file(p, old, strlen(old), err, sizeof err) == 0);
+        load_ok(p, &m);
+        CHECK(m.memory_bytes == 1024 && m.cores == 4);
+        CHECK(m.cache_bytes[0] == 32768 && m.cache_bytes[1] == 0 && m.cache_bytes[2] == 8388608);
+        CHECK(ps_machine_save(q, &m, err, sizeof err) == 0);
+        char *text = ps_read_file(q, NULL, err, sizeof err);
+        CHECK(text && strstr(text, "\nmemory_bytes = 1024\n") && strstr(text, "\ncache_L1d = 32768\n") &&
+              strstr(text, "\ncache_L3 = 8388608\n") && !strstr(text, "\nmemory =") && !strstr(text, "cache_l"),
+              "%s", text ? text : err);
+        load_ok(q, &n);
+        CHECK(memcmp(&m, &n, sizeof m) == 0);
+        free(text);
+        free(q);
+        free(p);
+        free(old);
+    }
+}
+
+TEST_IMPL(machine_missing_file)
+{
+    char err[512];
+    ps_machine m;
+    char *none = ps_xasprintf("%s/none.ini", tmpdir());
     CHECK(ps_machine_load(none, &m, err, sizeof err) == -1);
     CHECK(strncmp(err, none, strlen(none)) == 0 && strstr(err, "No such file"));
     free(none);
-
-    free(rt);
-    ps_rmtree(tmpdir);
-    free(tmpdir);
-    if (failures) fprintf(stderr, "%d failure(s)\n", failures);
-    return failures ? 1 : 0;
 }

@@ -8,8 +8,7 @@
 #include "report/plot.h"
 #include "util/util.h"
 
-#include "../common/check.h"
-
+#include "check.h"
 
 static int count(const char *hay, const char *needle)
 {
@@ -26,7 +25,7 @@ static void check_ticks(double lo, double hi, int lg, const double *want, int nw
     for (int i = 0; i < n && i < nwant; i++) CHECK(fabs(t[i] - want[i]) <= 1e-12 * fabs(want[i]) + 1e-15);
 }
 
-int main(void)
+TEST_IMPL(plot_ticks)
 {
     check_ticks(0, 10, 0, (double[]){0, 2, 4, 6, 8, 10}, 6);
     check_ticks(-1, 1, 0, (double[]){-1, -0.5, 0, 0.5, 1}, 5);
@@ -41,16 +40,26 @@ int main(void)
     CHECK(ps_plot_ticks(-1, 5, 1, t, 64) == 0);
     int many = ps_plot_ticks(1e-30, 1e30, 1, t, 64);
     CHECK(many >= 5 && many <= 9);
+}
 
-    /* two series on log axes: the NaN, zero and negative points are skipped */
-    double x[] = {1, 2, 4, 8, 16}, y[] = {1e-6, NAN, 0, 4e-6, 8e-6}, y2[] = {1e-6, 2e-6, 3e-6, -1, 9e-6};
+static const double x[] = {1, 2, 4, 8, 16};
+
+/* two series on log axes: the NaN, zero and negative points are skipped */
+static void two_series(ps_plot *p)
+{
+    static const double y[] = {1e-6, NAN, 0, 4e-6, 8e-6}, y2[] = {1e-6, 2e-6, 3e-6, -1, 9e-6};
+    ps_plot_init(p, "time <&> \"size\"", "bytes", "seconds");
+    p->xlog = p->ylog = 1;
+    p->xfmt = ps_fmt_bytes;
+    p->yfmt = ps_fmt_time;
+    CHECK(ps_plot_add(p, "measured", x, y, 5, PS_PLOT_POINTS) != NULL);
+    CHECK(ps_plot_add(p, "fit <b>", x, y2, 5, PS_PLOT_LINE | PS_PLOT_DASHED) != NULL);
+}
+
+TEST_IMPL(plot_svg)
+{
     ps_plot p;
-    ps_plot_init(&p, "time <&> \"size\"", "bytes", "seconds");
-    p.xlog = p.ylog = 1;
-    p.xfmt = ps_fmt_bytes;
-    p.yfmt = ps_fmt_time;
-    CHECK(ps_plot_add(&p, "measured", x, y, 5, PS_PLOT_POINTS) != NULL);
-    CHECK(ps_plot_add(&p, "fit <b>", x, y2, 5, PS_PLOT_LINE | PS_PLOT_DASHED) != NULL);
+    two_series(&p);
     char *buf = NULL;
     size_t len = 0;
     FILE *m = open_memstream(&buf, &len);
@@ -68,9 +77,15 @@ int main(void)
     CHECK(d && count(d, "M") >= 2);
     CHECK(strstr(buf, "no data") == NULL);
     free(buf);
+}
 
+TEST_IMPL(plot_empty_and_full)
+{
     /* an empty plot still gives a frame */
     ps_plot e;
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m;
     ps_plot_init(&e, NULL, NULL, NULL);
     buf = NULL;
     m = open_memstream(&buf, &len);
@@ -82,8 +97,13 @@ int main(void)
     /* full */
     for (int i = 0; i < PS_PLOT_MAX_SERIES; i++) ps_plot_add(&e, "s", x, x, 5, PS_PLOT_LINE);
     CHECK(ps_plot_add(&e, "one too many", x, x, 5, PS_PLOT_LINE) == NULL);
+}
 
-    /* a standalone file that an XML parser accepts */
+/* a standalone file that an XML parser accepts */
+TEST_IMPL(plot_file)
+{
+    ps_plot p;
+    two_series(&p);
     char err[256];
     char *dir = ps_mktempdir("psplot", err, sizeof err);
     CHECK(dir != NULL);
@@ -103,6 +123,4 @@ int main(void)
         ps_rmtree(dir);
         free(dir);
     }
-    if (failures) fprintf(stderr, "%d failure(s)\n", failures);
-    return failures ? 1 : 0;
 }

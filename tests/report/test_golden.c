@@ -15,12 +15,18 @@
 #include "trace/sheet.h"
 #include "util/util.h"
 
-static int failures, update;
+#include "check.h"
+
+static int update_golden(void)
+{
+    const char *u = getenv("PS_UPDATE_GOLDEN");
+    return u && *u == '1';
+}
 
 static void compare(const char *name, const char *actual, size_t len)
 {
     char *path = ps_xasprintf("%s/golden/%s", PS_TEST_DATA, name), err[512];
-    if (update) {
+    if (update_golden()) {
         if (ps_write_file(path, actual, len, err, sizeof err) != 0) {
             fprintf(stderr, "%s\n", err);
             failures++;
@@ -42,42 +48,75 @@ static void compare(const char *name, const char *actual, size_t len)
     free(path);
 }
 
-int main(void)
+/* The stored trace (written first with PS_UPDATE_GOLDEN=1); exits when it
+ * cannot be read. */
+static ps_trace *stored_trace(void)
 {
-    update = getenv("PS_UPDATE_GOLDEN") && *getenv("PS_UPDATE_GOLDEN") == '1';
     char err[512], *stored = ps_xasprintf("%s/golden/small.pst", PS_TEST_DATA);
-    ps_trace *want = synth_small(), *t = NULL;
-    if (update && ps_trace_write(want, stored, err, sizeof err) != 0) {
-        fprintf(stderr, "%s\n", err);
-        return 1;
+    ps_trace *t = NULL;
+    if (update_golden()) {
+        ps_trace *want = synth_small();
+        if (ps_trace_write(want, stored, err, sizeof err) != 0) {
+            fprintf(stderr, "%s\n", err);
+            exit(1);
+        }
+        ps_trace_free(want);
     }
     if (ps_trace_read(stored, &t, err, sizeof err) != 0) {
         fprintf(stderr, "%s\n", err);
-        return 1;
+        exit(1);
     }
-    /* the stored file is the trace synth.c describes (hand figures there) */
+    free(stored);
+    return t;
+}
+
+/* the stored file is the trace synth.c describes (hand figures there) */
+TEST_IMPL(golden_stored_trace)
+{
+    ps_trace *want = synth_small(), *t = stored_trace();
     int same = t->nranks == want->nranks && t->nconstructs == want->nconstructs;
     for (int r = 0; same && r < t->nranks; r++)
         same = t->rank[r].n == want->rank[r].n && t->rank[r].t_begin == want->rank[r].t_begin &&
                t->rank[r].t_end == want->rank[r].t_end &&
                !memcmp(t->rank[r].ev, want->rank[r].ev, t->rank[r].n * sizeof(ps_event));
-    if (!same) {
-        fprintf(stderr, "golden/small.pst is not the trace synth_small() builds\n");
-        failures++;
-    }
+    CHECK(same, "golden/small.pst is not the trace synth_small() builds");
+    ps_trace_free(t);
+    ps_trace_free(want);
+}
 
+TEST_IMPL(golden_sheet_text)
+{
+    ps_trace *t = stored_trace();
     char *buf;
     size_t n;
-    FILE *f;
-
     ps_sheet s;
-    if (ps_sheet_compute(t, &s) != 0) return 1;
-    f = open_memstream(&buf, &n);
-    ps_sheet_print(&s, "synthetic <small>", 100, 1, f);
+    int rc = ps_sheet_compute(t, &s);
+    CHECK(rc == 0);
+    if (rc != 0) {
+        ps_trace_free(t);
+        return;
+    }
+    FILE *f = open_memstream(&buf, &n);
+    ps_sheet_print(&s, t, "synthetic <small>", 100, 1, f);
     fclose(f);
     compare("sheet.txt", buf, n);
     free(buf);
+    ps_sheet_free(&s);
+    ps_trace_free(t);
+}
 
+TEST_IMPL(golden_sheet_page)
+{
+    ps_trace *t = stored_trace();
+    char *buf;
+    size_t n;
+    ps_sheet s;
+    int rc = ps_sheet_compute(t, &s);
+    CHECK(rc == 0);
+    if (rc != 0) {
+        ps_trace_free(t);
+        return;
+    }
     json_t *doc = json_object();
     json_object_set_new(doc, "kind", json_string("run"));
     json_object_set_new(doc, "workload", json_string("synthetic <small>"));
@@ -88,39 +127,57 @@ int main(void)
     json_object_set_new(doc, "time", ps_result_time(&time, 1));
     json_object_set_new(doc, "sheet", ps_result_sheet(&s));
     json_object_set_new(doc, "ranks", ps_result_ranks(&s, t));
-    f = open_memstream(&buf, &n);
+    FILE *f = open_memstream(&buf, &n);
     ps_sheet_page_html(f, doc);
     fclose(f);
     compare("sheet.html", buf, n);
     free(buf);
     json_decref(doc);
     ps_sheet_free(&s);
+    ps_trace_free(t);
+}
 
-    f = open_memstream(&buf, &n);
-    if (ps_export_csv(t, f, err, sizeof err) != 0) failures++;
+TEST_IMPL(golden_csv)
+{
+    ps_trace *t = stored_trace();
+    char *buf, err[512];
+    size_t n;
+    FILE *f = open_memstream(&buf, &n);
+    CHECK(ps_export_csv(t, f, err, sizeof err) == 0, "%s", err);
     fclose(f);
     compare("events.csv", buf, n);
     free(buf);
+    ps_trace_free(t);
+}
 
-    f = open_memstream(&buf, &n);
-    if (ps_export_perfetto(t, f, err, sizeof err) != 0) failures++;
+TEST_IMPL(golden_perfetto)
+{
+    ps_trace *t = stored_trace();
+    char *buf, err[512];
+    size_t n;
+    FILE *f = open_memstream(&buf, &n);
+    CHECK(ps_export_perfetto(t, f, err, sizeof err) == 0, "%s", err);
     fclose(f);
     compare("perfetto.json", buf, n);
     free(buf);
-
-    ps_timeline tl;
-    if (ps_timeline_build(t, &tl, err, sizeof err) != 0) return 1;
-    f = open_memstream(&buf, &n);
-    ps_diagram_svg(f, t, &tl, NULL, NULL);
-    fclose(f);
-    compare("diagram.svg", buf, n);
-    free(buf);
-    ps_timeline_free(&tl);
-
     ps_trace_free(t);
-    ps_trace_free(want);
-    free(stored);
-    if (failures) fprintf(stderr, "%d golden comparison(s) failed\n", failures);
-    else printf(update ? "golden files written\n" : "golden files match\n");
-    return failures ? 1 : 0;
+}
+
+TEST_IMPL(golden_diagram)
+{
+    ps_trace *t = stored_trace();
+    char *buf, err[512];
+    size_t n;
+    ps_timeline tl;
+    int rc = ps_timeline_build(t, &tl, err, sizeof err);
+    CHECK(rc == 0, "%s", err);
+    if (rc == 0) {
+        FILE *f = open_memstream(&buf, &n);
+        ps_diagram_svg(f, t, &tl, NULL, NULL);
+        fclose(f);
+        compare("diagram.svg", buf, n);
+        free(buf);
+        ps_timeline_free(&tl);
+    }
+    ps_trace_free(t);
 }

@@ -9,8 +9,11 @@
 #include "trace/sheet.h"
 #include "trace/trace.h"
 
+/* a checker program, not a unit test: CHECK without a test list */
+#define PS_TEST_NO_LIST
 #include "../common/check.h"
 
+int failures;
 
 int main(int argc, char **argv)
 {

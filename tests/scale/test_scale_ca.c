@@ -7,8 +7,7 @@
 
 #include "workloads/ca.h"
 
-#include "../common/check.h"
-
+#include "check.h"
 
 /* naive reference: whole torus as a plain array, modulo indexing */
 static void naive_step(ps_ca_type t, ps_ca_hood hood, const void *in, void *out, long w, long h)
@@ -36,7 +35,7 @@ static void serial_grid(ps_ca_grid *g, long steps)
     }
 }
 
-static void test_naive(ps_ca_type t, ps_ca_hood hood)
+static void naive(ps_ca_type t, ps_ca_hood hood)
 {
     long w = 37, h = 9, steps = 5;
     ps_ca_grid g;
@@ -56,7 +55,7 @@ static void test_naive(ps_ca_type t, ps_ca_hood hood)
 }
 
 /* hand-computed: int grid, values x + 10 y on a 6 x 4 torus */
-static void test_hand(void)
+TEST_IMPL(ca_hand)
 {
     ps_ca_grid g;
     ps_ca_init(&g, PS_CA_INT, PS_CA_MOORE, 6, 4, 0, 1);
@@ -76,7 +75,7 @@ static void test_hand(void)
 }
 
 /* P blocks stacked on a torus, ghost rows copied as the exchange does */
-static void test_split(ps_ca_type t, ps_ca_hood hood, int P)
+static void split(ps_ca_type t, ps_ca_hood hood, int P)
 {
     long w = 40, h = 5, steps = 7;
     ps_ca_grid s, b[8];
@@ -99,7 +98,7 @@ static void test_split(ps_ca_type t, ps_ca_hood hood, int P)
     ps_ca_free(&s);
 }
 
-static void test_scatter_table(void)
+TEST_IMPL(ca_scatter_table)
 {
     ps_ca_grid g;
     ps_ca_init(&g, PS_CA_FLOAT, PS_CA_SCATTER, 50, 3, 0, 5);
@@ -116,7 +115,7 @@ static void test_scatter_table(void)
     ps_ca_free(&g);
 }
 
-static void test_perm(void)
+TEST_IMPL(ca_permutation)
 {
     int a[16], b[16], seen[16] = {0}, moved = 0;
     ps_ca_permutation(16, 3, a);
@@ -126,7 +125,7 @@ static void test_perm(void)
     CHECK(moved > 0, "identity permutation");
 }
 
-static void test_variations(void)
+TEST_IMPL(ca_variations)
 {
     const char *names[] = {"base", "int", "double", "rearrange", "nodeorder", "vonneumann", "scatter", "cellwise"};
     for (int i = 0; i < 8; i++) CHECK(ps_ca_variation_find(names[i]) != NULL, "variation %s missing", names[i]);
@@ -136,23 +135,24 @@ static void test_variations(void)
     CHECK(ps_ca_time_serial(PS_CA_FLOAT, PS_CA_MOORE, 64, 64, 2, 1) > 1e5, "timing run implausibly slow");
 }
 
-int main(void)
+static const ps_ca_type types[] = {PS_CA_FLOAT, PS_CA_INT, PS_CA_DOUBLE};
+
+/* every cell type and neighbourhood against the naive torus */
+TEST_IMPL(ca_naive)
 {
-    ps_ca_type types[] = {PS_CA_FLOAT, PS_CA_INT, PS_CA_DOUBLE};
     for (int t = 0; t < 3; t++) {
-        test_naive(types[t], PS_CA_MOORE);
-        test_naive(types[t], PS_CA_VONNEUMANN);
-        for (int P = 1; P <= 4; P++) {
-            test_split(types[t], PS_CA_MOORE, P);
-            test_split(types[t], PS_CA_SCATTER, P);
-            test_split(types[t], PS_CA_VONNEUMANN, P);
-        }
+        naive(types[t], PS_CA_MOORE);
+        naive(types[t], PS_CA_VONNEUMANN);
     }
-    test_hand();
-    test_scatter_table();
-    test_perm();
-    test_variations();
-    if (failures) printf("%d failure(s)\n", failures);
-    else printf("ok\n");
-    return failures != 0;
+}
+
+/* every cell type and neighbourhood split over 1 to 4 blocks */
+TEST_IMPL(ca_split)
+{
+    for (int t = 0; t < 3; t++)
+        for (int P = 1; P <= 4; P++) {
+            split(types[t], PS_CA_MOORE, P);
+            split(types[t], PS_CA_SCATTER, P);
+            split(types[t], PS_CA_VONNEUMANN, P);
+        }
 }

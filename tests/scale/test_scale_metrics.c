@@ -4,12 +4,12 @@
 
 #include "scale/metrics.h"
 
-#include "../common/check.h"
+#include "check.h"
 
 #define NEAR(a, b, tol) do { double _a = (a), _b = (b); if (!(fabs(_a - _b) <= (tol))) { failures++; \
     printf("FAIL %s:%d: %s = %.9g, expected %.9g\n", __FILE__, __LINE__, #a, _a, _b); } } while (0)
 
-int main(void)
+TEST_IMPL(metrics_speedup)
 {
     /* strong (k = 1): T(1) = 10, T(2) = 6 -> S = 5/3, E = 5/6, f = (0.6 - 0.5)/0.5 = 0.2 */
     ps_scale_metrics m = ps_scale_metrics_compute(10, 6, 2, 1);
@@ -36,6 +36,10 @@ int main(void)
     CHECK(isnan(m.speedup) && isnan(m.efficiency) && isnan(m.serial_fraction));
     m = ps_scale_metrics_compute(0, 5, 2, 1);
     CHECK(isnan(m.speedup));
+}
+
+TEST_IMPL(metrics_karp_flatt_act)
+{
     /* Karp-Flatt directly */
     CHECK(isnan(ps_karp_flatt(1.0, 1)));
     NEAR(ps_karp_flatt(4.0, 4), 0.0, 1e-15);
@@ -43,6 +47,10 @@ int main(void)
     /* ACT/s (15), Net ACT/s (16) */
     NEAR(ps_act_per_s(1000.0 * 1000.0, 20, 2.0), 1e7, 1e-6);
     CHECK(isnan(ps_act_per_s(100, 1, 0)));
+}
+
+TEST_IMPL(metrics_amdahl_gustafson)
+{
     /* the seed's worked examples (section 2.1) */
     NEAR(ps_amdahl_speedup(0.01, 16), 13.913, 5e-4);
     NEAR(ps_amdahl_speedup(0.01, 512), 83.797, 5e-4);
@@ -66,6 +74,4 @@ int main(void)
     int p1[] = {1};
     double s1[] = {1};
     CHECK(isnan(ps_fit_amdahl(p1, s1, 1, NULL)));
-    if (failures) printf("%d failure(s)\n", failures); else printf("ok\n");
-    return failures != 0;
 }

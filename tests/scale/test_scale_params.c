@@ -5,8 +5,7 @@
 
 #include "scale/params.h"
 
-#include "../common/check.h"
-
+#include "check.h"
 
 static void bad_file(const char *name, const char *expect)
 {
@@ -18,7 +17,8 @@ static void bad_file(const char *name, const char *expect)
     CHECK(strstr(err, expect) != NULL, "message '%s' lacks '%s'", err, expect);
 }
 
-int main(void)
+/* defaults < config file < options; automatic choices never override */
+TEST_IMPL(params_precedence)
 {
     ps_scale_params p;
     char err[512], path[512], buf[256];
@@ -43,8 +43,13 @@ int main(void)
     CHECK(p.src[PS_K_RANKS] == PS_SRC_AUTO, "ranks source");
     ps_scale_params_value(&p, PS_K_RANKS, buf, sizeof buf);
     CHECK(!strcmp(buf, "1,2,4"), "ranks text %s", buf);
+}
 
-    /* automatic grid and iterations from given machine facts */
+/* automatic grid and iterations from given machine facts */
+TEST_IMPL(params_auto)
+{
+    ps_scale_params p;
+    char err[512];
     ps_scale_params_defaults(&p);
     ps_scale_params_set(&p, "cache", "3M", PS_SRC_OPTION, err, sizeof err);
     ps_scale_params_set(&p, "memory", "64M", PS_SRC_OPTION, err, sizeof err);
@@ -65,8 +70,13 @@ int main(void)
     ps_scale_params_set(&p, "target-time", "0.05", PS_SRC_OPTION, err, sizeof err);
     CHECK(ps_scale_params_auto(&p, err, sizeof err) == 0, "%s", err);
     CHECK(p.width <= 48 * 1024 / 3 / 8 && p.width % 64 == 0, "width %ld", p.width);
+}
 
-    /* oversubscription only when asked */
+/* oversubscription only when asked */
+TEST_IMPL(params_oversubscribe)
+{
+    ps_scale_params p;
+    char err[512];
     ps_scale_params_defaults(&p);
     ps_scale_params_set(&p, "cores", "2", PS_SRC_OPTION, err, sizeof err);
     ps_scale_params_set(&p, "max-ranks", "4", PS_SRC_OPTION, err, sizeof err);
@@ -75,8 +85,13 @@ int main(void)
     CHECK(ps_scale_params_auto(&p, err, sizeof err) == -1 && strstr(err, "--oversubscribe"), "%s", err);
     ps_scale_params_set(&p, "oversubscribe", "yes", PS_SRC_OPTION, err, sizeof err);
     CHECK(ps_scale_params_auto(&p, err, sizeof err) == 0, "%s", err);
+}
 
-    /* bad values name the key and what is expected */
+/* bad values name the key and what is expected */
+TEST_IMPL(params_bad_values)
+{
+    ps_scale_params p;
+    char err[512];
     ps_scale_params_defaults(&p);
     CHECK(ps_scale_params_set(&p, "trials", "0", PS_SRC_OPTION, err, sizeof err) == -1 && strstr(err, "trials"), "%s", err);
     CHECK(ps_scale_params_set(&p, "grid", "100x33", PS_SRC_OPTION, err, sizeof err) == -1, "odd height accepted");
@@ -86,13 +101,14 @@ int main(void)
     CHECK(ps_scale_params_set(&p, "efficiency-threshold", "1.5", PS_SRC_OPTION, err, sizeof err) == -1, "threshold");
     CHECK(ps_scale_params_set(&p, "ranks", "4,1,2,2", PS_SRC_OPTION, err, sizeof err) == 0 && p.nranks == 3 &&
           p.ranks[0] == 1 && p.ranks[2] == 4, "ranks not sorted/deduplicated");
+}
 
-    /* config errors: FILE:LINE:COL */
+/* config errors: FILE:LINE:COL */
+TEST_IMPL(params_bad_files)
+{
     bad_file("unknown_key.conf", "unknown_key.conf:2:1: unknown keyword 'bogus'");
     bad_file("bad_grid.conf", "bad_grid.conf:3:10: bad value '12x7' for grid");
     bad_file("no_equals.conf", "no_equals.conf:2:1: expected 'keyword = value'");
     bad_file("bad_variation.conf", "bad_variation.conf:1:14: unknown variation 'warp'");
     bad_file("missing.conf", "missing.conf");
-    if (failures) printf("%d failure(s)\n", failures); else printf("ok\n");
-    return failures != 0;
 }

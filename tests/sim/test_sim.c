@@ -15,9 +15,7 @@
 #include "trace/sheet.h"
 #include "util/util.h"
 
-#include "../common/check.h"
-
-
+#include "check.h"
 
 #define NEAR(a, b)                                                                              \
     do {                                                                                        \
@@ -30,7 +28,19 @@
 
 static const double L = 24e-6, W = 2.39e-7, F = 1.78e-8;
 
-static ps_machine sp2;
+/* The seed's SP2 (machines/sp2.ini), loaded once. */
+static const ps_machine *sp2(void)
+{
+    static ps_machine m;
+    static int loaded;
+    char err[512];
+    if (!loaded && ps_machine_load(PS_SOURCE_DIR "/machines/sp2.ini", &m, err, sizeof err) != 0) {
+        fprintf(stderr, "%s\n", err);
+        exit(1);
+    }
+    loaded = 1;
+    return &m;
+}
 
 static ps_streams *parse(const char *text)
 {
@@ -47,29 +57,28 @@ static int sim(const char *text, ps_sim_opts *o, ps_sim_result *r)
 {
     ps_streams *s = parse(text);
     char err[512];
-    int rc = ps_simulate(s, &sp2, o, r, err, sizeof err);
+    int rc = ps_simulate(s, sp2(), o, r, err, sizeof err);
     if (rc < 0) fprintf(stderr, "simulate: %s\n", err);
     ps_streams_free(s);
     return rc;
 }
 
-static void test_machine_file(void)
+TEST_IMPL(machine_file)
 {
-    char err[512];
-    CHECK(ps_machine_load(PS_SOURCE_DIR "/machines/sp2.ini", &sp2, err, sizeof err) == 0);
-    NEAR(sp2.send_latency, L);
-    NEAR(sp2.recv_latency, L);
-    NEAR(sp2.word_time, W);
-    NEAR(sp2.flop_time, F);
-    CHECK(sp2.bus == 0);
-    NEAR(ps_sim_transfer_time(&sp2, 800), 100 * W);
-    NEAR(ps_sim_work_time(&sp2, NULL, 1, 1000), 1000 * F);
+    const ps_machine *m = sp2();
+    NEAR(m->send_latency, L);
+    NEAR(m->recv_latency, L);
+    NEAR(m->word_time, W);
+    NEAR(m->flop_time, F);
+    CHECK(m->bus == 0);
+    NEAR(ps_sim_transfer_time(m, 800), 100 * W);
+    NEAR(ps_sim_work_time(m, NULL, 1, 1000), 1000 * F);
 }
 
 /* Blocking ping-pong of 100 words: in each leg the sender's and the
  * receiver's latencies run at once, then the transfer: 2 (L + 100 W) in all,
  * all of it communication. */
-static void test_pingpong(void)
+TEST_IMPL(pingpong)
 {
     ps_sim_result r;
     CHECK(sim("ranks 2\n"
@@ -97,7 +106,7 @@ static void test_pingpong(void)
 
 /* A ring of 4 with nonblocking messages: sends posted at L, receives at 2 L,
  * each transfer of 10 words starts at 2 L; then 1000 multiplies. */
-static void test_ring(void)
+TEST_IMPL(ring)
 {
     char text[1024];
     int n = snprintf(text, sizeof text, "ranks 4\n");
@@ -118,7 +127,7 @@ static void test_ring(void)
 
 /* Two pairs transmit 100 words at once.  nobus: both finish at L + 100 W.
  * bus: the second transfer waits for the first (2 L... no: L + 2 * 100 W). */
-static void test_bus_conflict(void)
+TEST_IMPL(bus_conflict)
 {
     const char *text = "ranks 4\n"
                        "rank 0\n BSEND 1 100w\n"
@@ -144,7 +153,7 @@ static void test_bus_conflict(void)
 
 /* A late receiver: the sender blocks until the receive is posted (the seed's
  * blocking send); with eager buffering it does not. */
-static void test_late_receiver_and_eager(void)
+TEST_IMPL(late_receiver_and_eager)
 {
     const char *text = "ranks 2\n"
                        "rank 0\n BSEND 1 10w\n"
@@ -166,7 +175,7 @@ static void test_late_receiver_and_eager(void)
 }
 
 /* WAITONE completes one request; WAIT the rest. */
-static void test_waitone(void)
+TEST_IMPL(waitone)
 {
     ps_sim_result r;
     CHECK(sim("ranks 2\n"
@@ -184,7 +193,7 @@ static void test_waitone(void)
     ps_sim_result_free(&r);
 }
 
-static void test_deadlock(void)
+TEST_IMPL(deadlock)
 {
     ps_sim_result r;
     CHECK(sim("ranks 3\n"
@@ -225,7 +234,7 @@ static void test_deadlock(void)
     ps_sim_result_free(&r);
 }
 
-static void test_encoding(void)
+TEST_IMPL(encoding)
 {
     ps_insn_ctx c = {.rank = 5};
     uint8_t buf[PS_INSN_MAX];
@@ -246,7 +255,7 @@ static void test_encoding(void)
     CHECK(ps_insn_decode(&d, &bad, &bad + 1, &out) == NULL);
 }
 
-static void test_round_trip(void)
+TEST_IMPL(round_trip)
 {
     const char *text = "ranks 3\n"
                        "rank 0\n  SEND 1 16 tag 4 construct EXCHANGE\n  RECEIVE 2 16\n  WAIT\n  WORK 123456789\n"
@@ -309,7 +318,7 @@ static void test_round_trip(void)
     ps_streams_free(s);
 }
 
-static void test_bad_text(void)
+TEST_IMPL(bad_text)
 {
     struct { const char *text, *msg; } cases[] = {
         {"rank 0\n", "x.txt:1:1: 'ranks N' must come first"},
@@ -336,7 +345,7 @@ static void test_bad_text(void)
 /* Matching stays keyed by (receiver, sender, tag): many messages on many
  * channels, received in reverse channel order, all match; records in flight
  * never exceed what was posted and unmatched. */
-static void test_many_channels(void)
+TEST_IMPL(many_channels)
 {
     int P = 64, K = 50;
     ps_streams *s = ps_streams_new(P);
@@ -359,7 +368,7 @@ static void test_many_channels(void)
     ps_sim_opts o;
     ps_sim_defaults(&o);
     o.build_trace = 0;
-    CHECK(ps_simulate(s, &sp2, &o, &res, err, sizeof err) == 0);
+    CHECK(ps_simulate(s, sp2(), &o, &res, err, sizeof err) == 0);
     CHECK(res.messages == (uint64_t)(P - 1) * K);
     CHECK(res.peak_in_flight <= (uint64_t)(P - 1) * K);
     /* the first receive waits for the last send rank 63 posts (at K L); then
@@ -367,25 +376,4 @@ static void test_many_channels(void)
     NEAR(res.rank[0].end, K * L + W + ((P - 1) * K - 1) * (L + W));
     ps_sim_result_free(&res);
     ps_streams_free(s);
-}
-
-int main(void)
-{
-    test_machine_file();
-    test_encoding();
-    test_pingpong();
-    test_ring();
-    test_bus_conflict();
-    test_late_receiver_and_eager();
-    test_waitone();
-    test_deadlock();
-    test_round_trip();
-    test_bad_text();
-    test_many_channels();
-    if (failures) {
-        fprintf(stderr, "%d check(s) failed\n", failures);
-        return 1;
-    }
-    printf("sim: all checks passed\n");
-    return 0;
 }

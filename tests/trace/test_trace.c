@@ -11,7 +11,7 @@
 #include "trace/trace.h"
 #include "util/util.h"
 
-#include "../common/check.h"
+#include "check.h"
 
 #define NEAR(a, b, tol) (fabs((a) - (b)) <= (tol))
 
@@ -58,7 +58,7 @@ static ps_trace *two_rank_trace(void)
     return t;
 }
 
-static void test_sheet(void)
+TEST_IMPL(sheet)
 {
     ps_trace *t = two_rank_trace();
     ps_sheet s;
@@ -77,7 +77,7 @@ static void test_sheet(void)
     ps_trace_free(t);
 }
 
-static void test_barrier_idle(void)
+TEST_IMPL(barrier_idle)
 {
     /* three ranks enter a barrier at 1, 2, 3 and leave at 3.1: idle 2, 1, 0 */
     ps_trace *t = ps_trace_new(3);
@@ -97,7 +97,7 @@ static void test_barrier_idle(void)
     ps_trace_free(t);
 }
 
-static void test_roundtrip(void)
+TEST_IMPL(roundtrip)
 {
     char err[512];
     char *dir = ps_mktempdir("pstest", err, sizeof err);
@@ -180,7 +180,7 @@ static void test_roundtrip(void)
     free(dir);
 }
 
-static void test_match_fifo(void)
+TEST_IMPL(match_fifo)
 {
     /* two sends on one channel and one on another tag: FIFO per channel */
     ps_trace *t = ps_trace_new(2);
@@ -203,7 +203,7 @@ static void test_match_fifo(void)
     ps_trace_free(t);
 }
 
-static void test_clock_model(void)
+TEST_IMPL(clock_model)
 {
     /* rank clock = global + 0.25 + 2e-5 * global; ping-pong legs take 1..20 us
      * at random, asymmetric; the best sample bounds the error by rtt/2. */
@@ -231,17 +231,40 @@ static void test_clock_model(void)
     CHECK(NEAR(m.drift, drift, 1e-6), "drift %g", m.drift);
 }
 
-int main(void)
+/* Two isends to one partner and tag, completed in the other order: the
+ * request ids (version 2) pair each wait with its own send; a version-1
+ * trace (no ids) pairs them by order; a post is completed by its receive. */
+TEST_IMPL(requests)
 {
-    test_sheet();
-    test_barrier_idle();
-    test_roundtrip();
-    test_match_fifo();
-    test_clock_model();
-    if (failures) {
-        fprintf(stderr, "%d check(s) failed\n", failures);
-        return 1;
+    ps_trace *t = ps_trace_new(1);
+    const char *names[] = {"NONE", "USER"};
+    ps_trace_set_constructs(t, names, 2);
+    ps_event e[5] = {ev(PS_EV_SEND, 0, 1, 0, 3, 8), ev(PS_EV_SEND, 1, 2, 0, 3, 8), ev(PS_EV_POST, 2, 3, 0, 4, 8),
+                     ev(PS_EV_WAIT, 3, 4, 0, 3, 8), ev(PS_EV_WAIT, 4, 5, 0, 3, 8)};
+    uint32_t aux[5] = {7, 8, 9, 8, 7}; /* ids as the runtime writes them */
+    for (int i = 0; i < 5; i++) {
+        e[i].flags = PS_EVF_NONBLOCKING;
+        e[i].aux = aux[i];
+        ps_trace_push(t, 0, &e[i]);
     }
-    printf("trace tests ok\n");
-    return 0;
+    ps_requests q;
+    CHECK(ps_trace_requests(t, &q) == 0);
+    CHECK(q.partner[0] == 4 && q.partner[4] == 0 && q.partner[1] == 3 && q.partner[3] == 1);
+    CHECK(q.partner[2] == -1 && q.nrequests == 2 && q.unfinished == 1 && q.orphans == 0);
+    CHECK(q.id[0] == 7 && q.id[4] == 7 && q.id[3] == 8 && q.id[2] == 9);
+    ps_requests_free(&q);
+    /* read as version 1: aux means nothing, the k-th wait completes the k-th send */
+    t->version = 1;
+    CHECK(ps_trace_requests(t, &q) == 0);
+    CHECK(q.partner[0] == 3 && q.partner[1] == 4 && q.partner[2] == -1);
+    CHECK(q.id[0] == 1 && q.id[3] == 1 && q.id[1] == 2 && q.id[4] == 2 && q.id[2] == 3);
+    ps_requests_free(&q);
+    /* a receive completes the post, not a send's wait */
+    ps_event r = ev(PS_EV_RECV, 5, 6, 0, 4, 8);
+    r.flags = PS_EVF_NONBLOCKING;
+    ps_trace_push(t, 0, &r);
+    CHECK(ps_trace_requests(t, &q) == 0);
+    CHECK(q.partner[2] == 5 && q.partner[5] == 2 && q.nrequests == 3 && q.unfinished == 0);
+    ps_requests_free(&q);
+    ps_trace_free(t);
 }

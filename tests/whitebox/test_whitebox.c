@@ -14,7 +14,7 @@
 #include "util/util.h"
 #include "whitebox/whitebox.h"
 
-#include "../common/check.h"
+#include "check.h"
 
 #define NEAR(a, b) CHECK(fabs((double)(a) - (double)(b)) < 1e-9 * (1 + fabs((double)(b))))
 
@@ -92,7 +92,7 @@ static void machine_round(ps_machine *m)
     snprintf(m->name, sizeof m->name, "round figures");
 }
 
-static void test_stats(void)
+TEST_IMPL(stats)
 {
     double v[] = {5, 1, NAN, 3, 2, 4};
     ps_wb_stat st = ps_wb_stat_of(v, 6);
@@ -112,7 +112,7 @@ static void test_stats(void)
     CHECK(e.n == 0 && isnan(e.median));
 }
 
-static void test_model(void)
+TEST_IMPL(model)
 {
     ps_machine m;
     machine_round(&m);
@@ -153,7 +153,7 @@ static char *render(const json_t *doc, int html)
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
-    if (html) CHECK(ps_whitebox_report_html(doc, f) == 0);
+    if (html) CHECK(ps_whitebox_report_html(f, doc, NULL, NULL) == 0);
     else ps_whitebox_print(doc, f);
     fclose(f);
     return buf;
@@ -166,7 +166,7 @@ static int count(const char *s, const char *needle)
     return n;
 }
 
-static void test_breakdown(void)
+TEST_IMPL(breakdown)
 {
     /* medians: comm 1.0, data 1.5, full 4.0, sections 4.1 */
     const double t[4][3] = {{1.0, 1.1, 0.9}, {1.5, 1.6, 1.4}, {4.0, 4.2, 3.8}, {4.1, 4.0, 4.3}};
@@ -196,7 +196,7 @@ static void test_breakdown(void)
     json_t *params = json_pack("{s:i, s:i, s:i, s:i, s:b}", "ranks", 2, "size", 100, "iterations", 8, "trials", 3,
                                "sections", 1);
     json_object_set_new(doc, "params", params);
-    CHECK(ps_whitebox_analyse(&d, &m, "round.ini", doc) == 0);
+    CHECK(ps_whitebox_analyze(&d, &m, "round.ini", doc) == 0);
 
     NEAR(get(doc, "parts.communication.value"), 1.0);
     NEAR(get(doc, "parts.data_movement.value"), 0.5);
@@ -278,7 +278,7 @@ static void test_breakdown(void)
     ps_wb_data_free(&d);
 }
 
-static void test_negative(void)
+TEST_IMPL(negative)
 {
     /* T(data) below T(comm) in every pair: shown as negative, with the pairs */
     const double t[3][3] = {{1.0, 1.1, 0.99}, {0.95, 0.9, 0.97}, {3.0, 3.1, 2.9}};
@@ -286,7 +286,7 @@ static void test_negative(void)
     data_of(&d, t, 3);
     d.sample[PS_WB_COMM][0].messages[1] = 9; /* the skeleton lost a message */
     json_t *doc = json_pack("{s:s, s:s, s:{s:i}}", "kind", "whitebox", "workload", "neg", "params", "ranks", 2);
-    CHECK(ps_whitebox_analyse(&d, NULL, NULL, doc) == 0);
+    CHECK(ps_whitebox_analyze(&d, NULL, NULL, doc) == 0);
     NEAR(get(doc, "parts.data_movement.value"), 0.95 - 1.0);
     CHECK(json_is_true(json_object_get(json_object_get(json_object_get(doc, "parts"), "data_movement"), "negative")));
     const char *note = json_string_value(
@@ -316,12 +316,12 @@ static void test_negative(void)
     /* not a white-box document */
     json_t *run = json_pack("{s:s}", "kind", "run");
     FILE *f = fopen("/dev/null", "w");
-    CHECK(ps_whitebox_report_html(run, f) == -1);
+    CHECK(ps_whitebox_report_html(f, run, NULL, NULL) == -1);
     fclose(f);
     json_decref(run);
 }
 
-static void test_no_nan(void)
+TEST_IMPL(no_nan)
 {
     /* computation below zero and no machine: the ratios are undefined, and
      * the outputs say "-", never "nan" */
@@ -331,7 +331,7 @@ static void test_no_nan(void)
     for (int v = 0; v < 3; v++)
         for (int k = 0; k < 3; k++) d.sample[v][k].compute[0] = d.sample[v][k].compute[1] = 0;
     json_t *doc = json_pack("{s:s, s:s, s:{s:i}}", "kind", "whitebox", "workload", "undefined", "params", "ranks", 2);
-    CHECK(ps_whitebox_analyse(&d, NULL, NULL, doc) == 0);
+    CHECK(ps_whitebox_analyze(&d, NULL, NULL, doc) == 0);
     char *text = render(doc, 0), *html = render(doc, 1);
     CHECK(strstr(text, "/ computation = -") != NULL);
     CHECK(!strstr(text, "nan") && !strstr(text, "inf "));
@@ -342,14 +342,3 @@ static void test_no_nan(void)
     ps_wb_data_free(&d);
 }
 
-int main(void)
-{
-    test_stats();
-    test_model();
-    test_breakdown();
-    test_negative();
-    test_no_nan();
-    if (failures) fprintf(stderr, "%d check(s) failed\n", failures);
-    else printf("whitebox unit: ok\n");
-    return failures ? 1 : 0;
-}

@@ -1,4 +1,4 @@
-/* analyse.c - from the plan and the run records to the "scale" document (see scale.h). */
+/* analyze.c - from the plan and the run records to the "scale" document (see scale.h). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,7 +22,21 @@ static void copy_key(json_t *dst, const json_t *src, const char *k)
     if (v) json_object_set(dst, k, v);
 }
 
-json_t *ps_scale_analyse(const json_t *plan, const json_t *runs)
+const json_t *ps_scale_find_run(const json_t *runs, const char *variation, int ranks, int trial)
+{
+    const json_t *rec = NULL;
+    size_t i;
+    json_t *r;
+    json_array_foreach(runs, i, r) {
+        const char *v = json_string_value(json_object_get(r, "variation"));
+        if (v && !strcmp(v, variation) && json_integer_value(json_object_get(r, "ranks")) == ranks &&
+            json_integer_value(json_object_get(r, "trial")) == trial)
+            rec = r;
+    }
+    return rec;
+}
+
+json_t *ps_scale_analyze(const json_t *plan, const json_t *runs)
 {
     json_t *doc = json_object();
     json_object_set_new(doc, "kind", json_string("scale"));
@@ -71,15 +85,7 @@ json_t *ps_scale_analyse(const json_t *plan, const json_t *runs)
             const json_t *best = NULL;
             json_t *failed = json_array();
             for (int t = 1; t <= trials; t++) {
-                const json_t *rec = NULL;
-                size_t k;
-                json_t *r;
-                json_array_foreach(runs, k, r) {
-                    const char *v = json_string_value(json_object_get(r, "variation"));
-                    if (v && !strcmp(v, vname) && json_integer_value(json_object_get(r, "ranks")) == P &&
-                        json_integer_value(json_object_get(r, "trial")) == t)
-                        rec = r;
-                }
+                const json_t *rec = ps_scale_find_run(runs, vname, P, t);
                 if (!rec) {
                     json_t *m = json_object();
                     json_object_set_new(m, "variation", json_string(vname));

@@ -1,5 +1,5 @@
 /*
- * analyse.c - from the trials of the white-box variants to the breakdown:
+ * analyze.c - from the trials of the white-box variants to the breakdown:
  * the three parts overall and per rank with their spreads, the
  * communication/computation profile, load balance, section times and the
  * simple-model comparison (seed 002; definitions in docs/WHITEBOX.md).
@@ -557,7 +557,7 @@ static json_t *model_json(const ps_wb_data *d, const ps_machine *m, const char *
     return o;
 }
 
-int ps_whitebox_analyse(const ps_wb_data *d, const ps_machine *m, const char *machine_path, json_t *doc)
+int ps_whitebox_analyze(const ps_wb_data *d, const ps_machine *m, const char *machine_path, json_t *doc)
 {
     json_object_set_new(doc, "variants", variants_json(d));
     json_object_set_new(doc, "rounds", rounds_json(d));

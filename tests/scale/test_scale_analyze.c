@@ -7,8 +7,7 @@
 
 #include "scale/scale.h"
 
-#include "../common/check.h"
-
+#include "check.h"
 
 static json_t *plan(void)
 {
@@ -61,13 +60,13 @@ static const json_t *point(const json_t *doc, const char *v, int P)
 
 static double num(const json_t *o, const char *k) { return json_number_value(json_object_get(o, k)); }
 
-int main(void)
+/* a fast interconnect: nothing loses efficiency */
+TEST_IMPL(analyze_fast_network)
 {
     json_t *pl = plan();
-    /* a fast interconnect: nothing loses efficiency */
     const double fast[3][3] = {{1.0, 1.01, 1.03}, {2.0, 2.02, 2.06}, {1.0, 1.01, 1.03}};
     json_t *runs = sweep(fast);
-    json_t *doc = ps_scale_analyse(pl, runs);
+    json_t *doc = ps_scale_analyze(pl, runs);
     const json_t *b4 = point(doc, "base", 4), *b1 = point(doc, "base", 1);
     CHECK(fabs(num(b4, "speedup") - 4.0 / 1.03) < 1e-9, "S_k %g", num(b4, "speedup"));
     CHECK(fabs(num(b4, "efficiency") - 1.0 / 1.03) < 1e-9, "E_k");
@@ -82,31 +81,46 @@ int main(void)
     CHECK(has(doc, "double-computation"), "double computation");
     json_decref(doc);
     json_decref(runs);
+    json_decref(pl);
+}
 
-    /* a slow network: rearrange (same computation, twice the border) loses */
+/* a slow network: rearrange (same computation, twice the border) loses */
+TEST_IMPL(analyze_slow_network)
+{
+    json_t *pl = plan();
     const double slow[3][3] = {{1.0, 1.05, 1.1}, {2.0, 2.1, 2.5}, {1.0, 1.6, 2.0}};
-    runs = sweep(slow);
-    doc = ps_scale_analyse(pl, runs);
+    json_t *runs = sweep(slow);
+    json_t *doc = ps_scale_analyze(pl, runs);
     CHECK(has(doc, "network-limited") && !has(doc, "border-bytes-free"), "slow network not named");
     json_decref(doc);
     json_decref(runs);
+    json_decref(pl);
+}
 
-    /* double alone loses: floating point */
+/* double alone loses: floating point */
+TEST_IMPL(analyze_floating_point)
+{
+    json_t *pl = plan();
     const double fp[3][3] = {{1.0, 1.05, 1.1}, {1.0, 1.6, 2.2}, {1.0, 1.05, 1.1}};
-    runs = sweep(fp);
-    doc = ps_scale_analyse(pl, runs);
+    json_t *runs = sweep(fp);
+    json_t *doc = ps_scale_analyze(pl, runs);
     CHECK(has(doc, "floating-point-limited") && !has(doc, "network-limited"), "floating point");
     json_decref(doc);
     json_decref(runs);
+    json_decref(pl);
+}
 
-    /* efficiency under the threshold at P = 4: not cost effective beyond 2;
-     * a failed run and a missing one */
+/* efficiency under the threshold at P = 4: not cost effective beyond 2;
+ * a failed run and a missing one; the CSV and the report fragment */
+TEST_IMPL(analyze_partial_sweep)
+{
+    json_t *pl = plan();
     const double cut[3][3] = {{1.0, 1.05, 1.6}, {2.0, 2.1, 3.2}, {1.0, 1.05, 1.6}};
-    runs = sweep(cut);
+    json_t *runs = sweep(cut);
     json_array_remove(runs, json_array_size(runs) - 1);   /* rearrange P=4 trial 2 ... */
     run(runs, "rearrange", 4, 2, NAN);                    /* ... failed instead */
     json_array_remove(runs, 0);                           /* base P=1 trial 1 missing */
-    doc = ps_scale_analyse(pl, runs);
+    json_t *doc = ps_scale_analyze(pl, runs);
     CHECK(has(doc, "not-cost-effective") && has(doc, "efficiency-falls"), "cut");
     size_t i;
     json_t *c;
@@ -133,17 +147,19 @@ int main(void)
     /* the report fragment */
     buf = NULL;
     f = open_memstream(&buf, &len);
-    CHECK(ps_scale_report_html(doc, NULL, f) == 0, "report");
+    CHECK(ps_scale_report_html(f, doc, NULL, NULL) == 0, "report");
     fclose(f);
     CHECK(strstr(buf, "<section") && strstr(buf, "Figure 4.2") && strstr(buf, "Figure 4.6") && strstr(buf, "Partial sweep"),
           "report content");
     free(buf);
     json_decref(doc);
     json_decref(runs);
-    json_t *notscale = json_pack("{s:s}", "kind", "run");
-    CHECK(ps_scale_report_html(notscale, NULL, stdout) == -1, "other kinds refused");
-    json_decref(notscale);
     json_decref(pl);
-    if (failures) printf("%d failure(s)\n", failures); else printf("ok\n");
-    return failures != 0;
+}
+
+TEST_IMPL(analyze_other_kinds)
+{
+    json_t *notscale = json_pack("{s:s}", "kind", "run");
+    CHECK(ps_scale_report_html(stdout, notscale, NULL, NULL) == -1, "other kinds refused");
+    json_decref(notscale);
 }

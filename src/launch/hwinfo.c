@@ -1,0 +1,63 @@
+/*
+ * hwinfo.c - this machine's hardware, from hwloc, loaded once per process
+ * (see meta.h).  Loading a topology costs milliseconds and reads /sys, so the
+ * probe, the scale planner and every result share one load.
+ */
+#include "launch/meta.h"
+
+#include <hwloc.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+static ps_hwinfo info;
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+static void topology(hwloc_topology_t topo)
+{
+    info.topology = 1;
+    info.sockets = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PACKAGE);
+    info.cores = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE);
+    info.pus = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PU);
+    hwloc_obj_t root = hwloc_get_root_obj(topo);
+    info.memory_bytes = root ? (long long)root->total_memory : 0;
+    /* the model is on the root on Linux, on the package elsewhere */
+    const char *cpu = root ? hwloc_obj_get_info_by_name(root, "CPUModel") : NULL;
+    hwloc_obj_t pkg = hwloc_get_obj_by_type(topo, HWLOC_OBJ_PACKAGE, 0);
+    if (!cpu && pkg) cpu = hwloc_obj_get_info_by_name(pkg, "CPUModel");
+    if (cpu) {
+        snprintf(info.cpu, sizeof info.cpu, "%s", cpu);
+        size_t n = strlen(info.cpu);   /* some models are padded with blanks */
+        while (n > 0 && info.cpu[n - 1] == ' ') info.cpu[--n] = '\0';
+    }
+    /* HWLOC_OBJ_L1CACHE is the level-1 data (or unified) cache */
+    static const hwloc_obj_type_t levels[PS_CACHE_LEVELS] = {HWLOC_OBJ_L1CACHE, HWLOC_OBJ_L2CACHE,
+                                                                HWLOC_OBJ_L3CACHE, HWLOC_OBJ_L4CACHE};
+    for (int i = 0; i < PS_CACHE_LEVELS; i++) {
+        int n = hwloc_get_nbobjs_by_type(topo, levels[i]);
+        hwloc_obj_t c = n > 0 ? hwloc_get_obj_by_type(topo, levels[i], 0) : NULL;
+        if (!c || !c->attr || c->attr->cache.size == 0) continue;
+        info.cache[i].bytes = (long long)c->attr->cache.size;
+        info.cache[i].instances = n;
+        info.cache[i].cores = hwloc_get_nbobjs_inside_cpuset_by_type(topo, c->cpuset, HWLOC_OBJ_CORE);
+    }
+}
+
+static void load(void)
+{
+    gethostname(info.host, sizeof info.host - 1);
+    struct utsname u;
+    if (uname(&u) == 0) snprintf(info.os, sizeof info.os, "%s %s %s", u.sysname, u.release, u.machine);
+    hwloc_topology_t topo;
+    if (hwloc_topology_init(&topo) != 0) return;
+    if (hwloc_topology_load(topo) == 0) topology(topo);
+    hwloc_topology_destroy(topo);
+}
+
+const ps_hwinfo *ps_hwinfo_get(void)
+{
+    pthread_once(&once, load);
+    return &info;
+}

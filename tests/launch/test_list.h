@@ -1,0 +1,5 @@
+/* test_list.h - the launch folder's unit tests (tests/common/check.h). */
+TEST_ENTRY(meta_schema)
+TEST_ENTRY(hwinfo_agrees)
+TEST_ENTRY(meta_old_keys)
+TEST_ENTRY(mpi_library_name)

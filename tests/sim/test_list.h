@@ -1,0 +1,12 @@
+/* test_list.h - the sim folder's unit tests (tests/common/check.h). */
+TEST_ENTRY(machine_file)
+TEST_ENTRY(encoding)
+TEST_ENTRY(pingpong)
+TEST_ENTRY(ring)
+TEST_ENTRY(bus_conflict)
+TEST_ENTRY(late_receiver_and_eager)
+TEST_ENTRY(waitone)
+TEST_ENTRY(deadlock)
+TEST_ENTRY(round_trip)
+TEST_ENTRY(bad_text)
+TEST_ENTRY(many_channels)
