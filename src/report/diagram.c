@@ -146,7 +146,9 @@ static size_t messages_in(const geom *g, const ps_trace *t, const ps_match *m)
     size_t n = 0;
     for (int r = 0; r < t->nranks; r++)
         for (size_t i = 0; i < t->rank[r].n; i++) {
-            if (t->rank[r].ev[i].kind != PS_EV_SEND) continue;
+            /* the runtime's own messages (a predicted barrier's tree) are not the workload's: the
+             * lanes show their time, as a measured MPI_Barrier's */
+            if (t->rank[r].ev[i].kind != PS_EV_SEND || ps_tag_runtime(t->rank[r].ev[i].tag)) continue;
             ps_evref v = ps_match_recv(m, r, i);
             if (v.rank >= 0 && !outside(g, t->rank[r].ev[i].t0, t->rank[v.rank].ev[v.index].t1)) n++;
         }
@@ -166,7 +168,7 @@ static size_t draw_messages(FILE *f, const geom *g, const ps_trace *t, const ps_
         for (int r = 0; r < t->nranks; r++) {
             const ps_rank_trace *rt = &t->rank[r];
             for (size_t i = 0; i < rt->n; i++) {
-                if (rt->ev[i].kind != PS_EV_SEND) continue;
+                if (rt->ev[i].kind != PS_EV_SEND || ps_tag_runtime(rt->ev[i].tag)) continue;
                 ps_evref v = ps_match_recv(m, r, i);
                 if (v.rank < 0) continue;
                 const ps_event *se = &rt->ev[i], *re = &t->rank[v.rank].ev[v.index];
@@ -191,7 +193,7 @@ static size_t draw_messages(FILE *f, const geom *g, const ps_trace *t, const ps_
         for (int r = 0; r < t->nranks; r++) {
             const ps_rank_trace *rt = &t->rank[r];
             for (size_t i = 0; i < rt->n; i++) {
-                if (rt->ev[i].kind != PS_EV_SEND) continue;
+                if (rt->ev[i].kind != PS_EV_SEND || ps_tag_runtime(rt->ev[i].tag)) continue;
                 ps_evref v = ps_match_recv(m, r, i);
                 if (v.rank < 0 || nb == nmsg || outside(g, rt->ev[i].t0, t->rank[v.rank].ev[v.index].t1)) continue;
                 double cs = floor(gx(g, rt->ev[i].t0) - g->left), cr = floor(gx(g, t->rank[v.rank].ev[v.index].t1) - g->left);

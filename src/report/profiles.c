@@ -79,7 +79,7 @@ void ps_comm_matrix(const ps_trace *t, uint64_t *bytes, uint64_t *count)
     for (size_t r = 0; r < P; r++)
         for (size_t i = 0; i < t->rank[r].n; i++) {
             const ps_event *e = &t->rank[r].ev[i];
-            if (e->kind != PS_EV_SEND || e->peer < 0 || (size_t)e->peer >= P) continue;
+            if (e->kind != PS_EV_SEND || ps_tag_runtime(e->tag) || e->peer < 0 || (size_t)e->peer >= P) continue;
             if (bytes) bytes[r * P + (size_t)e->peer] += e->bytes;
             if (count) count[r * P + (size_t)e->peer]++;
         }
@@ -100,7 +100,7 @@ void ps_message_sizes(const ps_trace *t, uint64_t hist[PS_SIZE_CLASSES])
     memset(hist, 0, PS_SIZE_CLASSES * sizeof *hist);
     for (int r = 0; r < t->nranks; r++)
         for (size_t i = 0; i < t->rank[r].n; i++)
-            if (t->rank[r].ev[i].kind == PS_EV_SEND) hist[size_class(t->rank[r].ev[i].bytes)]++;
+            if (t->rank[r].ev[i].kind == PS_EV_SEND && !ps_tag_runtime(t->rank[r].ev[i].tag)) hist[size_class(t->rank[r].ev[i].bytes)]++;
 }
 
 /* ---- drawing helpers ------------------------------------------------------ */

@@ -238,6 +238,10 @@ void ps_sheet_page_html(FILE *f, const json_t *doc)
         ps_html_kv(f, "Message queue length, max / average (messages sent to a node, not yet received)",
                    "%.0f / %.2f", qmax, qavg);
     else ps_html_kv(f, "Message queue length", "-");
+    double rt = num(sheet, "runtime_messages.sent");
+    if (!isnan(rt))
+        ps_html_kv(f, "Runtime messages (not counted above)", "%.0f: the barrier's binary tree in the machine model "
+                   "(a measured run's MPI_Barrier sends its own, unseen)", rt);
     kv_count(f, "Unmatched messages", num(sheet, "unmatched_messages"));
     kv_count(f, "Events lost to full trace buffers", num(sheet, "events_dropped"));
     ps_html_kv_end(f);
