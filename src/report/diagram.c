@@ -413,13 +413,13 @@ void ps_diagram_svg(FILE *f, const ps_trace *t, const ps_timeline *tl, const ps_
     fputs("</g>\n", f);
 
     /* lanes */
-    int every = (int)ceil(11.0 / g.lane);
+    int every = (int)ceil(12.0 / g.lane); /* rank labels at least 12 px apart, none below 10 px */
     double bar = g.lane > 6 ? g.lane * 0.72 : g.lane;
     fputs("<g class=\"lanes\">\n", f);
     for (int r = 0; r < P; r++) {
         double y = gy(&g, r) + (g.lane - bar) / 2;
-        if (r % every == 0 || r == P - 1)
-            ps_svg_text(f, g.left - 6, gy(&g, r) + g.lane / 2 + 4, "end", g.lane < 11 ? 9 : 11, "#333", 0, "%d", r);
+        if (ps_svg_show_label(r, P, every))
+            ps_svg_text(f, g.left - 6, gy(&g, r) + g.lane / 2 + 4, "end", g.lane < 12 ? 10 : 11, "#333", 0, "%d", r);
         if (tl->nseg[r] == 0) continue;
         const double *tot = &tl->total[(size_t)r * PS_ACT__COUNT];
         double all = tot[0] + tot[1] + tot[2];
@@ -467,8 +467,8 @@ void ps_diagram_svg(FILE *f, const ps_trace *t, const ps_timeline *tl, const ps_
         double last_label = -1e9;
         for (size_t k = 0; k < nsync; k++) {
             double x = gx(&g, sync[k * P]);
-            if (x - last_label < 40 || outside(&g, sync[k * P], sync[k * P])) continue; /* no overlapping labels */
-            ps_svg_text(f, x, g.top - 22, "middle", 9, PS_COLOR_SYNC, 0, "sync %zu", k + 1);
+            if (x - last_label < 46 || outside(&g, sync[k * P], sync[k * P])) continue; /* no overlapping labels */
+            ps_svg_text(f, x, g.top - 22, "middle", 10, PS_COLOR_SYNC, 0, "sync %zu", k + 1);
             last_label = x;
         }
         for (size_t k = 1; k < nsync; k++) /* bounds must be sorted for the phase search */
