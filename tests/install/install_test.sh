@@ -80,5 +80,5 @@ done
 if (cd "$tmp/elsewhere" && "$tmp/prefix/bin/parscope" predict psrs -m sp9 -n 2 -q 2> err.txt); then
   echo "FAIL: -m sp9 accepted"; exit 1
 fi
-grep -q "models: origin, sp, sp2, t3e" "$tmp/elsewhere/err.txt" || { echo "FAIL: -m sp9 message:"; cat "$tmp/elsewhere/err.txt"; exit 1; }
+grep -q "models: meiko, ncube2, origin, paragon, sp, sp2, t3e" "$tmp/elsewhere/err.txt" || { echo "FAIL: -m sp9 message:"; cat "$tmp/elsewhere/err.txt"; exit 1; }
 echo "install: 1 passed, 0 failed"

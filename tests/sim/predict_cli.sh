@@ -132,7 +132,7 @@ for name in sp2 sp2.ini machines/sp2.ini; do
     rm -f "$T/byname.json"
 done
 expect_status 2 "-m unknown name" "$PS" predict psrs -m nosuchmodel -n 2
-grep -q "nosuchmodel: no such file, and no machine model of that name (models: origin, sp, sp2, t3e" "$T/err" ||
+grep -q "nosuchmodel: no such file, and no machine model of that name (models: meiko, ncube2, origin, paragon, sp, sp2, t3e" "$T/err" ||
     fail "unknown model message: $(cat "$T/err")"
 expect_status 2 "-m missing path" "$PS" predict psrs -m "$T/none/sp2.ini" -n 2
 grep -q "$T/none/sp2.ini: no such file" "$T/err" || fail "missing model path message"
