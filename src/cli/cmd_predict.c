@@ -62,7 +62,9 @@ static int check(const ps_opt_cmd *c, predict_args *a)
     return 0;
 }
 
-/* --compare: the measured runs, and the relative errors. */
+/* --compare: the measured runs, and the relative errors; the measured
+ * runs go into the -o document too ("measured"), so its report draws both
+ * curves. */
 static int compare(const predict_args *a, json_t *predicted, FILE *out)
 {
     json_t *meas = NULL;
@@ -79,6 +81,14 @@ static int compare(const predict_args *a, json_t *predicted, FILE *out)
     if (!cmp) {
         fprintf(stderr, "parscope: predict --compare: %s\n", err);
         rc = rc ? rc : 1;
+    }
+    if (a->output && meas) {
+        json_object_set(predicted, "measured", meas);
+        if (cmp) json_object_set(predicted, "comparison", json_object_get(cmp, "rows"));
+        if (ps_result_write(a->output, predicted, err, sizeof err)) {
+            fprintf(stderr, "parscope: %s\n", err);
+            rc = rc ? rc : 2;
+        }
     }
     json_decref(cmp);
     json_decref(meas);
