@@ -72,5 +72,17 @@ $CHECK "$T/cmp.html" --plots 2 --tables predicted-measured --rows predicted-meas
 grep -q ", measured</text>" "$T/cmp.html" && grep -q ", predicted</text>" "$T/cmp.html" ||
     fail "the plot lacks the measured or the predicted curve"
 
+# --- the checker must be able to fail: each fault put into the run's page is found --------------
+bad() {  # NAME SED-EXPRESSION EXPECTED-MESSAGE
+    sed "$2" "$T/r.html" > "$T/bad-$1.html"
+    if $CHECK "$T/bad-$1.html" > "$T/bad.out" 2>&1; then fail "check_page.py accepts a page with $1"
+    elif ! grep -q "$3" "$T/bad.out"; then fail "check_page.py on $1: $(cat "$T/bad.out")"; fi
+}
+bad "7 px text" 's|<h1>|<svg xmlns="http://www.w3.org/2000/svg" width="90" height="20"><text x="0" y="12" font-size="7">tiny</text></svg><h1>|' "drawn at 7.0 px"
+bad "us" 's|<h2>Summary</h2>|<h2>Summary</h2><p>took 12 us</p>|' "'us' for microseconds"
+bad "no summary" 's|<section id="summary">|<section id="summary-gone">|' "not the summary"
+bad "a dead link" 's|href="#|href="#gone-|' "points to no element"
+bad "a table twice" 's|<table class="kv" id="hardware-table"|<table class="kv" id="hw-copy" data-part="hardware"><tr><th>Hosts</th><td>x</td></tr><tr><th>Nodes</th><td>y</td></tr></table><table class="kv" id="hw-copy2" data-part="hardware"><tr><th>Hosts</th><td>x</td></tr><tr><th>Nodes</th><td>y</td></tr></table><table class="kv" id="hardware-table"|' "written twice"
+
 [ $fails = 0 ] && echo "page_structure: all passed" || echo "page_structure: $fails failed"
 exit $((fails > 0))
