@@ -215,8 +215,9 @@ static void marker(FILE *out, int shape, double x, double y, const char *color)
 
 /* The corner of the frame for a legend box of w x h whose box covers the
  * fewest data: markers, and points sampled along each line.  Top left
- * wins ties, so a legend stays where it always was unless it hides data. */
-static void legend_corner(const ps_plot *p, const frame *f, double w, double h, double *lx, double *ly)
+ * wins ties, so a legend stays where it always was unless it hides data.
+ * Returns how many data samples the chosen corner still covers. */
+static int legend_corner(const ps_plot *p, const frame *f, double w, double h, double *lx, double *ly)
 {
     const double cx[4] = {f->px + 8, f->px + f->pw - 8 - w, f->px + 8, f->px + f->pw - 8 - w};
     const double cy[4] = {f->py + 8, f->py + 8, f->py + f->ph - 8 - h, f->py + f->ph - 8 - h};
@@ -245,6 +246,7 @@ static void legend_corner(const ps_plot *p, const frame *f, double w, double h, 
     }
     *lx = cx[best];
     *ly = cy[best];
+    return hits[best];
 }
 
 int ps_plot_svg(const ps_plot *p, FILE *out)
@@ -260,15 +262,30 @@ int ps_plot_svg(const ps_plot *p, FILE *out)
     f.pw = W - MARGIN_L - MARGIN_R;
     f.ph = H - MARGIN_T - MARGIN_B;
 
+    int have = axis_range(p, 0, &f.x0, &f.x1) == 0 && axis_range(p, 1, &f.y0, &f.y1) == 0;
+    /* the legend: inside the frame where it hides no data, else below the plot */
+    int nl = 0;
+    size_t longest = 0;
+    for (int s = 0; s < p->nseries; s++)
+        if (p->series[s].label && *p->series[s].label) {
+            nl++;
+            if (strlen(p->series[s].label) > longest) longest = strlen(p->series[s].label);
+        }
+    double lw = 36 + 6.2 * (double)longest, lh = 16 * nl + 6, lx = f.px + 8, ly = f.py + 8;
+    int Htot = H;
+    if (have && nl && legend_corner(p, &f, lw, lh, &lx, &ly) > 0) {
+        lx = f.px;
+        ly = H + 2;
+        Htot = H + (int)lh + 8;
+    }
     fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
-                 "font-family=\"sans-serif\" font-size=\"11\" role=\"img\" class=\"plot\">\n", W, H, W, H);
-    fprintf(out, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"white\"/>\n", W, H);
+                 "font-family=\"sans-serif\" font-size=\"11\" role=\"img\" class=\"plot\">\n", W, Htot, W, Htot);
+    fprintf(out, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"white\"/>\n", W, Htot);
     if (p->title) {
         fprintf(out, "<text x=\"%d\" y=\"20\" text-anchor=\"middle\" font-size=\"14\" font-weight=\"bold\">", W / 2);
         ps_html_escape(out, p->title);
         fputs("</text>\n", out);
     }
-    int have = axis_range(p, 0, &f.x0, &f.x1) == 0 && axis_range(p, 1, &f.y0, &f.y1) == 0;
     fprintf(out, "<rect class=\"frame\" x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" height=\"%.0f\" fill=\"none\" stroke=\"#444\"/>\n",
             f.px, f.py, f.pw, f.ph);
     if (!have) {
@@ -323,16 +340,8 @@ int ps_plot_svg(const ps_plot *p, FILE *out)
             }
         }
         fputs("</g>\n", out);
-        /* legend inside the plot area, in the corner it hides the least data of (top left first) */
-        int nl = 0;
-        for (int s = 0; s < p->nseries; s++)
-            if (p->series[s].label && *p->series[s].label) nl++;
+        /* the legend where it was placed above: a corner of the frame, or below the plot */
         if (nl) {
-            size_t longest = 0;
-            for (int s = 0; s < p->nseries; s++)
-                if (p->series[s].label && strlen(p->series[s].label) > longest) longest = strlen(p->series[s].label);
-            double lw = 36 + 6.2 * (double)longest, lh = 16 * nl + 6, lx = f.px + 8, ly = f.py + 8;
-            legend_corner(p, &f, lw, lh, &lx, &ly);
             fprintf(out, "<rect x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" height=\"%.0f\" fill=\"white\" fill-opacity=\"0.85\" stroke=\"#bbb\"/>\n",
                     lx, ly, lw, lh);
             int k = 0;
