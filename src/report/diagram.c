@@ -404,7 +404,7 @@ void ps_diagram_svg(FILE *f, const ps_trace *t, const ps_timeline *tl, const ps_
     }
     if (zoom) {
         char off[32];
-        ps_fmt_time(off, sizeof off, g.t0 - tl->t0);
+        ps_html_fmt_time(off, sizeof off, g.t0 - tl->t0);
         ps_svg_text(f, g.left + g.pw / 2, g.top + ph + 34, "middle", 12, "#222", 0, "time since %s after the start (%s)",
                     off, unit);
     } else {

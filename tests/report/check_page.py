@@ -9,7 +9,7 @@ zoom in a 1400 px wide window (docs/OUTPUTS.md "The report"):
     machine-model tables of many sheets are written once and referred to;
     the parts of a sheet that describe a run, data-part="problem", "results",
     "ranks", "statistics", may coincide for two runs);
-  - one unit spelling: microseconds are "\u00b5s" in the text, never "us";
+  - one unit spelling: microseconds are "\u00b5s" in the text and the pictures, never "us";
   - plots fit their data: in every plot (<svg class="plot">) every data point
     lies in the frame; along an axis with two data positions or more, the
     frame reaches at most 25% of its length beyond the data on each side
@@ -75,8 +75,7 @@ class Page(html.parser.HTMLParser):
     def handle_data(self, data):
         if self.in_style:
             return
-        if not self.in_svg:
-            self.text.append(data)
+        self.text.append(data)  # the pictures' text too: one spelling on the whole page
         if self.stack_table and self.stack_table[-1]["rows"]:
             self.stack_table[-1]["rows"][-1].append(data.strip())
 
