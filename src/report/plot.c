@@ -334,7 +334,7 @@ int ps_plot_svg(const ps_plot *p, FILE *out)
             if (se->style & PS_PLOT_POINTS) {
                 for (int i = 0; i < se->n; i++) {
                     if (!usable(se->x[i], f.xlog) || !usable(se->y[i], f.ylog)) continue;
-                    marker(out, s, map_x(&f, se->x[i]), map_y(&f, se->y[i]), color);
+                    marker(out, se->shape > 0 ? se->shape - 1 : s, map_x(&f, se->x[i]), map_y(&f, se->y[i]), color);
                 }
                 fputc('\n', out);
             }
@@ -354,7 +354,7 @@ int ps_plot_svg(const ps_plot *p, FILE *out)
                     fprintf(out, "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" stroke=\"%s\" stroke-width=\"1.6\"%s/>",
                             lx + 4, yy - 4, lx + 26, yy - 4, color,
                             (se->style & PS_PLOT_DASHED) ? " stroke-dasharray=\"6 4\"" : "");
-                if (se->style & PS_PLOT_POINTS) marker(out, s, lx + 15, yy - 4, color);
+                if (se->style & PS_PLOT_POINTS) marker(out, se->shape > 0 ? se->shape - 1 : s, lx + 15, yy - 4, color);
                 fprintf(out, "<text x=\"%.0f\" y=\"%.0f\">", lx + 31, yy);
                 ps_html_escape(out, se->label);
                 fputs("</text>\n", out);

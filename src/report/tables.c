@@ -836,7 +836,7 @@ static void fmt_p(char *b, size_t n, double v) { snprintf(b, n, "%.0f", v); }
 
 static void fmt_speedup(char *b, size_t n, double v) { snprintf(b, n, "%.3g", v); }
 
-/* one colour per machine, the same on every figure of the page */
+/* one colour and marker per machine, the same on every figure of the page */
 static const char *const series_color[] = {"#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9"};
 
 /* Predicted against measured where a configuration has both: (predicted -
@@ -936,7 +936,10 @@ void ps_tables_scaling_html(FILE *f, const ps_tables *t)
             ps_plot_series *se = ps_plot_add(&p, names[s], P + (size_t)s * cap, T + (size_t)s * cap, npts[s],
                                              PS_PLOT_LINE | PS_PLOT_POINTS |
                                                  (t->col[cols[s]].predicted ? PS_PLOT_DASHED : 0));
-            if (se) se->color = series_color[cols[s] % 6];
+            if (se) {
+                se->color = series_color[cols[s] % 6];
+                se->shape = cols[s] + 1;
+            }
         }
         ps_plot_svg(&p, f);
         ps_plot q;
@@ -951,7 +954,10 @@ void ps_tables_scaling_html(FILE *f, const ps_tables *t)
             ps_plot_series *se = ps_plot_add(&q, names[s], P + (size_t)s * cap, S + (size_t)s * cap, npts[s],
                                              PS_PLOT_LINE | PS_PLOT_POINTS |
                                                  (t->col[cols[s]].predicted ? PS_PLOT_DASHED : 0));
-            if (se) se->color = series_color[cols[s] % 6];
+            if (se) {
+                se->color = series_color[cols[s] % 6];
+                se->shape = cols[s] + 1;
+            }
             pmin = fmin(pmin, P[(size_t)s * cap]);
             pmax = fmax(pmax, P[(size_t)s * cap + npts[s] - 1]);
         }
