@@ -25,6 +25,8 @@ int ps_cmd_export(int, char **);
 int ps_cmd_characterize(int, char **);
 int ps_cmd_rank(int, char **);
 int ps_cmd_workloads(int, char **);
+int ps_cmd_emulate(int, char **);
+int ps_cmd_node(int, char **);
 
 const ps_command ps_commands[] = {
     {"characterize", ps_cmd_characterize, "characterize [-n RANKS] [-o DIR] [--budget SECONDS]",
@@ -45,7 +47,10 @@ const ps_command ps_commands[] = {
     {"report", ps_cmd_report, "report PATH... [-o report.html]", "self-contained HTML report"},
     {"export", ps_cmd_export, "export TRACE --format otf2|perfetto|csv [-o OUT]", "traces for other tools"},
     {"workloads", ps_cmd_workloads, "workloads", "list the built-in workloads"},
+    {"emulate", ps_cmd_emulate, "emulate -N NODES [--link RATE] [--map round-robin|block] -- COMMAND...",
+     "run COMMAND on a cluster emulated on this machine (needs root)"},
     {"__rank", ps_cmd_rank, NULL, NULL}, /* internal: a built-in workload inside an MPI job */
+    {"__node", ps_cmd_node, NULL, NULL}, /* internal: the emulated cluster's remote shell */
     {NULL, NULL, NULL, NULL}};
 
 static void usage(FILE *f)
@@ -104,6 +109,10 @@ void ps_common_defaults(ps_common_opts *o)
 
 int main(int argc, char **argv)
 {
+    /* the emulated cluster's remote shell is this program under another name
+     * (the MPI launchers take one executable for their ssh) */
+    const char *base = argv[0] ? strrchr(argv[0], '/') : NULL;
+    if (argv[0] && !strcmp(base ? base + 1 : argv[0], "parscope-node")) return ps_cmd_node(argc, argv);
     if (argc < 2) {
         usage(stderr);
         return 2;

@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "launch/template.h"
 #include "util/util.h"
 
 /* Seconds between SIGTERM and SIGKILL when a job is stopped. */
@@ -72,9 +73,11 @@ static int on_path(const char *name, char *out, size_t len)
     return found;
 }
 
-int ps_launcher_resolve(const char *tmpl, int ranks, char ***words, int *nwords, char *err, size_t errlen)
+int ps_launcher_resolve(const char *tmpl, int ranks, char ***words, int *nwords, char **hostfile, char *err,
+                        size_t errlen)
 {
     const char *src = "--launcher";
+    *hostfile = NULL;
     if (!tmpl || !*tmpl) {
         tmpl = getenv("PARSCOPE_LAUNCHER");
         src = "PARSCOPE_LAUNCHER";
@@ -83,40 +86,35 @@ int ps_launcher_resolve(const char *tmpl, int ranks, char ***words, int *nwords,
     char *t;
     if (!tmpl || !*tmpl) {
         /* PARSCOPE_MPIEXEC, else the launcher of the MPI library parscope was
-         * built with, else PATH's */
+         * built with, else PATH's; a path is one word, whatever it holds */
         const char *def = getenv("PARSCOPE_MPIEXEC");
 #ifdef PS_DEFAULT_MPIEXEC
         if (!def) def = PS_DEFAULT_MPIEXEC;
 #endif
-        if (def && def[0] && access(def, X_OK) == 0)
-            t = ps_xasprintf("%s -n {ranks}", def);
-        else if (on_path("mpiexec", found, sizeof found)) t = ps_xasprintf("%s -n {ranks}", found);
-        else if (on_path("mpirun", found, sizeof found)) t = ps_xasprintf("%s -n {ranks}", found);
+        const char *exe = NULL;
+        if (def && def[0] && access(def, X_OK) == 0) exe = def;
+        else if (on_path("mpiexec", found, sizeof found)) exe = found;
+        else if (on_path("mpirun", found, sizeof found)) exe = found;
         else {
             ps_seterr(err, errlen,
                       "no MPI launcher found: neither mpiexec nor mpirun is on PATH (install Open MPI or MPICH, "
                       "or give --launcher 'srun -n {ranks}' or PARSCOPE_LAUNCHER)");
             return -1;
         }
-    } else {
-        t = ps_xstrdup(tmpl);
+        char **w = ps_xcalloc(4, sizeof *w);
+        w[0] = ps_xstrdup(exe);
+        w[1] = ps_xstrdup("-n");
+        w[2] = ps_xasprintf("%d", ranks);
+        *words = w;
+        *nwords = 3;
+        return 0;
     }
-    int cap = 16, n = 0, has_ranks = 0;
-    char **w = ps_xcalloc((size_t)cap, sizeof *w);
-    char *save = NULL;
-    for (char *tok = strtok_r(t, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
-        if (n + 3 >= cap) {
-            cap *= 2;
-            w = ps_xrealloc(w, (size_t)cap * sizeof *w);
-        }
-        char *p = strstr(tok, "{ranks}");
-        if (p) {
-            has_ranks = 1;
-            *p = '\0';
-            w[n++] = ps_xasprintf("%s%d%s", tok, ranks, p + 7);
-        } else {
-            w[n++] = ps_xstrdup(tok);
-        }
+    t = ps_xstrdup(tmpl);
+    char **w;
+    int n, has_ranks;
+    if (ps_template_expand(t, src, ranks, &w, &n, &has_ranks, hostfile, err, errlen)) {
+        free(t);
+        return -1;
     }
     free(t);
     if (n == 0) {
@@ -128,8 +126,14 @@ int ps_launcher_resolve(const char *tmpl, int ranks, char ***words, int *nwords,
         ps_seterr(err, errlen, "no MPI launcher found: '%s' (from %s) is not an executable on PATH", w[0], src);
         for (int i = 0; i < n; i++) free(w[i]);
         free(w);
+        if (*hostfile) {
+            unlink(*hostfile);
+            free(*hostfile);
+            *hostfile = NULL;
+        }
         return -1;
     }
+    w = ps_xrealloc(w, (size_t)(n + 3) * sizeof *w);
     if (!has_ranks) {
         w[n++] = ps_xstrdup("-n");
         w[n++] = ps_xasprintf("%d", ranks);
@@ -266,12 +270,21 @@ static void sleep_s(double s)
     nanosleep(&ts, NULL);
 }
 
+static void drop_hostfile(char *path)
+{
+    if (!path) return;
+    unlink(path);
+    free(path);
+}
+
 int ps_launch(const ps_launch_opts *o, char *const argv[], ps_launch_result *r)
 {
     memset(r, 0, sizeof *r);
     char **words;
     int nwords;
-    if (ps_launcher_resolve(o->launcher, o->ranks, &words, &nwords, r->message, sizeof r->message)) return 2;
+    char *hostfile;
+    if (ps_launcher_resolve(o->launcher, o->ranks, &words, &nwords, &hostfile, r->message, sizeof r->message))
+        return 2;
     int nargs = 0;
     while (argv[nargs]) nargs++;
     char **full = ps_xcalloc((size_t)(nwords + nargs + 1), sizeof *full);
@@ -311,6 +324,7 @@ int ps_launch(const ps_launch_opts *o, char *const argv[], ps_launch_result *r)
         for (int i = 0; i < nwords; i++) free(words[i]);
         free(words);
         free(full);
+        drop_hostfile(hostfile);
         return 1;
     }
     if (pid == 0) {
@@ -424,6 +438,7 @@ int ps_launch(const ps_launch_opts *o, char *const argv[], ps_launch_result *r)
     for (int i = 0; i < nwords; i++) free(words[i]);
     free(words);
     free(full);
+    drop_hostfile(hostfile);
     return rc;
 }
 
