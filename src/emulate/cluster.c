@@ -403,6 +403,10 @@ static void command_env(const ps__cluster *c)
     setenv("OMPI_MCA_pml", "ob1", 1);
     setenv("OMPI_MCA_btl", "self,vader,tcp", 1);
     setenv("OMPI_MCA_btl_tcp_if_include", PS__EMU_NET, 1);
+    /* one-sided (MPI_Win_*): osc/rdma needs RDMA between all ranks, which
+     * TCP lacks ("invalid window" across nodes); pt2pt runs over the same
+     * TCP path as the messages, sm within a node */
+    setenv("OMPI_MCA_osc", "sm,pt2pt", 0);
     setenv("OMPI_MCA_oob_tcp_if_include", PS__EMU_NET, 1);
     /* MPICH (hydra): proxies through the agent, as ssh; UCX on eth0 */
     setenv("HYDRA_LAUNCHER", "ssh", 1);
@@ -588,34 +592,6 @@ int ps_emulate_run(const ps_emulate_opts *o, char *err, size_t errlen)
     c.o = o;
     c.n = o->nodes;
     if (check_options(o, err, errlen)) return 2;
-    if (!has_caps()) {
-        ps_seterr(err, errlen, "emulate needs root (CAP_SYS_ADMIN and CAP_NET_ADMIN) to create namespaces, links "
-                               "and mounts");
-        return 2;
-    }
-    if (!find_tool("ip", c.ip, sizeof c.ip)) {
-        ps_seterr(err, errlen, "emulate needs the 'ip' tool on PATH (Debian package iproute2, in /usr/sbin)");
-        return 2;
-    }
-    if (o->link_rate > 0 && !find_tool("tc", c.tc, sizeof c.tc)) {
-        ps_seterr(err, errlen, "--link needs the 'tc' tool on PATH (Debian package iproute2, in /usr/sbin)");
-        return 2;
-    }
-    if (!getcwd(c.cwd, sizeof c.cwd)) {
-        ps_seterr(err, errlen, "cannot read the current directory: %s", strerror(errno));
-        return 2;
-    }
-    if (under_tmp(c.cwd)) {
-        ps_seterr(err, errlen, "the current directory %s is under /tmp, which every emulated node has to itself; "
-                               "start from a directory outside /tmp", c.cwd);
-        return 2;
-    }
-    snprintf(c.exe, sizeof c.exe, "%s", ps_self_exe());
-    if (under_tmp(c.exe)) {
-        ps_seterr(err, errlen, "%s is under /tmp, which every emulated node has to itself: the nodes could not "
-                               "start it", c.exe);
-        return 2;
-    }
     cpu_set_t mine;
     if (sched_getaffinity(0, sizeof mine, &mine) != 0) CPU_ZERO(&mine);
     int ncpu = 0, cpus[CPU_SETSIZE];
@@ -630,14 +606,48 @@ int ps_emulate_run(const ps_emulate_opts *o, char *err, size_t errlen)
     }
     c.per_node = per;
     c.shared_cores = c.n * per > ncpu;
+    c.node = ps_xcalloc((size_t)c.n, sizeof *c.node);
+    for (int k = 0; k < c.n; k++) c.node[k].cores = cores + (size_t)k * (size_t)per;
+    if (!has_caps()) {
+        free_cluster(&c);
+        ps_seterr(err, errlen, "emulate needs root (CAP_SYS_ADMIN and CAP_NET_ADMIN) to create namespaces, links "
+                               "and mounts");
+        return 2;
+    }
+    if (!find_tool("ip", c.ip, sizeof c.ip)) {
+        free_cluster(&c);
+        ps_seterr(err, errlen, "emulate needs the 'ip' tool on PATH (Debian package iproute2, in /usr/sbin)");
+        return 2;
+    }
+    if (o->link_rate > 0 && !find_tool("tc", c.tc, sizeof c.tc)) {
+        free_cluster(&c);
+        ps_seterr(err, errlen, "--link needs the 'tc' tool on PATH (Debian package iproute2, in /usr/sbin)");
+        return 2;
+    }
+    if (!getcwd(c.cwd, sizeof c.cwd)) {
+        free_cluster(&c);
+        ps_seterr(err, errlen, "cannot read the current directory: %s", strerror(errno));
+        return 2;
+    }
+    if (under_tmp(c.cwd)) {
+        free_cluster(&c);
+        ps_seterr(err, errlen, "the current directory %s is under /tmp, which every emulated node has to itself; "
+                               "start from a directory outside /tmp", c.cwd);
+        return 2;
+    }
+    snprintf(c.exe, sizeof c.exe, "%s", ps_self_exe());
+    if (under_tmp(c.exe)) {
+        free_cluster(&c);
+        ps_seterr(err, errlen, "%s is under /tmp, which every emulated node has to itself: the nodes could not "
+                               "start it", c.exe);
+        return 2;
+    }
     c.burst = o->burst ? o->burst : ps_emulate_default_burst(o->link_rate);
     run_id(c.id);
-    c.node = ps_xcalloc((size_t)c.n, sizeof *c.node);
     for (int k = 0; k < c.n; k++) {
         snprintf(c.node[k].name, sizeof c.node[k].name, "node%d", k);
         snprintf(c.node[k].addr, sizeof c.node[k].addr, "198.18.0.%d", (unsigned char)(k + 1));
         snprintf(c.node[k].comm, sizeof c.node[k].comm, "ps-%s-n%d", c.id, (unsigned char)k);
-        c.node[k].cores = cores + (size_t)k * (size_t)per;
     }
     choose_launcher(&c);
     if (!o->quiet) describe(&c);

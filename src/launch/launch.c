@@ -215,17 +215,34 @@ typedef struct errscan {
     size_t n;
     int  reported_rank;
     int  hydra_rank;
-    char reported_how[128];
+    char hydra_host[64];
+    char reported_how[160];
+    int  slow[64];           /* ranks that said they timed out */
+    int  nslow;
 } errscan;
 
 static void scan_line(errscan *es, const char *line)
 {
     const char *p;
     int rank;
+    char host[64], how[32];
+    /* the ranks' own lines (runtime/mpi_backend.c, rt.c), which reach the
+     * launcher from any host: "parscope: rank R on HOST: killed by SIGSEGV",
+     * "parscope: rank R: timed out after ..." */
+    if ((p = strstr(line, "parscope: rank ")) && sscanf(p, "parscope: rank %d: timed out", &rank) == 1 &&
+        strstr(p, ": timed out") && es->nslow < (int)(sizeof es->slow / sizeof es->slow[0])) {
+        es->slow[es->nslow++] = rank;
+        return;
+    }
     if (es->reported_rank >= 0) return;
-    if ((p = strstr(line, "process rank ")) && sscanf(p, "process rank %d", &rank) == 1) {
-        const char *sig = strstr(p, "exited on signal ");
+    if (p && sscanf(p, "parscope: rank %d on %63[^:]: killed by %31s", &rank, host, how) == 3) {
         es->reported_rank = rank;
+        snprintf(es->reported_how, sizeof es->reported_how, "died on %s (killed by %s)", host, how);
+    } else if ((p = strstr(line, "process rank ")) && sscanf(p, "process rank %d", &rank) == 1) {
+        const char *sig = strstr(p, "exited on signal ");
+        const char *on = strstr(p, " on node ");
+        es->reported_rank = rank;
+        if (!on || sscanf(on, " on node %63s", host) != 1) host[0] = '\0';
         char how[104] = "";
         if (sig) {
             snprintf(how, sizeof how, "%.100s", sig + 10);
@@ -233,13 +250,17 @@ static void scan_line(errscan *es, const char *line)
             size_t l = strlen(how);
             if (l && how[l - 1] == '.') how[l - 1] = '\0';
         }
-        if (sig) snprintf(es->reported_how, sizeof es->reported_how, "died (%s)", how);
-        else snprintf(es->reported_how, sizeof es->reported_how, "failed");
+        if (sig)
+            snprintf(es->reported_how, sizeof es->reported_how, "died%s%s (%s)", host[0] ? " on " : "", host, how);
+        else snprintf(es->reported_how, sizeof es->reported_how, "failed%s%s", host[0] ? " on " : "", host);
     } else if ((p = strstr(line, "RANK ")) && strstr(line, " PID ") && sscanf(p, "RANK %d", &rank) == 1) {
         es->hydra_rank = rank + 1; /* +1: 0 means none */
+        const char *at = strstr(p, " RUNNING AT ");
+        if (!at || sscanf(at, " RUNNING AT %63s", es->hydra_host) != 1) es->hydra_host[0] = '\0';
     } else if (es->hydra_rank && (p = strstr(line, "KILLED BY SIGNAL: "))) {
         es->reported_rank = es->hydra_rank - 1;
-        snprintf(es->reported_how, sizeof es->reported_how, "died (killed by signal %.80s)", p + 18);
+        snprintf(es->reported_how, sizeof es->reported_how, "died%s%.64s (killed by signal %.40s)",
+                 es->hydra_host[0] ? " on " : "", es->hydra_host, p + 18);
         es->reported_how[strcspn(es->reported_how, "\n")] = '\0';
     }
 }
@@ -419,8 +440,16 @@ int ps_launch(const ps_launch_opts *o, char *const argv[], ps_launch_result *r)
     char dead[300];
     if (es.reported_rank >= 0)
         snprintf(dead, sizeof dead, "rank %d %s", es.reported_rank, es.reported_how);
-    else
+    else if (es.nslow == 0)
         dead_ranks(o->status_dir, o->ranks, dead, sizeof dead);
+    if (!dead[0] && es.nslow > 0) {
+        /* the ranks' own timeout lines: complete where markers are not (a
+         * rank on another host leaves its marker there) */
+        size_t d = (size_t)snprintf(dead, sizeof dead, "%s ", es.nslow > 1 ? "ranks" : "rank");
+        for (int i = 0; i < es.nslow && d + 16 < sizeof dead; i++)
+            d += (size_t)snprintf(dead + d, sizeof dead - d, "%s%d", i ? ", " : "", es.slow[i]);
+        snprintf(dead + d, sizeof dead - d, " did not finish");
+    }
     if (r->timed_out) {
         snprintf(r->message, sizeof r->message, "the job exceeded its time limit of %g s and was stopped%s%s%s",
                  o->timeout, dead[0] ? " (" : "", dead, dead[0] ? ")" : "");

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "runtime/clock.h"
@@ -254,9 +255,56 @@ int ps__mpi_all_ok(int ok)
  * so after a failed job the launcher can name the rank that died first. */
 static char status_died[4096], status_stopped[4096];
 
+/* Appends s to buf at *o (async-signal-safe). */
+static void put_str(char *buf, size_t len, size_t *o, const char *s)
+{
+    while (*s && *o + 1 < len) buf[(*o)++] = *s++;
+    buf[*o] = '\0';
+}
+
+static void put_int(char *buf, size_t len, size_t *o, int v)
+{
+    char d[16];
+    int n = 0;
+    unsigned u = v < 0 ? 0u - (unsigned)v : (unsigned)v;
+    do d[n++] = (char)('0' + u % 10);
+    while ((u /= 10) && n < 15);
+    if (v < 0) d[n++] = '-';
+    while (n > 0 && *o + 1 < len) buf[(*o)++] = d[--n];
+    buf[*o] = '\0';
+}
+
+/* "parscope: rank R on HOST: killed by SIGSEGV" on stderr: the launcher may
+ * run on another host, where this rank's marker file cannot be seen, but
+ * every launcher forwards the ranks' stderr (launch.c reads the line). */
+static void say_died(int sig)
+{
+    static const struct { int sig; const char *name; } names[] = {
+        {SIGSEGV, "SIGSEGV"}, {SIGABRT, "SIGABRT"}, {SIGBUS, "SIGBUS"}, {SIGFPE, "SIGFPE"}, {SIGILL, "SIGILL"}};
+    char buf[192];
+    size_t o = 0;
+    put_str(buf, sizeof buf, &o, "parscope: rank ");
+    put_int(buf, sizeof buf, &o, ps__rt.rank);
+    put_str(buf, sizeof buf, &o, " on ");
+    put_str(buf, sizeof buf, &o, hostname);
+    put_str(buf, sizeof buf, &o, ": killed by ");
+    const char *name = NULL;
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (names[i].sig == sig) name = names[i].name;
+    if (name) put_str(buf, sizeof buf, &o, name);
+    else {
+        put_str(buf, sizeof buf, &o, "signal ");
+        put_int(buf, sizeof buf, &o, sig);
+    }
+    put_str(buf, sizeof buf, &o, "\n");
+    ssize_t w = write(STDERR_FILENO, buf, o);
+    (void)w;
+}
+
 static void on_fatal(int sig)
 {
     if (status_file[0]) rename(status_file, sig == SIGTERM ? status_stopped : status_died);
+    if (sig != SIGTERM) say_died(sig);
     signal(sig, SIG_DFL);
     raise(sig);
 }
@@ -350,10 +398,12 @@ static int mpi_init(void)
         if (f) {
             fprintf(f, "%d %s\n", (int)getpid(), hostname);
             fclose(f);
-            status_handlers();
         } else {
+            /* a rank on another host than the launcher's: no marker, but
+             * the line on stderr (say_died) */
             status_file[0] = '\0';
         }
+        status_handlers();
     }
     clk_start = clock_estimate();
     const char *nw = getenv("PARSCOPE_NO_WARMUP");
@@ -462,6 +512,26 @@ static ps_trace *collect(rank_header *mine)
     return t;
 }
 
+/* Rank 0 writes the trace where the launching parscope reads it.  On a
+ * cluster whose nodes each have their own /tmp that works only when rank 0
+ * runs on the launcher's node: say so plainly when it does not. */
+static int trace_dir_here(void)
+{
+    char dir[sizeof ps__rt.trace_path];
+    snprintf(dir, sizeof dir, "%s", ps__rt.trace_path);
+    char *slash = strrchr(dir, '/');
+    struct stat st;
+    if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode)) return 1; /* a directory: DIR/trace.pst */
+    if (!slash) return 1;
+    *slash = '\0';
+    if (!dir[0] || (stat(dir, &st) == 0 && S_ISDIR(st.st_mode))) return 1;
+    fprintf(stderr,
+            "parscope: rank 0 runs on %s, where %s does not exist, so the trace cannot be written there: "
+            "start parscope on the node where rank 0 runs, or set TMPDIR to a directory every node shares\n",
+            hostname, dir);
+    return 0;
+}
+
 static void mpi_finalize(void)
 {
     /* wait for anything still outstanding so MPI can finish cleanly */
@@ -496,17 +566,30 @@ static void mpi_finalize(void)
         if (ps__rt.rank == 0) {
             int nc = ps__construct_count();
             for (int i = 0; i < nc; i++) ps_trace_add_construct(t, ps_construct_name(i));
-            char wl[256], lib[512], meta[2048];
+            char wl[256], lib[512];
             json_str(wl, sizeof wl, ps__rt.workload[0] ? ps__rt.workload : "program");
             json_str(lib, sizeof lib, mpi_lib);
-            snprintf(meta, sizeof meta,
-                     "{\"workload\": \"%s\", \"params\": {\"ranks\": %d, \"size\": %ld, \"iterations\": %ld}, "
-                     "\"mpi\": \"%s\", \"clock\": {\"source\": \"CLOCK_MONOTONIC\", \"same_host\": %s, "
-                     "\"rounds\": %d}}",
-                     wl, ps__rt.size, ps_problem_size(), ps_iterations(), lib, clk_same_host ? "true" : "false",
-                     PS_CLOCKSYNC_ROUNDS);
+            /* each rank's host, in rank order: a run spans nodes */
+            size_t cap = 1024 + (size_t)ps__rt.size * (6 * sizeof t->rank[0].host + 4);
+            char *meta = malloc(cap);
+            if (!meta) ps_abort("out of memory writing the trace's metadata");
+            int o = snprintf(meta, cap,
+                             "{\"workload\": \"%s\", \"params\": {\"ranks\": %d, \"size\": %ld, \"iterations\": "
+                             "%ld}, \"mpi\": \"%s\", \"clock\": {\"source\": \"CLOCK_MONOTONIC\", \"same_host\": %s, "
+                             "\"rounds\": %d}, \"hosts\": [",
+                             wl, ps__rt.size, ps_problem_size(), ps_iterations(), lib,
+                             clk_same_host ? "true" : "false", PS_CLOCKSYNC_ROUNDS);
+            for (int r = 0; r < ps__rt.size; r++) {
+                char h[6 * sizeof t->rank[0].host];
+                json_str(h, sizeof h, t->rank[r].host);
+                o += snprintf(meta + o, cap - (size_t)o, "%s\"%s\"", r ? ", " : "", h);
+            }
+            snprintf(meta + o, cap - (size_t)o, "]}");
             ps_trace_set_meta(t, meta);
-            if (want_trace) {
+            free(meta);
+            if (want_trace && !trace_dir_here()) {
+                status = 1;
+            } else if (want_trace) {
                 char err[512];
                 if (ps_trace_write(t, ps__rt.trace_path, err, sizeof err) != 0) {
                     fprintf(stderr, "parscope: %s\n", err);
