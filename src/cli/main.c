@@ -61,8 +61,13 @@ static void usage(FILE *f)
     for (const ps_command *c = ps_commands; c->name; c++)
         if (c->synopsis) fprintf(f, "  %-13s %s\n", c->name, c->summary);
     fprintf(f, "\nRun 'parscope COMMAND --help' for a command's options.\n"
-               "Outside an MPI job parscope launches itself with mpiexec (or --launcher /\n"
-               "PARSCOPE_LAUNCHER, e.g. 'srun -n {ranks}'); inside one it runs directly.\n"
+               "Outside an MPI job parscope launches itself with mpiexec, or with the template\n"
+               "--launcher or PARSCOPE_LAUNCHER gives: words as a shell splits them (no shell\n"
+               "runs), {ranks} the rank count, {hostfile} a file naming each rank's host (from\n"
+               "PARSCOPE_HOSTS).  On a Slurm cluster, inside the allocation:\n"
+               "  PARSCOPE_LAUNCHER='srun --ntasks={ranks} --mpi=pmix' (pmi2 for MPICH), run on the\n"
+               "  allocation's first node (rank 0's) or with TMPDIR shared by all nodes.\n"
+               "Inside an MPI job parscope runs directly.  docs/LAUNCHER.md has the details.\n"
                "Exit status: 0 success, 1 the measured program failed, 2 bad usage or input.\n");
 }
 

@@ -206,9 +206,10 @@ static void dead_ranks(const char *dir, int ranks, char *buf, size_t len)
 }
 
 /* Passes the launcher's stderr through and remembers the first rank it
- * reports dead: Open MPI "process rank N with PID P on node H exited on
- * signal S (Name)"; MPICH (hydra) "RANK N PID P RUNNING AT H" followed by
- * "KILLED BY SIGNAL: S (Name)" or "EXIT CODE: C". */
+ * reports dead: the runtime's own line (below), Open MPI "process rank N
+ * with PID P on node H exited on signal S (Name)", MPICH (hydra) "RANK N PID
+ * P RUNNING AT H" followed by "KILLED BY SIGNAL: S (Name)", Slurm "srun:
+ * error: H: task N: Killed". */
 typedef struct errscan {
     int  fd;
     char line[1024];
@@ -238,6 +239,11 @@ static void scan_line(errscan *es, const char *line)
     if (p && sscanf(p, "parscope: rank %d on %63[^:]: killed by %31s", &rank, host, how) == 3) {
         es->reported_rank = rank;
         snprintf(es->reported_how, sizeof es->reported_how, "died on %s (killed by %s)", host, how);
+    } else if ((p = strstr(line, "srun: error: ")) && sscanf(p, "srun: error: %63[^:]: task %d: %31[^\n]", host, &rank,
+                                                                 how) == 3) {
+        /* Slurm: "srun: error: HOST: task R: Segmentation fault (core dumped)" */
+        es->reported_rank = rank;
+        snprintf(es->reported_how, sizeof es->reported_how, "died on %s (%s)", host, how);
     } else if ((p = strstr(line, "process rank ")) && sscanf(p, "process rank %d", &rank) == 1) {
         const char *sig = strstr(p, "exited on signal ");
         const char *on = strstr(p, " on node ");
