@@ -217,7 +217,7 @@ typedef struct errscan {
     int  reported_rank;
     int  hydra_rank;
     char hydra_host[64];
-    char reported_how[160];
+    char reported_how[192];
     int  slow[64];           /* ranks that said they timed out */
     int  nslow;
 } errscan;
@@ -257,7 +257,8 @@ static void scan_line(errscan *es, const char *line)
             if (l && how[l - 1] == '.') how[l - 1] = '\0';
         }
         if (sig)
-            snprintf(es->reported_how, sizeof es->reported_how, "died%s%s (%s)", host[0] ? " on " : "", host, how);
+            snprintf(es->reported_how, sizeof es->reported_how, "died%s%.63s (%.100s)", host[0] ? " on " : "", host,
+                     how);
         else snprintf(es->reported_how, sizeof es->reported_how, "failed%s%s", host[0] ? " on " : "", host);
     } else if ((p = strstr(line, "RANK ")) && strstr(line, " PID ") && sscanf(p, "RANK %d", &rank) == 1) {
         es->hydra_rank = rank + 1; /* +1: 0 means none */
