@@ -301,6 +301,11 @@ static void say_died(int sig)
     (void)w;
 }
 
+static void drop_status(void)
+{
+    if (status_file[0]) unlink(status_file);
+}
+
 static void on_fatal(int sig)
 {
     if (status_file[0]) rename(status_file, sig == SIGTERM ? status_stopped : status_died);
@@ -398,6 +403,8 @@ static int mpi_init(void)
         if (f) {
             fprintf(f, "%d %s\n", (int)getpid(), hostname);
             fclose(f);
+            /* a rank that exits on its own (a bad option) has finished, if badly */
+            atexit(drop_status);
         } else {
             /* a rank on another host than the launcher's: no marker, but
              * the line on stderr (say_died) */
