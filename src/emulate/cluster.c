@@ -429,14 +429,16 @@ static void command_env(const ps__cluster *c)
 static _Noreturn void run_command(const ps__cluster *c)
 {
     char err[300];
-    sigset_t none;
-    sigemptyset(&none);
-    sigprocmask(SIG_SETMASK, &none, NULL);
+    /* the default dispositions first, then whatever signal is pending */
     signal(SIGCHLD, SIG_DFL);
     signal(SIGINT, c->sigint_ignored ? SIG_IGN : SIG_DFL);
     signal(SIGTERM, SIG_DFL);
     signal(SIGHUP, SIG_DFL);
     signal(SIGPIPE, SIG_DFL);
+    signal(SIGTSTP, SIG_DFL);
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
     if (ps__emu_enter(c->node[0].pid, err, sizeof err) != 0) {
         send_report(REP_ERROR, 0, "cannot run the command on node0: %s", err);
         _exit(127);
@@ -453,13 +455,17 @@ static _Noreturn void run_command(const ps__cluster *c)
 }
 
 static volatile pid_t command_pid;
+static volatile sig_atomic_t early_signal;
 
 /* Init passes on what parscope emulate sends (si_code SI_USER; a terminal's
- * signals reach COMMAND directly, as it shares the process group). */
+ * signals reach COMMAND directly, as it shares the process group); one that
+ * comes while the cluster is being built waits for COMMAND. */
 static void init_on_signal(int sig, siginfo_t *si, void *uc)
 {
     (void)uc;
-    if ((si->si_code == SI_USER || si->si_code == SI_QUEUE) && command_pid > 0) kill(command_pid, sig);
+    if (si->si_code != SI_USER && si->si_code != SI_QUEUE) return;
+    if (command_pid > 0) kill(command_pid, sig);
+    else early_signal = sig;
 }
 
 static void init_on_child(int sig) { (void)sig; }
@@ -485,10 +491,17 @@ static _Noreturn void cluster_init(ps__cluster *c, int ctl)
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = init_on_child;
     sigaction(SIGCHLD, &sa, NULL);
-    sigset_t chld, orig;
-    sigemptyset(&chld);
-    sigaddset(&chld, SIGCHLD);
-    sigprocmask(SIG_BLOCK, &chld, &orig);
+    /* the signals parscope emulate passes on were blocked since before the
+     * fork (a PID namespace's init drops a signal it has no handler for);
+     * now they may come, SIGCHLD only while waiting */
+    sigset_t mask, orig;
+    sigprocmask(SIG_SETMASK, NULL, &orig);
+    sigdelset(&orig, SIGINT);
+    sigdelset(&orig, SIGTERM);
+    sigdelset(&orig, SIGHUP);
+    mask = orig;
+    sigaddset(&mask, SIGCHLD);
+    sigprocmask(SIG_SETMASK, &mask, NULL);
 
     /* a /proc that shows this PID namespace: anchors are found by their PIDs here */
     if (unshare(CLONE_NEWNS) != 0 || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0 ||
@@ -513,6 +526,14 @@ static _Noreturn void cluster_init(ps__cluster *c, int ctl)
         _exit(1);
     }
     fflush(NULL);
+    /* no signal is handled by a copy of this process's handlers in the
+     * child: blocked until the child has the default ones */
+    sigset_t fwd;
+    sigemptyset(&fwd);
+    sigaddset(&fwd, SIGINT);
+    sigaddset(&fwd, SIGTERM);
+    sigaddset(&fwd, SIGHUP);
+    sigprocmask(SIG_BLOCK, &fwd, NULL);
     pid_t pid = fork();
     if (pid < 0) {
         send_report(REP_ERROR, 0, "cannot start the command: %s", strerror(errno));
@@ -520,6 +541,8 @@ static _Noreturn void cluster_init(ps__cluster *c, int ctl)
     }
     if (pid == 0) run_command(c);
     command_pid = pid;
+    if (early_signal) kill(pid, early_signal);
+    sigprocmask(SIG_UNBLOCK, &fwd, NULL);
     sigset_t wait_mask = orig;
     sigdelset(&wait_mask, SIGCHLD);
     for (;;) {
@@ -679,6 +702,12 @@ int ps_emulate_run(const ps_emulate_opts *o, char *err, size_t errlen)
         return 2;
     }
     fflush(NULL);
+    sigset_t fwd, before_fork;
+    sigemptyset(&fwd);
+    sigaddset(&fwd, SIGINT);
+    sigaddset(&fwd, SIGTERM);
+    sigaddset(&fwd, SIGHUP);
+    sigprocmask(SIG_BLOCK, &fwd, &before_fork);
     pid_t init = fork();
     if (init == 0) {
         close(ctl[1]);
@@ -687,6 +716,7 @@ int ps_emulate_run(const ps_emulate_opts *o, char *err, size_t errlen)
         cluster_init(&c, ctl[0]);
     }
     int fork_errno = errno;
+    sigprocmask(SIG_SETMASK, &before_fork, NULL);
     setns(self_ns, CLONE_NEWPID);
     close(self_ns);
     close(ctl[0]);

@@ -49,6 +49,20 @@ run_case sigterm 143 TERM sh -c "$RECORD; exec sleep 300"
 run_case sigkill 137 KILL sh -c "$RECORD; '$PS' __node node1 'sleep 300 &'; exec sleep 300"
 # an MPI job in flight when parscope emulate is killed
 run_case sigkill_mpi 137 KILL sh -c "$RECORD; exec mpiexec -n 3 sleep 300"
+# a signal while the cluster is still being built reaches COMMAND once it runs
+rm -f id.txt ns.txt
+env --default-signal=INT "$PS" emulate -q -N 4 -- sh -c "$RECORD; exec sleep 300" > out.early 2>&1 &
+pid=$!
+# as soon as the cluster's init exists (a child of parscope emulate)
+for i in $(seq 1 1000); do pgrep -P "$pid" > /dev/null && break; sleep 0.005; done
+kill -TERM "$pid"
+s0=$(date +%s)
+wait "$pid"
+got=$?
+if [ "$got" -eq 143 ] && [ $(( $(date +%s) - s0 )) -lt 30 ]; then pass; else
+    fail "SIGTERM during set-up: status $got after $(( $(date +%s) - s0 )) s"; sed 's/^/    /' out.early | head; fi
+[ -s id.txt ] && gone "$(cat id.txt)" ns.txt "SIGTERM during set-up"
+same_state before.txt "SIGTERM during set-up"
 t1=$(date +%s.%N)
 echo "teardown cases took $(python3 -c "print('%.1f' % ($t1 - $t0))") s"
 
