@@ -49,6 +49,18 @@ run_case sigterm 143 TERM sh -c "$RECORD; exec sleep 300"
 run_case sigkill 137 KILL sh -c "$RECORD; '$PS' __node node1 'sleep 300 &'; exec sleep 300"
 # an MPI job in flight when parscope emulate is killed
 run_case sigkill_mpi 137 KILL sh -c "$RECORD; exec mpiexec -n 3 sleep 300"
+# a command that ignores the signals: the third one stops the whole cluster
+rm -f id.txt ns.txt
+"$PS" emulate -q -N 2 -- sh -c "trap '' INT TERM HUP; $RECORD; sleep 300" > out.stubborn 2>&1 &
+pid=$!
+for i in $(seq 1 200); do [ -s ns.txt ] && break; sleep 0.05; done
+kill -TERM "$pid"; sleep 0.3; kill -TERM "$pid"; sleep 0.3; kill -TERM "$pid"
+wait "$pid"
+got=$?
+if [ "$got" -eq 143 ] && grep -q "stopped the cluster after 3 signals" out.stubborn; then pass; else
+    fail "a command that ignores signals: status $got"; sed 's/^/    /' out.stubborn | head; fi
+[ -s id.txt ] && gone "$(cat id.txt)" ns.txt "a command that ignores signals"
+
 # a signal while the cluster is still being built reaches COMMAND once it runs
 rm -f id.txt ns.txt
 env --default-signal=INT "$PS" emulate -q -N 4 -- sh -c "$RECORD; exec sleep 300" > out.early 2>&1 &
