@@ -519,6 +519,26 @@ static ps_trace *collect(rank_header *mine)
     return t;
 }
 
+/* MPICH before 4.2 over UCX closes its connections in MPI_Finalize before
+ * the ranks synchronise, and over TCP a rank that has closed its own stops
+ * answering the others: a job whose ranks span hosts can hang there for
+ * good (MPICH 4.2.0 added the barrier: "ch4/ucx: add MPIR_pmi_barrier in
+ * finalize").  Such a job ends after a last barrier without MPI_Finalize;
+ * its process manager (hydra) accepts that.  PARSCOPE_MPI_FINALIZE=1 keeps
+ * MPI_Finalize. */
+static int finalize_may_hang(void)
+{
+    if (clk_same_host) return 0;
+    const char *keep = getenv("PARSCOPE_MPI_FINALIZE");
+    if (keep && !strcmp(keep, "1")) return 0;
+    char v[MPI_MAX_LIBRARY_VERSION_STRING];
+    int len = 0, major = 0, minor = 0;
+    MPI_Get_library_version(v, &len);
+    const char *p = strstr(v, "MPICH Version:");
+    if (!p || sscanf(p + 14, " %d.%d", &major, &minor) != 2 || !strstr(v, "ch4:ucx")) return 0;
+    return major < 4 || (major == 4 && minor < 2);
+}
+
 /* Rank 0 writes the trace where the launching parscope reads it.  On a
  * cluster whose nodes each have their own /tmp that works only when rank 0
  * runs on the launcher's node: say so plainly when it does not. */
@@ -617,9 +637,11 @@ static void mpi_finalize(void)
     }
     MPI_Bcast(&status, 1, MPI_INT, 0, comm);
     if (status_file[0]) unlink(status_file);
+    int skip_finalize = we_initialized_mpi && finalize_may_hang();
+    if (skip_finalize) MPI_Barrier(comm);
     MPI_Comm_free(&comm);
     comm = MPI_COMM_NULL;
-    if (we_initialized_mpi) MPI_Finalize();
+    if (we_initialized_mpi && !skip_finalize) MPI_Finalize();
     if (status || ps__rt.verify_failed) exit(1);
 }
 
