@@ -3,6 +3,7 @@
 # every bad option exits 2 naming the option; without the privilege or the
 # tools it says so and exits 2; the agent refuses to run outside a cluster.
 . "$(dirname "$0")/common.sh"
+mkwork
 
 expect 0 "^usage: parscope emulate -N NODES" -- "$PS" emulate --help
 expect 2 "emulate: -N NODES is required" -- "$PS" emulate -- true

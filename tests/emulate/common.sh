@@ -15,10 +15,13 @@ need_root() {
     done
 }
 
-# the work directory is outside /tmp: every emulated node has a /tmp of its own
-W=$(mktemp -d "$BIN/work.XXXXXX")
-trap 'rm -rf "$W"' EXIT
-cd "$W" || exit 1
+# mkwork: a work directory, outside /tmp (every emulated node has a /tmp of
+# its own), removed at the end; after need_root, which may skip the test
+mkwork() {
+    W=$(mktemp -d "$BIN/work.XXXXXX") || exit 1
+    trap 'rm -rf "$W"' EXIT
+    cd "$W" || exit 1
+}
 
 pass() { passes=$((passes + 1)); }
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }

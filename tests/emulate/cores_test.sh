@@ -8,6 +8,7 @@
 # binds its rank to the machine's first core, and the check fails.
 . "$(dirname "$0")/common.sh"
 need_root
+mkwork
 ncpu=$(nproc)
 if [ "$ncpu" -lt 2 ]; then
     echo "SKIP: one CPU: two nodes cannot have cores of their own"

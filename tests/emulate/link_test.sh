@@ -6,6 +6,7 @@
 # Ethernet frame (95.6% of the rate tbf counts), so the band is 85%..101%.
 . "$(dirname "$0")/common.sh"
 need_root
+mkwork
 
 # transfer RATE_OPTIONS BYTES FROM TO: best bytes/s of up to 3 transfers FROM -> TO
 transfer() {

@@ -6,6 +6,7 @@
 # with its host, nothing left in the host's /tmp.
 . "$(dirname "$0")/common.sh"
 need_root
+mkwork
 
 # hostnames, and each node's /tmp its own (nodes 1..3 write there too)
 mark="emutest-$$-$RANDOM"
@@ -40,7 +41,7 @@ mpi_job() {
     shift
     local race=0
     case $name in mpich-*) [ "$name" != mpich-2 ] && race=1 ;; esac
-    "$PS" emulate -q "${opts[@]}" -- timeout 10 "$@" > "job.$name" 2>&1
+    "$PS" emulate -q "${opts[@]}" -- timeout 8 "$@" > "job.$name" 2>&1
     local rc=$? got
     got=$(hosts_of "job.$name")
     if [ "$rc" = 124 ] && [ "$race" = 1 ] && [ "$got" = "$want" ] && grep -q "^rtt " "job.$name"; then

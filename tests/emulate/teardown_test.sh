@@ -5,6 +5,7 @@
 # are as before.  COMMAND's exit status comes back (128 + signal if killed).
 . "$(dirname "$0")/common.sh"
 need_root
+mkwork
 host_state > before.txt
 
 # run_case NAME WANT_STATUS SIGNAL COMMAND...: runs parscope emulate -N 3 with
