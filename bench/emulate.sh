@@ -6,7 +6,7 @@
 #      Open MPI's --bind-to core, which puts both nodes' ranks on one core;
 #   3. a shaped link's rate (TCP payload) against its nominal rate, both ways;
 #   4. the fingerprint at 4 ranks on one host and on 4 emulated nodes.
-# Needs the build's tests/emulate helpers (emulate_netcheck, mpi_where.*).
+# Needs the programs the build makes in tests/emulate (emulate_netcheck, mpi_where.*).
 set -u
 HERE=$(cd "$(dirname "$0")/.." && pwd)
 PS=${1:-${PARSCOPE:-}}
