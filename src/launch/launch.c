@@ -226,7 +226,7 @@ static void scan_line(errscan *es, const char *line)
 {
     const char *p;
     int rank;
-    char host[64], how[32];
+    char host[64], how[64];
     /* the ranks' own lines (runtime/mpi_backend.c, rt.c), which reach the
      * launcher from any host: "parscope: rank R on HOST: killed by SIGSEGV",
      * "parscope: rank R: timed out after ..." */
@@ -239,7 +239,7 @@ static void scan_line(errscan *es, const char *line)
     if (p && sscanf(p, "parscope: rank %d on %63[^:]: killed by %31s", &rank, host, how) == 3) {
         es->reported_rank = rank;
         snprintf(es->reported_how, sizeof es->reported_how, "died on %s (killed by %s)", host, how);
-    } else if ((p = strstr(line, "srun: error: ")) && sscanf(p, "srun: error: %63[^:]: task %d: %31[^\n]", host, &rank,
+    } else if ((p = strstr(line, "srun: error: ")) && sscanf(p, "srun: error: %63[^:]: task %d: %63[^\n]", host, &rank,
                                                                  how) == 3) {
         /* Slurm: "srun: error: HOST: task R: Segmentation fault (core dumped)" */
         es->reported_rank = rank;

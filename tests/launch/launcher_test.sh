@@ -62,7 +62,7 @@ echo "srun: error: node12: task 3: Segmentation fault (core dumped)" >&2
 exit 139
 SRUN
 chmod +x "$tmp/srun"
-expect 1 "rank 3 died on node12 \(Segmentation fault" -- "$PS" run fingerprint -n 4 --launcher "$tmp/srun --ntasks={ranks}"
+expect 1 "rank 3 died on node12 \(Segmentation fault \(core dumped\)\)" -- "$PS" run fingerprint -n 4 --launcher "$tmp/srun --ntasks={ranks}"
 
 # bad templates
 expect 2 "--launcher: mpiexec 'oops: column 9: the single quote is not closed" -- \
