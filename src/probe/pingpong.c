@@ -274,14 +274,57 @@ int ps__pingpong_analyze(const json_t *rounds, json_t *doc, json_t *warnings, ch
     json_object_set_new(pp, "bandwidth", json_real(bytes[best] / tmin[best]));
     json_object_set_new(pp, "bandwidth_bytes", json_integer((json_int_t)bytes[best]));
 
+    /* The sustained rate: the slope of the time over the largest messages
+     * (those from an eighth of the largest size up).  Hockney's r_inf is the
+     * asymptotic rate; a token bucket (a shaped link) or a cache lets short
+     * messages pass far faster, and one line through every size then claims
+     * a rate no long message reaches. */
+    double sustained = NAN;
+    {
+        int from = (int)ns;
+        while (from > 0 && bytes[from - 1] >= bytes[ns - 1] / PS_PROBE_TAIL_SPAN) from--;
+        ps_linfit tf;
+        if ((int)ns - from >= 3 && ps_lsq_line(bytes + from, tmin + from, NULL, (int)ns - from, &tf) == 0 &&
+            tf.slope > 0)
+            sustained = 1.0 / tf.slope;
+    }
+    if (isfinite(sustained)) {
+        json_object_set_new(pp, "sustained_bandwidth", json_real(sustained));
+        if (bytes[best] / tmin[best] > PS_PROBE_BURST_RATIO * sustained) {
+            char a[32];
+            ps_fmt_bytes(a, sizeof a, bytes[best]);
+            ps__warn(warnings,
+                     "the best bandwidth (%.1f MB/s at %s) is %.0f times the sustained rate of the largest messages "
+                     "(%.1f MB/s): short messages pass faster than long ones (a token bucket's burst on a shaped "
+                     "link, or a cache); r_inf is the sustained rate",
+                     bytes[best] / tmin[best] / 1e6, a, bytes[best] / tmin[best] / sustained, sustained / 1e6);
+        }
+    }
+
     /* COMMS1 / Hockney */
     double t0, rinf, nhalf;
     ps_linfit f;
     json_t *h = json_object();
     if (ps_hockney_fit(bytes, tmin, (int)ns, &t0, &rinf, &nhalf, &f) == 0) {
+        const char *from = "fit";
+        if (isfinite(sustained) && (rinf > PS_PROBE_RINF_AGREE * sustained || rinf * PS_PROBE_RINF_AGREE < sustained)) {
+            /* one line cannot hold both ends: the rate from the long messages,
+             * the start-up time from the shortest */
+            json_object_set_new(h, "line_r_inf", json_real(rinf));
+            json_object_set_new(h, "line_t0", json_real(t0));
+            ps__warn(warnings,
+                     "one Hockney line over every size gives r_inf = %.1f MB/s, but the largest messages go at "
+                     "%.1f MB/s: r_inf is that sustained rate and t0 the smallest message's time",
+                     rinf / 1e6, sustained / 1e6);
+            rinf = sustained;
+            t0 = tmin[0];
+            nhalf = t0 * rinf;
+            from = "largest messages";
+        }
         json_object_set_new(h, "t0", json_real(t0));
         json_object_set_new(h, "r_inf", json_real(rinf));
         json_object_set_new(h, "n_half", json_real(nhalf));
+        json_object_set_new(h, "r_inf_from", json_string(from));
         json_object_set_new(h, "rms_rel", json_real(f.rms_rel));
         json_object_set_new(h, "points", json_integer((json_int_t)ns));
         if (t0 <= 0)

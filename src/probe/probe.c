@@ -448,6 +448,9 @@ void ps_probe_print(const json_t *doc, FILE *out)
     fprintf(out, "  latency (%d B)        %s\n", (int)ps__json_num(pp, "latency_bytes"), a);
     ps_fmt_bytes(b, sizeof b, ps__json_num(pp, "bandwidth_bytes"));
     fprintf(out, "  best bandwidth        %.1f MB/s at %s\n", ps__json_num(pp, "bandwidth") / 1e6, b);
+    if (isfinite(ps__json_num(pp, "sustained_bandwidth")))
+        fprintf(out, "  sustained bandwidth   %.1f MB/s (the largest messages)\n",
+                ps__json_num(pp, "sustained_bandwidth") / 1e6);
     ps_fmt_time(a, sizeof a, ps__json_num(hk, "t0"));
     fprintf(out, "  Hockney fit           t0 = %s, r_inf = %.1f MB/s, n_1/2 = %.0f B (rms error %.0f%%)\n", a,
             ps__json_num(hk, "r_inf") / 1e6, ps__json_num(hk, "n_half"), 100 * ps__json_num(hk, "rms_rel"));
