@@ -232,6 +232,9 @@ int ps_probe_model(const json_t *doc, ps_machine *m, char *err, size_t errlen)
     }
     const char *net = json_string_value(json_object_get(model, "network"));
     m->bus = net && !strcmp(net, "bus");
+    m->star = net && !strcmp(net, "star");
+    m->nodes = (int)fmax(0, ps__json_num(model, "nodes"));
+    m->link_rate = fmax(0, ps__json_num(model, "link_rate"));
     m->cores_per_node = (int)fmax(0, ps__json_num(model, "ranks_per_node"));
     const char *host = json_string_value(json_object_get(meta, "host"));
     snprintf(m->name, sizeof m->name, "%s", host ? host : "");
@@ -411,8 +414,22 @@ json_t *ps_probe_analyze(const json_t *raw, ps_machine *m, char *err, size_t err
     json_object_set_new(model, "recv_latency", json_real(t0 / 2));
     json_object_set_new(model, "word_time", json_real(8.0 / rinf));
     json_object_set_new(model, "flop_time", json_real(1.0 / r));
-    json_object_set_new(model, "network", json_string(bus ? "bus" : "nobus"));
+    /* the node structure: ranks on several hosts make a star (one link per
+     * node into a switch), whose links go at the ping-pong's sustained rate
+     * when ranks 0 and 1 were on different nodes */
+    int nodes = 0;
+    for (size_t i = 0; i < json_array_size(hosts); i++) {
+        int seen = 0;
+        for (size_t j = 0; j < i && !seen; j++) seen = json_equal(json_array_get(hosts, i), json_array_get(hosts, j));
+        nodes += !seen;
+    }
+    int across = json_array_size(hosts) >= 2 && !json_equal(json_array_get(hosts, 0), json_array_get(hosts, 1));
+    int star = nodes > 1 && !bus;
+    json_object_set_new(model, "network", json_string(bus ? "bus" : star ? "star" : "nobus"));
     json_object_set_new(model, "ranks_per_node", json_integer(per_node));
+    json_object_set_new(model, "nodes", json_integer(nodes));
+    json_object_set_new(model, "pingpong_between", json_string(across ? "nodes" : "ranks of one node"));
+    if (star && across) json_object_set_new(model, "link_rate", json_real(rinf));
     json_object_set_new(model, "latency_from", json_string(lat_from));
     json_object_set_new(model, "word_time_from", json_string(word_from));
     json_object_set_new(model, "flop_time_from", json_string("1 / r (in-cache DAXPY)"));
@@ -481,6 +498,12 @@ void ps_probe_print(const json_t *doc, FILE *out)
     fprintf(out, "\nmodel: send_latency = recv_latency = %.3g s, word_time = %.3g s, flop_time = %.3g s, %s\n",
             ps__json_num(model, "send_latency"), ps__json_num(model, "word_time"), ps__json_num(model, "flop_time"),
             json_string_value(json_object_get(model, "network")) ? json_string_value(json_object_get(model, "network")) : "nobus");
+    if (ps__json_num(model, "nodes") > 1)
+        fprintf(out, "       %d nodes, %d ranks on the first; ping-pong between %s%s", (int)ps__json_num(model, "nodes"),
+                (int)ps__json_num(model, "ranks_per_node"), json_string_value(json_object_get(model, "pingpong_between")),
+                isfinite(ps__json_num(model, "link_rate")) ? "" : "\n");
+    if (isfinite(ps__json_num(model, "link_rate")))
+        fprintf(out, "; a node's link %.2f MB/s each way\n", ps__json_num(model, "link_rate") / 1e6);
     const json_t *w = json_object_get(doc, "warnings");
     if (json_array_size(w)) {
         fprintf(out, "\nwarnings (artefacts, not facts):\n");
@@ -646,6 +669,12 @@ int ps_probe_report_html(FILE *out, const json_t *doc, const char *dir, const ch
     ps_html_kv(out, "model", "send = recv latency %.3g s, word %.3g s, flop %.3g s, %s",
                ps__json_num(model, "send_latency"), ps__json_num(model, "word_time"), ps__json_num(model, "flop_time"),
                json_string_value(json_object_get(model, "network")) ? json_string_value(json_object_get(model, "network")) : "nobus");
+    if (ps__json_num(model, "nodes") > 1)
+        fprintf(out, "       %d nodes, %d ranks on the first; ping-pong between %s%s", (int)ps__json_num(model, "nodes"),
+                (int)ps__json_num(model, "ranks_per_node"), json_string_value(json_object_get(model, "pingpong_between")),
+                isfinite(ps__json_num(model, "link_rate")) ? "" : "\n");
+    if (isfinite(ps__json_num(model, "link_rate")))
+        fprintf(out, "; a node's link %.2f MB/s each way\n", ps__json_num(model, "link_rate") / 1e6);
     ps_html_kv_end(out);
 
     const json_t *w = json_object_get(doc, "warnings");

@@ -101,9 +101,10 @@ static void copy_str(char *dst, size_t n, const char *v)
 
 static int network(parse_state *st, const char *key, const char *v)
 {
+    st->m->bus = st->m->star = 0;
     if (strcmp(v, "bus") == 0) st->m->bus = 1;
-    else if (strcmp(v, "nobus") == 0) st->m->bus = 0;
-    else return fail(st, "%s: expected 'bus' or 'nobus' (got '%s')", key, v);
+    else if (strcmp(v, "star") == 0) st->m->star = 1;
+    else if (strcmp(v, "nobus") != 0) return fail(st, "%s: expected 'bus', 'nobus' or 'star' (got '%s')", key, v);
     return 1;
 }
 
@@ -174,6 +175,8 @@ static int ini_key(parse_state *st, const char *section, const char *name, const
         if (strcmp(name, "name") == 0) { copy_str(m->name, sizeof m->name, value); return 1; }
         if (strcmp(name, "network") == 0) return network(st, name, value);
         if (strcmp(name, "cores_per_node") == 0) return int_value(st, name, value, &m->cores_per_node);
+        if (strcmp(name, "nodes") == 0) return int_value(st, name, value, &m->nodes);
+        if (strcmp(name, "link_rate") == 0) return number(st, name, value, 0, &m->link_rate);
         return fail(st, "%s: unknown key in [machine]", name);
     }
     if (strcmp(section, "bsp") == 0) {
@@ -470,8 +473,10 @@ static int machine_file(FILE *f, void *ctx)
     put_num(f, "recv_latency", m->recv_latency);
     put_num(f, "word_time", m->word_time);
     put_num(f, "flop_time", m->flop_time);
-    fprintf(f, "network = %s\n", m->bus ? "bus" : "nobus");
+    fprintf(f, "network = %s\n", m->bus ? "bus" : m->star ? "star" : "nobus");
     if (m->cores_per_node) fprintf(f, "cores_per_node = %d\n", m->cores_per_node);
+    if (m->nodes) fprintf(f, "nodes = %d\n", m->nodes);
+    if (m->link_rate > 0) put_num(f, "link_rate", m->link_rate);
 
     if (m->bsp_r != 0 || m->bsp_g != 0 || m->bsp_l != 0) {
         fputs("\n[bsp]\n# r in flop/s; g, l in flop units (T(h) = h*g + l, fitted over [h0, h1]); g_us, l_us in us\n", f);

@@ -3,7 +3,8 @@
  *
  * On disk an INI file (DESIGN.md "Files"):
  *   [machine]  name, send_latency, recv_latency (s), word_time (s per 8-byte word),
- *              flop_time (s per multiply), network = bus|nobus, cores_per_node
+ *              flop_time (s per multiply), network = bus|nobus|star, cores_per_node,
+ *              nodes, link_rate (bytes/s of a node's link each way: star)
  *   [bsp]      r (flop/s), g, l (flop units), h0, h1 (fit interval), p,
  *              r_incache, r_outcache (flop/s), g_us, l_us
  *   [pingpong] one line per size: "bytes = seconds" (half round trip), ascending
@@ -31,6 +32,12 @@ typedef struct ps_machine {
     double flop_time;                    /* seconds per multiply */
     int    bus;                          /* 1: bus (one message at a time), 0: nobus */
     int    cores_per_node;               /* 0 = unknown/unbounded */
+    /* star: every node has one link into a switch, each direction a resource
+     * its messages share (a message between nodes holds its sender's out-link
+     * and its receiver's in-link, bytes / link_rate seconds) */
+    int    star;                         /* network = star (bus is then 0) */
+    int    nodes;                        /* nodes the model was measured on, 0 = unknown */
+    double link_rate;                    /* bytes/s of a node's link each way, 0 = 8 / word_time */
     /* BSP (seed 004) */
     double bsp_r, bsp_g, bsp_l;          /* flop/s; g and l in flops */
     double bsp_h0, bsp_h1;               /* fit interval */

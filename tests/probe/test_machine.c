@@ -136,6 +136,18 @@ TEST_IMPL(machine_save_load)
     CHECK(ps_machine_save(rt, &m, err, sizeof err) == 0);
     load_ok(rt, &n);
     CHECK(memcmp(&m, &n, sizeof m) == 0);
+    /* a star of 4 nodes with 10 Mbit/s links: said as such, read back */
+    m.bus = 0;
+    m.star = 1;
+    m.nodes = 4;
+    m.link_rate = 1.25e6;
+    CHECK(ps_machine_save(rt, &m, err, sizeof err) == 0);
+    char *text = ps_read_file(rt, NULL, err, sizeof err);
+    CHECK(text && strstr(text, "network = star\n") && strstr(text, "nodes = 4\n") && strstr(text, "link_rate = 1.25e+06\n"),
+          "%s", text ? text : err);
+    free(text);
+    load_ok(rt, &n);
+    CHECK(memcmp(&m, &n, sizeof m) == 0);
     /* saving over an unwritable path fails with the path, leaving nothing */
     char *bad = ps_xasprintf("%s/missing-dir/m.ini", tmpdir());
     CHECK(ps_machine_save(bad, &m, err, sizeof err) == -1 && strstr(err, bad));
@@ -188,7 +200,9 @@ TEST_IMPL(machine_bad_files)
     load_bad("nan.ini", "# c\n[machine]\nsend_latency = 1e-6\nrecv_latency = fast\n",
              ":4: recv_latency: not a number ('fast')");
     load_bad("neg.ini", "[machine]\nword_time = -1\n", ":2: word_time: must be >= 0 (got -1)");
-    load_bad("net.ini", "[machine]\nnetwork = ring\n", ":2: network: expected 'bus' or 'nobus' (got 'ring')");
+    load_bad("net.ini", "[machine]\nnetwork = ring\n", ":2: network: expected 'bus', 'nobus' or 'star' (got 'ring')");
+    load_bad("nodes.ini", "[machine]\nnodes = 2.5\n", ":2: nodes: not a non-negative integer ('2.5')");
+    load_bad("link.ini", "[machine]\nnetwork = star\nlink_rate = -1\n", ":3: link_rate: must be >= 0 (got -1)");
     load_bad("unk.ini", "[machine]\nword_tme = 1\n", ":2: word_tme: unknown key in [machine]");
     load_bad("dup.ini", "[machine]\nword_time = 1\n  word_time = 2\n", ":3: word_time: duplicate key in [machine]");
     load_bad("sect.ini", "[machine]\n[bsp2]\nr = 1\n",
