@@ -128,6 +128,21 @@ int ps_probe_rank_side(const ps_probe_opts *o, json_t **raw, char *err, size_t e
     char *names = rank == 0 ? ps_xmalloc((size_t)p * MPI_MAX_PROCESSOR_NAME) : NULL;
     MPI_Gather(name, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, names, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, 0, MPI_COMM_WORLD);
 
+    /* several nodes: the pair of rank 0 with the first rank whose node is
+     * the other kind than rank 1's (rank 0's own node when 1 is on
+     * another, else another node) is measured too */
+    int other[2] = {0, 0}; /* partner, between nodes */
+    if (rank == 0) {
+        const char *h0 = names, *h1 = names + MPI_MAX_PROCESSOR_NAME;
+        int one_apart = strcmp(h0, h1) != 0;
+        for (int k = 2; k < p && !other[0]; k++)
+            if ((strcmp(h0, names + (size_t)k * MPI_MAX_PROCESSOR_NAME) != 0) != one_apart) {
+                other[0] = k;
+                other[1] = !one_apart;
+            }
+    }
+    MPI_Bcast(other, 2, MPI_INT, 0, MPI_COMM_WORLD);
+
     double setup = MPI_Wtime();
     ps__daxpy *dx = ps__daxpy_setup(b);
     setup = MPI_Wtime() - setup;
@@ -137,6 +152,7 @@ int ps_probe_rank_side(const ps_probe_opts *o, json_t **raw, char *err, size_t e
         t[0] = MPI_Wtime();
         json_t *pp = ps__pingpong_measure(b);
         json_t *dup = ps__duplex_measure(PS_PROBE_DUPLEX_BYTES);
+        json_t *po = other[0] ? ps__pingpong_pair_measure(other[0]) : NULL;
         t[1] = MPI_Wtime();
         json_t *da = ps__daxpy_measure(dx, b);
         t[2] = MPI_Wtime();
@@ -151,6 +167,9 @@ int ps_probe_rank_side(const ps_probe_opts *o, json_t **raw, char *err, size_t e
                                                             t[4] - t[3]));
             json_object_set_new(round, "pingpong", pp);
             if (dup) json_object_set_new(round, "duplex", dup);
+            if (po)
+                json_object_set_new(round, "pingpong_other",
+                                    json_pack("{sisbso}", "partner", other[0], "between_nodes", other[1], "sizes", po));
             json_object_set_new(round, "daxpy", da);
             json_object_set_new(round, "hrelation", hr);
             json_object_set_new(round, "combined", hc);
@@ -261,6 +280,12 @@ int ps_probe_model(const json_t *doc, ps_machine *m, char *err, size_t errlen)
         m->pp_time[m->npp] = NUM0(row, "time");
         m->npp++;
     }
+    json_array_foreach(json_object_get(model, "pingpong_intra"), i, row) {
+        if (m->npp_intra >= PS_MACHINE_MAX_PP) break;
+        m->ppi_bytes[m->npp_intra] = NUM0(row, "bytes");
+        m->ppi_time[m->npp_intra] = NUM0(row, "time");
+        m->npp_intra++;
+    }
     const char *s;
 #define STR(dst, key) if ((s = json_string_value(json_object_get(meta, key)))) snprintf(dst, sizeof dst, "%s", s)
     STR(m->host, "host");
@@ -311,6 +336,7 @@ json_t *ps_probe_analyze(const json_t *raw, ps_machine *m, char *err, size_t err
     json_object_set(doc, "machine", json_object_get(raw, "machine"));
 
     if (ps__pingpong_analyze(rounds, doc, warnings, err, errlen) != 0) goto fail;
+    ps__pingpong_other_analyze(raw, doc);
     json_t *bsp = json_object();
     json_object_set_new(doc, "bsp", bsp);
     json_object_set_new(bsp, "p", json_integer(p));
@@ -430,6 +456,9 @@ json_t *ps_probe_analyze(const json_t *raw, ps_machine *m, char *err, size_t err
     json_object_set_new(model, "nodes", json_integer(nodes));
     json_object_set_new(model, "pingpong_between", json_string(across ? "nodes" : "ranks of one node"));
     if (star && across) json_object_set_new(model, "link_rate", json_real(rinf));
+    const json_t *po = json_object_get(doc, "pingpong_other");
+    if (across && po && !strcmp(json_string_value(json_object_get(po, "between")), "ranks of one node"))
+        json_object_set(model, "pingpong_intra", json_object_get(po, "sizes"));
     json_object_set_new(model, "latency_from", json_string(lat_from));
     json_object_set_new(model, "word_time_from", json_string(word_from));
     json_object_set_new(model, "flop_time_from", json_string("1 / r (in-cache DAXPY)"));
@@ -502,6 +531,15 @@ void ps_probe_print(const json_t *doc, FILE *out)
         fprintf(out, "       %d nodes, %d ranks on the first; ping-pong between %s%s", (int)ps__json_num(model, "nodes"),
                 (int)ps__json_num(model, "ranks_per_node"), json_string_value(json_object_get(model, "pingpong_between")),
                 isfinite(ps__json_num(model, "link_rate")) ? "" : "\n");
+    const json_t *po2 = json_object_get(doc, "pingpong_other");
+    if (po2) {
+        char lat[32], at[32];
+        ps_fmt_time(lat, sizeof lat, ps__json_num(po2, "latency"));
+        ps_fmt_bytes(at, sizeof at, ps__json_num(po2, "bandwidth_bytes"));
+        fprintf(out, "\nping-pong between ranks 0 and %d (%s): latency %s, %.1f MB/s at %s\n",
+                (int)ps__json_num(po2, "partner"), json_string_value(json_object_get(po2, "between")), lat,
+                ps__json_num(po2, "bandwidth") / 1e6, at);
+    }
     if (isfinite(ps__json_num(model, "link_rate")))
         fprintf(out, "; a node's link %.2f MB/s each way\n", ps__json_num(model, "link_rate") / 1e6);
     const json_t *w = json_object_get(doc, "warnings");

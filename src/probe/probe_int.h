@@ -40,5 +40,8 @@ int ps__pingpong_round_figures(const json_t *round, double *latency, double *ban
 int ps__hrelation_round_fit(const json_t *round, int p, double *g_s, double *l_s);
 
 json_t *ps__duplex_measure(long bytes);
+json_t *ps__pingpong_pair_measure(int partner);
+/* The other pair's analysis: doc.pingpong_other from the rounds' own, if any. */
+void ps__pingpong_other_analyze(const json_t *raw, json_t *doc);
 
 #endif

@@ -160,7 +160,8 @@ static int ini_key(parse_state *st, const char *section, const char *name, const
     ps_machine *m = st->m;
     char id[48];
     snprintf(id, sizeof id, "%s.%s", section, name);
-    if (strcmp(section, "pingpong") != 0 || !isdigit((unsigned char)name[0])) {
+    if ((strcmp(section, "pingpong") != 0 && strcmp(section, "pingpong_intra") != 0) ||
+        !isdigit((unsigned char)name[0])) {
         for (int i = 0; i < st->nseen; i++)
             if (strcmp(st->seen[i], id) == 0) return fail(st, "%s: duplicate key in [%s]", name, section);
         if (st->nseen < 64) snprintf(st->seen[st->nseen++], sizeof st->seen[0], "%s", id);
@@ -211,8 +212,20 @@ static int ini_key(parse_state *st, const char *section, const char *name, const
         m->npp++;
         return 1;
     }
+    if (strcmp(section, "pingpong_intra") == 0) {
+        double bytes, secs;
+        if (ps_parse_double(name, &bytes) != 0 || bytes < 0) return fail(st, "'%s': expected a message size in bytes", name);
+        if (!number(st, name, value, 0, &secs)) return 0;
+        if (m->npp_intra >= PS_MACHINE_MAX_PP) return fail(st, "more than %d ping-pong sizes", PS_MACHINE_MAX_PP);
+        if (m->npp_intra > 0 && bytes <= m->ppi_bytes[m->npp_intra - 1])
+            return fail(st, "%s: message sizes must be in ascending order", name);
+        m->ppi_bytes[m->npp_intra] = bytes;
+        m->ppi_time[m->npp_intra] = secs;
+        m->npp_intra++;
+        return 1;
+    }
     if (strcmp(section, "meta") == 0) return meta_key(st, name, value);
-    return fail(st, "unknown section [%s] (expected machine, bsp, pingpong or meta)", section);
+    return fail(st, "unknown section [%s] (expected machine, bsp, pingpong, pingpong_intra or meta)", section);
 }
 
 static int on_key(void *user, const char *section, const char *name, const char *value)
@@ -506,6 +519,14 @@ static int machine_file(FILE *f, void *ctx)
             put_num(f, key, m->pp_time[i]);
         }
     }
+    if (m->npp_intra > 0) {
+        fputs("\n[pingpong_intra]\n# within a node: bytes = seconds (half round trip)\n", f);
+        for (int i = 0; i < m->npp_intra; i++) {
+            char key[40];
+            snprintf(key, sizeof key, "%.17g", m->ppi_bytes[i]);
+            put_num(f, key, m->ppi_time[i]);
+        }
+    }
     fputs("\n[meta]\n", f);
     for (size_t k = 0; k < sizeof meta_keys / sizeof meta_keys[0]; k++) {
         const struct meta_key *mk = &meta_keys[k];
@@ -526,20 +547,33 @@ int ps_machine_save(const char *path, const ps_machine *m, char *err, size_t err
     return ps_write_formatted(path, machine_file, (void *)m, err, errlen);
 }
 
+static double table_time(const double *pb, const double *pt, int n, double bytes);
+
 double ps_machine_msg_time(const ps_machine *m, double bytes)
 {
     if (bytes < 0) bytes = 0;
-    int n = m->npp;
-    if (n <= 0) return m->send_latency + bytes / 8.0 * m->word_time;
-    if (bytes <= m->pp_bytes[0] || n == 1) {
-        if (n == 1 && bytes > m->pp_bytes[0] && m->pp_bytes[0] > 0)
-            return m->pp_time[0] * bytes / m->pp_bytes[0];
-        return m->pp_time[0];
+    if (m->npp <= 0) return m->send_latency + bytes / 8.0 * m->word_time;
+    return table_time(m->pp_bytes, m->pp_time, m->npp, bytes);
+}
+
+double ps_machine_msg_time_intra(const ps_machine *m, double bytes)
+{
+    if (m->npp_intra <= 0) return ps_machine_msg_time(m, bytes);
+    return table_time(m->ppi_bytes, m->ppi_time, m->npp_intra, bytes < 0 ? 0 : bytes);
+}
+
+/* Piecewise linear in bytes through the table, its last segment extended. */
+static double table_time(const double *pb, const double *pt, int n, double bytes)
+{
+    if (bytes <= pb[0] || n == 1) {
+        if (n == 1 && bytes > pb[0] && pb[0] > 0)
+            return pt[0] * bytes / pb[0];
+        return pt[0];
     }
     int i = 1;
-    while (i < n - 1 && m->pp_bytes[i] < bytes) i++;
+    while (i < n - 1 && pb[i] < bytes) i++;
     /* interpolate within [i-1, i]; past the table the last segment extends */
-    double x0 = m->pp_bytes[i - 1], x1 = m->pp_bytes[i], y0 = m->pp_time[i - 1], y1 = m->pp_time[i];
+    double x0 = pb[i - 1], x1 = pb[i], y0 = pt[i - 1], y1 = pt[i];
     double t = y0 + (y1 - y0) * (bytes - x0) / (x1 - x0);
     return t > 0 ? t : y0;
 }

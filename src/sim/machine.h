@@ -8,6 +8,7 @@
  *   [bsp]      r (flop/s), g, l (flop units), h0, h1 (fit interval), p,
  *              r_incache, r_outcache (flop/s), g_us, l_us
  *   [pingpong] one line per size: "bytes = seconds" (half round trip), ascending
+ *   [pingpong_intra] the same within a node, when [pingpong] is between nodes
  *   [meta]     the machine meta of results (docs/OUTPUTS.md): host, os, cpu,
  *              sockets, cores, pus, memory_bytes, cache_L1d .. cache_L4, mpi,
  *              compiler, date; and source (where the model comes from).  Files
@@ -47,6 +48,11 @@ typedef struct ps_machine {
     int    npp;
     double pp_bytes[PS_MACHINE_MAX_PP];
     double pp_time[PS_MACHINE_MAX_PP];
+    /* ping-pong within a node when the table above is between nodes (probe
+     * on several nodes); 0 entries: messages within a node cost the same */
+    int    npp_intra;
+    double ppi_bytes[PS_MACHINE_MAX_PP];
+    double ppi_time[PS_MACHINE_MAX_PP];
     /* Hockney fit of the ping-pong: t(n) = t0 + n / r_inf */
     double t0, r_inf, n_half;
     /* meta */
@@ -71,6 +77,8 @@ int ps_machine_save(const char *path, const ps_machine *m, char *err, size_t err
 /* Cost of one message of `bytes` bytes, seconds, from the ping-pong table
  * when present (piecewise linear in bytes), else send_latency + words * word_time. */
 double ps_machine_msg_time(const ps_machine *m, double bytes);
+/* The same within a node: from [pingpong_intra] when present, else as above. */
+double ps_machine_msg_time_intra(const ps_machine *m, double bytes);
 
 /* Parses a machine file held in memory; `path` only names it in messages. */
 int ps_machine_parse(const char *text, const char *path, ps_machine *m, char *err, size_t errlen);

@@ -106,7 +106,7 @@ typedef struct sim {
     ps_eventq         q;
     int               bus;
     int               bus_busy;
-    int               star, nodes;  /* star: rank r on node r mod nodes, links per node */
+    int               star, nodes;  /* rank r on node r mod nodes; star: links per node */
     double            link_rate;    /* bytes/s of a node's link each way */
     double           *link_out, *link_in;  /* when each node's link is free again, each way */
     uint32_t          bus_head, bus_tail;
@@ -388,6 +388,14 @@ static inline void schedule_step(sim *S, int rank, double t, int phase)
 static void start_tx(sim *S, uint32_t mi, double t)
 {
     msg *m = &S->pool[mi];
+    double tx;
+    if (S->nodes > 1 && S->m->npp_intra >= 2 && m->src % S->nodes == m->dst % S->nodes) {
+        /* within a node: the model's ping-pong there, latencies paid apart */
+        tx = ps_machine_msg_time_intra(S->m, (double)m->bytes) - S->m->send_latency - S->m->recv_latency;
+        if (tx < 0) tx = 0;
+    } else {
+        tx = ps_sim_transfer_time(S->m, (double)m->bytes);
+    }
     if (S->star) {
         int a = m->src % S->nodes, b = m->dst % S->nodes;
         if (a != b) {
@@ -397,7 +405,7 @@ static void start_tx(sim *S, uint32_t mi, double t)
         }
     }
     m->t_start = t;
-    if (ps_eventq_push(&S->q, t + ps_sim_transfer_time(S->m, (double)m->bytes), mi, EV_TXEND)) S->oom = 1;
+    if (ps_eventq_push(&S->q, t + tx, mi, EV_TXEND)) S->oom = 1;
 }
 
 /* A message is transmitted once its send is posted and either its receive
@@ -816,9 +824,9 @@ int ps_simulate(const ps_streams *s, const ps_machine *m, const ps_sim_opts *o, 
     }
     /* ranks mostly take turns: a send decoded now is posted after ~P other events */
     S.pfdist = S.P >= 64 ? (S.P / 8 < 48 ? (uint32_t)S.P / 8 : 48) : 0;
+    S.nodes = nodes;
     S.star = o->bus < 0 && m->star && nodes > 1;
     if (S.star) {
-        S.nodes = nodes;
         S.link_rate = m->link_rate > 0 ? m->link_rate : m->word_time > 0 ? 8.0 / m->word_time : 0;
         S.link_out = calloc((size_t)nodes, sizeof *S.link_out);
         S.link_in = calloc((size_t)nodes, sizeof *S.link_in);

@@ -242,6 +242,45 @@ TEST_IMPL(probe_token_bucket)
     json_decref(raw);
 }
 
+/* Ranks on two hosts (0 and 2 on "a", 1 on "b"): the model is a star of 2
+ * nodes whose links go at the ping-pong's rate (ranks 0 and 1 are apart),
+ * and the other pair (0 and 2, one node) gives the table within a node, its
+ * best sample per size over the rounds. */
+TEST_IMPL(probe_nodes)
+{
+    char err[512];
+    ps_machine m;
+    json_t *raw = synthetic(3, 3, 1e-5, 1e8, 0, 0, 1e9, 0.5e-6, 20e-6, NULL);
+    json_t *hosts = json_pack("[sss]", "a", "b", "a");
+    json_object_set_new(raw, "hosts", hosts);
+    json_t *rl = json_object_get(raw, "rounds");
+    for (size_t r = 0; r < json_array_size(rl); r++) {
+        json_t *sizes = json_array();
+        for (long b = 1; b <= (1L << 20); b *= 4) {
+            double t = 5e-7 + b / 5e9;
+            json_array_append_new(sizes, json_pack("{sIs[fff]}", "bytes", (json_int_t)b, "samples", t * (1.1 + r),
+                                                   t * (1 + 0.5 * r), t * 1.2));
+        }
+        json_object_set_new(json_array_get(rl, r), "pingpong_other",
+                            json_pack("{sisbso}", "partner", 2, "between_nodes", 0, "sizes", sizes));
+    }
+    json_t *doc = ps_probe_analyze(raw, &m, err, sizeof err);
+    CHECK(doc != NULL, "%s", err);
+    if (doc) {
+        const json_t *model = json_object_get(doc, "model"), *po = json_object_get(doc, "pingpong_other");
+        CHECK(!strcmp(json_string_value(json_object_get(model, "network")), "star") && num(model, "nodes") == 2 &&
+              !strcmp(json_string_value(json_object_get(model, "pingpong_between")), "nodes"));
+        CHECK(NEAR(num(model, "link_rate"), 1e8, 1e-6), "link_rate %g", num(model, "link_rate"));
+        CHECK(m.star && !m.bus && m.nodes == 2 && NEAR(m.link_rate, 1e8, 1e-6));
+        CHECK(po && num(po, "partner") == 2 && !strcmp(json_string_value(json_object_get(po, "between")), "ranks of one node"));
+        CHECK(NEAR(num(po, "latency"), 5e-7 + 1 / 5e9, 1e-9));   /* round 1's middle sample, the best */
+        CHECK(m.npp_intra == 11 && m.ppi_bytes[10] == 1048576 && NEAR(m.ppi_time[10], 5e-7 + 1048576 / 5e9, 1e-9),
+              "%d sizes", m.npp_intra);
+        json_decref(doc);
+    }
+    json_decref(raw);
+}
+
 /* not a probe document */
 TEST_IMPL(probe_not_probe)
 {

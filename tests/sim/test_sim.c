@@ -186,6 +186,28 @@ TEST_IMPL(star_links)
         {fan_out, 1, -1, 3 * L + 1000 * W}, /* one node: no links */
         {fan_out, 0, 0, 3 * L + 1000 * W},  /* --nobus: links cost nothing */
     };
+    /* within a node, the model's own ping-pong there: 8000 bytes in 2 L + 1 us
+     * (the latencies paid apart leave 1 us on the wire) */
+    ps_machine mi = m;
+    mi.npp_intra = 2;
+    mi.ppi_bytes[0] = 0;
+    mi.ppi_time[0] = 2 * L;
+    mi.ppi_bytes[1] = 80000;
+    mi.ppi_time[1] = 2 * L + 10e-6;
+    const char *near = "ranks 4\nrank 0\n BSEND 2 1000w\nrank 1\nrank 2\n BRECEIVE 0 1000w\nrank 3\n";
+    struct { int nodes; double want; } ci[] = {{2, L + 1e-6}, {4, L + 1000 * W}, {1, L + 1000 * W}};
+    for (size_t k = 0; k < sizeof ci / sizeof ci[0]; k++) {
+        ps_sim_opts o;
+        ps_sim_defaults(&o);
+        o.nodes = ci[k].nodes;
+        ps_streams *s = parse(near);
+        ps_sim_result r;
+        char err[512];
+        CHECK(ps_simulate(s, &mi, &o, &r, err, sizeof err) == 0, "%s", err);
+        NEAR(r.time, ci[k].want);
+        ps_sim_result_free(&r);
+        ps_streams_free(s);
+    }
     for (size_t k = 0; k < sizeof c / sizeof c[0]; k++) {
         ps_sim_opts o;
         ps_sim_defaults(&o);
