@@ -118,6 +118,11 @@ json_t *ps_result_ranks(const ps_sheet *s, const ps_trace *t)
             json_object_set_new(pr, "involuntary_switches", json_integer((json_int_t)p->nivcsw));
             json_object_set_new(pr, "max_rss_kb", json_integer((json_int_t)p->maxrss_kb));
             json_object_set_new(o, "process", pr);
+            /* memory-system counters over the timed interval (null: not measured) */
+            json_object_set_new(o, "timed_minor_faults", p->timed_minflt >= 0 ? json_integer(p->timed_minflt) : json_null());
+            json_object_set_new(o, "timed_major_faults", p->timed_majflt >= 0 ? json_integer(p->timed_majflt) : json_null());
+            json_object_set_new(o, "timed_cache_misses",
+                                p->timed_cache_misses >= 0 ? json_integer(p->timed_cache_misses) : json_null());
         }
         json_array_append_new(a, o);
     }
