@@ -30,6 +30,7 @@ if command -v mpicc.mpich > /dev/null && [ -x /usr/bin/mpiexec.mpich ]; then
   echo "== MPICH build and its MPI tests"
   cmake -S . -B build-mpich -DMPI_C_COMPILER="$(command -v mpicc.mpich)" -DMPIEXEC_EXECUTABLE=/usr/bin/mpiexec.mpich > /dev/null
   cmake --build build-mpich -j"$jobs"
+  # (not the emulated cluster's MPI jobs: MPICH 4.0 can hang in MPI_Finalize across nodes, docs/EMULATE.md)
   ctest --test-dir build-mpich --output-on-failure -j"$jobs" --timeout 300 \
-    -R "runtime|unit\\.trace\\.|unit\\.sim\\.|cli_contract|install_tree|lang_|characterize_faults|report_cli|sim_|scale_clue_exact"
+    -R "runtime|unit\\.trace\\.|unit\\.sim\\.|cli_contract|install_tree|lang_|characterize_faults|report_cli|sim_|scale_clue_exact|launch_|unit\\.launch\\.|unit\\.emulate\\.|emulate_cli|emulate_teardown"
 fi

@@ -124,6 +124,18 @@ long ps_iterations(void);
 int  ps_host(void);           /* LOOP's "host" id: always -1 (no host node) */
 int  ps_recording(void);      /* nonzero in the recording back end */
 
+/* The virtual tree of \TREE_BCAST, \TREE_COLLECT_VEC and \TREE_DISTRIB_VEC
+ * (loop.h) has positions 0..P-1, position 0 its root; these map positions
+ * to ranks and back.  The identity unless the user tunes the mapping
+ * (--tree-order SPEC or PARSCOPE_TREE_ORDER; the root stays rank 0):
+ *   linear        position k is rank k (the default)
+ *   stride:S      positions take ranks 0, S, 2S, .., then 1, 1+S, .., and so
+ *                 on: with ranks placed round robin over S nodes, the tree's
+ *                 lowest levels stay within a node
+ *   R0,R1,...     position k is rank Rk (a permutation of 0..P-1, R0 = 0) */
+int  ps_tree_rank(int position);
+int  ps_tree_position(int rank);
+
 /* Seconds on this rank's monotonic clock. */
 double ps_now(void);
 

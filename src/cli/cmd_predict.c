@@ -118,8 +118,9 @@ int ps_cmd_predict(int argc, char **argv)
          "messages up to BYTES are buffered: their send does not wait for\n"
          "the receive (default 0, the estimator's blocking send)", 0, NULL, NULL},
         {0, "nodes", "N", PS_OPT_INT, &so->nodes, 1, PS_MAX_RANKS, "a count",
-         "nodes the ranks are spread over (default 1 when the model gives\n"
-         "cores_per_node: more ranks than cores slow down)", 0, NULL, NULL},
+         "nodes the ranks are spread over, rank r on node r mod N (default:\n"
+         "the model's nodes, else 1; with cores_per_node more ranks than\n"
+         "cores slow down; on a star network messages share node links)", 0, NULL, NULL},
         PS_OPT_BOOL(0, "bus", &so->bus, "override the model's network type: a bus (--nobus: none)"),
         {0, "nobus", NULL, PS_OPT_FLAG, &so->bus, 0, 0, NULL, NULL, PS_OPT_CLEARS, NULL, NULL},
         {0, "work-flop-time", "S", PS_OPT_DOUBLE, &so->work_flop_time, 0, 1e300, "a number of seconds",

@@ -194,9 +194,10 @@ int ps_cmd_run(int argc, char **argv)
         PS_OPT_OUTPUT(&o.output, "FILE", "result JSON (default: none; '-': standard output, the sheet\n"
                                          "then goes to standard error)"),
         PS_OPT_TIMEOUT(&o.timeout, "stop a trial that runs longer (default 300)"),
-        PS_OPT_LAUNCHER(&o.launcher, "launcher template, e.g. 'srun -n {ranks}' (or PARSCOPE_LAUNCHER)"),
+        PS_OPT_LAUNCHER(&o.launcher, "launcher template (or PARSCOPE_LAUNCHER): shell-like words, {ranks},\n"
+                                     "{hostfile}; e.g. 'srun --ntasks={ranks} --mpi=pmix' (docs/LAUNCHER.md)"),
         PS_OPT_FN(0, "variant", "V", variant_opt, &o.variant, "full | comm | data | sections (LOOP workloads)"),
-        PS_OPT_BOOL(0, "verify", &o.verify, "check the result against a serial computation (mmm, cg, red_black, psrs)"),
+        PS_OPT_BOOL(0, "verify", &o.verify, "check the result against a serial computation (mmm, cg, red_black, psrs, fft)"),
         PS_OPT_QUIET(&o.quiet, "do not print the sheet"),
         PS_OPT_FORCE(&o.force, "replace an existing -o file or --trace directory's trace"),
         PS_OPT_TABLE_END};

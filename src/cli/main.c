@@ -21,7 +21,9 @@
     X("compare", ps_cmd_compare, "relative error of a prediction")                                         \
     X("report", ps_cmd_report, "self-contained HTML report") X("export", ps_cmd_export, "traces for other tools") \
     X("workloads", ps_cmd_workloads, "list the built-in workloads")                                        \
-    X("__rank", ps_cmd_rank, NULL) /* internal: a built-in workload inside an MPI job */
+    X("emulate", ps_cmd_emulate, "run COMMAND on a cluster emulated on this machine (needs root)")         \
+    X("__rank", ps_cmd_rank, NULL) /* internal: a built-in workload inside an MPI job */                   \
+    X("__node", ps_cmd_node, NULL) /* internal: the emulated cluster's remote shell */
 
 #define DECLARE(name, fn, summary) int fn(int argc, char **argv);
 PS_COMMANDS(DECLARE)
@@ -40,8 +42,13 @@ static void usage(FILE *f)
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (commands[i].summary) fprintf(f, "  %-13s %s\n", commands[i].name, commands[i].summary);
     fprintf(f, "\nRun 'parscope COMMAND --help' for a command's options.\n"
-               "Outside an MPI job parscope launches itself with mpiexec (or --launcher /\n"
-               "PARSCOPE_LAUNCHER, e.g. 'srun -n {ranks}'); inside one it runs directly.\n"
+               "Outside an MPI job parscope launches itself with mpiexec, or with the template\n"
+               "--launcher or PARSCOPE_LAUNCHER gives: words as a shell splits them (no shell\n"
+               "runs), {ranks} the rank count, {hostfile} a file naming each rank's host (from\n"
+               "PARSCOPE_HOSTS).  On a Slurm cluster, inside the allocation:\n"
+               "  PARSCOPE_LAUNCHER='srun --ntasks={ranks} --mpi=pmix' (pmi2 for MPICH), run on the\n"
+               "  allocation's first node (rank 0's) or with TMPDIR shared by all nodes.\n"
+               "Inside an MPI job parscope runs directly.  docs/LAUNCHER.md has the details.\n"
                "Options mean the same in every command: -n ranks (1 to 2^20), -s size and\n"
                "-i iterations (1 to 2^40), -k trials (1 to 1000), --timeout seconds, -o output\n"
                "('-' is standard output where it is text or JSON), --force, --launcher, -q.\n"
@@ -71,6 +78,10 @@ FILE *ps_text_out(const char *output) { return output && !strcmp(output, "-") ? 
 
 int main(int argc, char **argv)
 {
+    /* the emulated cluster's remote shell is this program under another name
+     * (the MPI launchers take one executable for their ssh) */
+    const char *base = argv[0] ? strrchr(argv[0], '/') : NULL;
+    if (argv[0] && !strcmp(base ? base + 1 : argv[0], "parscope-node")) return ps_cmd_node(argc, argv);
     if (argc < 2) {
         usage(stderr);
         return 2;

@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "launch/template.h"
 #include "util/proc.h"
 #include "util/util.h"
 
@@ -71,9 +72,11 @@ static int on_path(const char *name, char *out, size_t len)
     return found;
 }
 
-int ps_launcher_resolve(const char *tmpl, int ranks, char ***words, int *nwords, char *err, size_t errlen)
+int ps_launcher_resolve(const char *tmpl, int ranks, char ***words, int *nwords, char **hostfile, char *err,
+                        size_t errlen)
 {
     const char *src = "--launcher";
+    *hostfile = NULL;
     if (!tmpl || !*tmpl) {
         tmpl = getenv("PARSCOPE_LAUNCHER");
         src = "PARSCOPE_LAUNCHER";
@@ -81,41 +84,27 @@ int ps_launcher_resolve(const char *tmpl, int ranks, char ***words, int *nwords,
     char found[PATH_MAX];
     char *t;
     if (!tmpl || !*tmpl) {
-        /* PARSCOPE_MPIEXEC, else the launcher of the MPI library parscope was
-         * built with, else PATH's */
-        const char *def = getenv("PARSCOPE_MPIEXEC");
-#ifdef PS_DEFAULT_MPIEXEC
-        if (!def) def = PS_DEFAULT_MPIEXEC;
-#endif
-        if (def && def[0] && access(def, X_OK) == 0)
-            t = ps_xasprintf("%s -n {ranks}", def);
-        else if (on_path("mpiexec", found, sizeof found)) t = ps_xasprintf("%s -n {ranks}", found);
-        else if (on_path("mpirun", found, sizeof found)) t = ps_xasprintf("%s -n {ranks}", found);
-        else {
+        /* a path is one word, whatever it holds */
+        if (ps_default_mpiexec(found, sizeof found)) {
             ps_seterr(err, errlen,
                       "no MPI launcher found: neither mpiexec nor mpirun is on PATH (install Open MPI or MPICH, "
                       "or give --launcher 'srun -n {ranks}' or PARSCOPE_LAUNCHER)");
             return -1;
         }
-    } else {
-        t = ps_xstrdup(tmpl);
+        char **w = ps_xcalloc(4, sizeof *w);
+        w[0] = ps_xstrdup(found);
+        w[1] = ps_xstrdup("-n");
+        w[2] = ps_xasprintf("%d", ranks);
+        *words = w;
+        *nwords = 3;
+        return 0;
     }
-    int cap = 16, n = 0, has_ranks = 0;
-    char **w = ps_xcalloc((size_t)cap, sizeof *w);
-    char *save = NULL;
-    for (char *tok = strtok_r(t, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
-        if (n + 3 >= cap) {
-            cap *= 2;
-            w = ps_xrealloc(w, (size_t)cap * sizeof *w);
-        }
-        char *p = strstr(tok, "{ranks}");
-        if (p) {
-            has_ranks = 1;
-            *p = '\0';
-            w[n++] = ps_xasprintf("%s%d%s", tok, ranks, p + 7);
-        } else {
-            w[n++] = ps_xstrdup(tok);
-        }
+    t = ps_xstrdup(tmpl);
+    char **w;
+    int n, has_ranks;
+    if (ps_template_expand(t, src, ranks, &w, &n, &has_ranks, hostfile, err, errlen)) {
+        free(t);
+        return -1;
     }
     free(t);
     if (n == 0) {
@@ -127,8 +116,14 @@ int ps_launcher_resolve(const char *tmpl, int ranks, char ***words, int *nwords,
         ps_seterr(err, errlen, "no MPI launcher found: '%s' (from %s) is not an executable on PATH", w[0], src);
         for (int i = 0; i < n; i++) free(w[i]);
         free(w);
+        if (*hostfile) {
+            unlink(*hostfile);
+            free(*hostfile);
+            *hostfile = NULL;
+        }
         return -1;
     }
+    w = ps_xrealloc(w, (size_t)(n + 3) * sizeof *w);
     if (!has_ranks) {
         w[n++] = ps_xstrdup("-n");
         w[n++] = ps_xasprintf("%d", ranks);
@@ -175,13 +170,17 @@ static void dead_ranks(const char *dir, int ranks, char *buf, size_t len)
 }
 
 /* Remembers the first rank the launcher reports dead, from its standard
- * error as it passes through: Open MPI "process rank N with PID P on node H
- * exited on signal S (Name)"; MPICH (hydra) "RANK N PID P RUNNING AT H"
- * followed by "KILLED BY SIGNAL: S (Name)" or "EXIT CODE: C". */
+ * error as it passes through: the runtime's own line (below), Open MPI
+ * "process rank N with PID P on node H exited on signal S (Name)", MPICH
+ * (hydra) "RANK N PID P RUNNING AT H" followed by "KILLED BY SIGNAL: S
+ * (Name)", Slurm "srun: error: H: task N: Killed". */
 typedef struct errscan {
     int  reported_rank;
     int  hydra_rank;
-    char reported_how[128];
+    char hydra_host[64];
+    char reported_how[192];
+    int  slow[64];           /* ranks that said they timed out */
+    int  nslow;
 } errscan;
 
 static void scan_line(const char *line, void *ctx)
@@ -189,23 +188,49 @@ static void scan_line(const char *line, void *ctx)
     errscan *es = ctx;
     const char *p;
     int rank;
+    char host[64], how[64];
+    /* the ranks' own lines (runtime/mpi_backend.c, rt.c), which reach the
+     * launcher from any host: "parscope: rank R on HOST: killed by SIGSEGV",
+     * "parscope: rank R: timed out after ..." */
+    if ((p = strstr(line, "parscope: rank ")) && sscanf(p, "parscope: rank %d: timed out", &rank) == 1 &&
+        strstr(p, ": timed out") && es->nslow < (int)(sizeof es->slow / sizeof es->slow[0])) {
+        es->slow[es->nslow++] = rank;
+        return;
+    }
     if (es->reported_rank >= 0) return;
-    if ((p = strstr(line, "process rank ")) && sscanf(p, "process rank %d", &rank) == 1) {
-        const char *sig = strstr(p, "exited on signal ");
+    if (p && sscanf(p, "parscope: rank %d on %63[^:]: killed by %31s", &rank, host, how) == 3) {
         es->reported_rank = rank;
+        snprintf(es->reported_how, sizeof es->reported_how, "died on %s (killed by %s)", host, how);
+    } else if ((p = strstr(line, "srun: error: ")) && sscanf(p, "srun: error: %63[^:]: task %d: %63[^\n]", host, &rank,
+                                                                 how) == 3) {
+        /* Slurm: "srun: error: HOST: task R: Segmentation fault (core dumped)" */
+        es->reported_rank = rank;
+        snprintf(es->reported_how, sizeof es->reported_how, "died on %s (%s)", host, how);
+    } else if ((p = strstr(line, "process rank ")) && sscanf(p, "process rank %d", &rank) == 1) {
+        const char *sig = strstr(p, "exited on signal ");
+        const char *on = strstr(p, " on node ");
+        es->reported_rank = rank;
+        if (!on || sscanf(on, " on node %63s", host) != 1) host[0] = '\0';
         char how[104] = "";
         if (sig) {
             snprintf(how, sizeof how, "%.100s", sig + 10);
+            how[strcspn(how, "\n")] = '\0';
             size_t l = strlen(how);
             if (l && how[l - 1] == '.') how[l - 1] = '\0';
         }
-        if (sig) snprintf(es->reported_how, sizeof es->reported_how, "died (%s)", how);
-        else snprintf(es->reported_how, sizeof es->reported_how, "failed");
+        if (sig)
+            snprintf(es->reported_how, sizeof es->reported_how, "died%s%.63s (%.100s)", host[0] ? " on " : "", host,
+                     how);
+        else snprintf(es->reported_how, sizeof es->reported_how, "failed%s%s", host[0] ? " on " : "", host);
     } else if ((p = strstr(line, "RANK ")) && strstr(line, " PID ") && sscanf(p, "RANK %d", &rank) == 1) {
         es->hydra_rank = rank + 1; /* +1: 0 means none */
+        const char *at = strstr(p, " RUNNING AT ");
+        if (!at || sscanf(at, " RUNNING AT %63s", es->hydra_host) != 1) es->hydra_host[0] = '\0';
     } else if (es->hydra_rank && (p = strstr(line, "KILLED BY SIGNAL: "))) {
         es->reported_rank = es->hydra_rank - 1;
-        snprintf(es->reported_how, sizeof es->reported_how, "died (killed by signal %.80s)", p + 18);
+        snprintf(es->reported_how, sizeof es->reported_how, "died%s%.64s (killed by signal %.40s)",
+                 es->hydra_host[0] ? " on " : "", es->hydra_host, p + 18);
+        es->reported_how[strcspn(es->reported_how, "\n")] = '\0';
     }
 }
 
@@ -244,12 +269,21 @@ static int job_env(const ps_launch_opts *o, char **env)
     return n;
 }
 
+static void drop_hostfile(char *path)
+{
+    if (!path) return;
+    unlink(path);
+    free(path);
+}
+
 int ps_launch(const ps_launch_opts *o, char *const argv[], ps_launch_result *r)
 {
     memset(r, 0, sizeof *r);
     char **words;
     int nwords;
-    if (ps_launcher_resolve(o->launcher, o->ranks, &words, &nwords, r->message, sizeof r->message)) return 2;
+    char *hostfile;
+    if (ps_launcher_resolve(o->launcher, o->ranks, &words, &nwords, &hostfile, r->message, sizeof r->message))
+        return 2;
     int nargs = 0;
     while (argv[nargs]) nargs++;
     char **full = ps_xcalloc((size_t)(nwords + nargs + 1), sizeof *full);
@@ -292,8 +326,18 @@ int ps_launch(const ps_launch_opts *o, char *const argv[], ps_launch_result *r)
     char dead[300];
     if (es.reported_rank >= 0)
         snprintf(dead, sizeof dead, "rank %d %s", es.reported_rank, es.reported_how);
-    else
+    else if (es.nslow == 0)
         dead_ranks(o->status_dir, o->ranks, dead, sizeof dead);
+    else
+        dead[0] = '\0';
+    if (!dead[0] && es.nslow > 0) {
+        /* the ranks' own timeout lines: complete where markers are not (a
+         * rank on another host leaves its marker there) */
+        size_t d = (size_t)snprintf(dead, sizeof dead, "%s ", es.nslow > 1 ? "ranks" : "rank");
+        for (int i = 0; i < es.nslow && d + 16 < sizeof dead; i++)
+            d += (size_t)snprintf(dead + d, sizeof dead - d, "%s%d", i ? ", " : "", es.slow[i]);
+        snprintf(dead + d, sizeof dead - d, " did not finish");
+    }
     if (!pr.started) {
         ps_proc_describe(&pr, full[0], r->message, sizeof r->message);
         rc = 1;
@@ -315,7 +359,48 @@ int ps_launch(const ps_launch_opts *o, char *const argv[], ps_launch_result *r)
     for (int i = 0; i < nwords; i++) free(words[i]);
     free(words);
     free(full);
+    drop_hostfile(hostfile);
     return rc;
+}
+
+int ps_default_mpiexec(char *out, size_t len)
+{
+    const char *def = getenv("PARSCOPE_MPIEXEC");
+#ifdef PS_DEFAULT_MPIEXEC
+    if (!def) def = PS_DEFAULT_MPIEXEC;
+#endif
+    if (def && def[0] && access(def, X_OK) == 0) {
+        snprintf(out, len, "%s", def);
+        return 0;
+    }
+    return on_path("mpiexec", out, len) || on_path("mpirun", out, len) ? 0 : -1;
+}
+
+void ps_mpiexec_library(const char *mpiexec, char *buf, size_t len)
+{
+    snprintf(buf, len, "unknown");
+    char *argv[] = {(char *)mpiexec, "--version", NULL};
+    ps_proc_opts po = {.timeout = 10, .out_to_err = 1};
+    ps_proc_result pr;
+    ps_proc_run(argv, &po, &pr);
+    for (char *line = pr.err, *next; line && *line; line = next) {
+        next = line + strcspn(line, "\n");
+        if (*next) *next++ = '\0';
+        char *v;
+        if ((v = strstr(line, "(OpenRTE)")) || (v = strstr(line, "(Open MPI)"))) {
+            v = strchr(v, ')') + 1;
+            while (*v == ' ') v++;
+            snprintf(buf, len, "Open MPI %s", v);
+            break;
+        }
+        if ((v = strstr(line, "Version:"))) {
+            v += 8;
+            while (*v == ' ') v++;
+            snprintf(buf, len, "MPICH %s", v);
+            break;
+        }
+    }
+    ps_proc_result_free(&pr);
 }
 
 void ps_mpi_library(char *buf, size_t len)
@@ -323,7 +408,6 @@ void ps_mpi_library(char *buf, size_t len)
     static char cache[128];
     if (!cache[0]) {
         char path[PATH_MAX];
-        snprintf(cache, sizeof cache, "unknown");
         int have = 0;
 #ifdef PS_DEFAULT_MPIEXEC
         if (PS_DEFAULT_MPIEXEC[0] && access(PS_DEFAULT_MPIEXEC, X_OK) == 0) {
@@ -331,30 +415,10 @@ void ps_mpi_library(char *buf, size_t len)
             have = 1;
         }
 #endif
-        if (have || on_path("mpiexec", path, sizeof path) || on_path("mpirun", path, sizeof path)) {
-            char *argv[] = {path, "--version", NULL};
-            ps_proc_opts po = {.timeout = 10, .out_to_err = 1};
-            ps_proc_result pr;
-            ps_proc_run(argv, &po, &pr);
-            for (char *line = pr.err, *next; line && *line; line = next) {
-                next = line + strcspn(line, "\n");
-                if (*next) *next++ = '\0';
-                char *v;
-                if ((v = strstr(line, "(OpenRTE)")) || (v = strstr(line, "(Open MPI)"))) {
-                    v = strchr(v, ')') + 1;
-                    while (*v == ' ') v++;
-                    snprintf(cache, sizeof cache, "Open MPI %s", v);
-                    break;
-                }
-                if ((v = strstr(line, "Version:"))) {
-                    v += 8;
-                    while (*v == ' ') v++;
-                    snprintf(cache, sizeof cache, "MPICH %s", v);
-                    break;
-                }
-            }
-            ps_proc_result_free(&pr);
-        }
+        if (have || on_path("mpiexec", path, sizeof path) || on_path("mpirun", path, sizeof path))
+            ps_mpiexec_library(path, cache, sizeof cache);
+        else
+            snprintf(cache, sizeof cache, "unknown");
     }
     snprintf(buf, len, "%s", cache);
 }

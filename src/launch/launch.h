@@ -3,8 +3,10 @@
  *
  * Outside an MPI job parscope runs programs (itself, or a built LOOP
  * program) through a launcher template: --launcher, else PARSCOPE_LAUNCHER,
- * else mpiexec or mpirun found on PATH.  "{ranks}" in the template is
- * replaced by the rank count; without it "-n RANKS" is appended.
+ * else mpiexec or mpirun found on PATH.  The template is split into words
+ * as a shell would (quotes, backslashes; no shell runs); "{ranks}" is
+ * replaced by the rank count (without it "-n RANKS" is appended) and
+ * "{hostfile}" by a file naming each rank's host (launch/template.h).
  */
 #ifndef PS_LAUNCH_H
 #define PS_LAUNCH_H
@@ -38,18 +40,28 @@ typedef struct ps_launch_result {
     char   message[1024];   /* what went wrong, naming ranks where known */
 } ps_launch_result;
 
-/* Finds the launcher; fills argv-style words into buf.  0, or -1 with err
- * ("no MPI launcher found: ..."). */
-int ps_launcher_resolve(const char *tmpl, int ranks, char ***words, int *nwords,
+/* Finds the launcher and expands its template (launch/template.h: quoted
+ * words, {ranks}, {hostfile}); fills argv-style words.  *hostfile is the
+ * path of the hostfile written for the job (the caller removes it and frees
+ * the string), or NULL.  0, or -1 with err ("no MPI launcher found: ..."). */
+int ps_launcher_resolve(const char *tmpl, int ranks, char ***words, int *nwords, char **hostfile,
                         char *err, size_t errlen);
 
 /* Runs argv on o->ranks ranks and waits.  Returns 0 success, 1 the program
  * failed / died / timed out (r->message names the ranks), 2 no launcher. */
 int ps_launch(const ps_launch_opts *o, char *const argv[], ps_launch_result *r);
 
+/* The launcher of the default template: PARSCOPE_MPIEXEC, else the one of
+ * the MPI library parscope was built with, else mpiexec or mpirun on PATH.
+ * 0 with its path in out, or -1 (none found). */
+int ps_default_mpiexec(char *out, size_t len);
+
 /* Identifies the MPI library ("Open MPI 4.1.4", "MPICH 4.0.2") by asking the
- * launcher; "" if unknown. */
+ * launcher; "unknown" if it cannot be told. */
 void ps_mpi_library(char *buf, size_t len);
+
+/* The same for a given launcher (its --version). */
+void ps_mpiexec_library(const char *mpiexec, char *buf, size_t len);
 
 
 #endif

@@ -65,9 +65,11 @@ static json_t *model_json(const predict_ctx *c, const ps_sim_opts *so, double st
                           m->name, "file", c->o->machine_path, "host", m->host, "cpu", m->cpu, "mpi", m->mpi,
                           "cores", m->cores, "send_latency", m->send_latency, "recv_latency", m->recv_latency,
                           "word_time", m->word_time, "flop_time", m->flop_time, "network",
-                          (so->bus >= 0 ? so->bus : m->bus) ? "bus" : "nobus", "cores_per_node", m->cores_per_node,
-                          "pingpong_points", m->npp, "eager_bytes", so->eager_bytes, "nodes", so->nodes,
+                          so->bus >= 0 ? (so->bus ? "bus" : "nobus") : m->bus ? "bus" : m->star ? "star" : "nobus",
+                          "cores_per_node", m->cores_per_node, "pingpong_points", m->npp, "eager_bytes",
+                          so->eager_bytes, "nodes", so->nodes > 0 ? so->nodes : m->nodes > 0 ? m->nodes : 1,
                           "oversubscription", stretch);
+    if (m->star && so->bus < 0 && m->link_rate > 0) json_object_set_new(j, "link_rate", json_real(m->link_rate));
     if (so->work_flop_time > 0) json_object_set_new(j, "work_flop_time", json_real(so->work_flop_time));
     return j;
 }
@@ -165,10 +167,13 @@ static char *trace_meta(const predict_ctx *c, const ps_sim_opts *so, int ranks, 
     json_object_set_new(hw, "machine", jstr(c->m.name));
     if (c->m.cpu[0]) json_object_set_new(hw, "cpu", jstr(c->m.cpu));
     if (c->m.cores > 0) json_object_set_new(hw, "cores", json_integer(c->m.cores));
+    int star = so->bus < 0 && c->m.star;
     json_object_set_new(hw, "interconnect",
-                        json_pack("{s:s, s:s}", "type", bus ? "bus (one message at a time; machine model)"
-                                                            : "network, nodes equidistant (machine model)",
-                                  "basis", bus ? "network = bus" : "network = nobus"));
+                        json_pack("{s:s, s:s}", "type",
+                                  bus    ? "bus (one message at a time; machine model)"
+                                  : star ? "star (one link per node into a switch; machine model)"
+                                         : "network, nodes equidistant (machine model)",
+                                  "basis", bus ? "network = bus" : star ? "network = star" : "network = nobus"));
     json_t *d = json_pack("{s:o, s:s, s:o, s:i, s:I, s:I, s:o}", "workload", jstr(c->name ? c->name : ""), "kind",
                           "predict", "machine_model", jstr(c->m.name), "ranks", ranks, "size",
                           (json_int_t)c->size, "iterations", (json_int_t)c->iterations, "hardware", hw);

@@ -162,6 +162,70 @@ json_t *ps__pingpong_measure(const ps_probe_budget *b)
     return out;
 }
 
+/* The other pair (rank 0 and `partner`: within rank 0's node when ranks 0
+ * and 1 are on two, or the other way round): powers of four from 1 B to
+ * PS_PROBE_PAIR_MAX_BYTES, PS_PROBE_PAIR_SAMPLES batches each after a
+ * calibrating one, up to the first size whose round trip exceeds
+ * PS_PROBE_MAX_RT.  Collective; rank 0 gets [{bytes, samples}]. */
+json_t *ps__pingpong_pair_measure(int partner)
+{
+    int rank;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (partner <= 0 || (rank != 0 && rank != partner)) {
+        ps__quiet_barrier();
+        return NULL;
+    }
+    const int peer = rank == 0 ? partner : 0;
+    char *buf = ps_xmalloc(PS_PROBE_PAIR_MAX_BYTES), *rbuf = ps_xmalloc(PS_PROBE_PAIR_MAX_BYTES);
+    memset(buf, rank + 1, PS_PROBE_PAIR_MAX_BYTES);
+    json_t *out = rank == 0 ? json_array() : NULL;
+    for (long bytes = 1; bytes <= PS_PROBE_PAIR_MAX_BYTES; bytes *= 4) {
+        int last = 0;
+        if (rank == 0) {
+            double samples[PS_PROBE_PAIR_SAMPLES], best = INFINITY;
+            int m = 1;
+            for (int k = -1; k < PS_PROBE_PAIR_SAMPLES; k++) {
+                MPI_Send(&m, 1, MPI_INT, peer, TAG_CTRL, MPI_COMM_WORLD);
+                double t = MPI_Wtime();
+                for (int j = 0; j < m; j++) {
+                    MPI_Send(buf, (int)bytes, MPI_BYTE, peer, TAG_DATA, MPI_COMM_WORLD);
+                    MPI_Recv(rbuf, (int)bytes, MPI_BYTE, peer, TAG_DATA, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+                }
+                double half = (MPI_Wtime() - t) / m / 2.0;
+                if (k < 0) { /* warm-up and calibration: a batch fills PS_PROBE_BATCH_S */
+                    double mm = half > 0 ? ceil(PS_PROBE_BATCH_S / (2 * half)) : 1000;
+                    m = mm < 1 ? 1 : mm > 10000 ? 10000 : (int)mm;
+                    continue;
+                }
+                samples[k] = half;
+                if (half < best) best = half;
+            }
+            int stop = 0;
+            MPI_Send(&stop, 1, MPI_INT, peer, TAG_CTRL, MPI_COMM_WORLD);
+            last = 2 * best > PS_PROBE_MAX_RT || bytes * 4 > PS_PROBE_PAIR_MAX_BYTES;
+            MPI_Send(&last, 1, MPI_INT, peer, TAG_CTRL, MPI_COMM_WORLD);
+            json_array_append_new(out, json_pack("{sIso}", "bytes", (json_int_t)bytes, "samples",
+                                                 ps__json_array_of(samples, PS_PROBE_PAIR_SAMPLES)));
+        } else {
+            for (;;) {
+                int m;
+                MPI_Recv(&m, 1, MPI_INT, peer, TAG_CTRL, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+                if (m <= 0) break;
+                for (int j = 0; j < m; j++) {
+                    MPI_Recv(rbuf, (int)bytes, MPI_BYTE, peer, TAG_DATA, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+                    MPI_Send(buf, (int)bytes, MPI_BYTE, peer, TAG_DATA, MPI_COMM_WORLD);
+                }
+            }
+            MPI_Recv(&last, 1, MPI_INT, peer, TAG_CTRL, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        }
+        if (last) break;
+    }
+    free(buf);
+    free(rbuf);
+    ps__quiet_barrier();
+    return out;
+}
+
 /* ---- analysis --------------------------------------------------------------- */
 
 static double min_of(const json_t *arr)
@@ -274,14 +338,57 @@ int ps__pingpong_analyze(const json_t *rounds, json_t *doc, json_t *warnings, ch
     json_object_set_new(pp, "bandwidth", json_real(bytes[best] / tmin[best]));
     json_object_set_new(pp, "bandwidth_bytes", json_integer((json_int_t)bytes[best]));
 
+    /* The sustained rate: the slope of the time over the largest messages
+     * (those from an eighth of the largest size up).  Hockney's r_inf is the
+     * asymptotic rate; a token bucket (a shaped link) or a cache lets short
+     * messages pass far faster, and one line through every size then claims
+     * a rate no long message reaches. */
+    double sustained = NAN;
+    {
+        int from = (int)ns;
+        while (from > 0 && bytes[from - 1] >= bytes[ns - 1] / PS_PROBE_TAIL_SPAN) from--;
+        ps_linfit tf;
+        if ((int)ns - from >= 3 && ps_lsq_line(bytes + from, tmin + from, NULL, (int)ns - from, &tf) == 0 &&
+            tf.slope > 0)
+            sustained = 1.0 / tf.slope;
+    }
+    if (isfinite(sustained)) {
+        json_object_set_new(pp, "sustained_bandwidth", json_real(sustained));
+        if (bytes[best] / tmin[best] > PS_PROBE_BURST_RATIO * sustained) {
+            char a[32];
+            ps_fmt_bytes(a, sizeof a, bytes[best]);
+            ps__warn(warnings,
+                     "the best bandwidth (%.1f MB/s at %s) is %.0f times the sustained rate of the largest messages "
+                     "(%.1f MB/s): short messages pass faster than long ones (a token bucket's burst on a shaped "
+                     "link, or a cache); r_inf is the sustained rate",
+                     bytes[best] / tmin[best] / 1e6, a, bytes[best] / tmin[best] / sustained, sustained / 1e6);
+        }
+    }
+
     /* COMMS1 / Hockney */
     double t0, rinf, nhalf;
     ps_linfit f;
     json_t *h = json_object();
     if (ps_hockney_fit(bytes, tmin, (int)ns, &t0, &rinf, &nhalf, &f) == 0) {
+        const char *from = "fit";
+        if (isfinite(sustained) && (rinf > PS_PROBE_RINF_AGREE * sustained || rinf * PS_PROBE_RINF_AGREE < sustained)) {
+            /* one line cannot hold both ends: the rate from the long messages,
+             * the start-up time from the shortest */
+            json_object_set_new(h, "line_r_inf", json_real(rinf));
+            json_object_set_new(h, "line_t0", json_real(t0));
+            ps__warn(warnings,
+                     "one Hockney line over every size gives r_inf = %.1f MB/s, but the largest messages go at "
+                     "%.1f MB/s: r_inf is that sustained rate and t0 the smallest message's time",
+                     rinf / 1e6, sustained / 1e6);
+            rinf = sustained;
+            t0 = tmin[0];
+            nhalf = t0 * rinf;
+            from = "largest messages";
+        }
         json_object_set_new(h, "t0", json_real(t0));
         json_object_set_new(h, "r_inf", json_real(rinf));
         json_object_set_new(h, "n_half", json_real(nhalf));
+        json_object_set_new(h, "r_inf_from", json_string(from));
         json_object_set_new(h, "rms_rel", json_real(f.rms_rel));
         json_object_set_new(h, "points", json_integer((json_int_t)ns));
         if (t0 <= 0)
@@ -381,7 +488,11 @@ json_t *ps__duplex_measure(long bytes)
     double best = INFINITY;
     for (int k = 0; k < PS_PROBE_DUPLEX_REPS + 1; k++) {
         MPI_Request q[2];
-        MPI_Barrier(MPI_COMM_WORLD);
+        /* the two start together (a pairwise sync: the other ranks wait in
+         * their own barrier, which a barrier of all would be matched with) */
+        char tok = 0, got;
+        MPI_Sendrecv(&tok, 1, MPI_CHAR, peer, TAG_CTRL, &got, 1, MPI_CHAR, peer, TAG_CTRL, MPI_COMM_WORLD,
+                     MPI_STATUS_IGNORE);
         double t = MPI_Wtime();
         MPI_Irecv(rb, (int)bytes, MPI_BYTE, peer, TAG_DATA, MPI_COMM_WORLD, &q[0]);
         MPI_Isend(sb, (int)bytes, MPI_BYTE, peer, TAG_DATA, MPI_COMM_WORLD, &q[1]);
@@ -402,4 +513,43 @@ json_t *ps__duplex_measure(long bytes)
     json_object_set_new(o, "bytes", json_integer(bytes));
     json_object_set_new(o, "exchange", json_real(best));
     return o;
+}
+
+void ps__pingpong_other_analyze(const json_t *raw, json_t *doc)
+{
+    const json_t *rounds = json_object_get(raw, "rounds"), *first = NULL;
+    size_t r;
+    json_t *round;
+    json_array_foreach(rounds, r, round) if (!first) first = json_object_get(round, "pingpong_other");
+    if (!first) return;
+    json_t *sizes = json_array();
+    double lat = NAN, bw = NAN, bw_bytes = 0;
+    size_t i;
+    json_t *row;
+    json_array_foreach(json_object_get(first, "sizes"), i, row) {
+        double bytes = ps__json_num(row, "bytes"), best = INFINITY;
+        /* the best sample of this size over every round that measured it */
+        json_array_foreach(rounds, r, round) {
+            const json_t *o = json_object_get(json_object_get(round, "pingpong_other"), "sizes");
+            const json_t *same = json_array_get(o, i);
+            if (same && ps__json_num(same, "bytes") == bytes) {
+                double t = min_of(json_object_get(same, "samples"));
+                if (t < best) best = t;
+            }
+        }
+        if (!(best > 0) || !isfinite(best)) continue;
+        json_array_append_new(sizes, json_pack("{sfsf}", "bytes", bytes, "time", best));
+        if (i == 0) lat = best;
+        bw = bytes / best;
+        bw_bytes = bytes;
+    }
+    json_t *o = json_object();
+    json_object_set_new(o, "partner", json_integer((json_int_t)ps__json_num(first, "partner")));
+    json_object_set_new(o, "between", json_string(json_is_true(json_object_get(first, "between_nodes"))
+                                                      ? "nodes" : "ranks of one node"));
+    json_object_set_new(o, "latency", isfinite(lat) ? json_real(lat) : json_null());
+    json_object_set_new(o, "bandwidth", isfinite(bw) ? json_real(bw) : json_null());
+    json_object_set_new(o, "bandwidth_bytes", json_integer((json_int_t)bw_bytes));
+    json_object_set_new(o, "sizes", sizes);
+    json_object_set_new(doc, "pingpong_other", o);
 }

@@ -128,6 +128,21 @@ int ps_probe_rank_side(const ps_probe_opts *o, json_t **raw, char *err, size_t e
     char *names = rank == 0 ? ps_xmalloc((size_t)p * MPI_MAX_PROCESSOR_NAME) : NULL;
     MPI_Gather(name, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, names, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, 0, MPI_COMM_WORLD);
 
+    /* several nodes: the pair of rank 0 with the first rank whose node is
+     * the other kind than rank 1's (rank 0's own node when 1 is on
+     * another, else another node) is measured too */
+    int other[2] = {0, 0}; /* partner, between nodes */
+    if (rank == 0) {
+        const char *h0 = names, *h1 = names + MPI_MAX_PROCESSOR_NAME;
+        int one_apart = strcmp(h0, h1) != 0;
+        for (int k = 2; k < p && !other[0]; k++)
+            if ((strcmp(h0, names + (size_t)k * MPI_MAX_PROCESSOR_NAME) != 0) != one_apart) {
+                other[0] = k;
+                other[1] = !one_apart;
+            }
+    }
+    MPI_Bcast(other, 2, MPI_INT, 0, MPI_COMM_WORLD);
+
     double setup = MPI_Wtime();
     if (ps__loggops_begin() != 0) {
         ps_seterr(err, errlen, "the parscope runtime did not start for the LogGOPS measurement");
@@ -144,6 +159,7 @@ int ps_probe_rank_side(const ps_probe_opts *o, json_t **raw, char *err, size_t e
         t[0] = MPI_Wtime();
         json_t *pp = ps__pingpong_measure(b);
         json_t *dup = ps__duplex_measure(PS_PROBE_DUPLEX_BYTES);
+        json_t *po = other[0] ? ps__pingpong_pair_measure(other[0]) : NULL;
         t[5] = MPI_Wtime();
         json_t *lg = ps__loggops_measure(b);
         t[1] = MPI_Wtime();
@@ -161,6 +177,9 @@ int ps_probe_rank_side(const ps_probe_opts *o, json_t **raw, char *err, size_t e
             json_object_set_new(round, "pingpong", pp);
             if (dup) json_object_set_new(round, "duplex", dup);
             if (lg) json_object_set_new(round, "loggops", lg);
+            if (po)
+                json_object_set_new(round, "pingpong_other",
+                                    json_pack("{sisbso}", "partner", other[0], "between_nodes", other[1], "sizes", po));
             json_object_set_new(round, "daxpy", da);
             json_object_set_new(round, "hrelation", hr);
             json_object_set_new(round, "combined", hc);
@@ -243,6 +262,9 @@ int ps_probe_model(const json_t *doc, ps_machine *m, char *err, size_t errlen)
     }
     const char *net = json_string_value(json_object_get(model, "network"));
     m->bus = net && !strcmp(net, "bus");
+    m->star = net && !strcmp(net, "star");
+    m->nodes = (int)fmax(0, ps__json_num(model, "nodes"));
+    m->link_rate = fmax(0, ps__json_num(model, "link_rate"));
     m->cores_per_node = (int)fmax(0, ps__json_num(model, "ranks_per_node"));
     const char *host = json_string_value(json_object_get(meta, "host"));
     snprintf(m->name, sizeof m->name, "%s", host ? host : "");
@@ -268,6 +290,12 @@ int ps_probe_model(const json_t *doc, ps_machine *m, char *err, size_t errlen)
         m->pp_bytes[m->npp] = NUM0(row, "bytes");
         m->pp_time[m->npp] = NUM0(row, "time");
         m->npp++;
+    }
+    json_array_foreach(json_object_get(model, "pingpong_intra"), i, row) {
+        if (m->npp_intra >= PS_MACHINE_MAX_PP) break;
+        m->ppi_bytes[m->npp_intra] = NUM0(row, "bytes");
+        m->ppi_time[m->npp_intra] = NUM0(row, "time");
+        m->npp_intra++;
     }
     const char *s;
 #define STR(dst, key) if ((s = json_string_value(json_object_get(meta, key)))) snprintf(dst, sizeof dst, "%s", s)
@@ -322,6 +350,7 @@ json_t *ps_probe_analyze(const json_t *raw, ps_machine *m, char *err, size_t err
     if (ps__pingpong_analyze(rounds, doc, warnings, err, errlen) != 0) goto fail;
     /* (raw data from before the LogGOPS measurement have none: the seed's model) */
     ps__loggops_analyze(rounds, doc, warnings);
+    ps__pingpong_other_analyze(raw, doc);
     json_t *bsp = json_object();
     json_object_set_new(doc, "bsp", bsp);
     json_object_set_new(bsp, "p", json_integer(p));
@@ -432,8 +461,25 @@ json_t *ps_probe_analyze(const json_t *raw, ps_machine *m, char *err, size_t err
     json_object_set_new(model, "recv_latency", json_real(t0 / 2));
     json_object_set_new(model, "word_time", json_real(8.0 / rinf));
     json_object_set_new(model, "flop_time", json_real(1.0 / r));
-    json_object_set_new(model, "network", json_string(bus ? "bus" : "nobus"));
+    /* the node structure: ranks on several hosts make a star (one link per
+     * node into a switch), whose links go at the ping-pong's sustained rate
+     * when ranks 0 and 1 were on different nodes */
+    int nodes = 0;
+    for (size_t i = 0; i < json_array_size(hosts); i++) {
+        int seen = 0;
+        for (size_t j = 0; j < i && !seen; j++) seen = json_equal(json_array_get(hosts, i), json_array_get(hosts, j));
+        nodes += !seen;
+    }
+    int across = json_array_size(hosts) >= 2 && !json_equal(json_array_get(hosts, 0), json_array_get(hosts, 1));
+    int star = nodes > 1 && !bus;
+    json_object_set_new(model, "network", json_string(bus ? "bus" : star ? "star" : "nobus"));
     json_object_set_new(model, "ranks_per_node", json_integer(per_node));
+    json_object_set_new(model, "nodes", json_integer(nodes));
+    json_object_set_new(model, "pingpong_between", json_string(across ? "nodes" : "ranks of one node"));
+    if (star && across) json_object_set_new(model, "link_rate", json_real(rinf));
+    const json_t *po = json_object_get(doc, "pingpong_other");
+    if (across && po && !strcmp(json_string_value(json_object_get(po, "between")), "ranks of one node"))
+        json_object_set(model, "pingpong_intra", json_object_get(po, "sizes"));
     json_object_set_new(model, "latency_from", json_string(lat_from));
     json_object_set_new(model, "word_time_from", json_string(word_from));
     json_object_set_new(model, "flop_time_from", json_string("1 / r (in-cache DAXPY)"));
@@ -469,6 +515,9 @@ void ps_probe_print(const json_t *doc, FILE *out)
     fprintf(out, "  latency (%d B)        %s\n", (int)ps__json_num(pp, "latency_bytes"), a);
     ps_fmt_bytes(b, sizeof b, ps__json_num(pp, "bandwidth_bytes"));
     fprintf(out, "  best bandwidth        %.1f MB/s at %s\n", ps__json_num(pp, "bandwidth") / 1e6, b);
+    if (isfinite(ps__json_num(pp, "sustained_bandwidth")))
+        fprintf(out, "  sustained bandwidth   %.1f MB/s (the largest messages)\n",
+                ps__json_num(pp, "sustained_bandwidth") / 1e6);
     ps_fmt_time(a, sizeof a, ps__json_num(hk, "t0"));
     fprintf(out, "  Hockney fit           t0 = %s, r_inf = %.1f MB/s, n_1/2 = %.0f B (rms error %.0f%%)\n", a,
             ps__json_num(hk, "r_inf") / 1e6, ps__json_num(hk, "n_half"), 100 * ps__json_num(hk, "rms_rel"));
@@ -500,6 +549,21 @@ void ps_probe_print(const json_t *doc, FILE *out)
     fprintf(out, "\nmodel: send_latency = recv_latency = %.3g s, word_time = %.3g s, flop_time = %.3g s, %s\n",
             ps__json_num(model, "send_latency"), ps__json_num(model, "word_time"), ps__json_num(model, "flop_time"),
             json_string_value(json_object_get(model, "network")) ? json_string_value(json_object_get(model, "network")) : "nobus");
+    if (ps__json_num(model, "nodes") > 1)
+        fprintf(out, "       %d nodes, %d ranks on the first; ping-pong between %s%s", (int)ps__json_num(model, "nodes"),
+                (int)ps__json_num(model, "ranks_per_node"), json_string_value(json_object_get(model, "pingpong_between")),
+                isfinite(ps__json_num(model, "link_rate")) ? "" : "\n");
+    const json_t *po2 = json_object_get(doc, "pingpong_other");
+    if (po2) {
+        char lat[32], at[32];
+        ps_fmt_time(lat, sizeof lat, ps__json_num(po2, "latency"));
+        ps_fmt_bytes(at, sizeof at, ps__json_num(po2, "bandwidth_bytes"));
+        fprintf(out, "\nping-pong between ranks 0 and %d (%s): latency %s, %.1f MB/s at %s\n",
+                (int)ps__json_num(po2, "partner"), json_string_value(json_object_get(po2, "between")), lat,
+                ps__json_num(po2, "bandwidth") / 1e6, at);
+    }
+    if (isfinite(ps__json_num(model, "link_rate")))
+        fprintf(out, "; a node's link %.2f MB/s each way\n", ps__json_num(model, "link_rate") / 1e6);
     const json_t *w = json_object_get(doc, "warnings");
     if (json_array_size(w)) {
         fprintf(out, "\nwarnings (artefacts, not facts):\n");
@@ -665,6 +729,12 @@ int ps_probe_report_html(FILE *out, const json_t *doc, const char *dir, const ch
     ps_html_kv(out, "model", "send = recv latency %.3g s, word %.3g s, flop %.3g s, %s",
                ps__json_num(model, "send_latency"), ps__json_num(model, "word_time"), ps__json_num(model, "flop_time"),
                json_string_value(json_object_get(model, "network")) ? json_string_value(json_object_get(model, "network")) : "nobus");
+    if (ps__json_num(model, "nodes") > 1)
+        fprintf(out, "       %d nodes, %d ranks on the first; ping-pong between %s%s", (int)ps__json_num(model, "nodes"),
+                (int)ps__json_num(model, "ranks_per_node"), json_string_value(json_object_get(model, "pingpong_between")),
+                isfinite(ps__json_num(model, "link_rate")) ? "" : "\n");
+    if (isfinite(ps__json_num(model, "link_rate")))
+        fprintf(out, "; a node's link %.2f MB/s each way\n", ps__json_num(model, "link_rate") / 1e6);
     ps_html_kv_end(out);
 
     const json_t *w = json_object_get(doc, "warnings");

@@ -58,6 +58,11 @@ const ps_probe_budget *ps_probe_budget_for(ps_probe_mode mode);
 #define PS_PROBE_DUPLEX_REPS 3            /*   best of this many */
 #define PS_PROBE_BUS_RATIO   1.6          /* exchange / one-way time above this: a shared link (bus) */
 #define PS_PROBE_STEP_RATIO  0.85         /* bandwidth falling below this fraction of the previous size's = a step */
+#define PS_PROBE_PAIR_MAX_BYTES (1L << 20) /* the other pair (within / between nodes): sizes 1, 4, .. this */
+#define PS_PROBE_PAIR_SAMPLES 3           /*   batches per size, the best counts */
+#define PS_PROBE_TAIL_SPAN   8.0          /* the sustained rate: sizes from the largest / this up */
+#define PS_PROBE_RINF_AGREE  1.25         /* the line's r_inf beyond this factor of it: the sustained rate wins */
+#define PS_PROBE_BURST_RATIO 1.5          /* best bandwidth beyond this factor of it: said in a warning */
 
 /* ---- fits (fit.c) ------------------------------------------------------ */
 

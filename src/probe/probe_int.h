@@ -41,6 +41,9 @@ int ps__pingpong_round_figures(const json_t *round, double *latency, double *ban
 int ps__hrelation_round_fit(const json_t *round, int p, double *g_s, double *l_s);
 
 json_t *ps__duplex_measure(long bytes);
+json_t *ps__pingpong_pair_measure(int partner);
+/* The other pair's analysis: doc.pingpong_other from the rounds' own, if any. */
+void ps__pingpong_other_analyze(const json_t *raw, json_t *doc);
 
 /* LogGOPS (loggops.c): the parscope runtime is started on every rank
  * (collectively) before the rounds and ended after them; each round measures

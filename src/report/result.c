@@ -112,8 +112,19 @@ json_t *ps_result_ranks(const ps_sheet *s, const ps_trace *t)
         if (t && r < t->nranks) {
             json_object_set_new(o, "clock_offset", json_real(t->rank[r].clock_offset));
             json_object_set_new(o, "clock_rtt", json_real(t->rank[r].clock_rtt));
-            /* memory-system counters over the timed interval (null: not measured) */
+            /* the rank's own process figures, whichever node it ran on */
             const ps_procstats *p = &t->rank[r].proc;
+            json_t *pr = json_object();
+            json_object_set_new(pr, "wall_s", json_real(p->wall));
+            json_object_set_new(pr, "user_s", json_real(p->user));
+            json_object_set_new(pr, "system_s", json_real(p->sys));
+            json_object_set_new(pr, "minor_faults", json_integer((json_int_t)p->minflt));
+            json_object_set_new(pr, "major_faults", json_integer((json_int_t)p->majflt));
+            json_object_set_new(pr, "voluntary_switches", json_integer((json_int_t)p->nvcsw));
+            json_object_set_new(pr, "involuntary_switches", json_integer((json_int_t)p->nivcsw));
+            json_object_set_new(pr, "max_rss_kb", json_integer((json_int_t)p->maxrss_kb));
+            json_object_set_new(o, "process", pr);
+            /* memory-system counters over the timed interval (null: not measured) */
             json_object_set_new(o, "timed_minor_faults", p->timed_minflt >= 0 ? json_integer(p->timed_minflt) : json_null());
             json_object_set_new(o, "timed_major_faults", p->timed_majflt >= 0 ? json_integer(p->timed_majflt) : json_null());
             json_object_set_new(o, "timed_cache_misses",

@@ -138,6 +138,10 @@ char *ps__trace_meta(const ps_trace *t, const char *mpi_library, int same_host, 
     if (cores > 0) json_object_set_new(hw, "cores", json_integer(cores));
     json_object_set_new(hw, "interconnect", interconnect(count_hosts(t)));
     json_object_set_new(m, "hardware", hw);
+    /* each rank's host, in rank order: a run may span nodes */
+    json_t *hosts = json_array();
+    for (int r = 0; r < t->nranks; r++) json_array_append_new(hosts, str_or_null(t->rank[r].host));
+    json_object_set_new(m, "hosts", hosts);
     json_object_set_new(m, "structure", ps__structure_json());
     char *text = json_dumps(m, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
     json_decref(m);

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "runtime/clock.h"
@@ -259,9 +260,61 @@ int ps__mpi_all_ok(int ok)
  * so after a failed job the launcher can name the rank that died first. */
 static char status_died[4096], status_stopped[4096];
 
+/* Appends s to buf at *o (async-signal-safe). */
+static void put_str(char *buf, size_t len, size_t *o, const char *s)
+{
+    while (*s && *o + 1 < len) buf[(*o)++] = *s++;
+    buf[*o] = '\0';
+}
+
+static void put_int(char *buf, size_t len, size_t *o, int v)
+{
+    char d[16];
+    int n = 0;
+    unsigned u = v < 0 ? 0u - (unsigned)v : (unsigned)v;
+    do d[n++] = (char)('0' + u % 10);
+    while ((u /= 10) && n < 15);
+    if (v < 0) d[n++] = '-';
+    while (n > 0 && *o + 1 < len) buf[(*o)++] = d[--n];
+    buf[*o] = '\0';
+}
+
+/* "parscope: rank R on HOST: killed by SIGSEGV" on stderr: the launcher may
+ * run on another host, where this rank's marker file cannot be seen, but
+ * every launcher forwards the ranks' stderr (launch.c reads the line). */
+static void say_died(int sig)
+{
+    static const struct { int sig; const char *name; } names[] = {
+        {SIGSEGV, "SIGSEGV"}, {SIGABRT, "SIGABRT"}, {SIGBUS, "SIGBUS"}, {SIGFPE, "SIGFPE"}, {SIGILL, "SIGILL"}};
+    char buf[192];
+    size_t o = 0;
+    put_str(buf, sizeof buf, &o, "parscope: rank ");
+    put_int(buf, sizeof buf, &o, ps__rt.rank);
+    put_str(buf, sizeof buf, &o, " on ");
+    put_str(buf, sizeof buf, &o, hostname);
+    put_str(buf, sizeof buf, &o, ": killed by ");
+    const char *name = NULL;
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (names[i].sig == sig) name = names[i].name;
+    if (name) put_str(buf, sizeof buf, &o, name);
+    else {
+        put_str(buf, sizeof buf, &o, "signal ");
+        put_int(buf, sizeof buf, &o, sig);
+    }
+    put_str(buf, sizeof buf, &o, "\n");
+    ssize_t w = write(STDERR_FILENO, buf, o);
+    (void)w;
+}
+
+static void drop_status(void)
+{
+    if (status_file[0]) unlink(status_file);
+}
+
 static void on_fatal(int sig)
 {
     if (status_file[0]) rename(status_file, sig == SIGTERM ? status_stopped : status_died);
+    if (sig != SIGTERM) say_died(sig);
     signal(sig, SIG_DFL);
     raise(sig);
 }
@@ -366,10 +419,14 @@ static int mpi_init(void)
         if (f) {
             fprintf(f, "%d %s\n", (int)getpid(), hostname);
             fclose(f);
-            status_handlers();
+            /* a rank that exits on its own (a bad option) has finished, if badly */
+            atexit(drop_status);
         } else {
+            /* a rank on another host than the launcher's: no marker, but
+             * the line on stderr (say_died) */
             status_file[0] = '\0';
         }
+        status_handlers();
     }
     clk_start = clock_estimate();
     const char *nw = getenv("PARSCOPE_NO_WARMUP");
@@ -464,6 +521,46 @@ static ps_trace *collect(rank_header *mine)
     return t;
 }
 
+/* MPICH before 4.2 over UCX closes its connections in MPI_Finalize before
+ * the ranks synchronise, and over TCP a rank that has closed its own stops
+ * answering the others: a job whose ranks span hosts can hang there for
+ * good (MPICH 4.2.0 added the barrier: "ch4/ucx: add MPIR_pmi_barrier in
+ * finalize").  Such a job ends after a last barrier without MPI_Finalize;
+ * its process manager (hydra) accepts that.  PARSCOPE_MPI_FINALIZE=1 keeps
+ * MPI_Finalize. */
+static int finalize_may_hang(void)
+{
+    if (clk_same_host) return 0;
+    const char *keep = getenv("PARSCOPE_MPI_FINALIZE");
+    if (keep && !strcmp(keep, "1")) return 0;
+    char v[MPI_MAX_LIBRARY_VERSION_STRING];
+    int len = 0, major = 0, minor = 0;
+    MPI_Get_library_version(v, &len);
+    const char *p = strstr(v, "MPICH Version:");
+    if (!p || sscanf(p + 14, " %d.%d", &major, &minor) != 2 || !strstr(v, "ch4:ucx")) return 0;
+    return major < 4 || (major == 4 && minor < 2);
+}
+
+/* Rank 0 writes the trace where the launching parscope reads it.  On a
+ * cluster whose nodes each have their own /tmp that works only when rank 0
+ * runs on the launcher's node: say so plainly when it does not. */
+static int trace_dir_here(void)
+{
+    char dir[sizeof ps__rt.trace_path];
+    snprintf(dir, sizeof dir, "%s", ps__rt.trace_path);
+    char *slash = strrchr(dir, '/');
+    struct stat st;
+    if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode)) return 1; /* a directory: DIR/trace.pst */
+    if (!slash) return 1;
+    *slash = '\0';
+    if (!dir[0] || (stat(dir, &st) == 0 && S_ISDIR(st.st_mode))) return 1;
+    fprintf(stderr,
+            "parscope: rank 0 runs on %s, where %s does not exist, so the trace cannot be written there: "
+            "start parscope on the node where rank 0 runs, or set TMPDIR to a directory every node shares\n",
+            hostname, dir);
+    return 0;
+}
+
 static void mpi_finalize(void)
 {
     /* wait for anything still outstanding so MPI can finish cleanly */
@@ -502,7 +599,9 @@ static void mpi_finalize(void)
             char *meta = ps__trace_meta(t, mpi_lib, clk_same_host, PS_CLOCKSYNC_ROUNDS);
             if (!meta || ps_trace_set_meta(t, meta)) ps_abort("out of memory writing the trace's metadata");
             free(meta);
-            if (want_trace) {
+            if (want_trace && !trace_dir_here()) {
+                status = 1;
+            } else if (want_trace) {
                 char err[512];
                 if (ps_trace_write(t, ps__rt.trace_path, err, sizeof err) != 0) {
                     fprintf(stderr, "parscope: %s\n", err);
@@ -523,9 +622,11 @@ static void mpi_finalize(void)
     }
     MPI_Bcast(&status, 1, MPI_INT, 0, comm);
     if (status_file[0]) unlink(status_file);
+    int skip_finalize = we_initialized_mpi && finalize_may_hang();
+    if (skip_finalize) MPI_Barrier(comm);
     MPI_Comm_free(&comm);
     comm = MPI_COMM_NULL;
-    if (we_initialized_mpi) MPI_Finalize();
+    if (we_initialized_mpi && !skip_finalize) MPI_Finalize();
     if (status || ps__rt.verify_failed) exit(1);
 }
 

@@ -196,6 +196,10 @@ void ps_multibcast_alter(size_t bytes)
 
 /* ---- binary tree rooted at 0 ------------------------------------------------------- */
 
+/* The tree is built on positions 0..P-1 (position 0 the root); the user may
+ * map positions onto ranks in another order (ps_tree_rank, parscope.h), so
+ * every partner below is ps_tree_rank(position). */
+
 static int top_step(int P)
 {
     int s = 1;
@@ -205,16 +209,16 @@ static int top_step(int P)
 
 void ps_tree_bcast(void *data, size_t bytes)
 {
-    int P = ps_size(), me = ps_rank();
+    int P = ps_size(), me = ps_tree_position(ps_rank());
     ps__structure(PS_C_TREE_BCAST, PS_ARGS_BYTES, (long)bytes, 0, 0);
     if (!data) ps_scratch(bytes);
     ps_request req[64];
     int n = 0;
     for (int s = top_step(P) / 2; s >= 1; s /= 2) {
         if (me % (2 * s) == 0 && me + s < P)
-            req[n++] = ps_isend(data, bytes, me + s, TAG(PS_C_TREE_BCAST, 0), PS_C_TREE_BCAST);
+            req[n++] = ps_isend(data, bytes, ps_tree_rank(me + s), TAG(PS_C_TREE_BCAST, 0), PS_C_TREE_BCAST);
         else if (me % (2 * s) == s)
-            ps_recv(data, bytes, me - s, TAG(PS_C_TREE_BCAST, 0), PS_C_TREE_BCAST);
+            ps_recv(data, bytes, ps_tree_rank(me - s), TAG(PS_C_TREE_BCAST, 0), PS_C_TREE_BCAST);
     }
     for (int i = 0; i < n; i++) ps_wait(req[i]);
 }
@@ -229,43 +233,109 @@ static void parts(long n, int P, int a, int b, size_t elem, size_t *off, size_t 
 
 static int imin(int a, int b) { return a < b ? a : b; }
 
+/* The parts of the ranks at tree positions [a, b) (part r is rank r's):
+ * one piece of the vector when those ranks are consecutive (always with the
+ * default order), else scattered, and then they travel packed in position
+ * order (one message per tree edge either way).  Returns 1 and the piece,
+ * or 0 and the packed length. */
+static int piece(long n, int P, int a, int b, size_t elem, size_t *off, size_t *len)
+{
+    int r0 = ps_tree_rank(a), whole = 1;
+    for (int k = a + 1; k < b && whole; k++) whole = ps_tree_rank(k) == r0 + (k - a);
+    if (whole) {
+        parts(n, P, r0, r0 + (b - a), elem, off, len);
+        return 1;
+    }
+    *off = 0;
+    *len = 0;
+    for (int k = a; k < b; k++) {
+        size_t o, l;
+        parts(n, P, ps_tree_rank(k), ps_tree_rank(k) + 1, elem, &o, &l);
+        *len += l;
+    }
+    return 0;
+}
+
+/* Copies the parts of positions [a, b) between the vector and a packed buffer. */
+static void move_parts(char *v, char *packed, int to_packed, long n, int P, int a, int b, size_t elem)
+{
+    size_t at = 0;
+    for (int k = a; k < b; k++) {
+        size_t o, l;
+        parts(n, P, ps_tree_rank(k), ps_tree_rank(k) + 1, elem, &o, &l);
+        if (to_packed) memcpy(packed + at, v + o, l);
+        else memcpy(v + o, packed + at, l);
+        at += l;
+    }
+}
+
+/* A buffer with the parts of positions [a, b) to send (*owned: free it after). */
+static char *outgoing(char *v, long n, int P, int a, int b, size_t elem, size_t *len, char **owned)
+{
+    size_t off;
+    *owned = NULL;
+    if (piece(n, P, a, b, elem, &off, len)) return v ? v + off : NULL;
+    if (!v) return NULL;
+    *owned = malloc(*len ? *len : 1);
+    if (!*owned) ps_abort("out of memory packing a vector's parts");
+    move_parts(v, *owned, 1, n, P, a, b, elem);
+    return *owned;
+}
+
+static void recv_parts(char *v, long n, int P, int a, int b, size_t elem, int from, int construct)
+{
+    size_t off, len;
+    if (piece(n, P, a, b, elem, &off, &len) || !v) {
+        ps_recv(v ? v + off : NULL, len, from, TAG(construct, 0), construct);
+        return;
+    }
+    char *buf = malloc(len ? len : 1);
+    if (!buf) ps_abort("out of memory unpacking a vector's parts");
+    ps_recv(buf, len, from, TAG(construct, 0), construct);
+    move_parts(v, buf, 0, n, P, a, b, elem);
+    free(buf);
+}
+
 void ps_tree_collect_vec(void *vec, size_t elem, long n)
 {
-    int P = ps_size(), me = ps_rank();
+    int P = ps_size(), me = ps_tree_position(ps_rank());
     ps__structure(PS_C_TREE_COLLECT, PS_ARGS_BYTES, (long)elem * n, 0, 0);
     char *v = vec;
-    size_t off, len;
     for (int s = 1; s < P; s *= 2) {
         if (me % (2 * s) == s) {
-            parts(n, P, me, imin(me + s, P), elem, &off, &len);
-            ps_send(v + off, len, me - s, TAG(PS_C_TREE_COLLECT, 0), PS_C_TREE_COLLECT);
+            size_t len;
+            char *owned, *out = outgoing(v, n, P, me, imin(me + s, P), elem, &len, &owned);
+            ps_send(out, len, ps_tree_rank(me - s), TAG(PS_C_TREE_COLLECT, 0), PS_C_TREE_COLLECT);
+            free(owned);
             break;
         }
-        if (me + s < P) {
-            parts(n, P, me + s, imin(me + 2 * s, P), elem, &off, &len);
-            ps_recv(v + off, len, me + s, TAG(PS_C_TREE_COLLECT, 0), PS_C_TREE_COLLECT);
-        }
+        if (me + s < P)
+            recv_parts(v, n, P, me + s, imin(me + 2 * s, P), elem, ps_tree_rank(me + s), PS_C_TREE_COLLECT);
     }
 }
 
 void ps_tree_distrib_vec(void *vec, size_t elem, long n)
 {
-    int P = ps_size(), me = ps_rank();
+    int P = ps_size(), me = ps_tree_position(ps_rank());
     ps__structure(PS_C_TREE_DISTRIB, PS_ARGS_BYTES, (long)elem * n, 0, 0);
     char *v = vec;
-    size_t off, len;
     ps_request req[64];
+    char *owned[64];
     int nr = 0;
     for (int s = top_step(P) / 2; s >= 1; s /= 2) {
         if (me % (2 * s) == 0 && me + s < P) {
-            parts(n, P, me + s, imin(me + 2 * s, P), elem, &off, &len);
-            req[nr++] = ps_isend(v + off, len, me + s, TAG(PS_C_TREE_DISTRIB, 0), PS_C_TREE_DISTRIB);
+            size_t len;
+            char *out = outgoing(v, n, P, me + s, imin(me + 2 * s, P), elem, &len, &owned[nr]);
+            req[nr] = ps_isend(out, len, ps_tree_rank(me + s), TAG(PS_C_TREE_DISTRIB, 0), PS_C_TREE_DISTRIB);
+            nr++;
         } else if (me % (2 * s) == s) {
-            parts(n, P, me, imin(me + s, P), elem, &off, &len);
-            ps_recv(v + off, len, me - s, TAG(PS_C_TREE_DISTRIB, 0), PS_C_TREE_DISTRIB);
+            recv_parts(v, n, P, me, imin(me + s, P), elem, ps_tree_rank(me - s), PS_C_TREE_DISTRIB);
         }
     }
-    for (int i = 0; i < nr; i++) ps_wait(req[i]);
+    for (int i = 0; i < nr; i++) {
+        ps_wait(req[i]);
+        free(owned[i]);
+    }
 }
 
 /* ---- \VISIBLE_SYNC ------------------------------------------------------------------ */

@@ -71,6 +71,7 @@ void ps_set_defaults(long problem_size, long iterations)
 }
 
 static int verify_flag, no_trace;
+static char tree_order[1024];
 
 static void bad_option(const char *opt, const char *val)
 {
@@ -129,6 +130,10 @@ void ps_set_args(int *argc, char ***argv)
             ps__rt.no_warmup = 1;
         } else if (!strcmp(a, "--verify")) {
             verify_flag = 1;
+        } else if (!strcmp(a, "--tree-order")) {
+            if (!next || strlen(next) >= sizeof tree_order) bad_option(a, next);
+            snprintf(tree_order, sizeof tree_order, "%s", next);
+            i++;
         } else {
             av[out++] = av[i];
         }
@@ -223,6 +228,10 @@ int ps_init(long trace_capacity)
     if (ps__rt.be->init() != 0) {
         fprintf(stderr, "parscope: the %s back end failed to start: %s\n", ps__rt.be->name, ps__errbuf);
         exit(1);
+    }
+    if (ps__tree_order_init(tree_order[0] ? tree_order : NULL, ps__rt.size) != 0) {
+        if (ps__rt.rank == 0) fprintf(stderr, "parscope: %s\n", ps__errbuf);
+        exit(2);
     }
     ps__rt.initialized = 1;
     /* (the scratch space was touched before the back end started) */

@@ -91,6 +91,10 @@ const ps__backend *ps__mpi_backend(void);
 /* Returns the recording back end if PARSCOPE_RECORD is set, else NULL. */
 const ps__backend *ps__record_backend(void);
 
+/* The virtual tree's mapping onto ranks (tree_order.c): from spec (NULL:
+ * PARSCOPE_TREE_ORDER, else linear) for p ranks.  0, or -1 with the
+ * message set (ps__set_error). */
+int ps__tree_order_init(const char *spec, int p);
 /* The memory counters (memcount.c): begin at the start of the timed
  * interval, end at its end (results in ps__rt.timed_*). */
 void ps__memcount_begin(void);

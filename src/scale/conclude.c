@@ -159,6 +159,47 @@ static int order_differs(int P, uint64_t seed)
     return differs;
 }
 
+/* Where the ranks ran: the host of each rank of a point (its rank sheets),
+ * or 0 when the point does not say. */
+static int point_hosts(const json_t *doc, const char *var, int P, const char **host)
+{
+    size_t i;
+    json_t *p;
+    json_array_foreach(json_object_get(doc, "points"), i, p) {
+        const char *v = json_string_value(json_object_get(p, "variation"));
+        if (!v || strcmp(v, var) || json_integer_value(json_object_get(json_object_get(p, "params"), "ranks")) != P)
+            continue;
+        const json_t *rs = json_object_get(p, "ranks");
+        if (json_array_size(rs) != (size_t)P) return 0;
+        for (int r = 0; r < P; r++)
+            if (!(host[r] = json_string_value(json_object_get(json_array_get(rs, (size_t)r), "host")))) return 0;
+        return 1;
+    }
+    return 0;
+}
+
+/* Ring neighbour pairs on different hosts: in rank order (random = 0) or
+ * in the nodeorder permutation; *nodes gets the distinct hosts. */
+static int pairs_across(int P, const char **host, int random, uint64_t seed, int *nodes)
+{
+    int *pos = ps_xcalloc((size_t)P, sizeof(int)), *at = ps_xcalloc((size_t)P, sizeof(int));
+    if (random) ps_ca_permutation(P, seed, pos);
+    else
+        for (int r = 0; r < P; r++) pos[r] = r;
+    for (int r = 0; r < P; r++) at[pos[r]] = r;
+    int across = 0;
+    for (int k = 0; k < P; k++) across += strcmp(host[at[k]], host[at[(k + 1) % P]]) != 0;
+    *nodes = 0;
+    for (int r = 0; r < P; r++) {
+        int seen = 0;
+        for (int q = 0; q < r && !seen; q++) seen = !strcmp(host[q], host[r]);
+        *nodes += !seen;
+    }
+    free(pos);
+    free(at);
+    return across;
+}
+
 json_t *ps_scale_conclude(const json_t *doc)
 {
     json_t *out = json_array();
@@ -249,18 +290,51 @@ json_t *ps_scale_conclude(const json_t *doc)
         } else {
             pt b = find(doc, "base", pt_), o = find(doc, "nodeorder", pt_);
             double l = loss(b, o);
-            json_t *n = nums(5, "ranks", (double)pt_, "efficiency_base", b.eff, "efficiency_nodeorder", o.eff,
-                             "loss", l, "threshold", T);
+            json_t *n = nums(6, "ranks", (double)pt_, "efficiency_base", b.eff, "efficiency_nodeorder", o.eff,
+                             "loss", l, "threshold", T, "noise", nz);
+            /* on several nodes, which ring neighbours the two orders put on
+             * different nodes: the messages that cross a node's link */
+            const char **hb = ps_xcalloc((size_t)pt_, sizeof *hb), **ho = ps_xcalloc((size_t)pt_, sizeof *ho);
+            int nodes = 1, xb = -1, xo = -1, nodes_o = 0;
+            char where[400] = "";
+            if (point_hosts(doc, "base", pt_, hb) && point_hosts(doc, "nodeorder", pt_, ho)) {
+                xb = pairs_across(pt_, hb, 0, seed, &nodes);
+                xo = pairs_across(pt_, ho, 1, seed, &nodes_o);
+            }
+            if (nodes > 1) {
+                json_object_set_new(n, "nodes", json_integer(nodes));
+                json_object_set_new(n, "neighbours_across_nodes_base", json_integer(xb));
+                json_object_set_new(n, "neighbours_across_nodes_nodeorder", json_integer(xo));
+                if (xo != xb)
+                    snprintf(where, sizeof where,
+                             " On %d nodes, %d of the %d ring neighbour pairs are on different nodes in random order "
+                             "against %d in rank order%s",
+                             nodes, xo, pt_, xb,
+                             l >= T && xo > xb   ? ": messages between nodes cost more than within one."
+                             : l < T && xo > xb  ? ", yet no extra cost of crossing nodes shows."
+                                                 : ".");
+                else
+                    snprintf(where, sizeof where,
+                             " On %d nodes both orders put %d of the %d ring neighbour pairs on different nodes, "
+                             "so the order changes no message's way between nodes%s",
+                             nodes, xb, pt_,
+                             l >= T ? "; the loss is not explained by the nodes (noise or an uneven machine)."
+                                    : " (place ranks in blocks, e.g. parscope emulate --map block, to test it).");
+            }
             if (l >= T)
                 add(out, "node-order-sensitive", n,
                     "Node order matters at P = %d: ranks in a random order lose %.0f%% of efficiency (%.1f%% "
-                    "against %.1f%%): the interconnect has a topology in which ring neighbours are closer.",
-                    pt_, l * 100, o.eff * 100, b.eff * 100);
+                    "against %.1f%%; the threshold is %.0f%%, the sweep's noise %.0f%%): the interconnect has a "
+                    "topology in which ring neighbours are closer.%s",
+                    pt_, l * 100, o.eff * 100, b.eff * 100, T * 100, nz * 100, where);
             else
                 add(out, "node-order-insensitive", n,
-                    "Node order does not matter at P = %d (efficiency %.1f%% in random order against %.1f%%): "
-                    "no topology is visible, as with a switch or shared memory.",
-                    pt_, o.eff * 100, b.eff * 100);
+                    "Node order does not matter at P = %d (efficiency %.1f%% in random order against %.1f%%, "
+                    "a difference within the %.0f%% threshold; the sweep's noise %.0f%%): no topology is visible, "
+                    "as with a switch or shared memory.%s",
+                    pt_, o.eff * 100, b.eff * 100, T * 100, nz * 100, where);
+            free(hb);
+            free(ho);
         }
     }
     /* efficiency with P, and where adding nodes stops paying */

@@ -102,9 +102,10 @@ static void copy_str(char *dst, size_t n, const char *v)
 
 static int network(parse_state *st, const char *key, const char *v)
 {
+    st->m->bus = st->m->star = 0;
     if (strcmp(v, "bus") == 0) st->m->bus = 1;
-    else if (strcmp(v, "nobus") == 0) st->m->bus = 0;
-    else return fail(st, "%s: expected 'bus' or 'nobus' (got '%s')", key, v);
+    else if (strcmp(v, "star") == 0) st->m->star = 1;
+    else if (strcmp(v, "nobus") != 0) return fail(st, "%s: expected 'bus', 'nobus' or 'star' (got '%s')", key, v);
     return 1;
 }
 
@@ -162,7 +163,9 @@ static int ini_key(parse_state *st, const char *section, const char *name, const
     ps_machine *m = st->m;
     char id[48];
     snprintf(id, sizeof id, "%s.%s", section, name);
-    int row = (strcmp(section, "pingpong") == 0 || strcmp(section, "loggops") == 0) && isdigit((unsigned char)name[0]);
+    int row = (strcmp(section, "pingpong") == 0 || strcmp(section, "pingpong_intra") == 0 ||
+               strcmp(section, "loggops") == 0) &&
+              isdigit((unsigned char)name[0]);
     if (!row) {
         for (int i = 0; i < st->nseen; i++)
             if (strcmp(st->seen[i], id) == 0) return fail(st, "%s: duplicate key in [%s]", name, section);
@@ -178,6 +181,8 @@ static int ini_key(parse_state *st, const char *section, const char *name, const
         if (strcmp(name, "name") == 0) { copy_str(m->name, sizeof m->name, value); return 1; }
         if (strcmp(name, "network") == 0) return network(st, name, value);
         if (strcmp(name, "cores_per_node") == 0) return int_value(st, name, value, &m->cores_per_node);
+        if (strcmp(name, "nodes") == 0) return int_value(st, name, value, &m->nodes);
+        if (strcmp(name, "link_rate") == 0) return number(st, name, value, 0, &m->link_rate);
         return fail(st, "%s: unknown key in [machine]", name);
     }
     if (strcmp(section, "bsp") == 0) {
@@ -212,9 +217,21 @@ static int ini_key(parse_state *st, const char *section, const char *name, const
         m->npp++;
         return 1;
     }
+    if (strcmp(section, "pingpong_intra") == 0) {
+        double bytes, secs;
+        if (ps_parse_double(name, &bytes) != 0 || bytes < 0) return fail(st, "'%s': expected a message size in bytes", name);
+        if (!number(st, name, value, 0, &secs)) return 0;
+        if (m->npp_intra >= PS_MACHINE_MAX_PP) return fail(st, "more than %d ping-pong sizes", PS_MACHINE_MAX_PP);
+        if (m->npp_intra > 0 && bytes <= m->ppi_bytes[m->npp_intra - 1])
+            return fail(st, "%s: message sizes must be in ascending order", name);
+        m->ppi_bytes[m->npp_intra] = bytes;
+        m->ppi_time[m->npp_intra] = secs;
+        m->npp_intra++;
+        return 1;
+    }
     if (strcmp(section, "loggops") == 0) return loggops_key(st, name, value);
     if (strcmp(section, "meta") == 0) return meta_key(st, name, value);
-    return fail(st, "unknown section [%s] (expected machine, bsp, pingpong, loggops or meta)", section);
+    return fail(st, "unknown section [%s] (expected machine, bsp, pingpong, pingpong_intra, loggops or meta)", section);
 }
 
 /* [loggops]: the scalars, and rows "bytes = o_s o_r L gap" (ascending). */
@@ -535,8 +552,10 @@ static int machine_file(FILE *f, void *ctx)
     put_num(f, "recv_latency", m->recv_latency);
     put_num(f, "word_time", m->word_time);
     put_num(f, "flop_time", m->flop_time);
-    fprintf(f, "network = %s\n", m->bus ? "bus" : "nobus");
+    fprintf(f, "network = %s\n", m->bus ? "bus" : m->star ? "star" : "nobus");
     if (m->cores_per_node) fprintf(f, "cores_per_node = %d\n", m->cores_per_node);
+    if (m->nodes) fprintf(f, "nodes = %d\n", m->nodes);
+    if (m->link_rate > 0) put_num(f, "link_rate", m->link_rate);
 
     if (m->bsp_r != 0 || m->bsp_g != 0 || m->bsp_l != 0) {
         fputs("\n[bsp]\n# r in flop/s; g, l in flop units (T(h) = h*g + l, fitted over [h0, h1]); g_us, l_us in us\n", f);
@@ -564,6 +583,14 @@ static int machine_file(FILE *f, void *ctx)
             char key[40];
             snprintf(key, sizeof key, "%.17g", m->pp_bytes[i]);
             put_num(f, key, m->pp_time[i]);
+        }
+    }
+    if (m->npp_intra > 0) {
+        fputs("\n[pingpong_intra]\n# within a node: bytes = seconds (half round trip)\n", f);
+        for (int i = 0; i < m->npp_intra; i++) {
+            char key[40];
+            snprintf(key, sizeof key, "%.17g", m->ppi_bytes[i]);
+            put_num(f, key, m->ppi_time[i]);
         }
     }
     if (m->lg.n > 0) {
@@ -612,20 +639,33 @@ int ps_machine_save(const char *path, const ps_machine *m, char *err, size_t err
     return ps_write_formatted(path, machine_file, (void *)m, err, errlen);
 }
 
+static double table_time(const double *pb, const double *pt, int n, double bytes);
+
 double ps_machine_msg_time(const ps_machine *m, double bytes)
 {
     if (bytes < 0) bytes = 0;
-    int n = m->npp;
-    if (n <= 0) return m->send_latency + bytes / 8.0 * m->word_time;
-    if (bytes <= m->pp_bytes[0] || n == 1) {
-        if (n == 1 && bytes > m->pp_bytes[0] && m->pp_bytes[0] > 0)
-            return m->pp_time[0] * bytes / m->pp_bytes[0];
-        return m->pp_time[0];
+    if (m->npp <= 0) return m->send_latency + bytes / 8.0 * m->word_time;
+    return table_time(m->pp_bytes, m->pp_time, m->npp, bytes);
+}
+
+double ps_machine_msg_time_intra(const ps_machine *m, double bytes)
+{
+    if (m->npp_intra <= 0) return ps_machine_msg_time(m, bytes);
+    return table_time(m->ppi_bytes, m->ppi_time, m->npp_intra, bytes < 0 ? 0 : bytes);
+}
+
+/* Piecewise linear in bytes through the table, its last segment extended. */
+static double table_time(const double *pb, const double *pt, int n, double bytes)
+{
+    if (bytes <= pb[0] || n == 1) {
+        if (n == 1 && bytes > pb[0] && pb[0] > 0)
+            return pt[0] * bytes / pb[0];
+        return pt[0];
     }
     int i = 1;
-    while (i < n - 1 && m->pp_bytes[i] < bytes) i++;
+    while (i < n - 1 && pb[i] < bytes) i++;
     /* interpolate within [i-1, i]; past the table the last segment extends */
-    double x0 = m->pp_bytes[i - 1], x1 = m->pp_bytes[i], y0 = m->pp_time[i - 1], y1 = m->pp_time[i];
+    double x0 = pb[i - 1], x1 = pb[i], y0 = pt[i - 1], y1 = pt[i];
     double t = y0 + (y1 - y0) * (bytes - x0) / (x1 - x0);
     return t > 0 ? t : y0;
 }

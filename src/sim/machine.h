@@ -3,13 +3,15 @@
  *
  * On disk an INI file (DESIGN.md "Files"):
  *   [machine]  name, send_latency, recv_latency (s), word_time (s per 8-byte word),
- *              flop_time (s per multiply), network = bus|nobus, cores_per_node
+ *              flop_time (s per multiply), network = bus|nobus|star, cores_per_node,
+ *              nodes, link_rate (bytes/s of a node's link each way: star)
  *   [bsp]      r (flop/s), g, l (flop units), h0, h1 (fit interval), p,
  *              r_incache, r_outcache (flop/s), g_us, l_us
  *   [pingpong] one line per size: "bytes = seconds" (half round trip), ascending
  *   [loggops]  the LogGOPS model probe measures with the runtime's own calls:
  *              S, o_post, o_done, contention, progress_send, progress_recv,
  *              rate, burst, and one line per size "bytes = o_s o_r L gap"
+ *   [pingpong_intra] the same within a node, when [pingpong] is between nodes
  *   [meta]     the machine meta of results (docs/OUTPUTS.md): host, os, cpu,
  *              sockets, cores, pus, memory_bytes, cache_L1d .. cache_L4, mpi,
  *              compiler, date; and source (where the model comes from).  Files
@@ -67,6 +69,12 @@ typedef struct ps_machine {
     double flop_time;                    /* seconds per multiply */
     int    bus;                          /* 1: bus (one message at a time), 0: nobus */
     int    cores_per_node;               /* 0 = unknown/unbounded */
+    /* star: every node has one link into a switch, each direction a resource
+     * its messages share (a message between nodes holds its sender's out-link
+     * and its receiver's in-link, bytes / link_rate seconds) */
+    int    star;                         /* network = star (bus is then 0) */
+    int    nodes;                        /* nodes the model was measured on, 0 = unknown */
+    double link_rate;                    /* bytes/s of a node's link each way, 0 = 8 / word_time */
     /* BSP (seed 004) */
     double bsp_r, bsp_g, bsp_l;          /* flop/s; g and l in flops */
     double bsp_h0, bsp_h1;               /* fit interval */
@@ -76,6 +84,11 @@ typedef struct ps_machine {
     int    npp;
     double pp_bytes[PS_MACHINE_MAX_PP];
     double pp_time[PS_MACHINE_MAX_PP];
+    /* ping-pong within a node when the table above is between nodes (probe
+     * on several nodes); 0 entries: messages within a node cost the same */
+    int    npp_intra;
+    double ppi_bytes[PS_MACHINE_MAX_PP];
+    double ppi_time[PS_MACHINE_MAX_PP];
     /* Hockney fit of the ping-pong: t(n) = t0 + n / r_inf */
     double t0, r_inf, n_half;
     /* meta */
@@ -101,6 +114,8 @@ int ps_machine_save(const char *path, const ps_machine *m, char *err, size_t err
 /* Cost of one message of `bytes` bytes, seconds, from the ping-pong table
  * when present (piecewise linear in bytes), else send_latency + words * word_time. */
 double ps_machine_msg_time(const ps_machine *m, double bytes);
+/* The same within a node: from [pingpong_intra] when present, else as above. */
+double ps_machine_msg_time_intra(const ps_machine *m, double bytes);
 
 /* LogGOPS costs of a message of `bytes` bytes: linear between the rows of its
  * protocol (eager up to S, rendezvous above), extended past the last row with

@@ -122,6 +122,9 @@ typedef struct sim {
     ps_eventq         q;
     int               bus;
     int               bus_busy;
+    int               star, nodes;  /* rank r on node r mod nodes; star: links per node */
+    double            link_rate;    /* bytes/s of a node's link each way */
+    double           *link_out, *link_in;  /* when each node's link is free again, each way */
     uint32_t          bus_head, bus_tail;
     double            send_lat, recv_lat;
     /* LogGOPS (NULL lg: the seed's model) */
@@ -222,6 +225,8 @@ static void sim_free(sim *S)
     ps_sheet_acc_free(S->sh);
     free(S->freestk);
     free(S->ch);
+    free(S->link_out);
+    free(S->link_in);
     ps_eventq_free(&S->q);
 }
 
@@ -460,11 +465,31 @@ static inline void schedule_step(sim *S, int rank, double t, int phase)
     if (rc) S->oom = 1;
 }
 
+/* On a star network a message between nodes waits until both its links,
+ * the sender node's way out and the receiver node's way in, are free, and
+ * then holds them for bytes / link_rate (first come, first served: events
+ * come in time order); it arrives its transfer time after it could start. */
 static void start_tx(sim *S, uint32_t mi, double t)
 {
     msg *m = &S->pool[mi];
+    double tx;
+    if (S->nodes > 1 && S->m->npp_intra >= 2 && m->src % S->nodes == m->dst % S->nodes) {
+        /* within a node: the model's ping-pong there, latencies paid apart */
+        tx = ps_machine_msg_time_intra(S->m, (double)m->bytes) - S->m->send_latency - S->m->recv_latency;
+        if (tx < 0) tx = 0;
+    } else {
+        tx = ps_sim_transfer_time(S->m, (double)m->bytes);
+    }
+    if (S->star) {
+        int a = m->src % S->nodes, b = m->dst % S->nodes;
+        if (a != b) {
+            if (S->link_out[a] > t) t = S->link_out[a];
+            if (S->link_in[b] > t) t = S->link_in[b];
+            S->link_out[a] = S->link_in[b] = t + (double)m->bytes / S->link_rate;
+        }
+    }
     m->t_start = t;
-    if (ps_eventq_push(&S->q, t + ps_sim_transfer_time(S->m, (double)m->bytes), mi, EV_TXEND)) S->oom = 1;
+    if (ps_eventq_push(&S->q, t + tx, mi, EV_TXEND)) S->oom = 1;
 }
 
 /* A message is transmitted once its send is posted and either its receive
@@ -1213,13 +1238,23 @@ int ps_simulate(const ps_streams *s, const ps_machine *m, const ps_sim_opts *o, 
     S.bus = o->bus >= 0 ? o->bus : m->bus;
     r->nranks = S.P;
     r->stretch = 1;
+    /* the nodes: as asked, else those the model was measured on */
+    int nodes = o->nodes > 0 ? o->nodes : m->nodes > 0 ? m->nodes : 1;
     if (m->cores_per_node > 0) {
-        int nodes = o->nodes > 0 ? o->nodes : 1;
         double per_node = ceil((double)S.P / nodes);
         if (per_node > m->cores_per_node) r->stretch = per_node / m->cores_per_node;
     }
     /* ranks mostly take turns: a send decoded now is posted after ~P other events */
     S.pfdist = S.P >= 64 ? (S.P / 8 < 48 ? (uint32_t)S.P / 8 : 48) : 0;
+    S.nodes = nodes;
+    S.star = o->bus < 0 && m->star && nodes > 1;
+    if (S.star) {
+        S.link_rate = m->link_rate > 0 ? m->link_rate : m->word_time > 0 ? 8.0 / m->word_time : 0;
+        S.link_out = calloc((size_t)nodes, sizeof *S.link_out);
+        S.link_in = calloc((size_t)nodes, sizeof *S.link_in);
+        if (!S.link_out || !S.link_in) goto oom;
+        if (!(S.link_rate > 0)) S.star = 0; /* no rate: the links cost nothing */
+    }
     S.send_lat = m->send_latency * r->stretch;
     S.recv_lat = m->recv_latency * r->stretch;
     if (m->lg.n > 0) {

@@ -146,6 +146,7 @@ int ps_opt_parse(const ps_opt_cmd *c, int argc, char **argv, int *nargs)
         char *a = argv[i];
         if (only_args || a[0] != '-' || !a[1]) {
             argv[++n] = a; /* n < i: nothing unread is overwritten */
+            if (c->args_end_options) only_args = 1;
             continue;
         }
         if (!strcmp(a, "--")) {

@@ -70,6 +70,8 @@ typedef struct ps_opt_cmd {
     int           min_args;  /* fewer: the message `missing` */
     int           max_args;  /* more: "unexpected argument 'X'"; -1: any number */
     const char   *missing;   /* "no workload given" */
+    int           args_end_options;  /* the first argument ends the options: a COMMAND
+                                        with options of its own follows (emulate) */
 } ps_opt_cmd;
 
 /* What ps_opt_parse returns when the command goes on. */

@@ -286,6 +286,17 @@ int ps_proc_run(char *const argv[], const ps_proc_opts *o, ps_proc_result *r)
     return r->exited && r->exit_code == 0 ? 0 : 1;
 }
 
+pid_t ps_proc_start_fn(void (*fn)(void *ctx), void *ctx)
+{
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        fn(ctx);
+        _exit(127); /* fn ends the process; this is a bug's last line */
+    }
+    return pid;
+}
+
 void ps_proc_result_free(ps_proc_result *r)
 {
     free(r->err);

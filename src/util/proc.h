@@ -20,6 +20,7 @@
 #define PS_PROC_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
 /* Seconds between SIGTERM and SIGKILL when a child is stopped. */
 #define PS_PROC_KILL_GRACE 3.0
@@ -66,6 +67,15 @@ typedef struct ps_proc_result {
  * Returns 0 when it exited with status 0, else 1 (r says what happened). */
 int  ps_proc_run(char *const argv[], const ps_proc_opts *o, ps_proc_result *r);
 void ps_proc_result_free(ps_proc_result *r);
+
+/* Starts fn(ctx) in a child process and returns at once: for a process that
+ * is parscope itself rather than a program (an emulated cluster's init, the
+ * anchors that hold its namespaces open, its command entering a node), which
+ * ends with _exit or an exec and never returns from fn.  Unlike ps_proc_run
+ * the child keeps the caller's process group, signal handlers and mask (the
+ * caller sets them up around the call) and is not waited for.  Standard I/O
+ * is flushed first.  Returns the child's PID, or -1 with errno set. */
+pid_t ps_proc_start_fn(void (*fn)(void *ctx), void *ctx);
 
 /* What happened, in words: "exit status 3", "killed by signal 9 (Killed)",
  * "stopped at its time limit of 5 s", "cannot run 'x': No such file or

@@ -21,6 +21,7 @@ PS_DECLARE(adi)
 PS_DECLARE(psrs)
 PS_DECLARE(lu_skel)
 PS_DECLARE(sp_skel)
+PS_DECLARE(fft)
 
 #define PS_ENTRY(n) ps_workload_##n##_main, &ps_workload_##n##_source
 
@@ -38,6 +39,7 @@ const ps_workload ps_workloads[] = {
     {"psrs", NULL, PS_ENTRY(psrs), 1000000, 1, "parallel sort by regular sampling"},
     {"lu_skel", NULL, PS_ENTRY(lu_skel), 32, 10, "NAS LU communication skeleton: pipelined 2-D wavefront of 40-byte messages"},
     {"sp_skel", NULL, PS_ENTRY(sp_skel), 16, 10, "NAS SP communication skeleton: face exchanges of 5 N^2 doubles"},
+    {"fft", NULL, PS_ENTRY(fft), 256, 1, "2-D FFT of an n x n complex grid, rows per rank, all-to-all transpose"},
     {NULL, NULL, NULL, NULL, 0, 0, NULL}};
 
 const ps_workload *ps_workload_find(const char *name)

@@ -25,7 +25,7 @@ expect 2 "usage: parscope COMMAND" -- "$ps"
 expect 0 "usage: parscope COMMAND" -- "$ps" --help
 expect 2 "unknown command 'bogus'" -- "$ps" bogus
 # every command documents itself, and refuses what it does not know
-for c in characterize probe gen build run scale whitebox predict compare report export workloads; do
+for c in characterize probe gen build run scale whitebox predict compare report export workloads emulate; do
   expect 0 "^usage: parscope $c" -- "$ps" $c --help
   expect 2 "parscope $c: .*(unknown option|unexpected argument|unrecognized).*--no-such-option" -- "$ps" $c --no-such-option
 done

@@ -191,6 +191,96 @@ TEST_IMPL(probe_steady)
     json_decref(raw);
 }
 
+/* A shaped link: a token bucket passes messages up to its burst at line
+ * speed (1 GB/s here), longer ones at its rate (12.5 MB/s, 100 Mbit/s).  One
+ * line through every size would claim hundreds of MB/s; r_inf, the word time
+ * and n_1/2 must be those of the rate, t0 the shortest message's time. */
+TEST_IMPL(probe_token_bucket)
+{
+    char err[512];
+    ps_machine m;
+    const double t0 = 12e-6, line = 1e9, rate = 12.5e6, burst = 16384;
+    json_t *raw = synthetic(2, 3, t0, line, 0, 0, 1e9, 0.5e-6, 20e-6, NULL);
+    json_t *rl = json_object_get(raw, "rounds");
+    for (size_t r = 0; r < json_array_size(rl); r++) {
+        json_t *pp = json_object_get(json_array_get(rl, r), "pingpong");
+        for (size_t i = 0; i < json_array_size(pp); i++) {
+            json_t *row = json_array_get(pp, i);
+            double b = num(row, "bytes");
+            double t = b <= burst ? t0 + b / line : t0 + burst / line + (b - burst) / rate;
+            json_object_set_new(row, "samples", json_pack("[fff]", t * 1.01, t, t * 1.02));
+        }
+    }
+    json_t *doc = ps_probe_analyze(raw, &m, err, sizeof err);
+    CHECK(doc != NULL, "%s", err);
+    if (doc) {
+        const json_t *pp = json_object_get(doc, "pingpong"), *hk = json_object_get(pp, "hockney");
+        /* the slope over 512 KiB..4 MiB is exactly 1 / rate */
+        CHECK(NEAR(num(pp, "sustained_bandwidth"), rate, 1e-6), "%g", num(pp, "sustained_bandwidth"));
+        CHECK(NEAR(num(hk, "r_inf"), rate, 1e-6) && num(hk, "line_r_inf") > 1.25 * rate, "r_inf %g, line %g",
+              num(hk, "r_inf"), num(hk, "line_r_inf"));
+        CHECK(!strcmp(json_string_value(json_object_get(hk, "r_inf_from")), "largest messages"));
+        CHECK(NEAR(num(hk, "t0"), t0 + 1 / line, 1e-9) && NEAR(num(hk, "n_half"), num(hk, "t0") * rate, 1e-9));
+        CHECK(NEAR(m.word_time, 8 / rate, 1e-6) && NEAR(m.r_inf, rate, 1e-6));
+        char want[64];   /* the best: 16 KiB in 12 us + 16.4 us */
+        snprintf(want, sizeof want, "is %.0f times the sustained rate", burst / (t0 + burst / line) / rate);
+        CHECK(has_warning(doc, want), "%s", want);
+        CHECK(has_warning(doc, "r_inf is that sustained rate"));
+        json_decref(doc);
+    }
+    json_decref(raw);
+    /* a plain line: the fit stands, and says so */
+    raw = synthetic(2, 3, t0, rate, 0, 0, 1e9, 0.5e-6, 20e-6, NULL);
+    doc = ps_probe_analyze(raw, &m, err, sizeof err);
+    CHECK(doc != NULL);
+    if (doc) {
+        const json_t *hk = json_object_get(json_object_get(doc, "pingpong"), "hockney");
+        CHECK(!strcmp(json_string_value(json_object_get(hk, "r_inf_from")), "fit") && NEAR(num(hk, "r_inf"), rate, 1e-6));
+        CHECK(!json_object_get(hk, "line_r_inf") && !has_warning(doc, "sustained rate"));
+        json_decref(doc);
+    }
+    json_decref(raw);
+}
+
+/* Ranks on two hosts (0 and 2 on "a", 1 on "b"): the model is a star of 2
+ * nodes whose links go at the ping-pong's rate (ranks 0 and 1 are apart),
+ * and the other pair (0 and 2, one node) gives the table within a node, its
+ * best sample per size over the rounds. */
+TEST_IMPL(probe_nodes)
+{
+    char err[512];
+    ps_machine m;
+    json_t *raw = synthetic(3, 3, 1e-5, 1e8, 0, 0, 1e9, 0.5e-6, 20e-6, NULL);
+    json_t *hosts = json_pack("[sss]", "a", "b", "a");
+    json_object_set_new(raw, "hosts", hosts);
+    json_t *rl = json_object_get(raw, "rounds");
+    for (size_t r = 0; r < json_array_size(rl); r++) {
+        json_t *sizes = json_array();
+        for (long b = 1; b <= (1L << 20); b *= 4) {
+            double t = 5e-7 + b / 5e9;
+            json_array_append_new(sizes, json_pack("{sIs[fff]}", "bytes", (json_int_t)b, "samples", t * (1.1 + r),
+                                                   t * (1 + 0.5 * r), t * 1.2));
+        }
+        json_object_set_new(json_array_get(rl, r), "pingpong_other",
+                            json_pack("{sisbso}", "partner", 2, "between_nodes", 0, "sizes", sizes));
+    }
+    json_t *doc = ps_probe_analyze(raw, &m, err, sizeof err);
+    CHECK(doc != NULL, "%s", err);
+    if (doc) {
+        const json_t *model = json_object_get(doc, "model"), *po = json_object_get(doc, "pingpong_other");
+        CHECK(!strcmp(json_string_value(json_object_get(model, "network")), "star") && num(model, "nodes") == 2 &&
+              !strcmp(json_string_value(json_object_get(model, "pingpong_between")), "nodes"));
+        CHECK(NEAR(num(model, "link_rate"), 1e8, 1e-6), "link_rate %g", num(model, "link_rate"));
+        CHECK(m.star && !m.bus && m.nodes == 2 && NEAR(m.link_rate, 1e8, 1e-6));
+        CHECK(po && num(po, "partner") == 2 && !strcmp(json_string_value(json_object_get(po, "between")), "ranks of one node"));
+        CHECK(NEAR(num(po, "latency"), 5e-7 + 1 / 5e9, 1e-9));   /* round 1's middle sample, the best */
+        CHECK(m.npp_intra == 11 && m.ppi_bytes[10] == 1048576 && NEAR(m.ppi_time[10], 5e-7 + 1048576 / 5e9, 1e-9),
+              "%d sizes", m.npp_intra);
+        json_decref(doc);
+    }
+    json_decref(raw);
+}
+
 /* not a probe document */
 TEST_IMPL(probe_not_probe)
 {

@@ -164,6 +164,24 @@ TEST_IMPL(machine_save_load)
         free(text);
         memset(&m.lg, 0, sizeof m.lg);
     }
+    /* a star of 4 nodes with 10 Mbit/s links: said as such, read back */
+    m.bus = 0;
+    m.star = 1;
+    m.nodes = 4;
+    m.link_rate = 1.25e6;
+    m.npp_intra = 2;
+    m.ppi_bytes[0] = 1;
+    m.ppi_time[0] = 4e-7;
+    m.ppi_bytes[1] = 1048576;
+    m.ppi_time[1] = 1.5e-4;
+    CHECK(ps_machine_save(rt, &m, err, sizeof err) == 0);
+    char *text = ps_read_file(rt, NULL, err, sizeof err);
+    CHECK(text && strstr(text, "network = star\n") && strstr(text, "nodes = 4\n") && strstr(text, "link_rate = 1.25e+06\n") &&
+              strstr(text, "[pingpong_intra]\n# within a node: bytes = seconds (half round trip)\n1 = 4e-07\n1048576 = 0.00015\n"),
+          "%s", text ? text : err);
+    free(text);
+    load_ok(rt, &n);
+    CHECK(memcmp(&m, &n, sizeof m) == 0);
     /* saving over an unwritable path fails with the path, leaving nothing */
     char *bad = ps_xasprintf("%s/missing-dir/m.ini", tmpdir());
     CHECK(ps_machine_save(bad, &m, err, sizeof err) == -1 && strstr(err, bad));
@@ -216,11 +234,14 @@ TEST_IMPL(machine_bad_files)
     load_bad("nan.ini", "# c\n[machine]\nsend_latency = 1e-6\nrecv_latency = fast\n",
              ":4: recv_latency: not a number ('fast')");
     load_bad("neg.ini", "[machine]\nword_time = -1\n", ":2: word_time: must be >= 0 (got -1)");
-    load_bad("net.ini", "[machine]\nnetwork = ring\n", ":2: network: expected 'bus' or 'nobus' (got 'ring')");
+    load_bad("net.ini", "[machine]\nnetwork = ring\n", ":2: network: expected 'bus', 'nobus' or 'star' (got 'ring')");
+    load_bad("nodes.ini", "[machine]\nnodes = 2.5\n", ":2: nodes: not a non-negative integer ('2.5')");
+    load_bad("link.ini", "[machine]\nnetwork = star\nlink_rate = -1\n", ":3: link_rate: must be >= 0 (got -1)");
     load_bad("unk.ini", "[machine]\nword_tme = 1\n", ":2: word_tme: unknown key in [machine]");
     load_bad("dup.ini", "[machine]\nword_time = 1\n  word_time = 2\n", ":3: word_time: duplicate key in [machine]");
     load_bad("sect.ini", "[machine]\n[bsp2]\nr = 1\n",
-             ":3: unknown section [bsp2] (expected machine, bsp, pingpong, loggops or meta)");
+             ":3: unknown section [bsp2] (expected machine, bsp, pingpong, pingpong_intra, loggops or meta)");
+    load_bad("intra.ini", "[machine]\n[pingpong_intra]\n64 = 1e-6\n8 = 1e-6\n", ":4: 8: message sizes must be in ascending order");
     load_bad("nosect.ini", "send_latency = 1\n[bsp]\n", ":1: send_latency: key outside a section (start with [machine])");
     load_bad("nomachine.ini", "[bsp]\nr = 1\n",
              ": no [machine] section (it needs send_latency, recv_latency, word_time, flop_time)");

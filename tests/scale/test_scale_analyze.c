@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "scale/scale.h"
+#include "workloads/ca.h"
 
 #include "check.h"
 
@@ -162,4 +163,93 @@ TEST_IMPL(analyze_other_kinds)
     json_t *notscale = json_pack("{s:s}", "kind", "run");
     CHECK(ps_scale_report_html(stdout, notscale, NULL, NULL) == -1, "other kinds refused");
     json_decref(notscale);
+}
+
+/* base and nodeorder at P = 1, 2, 4 on hosts host(r) (every record says
+ * where its ranks ran); nodeorder's P = 4 time is `slow` times base's */
+static json_t *order_sweep(double slow, const char *(*host)(int))
+{
+    json_t *runs = json_array();
+    static const char *v[] = {"base", "nodeorder"};
+    for (int k = 1; k <= 2; k++)
+        for (int i = 0; i < 2; i++)
+            for (int P = 1; P <= 4; P *= 2) {
+                run(runs, v[i], P, k, (i == 1 && P == 4 ? slow : 1.0) * (k == 2 ? 1.02 : 1.0));
+                json_t *rs = json_array();
+                for (int r = 0; r < P; r++) json_array_append_new(rs, json_pack("{s:i, s:s}", "rank", r, "host", host(r)));
+                json_object_set_new(json_array_get(runs, json_array_size(runs) - 1), "rank_sheets", rs);
+            }
+    return runs;
+}
+
+static const char *block_host(int r) { return r < 2 ? "node0" : "node1"; }
+static const char *rr_host(int r) { static const char *h[] = {"node0", "node1", "node2", "node3"}; return h[r % 4]; }
+
+static const json_t *conclusion(const json_t *doc, const char *id)
+{
+    size_t i;
+    json_t *c;
+    json_array_foreach(json_object_get(doc, "conclusions"), i, c)
+        if (!strcmp(json_string_value(json_object_get(c, "id")), id)) return c;
+    return NULL;
+}
+
+/* Node order on several nodes: the conclusion counts the ring neighbour
+ * pairs each order puts on different nodes (rank order in blocks of two:
+ * (1,2) and (3,0); the random order: counted here from its permutation),
+ * and gives the threshold and the sweep's noise. */
+TEST_IMPL(analyze_node_order)
+{
+    json_t *pl = plan();
+    json_array_clear(json_object_get(pl, "variations"));
+    json_array_append_new(json_object_get(pl, "variations"), json_string("base"));
+    json_array_append_new(json_object_get(pl, "variations"), json_string("nodeorder"));
+    int pos[4], at[4], xo = 0;
+    ps_ca_permutation(4, 1, pos);
+    for (int r = 0; r < 4; r++) at[pos[r]] = r;
+    for (int k = 0; k < 4; k++) xo += block_host(at[k]) != block_host(at[(k + 1) % 4]);
+    CHECK(xo == 4, "seed 1's order puts %d neighbour pairs across the two nodes (the case below needs 4)", xo);
+
+    json_t *runs = order_sweep(1.5, block_host);
+    json_t *doc = ps_scale_analyze(pl, runs);
+    const json_t *c = conclusion(doc, "node-order-sensitive");
+    CHECK(c != NULL, "nodeorder 50%% slower on blocks of two is not node-order-sensitive");
+    if (c) {
+        const json_t *n = json_object_get(c, "numbers");
+        const char *t = json_string_value(json_object_get(c, "text"));
+        CHECK(num(n, "nodes") == 2 && num(n, "neighbours_across_nodes_base") == 2 &&
+              num(n, "neighbours_across_nodes_nodeorder") == xo, "%s", t);
+        CHECK(fabs(num(n, "noise") - 0.01) < 1e-9, "noise %g", num(n, "noise")); /* (1.02 - 1) / 1 / 2: median of 2 */
+        CHECK(strstr(t, "On 2 nodes, 4 of the 4 ring neighbour pairs are on different nodes in random order against 2 "
+                        "in rank order: messages between nodes cost more than within one.") &&
+                  strstr(t, "the sweep's noise 1%"),
+              "%s", t);
+    }
+    json_decref(doc);
+    json_decref(runs);
+
+    /* round robin over four nodes: every neighbour on another node either way */
+    runs = order_sweep(1.0, rr_host);
+    doc = ps_scale_analyze(pl, runs);
+    c = conclusion(doc, "node-order-insensitive");
+    CHECK(c != NULL, "equal times are not node-order-insensitive");
+    if (c) {
+        const char *t = json_string_value(json_object_get(c, "text"));
+        CHECK(strstr(t, "On 4 nodes both orders put 4 of the 4 ring neighbour pairs on different nodes") &&
+                  strstr(t, "--map block"), "%s", t);
+    }
+    json_decref(doc);
+    json_decref(runs);
+
+    /* one host: no word of nodes */
+    runs = order_sweep(1.0, block_host);
+    for (size_t i = 0; i < json_array_size(runs); i++)
+        json_object_del(json_array_get(runs, i), "rank_sheets");
+    doc = ps_scale_analyze(pl, runs);
+    c = conclusion(doc, "node-order-insensitive");
+    CHECK(c && !strstr(json_string_value(json_object_get(c, "text")), "nodes,") &&
+          !json_object_get(json_object_get(c, "numbers"), "nodes"));
+    json_decref(doc);
+    json_decref(runs);
+    json_decref(pl);
 }

@@ -151,6 +151,78 @@ TEST_IMPL(bus_conflict)
     ps_sim_result_free(&r);
 }
 
+/* A star network: ranks round robin on the nodes, one link per node whose
+ * two directions each carry one message at a time (8 / W bytes/s, so 1000
+ * words hold a link 1000 W).  Rank 0 sends 1000 words to each other rank:
+ * its way out is shared, so the transfers follow one another. */
+TEST_IMPL(star_links)
+{
+    ps_machine m = *sp2();
+    m.star = 1;
+    m.nodes = 4;
+    m.link_rate = 8 / W;
+    const char *fan_out = "ranks 4\n"
+                          "rank 0\n SEND 1 1000w\n SEND 2 1000w\n SEND 3 1000w\n WAIT\n"
+                          "rank 1\n BRECEIVE 0 1000w\n"
+                          "rank 2\n BRECEIVE 0 1000w\n"
+                          "rank 3\n BRECEIVE 0 1000w\n";
+    const char *fan_in = "ranks 4\n"
+                         "rank 0\n RECEIVE 1 1000w\n RECEIVE 2 1000w\n RECEIVE 3 1000w\n WAIT\n"
+                         "rank 1\n BSEND 0 1000w\n"
+                         "rank 2\n BSEND 0 1000w\n"
+                         "rank 3\n BSEND 0 1000w\n";
+    const char *pairs = "ranks 4\n"
+                        "rank 0\n BSEND 1 1000w\n"
+                        "rank 1\n BRECEIVE 0 1000w\n"
+                        "rank 2\n BSEND 3 1000w\n"
+                        "rank 3\n BRECEIVE 2 1000w\n";
+    struct { const char *text; int nodes, bus; double want; } c[] = {
+        {fan_out, 0, -1, L + 3000 * W},   /* sends at L, 2L, 3L; each waits for the one before */
+        {fan_in, 0, -1, L + 3000 * W},    /* node 0's way in, the same */
+        {pairs, 0, -1, L + 1000 * W},     /* disjoint links: at once */
+        /* two nodes: 0 and 2 share node 0, their message uses no link;
+         * 0 -> 1 and 0 -> 3 share node 0's way out */
+        {fan_out, 2, -1, L + 2000 * W},
+        {fan_out, 1, -1, 3 * L + 1000 * W}, /* one node: no links */
+        {fan_out, 0, 0, 3 * L + 1000 * W},  /* --nobus: links cost nothing */
+    };
+    /* within a node, the model's own ping-pong there: 8000 bytes in 2 L + 1 us
+     * (the latencies paid apart leave 1 us on the wire) */
+    ps_machine mi = m;
+    mi.npp_intra = 2;
+    mi.ppi_bytes[0] = 0;
+    mi.ppi_time[0] = 2 * L;
+    mi.ppi_bytes[1] = 80000;
+    mi.ppi_time[1] = 2 * L + 10e-6;
+    const char *near = "ranks 4\nrank 0\n BSEND 2 1000w\nrank 1\nrank 2\n BRECEIVE 0 1000w\nrank 3\n";
+    struct { int nodes; double want; } ci[] = {{2, L + 1e-6}, {4, L + 1000 * W}, {1, L + 1000 * W}};
+    for (size_t k = 0; k < sizeof ci / sizeof ci[0]; k++) {
+        ps_sim_opts o;
+        ps_sim_defaults(&o);
+        o.nodes = ci[k].nodes;
+        ps_streams *s = parse(near);
+        ps_sim_result r;
+        char err[512];
+        CHECK(ps_simulate(s, &mi, &o, &r, err, sizeof err) == 0, "%s", err);
+        NEAR(r.time, ci[k].want);
+        ps_sim_result_free(&r);
+        ps_streams_free(s);
+    }
+    for (size_t k = 0; k < sizeof c / sizeof c[0]; k++) {
+        ps_sim_opts o;
+        ps_sim_defaults(&o);
+        o.nodes = c[k].nodes;
+        o.bus = c[k].bus;
+        ps_streams *s = parse(c[k].text);
+        ps_sim_result r;
+        char err[512];
+        CHECK(ps_simulate(s, &m, &o, &r, err, sizeof err) == 0, "case %zu: %s", k, err);
+        NEAR(r.time, c[k].want);
+        ps_sim_result_free(&r);
+        ps_streams_free(s);
+    }
+}
+
 /* A late receiver: the sender blocks until the receive is posted (the seed's
  * blocking send); with eager buffering it does not. */
 TEST_IMPL(late_receiver_and_eager)

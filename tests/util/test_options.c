@@ -138,6 +138,13 @@ TEST_IMPL(options_arguments)
     CHECK(parse("w -n 2") == PS_OPT_GO && nargs == 1);
     cmd.min_args = 0;
     cmd.max_args = -1;
+    /* a COMMAND with options of its own: the first argument ends ours */
+    cmd.args_end_options = 1;
+    CHECK(parse("-q cmd -n 2 --bogus") == PS_OPT_GO, "%s", msg);
+    CHECK(o.quiet && o.ranks == 0 && nargs == 4 && !strcmp(argv[1], "cmd") && !strcmp(argv[2], "-n") &&
+          !strcmp(argv[4], "--bogus"), "%d arguments", nargs);
+    CHECK(parse("-n 3 -- cmd -q") == PS_OPT_GO && o.ranks == 3 && !o.quiet && nargs == 2, "%s", msg);
+    cmd.args_end_options = 0;
 }
 
 TEST_IMPL(options_help)

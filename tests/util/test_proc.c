@@ -231,3 +231,23 @@ TEST_IMPL(proc_parent_death)
     waitpid(mid, NULL, 0);
     CHECK(c > 0 && gone_within(c, 3), "the child %d outlived its parent", (int)c);
 }
+
+/* A function started in a child: it runs there (not here), in this
+ * process's group, is not waited for, and its exit status is its own. */
+static void child_fn(void *ctx)
+{
+    int *code = ctx;
+    if (getpgrp() != getpgid(getppid())) _exit(90);
+    _exit(*code);
+}
+
+TEST_IMPL(proc_start_fn)
+{
+    int code = 42;
+    pid_t pid = ps_proc_start_fn(child_fn, &code);
+    CHECK(pid > 0, "start: %s", strerror(errno));
+    if (pid <= 0) return;
+    int st = 0;
+    CHECK(waitpid(pid, &st, 0) == pid);
+    CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 42, "status %#x (90: another process group)", st);
+}

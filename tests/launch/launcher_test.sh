@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# launcher_test.sh PARSCOPE - launcher templates end to end: quoted words
+# reach the launcher intact, {hostfile} holds each rank's host (round robin
+# or in blocks) and is removed after the job, Slurm's report of a dead task
+# names the rank and host, bad templates exit 2 saying why.
+set -u
+PS=$1
+fails=0 passes=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+mpiexec=${PS_MPIEXEC:-mpiexec}
+
+expect() {
+    local want=$1 pat=$2
+    shift 3
+    "$@" > "$tmp/out" 2>&1
+    local got=$?
+    if [ "$got" -ne "$want" ] || ! grep -Eq -- "$pat" "$tmp/out"; then
+        echo "FAIL: $* -> status $got (want $want), output:"; sed 's/^/    /' "$tmp/out" | head -20
+        fails=$((fails + 1))
+    else
+        passes=$((passes + 1))
+    fi
+}
+
+# a launcher whose path holds a space, given arguments with spaces and quotes:
+# it records what it got, then runs the job with the real mpiexec
+mkdir -p "$tmp/my launcher"
+cat > "$tmp/my launcher/spy" << SPY
+#!/bin/sh
+printf '%s\n' "\$@" > "$tmp/args"
+[ "\$1" = --hostfile ] && { cp "\$2" "$tmp/hostfile"; echo "\$2" > "$tmp/hostfile.path"; shift 2; }
+shift 2 # the quoted words
+exec "$mpiexec" "\$@"
+SPY
+chmod +x "$tmp/my launcher/spy"
+
+expect 0 "Execution time" -- "$PS" run fingerprint -n 2 \
+    --launcher "'$tmp/my launcher/spy' \"a \\\"b\\\" c\" 'd e' -n {ranks}"
+printf 'a "b" c\nd e\n-n\n2\n' > "$tmp/want"
+diff -q <(head -4 "$tmp/args") "$tmp/want" > /dev/null && passes=$((passes + 1)) ||
+    { echo "FAIL: the launcher got:"; cat "$tmp/args"; fails=$((fails + 1)); }
+
+# {hostfile}: one line per rank, removed after the job
+check_hostfile() { # MAP WANT (lines joined by spaces)
+    rm -f "$tmp/hostfile" "$tmp/hostfile.path"
+    expect 0 "Execution time" -- env PARSCOPE_HOSTS="h0:2, h1:1" PARSCOPE_MAP="$1" "$PS" run fingerprint -n 4 \
+        --launcher "'$tmp/my launcher/spy' --hostfile {hostfile} x y -n {ranks}"
+    local got
+    got=$(tr '\n' ' ' < "$tmp/hostfile" | sed 's/ $//')
+    [ "$got" = "$2" ] && passes=$((passes + 1)) || { echo "FAIL: $1 hostfile '$got', want '$2'"; fails=$((fails + 1)); }
+    [ -e "$(cat "$tmp/hostfile.path")" ] && { echo "FAIL: the hostfile was left behind"; fails=$((fails + 1)); } ||
+        passes=$((passes + 1))
+}
+check_hostfile round-robin "h0 h1 h0 h1"
+check_hostfile block "h0 h0 h1 h0"
+
+# Slurm's report of a task that died
+cat > "$tmp/srun" << 'SRUN'
+#!/bin/sh
+echo "srun: error: node12: task 3: Segmentation fault (core dumped)" >&2
+exit 139
+SRUN
+chmod +x "$tmp/srun"
+expect 1 "rank 3 died on node12 \(Segmentation fault \(core dumped\)\)" -- "$PS" run fingerprint -n 4 --launcher "$tmp/srun --ntasks={ranks}"
+
+# bad templates
+expect 2 "--launcher: mpiexec 'oops: column 9: the single quote is not closed" -- \
+    "$PS" run fingerprint -n 2 --launcher "mpiexec 'oops"
+expect 2 "PARSCOPE_LAUNCHER: .*column 9: the double quote is not closed" -- \
+    env PARSCOPE_LAUNCHER='mpiexec "-n {ranks}' "$PS" run fingerprint -n 2
+expect 2 "a backslash ends the template" -- "$PS" run fingerprint -n 2 --launcher 'mpiexec \'
+expect 2 "\{hostfile\} needs the hosts in PARSCOPE_HOSTS" -- \
+    env -u PARSCOPE_HOSTS "$PS" run fingerprint -n 2 --launcher "mpiexec -f {hostfile} -n {ranks}"
+expect 2 "PARSCOPE_HOSTS: 'h0:zero' is not HOST or HOST:SLOTS" -- \
+    env PARSCOPE_HOSTS=h0:zero "$PS" run fingerprint -n 2 --launcher "mpiexec -f {hostfile} -n {ranks}"
+expect 2 "PARSCOPE_MAP: 'spiral' is not round-robin or block" -- \
+    env PARSCOPE_HOSTS=h0 PARSCOPE_MAP=spiral "$PS" run fingerprint -n 2 --launcher "mpiexec -f {hostfile} -n {ranks}"
+expect 2 "the launcher template is empty" -- "$PS" run fingerprint -n 2 --launcher "   "
+echo "$passes checks passed, $fails failed"
+[ "$fails" -eq 0 ]
