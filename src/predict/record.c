@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "launch/launch.h"
 #include "launch/run.h"
 #include "report/result.h"
 #include "predict/predict_int.h"
@@ -22,12 +23,25 @@ int ps__predict_record(const ps_predict_opts *o, int P, const char *dir, char *e
     char **argv;
     int rc = ps_workload_argv(&spec, &argv, err, errlen);
     if (rc) return rc;
-    char *env[] = {ps_xasprintf("PARSCOPE_RECORD=%d", P), ps_xasprintf("PARSCOPE_RECORD_DIR=%s", dir), NULL};
+    /* a value a rank refuses (runtime/limits.h) is told through the status directory */
+    char *env[] = {ps_xasprintf("PARSCOPE_RECORD=%d", P), ps_xasprintf("PARSCOPE_RECORD_DIR=%s", dir),
+                   ps_xasprintf("PARSCOPE_STATUS_DIR=%s", dir), NULL};
     /* its messages reach the user as they come */
     ps_proc_opts po = {.timeout = o->timeout, .out = "/dev/null", .echo = 1, .env = env};
     ps_proc_result r;
     rc = ps_proc_run(argv, &po, &r);
-    if (r.timed_out)
+    char bad[700];
+    int nbad = rc && r.exited && r.exit_code == 2 ? ps_launch_bad_input(dir, P, bad, sizeof bad) : 0;
+    if (nbad) {
+        ps_seterr(err, errlen, "%s", bad);
+        ps_proc_result_free(&r);
+        for (int i = 0; env[i]; i++) free(env[i]);
+        ps_argv_free(argv);
+        return 2;
+    }
+    if (r.interrupted)
+        ps_seterr(err, errlen, "recording %s at %d ranks was interrupted", o->workload, P);
+    else if (r.timed_out)
         ps_seterr(err, errlen, "recording %s at %d ranks took longer than %g s (--timeout)", o->workload, P,
                   o->timeout);
     else if (rc && !r.started)
@@ -36,8 +50,7 @@ int ps__predict_record(const ps_predict_opts *o, int P, const char *dir, char *e
         ps_seterr(err, errlen, "recording %s at %d ranks failed (%s %d)", o->workload, P,
                   r.exited ? "exit status" : "signal", r.exited ? r.exit_code : r.signal);
     ps_proc_result_free(&r);
-    free(env[0]);
-    free(env[1]);
+    for (int i = 0; env[i]; i++) free(env[i]);
     ps_argv_free(argv);
     return rc ? 1 : 0;
 }

@@ -24,6 +24,7 @@
 
 #include <jansson.h>
 
+#include "runtime/limits.h"
 #include "runtime/rt.h"
 #include "runtime/structure.h"
 #include "util/assert.h"
@@ -287,6 +288,8 @@ static int rec_init(void)
                 _exit(1);
             }
         if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+            /* a bad value: the rank said which (runtime/limits.h) */
+            if (WIFEXITED(status) && WEXITSTATUS(status) == PS_EXIT_BAD_INPUT) _exit(PS_EXIT_BAD_INPUT);
             if (WIFSIGNALED(status))
                 fprintf(stderr, "parscope: recording: rank %d of %d died (signal %d)\n", r, rec_p, WTERMSIG(status));
             else
