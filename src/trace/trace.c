@@ -264,6 +264,12 @@ int ps_trace_parse(const void *bytes, size_t len, const char *file, ps_trace **o
     const char *data = bytes;
     rbuf b = {(const unsigned char *)data, len, 0, 0};
     char magic[8];
+    /* shorter than the magic but the start of it (an empty file too): cut short */
+    if (len < 8 && !memcmp(data, PS_TRACE_MAGIC, len)) {
+        ps_seterr(err, errlen, "%s: truncated trace (%zu bytes; its header alone has %d)", file, len,
+                  PS_TRACE_HEADER_BYTES);
+        return -1;
+    }
     rb_get(&b, magic, 8);
     if (b.bad || memcmp(magic, PS_TRACE_MAGIC, 8) != 0) {
         ps_seterr(err, errlen, "%s: not a parscope trace (bad magic)", file);

@@ -1,0 +1,146 @@
+# lib.sh - shared by the fault tests (sourced by faults.sh).
+#
+# Every parscope a test starts (through the wrapper $ps made here) carries
+# PS_FAULTS_MARK=<unique> in its environment; every process it starts
+# inherits it (mpiexec, the ranks), so after parscope has been stopped the
+# test finds what it left running by that mark (left_running) and fails if
+# anything is.  The test's own commands do not carry it.
+
+tmp=$(mktemp -d)
+mark="faults-$$-$RANDOM"
+printf '#!/bin/sh\nPS_FAULTS_MARK=%s exec %s "$@"\n' "$mark" "$(realpath "$ps")" > "$tmp/parscope-wrap"
+chmod +x "$tmp/parscope-wrap"
+ps=$tmp/parscope-wrap
+prog=$(realpath "$prog")
+src=$(realpath "$src")
+# built programs are cached across the cases (a cold compile takes seconds)
+export XDG_CACHE_HOME=${PS_FAULTS_CACHE:-$tmp/cache}
+fails=0
+passes=0
+
+# the live processes (not zombies) carrying this test's mark, one "PID COMMAND" a line
+left_running() {
+  python3 - "$mark" <<'PY'
+import os, sys
+want = ("PS_FAULTS_MARK=" + sys.argv[1]).encode()
+me = os.getpid()
+for p in os.listdir("/proc"):
+    if not p.isdigit() or int(p) in (me, os.getppid()):
+        continue
+    try:
+        env = open(f"/proc/{p}/environ", "rb").read().split(b"\0")
+        if want not in env:
+            continue
+        stat = open(f"/proc/{p}/stat").read()
+        if stat[stat.rindex(")") + 2] in "ZX":
+            continue
+        cmd = open(f"/proc/{p}/cmdline", "rb").read().replace(b"\0", b" ").decode(errors="replace")
+        print(p, cmd[:160])
+    except OSError:
+        pass
+PY
+}
+
+# kills what the test left (also when it failed), then removes its files
+cleanup() {
+  local p
+  for p in $(left_running | awk '{print $1}'); do kill -9 "$p" 2> /dev/null; done
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+fail() {
+  echo "FAIL: $*"
+  fails=$((fails + 1))
+}
+pass() { passes=$((passes + 1)); }
+
+# check CONDITION-TEXT COMMAND...: passes when COMMAND succeeds
+check() {
+  local what=$1
+  shift
+  if "$@"; then pass; else fail "$what"; fi
+}
+
+# expect STATUS PATTERN -- COMMAND...: exit status and output (stdout + stderr) matching PATTERN
+expect() {
+  local want=$1 pat=$2
+  shift 3
+  "$@" > "$tmp/out" 2>&1
+  local got=$?
+  if [ "$got" -ne "$want" ] || { [ -n "$pat" ] && ! grep -Eq -- "$pat" "$tmp/out"; }; then
+    fail "$* -> status $got (want $want, output matching '$pat'), output:"
+    sed 's/^/    /' "$tmp/out" | head -20
+  else
+    pass
+  fi
+}
+
+# no_output PATTERN: the last expect's output does not match PATTERN
+no_output() {
+  if grep -Eq -- "$1" "$tmp/out"; then
+    fail "output matches '$1':"
+    sed 's/^/    /' "$tmp/out" | head -30
+  else
+    pass
+  fi
+}
+
+# nothing_left SECONDS: within SECONDS, no process carrying the mark is running
+nothing_left() {
+  local end=$((SECONDS + $1)) l
+  while :; do
+    l=$(left_running)
+    [ -z "$l" ] && { pass; return 0; }
+    [ $SECONDS -ge $end ] && break
+    sleep 0.2
+  done
+  fail "processes left running $1 s after parscope ended:"
+  echo "$l" | sed 's/^/    /'
+  return 1
+}
+
+# wait_for SECONDS COMMAND...: polls until COMMAND succeeds; 1 at the limit
+wait_for() {
+  local end=$((SECONDS + $1))
+  shift
+  until "$@"; do
+    [ $SECONDS -ge $end ] && return 1
+    sleep 0.1
+  done
+}
+
+# json_ok FILE PYTHON-EXPRESSION: the expression over d (the parsed FILE) is true
+json_ok() {
+  python3 - "$@" <<'PY'
+import json, sys
+try:
+    d = json.load(open(sys.argv[1]))
+except Exception as e:
+    print(f"    {sys.argv[1]}: {e}")
+    sys.exit(1)
+ok = eval(sys.argv[2])
+if not ok:
+    print(f"    {sys.argv[1]}: not true: {sys.argv[2]}")
+    print("    " + json.dumps({k: d[k] for k in list(d)[:40] if k not in ("machine", "trace")})[:1500])
+sys.exit(0 if ok else 1)
+PY
+}
+
+# trials_in FILE: the number of trials a run's result JSON holds (0 if none)
+trials_in() {
+  python3 -c 'import json,sys
+try: print(json.load(open(sys.argv[1]))["time"]["trials"])
+except Exception: print(0)' "$1"
+}
+
+# has_trials FILE N: FILE holds at least N trials
+has_trials() { [ "$(trials_in "$1")" -ge "$2" ]; }
+
+# job_running PID: a process parscope (PID) started is running (mpiexec, a rank)
+job_running() { left_running | awk -v p="$1" '$1 != p' | grep -q .; }
+
+finish() {
+  echo "$passes passed, $fails failed"
+  [ $fails -eq 0 ]
+}
