@@ -98,7 +98,7 @@ static int rank_side(const probe_args *a)
 }
 
 /* Earlier results are not replaced silently, and every output is checked
- * (the plots' directory made and locked) now: minutes of measurement must
+ * (a plots' directory made and locked) now: minutes of measurement must
  * not end in "cannot write". */
 static int check_outputs(const ps_opt_cmd *c, const probe_args *a)
 {
@@ -106,8 +106,10 @@ static int check_outputs(const ps_opt_cmd *c, const probe_args *a)
     char *plots[3];
     static const char *names[3] = {"pingpong_time.svg", "pingpong_bandwidth.svg", "hrelation.svg"};
     for (int i = 0; i < 3; i++) plots[i] = ps_xasprintf("%s/%s", svg, names[i]);
+    /* a directory given for the plots is made and locked; the model's own
+     * directory (the default) is only checked, not given a lock file */
     ps_output_spec outs[] = {{"-o", a->output, PS_OUTPUT_FILE}, {"--json", a->json, PS_OUTPUT_FILE},
-                             {"--svg-dir", svg, PS_OUTPUT_DIR}, {"plot", plots[0], PS_OUTPUT_FILE},
+                             {"--svg-dir", a->svg_dir, PS_OUTPUT_DIR}, {"plot", plots[0], PS_OUTPUT_FILE},
                              {"plot", plots[1], PS_OUTPUT_FILE}, {"plot", plots[2], PS_OUTPUT_FILE}};
     int rc = ps_check_outputs(c, outs, 6, NULL, 0, a->force);
     for (int i = 0; i < 3; i++) free(plots[i]);

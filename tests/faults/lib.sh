@@ -66,7 +66,8 @@ check() {
 expect() {
   local want=$1 pat=$2
   shift 3
-  "$@" > "$tmp/out" 2>&1
+  # bounded: a command that hangs fails the case instead of holding it up
+  timeout -k 5 "${EXPECT_LIMIT:-50}" "$@" > "$tmp/out" 2>&1
   local got=$?
   if [ "$got" -ne "$want" ] || { [ -n "$pat" ] && ! grep -Eq -- "$pat" "$tmp/out"; }; then
     fail "$* -> status $got (want $want, output matching '$pat'), output:"
@@ -98,6 +99,22 @@ nothing_left() {
   fail "processes left running $1 s after parscope ended:"
   echo "$l" | sed 's/^/    /'
   return 1
+}
+
+# wait_pid PID SECONDS: waits for the background PID to end and returns its
+# exit status; past SECONDS it is killed and the status is 124
+wait_pid() {
+  local end=$((SECONDS + $2))
+  while kill -0 "$1" 2> /dev/null; do
+    if [ $SECONDS -ge $end ]; then
+      kill -9 "$1" 2> /dev/null
+      wait "$1" 2> /dev/null
+      fail "pid $1 still running $2 s later"
+      return 124
+    fi
+    sleep 0.1
+  done
+  wait "$1"
 }
 
 # wait_for SECONDS COMMAND...: polls until COMMAND succeeds; 1 at the limit
