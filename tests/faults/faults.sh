@@ -221,14 +221,15 @@ trace_nan)
   python3 - T/trace.pst bad.pst <<'PY'
 import struct, sys
 b = bytearray(open(sys.argv[1], "rb").read())
-nranks, ncons, metalen = struct.unpack_from("<III", b, 12)
+version, nranks, ncons, metalen = struct.unpack_from("<IIII", b, 8)
 off = 24
 for _ in range(ncons):
     (l,) = struct.unpack_from("<H", b, off); off += 2 + l
 off += metalen
 (n,) = struct.unpack_from("<Q", b, off)
 assert n >= 3, n
-off += 184 + 2 * 40                      # rank 0's header, then its event 2
+# rank 0's header (version 3 adds three counters), then its event 2
+off += 184 + (24 if version >= 3 else 0) + 2 * 40
 struct.pack_into("<d", b, off, float("nan"))
 open(sys.argv[2], "wb").write(b)
 PY
