@@ -20,6 +20,14 @@ loop() {
   } > "$tmp/$name.loop"
 }
 
+# slow.loop: each trial lasts at least 3 s whatever the load (its ranks sleep in the timed
+# interval), so a signal sent as a trial ends lands in the next one
+slow_loop() {
+  printf '#include <time.h>\n#include "LOOP.h"\nint main(void)\n{\n    int nodes, me, host, n;\n' > "$tmp/slow.loop"
+  printf '    \\OPEN0(&nodes, &me, &host, &n, 0);\n    struct timespec ts = {3, 0};\n' >> "$tmp/slow.loop"
+  printf '    nanosleep(&ts, NULL);\n    \\MULTIBCAST0(64);\n    \\CLOSE0();\n    return 0;\n}\n' >> "$tmp/slow.loop"
+}
+
 # a trace to export: two ranks of the runtime's test program
 make_trace() { "$ps" run "$prog" -n 2 -q --trace "$tmp/T" > /dev/null 2>&1 || fail "making a trace"; }
 
@@ -81,13 +89,17 @@ overwrite)
 
 # 3. kill -9 during trial 3: trials 1 and 2 are on disk, the job dies with parscope
 kill9)
-  "$ps" run cg -n 2 -k 3 -i 50 -s 1024 -q -o r.json > out 2>&1 &
+  slow_loop
+  "$ps" run slow.loop -n 2 -k 3 -q -o r.json > out 2>&1 &
   pid=$!
   if ! wait_for 60 has_trials r.json 2; then
     fail "after 60 s r.json does not hold 2 trials (it should be written after each trial)"
     kill -9 $pid
   else
-    check "the third trial's job is running when parscope is killed" wait_for 10 job_running $pid
+    if ! wait_for 10 job_running $pid; then
+      fail "the third trial's job is not running when parscope is killed (r.json holds $(trials_in r.json) trials)"
+      left_running | sed 's/^/    /'
+    fi
     kill -9 $pid
     wait_pid $pid 10
     nothing_left 10
@@ -305,7 +317,8 @@ config_nul)
 
 # 16. SIGINT during run -k 3: the JSON says it was interrupted and what is missing
 run_sigint)
-  "$ps" run cg -n 2 -k 3 -i 50 -s 1024 -q -o r.json > out 2>&1 &
+  slow_loop
+  "$ps" run slow.loop -n 2 -k 3 -q -o r.json > out 2>&1 &
   pid=$!
   if wait_for 60 has_trials r.json 1; then
     kill -INT $pid
