@@ -120,9 +120,10 @@ int ps_cmd_scale(int argc, char **argv)
         return rc == 2 ? ps_fail(2, "scale: %s", err) : rc;
     }
     ps_scale_params_defaults(&p);
-    /* the output directory is checked (made and locked) before the automatic
-     * choice's timing run launches anything */
-    ps_output_spec out = {"-o", v[PS_K_OUTPUT], PS_OUTPUT_DIR};
+    /* the output directory is checked (it can be made there) before the
+     * automatic choice's timing run launches anything; the sweep makes and
+     * locks it once the options are known to be good */
+    ps_output_spec out = {"-o", v[PS_K_OUTPUT], PS_OUTPUT_ARCHIVE};
     const char *inputs[] = {config};
     if (ps_check_outputs(&cmd, &out, 1, inputs, 1, 1)) return 2;
     if ((n && (rc = set_workload(&cmd, &p, argv[1]))) || (rc = check(&cmd, &p, config, v))) return rc;

@@ -362,9 +362,11 @@ int ps_outputs_check(const ps_output_spec *outs, int nouts, const char *const *i
     int to_stdout = -1;
     file_id *ids = ps_xcalloc((size_t)nouts + 1, sizeof *ids);
     int rc = 0;
-    for (int i = 0; i < nouts && !rc; i++) {
+    /* directories first: a file may be written into one (run --trace T -o T/r.json) */
+    for (int n = 0; n < 2 * nouts && !rc; n++) {
+        int i = n % nouts;
         const ps_output_spec *s = &outs[i];
-        if (!s->path) continue;
+        if (!s->path || (n < nouts) != (s->kind != PS_OUTPUT_FILE)) continue;
         char e[1024] = "";
         if (s->kind == PS_OUTPUT_FILE && !strcmp(s->path, "-")) {
             if (to_stdout >= 0) {
@@ -429,8 +431,9 @@ int ps_outputs_check(const ps_output_spec *outs, int nouts, const char *const *i
                 break;
             }
         }
-        for (int k = 0; k < i && !rc; k++) {
-            int same = outs[k].path && !strcmp(outs[k].path, s->path);
+        for (int k = 0; k < nouts && !rc; k++) {
+            if (k == i || !outs[k].path) continue;
+            int same = !strcmp(outs[k].path, s->path) && (outs[k].kind != s->kind || k < i);
             same |= ids[k].known && ids[i].known && ids[k].dev == ids[i].dev && ids[k].ino == ids[i].ino;
             if (same) {
                 ps_seterr(err, errlen, "%s %s and %s %s: the same file", outs[k].option, outs[k].path, s->option,
