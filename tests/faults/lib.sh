@@ -1,14 +1,20 @@
 # lib.sh - shared by the fault tests (sourced by faults.sh).
 #
-# Every parscope a test starts (through the wrapper $ps made here) carries
-# PS_FAULTS_MARK=<unique> in its environment; every process it starts
-# inherits it (mpiexec, the ranks), so after parscope has been stopped the
-# test finds what it left running by that mark (left_running) and fails if
-# anything is.  The test's own commands do not carry it.
+# Every parscope a test starts (through the wrapper $ps made here) runs in a
+# session of its own, and the wrapper notes the session's id; mpiexec and the
+# ranks stay in that session (they make process groups of their own, not
+# sessions).  After parscope has been stopped the test finds what it left
+# running by those sessions (left_running, from /proc/PID/stat only: reading
+# another process's environment or command line waits on its memory map,
+# seconds for a rank setting up its memory) and fails if anything is.
 
 tmp=$(mktemp -d)
-mark="faults-$$-$RANDOM"
-printf '#!/bin/sh\nPS_FAULTS_MARK=%s exec %s "$@"\n' "$mark" "$(realpath "$ps")" > "$tmp/parscope-wrap"
+# the wrapper is never a process group leader here (a background job of a
+# shell without job control, or timeout's child), so setsid does not fork:
+# the pid the test holds is parscope's; started under setsid already, it is
+# a session leader and stays in that session
+printf '#!/bin/sh\necho $$ >> %s/sessions\n[ "$(ps -o sid= -p $$ | tr -d " ")" = $$ ] && exec %s "$@"\nexec setsid %s "$@"\n' \
+  "$tmp" "$(realpath "$ps")" "$(realpath "$ps")" > "$tmp/parscope-wrap"
 chmod +x "$tmp/parscope-wrap"
 ps=$tmp/parscope-wrap
 prog=$(realpath "$prog")
@@ -18,26 +24,27 @@ export XDG_CACHE_HOME=${PS_FAULTS_CACHE:-$tmp/cache}
 fails=0
 passes=0
 
-# the live processes (not zombies) carrying this test's mark, one "PID COMMAND" a line
+# the live processes (not zombies) in the sessions of the parscopes this test
+# started, one "PID COMMAND" a line
 left_running() {
-  python3 - "$mark" <<'PY'
+  python3 - "$tmp/sessions" <<'PY'
 import os, sys
-want = ("PS_FAULTS_MARK=" + sys.argv[1]).encode()
-me = os.getpid()
+try:
+    sessions = {int(x) for x in open(sys.argv[1]).read().split()}
+except OSError:
+    sessions = set()
 for p in os.listdir("/proc"):
-    if not p.isdigit() or int(p) in (me, os.getppid()):
+    if not p.isdigit():
         continue
     try:
-        env = open(f"/proc/{p}/environ", "rb").read().split(b"\0")
-        if want not in env:
-            continue
         stat = open(f"/proc/{p}/stat").read()
-        if stat[stat.rindex(")") + 2] in "ZX":
-            continue
-        cmd = open(f"/proc/{p}/cmdline", "rb").read().replace(b"\0", b" ").decode(errors="replace")
-        print(p, cmd[:160])
     except OSError:
-        pass
+        continue
+    close = stat.rindex(")")
+    fields = stat[close + 2:].split()
+    # after "pid (comm)": state ppid pgrp session ...
+    if fields[0] not in "ZX" and int(fields[3]) in sessions:
+        print(p, stat[stat.index("(") + 1:close])
 PY
 }
 
@@ -87,7 +94,7 @@ no_output() {
   fi
 }
 
-# nothing_left SECONDS: within SECONDS, no process carrying the mark is running
+# nothing_left SECONDS: within SECONDS, no process of those sessions is running
 nothing_left() {
   local end=$((SECONDS + $1)) l
   while :; do
@@ -149,6 +156,33 @@ trials_in() {
   python3 -c 'import json,sys
 try: print(json.load(open(sys.argv[1]))["time"]["trials"])
 except Exception: print(0)' "$1"
+}
+
+# in_trial FILE N PID: FILE holds N trials and a job of PID's (mpiexec, a
+# rank) is running, read together (one python start takes seconds on a
+# loaded machine); status 2 once FILE holds more than N trials
+in_trial() {
+  python3 - "$tmp/sessions" "$@" <<'PY'
+import json, os, sys
+try:
+    n = json.load(open(sys.argv[2]))["time"]["trials"]
+except Exception:
+    n = 0
+want, pid = int(sys.argv[3]), sys.argv[4]
+if n > want:
+    sys.exit(2)
+sessions = {int(x) for x in open(sys.argv[1]).read().split()}
+job = 0
+for p in os.listdir("/proc"):
+    if p.isdigit() and p != pid:
+        try:
+            stat = open(f"/proc/{p}/stat").read()
+        except OSError:
+            continue
+        f = stat[stat.rindex(")") + 2:].split()
+        job += f[0] not in "ZX" and int(f[3]) in sessions
+sys.exit(0 if n == want and job else 1)
+PY
 }
 
 # has_trials FILE N: FILE holds at least N trials
