@@ -40,6 +40,8 @@ typedef struct ps_plot_series {
     int           n;
     int           style;      /* PS_PLOT_* */
     const char   *color;      /* CSS colour; NULL = the palette's next colour */
+    int           shape;      /* marker: 0 by the series' place, k > 0 the k-th shape (one per
+                                 machine on every figure of a page) */
 } ps_plot_series;
 
 typedef struct ps_plot {
