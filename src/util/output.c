@@ -361,6 +361,10 @@ int ps_outputs_check(const ps_output_spec *outs, int nouts, const char *const *i
 {
     int to_stdout = -1;
     file_id *ids = ps_xcalloc((size_t)nouts + 1, sizeof *ids);
+    /* the inputs as they are before any output directory is made (a
+     * workload's built-in name is no file, even if --trace makes one so named) */
+    file_id *in_ids = ps_xcalloc((size_t)ninputs + 1, sizeof *in_ids);
+    for (int k = 0; k < ninputs; k++) in_ids[k] = id_of(inputs[k]);
     int rc = 0;
     /* directories first: a file may be written into one (run --trace T -o T/r.json) */
     for (int n = 0; n < 2 * nouts && !rc; n++) {
@@ -423,7 +427,7 @@ int ps_outputs_check(const ps_output_spec *outs, int nouts, const char *const *i
         }
         /* an output that is one of the inputs would destroy what it is made of */
         for (int k = 0; k < ninputs && ids[i].known; k++) {
-            file_id in = id_of(inputs[k]);
+            file_id in = in_ids[k];
             if (in.known && in.dev == ids[i].dev && in.ino == ids[i].ino) {
                 ps_seterr(err, errlen, "%s %s: is also an input; parscope does not write over what it reads",
                           s->option, s->path);
@@ -443,6 +447,7 @@ int ps_outputs_check(const ps_output_spec *outs, int nouts, const char *const *i
         }
     }
     free(ids);
+    free(in_ids);
     return rc;
 }
 

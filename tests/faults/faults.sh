@@ -85,6 +85,8 @@ overwrite)
   ln -s r.json alias.json
   expect 2 "is also an input" -- "$ps" report r.json -o alias.json --force
   check "report -o LINK-TO-INPUT left the input" cmp -s r.json r.orig
+  # a workload's built-in name is not a file: --trace may make a directory so named
+  expect 0 "" -- "$ps" run fingerprint -n 2 -q --trace fingerprint -o fingerprint/result.json
   ;;
 
 # 3. kill -9 during trial 3: trials 1 and 2 are on disk, the job dies with parscope
