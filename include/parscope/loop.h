@@ -170,7 +170,37 @@ void ps_loop_receive(int src, double words);
 void ps_loop_bsend(int dest, double words);
 void ps_loop_breceive(int src, double words);
 
+/* ---- where a construct is written ------------------------------------------------ */
+
+/* The source place of the construct about to run (the .loop file and line,
+ * through the generator's #line directives), so that a bad argument the
+ * runtime refuses (a negative size, more flops than \WORK does) is reported
+ * where it is written.  The macros below pass it for every construct that
+ * takes a size or a count; define PS_LOOP_NO_LOCATIONS before including
+ * this header to call the functions plainly. */
+void ps_loop_at(const char *file, int line);
+
 #pragma GCC visibility pop
+
+#ifndef PS_LOOP_NO_LOCATIONS
+#define ps_communicate(...) (ps_loop_at(__FILE__, __LINE__), ps_communicate(__VA_ARGS__))
+#define ps_communicate_begin(...) (ps_loop_at(__FILE__, __LINE__), ps_communicate_begin(__VA_ARGS__))
+#define ps_exchange(...) (ps_loop_at(__FILE__, __LINE__), ps_exchange(__VA_ARGS__))
+#define ps_multibcast0(...) (ps_loop_at(__FILE__, __LINE__), ps_multibcast0(__VA_ARGS__))
+#define ps_multibcast_me(...) (ps_loop_at(__FILE__, __LINE__), ps_multibcast_me(__VA_ARGS__))
+#define ps_multibcast_alter(...) (ps_loop_at(__FILE__, __LINE__), ps_multibcast_alter(__VA_ARGS__))
+#define ps_tree_bcast(...) (ps_loop_at(__FILE__, __LINE__), ps_tree_bcast(__VA_ARGS__))
+#define ps_tree_collect_vec(...) (ps_loop_at(__FILE__, __LINE__), ps_tree_collect_vec(__VA_ARGS__))
+#define ps_tree_distrib_vec(...) (ps_loop_at(__FILE__, __LINE__), ps_tree_distrib_vec(__VA_ARGS__))
+#define ps_loop_send(...) (ps_loop_at(__FILE__, __LINE__), ps_loop_send(__VA_ARGS__))
+#define ps_loop_receive(...) (ps_loop_at(__FILE__, __LINE__), ps_loop_receive(__VA_ARGS__))
+#define ps_loop_bsend(...) (ps_loop_at(__FILE__, __LINE__), ps_loop_bsend(__VA_ARGS__))
+#define ps_loop_breceive(...) (ps_loop_at(__FILE__, __LINE__), ps_loop_breceive(__VA_ARGS__))
+#define ps_vec_alloc(...) (ps_loop_at(__FILE__, __LINE__), ps_vec_alloc(__VA_ARGS__))
+#define ps_mat_alloc(...) (ps_loop_at(__FILE__, __LINE__), ps_mat_alloc(__VA_ARGS__))
+#define ps_work(...) (ps_loop_at(__FILE__, __LINE__), ps_work(__VA_ARGS__))
+#define ps_data_move_end(...) (ps_loop_at(__FILE__, __LINE__), ps_data_move_end(__VA_ARGS__))
+#endif
 
 #ifdef __cplusplus
 }

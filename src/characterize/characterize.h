@@ -14,7 +14,8 @@
 #include <jansson.h>
 #include <stdio.h>
 
-/* Exit status after SIGINT/SIGTERM (the summary and report hold what was measured). */
+/* Exit status after SIGINT (the summary and report hold what was
+ * measured); after SIGTERM 143 (util/proc.h, ps_interrupt_status). */
 #define PS_CHARACTERIZE_INTERRUPTED 130
 
 typedef struct ps_characterize_opts {
@@ -36,8 +37,9 @@ int ps_characterize_check_steps(const char *list, char *err, size_t errlen);
  * DIR/report.html from whatever was measured.  *summary: the summary
  * document (NULL when dir was unusable).  Returns 0; 1 a step failed (the
  * summary's "steps" say which and why) or an output could not be written
- * (said on standard error); 2 bad input (err);
- * PS_CHARACTERIZE_INTERRUPTED after SIGINT/SIGTERM. */
+ * (said on standard error); 2 bad input (err), also a directory another
+ * parscope is writing into (it is locked); 128 + the signal after
+ * SIGINT/SIGTERM (ps_interrupt_status: 130, 143). */
 int ps_characterize_run(const ps_characterize_opts *o, json_t **summary, char *err, size_t errlen);
 
 typedef struct ps_characterize_step {

@@ -23,6 +23,7 @@
 
 #include "launch/launch.h"
 #include "report/result.h"
+#include "util/output.h"
 #include "util/proc.h"
 #include "util/progress.h"
 #include "util/util.h"
@@ -194,25 +195,35 @@ static int step_predict(job *j, double limit, step *s)
  * 0, or 2 with err. */
 static int prepare_dir(const ps_characterize_opts *o, const char *dir, char *err, size_t errlen)
 {
-    if (ps_is_dir(dir)) {
-        int nonempty = 0;
-        DIR *d = opendir(dir);
-        struct dirent *e;
-        while (d && (e = readdir(d)))
-            if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) nonempty = 1;
-        if (d) closedir(d);
-        if (nonempty && !o->force) {
-            ps_seterr(err, errlen, "%s: holds earlier results (use another -o, or --force to replace them)", dir);
-            return 2;
-        }
-        if (nonempty) ps_rmtree(dir);
-    } else if (ps_file_exists(dir)) {
+    if (ps_file_exists(dir) && !ps_is_dir(dir)) {
         ps_seterr(err, errlen, "%s: exists and is not a directory", dir);
         return 2;
     }
+    /* locked before anything in it is looked at or removed: a second
+     * characterization into the same directory is refused, not mixed in */
+    if (ps_mkdirs(dir, err, errlen) || ps_dir_lock(dir, err, errlen)) return 2;
+    int nonempty = 0;
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    while (d && (e = readdir(d)))
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") && !ps_is_dir_lock(e->d_name)) nonempty = 1;
+    if (nonempty && !o->force) {
+        if (d) closedir(d);
+        ps_seterr(err, errlen, "%s: holds earlier results (use another -o, or --force to replace them)", dir);
+        return 2;
+    }
+    /* --force: what it holds goes, the lock stays */
+    if (d) rewinddir(d);
+    while (nonempty && d && (e = readdir(d)))
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") && !ps_is_dir_lock(e->d_name)) {
+            char *p = ps_xasprintf("%s/%s", dir, e->d_name);
+            ps_rmtree(p);
+            free(p);
+        }
+    if (d) closedir(d);
     char logs[PATH_MAX + 8];
     snprintf(logs, sizeof logs, "%s/logs", dir);
-    if (ps_mkdirs(dir, err, errlen) || ps_mkdirs(logs, err, errlen)) return 2;
+    if (ps_mkdirs(logs, err, errlen)) return 2;
     /* fail now, not after minutes of measurement, if DIR cannot take files */
     char t[PATH_MAX + 16];
     snprintf(t, sizeof t, "%s/steps.ndjson", dir);
@@ -253,7 +264,7 @@ static int write_report(job *j)
     char rp[PATH_MAX + 16], log[PATH_MAX + 32];
     snprintf(rp, sizeof rp, "%s/report.html", j->dir);
     snprintf(log, sizeof log, "%s/report.log", j->logs);
-    const char *a[] = {"report", j->dir, "-o", rp, "-t", "parscope: machine characterization", "-q"};
+    const char *a[] = {"report", j->dir, "-o", rp, "-t", "parscope: machine characterization", "-q", "--force"};
     for (size_t i = 0; i < sizeof a / sizeof a[0]; i++) arg(j, a[i]);
     j->av[j->n] = NULL;
     double secs;
@@ -300,20 +311,29 @@ int ps_characterize_run(const ps_characterize_opts *o, json_t **summary, char *e
         failed |= steps[k].status != 0;
     }
     ps_progress_end(&pr);
-    if (!ps_interrupted()) steps[nsteps - 1].status = 0;
-    ps_characterize_step st[8];
-    for (int k = 0; k < nsteps; k++)
-        st[k] = (ps_characterize_step){steps[k].name, steps[k].status, steps[k].seconds, steps[k].message};
-    *summary = ps_characterize_summary(j.dir, o->ranks, o->budget, ps_clock() - start, st, nsteps,
-                                       ps_interrupted(), load_before);
+    /* the report is written now, also after an interruption: the summary
+     * it opens with counts it as written, and is corrected if it is not */
+    steps[nsteps - 1].status = 0;
+    int interrupted = ps_interrupted();
     char sp[PATH_MAX + 16], e[1024];
     snprintf(sp, sizeof sp, "%s/summary.json", j.dir);
     int rc = 0;
-    if (ps_result_write(sp, *summary, e, sizeof e)) {
-        fprintf(stderr, "parscope: %s\n", e);
+    for (int pass = 0; pass < 2; pass++) {
+        ps_characterize_step st[8];
+        for (int k = 0; k < nsteps; k++)
+            st[k] = (ps_characterize_step){steps[k].name, steps[k].status, steps[k].seconds, steps[k].message};
+        json_decref(*summary);
+        *summary = ps_characterize_summary(j.dir, o->ranks, o->budget, ps_clock() - start, st, nsteps, interrupted,
+                                           load_before);
+        if (ps_result_write(sp, *summary, e, sizeof e)) {
+            fprintf(stderr, "parscope: %s\n", e);
+            rc = 1;
+        }
+        if (pass == 1 || !write_report(&j)) break;
         rc = 1;
+        steps[nsteps - 1].status = 1;
+        snprintf(steps[nsteps - 1].message, sizeof steps[nsteps - 1].message, "the report could not be written");
     }
-    rc |= write_report(&j);
-    if (ps_interrupted()) return PS_CHARACTERIZE_INTERRUPTED;
+    if (interrupted) return ps_interrupt_status();
     return failed ? 1 : rc;
 }

@@ -14,13 +14,19 @@
 #include <stdio.h>
 
 #include "util/options.h"
+#include "util/output.h"
 
 /* Prints "parscope: MESSAGE" to stderr and returns status. */
 int ps_fail(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* Results are never overwritten silently: 2 (with a usage message naming
- * the option) if `path` exists and `force` is not set, else 0.  Standard
- * output ('-') and devices (/dev/stdout) are always fine. */
+/* The one check of a command's outputs before it does anything
+ * (util/output.h, ps_outputs_check): each can be written, an existing
+ * result is not replaced without force, none is one of the inputs, output
+ * directories are created and locked.  0, or 2 after a usage message naming
+ * the option. */
+int ps_check_outputs(const ps_opt_cmd *c, const ps_output_spec *outs, int nouts, const char *const *inputs,
+                     int ninputs, int force);
+/* The same for one output file and no inputs. */
 int ps_check_new_output(const ps_opt_cmd *c, const char *option, const char *path, int force);
 
 /* Where a command's text goes: standard output, or standard error when its

@@ -10,6 +10,7 @@
 #include "characterize/characterize.h"
 #include "cli/cli.h"
 #include "launch/launch.h"
+#include "util/proc.h"
 #include "util/util.h"
 
 static const char about[] =
@@ -24,8 +25,9 @@ static const char about[] =
     "  5. report         DIR/report.html, opening with a one-minute summary\n";
 static const char notes[] =
     "SIGINT or SIGTERM stops the running step, writes the summary and report from what\n"
-    "was measured, says what is missing, and exits 130.  A failed step is recorded and\n"
-    "the others go on; the exit status is then 1.\n";
+    "was measured, says what is missing, and exits 130 (SIGINT) or 143 (SIGTERM).  A\n"
+    "failed step is recorded and the others go on; the exit status is then 1.  DIR is\n"
+    "locked while it is written: a second characterization into it is refused (2).\n";
 
 static int steps_opt(const char *v, void *dest, char *err, size_t errlen)
 {
@@ -70,12 +72,19 @@ int ps_cmd_characterize(int argc, char **argv)
     if (rc == 2) return ps_opt_error(cmd.name, "%s", err);
     ps_characterize_print(summary, stdout);
     printf("\nEverything is in %s/ (report: %s/report.html)\n", o.dir, o.dir);
-    if (rc == PS_CHARACTERIZE_INTERRUPTED)
-        fprintf(stderr, "parscope: interrupted; the summary and report hold what was measured\n");
+    int interrupted = ps_interrupted();
+    if (interrupted) {
+        fprintf(stderr, "parscope: interrupted; the summary and report hold what was measured; missing:");
+        size_t k;
+        json_t *m;
+        json_array_foreach(json_object_get(summary, "missing"), k, m)
+            fprintf(stderr, "%s %s", k ? "," : "", json_string_value(m));
+        fprintf(stderr, "%s\n", json_array_size(json_object_get(summary, "missing")) ? "" : " nothing");
+    }
     size_t i;
     json_t *s;
     json_array_foreach(json_object_get(summary, "steps"), i, s)
-        if (rc != PS_CHARACTERIZE_INTERRUPTED && !strcmp(json_string_value(json_object_get(s, "status")), "failed"))
+        if (!interrupted && !strcmp(json_string_value(json_object_get(s, "status")), "failed"))
             fprintf(stderr, "parscope: step %s failed: %s\n", json_string_value(json_object_get(s, "step")),
                     json_string_value(json_object_get(s, "message")));
     json_decref(summary);

@@ -18,7 +18,7 @@ static const char about[] =
 static json_t *load(const char *path)
 {
     json_error_t e;
-    json_t *d = json_load_file(path, 0, &e);
+    json_t *d = json_load_file(path, JSON_REJECT_DUPLICATES, &e);
     if (!d) {
         fprintf(stderr, "parscope compare: %s:%d:%d: %s\n", path, e.line, e.column, e.text);
         return NULL;
@@ -46,7 +46,9 @@ int ps_cmd_compare(int argc, char **argv)
                             .missing = "expected two files: MEASURED.json PREDICTED.json"};
     int rc = ps_opt_parse(&cmd, argc, argv, &n);
     if (rc != PS_OPT_GO) return rc;
-    if (ps_check_new_output(&cmd, "-o", output, force)) return 2;
+    ps_output_spec out = {"-o", output, PS_OUTPUT_FILE};
+    const char *inputs[] = {argv[1], argv[2]};
+    if (ps_check_outputs(&cmd, &out, 1, inputs, 2, force)) return 2;
     rc = 0;
     json_t *m = load(argv[1]), *p = m ? load(argv[2]) : NULL;
     char err[512];

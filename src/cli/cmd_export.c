@@ -14,7 +14,7 @@ static const char about[] =
 int ps_cmd_export(int argc, char **argv)
 {
     const char *format = NULL, *output = NULL;
-    int quiet = 0, n;
+    int quiet = 0, force = 0, n;
     const ps_opt opts[] = {
         PS_OPT_STR('f', "format", "F",  &format,
                    "otf2      an OTF2 archive directory (Vampir, otf2-print): one\n"
@@ -30,8 +30,9 @@ int ps_cmd_export(int argc, char **argv)
                    "          their own columns, message and request ids"),
         PS_OPT_OUTPUT(&output, "OUT", "where to write (default: beside the trace file, TRACE.otf2/,\n"
                                       "TRACE.perfetto.json or TRACE.csv); '-' is standard output\n"
-                                      "(perfetto and csv). An existing OTF2 archive is replaced;\n"
-                                      "any other existing directory is left alone."),
+                                      "(perfetto and csv). An existing output is replaced only with\n"
+                                      "--force; a directory that is not an OTF2 archive never."),
+        PS_OPT_FORCE(&force, "replace an existing output (a file, or an OTF2 archive)"),
         PS_OPT_QUIET(&quiet, "do not say what was written"),
         PS_OPT_TABLE_END};
     const ps_opt_cmd cmd = {.name = "parscope export", .usage = "TRACE --format otf2|perfetto|csv [-o OUT]",
@@ -45,17 +46,23 @@ int ps_cmd_export(int argc, char **argv)
     if (fmt == PS_EXPORT_OTF2 && output && !strcmp(output, "-"))
         return ps_opt_error(cmd.name, "-o -: an OTF2 archive is a directory, it cannot go to standard output");
 
-    char err[1024], def[PATH_MAX];
+    char err[1024], def[PATH_MAX], path[PATH_MAX], base[PATH_MAX];
     ps_trace *t = NULL;
+    ps_trace_path(argv[1], path, sizeof path);
     if (ps_trace_read(argv[1], &t, err, sizeof err) != 0) return ps_fail(2, "%s", err);
     if (!output) {
-        char path[PATH_MAX];
-        ps_trace_path(argv[1], path, sizeof path);
-        size_t len = strlen(path);
-        if (len > 4 && !strcmp(path + len - 4, ".pst")) path[len - 4] = 0;
-        snprintf(def, sizeof def, "%.4000s%s", path,
+        snprintf(base, sizeof base, "%s", path);
+        size_t len = strlen(base);
+        if (len > 4 && !strcmp(base + len - 4, ".pst")) base[len - 4] = 0;
+        snprintf(def, sizeof def, "%.4000s%s", base,
                  fmt == PS_EXPORT_OTF2 ? ".otf2" : fmt == PS_EXPORT_CSV ? ".csv" : ".perfetto.json");
         output = def;
+    }
+    ps_output_spec out = {"-o", output, fmt == PS_EXPORT_OTF2 ? PS_OUTPUT_ARCHIVE : PS_OUTPUT_FILE};
+    const char *inputs[] = {path};
+    if (ps_check_outputs(&cmd, &out, 1, inputs, 1, force)) {
+        ps_trace_free(t);
+        return 2;
     }
     size_t events = 0;
     for (int r = 0; r < t->nranks; r++) events += t->rank[r].n;

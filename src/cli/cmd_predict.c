@@ -23,7 +23,8 @@ static const char about[] =
     "directory holding streams.pss, or a text stream file .txt).\n";
 static const char notes[] =
     "Exit status: 0 ok, 1 the program failed or deadlocked (the report names the ranks and\n"
-    "what they wait on), 2 bad usage or input.\n";
+    "what they wait on), 2 bad usage or input (also a size or flop count the program computes\n"
+    "out of range), 130 / 143 interrupted by SIGINT / SIGTERM (the counts predicted are kept).\n";
 
 typedef struct predict_args {
     ps_predict_opts o;
@@ -51,7 +52,12 @@ static int check(const ps_opt_cmd *c, predict_args *a)
     if (ps_machine_find(a->o.machine_path, a->machine, sizeof a->machine, err, sizeof err))
         return ps_opt_error(c->name, "-m %s", err);
     a->o.machine_path = a->machine;
-    if (ps_check_new_output(c, "-o", a->output, a->force)) return 2;
+    ps_output_spec outs[] = {{"-o", a->output, PS_OUTPUT_FILE},         {"--measured", a->measured, PS_OUTPUT_FILE},
+                             {"--trace", a->o.trace_dir, PS_OUTPUT_DIR},   {"--streams", a->o.streams_dir, PS_OUTPUT_DIR},
+                             {"--export-simgrid", a->o.simgrid_dir, PS_OUTPUT_DIR},
+                             {"--export-goal", a->o.goal_path, PS_OUTPUT_FILE}};
+    const char *inputs[] = {a->o.workload, a->o.machine_path};
+    if (ps_check_outputs(c, outs, 6, inputs, 2, a->force)) return 2;
     if (!a->o.nranks && !streams) return ps_opt_error(c->name, "-n LIST is required");
     if (!a->o.nranks) a->o.nranks = 1; /* ranks[0] = 0: whatever the streams hold */
     if (streams && a->o.nranks > 1) return ps_opt_error(c->name, "-n: recorded streams have one processor count");
@@ -152,12 +158,22 @@ int ps_cmd_predict(int argc, char **argv)
     char err[1024];
     FILE *out = ps_text_out(a.output);
     rc = ps_predict_run(&a.o, &doc, out, err, sizeof err);
-    if (rc) fprintf(stderr, "parscope: predict: %s\n", err);
+    if (rc && !ps_interrupted()) fprintf(stderr, "parscope: predict: %s\n", err);
+    if (doc && ps_interrupted()) json_object_set_new(doc, "interrupted", json_true());
     if (doc && a.output && ps_result_write(a.output, doc, err, sizeof err)) {
         fprintf(stderr, "parscope: %s\n", err);
         rc = rc ? rc : 2;
     }
-    if (rc == 0 && a.compare) rc = compare(&a, doc, out);
+    if (rc == 0 && a.compare && !ps_interrupted()) rc = compare(&a, doc, out);
+    int predicted = doc != NULL;
     json_decref(doc);
+    if (ps_interrupted()) {
+        fprintf(stderr, "parscope: predict: interrupted (%s): %s%s\n", ps_interrupt_name(),
+                !predicted ? "nothing predicted, nothing written"
+                : a.output ? "the counts predicted before it are written"
+                           : "the counts predicted before it are shown",
+                a.compare ? "; the measured runs are missing" : "");
+        return ps_interrupt_status();
+    }
     return rc;
 }

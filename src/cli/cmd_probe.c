@@ -17,6 +17,7 @@
 #include "launch/launch.h"
 #include "probe/probe.h"
 #include "sim/machine.h"
+#include "util/proc.h"
 #include "util/util.h"
 
 static const char about[] =
@@ -25,7 +26,10 @@ static const char about[] =
     "full h-relation on all ranks, each repeated three times (the best two must agree).\n";
 static const char notes[] =
     "Inside an MPI job (mpirun -n 2 parscope probe) the ranks of that job are used.\n"
-    "Exit status: 0 ok, 1 the measurement failed, 2 bad usage or input.\n";
+    "SIGINT or SIGTERM stops the measurement; the rounds that ended are analysed and\n"
+    "written (\"interrupted\", \"missing\" in the JSON).\n"
+    "Exit status: 0 ok, 1 the measurement failed, 2 bad usage or input, 130 / 143\n"
+    "interrupted by SIGINT / SIGTERM.\n";
 
 typedef struct probe_args {
     ps_probe_opts po;
@@ -93,24 +97,24 @@ static int rank_side(const probe_args *a)
     return rc;
 }
 
-/* Earlier results are not replaced silently, and the output directories are
- * made now: minutes of measurement must not end in "cannot write". */
+/* Earlier results are not replaced silently, and every output is checked
+ * (a plots' directory made and locked) now: minutes of measurement must
+ * not end in "cannot write". */
 static int check_outputs(const ps_opt_cmd *c, const probe_args *a)
 {
-    if (ps_check_new_output(c, "-o", a->output, a->force) || ps_check_new_output(c, "--json", a->json, a->force))
-        return 2;
-    const char *targets[3] = {strcmp(a->output, "-") ? a->output : NULL, a->json, NULL};
-    char err[1024];
-    for (int i = 0; i < 3; i++) {
-        char *d = i < 2 ? (targets[i] && strcmp(targets[i], "-") ? dir_of(targets[i]) : NULL)
-                        : (a->svg_dir ? ps_xstrdup(a->svg_dir) : NULL);
-        int rc = 0;
-        if (d && ps_mkdirs(d, err, sizeof err) != 0) rc = ps_fail(2, "%s", err);
-        else if (d && access(d, W_OK) != 0) rc = ps_fail(2, "%s: cannot write there", d);
-        free(d);
-        if (rc) return rc;
-    }
-    return 0;
+    char *svg = a->svg_dir ? ps_xstrdup(a->svg_dir) : strcmp(a->output, "-") ? dir_of(a->output) : ps_xstrdup(".");
+    char *plots[3];
+    static const char *names[3] = {"pingpong_time.svg", "pingpong_bandwidth.svg", "hrelation.svg"};
+    for (int i = 0; i < 3; i++) plots[i] = ps_xasprintf("%s/%s", svg, names[i]);
+    /* a directory given for the plots is made and locked; the model's own
+     * directory (the default) is only checked, not given a lock file */
+    ps_output_spec outs[] = {{"-o", a->output, PS_OUTPUT_FILE}, {"--json", a->json, PS_OUTPUT_FILE},
+                             {"--svg-dir", a->svg_dir, PS_OUTPUT_DIR}, {"plot", plots[0], PS_OUTPUT_FILE},
+                             {"plot", plots[1], PS_OUTPUT_FILE}, {"plot", plots[2], PS_OUTPUT_FILE}};
+    int rc = ps_check_outputs(c, outs, 6, NULL, 0, a->force);
+    for (int i = 0; i < 3; i++) free(plots[i]);
+    free(svg);
+    return rc;
 }
 
 int ps_cmd_probe(int argc, char **argv)
@@ -143,6 +147,7 @@ int ps_cmd_probe(int argc, char **argv)
     a.po.mode = a.tiny ? PS_PROBE_TINY : a.quick ? PS_PROBE_QUICK : PS_PROBE_FULL;
     if (a.po.timeout < 0) a.po.timeout = a.po.mode == PS_PROBE_FULL ? 300 : 60;
     if (a.rank_side && !a.raw) return ps_opt_error(cmd.name, "--rank-side needs --raw FILE");
+    if (a.rank_side) a.po.raw_path = a.raw;
     if (a.rank_side || ps_inside_mpi()) return rank_side(&a);
     if ((rc = check_outputs(&cmd, &a))) return rc;
     if (!a.po.ranks) a.po.ranks = ps_probe_default_ranks();
@@ -153,9 +158,22 @@ int ps_cmd_probe(int argc, char **argv)
     json_t *doc;
     ps_machine m;
     char err[1024];
+    ps_interrupt_install();
     rc = ps_probe_run(&a.po, &doc, &m, err, sizeof err);
-    if (rc) return ps_fail(rc, "probe: %s", err);
+    int partial = rc == PS_PROBE_PARTIAL;
+    if (rc && !partial) {
+        if (ps_interrupted()) {
+            fprintf(stderr, "parscope: probe: interrupted (%s) before the first round ended: nothing measured, "
+                            "nothing written\n", ps_interrupt_name());
+            return ps_interrupt_status();
+        }
+        return ps_fail(rc, "probe: %s", err);
+    }
     rc = finish(&a, doc, &m);
     json_decref(doc);
+    if (partial) {
+        fprintf(stderr, "parscope: probe: %s: the model and plots are from those rounds only\n", err);
+        return ps_interrupted() ? ps_interrupt_status() : rc ? rc : 1;
+    }
     return rc;
 }

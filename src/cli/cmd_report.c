@@ -4,7 +4,9 @@
  * of document is drawn by the analysis that owns it, through the table
  * below: the command line is the one place above all of them.
  */
+#include <dirent.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "characterize/characterize.h"
 #include "cli/cli.h"
@@ -12,6 +14,7 @@
 #include "probe/probe.h"
 #include "report/report.h"
 #include "scale/scale.h"
+#include "util/util.h"
 #include "whitebox/whitebox.h"
 
 /* Every kind of document with its report fragment, in the order a
@@ -53,14 +56,36 @@ static json_t *read_machine(const char *path, char *err, size_t errlen)
     return ps_predict_machine_doc(path, err, errlen);
 }
 
+/* The files report reads: the PATHs, and those in the directories among
+ * them and one level below (appended to *in). */
+static void add_inputs(const char *path, int depth, char ***in, int *n, int *cap)
+{
+    if (*n + 1 >= *cap) {
+        *cap = *cap ? *cap * 2 : 16;
+        *in = ps_xrealloc(*in, (size_t)*cap * sizeof **in);
+    }
+    (*in)[(*n)++] = ps_xstrdup(path);
+    if (depth > 1 || !ps_is_dir(path)) return;
+    DIR *d = opendir(path);
+    struct dirent *e;
+    while (d && (e = readdir(d)))
+        if (e->d_name[0] != '.') {
+            char *sub = ps_xasprintf("%s/%s", path, e->d_name);
+            add_inputs(sub, depth + 1, in, n, cap);
+            free(sub);
+        }
+    if (d) closedir(d);
+}
+
 int ps_cmd_report(int argc, char **argv)
 {
-    int quiet = 0, n;
+    int quiet = 0, force = 0, n;
     const char *output = NULL, *title = NULL, *reference = NULL;
     const ps_opt opts[] = {
         PS_OPT_OUTPUT(&output, "FILE", "the page (default: DIR/report.html for a single directory,\n"
                                        "otherwise report.html; '-': standard output)"),
         PS_OPT_STR('t', "title", "TEXT", &title, "the page's title"),
+        PS_OPT_FORCE(&force, "replace an existing -o file"),
         PS_OPT_STR(0, "reference", "NAME", &reference, "Table 2's reference machine: its slowdown is 1 (default:\n"
                                                        "the fastest); a host, a model's name or its file name"),
         PS_OPT_QUIET(&quiet, "do not say what was written"),
@@ -71,8 +96,20 @@ int ps_cmd_report(int argc, char **argv)
     int rc = ps_opt_parse(&cmd, argc, argv, &n);
     if (rc != PS_OPT_GO) return rc;
     char err[1024];
+    /* the page's default place, as the page itself would choose it */
+    char *def = NULL;
+    if (!output) output = def = n == 1 && ps_is_dir(argv[1]) ? ps_xasprintf("%s/report.html", argv[1])
+                                                            : ps_xstrdup("report.html");
+    char **in = NULL;
+    int nin = 0, cap = 0;
+    for (int i = 1; i <= n; i++) add_inputs(argv[i], 0, &in, &nin, &cap);
+    ps_output_spec out = {"-o", output, PS_OUTPUT_FILE};
+    rc = ps_check_outputs(&cmd, &out, 1, (const char *const *)in, nin, force);
+    for (int i = 0; i < nin; i++) free(in[i]);
+    free(in);
     ps_report_opts o = {.kinds = kinds, .output = output, .title = title, .reference = reference,
                         .reader_suffix = ".ini", .reader = read_machine, .quiet = quiet};
-    if (ps_report_page(argv + 1, n, &o, err, sizeof err)) return ps_fail(2, "%s", err);
-    return 0;
+    if (!rc && ps_report_page(argv + 1, n, &o, err, sizeof err)) rc = ps_fail(2, "%s", err);
+    free(def);
+    return rc;
 }

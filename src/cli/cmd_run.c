@@ -118,8 +118,11 @@ static void print_run(const ps_run_result *r, const double *samples, FILE *out)
             mn, mx);
 }
 
-/* The result JSON: every trial, the failures, the trace relative to the JSON's directory. */
-static int write_result(const run_opts *o, const ps_run_result *r, const double *samples, const char *tracefile)
+/* The result JSON: every trial, the failures, the trace relative to the
+ * JSON's directory, and whether it is complete: written after each trial
+ * too (with "interrupted": true until the last), so that whatever stops
+ * parscope, even SIGKILL, the trials that finished are on disk. */
+static int write_result(const run_opts *o, const ps_run_result *r, const char *tracefile, int final)
 {
     char *rel = NULL, err[1024];
     if (tracefile[0] && strcmp(o->output, "-")) {
@@ -128,8 +131,11 @@ static int write_result(const run_opts *o, const ps_run_result *r, const double 
         rel = ps_relpath(slash ? (jdir[0] ? jdir : "/") : ".", tracefile);
         free(jdir);
     }
+    double *samples = ps_xcalloc((size_t)(r->ntrials ? r->ntrials : 1), sizeof *samples);
+    for (int k = 0; k < r->ntrials; k++) samples[k] = r->trial[k].time;
     json_t *doc = ps_result_run("run", r->workload, ps_machine_meta(), o->ranks, r->size, r->iterations, samples,
                                 r->ntrials, r->best_trace, rel ? rel : (tracefile[0] ? tracefile : NULL));
+    free(samples);
     free(rel);
     json_t *fails = json_array();
     for (int k = 0; k < r->ntrials; k++)
@@ -138,10 +144,49 @@ static int write_result(const run_opts *o, const ps_run_result *r, const double 
     json_object_set_new(doc, "failures", fails);
     json_object_set_new(doc, "launch_overhead_s", json_real(r->launch_overhead));
     if (o->variant) json_object_set_new(doc, "variant", json_string(o->variant));
+    /* what is missing: the trials not run (a document written between
+     * trials says so too, in case it is the last one written) */
+    json_t *missing = json_array();
+    for (int k = r->ntrials; k < r->planned; k++) json_array_append_new(missing, json_pack("{s:i}", "trial", k + 1));
+    json_object_set_new(doc, "trials_planned", json_integer(r->planned));
+    json_object_set_new(doc, "complete", json_boolean(r->ntrials >= r->planned));
+    json_object_set_new(doc, "interrupted", json_boolean(!final || r->interrupted));
+    if (!final) json_object_set_new(doc, "note", json_string("written after each trial; the run did not finish"));
+    json_object_set_new(doc, "missing", missing);
     int rc = ps_result_write(o->output, doc, err, sizeof err);
     if (rc) fprintf(stderr, "parscope: %s\n", err);
     json_decref(doc);
     return rc ? 1 : 0;
+}
+
+/* After each trial: the result and the fastest trial's trace so far on disk. */
+typedef struct run_state {
+    const run_opts *o;
+    char            tracefile[PATH_MAX];
+    int             trace_of;   /* the trial whose trace is on disk, -1 none */
+    int             write_error;
+} run_state;
+
+static void after_trial(const ps_run_spec *spec, const ps_run_result *r, int trial, void *ctx)
+{
+    (void)spec;
+    (void)trial;
+    run_state *st = ctx;
+    char err[1024];
+    if (st->o->trace_dir && r->best_trace && r->best != st->trace_of) {
+        snprintf(st->tracefile, sizeof st->tracefile, "%s/trace.pst", st->o->trace_dir);
+        if (ps_trace_write(r->best_trace, st->tracefile, err, sizeof err)) {
+            fprintf(stderr, "parscope: %s\n", err);
+            st->tracefile[0] = '\0';
+            st->write_error = 1;
+        } else {
+            st->trace_of = r->best;
+        }
+    }
+    /* a FIFO or a device takes the one document at the end */
+    if (st->o->output && ps_output_replaceable(st->o->output) &&
+        write_result(st->o, r, st->tracefile, r->ntrials >= r->planned))
+        st->write_error = 1;
 }
 
 /* Outside an MPI job: the trials through the launcher. */
@@ -152,33 +197,36 @@ static int run_outside(const char *workload, const run_opts *o, char **extra)
     spec.launch = (ps_launch_opts){.launcher = o->launcher, .timeout = o->timeout, .quiet = !o->verify};
     ps_interrupt_install();
     ps_run_result r;
-    char err[1024], tracefile[PATH_MAX] = "";
-    int rc = ps_run_workload(&spec, &r, NULL, NULL, err, sizeof err);
+    char err[1024];
+    run_state st = {.o = o, .trace_of = -1};
+    int rc = ps_run_workload(&spec, &r, after_trial, &st, err, sizeof err);
+    if (ps_interrupted() && r.ntrials == 0) {
+        ps_run_result_free(&r);
+        fprintf(stderr, "parscope: interrupted (%s) before a trial finished: nothing measured, nothing written\n",
+                ps_interrupt_name());
+        return ps_interrupt_status();
+    }
     if (rc == 2) {
         ps_run_result_free(&r);
         return ps_fail(2, "%s", err);
     }
     for (int k = 0; k < r.ntrials; k++)
-        if (r.trial[k].status) fprintf(stderr, "parscope: trial %d of %d: %s\n", k + 1, r.ntrials, r.trial[k].message);
-    if (o->trace_dir && r.best_trace) {
-        snprintf(tracefile, sizeof tracefile, "%s/trace.pst", o->trace_dir);
-        if (ps_trace_write(r.best_trace, tracefile, err, sizeof err)) {
-            fprintf(stderr, "parscope: %s\n", err);
-            rc = rc ? rc : 1;
-            tracefile[0] = '\0';
-        }
-    }
+        if (r.trial[k].status) fprintf(stderr, "parscope: trial %d of %d: %s\n", k + 1, r.planned, r.trial[k].message);
+    if (rc && r.ntrials == 0) fprintf(stderr, "parscope: no trial ran%s%s\n", err[0] ? ": " : "", err);
     double *samples = ps_xcalloc((size_t)(r.ntrials ? r.ntrials : 1), sizeof *samples);
     for (int k = 0; k < r.ntrials; k++) samples[k] = r.trial[k].time;
     if (r.best_trace && !o->quiet) print_run(&r, samples, ps_text_out(o->output));
-    if (o->output && write_result(o, &r, samples, tracefile)) rc = rc ? rc : 1;
-    if (!r.best_trace && rc == 0) rc = 1;
     free(samples);
-    ps_run_result_free(&r);
+    if (o->output && write_result(o, &r, st.tracefile, 1)) rc = rc ? rc : 1;
+    if (st.write_error) rc = rc ? rc : 1;
+    if (!r.best_trace && rc == 0) rc = 1;
     if (ps_interrupted()) {
-        fprintf(stderr, "parscope: interrupted; the trials finished so far are reported\n");
-        return rc ? rc : 1;
+        fprintf(stderr, "parscope: interrupted (%s): %d of %d trials finished%s%s; %d missing%s\n", ps_interrupt_name(),
+                r.ntrials, r.planned, o->output ? " and are in " : "", o->output ? o->output : "",
+                r.planned - r.ntrials, o->output ? " (listed in its \"missing\")" : "");
+        rc = ps_interrupt_status();
     }
+    ps_run_result_free(&r);
     return rc;
 }
 
@@ -203,17 +251,23 @@ int ps_cmd_run(int argc, char **argv)
         PS_OPT_TABLE_END};
     const ps_opt_cmd cmd = {.name = "parscope run", .usage = "WORKLOAD -n RANKS [options] [-- PROGRAM-ARGS]",
                             .about = about, .opts = opts, .min_args = 1, .max_args = -1, .missing = "no workload given",
-                            .notes = "Exit status: 0 ok, 1 a trial failed (the others are still reported), 2 bad usage.\n"};
+                            .notes = "The result JSON is written after every trial, so a run stopped in any way keeps\n"
+                                     "the trials that finished (\"interrupted\", \"missing\").  SIGINT or SIGTERM stops\n"
+                                     "the running trial at once; what finished is written.\n"
+                                     "Exit status: 0 ok, 1 a trial failed (the others are still reported), 2 bad usage\n"
+                                     "or input, 130 / 143 interrupted by SIGINT / SIGTERM.\n"};
     int n, rc = ps_opt_parse(&cmd, argc, argv, &n);
     if (rc != PS_OPT_GO) return rc;
     /* inside an MPI job the job's size is the rank count */
     if (o.ranks <= 0 && !ps_inside_mpi()) return ps_opt_error(cmd.name, "-n RANKS is required");
-    char prev[PATH_MAX], err[1024];
-    /* never overwrite earlier results silently */
+    char prev[PATH_MAX];
+    /* never overwrite earlier results silently; every output checked (and
+     * the trace directory locked) before anything is built or launched */
     if (o.trace_dir && !o.force && (snprintf(prev, sizeof prev, "%s/trace.pst", o.trace_dir), ps_file_exists(prev)))
         return ps_opt_error(cmd.name, "--trace %s: holds a trace already (use --force to replace it)", o.trace_dir);
-    if (ps_check_new_output(&cmd, "-o", o.output, o.force)) return 2;
-    if (o.trace_dir && ps_mkdirs(o.trace_dir, err, sizeof err)) return ps_fail(2, "%s", err);
+    ps_output_spec outs[] = {{"-o", o.output, PS_OUTPUT_FILE}, {"--trace", o.trace_dir, PS_OUTPUT_DIR}};
+    const char *inputs[] = {argv[1]};
+    if (ps_check_outputs(&cmd, outs, 2, inputs, 1, o.force)) return 2;
     /* the rest are the program's own arguments, and --verify */
     char **extra = ps_xcalloc((size_t)n + 1, sizeof *extra);
     for (int i = 2; i <= n; i++) extra[i - 2] = argv[i];

@@ -16,8 +16,10 @@ static const char about[] =
 static const char notes[] =
     "Precedence: built-in default < automatic choice < config file < command line; scale.json records\n"
     "every parameter's value and source.  On a terminal a progress line shows the run, done/total,\n"
-    "elapsed and ETA.  SIGINT finishes the current run, writes the partial analysis and exits 130.\n"
-    "Exit status: 0 ok, 1 some run failed (recorded; the sweep goes on), 2 bad usage, 130 interrupted.\n";
+    "elapsed and ETA.  SIGINT or SIGTERM stops the current run (it is missing), writes the partial\n"
+    "analysis and exits 130 (SIGINT) or 143 (SIGTERM).  A directory in use by another sweep is refused.\n"
+    "Exit status: 0 ok, 1 some run failed (recorded; the sweep goes on), 2 bad usage or input,\n"
+    "130 / 143 interrupted.\n";
 
 /* A sweep option: kept as written, set as a parameter with its source (scale/params.h). */
 #define KEY(s, l, arg, k, h) {(s), (l), (arg), PS_OPT_STRING, NULL, 0, 0, NULL, (h), 0, &v[k], NULL}
@@ -118,6 +120,12 @@ int ps_cmd_scale(int argc, char **argv)
         return rc == 2 ? ps_fail(2, "scale: %s", err) : rc;
     }
     ps_scale_params_defaults(&p);
+    /* the output directory is checked (it can be made there) before the
+     * automatic choice's timing run launches anything; the sweep makes and
+     * locks it once the options are known to be good */
+    ps_output_spec out = {"-o", v[PS_K_OUTPUT], PS_OUTPUT_ARCHIVE};
+    const char *inputs[] = {config};
+    if (ps_check_outputs(&cmd, &out, 1, inputs, 1, 1)) return 2;
     if ((n && (rc = set_workload(&cmd, &p, argv[1]))) || (rc = check(&cmd, &p, config, v))) return rc;
     if (!p.output[0]) {
         char stamp[32];

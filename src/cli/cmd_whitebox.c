@@ -23,7 +23,9 @@ static const char notes[] =
     "A part smaller than the run-to-run noise can come out negative: it is shown as such,\n"
     "with the trials behind it.  docs/WHITEBOX.md explains the method and the figures.\n"
     "\n"
-    "Exit status: 0 ok, 1 a trial failed (what was measured is still reported), 2 bad usage.\n";
+    "SIGINT or SIGTERM stops the running trial; the trials finished are reported.\n"
+    "Exit status: 0 ok, 1 a trial failed (what was measured is still reported), 2 bad usage,\n"
+    "130 / 143 interrupted by SIGINT / SIGTERM.\n";
 
 /* Each failed trial, and after an interruption what is missing. */
 static void report_failures(const json_t *doc, int trials)
@@ -35,7 +37,7 @@ static void report_failures(const json_t *doc, int trials)
                 (long long)json_integer_value(json_object_get(f, "round")),
                 json_string_value(json_object_get(f, "message")));
     if (!json_is_true(json_object_get(doc, "interrupted"))) return;
-    fprintf(stderr, "parscope: interrupted; reported are the trials finished so far:");
+    fprintf(stderr, "parscope: interrupted (%s); reported are the trials finished so far:", ps_interrupt_name());
     const char *key;
     json_t *var;
     json_object_foreach(json_object_get(doc, "variants"), key, var)
@@ -72,7 +74,9 @@ int ps_cmd_whitebox(int argc, char **argv)
     if (rc != PS_OPT_GO) return rc;
     s.workload = argv[1];
     if (s.ranks <= 0) return ps_opt_error(cmd.name, "-n RANKS is required");
-    if (ps_check_new_output(&cmd, "-o", output, force)) return 2;
+    ps_output_spec out = {"-o", output, PS_OUTPUT_FILE};
+    const char *inputs[] = {s.workload, s.machine_path};
+    if (ps_check_outputs(&cmd, &out, 1, inputs, 2, force)) return 2;
     if (ps_inside_mpi())
         return ps_opt_error(cmd.name, "whitebox builds and launches its kernels itself: start it outside an MPI job");
     char machine[4096], merr[1200];
@@ -82,9 +86,15 @@ int ps_cmd_whitebox(int argc, char **argv)
         s.machine_path = machine;
     }
     ps_interrupt_install();
+    s.output = output;
     json_t *doc = NULL;
     char err[2048];
     rc = ps_whitebox_run(&s, &doc, err, sizeof err);
+    if (rc == 2 && ps_interrupted()) {
+        fprintf(stderr, "parscope: interrupted (%s) while building the kernels: nothing measured, nothing written\n",
+                ps_interrupt_name());
+        return ps_interrupt_status();
+    }
     if (rc == 2) return ps_fail(2, "%s", err);
     report_failures(doc, s.trials);
     if (!s.quiet) ps_whitebox_print(doc, ps_text_out(output));
@@ -93,5 +103,5 @@ int ps_cmd_whitebox(int argc, char **argv)
         rc = rc ? rc : 1;
     }
     json_decref(doc);
-    return rc;
+    return ps_interrupted() ? ps_interrupt_status() : rc;
 }

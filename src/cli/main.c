@@ -66,12 +66,18 @@ int ps_fail(int status, const char *fmt, ...)
     return status;
 }
 
+int ps_check_outputs(const ps_opt_cmd *c, const ps_output_spec *outs, int nouts, const char *const *inputs,
+                     int ninputs, int force)
+{
+    char err[2048];
+    if (ps_outputs_check(outs, nouts, inputs, ninputs, force, err, sizeof err)) return ps_opt_error(c->name, "%s", err);
+    return 0;
+}
+
 int ps_check_new_output(const ps_opt_cmd *c, const char *option, const char *path, int force)
 {
-    if (!path || force || !strcmp(path, "-") || !strncmp(path, "/dev/", 5) || !strncmp(path, "/proc/", 6)) return 0;
-    if (ps_file_exists(path))
-        return ps_opt_error(c->name, "%s %s: exists already (use --force to replace it)", option, path);
-    return 0;
+    ps_output_spec o = {option, path, PS_OUTPUT_FILE};
+    return ps_check_outputs(c, &o, 1, NULL, 0, force);
 }
 
 FILE *ps_text_out(const char *output) { return output && !strcmp(output, "-") ? stderr : stdout; }

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "lang/codegen.h"
+#include "util/output.h"
 #include "util/proc.h"
 #include "util/util.h"
 
@@ -79,26 +80,42 @@ int ps_build_find_runtime(ps_build_paths *p, char *err, size_t errlen)
 
 /* Splits $MPICC (it may be "ccache mpicc") into words appended to argv;
  * without it, the MPI compiler wrapper parscope itself was built with (so
- * programs link the same MPI library), else mpicc from PATH. */
-static int compiler_words(char **argv, int max, char *buf, size_t len)
+ * programs link the same MPI library), else mpicc from PATH.  The number of
+ * words, or -1 with err when $MPICC names no program (never a silent
+ * fall-back to another compiler). */
+static int compiler_words(char **argv, int max, char *buf, size_t len, char *err, size_t errlen)
 {
     const char *cc = getenv("MPICC");
+    int from_env = cc && *cc;
 #ifdef PS_DEFAULT_MPICC
-    if ((!cc || !*cc) && access(PS_DEFAULT_MPICC, X_OK) == 0) cc = PS_DEFAULT_MPICC;
+    if (!from_env && access(PS_DEFAULT_MPICC, X_OK) == 0) cc = PS_DEFAULT_MPICC;
 #endif
     snprintf(buf, len, "%s", cc && *cc ? cc : "mpicc");
     int n = 0;
     for (char *s = strtok(buf, " \t"); s && n < max; s = strtok(NULL, " \t")) argv[n++] = s;
+    char found[4096];
+    if (n == 0 || !ps_find_program(argv[0], found, sizeof found)) {
+        if (from_env)
+            ps_seterr(err, errlen, "MPICC=%s: no such program (it names the MPI compiler wrapper, e.g. mpicc)", cc);
+        else
+            ps_seterr(err, errlen, "no MPI compiler wrapper found: mpicc is not on PATH (install Open MPI or MPICH, "
+                                   "or set MPICC)");
+        return -1;
+    }
     return n;
 }
 
-/* Compiles c_path into exe_path.  0, or 1 with the compiler's messages in err. */
-static int compile(const char *c_path, const char *exe_path, const ps_build_paths *p, int show, char *err,
-                   size_t errlen)
+/* Compiles c_path (generated from loop_path) into exe_path.  0, or 2 with
+ * err saying what failed in one line; the compiler's own messages (they
+ * point into the .loop file) go to standard error, as they come with show,
+ * else once it has failed. */
+static int compile(const char *loop_path, const char *c_path, const char *exe_path, const ps_build_paths *p,
+                   int show, char *err, size_t errlen)
 {
     char *argv[64];
     char ccbuf[1024], extra[512];
-    int n = compiler_words(argv, 8, ccbuf, sizeof ccbuf);
+    int n = compiler_words(argv, 8, ccbuf, sizeof ccbuf, err, errlen);
+    if (n < 0) return 2;
     char incflag[4200];
     snprintf(incflag, sizeof incflag, "-I%.4000s", p->include_dir);
     argv[n++] = "-std=gnu17";
@@ -120,12 +137,18 @@ static int compile(const char *c_path, const char *exe_path, const ps_build_path
     if (rc) {
         char how[512];
         ps_proc_describe(&r, argv[0], how, sizeof how);
-        if (!r.started || r.status == 127)
-            ps_seterr(err, errlen, "parscope: cannot run the MPI compiler '%s' (set MPICC): %s%s\n", argv[0],
-                      r.started ? "" : how, r.err);
+        if (!show && r.err_len) {
+            fputs(r.err, stderr);
+            if (r.err[r.err_len - 1] != '\n') fputc('\n', stderr);
+        }
+        if (!r.started)
+            ps_seterr(err, errlen, "cannot run the MPI compiler wrapper (set MPICC): %s", how);
+        else if (r.interrupted)
+            ps_seterr(err, errlen, "compiling %s was interrupted", loop_path);
         else
-            ps_seterr(err, errlen, "%sparscope: compiling the generated C failed (%s %s)\n", show ? "" : r.err,
-                      argv[0], how);
+            ps_seterr(err, errlen, "compiling the C generated from %s failed: '%s' ended with %s%s", loop_path, argv[0],
+                      how, r.err_len ? " (its messages are above)" : " and printed nothing");
+        rc = 2;
     }
     ps_proc_result_free(&r);
     return rc;
@@ -157,7 +180,7 @@ int ps_build_file(const char *loop_path, const char *variant, const char *exe, c
         paths = &found;
     }
     size_t len = 0;
-    char *src = ps_read_file(loop_path, &len, err, errlen);
+    char *src = ps_read_text(loop_path, &len, err, errlen);
     if (!src) return 2;
     char *c = NULL;
     size_t clen = 0;
@@ -174,14 +197,11 @@ int ps_build_file(const char *loop_path, const char *variant, const char *exe, c
         return 2;
     }
     char *cpath = ps_xasprintf("%s/prog.c", dir);
-    /* compile beside the target, then rename: never a half-written executable */
-    char *tmp_exe = ps_xasprintf("%s.tmp%ld", exe, (long)getpid());
-    rc = ps_write_file(cpath, c, clen, err, errlen) ? 2 : compile(cpath, tmp_exe, paths, show, err, errlen);
-    if (!rc && rename(tmp_exe, exe) != 0) {
-        ps_seterr(err, errlen, "parscope: cannot write %s: %s", exe, strerror(errno));
-        rc = 2;
-    }
-    if (rc) unlink(tmp_exe);
+    /* compiled in a private directory, then put in place by the one output
+     * writer: renamed over a regular file, copied into a device */
+    char *tmp_exe = ps_xasprintf("%s/prog", dir);
+    rc = ps_write_file(cpath, c, clen, err, errlen) ? 2 : compile(loop_path, cpath, tmp_exe, paths, show, err, errlen);
+    if (!rc && ps_output_install(tmp_exe, exe, 1, err, errlen)) rc = 2;
     free(tmp_exe);
     free(cpath);
     ps_rmtree(dir);
@@ -232,7 +252,11 @@ int ps_build_cached_source(const char *name, const char *src, size_t len, const 
     if (rc) return rc;
     char ccbuf[1024];
     char *words[8];
-    int nw = compiler_words(words, 8, ccbuf, sizeof ccbuf);
+    int nw = compiler_words(words, 8, ccbuf, sizeof ccbuf, err, errlen);
+    if (nw < 0) {
+        free(c);
+        return 2;
+    }
     uint64_t h = 14695981039346656037ULL;
     h = fnv(h, c, clen);
     for (int i = 0; i < nw; i++) h = fnv(h, words[i], strlen(words[i]) + 1);
@@ -258,9 +282,9 @@ int ps_build_cached_source(const char *name, const char *src, size_t len, const 
         char *cpath = ps_xasprintf("%s/prog.c", tmp);
         char *tmp_exe = ps_xasprintf("%s/prog", tmp);
         if (ps_mkdirs(tmp, err, errlen) || ps_write_file(cpath, c, clen, err, errlen)) rc = 2;
-        else rc = compile(cpath, tmp_exe, &paths, 0, err, errlen);
+        else rc = compile(name, cpath, tmp_exe, &paths, 0, err, errlen);
         if (!rc && rename(tmp, entry) != 0 && access(exe, X_OK) != 0) {
-            ps_seterr(err, errlen, "parscope: cannot create %s: %s", entry, strerror(errno));
+            ps_seterr(err, errlen, "cannot create %s: %s", entry, strerror(errno));
             rc = 2;
         }
         ps_rmtree(tmp);
@@ -270,7 +294,7 @@ int ps_build_cached_source(const char *name, const char *src, size_t len, const 
     }
     if (!rc) {
         if (strlen(exe) + 1 > exe_len) {
-            ps_seterr(err, errlen, "parscope: path too long: %s", exe);
+            ps_seterr(err, errlen, "path too long: %s", exe);
             rc = 2;
         } else {
             snprintf(exe_out, exe_len, "%s", exe);
@@ -286,7 +310,7 @@ int ps_build_cached(const char *loop_path, const char *variant, char *exe_out, s
                     size_t errlen)
 {
     size_t len = 0;
-    char *src = ps_read_file(loop_path, &len, err, errlen);
+    char *src = ps_read_text(loop_path, &len, err, errlen);
     if (!src) return 2;
     int rc = ps_build_cached_source(loop_path, src, len, variant, exe_out, exe_len, err, errlen);
     free(src);

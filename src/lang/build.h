@@ -21,10 +21,14 @@ typedef struct ps_build_paths {
 /* 0, or -1 with err naming where it looked. */
 int ps_build_find_runtime(ps_build_paths *p, char *err, size_t errlen);
 
-/* Generates and compiles loop_path into exe (written atomically).  keep_c:
- * also write the generated C there (or NULL).  show: copy the compiler's
- * messages to stderr as they are.  0 ok, 1 compiler failed (its messages in
- * err), 2 bad input (the diagnostic in err).  paths NULL: found as above. */
+/* Generates and compiles loop_path into exe (put in place by the output
+ * writer, util/output.h: a device or FIFO is written into, never replaced).
+ * keep_c: also write the generated C there (or NULL).  show: copy the
+ * compiler's messages to stderr as they come (else they are printed once it
+ * has failed).  0 ok, or 2 with err: a diagnostic of the generator
+ * ("FILE:LINE:COL: ..."), or one line saying what failed (the C did not
+ * compile: an error in the program's C is bad input too; no compiler; the
+ * output cannot be written).  paths NULL: found as above. */
 int ps_build_file(const char *loop_path, const char *variant, const char *exe, const char *keep_c,
                   const ps_build_paths *paths, int show, char *err, size_t errlen);
 
@@ -32,8 +36,7 @@ int ps_build_file(const char *loop_path, const char *variant, const char *exe, c
  * ~/.cache/parscope)/<hash>/prog, where hash covers the generated C, the
  * variant, the compiler and the runtime library; an existing entry is reused.
  * variant: NULL|"full"|"comm"|"data"|"sections".
- * 0 ok (exe_out = the executable), 2 bad input (gen error text in err),
- * 1 compile failed. */
+ * 0 ok (exe_out = the executable), or 2 with err as ps_build_file. */
 int ps_build_cached(const char *loop_path, const char *variant, char *exe_out, size_t exe_len, char *err,
                     size_t errlen);
 

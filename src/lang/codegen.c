@@ -1,5 +1,6 @@
 /* codegen.c - LOOP program to C (see codegen.h and docs/LANGUAGE.md). */
 #include "lang/codegen.h"
+#include "lang/limits.h"
 
 #include <stdarg.h>
 #include <stdint.h>
@@ -474,6 +475,15 @@ static int gen_construct(gen *g, const ps_node *c, int ctx)
     char *a[6] = {0};
     for (int i = 0; i < c->nargs && i < 6; i++) a[i] = arg(g, c, i);
     int rc = 0;
+    /* a literal size or flop count out of range: refused now, not at run time */
+    char why[256];
+    for (int i = 0; i < c->nargs && i < 6 && !rc; i++)
+        if (ps_lang_literal_check(c->info->kind, i, a[i], why, sizeof why))
+            rc = gerr(g, arg_tok(g, c, i), "\\%s: %s", cname, why);
+    if (rc) {
+        for (int i = 0; i < 6; i++) free(a[i]);
+        return rc;
+    }
     sb b = {0};
     sb_puts(&b, "");
     switch (c->info->kind) {

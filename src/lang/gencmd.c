@@ -6,12 +6,13 @@
 #include <string.h>
 
 #include "util/options.h"
+#include "util/output.h"
 #include "util/util.h"
 
 int ps_gen_file(const char *path, const ps_gen_opts *o, char **out, size_t *outlen, char *err, size_t errlen)
 {
     size_t len = 0;
-    char *src = ps_read_file(path, &len, err, errlen);
+    char *src = ps_read_text(path, &len, err, errlen);
     if (!src) return 2;
     ps_diag d;
     ps_diag_init(&d, o->path ? o->path : path, src, len);
@@ -88,7 +89,9 @@ int ps_lang_gen_command(const char *prog, int argc, char **argv)
     }
     char *path = out ? ps_xstrdup(out) : replace_ext(in, ".c");
     rc = 0;
-    if (!strcmp(path, in)) rc = ps_opt_error(prog, "the output would overwrite the input '%s'", in);
+    /* as a compiler, gen replaces its output; never its input, never a device node */
+    ps_output_spec spec = {"-o", path, PS_OUTPUT_FILE};
+    if (ps_outputs_check(&spec, 1, &in, 1, 1, err, sizeof err)) rc = ps_opt_error(prog, "%s", err);
     else if (ps_write_file(path, c, clen, err, sizeof err)) {
         fprintf(stderr, "%s: %s\n", prog, err);
         rc = 2;
@@ -118,8 +121,13 @@ int ps_lang_build_command(const char *prog, int argc, char **argv, const ps_buil
     const char *in = argv[1];
     char *exe = out ? ps_xstrdup(out) : replace_ext(in, "");
     char err[8192];
-    if (!strcmp(exe, in)) rc = ps_opt_error(prog, "the output would overwrite the input '%s'", in);
-    else if ((rc = ps_build_file(in, variant, exe, keep, paths, 1, err, sizeof err))) print_err(err);
+    ps_output_spec spec[] = {{"-o", exe, PS_OUTPUT_FILE}, {"--keep-c", keep, PS_OUTPUT_FILE}};
+    if (ps_outputs_check(spec, 2, &in, 1, 1, err, sizeof err)) rc = ps_opt_error(prog, "%s", err);
+    else if ((rc = ps_build_file(in, variant, exe, keep, paths, 1, err, sizeof err))) {
+        /* the generator's diagnostics name the file themselves */
+        if (strncmp(err, in, strlen(in))) fprintf(stderr, "%s: ", prog);
+        print_err(err);
+    }
     free(exe);
     return rc;
 }

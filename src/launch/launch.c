@@ -47,30 +47,7 @@ const char *ps_self_exe(void)
     return buf;
 }
 
-static int on_path(const char *name, char *out, size_t len)
-{
-    if (strchr(name, '/')) {
-        if (access(name, X_OK) == 0) {
-            snprintf(out, len, "%s", name);
-            return 1;
-        }
-        return 0;
-    }
-    const char *path = getenv("PATH");
-    if (!path) path = "/usr/local/bin:/usr/bin:/bin";
-    char *copy = ps_xstrdup(path), *save = NULL;
-    int found = 0;
-    for (char *d = strtok_r(copy, ":", &save); d && !found; d = strtok_r(NULL, ":", &save)) {
-        char cand[PATH_MAX];
-        snprintf(cand, sizeof cand, "%s/%s", *d ? d : ".", name);
-        if (access(cand, X_OK) == 0) {
-            snprintf(out, len, "%s", cand);
-            found = 1;
-        }
-    }
-    free(copy);
-    return found;
-}
+static int on_path(const char *name, char *out, size_t len) { return ps_find_program(name, out, len); }
 
 int ps_launcher_resolve(const char *tmpl, int ranks, char ***words, int *nwords, char **hostfile, char *err,
                         size_t errlen)
@@ -84,6 +61,13 @@ int ps_launcher_resolve(const char *tmpl, int ranks, char ***words, int *nwords,
     char found[PATH_MAX];
     char *t;
     if (!tmpl || !*tmpl) {
+        /* a variable that names a program is obeyed or refused, never passed over */
+        const char *def = getenv("PARSCOPE_MPIEXEC");
+        if (def && *def && !on_path(def, found, sizeof found)) {
+            ps_seterr(err, errlen, "PARSCOPE_MPIEXEC=%s: no such program (it names the MPI launcher, e.g. "
+                                   "/usr/bin/mpiexec)", def);
+            return -1;
+        }
         /* a path is one word, whatever it holds */
         if (ps_default_mpiexec(found, sizeof found)) {
             ps_seterr(err, errlen,
@@ -169,19 +153,48 @@ static void dead_ranks(const char *dir, int ranks, char *buf, size_t len)
     }
 }
 
-/* Remembers the first rank the launcher reports dead, from its standard
- * error as it passes through: the runtime's own line (below), Open MPI
- * "process rank N with PID P on node H exited on signal S (Name)", MPICH
- * (hydra) "RANK N PID P RUNNING AT H" followed by "KILLED BY SIGNAL: S
- * (Name)", Slurm "srun: error: H: task N: Killed". */
+/* What passes through the launcher's standard error: shown as it comes,
+ * except the launcher's own framed notices (Open MPI's boxes of dashes,
+ * MPICH's of '=' signs), held until the job ends and shown then only if
+ * parscope cannot say itself what happened (a rank named dead, a time
+ * limit, an interruption, a rank's own "parscope: rank N: ..." line, a bad
+ * value a rank reported).  Also remembers the first rank the launcher
+ * reports dead: Open MPI "process rank N with PID P on node H exited on
+ * signal S (Name)"; MPICH (hydra) "RANK N PID P RUNNING AT H" followed by
+ * "KILLED BY SIGNAL: S (Name)" or "EXIT CODE: C"; Slurm "srun: error: H: task N:
+ * Killed". */
 typedef struct errscan {
-    int  reported_rank;
-    int  hydra_rank;
-    char hydra_host[64];
-    char reported_how[192];
-    int  slow[64];           /* ranks that said they timed out */
-    int  nslow;
+    int    reported_rank;
+    int    hydra_rank;
+    char   hydra_host[64];
+    char   reported_how[192];
+    int    slow[64];       /* ranks that said they timed out */
+    int    nslow;
+    int    rank_said;      /* a rank explained itself ("parscope: rank N: ...") */
+    char   frame;          /* inside a box framed by lines of this character, else 0 */
+    char  *held;           /* the boxes held back */
+    size_t nheld;
 } errscan;
+
+/* A line of one repeated '-' or '=': a box's frame. */
+static char frame_of(const char *line)
+{
+    size_t n = strlen(line);
+    if (n < 20 || (line[0] != '-' && line[0] != '=')) return 0;
+    for (size_t i = 1; i < n; i++)
+        if (line[i] != line[0]) return 0;
+    return line[0];
+}
+
+static void hold(errscan *es, const char *line)
+{
+    size_t n = strlen(line);
+    es->held = ps_xrealloc(es->held, es->nheld + n + 2);
+    memcpy(es->held + es->nheld, line, n);
+    es->nheld += n;
+    es->held[es->nheld++] = '\n';
+    es->held[es->nheld] = '\0';
+}
 
 static void scan_line(const char *line, void *ctx)
 {
@@ -189,6 +202,20 @@ static void scan_line(const char *line, void *ctx)
     const char *p;
     int rank;
     char host[64], how[64];
+    char f = frame_of(line);
+    /* Open MPI's footnotes to its boxes: "[host:pid] 1 more process has sent
+     * help message ...", "Set MCA parameter "orte_base_help_aggregate" ..." */
+    int footnote = line[0] == '[' && (strstr(line, "sent help message") || strstr(line, "orte_base_help_aggregate"));
+    if (footnote) {
+        hold(es, line);
+    } else if (f || es->frame) {
+        hold(es, line);
+        if (f && es->frame == f) es->frame = 0;
+        else if (f && !es->frame) es->frame = f;
+    } else {
+        fprintf(stderr, "%s\n", line);
+        if (!strncmp(line, "parscope: rank ", 15)) es->rank_said = 1;
+    }
     /* the ranks' own lines (runtime/mpi_backend.c, rt.c), which reach the
      * launcher from any host: "parscope: rank R on HOST: killed by SIGSEGV",
      * "parscope: rank R: timed out after ..." */
@@ -232,6 +259,101 @@ static void scan_line(const char *line, void *ctx)
                  es->hydra_host[0] ? " on " : "", es->hydra_host, p + 18);
         es->reported_how[strcspn(es->reported_how, "\n")] = '\0';
     }
+}
+
+int ps_launch_bad_input(const char *dir, int ranks, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    if (!dir) return 0;
+    int found = 0;
+    for (int r = 0; r < ranks; r++) {
+        char f[PATH_MAX], e[64];
+        snprintf(f, sizeof f, "%s/rank.%d.bad", dir, r);
+        if (!ps_file_exists(f)) continue;
+        if (!found) {
+            char *text = ps_read_file(f, NULL, e, sizeof e);
+            if (text) {
+                text[strcspn(text, "\n")] = '\0';
+                snprintf(buf, len, "%s", text);
+            }
+            free(text);
+        }
+        found++;
+    }
+    if (found > 1 && strlen(buf) + 40 < len)
+        snprintf(buf + strlen(buf), len - strlen(buf), " (and %d other rank%s)", found - 1, found > 2 ? "s" : "");
+    return found;
+}
+
+/* ---- how many ranks this machine can start ---------------------------------- */
+
+/* A value from /proc/meminfo in bytes, or -1. */
+static double meminfo(const char *key)
+{
+    FILE *f = fopen("/proc/meminfo", "r");
+    if (!f) return -1;
+    char line[256];
+    double v = -1;
+    size_t n = strlen(key);
+    while (fgets(line, sizeof line, f))
+        if (!strncmp(line, key, n) && line[n] == ':') {
+            v = atof(line + n + 1) * 1024;
+            break;
+        }
+    fclose(f);
+    return v;
+}
+
+static long read_long(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    long v = -1;
+    if (f && fscanf(f, "%ld", &v) != 1) v = -1;
+    if (f) fclose(f);
+    return v;
+}
+
+/* Whether the job starts on this machine only: the default launcher, no
+ * batch allocation, no host file. */
+static int local_launch(const ps_launch_opts *o)
+{
+    if ((o->launcher && *o->launcher) || getenv("PARSCOPE_LAUNCHER")) return 0;
+    static const char *batch[] = {"SLURM_JOB_ID", "PBS_JOBID", "LSB_JOBID", "PE_HOSTFILE", "COBALT_JOBID",
+                                  "FLUX_JOB_ID", "OMPI_MCA_orte_default_hostfile", "OMPI_MCA_rmaps_base_mapping_policy",
+                                  "HYDRA_HOST_FILE", NULL};
+    for (int i = 0; batch[i]; i++) {
+        const char *v = getenv(batch[i]);
+        if (v && *v) return 0;
+    }
+    return 1;
+}
+
+int ps_launch_capacity(const ps_launch_opts *o, char *msg, size_t len)
+{
+    if (!local_launch(o)) return -1;
+    /* memory: PS_LAUNCH_RANK_MEMORY per rank at least; tasks: a free pid
+     * for each of a rank's threads */
+    double avail = meminfo("MemAvailable");
+    long pid_max = read_long("/proc/sys/kernel/pid_max"), tmax = read_long("/proc/sys/kernel/threads-max");
+    long limit = pid_max > 0 && tmax > 0 ? (pid_max < tmax ? pid_max : tmax) : (pid_max > 0 ? pid_max : tmax);
+    long tasks = -1;
+    FILE *f = fopen("/proc/loadavg", "r");
+    if (f) {
+        double a, b, c;
+        long running;
+        if (fscanf(f, "%lf %lf %lf %ld/%ld", &a, &b, &c, &running, &tasks) != 5) tasks = -1;
+        fclose(f);
+    }
+    long by_mem = avail > 0 ? (long)(avail / PS_LAUNCH_RANK_MEMORY) : -1;
+    long by_tasks = limit > 0 && tasks >= 0 ? (limit - tasks) / PS_LAUNCH_RANK_TASKS : -1;
+    long cap = by_mem >= 0 && (by_tasks < 0 || by_mem <= by_tasks) ? by_mem : by_tasks;
+    if (cap < 0) return -1;
+    if (cap < 1) cap = 1;
+    if (msg)
+        snprintf(msg, len, "this machine can start about %ld ranks (%.1f GiB of memory available at %d MiB per rank; "
+                 "%ld free process ids at %d per rank)", cap, avail / (1 << 30), PS_LAUNCH_RANK_MEMORY >> 20,
+                 limit > 0 && tasks >= 0 ? limit - tasks : -1L, PS_LAUNCH_RANK_TASKS);
+    return cap > INT_MAX ? INT_MAX : (int)cap;
 }
 
 /* The environment of a job: what Open MPI needs to run here, unless the
@@ -279,6 +401,14 @@ static void drop_hostfile(char *path)
 int ps_launch(const ps_launch_opts *o, char *const argv[], ps_launch_result *r)
 {
     memset(r, 0, sizeof *r);
+    /* a count this machine cannot start would only wait out the time limit */
+    char cap_msg[512];
+    int cap = ps_launch_capacity(o, cap_msg, sizeof cap_msg);
+    if (cap > 0 && o->ranks > cap) {
+        snprintf(r->message, sizeof r->message, "-n %d: %s, not %d; on a cluster give a launcher (--launcher 'srun -n {ranks}')",
+                 o->ranks, cap_msg, o->ranks);
+        return 2;
+    }
     char **words;
     int nwords;
     char *hostfile;
@@ -298,32 +428,37 @@ int ps_launch(const ps_launch_opts *o, char *const argv[], ps_launch_result *r)
     /* clear markers of an earlier job in the same status directory */
     if (o->status_dir)
         for (int i = 0; i < o->ranks; i++) {
-            static const char *kinds[] = {"alive", "died", "stopped"};
-            for (int k = 0; k < 3; k++) {
+            static const char *kinds[] = {"alive", "died", "stopped", "bad"};
+            for (int k = 0; k < 4; k++) {
                 char f[PATH_MAX];
                 snprintf(f, sizeof f, "%s/rank.%d.%s", o->status_dir, i, kinds[k]);
                 unlink(f);
             }
         }
 
-    /* the launcher's stderr passes through the runner, which shows it to the
-     * user and lets parscope read which rank it reports dead */
+    /* the launcher's stderr passes through the runner and scan_line, which
+     * shows it to the user and lets parscope read which rank it reports dead */
     char *env[16];
     int nenv = job_env(o, env);
     errscan es = {.reported_rank = -1};
-    ps_proc_opts po = {.timeout = o->timeout, .out = o->quiet ? "/dev/null" : NULL, .echo = 1, .env = env,
-                       .on_line = scan_line, .ctx = &es};
+    /* a program that stops itself at its limit (the runtime's --timeout) is
+     * given time to: its launcher then ends the job in its own way, and is
+     * not signalled in the middle of doing so (Open MPI's mpiexec crashes) */
+    double limit = o->timeout > 0 ? o->timeout + (o->self_stop ? PS_LAUNCH_STOP_MARGIN : 0) : 0;
+    ps_proc_opts po = {.timeout = limit, .out = o->quiet ? "/dev/null" : NULL, .env = env, .on_line = scan_line,
+                       .ctx = &es};
     ps_proc_result pr;
     ps_proc_run(full, &po, &pr);
     for (int i = 0; i < nenv; i++) free(env[i]);
     r->elapsed = pr.elapsed;
     r->exit_code = pr.status;
     r->timed_out = pr.timed_out;
-    /* ranks stop themselves just before the limit (status 124) after saying
-     * what they wait on: that is the job's timeout too */
+    r->interrupted = pr.interrupted;
+    /* ranks stop themselves at the limit (status 124) after saying what they
+     * wait on: that is the job's timeout too */
     if (!r->timed_out && o->timeout > 0 && r->exit_code == 124) r->timed_out = 1;
     int rc = 0;
-    char dead[300];
+    char dead[300], bad[700];
     if (es.reported_rank >= 0)
         snprintf(dead, sizeof dead, "rank %d %s", es.reported_rank, es.reported_how);
     else if (es.nslow == 0)
@@ -338,8 +473,16 @@ int ps_launch(const ps_launch_opts *o, char *const argv[], ps_launch_result *r)
             d += (size_t)snprintf(dead + d, sizeof dead - d, "%s%d", i ? ", " : "", es.slow[i]);
         snprintf(dead + d, sizeof dead - d, " did not finish");
     }
+    int nbad = ps_launch_bad_input(o->status_dir, o->ranks, bad, sizeof bad);
     if (!pr.started) {
         ps_proc_describe(&pr, full[0], r->message, sizeof r->message);
+        rc = 1;
+    } else if (nbad) {
+        /* a rank refused a value of the program (a negative size, ...): bad input */
+        snprintf(r->message, sizeof r->message, "%s", bad);
+        rc = 2;
+    } else if (r->interrupted) {
+        snprintf(r->message, sizeof r->message, "the job was stopped (parscope was interrupted)");
         rc = 1;
     } else if (r->timed_out) {
         snprintf(r->message, sizeof r->message, "the job exceeded its time limit of %g s and was stopped%s%s%s",
@@ -352,9 +495,15 @@ int ps_launch(const ps_launch_opts *o, char *const argv[], ps_launch_result *r)
         if (dead[0])
             snprintf(r->message, sizeof r->message, "the job failed (exit status %d): %s", r->exit_code, dead);
         else
-            snprintf(r->message, sizeof r->message, "the job failed (exit status %d)", r->exit_code);
+            snprintf(r->message, sizeof r->message, "the job failed (exit status %d)%s", r->exit_code,
+                     es.nheld && !es.rank_said ? "; the launcher's account is above" : "");
         rc = 1;
     }
+    /* the launcher's framed notices, unless parscope has said it better */
+    int explained = r->timed_out || r->interrupted || nbad || dead[0] || es.rank_said;
+    if (es.nheld && !explained) fputs(es.held, stderr);
+    free(es.held);
+    if (pr.orphans) ps_debug("the job left %d process(es) running; stopped", pr.orphans);
     ps_proc_result_free(&pr);
     for (int i = 0; i < nwords; i++) free(words[i]);
     free(words);

@@ -4,16 +4,19 @@
  */
 #include "launch/run.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <jansson.h>
 
 #include "lang/build.h"
+#include "runtime/config.h"
 #include "workloads/workloads.h"
 #include "util/proc.h"
 #include "util/util.h"
@@ -44,6 +47,46 @@ void ps_argv_free(char **argv)
     if (!argv) return;
     for (int i = 0; argv[i]; i++) free(argv[i]);
     free(argv);
+}
+
+int ps_runtime_program(const char *path, char *err, size_t errlen)
+{
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        ps_seterr(err, errlen, "%s: %s", path, strerror(errno));
+        return -1;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        ps_seterr(err, errlen, "%s: %s, not a program (a workload is a built-in name, a FILE.loop, or a program "
+                               "linked with the parscope runtime)", path,
+                  S_ISDIR(st.st_mode) ? "a directory" : S_ISCHR(st.st_mode) ? "a device" : "not a regular file");
+        return -1;
+    }
+    if (access(path, X_OK) != 0) {
+        ps_seterr(err, errlen, "%s: not executable (a workload is a built-in name, a FILE.loop, or a program linked "
+                               "with the parscope runtime)", path);
+        return -1;
+    }
+    /* an ELF file that holds the runtime's mark (linked statically) or names
+     * libparscope.so (linked dynamically) */
+    char e[256];
+    size_t len = 0;
+    char *data = ps_read_file(path, &len, e, sizeof e);
+    if (!data) {
+        ps_seterr(err, errlen, "%s", e);
+        return -1;
+    }
+    int elf = len >= 4 && !memcmp(data, "\177ELF", 4);
+    int linked = elf && (memmem(data, len, PS_RUNTIME_MARK, strlen(PS_RUNTIME_MARK)) ||
+                         memmem(data, len, "libparscope.so", 14));
+    free(data);
+    if (!linked) {
+        ps_seterr(err, errlen, "%s: %s (a workload is a built-in name, a FILE.loop, or a program linked with the "
+                               "parscope runtime: parscope build FILE.loop makes one)", path,
+                  elf ? "a program not linked with the parscope runtime" : "not a program");
+        return -1;
+    }
+    return 0;
 }
 
 int ps_workload_argv(const ps_run_spec *s, char ***argv, char *err, size_t errlen)
@@ -95,6 +138,7 @@ int ps_workload_argv(const ps_run_spec *s, char ***argv, char *err, size_t errle
         snprintf(name, sizeof name, "%s", base ? base + 1 : s->workload);
         name[strlen(name) - 5] = '\0';
     } else if (strchr(s->workload, '/') && ps_file_exists(s->workload)) {
+        if (ps_runtime_program(s->workload, err, errlen)) return 2;
         ab_push(&a, s->workload);
         const char *base = strrchr(s->workload, '/');
         snprintf(name, sizeof name, "%s", base + 1);
@@ -122,8 +166,9 @@ int ps_workload_argv(const ps_run_spec *s, char ***argv, char *err, size_t errle
     ab_push(&a, "--workload");
     ab_push(&a, name);
     if (s->launch.timeout > 0) {
-        /* the ranks report what they wait on shortly before the job is killed */
-        snprintf(num, sizeof num, "%g", s->launch.timeout > 2 ? s->launch.timeout - 1 : s->launch.timeout);
+        /* the ranks stop themselves at the limit, saying what they wait on;
+         * parscope stops the job only if they do not (launch.h, self_stop) */
+        snprintf(num, sizeof num, "%.17g", s->launch.timeout);
         ab_push(&a, "--timeout");
         ab_push(&a, num);
     }
@@ -164,24 +209,31 @@ int ps_run_workload(const ps_run_spec *s, ps_run_result *r, ps_run_progress cb, 
     full[nargs + 3] = NULL;
 
     r->trial = ps_xcalloc((size_t)trials, sizeof *r->trial);
+    r->planned = trials;
     int failed = 0;
     double overhead = 0;
     int nok = 0;
-    for (int k = 0; k < trials; k++) {
+    for (int k = 0; k < trials && !ps_interrupted(); k++) {
         ps_run_trial *t = &r->trial[k];
         t->time = NAN;
         unlink(tracefile);
         ps_launch_opts lo = s->launch;
         lo.ranks = s->ranks;
         lo.status_dir = dir;
+        lo.self_stop = s->launch.timeout > 0;
         ps_launch_result lr;
         int lrc = ps_launch(&lo, full, &lr);
-        r->ntrials = k + 1;
         if (lrc == 2) {
             ps_seterr(err, errlen, "%s", lr.message);
             rc = 2;
             break;
         }
+        if (lr.interrupted) {
+            /* stopped half-way: not a trial, a missing one */
+            r->interrupted = 1;
+            break;
+        }
+        r->ntrials = k + 1;
         if (lrc != 0) {
             t->status = 1;
             snprintf(t->message, sizeof t->message, "%.500s", lr.message);
@@ -213,8 +265,8 @@ int ps_run_workload(const ps_run_spec *s, ps_run_result *r, ps_run_progress cb, 
             }
         }
         if (cb) cb(s, r, k, ctx);
-        if (ps_interrupted()) break;
     }
+    if (ps_interrupted()) r->interrupted = 1;
     r->launch_overhead = nok ? overhead / nok : 0;
     /* an executable's parameters are known only from its trace */
     if (r->best_trace && r->best_trace->meta_json && (r->size <= 0 || r->iterations <= 0)) {

@@ -41,12 +41,17 @@ typedef struct ps_run_result {
     int           best;            /* index of the fastest successful trial, -1 if none */
     ps_trace     *best_trace;      /* trace of the fastest trial (owned) */
     double        launch_overhead; /* mean seconds per launch outside the timed interval */
+    int           planned;         /* trials asked for; ntrials < planned: the rest are missing */
+    int           interrupted;     /* parscope was interrupted: the trial running then is not in trial[] */
 } ps_run_result;
 
 /* Runs the trials.  Returns 0 if every trial succeeded, 1 if any failed
  * (the successful ones are still in r), 2 for bad input (unknown workload,
- * no launcher) with err set.  The optional callback is told after each
- * trial (for progress and append-as-you-go results). */
+ * a file that is not a workload, no launcher, a value a rank refused) with
+ * err set.  The optional callback is told after each trial (for progress
+ * and append-as-you-go results).  After an interruption (util/proc.h) the
+ * trial running then is stopped and left out: r->interrupted, and
+ * r->ntrials < r->planned. */
 typedef void (*ps_run_progress)(const ps_run_spec *s, const ps_run_result *r, int trial, void *ctx);
 int  ps_run_workload(const ps_run_spec *s, ps_run_result *r, ps_run_progress cb, void *ctx,
                      char *err, size_t errlen);
@@ -57,5 +62,10 @@ void ps_run_result_free(ps_run_result *r);
  * executable.  Caller frees with ps_argv_free. */
 int  ps_workload_argv(const ps_run_spec *s, char ***argv, char *err, size_t errlen);
 void ps_argv_free(char **argv);
+
+/* Whether path is a program linked with the parscope runtime (a regular,
+ * executable ELF file holding the runtime's mark or naming libparscope.so):
+ * 0, or -1 with err saying what it is instead. */
+int ps_runtime_program(const char *path, char *err, size_t errlen);
 
 #endif

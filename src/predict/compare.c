@@ -62,6 +62,13 @@ static double rel(double pred, double meas) { return meas > 0 ? (pred - meas) / 
 
 static json_t *num(double v) { return isfinite(v) ? json_real(v) : json_null(); }
 
+/* A figure of the table, "-" where there is none (never "nan"). */
+static void fmt_num(char *b, size_t n, double v)
+{
+    if (isfinite(v)) snprintf(b, n, "%.6g", v);
+    else snprintf(b, n, "-");
+}
+
 static void fmt_err(char *b, size_t n, double e)
 {
     if (isfinite(e)) snprintf(b, n, "%+.1f%%", 100 * e);
@@ -168,6 +175,76 @@ static json_t *error_sources(json_t *ma, json_t *pa, FILE *out)
     return arr;
 }
 
+/* A workload's name as both sides give it: a .loop file by its base name
+ * without the extension ("./w.loop" and "w" are the same workload). */
+static void workload_key(const json_t *doc, const json_t *top, char *buf, size_t len)
+{
+    const char *w = json_string_value(json_object_get(doc, "workload"));
+    if (!w) w = json_string_value(json_object_get(top, "workload"));
+    if (!w) {
+        buf[0] = '\0';
+        return;
+    }
+    const char *base = strrchr(w, '/');
+    base = base ? base + 1 : w;
+    size_t n = strlen(base);
+    if (n > 5 && !strcmp(base + n - 5, ".loop")) n -= 5;
+    snprintf(buf, len, "%.*s", (int)n, base);
+}
+
+static long long param(const json_t *doc, const char *key)
+{
+    json_t *v = json_object_get(json_object_get(doc, "params"), key);
+    return json_is_integer(v) ? json_integer_value(v) : -1;
+}
+
+/* A time a document reports that is no time at all. */
+static int bad_time(json_t *doc, const char *which, char *err, size_t errlen)
+{
+    json_t *t = json_object_get(doc, "time");
+    static const char *keys[] = {"min", "median", "max"};
+    for (int k = 0; k < 3; k++) {
+        json_t *v = json_object_get(t, keys[k]);
+        if (v && !json_is_null(v) && (!json_is_number(v) || json_number_value(v) < 0)) {
+            ps_seterr(err, errlen, "the %s result at %lld ranks gives time.%s = %g: a time cannot be negative", which,
+                      param(doc, "ranks"), keys[k], json_is_number(v) ? json_number_value(v) : NAN);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* The two sides describe the same experiment: the workload, its size and
+ * iterations; each time is a time.  0, or -1 with err. */
+static int same_experiment(json_t *measured, json_t *mp, json_t *predicted, json_t *pp, char *err, size_t errlen)
+{
+    size_t i;
+    json_t *d;
+    json_array_foreach(mp, i, d) if (bad_time(d, "measured", err, errlen)) return -1;
+    json_array_foreach(pp, i, d) if (bad_time(d, "predicted", err, errlen)) return -1;
+    json_array_foreach(pp, i, d) {
+        json_t *md = find_ranks(mp, doc_ranks(d));
+        if (!md) continue;
+        char wm[256], wp[256];
+        workload_key(md, measured, wm, sizeof wm);
+        workload_key(d, predicted, wp, sizeof wp);
+        if (wm[0] && wp[0] && strcmp(wm, wp)) {
+            ps_seterr(err, errlen, "the results are of different workloads (measured: %s, predicted: %s)", wm, wp);
+            return -1;
+        }
+        static const char *keys[] = {"size", "iterations"};
+        for (int k = 0; k < 2; k++) {
+            long long a = param(md, keys[k]), b = param(d, keys[k]);
+            if (a > 0 && b > 0 && a != b) {
+                ps_seterr(err, errlen, "the results are of different %s (measured: %lld, predicted: %lld at %d ranks)",
+                          k ? "iteration counts" : "problem sizes", a, b, doc_ranks(d));
+                return -1;
+            }
+        }
+    }
+    return 0;
+}
+
 json_t *ps_compare_results(json_t *measured, json_t *predicted, FILE *out, char *err, size_t errlen)
 {
     if (!json_is_object(measured) || !json_is_object(predicted)) {
@@ -175,20 +252,29 @@ json_t *ps_compare_results(json_t *measured, json_t *predicted, FILE *out, char 
         return NULL;
     }
     json_t *mp = points_of(measured), *pp = points_of(predicted);
-    json_t *rows = json_array();
+    if (same_experiment(measured, mp, predicted, pp, err, errlen)) {
+        json_decref(mp);
+        json_decref(pp);
+        return NULL;
+    }
+    json_t *rows = json_array(), *unmatched = json_array();
     double maxabs = 0;
     static const char *acts[3] = {"busy", "overhead", "idle"};
-    if (out) {
-        fprintf(out, "%6s  %12s  %12s  %8s  %9s  %9s  %9s\n", "P", "measured s", "predicted s", "error",
-                "busy", "overhead", "idle");
-    }
     size_t i;
     json_t *pd;
+    /* the counts only one side has are listed, not compared */
+    json_array_foreach(mp, i, pd) if (!find_ranks(pp, doc_ranks(pd)))
+        json_array_append_new(unmatched, json_pack("{s:i, s:s}", "ranks", doc_ranks(pd), "only_in", "measured"));
+    json_array_foreach(pp, i, pd) if (!find_ranks(mp, doc_ranks(pd)))
+        json_array_append_new(unmatched, json_pack("{s:i, s:s}", "ranks", doc_ranks(pd), "only_in", "predicted"));
     json_array_foreach(pp, i, pd)
     {
         int p = doc_ranks(pd);
         json_t *md = find_ranks(mp, p);
         if (p < 0 || !md) continue;
+        if (out && json_array_size(rows) == 0)
+            fprintf(out, "%6s  %12s  %12s  %8s  %9s  %9s  %9s\n", "P", "measured s", "predicted s", "error", "busy",
+                    "overhead", "idle");
         double tm = ps_result_doc_time(md), tp = ps_result_doc_time(pd);
         double e = rel(tp, tm);
         if (isfinite(e) && fabs(e) > maxabs) maxabs = fabs(e);
@@ -213,9 +299,11 @@ json_t *ps_compare_results(json_t *measured, json_t *predicted, FILE *out, char 
         json_object_set_new(row, "activities", ao);
         json_array_append_new(rows, row);
         if (out) {
-            char e0[32];
+            char e0[32], t0[32], t1[32];
             fmt_err(e0, sizeof e0, e);
-            fprintf(out, "%6d  %12.6g  %12.6g  %8s  %9s  %9s  %9s\n", p, tm, tp, e0, eb[0], eb[1], eb[2]);
+            fmt_num(t0, sizeof t0, tm);
+            fmt_num(t1, sizeof t1, tp);
+            fprintf(out, "%6d  %12s  %12s  %8s  %9s  %9s  %9s\n", p, t0, t1, e0, eb[0], eb[1], eb[2]);
         }
         /* by activity and construct, when both sides have their traces */
         json_t *ma = activities_of(md), *pa = activities_of(pd);
@@ -227,8 +315,17 @@ json_t *ps_compare_results(json_t *measured, json_t *predicted, FILE *out, char 
     json_decref(pp);
     if (json_array_size(rows) == 0) {
         json_decref(rows);
+        json_decref(unmatched);
         ps_seterr(err, errlen, "the two results have no processor count in common");
         return NULL;
+    }
+    if (out && json_array_size(unmatched)) {
+        fprintf(out, "not compared (in one result only):");
+        json_t *u;
+        json_array_foreach(unmatched, i, u)
+            fprintf(out, "%s P = %lld (%s)", i ? "," : "", json_integer_value(json_object_get(u, "ranks")),
+                    json_string_value(json_object_get(u, "only_in")));
+        fputc('\n', out);
     }
     if (out)
         fprintf(out, "(error = (predicted - measured) / measured; activities are seconds per rank: busy = "
@@ -237,6 +334,7 @@ json_t *ps_compare_results(json_t *measured, json_t *predicted, FILE *out, char 
     json_t *doc = json_object();
     json_object_set_new(doc, "kind", json_string("compare"));
     json_object_set_new(doc, "rows", rows);
+    json_object_set_new(doc, "not_compared", unmatched);
     json_object_set_new(doc, "max_abs_error", json_real(maxabs));
     return doc;
 }

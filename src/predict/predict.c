@@ -323,9 +323,11 @@ static void print_row(FILE *out, const ps_sim_result *res, const json_t *doc, do
     json_t *sent = json_object_get(json_object_get(doc, "sheet"), "messages_sent");
     unsigned long long messages = json_is_integer(sent) ? (unsigned long long)json_integer_value(sent)
                                                         : (unsigned long long)res->messages;
-    fprintf(out, "%7d  %12.6g  %8.3g  %12.6g  %12.6g  %12.6g  %10llu  %8.3f\n", res->nranks, res->time,
-            (isfinite(t1) && res->time > 0) ? t1 / res->time : NAN, res->work, res->comm, res->wait,
-            messages, sim_s);
+    /* no speedup where a time is zero (nothing to do): "-", never "nan" */
+    char sp[32] = "-";
+    if (isfinite(t1) && t1 > 0 && res->time > 0) snprintf(sp, sizeof sp, "%.3g", t1 / res->time);
+    fprintf(out, "%7d  %12.6g  %8s  %12.6g  %12.6g  %12.6g  %10llu  %8.3f\n", res->nranks, res->time, sp, res->work,
+            res->comm, res->wait, messages, sim_s);
     fflush(out);
 }
 

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "launch/launch.h"
 #include "launch/run.h"
 #include "report/result.h"
 #include "predict/predict_int.h"
@@ -25,14 +26,26 @@ int ps__predict_record(const ps_predict_opts *o, int P, const char *dir, char *e
     if (rc) return rc;
     /* LD_BIND_NOW: the dynamic linker resolves every symbol once, before the
      * program forks its ranks, not again in each rank's process (~10% of a
-     * 1024-rank recording's processor time) */
+     * 1024-rank recording's processor time); a value a rank refuses
+     * (runtime/limits.h) is told through the status directory */
     char *env[] = {ps_xasprintf("PARSCOPE_RECORD=%d", P), ps_xasprintf("PARSCOPE_RECORD_DIR=%s", dir),
-                   ps_xstrdup("LD_BIND_NOW=1"), NULL};
+                   ps_xasprintf("PARSCOPE_STATUS_DIR=%s", dir), ps_xstrdup("LD_BIND_NOW=1"), NULL};
     /* its messages reach the user as they come */
     ps_proc_opts po = {.timeout = o->timeout, .out = "/dev/null", .echo = 1, .env = env};
     ps_proc_result r;
     rc = ps_proc_run(argv, &po, &r);
-    if (r.timed_out)
+    char bad[700];
+    int nbad = rc && r.exited && r.exit_code == 2 ? ps_launch_bad_input(dir, P, bad, sizeof bad) : 0;
+    if (nbad) {
+        ps_seterr(err, errlen, "%s", bad);
+        ps_proc_result_free(&r);
+        for (int i = 0; env[i]; i++) free(env[i]);
+        ps_argv_free(argv);
+        return 2;
+    }
+    if (r.interrupted)
+        ps_seterr(err, errlen, "recording %s at %d ranks was interrupted", o->workload, P);
+    else if (r.timed_out)
         ps_seterr(err, errlen, "recording %s at %d ranks took longer than %g s (--timeout)", o->workload, P,
                   o->timeout);
     else if (rc && !r.started)

@@ -97,6 +97,37 @@ void ps__quiet_barrier(void)
     }
 }
 
+/* The raw document (rank 0): the rounds so far; complete when all ran. */
+static json_t *raw_doc(const ps_probe_budget *b, int p, const char *names, json_t *meta, json_t *rounds,
+                       double elapsed, double setup, int complete)
+{
+    json_t *doc = json_object();
+    json_object_set_new(doc, "schema", json_integer(PS_RESULT_SCHEMA));
+    json_object_set_new(doc, "kind", json_string("probe-raw"));
+    json_object_set_new(doc, "mode", json_string(b->name));
+    json_object_set_new(doc, "ranks", json_integer(p));
+    json_t *hosts = json_array();
+    for (int i = 0; i < p; i++) json_array_append_new(hosts, json_string(names + (size_t)i * MPI_MAX_PROCESSOR_NAME));
+    json_object_set_new(doc, "hosts", hosts);
+    json_object_set(doc, "machine", meta);
+    json_object_set_new(doc, "elapsed", json_real(elapsed));
+    json_object_set_new(doc, "setup_seconds", json_real(setup));
+    json_object_set(doc, "rounds", rounds);
+    json_object_set_new(doc, "rounds_planned", json_integer(b->rounds));
+    json_object_set_new(doc, "complete", json_boolean(complete));
+    return doc;
+}
+
+/* The rounds so far on disk, for a probe that is stopped before the end. */
+static void write_partial(const char *path, json_t *doc)
+{
+    char *text = json_dumps(doc, JSON_COMPACT | JSON_REAL_PRECISION(17));
+    char err[512];
+    if (text && ps_write_file(path, text, strlen(text), err, sizeof err)) fprintf(stderr, "parscope: %s\n", err);
+    free(text);
+    json_decref(doc);
+}
+
 int ps_probe_rank_side(const ps_probe_opts *o, json_t **raw, char *err, size_t errlen)
 {
     int inited = 0, rank, p;
@@ -184,25 +215,16 @@ int ps_probe_rank_side(const ps_probe_opts *o, json_t **raw, char *err, size_t e
             json_object_set_new(round, "hrelation", hr);
             json_object_set_new(round, "combined", hc);
             json_array_append_new(rounds, round);
+            if (o->raw_path) write_partial(o->raw_path, raw_doc(b, p, names, meta, rounds, MPI_Wtime() - start, setup, 0));
         }
     }
     ps__daxpy_free(dx);
     ps__loggops_end();
     double elapsed = MPI_Wtime() - start;
     if (rank == 0) {
-        json_t *doc = json_object();
-        json_object_set_new(doc, "schema", json_integer(PS_RESULT_SCHEMA));
-        json_object_set_new(doc, "kind", json_string("probe-raw"));
-        json_object_set_new(doc, "mode", json_string(b->name));
-        json_object_set_new(doc, "ranks", json_integer(p));
-        json_t *hosts = json_array();
-        for (int i = 0; i < p; i++) json_array_append_new(hosts, json_string(names + (size_t)i * MPI_MAX_PROCESSOR_NAME));
-        json_object_set_new(doc, "hosts", hosts);
-        json_object_set_new(doc, "machine", meta);
-        json_object_set_new(doc, "elapsed", json_real(elapsed));
-        json_object_set_new(doc, "setup_seconds", json_real(setup));
-        json_object_set_new(doc, "rounds", rounds);
-        *raw = doc;
+        *raw = raw_doc(b, p, names, meta, rounds, elapsed, setup, 1);
+        json_decref(meta);
+        json_decref(rounds);
     }
     free(names);
     if (!inited) MPI_Finalize();

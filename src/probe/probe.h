@@ -93,12 +93,20 @@ typedef struct ps_probe_opts {
     int           ranks;      /* 0: the cores, at least 2 */
     const char   *launcher;   /* launcher template (launch/launch.h), NULL: the default */
     double        timeout;    /* seconds for the whole measurement, 0: none */
+    const char   *raw_path;   /* rank side: rank 0 writes the raw document here after each round
+                                 too ("complete": false), so a stopped probe keeps its rounds */
 } ps_probe_opts;
+
+/* Exit status of ps_probe_run when the measurement was stopped (interrupted
+ * or at its time limit) after at least one whole round: *doc holds those
+ * rounds' analysis, marked "interrupted" with what is missing. */
+#define PS_PROBE_PARTIAL 3
 
 /* The run (run.c), from outside an MPI job: launches parscope itself on
  * o->ranks ranks ("parscope probe --rank-side --raw FILE"), reads rank 0's
  * raw document back and analyses it: the probe document in *doc and the
- * machine model in *m.  0, 1 the measurement failed, 2 no launcher (err set). */
+ * machine model in *m.  0, 1 the measurement failed, 2 no launcher (err
+ * set), PS_PROBE_PARTIAL (err says what is missing). */
 int ps_probe_run(const ps_probe_opts *o, json_t **doc, ps_machine *m, char *err, size_t errlen);
 /* The cores (hwloc), at least 2. */
 int ps_probe_default_ranks(void);

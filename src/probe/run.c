@@ -39,6 +39,27 @@ int ps_probe_run(const ps_probe_opts *o, json_t **doc, ps_machine *m, char *err,
     int rc = ps_launch(&lo, av, &lr);
     if (rc) {
         ps_seterr(err, errlen, "%s", lr.message);
+        /* stopped (interrupted, at its time limit, a rank lost): the whole
+         * rounds rank 0 wrote as it went are still a measurement */
+        json_t *raw = rc == 1 ? json_load_file(rawpath, 0, NULL) : NULL;
+        int done = (int)json_array_size(json_object_get(raw, "rounds"));
+        if (done > 0) {
+            char e2[512];
+            *doc = ps_probe_analyze(raw, m, e2, sizeof e2);
+            if (*doc) {
+                int planned = (int)json_integer_value(json_object_get(raw, "rounds_planned"));
+                json_object_set_new(*doc, "interrupted", json_true());
+                json_object_set_new(*doc, "complete", json_false());
+                json_object_set_new(*doc, "rounds_planned", json_integer(planned));
+                json_object_set_new(*doc, "stopped_because", json_string(lr.message));
+                json_object_set_new(*doc, "missing",
+                                    json_sprintf("rounds %d to %d of %d", done + 1, planned, planned));
+                ps_seterr(err, errlen, "%s; %d of %d rounds measured, rounds %d to %d missing", lr.message, done,
+                          planned, done + 1, planned);
+                rc = PS_PROBE_PARTIAL;
+            }
+        }
+        json_decref(raw);
     } else {
         json_error_t je;
         json_t *raw = json_load_file(rawpath, 0, &je);

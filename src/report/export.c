@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "util/output.h"
 #include "util/util.h"
 
 int ps_export_format_parse(const char *name)
@@ -426,41 +427,13 @@ int ps_export_perfetto(const ps_trace *t, FILE *out, char *err, size_t errlen)
 int ps_export(const ps_trace *t, int format, const char *path, char *err, size_t errlen)
 {
     if (format == PS_EXPORT_OTF2) return ps_export_otf2(t, path, err, errlen);
-    int to_stdout = !strcmp(path, "-");
-    char *tmp = NULL;
-    FILE *f = stdout;
-    if (!to_stdout) {
-        tmp = ps_xasprintf("%s.tmpXXXXXX", path);
-        int fd = mkstemp(tmp);
-        if (fd < 0 || !(f = fdopen(fd, "w"))) {
-            ps_seterr(err, errlen, "%s: cannot create: %s", path, strerror(errno));
-            if (fd >= 0) close(fd), unlink(tmp);
-            free(tmp);
-            return -1;
-        }
-        fchmod(fd, 0644);
-        setvbuf(f, NULL, _IOFBF, 1 << 20);
-    }
-    int rc = format == PS_EXPORT_CSV ? ps_export_csv(t, f, err, errlen) : ps_export_perfetto(t, f, err, errlen);
-    if (to_stdout) {
-        if (fflush(f) != 0 && rc == 0) {
-            ps_seterr(err, errlen, "standard output: %s", strerror(errno));
-            rc = -1;
-        }
+    ps_output o;
+    if (ps_output_open(&o, path, 0, err, errlen)) return -1;
+    setvbuf(o.f, NULL, _IOFBF, 1 << 20);
+    int rc = format == PS_EXPORT_CSV ? ps_export_csv(t, o.f, err, errlen) : ps_export_perfetto(t, o.f, err, errlen);
+    if (rc) {
+        ps_output_abort(&o);
         return rc;
     }
-    int werr = ferror(f) || fflush(f) != 0 || fsync(fileno(f)) != 0;
-    int e = errno;
-    if (fclose(f) != 0) werr = 1, e = errno;
-    if (rc == 0 && werr) {
-        ps_seterr(err, errlen, "%s: write failed: %s", path, strerror(e));
-        rc = -1;
-    }
-    if (rc == 0 && rename(tmp, path) != 0) {
-        ps_seterr(err, errlen, "%s: cannot rename into place: %s", path, strerror(errno));
-        rc = -1;
-    }
-    if (rc != 0) unlink(tmp);
-    free(tmp);
-    return rc;
+    return ps_output_commit(&o, err, errlen);
 }

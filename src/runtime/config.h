@@ -38,6 +38,9 @@
 /* Before the timed interval every pair of ranks exchanges one message of
  * each protocol size up to this many ranks (ring neighbours beyond). */
 #define PS_WARMUP_ALL_PAIRS 64
+/* Every program linked with the runtime holds this string (rt.c), so that
+ * parscope can tell one from any other file before launching it. */
+#define PS_RUNTIME_MARK "parscope runtime: programs linked with it report their own trace"
 /* Exit status of a rank that hit --timeout. */
 #define PS_EXIT_TIMEOUT 124
 

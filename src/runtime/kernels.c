@@ -10,7 +10,9 @@
 #include <string.h>
 
 #include "parscope/loop.h"
+#include "runtime/limits.h"
 #include "runtime/structure.h"
+#include "util/limits.h"
 
 void ps_loop_open0(int *nodes, int *me, int *host, int *problem_size, long trace_capacity)
 {
@@ -55,17 +57,18 @@ static void *alloc_or_die(size_t n, const char *what, long r, long c)
     return p;
 }
 
-void *ps_vec_alloc(size_t elem, long n)
+void *(ps_vec_alloc)(size_t elem, long n)
 {
-    if (n < 0) ps_abort("\\VEC: negative length %ld", n);
+    ps__check_named("VEC", PS_VALUE_LENGTH, (double)n);
     arr_hdr *h = alloc_or_die(sizeof(arr_hdr) + elem * (size_t)n, "\\VEC", n, 1);
     *h = (arr_hdr){n, 1, elem, h + 1, h, ARR_MAGIC};
     return h + 1;
 }
 
-void *ps_mat_alloc(size_t elem, long rows, long cols)
+void *(ps_mat_alloc)(size_t elem, long rows, long cols)
 {
-    if (rows < 0 || cols < 0) ps_abort("\\MAT: negative size %ld x %ld", rows, cols);
+    if (rows < 0 || cols < 0) ps__bad_input("MAT", "a matrix cannot have a negative size (%ld x %ld)", rows, cols);
+    ps__check_named("MAT", PS_VALUE_LENGTH, (double)rows * (double)cols);
     size_t ptrs = ((size_t)rows * sizeof(void *) + 15) & ~(size_t)15;
     char *b = alloc_or_die(sizeof(arr_hdr) + ptrs + elem * (size_t)rows * (size_t)cols, "\\MAT", rows, cols);
     arr_hdr *h = (arr_hdr *)b;

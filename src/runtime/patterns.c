@@ -8,7 +8,9 @@
 #include <string.h>
 
 #include "parscope/loop.h"
+#include "runtime/limits.h"
 #include "runtime/structure.h"
+#include "util/limits.h"
 
 /* Tags: the construct id in the high bits, the partner position below, so
  * every message of a pattern matches the receive meant for it. */
@@ -83,7 +85,7 @@ static void comm_init(ps_comm *c, size_t bytes, int distance, int partners, cons
     c->recvbuf = rb;
 }
 
-void ps_communicate(size_t bytes, int distance, int partners, const void *sendbuf, void *recvbuf)
+void (ps_communicate)(size_t bytes, int distance, int partners, const void *sendbuf, void *recvbuf)
 {
     ps__structure(PS_C_COMMUNICATE, PS_ARGS_PATTERN, (long)bytes, distance, partners);
     ps_comm c;
@@ -92,7 +94,7 @@ void ps_communicate(size_t bytes, int distance, int partners, const void *sendbu
     comm_complete(&c);
 }
 
-void ps_communicate_begin(ps_comm *c, size_t bytes, int distance, int partners, const void *sendbuf,
+void (ps_communicate_begin)(ps_comm *c, size_t bytes, int distance, int partners, const void *sendbuf,
                           void *recvbuf)
 {
     ps__structure(PS_C_COMMUNICATE, PS_ARGS_PATTERN, (long)bytes, distance, partners);
@@ -107,7 +109,7 @@ void ps_communicate_end(ps_comm *c)
 
 /* ---- \EXCHANGE ----------------------------------------------------------------- */
 
-void ps_exchange(size_t bytes, int distance, int partners, const void *sb, void *rb)
+void (ps_exchange)(size_t bytes, int distance, int partners, const void *sb, void *rb)
 {
     int P = ps_size(), me = ps_rank();
     ps__structure(PS_C_EXCHANGE, PS_ARGS_PATTERN, (long)bytes, distance, partners);
@@ -175,11 +177,11 @@ static void multibcast(size_t bytes, int construct, int start)
     free(req);
 }
 
-void ps_multibcast0(size_t bytes) { multibcast(bytes, PS_C_MULTIBCAST0, 0); }
+void (ps_multibcast0)(size_t bytes) { multibcast(bytes, PS_C_MULTIBCAST0, 0); }
 
-void ps_multibcast_me(size_t bytes) { multibcast(bytes, PS_C_MULTIBCAST_ME, (ps_rank() + 1) % ps_size()); }
+void (ps_multibcast_me)(size_t bytes) { multibcast(bytes, PS_C_MULTIBCAST_ME, (ps_rank() + 1) % ps_size()); }
 
-void ps_multibcast_alter(size_t bytes)
+void (ps_multibcast_alter)(size_t bytes)
 {
     int P = ps_size(), me = ps_rank();
     ps__structure(PS_C_MULTIBCAST_ALTER, PS_ARGS_BYTES, (long)bytes, 0, 0);
@@ -207,7 +209,7 @@ static int top_step(int P)
     return s;
 }
 
-void ps_tree_bcast(void *data, size_t bytes)
+void (ps_tree_bcast)(void *data, size_t bytes)
 {
     int P = ps_size(), me = ps_tree_position(ps_rank());
     ps__structure(PS_C_TREE_BCAST, PS_ARGS_BYTES, (long)bytes, 0, 0);
@@ -296,7 +298,7 @@ static void recv_parts(char *v, long n, int P, int a, int b, size_t elem, int fr
     free(buf);
 }
 
-void ps_tree_collect_vec(void *vec, size_t elem, long n)
+void (ps_tree_collect_vec)(void *vec, size_t elem, long n)
 {
     int P = ps_size(), me = ps_tree_position(ps_rank());
     ps__structure(PS_C_TREE_COLLECT, PS_ARGS_BYTES, (long)elem * n, 0, 0);
@@ -314,7 +316,7 @@ void ps_tree_collect_vec(void *vec, size_t elem, long n)
     }
 }
 
-void ps_tree_distrib_vec(void *vec, size_t elem, long n)
+void (ps_tree_distrib_vec)(void *vec, size_t elem, long n)
 {
     int P = ps_size(), me = ps_tree_position(ps_rank());
     ps__structure(PS_C_TREE_DISTRIB, PS_ARGS_BYTES, (long)elem * n, 0, 0);
@@ -361,36 +363,35 @@ void ps_visible_sync(void)
  * other way round, as in the estimator seed. */
 #define P2P_TAG TAG(PS_C_SEND, 0)
 
-static size_t word_bytes(double words, const char *what)
+/* The bytes of a message of `words` 8-byte words; a bad count ends the job
+ * as bad input (runtime/limits.h), before it becomes a size. */
+static size_t word_bytes(double words, int construct)
 {
-    if (!(words >= 0) || words > 1e15) ps_abort("\\%s: bad word count %g", what, words);
+    ps__check_value(construct, PS_VALUE_WORDS, words);
+    ps__structure(construct, PS_ARGS_WORDS, (long)(words + 0.5), 0, 0);
     return (size_t)(words + 0.5) * 8;
 }
 
-void ps_loop_send(int dest, double words)
+void (ps_loop_send)(int dest, double words)
 {
-    ps__structure(PS_C_SEND, PS_ARGS_WORDS, (long)(words + 0.5), 0, 0);
-    size_t b = word_bytes(words, "SEND");
+    size_t b = word_bytes(words, PS_C_SEND);
     ps_scratch(b);
     (void)ps_isend(NULL, b, dest, P2P_TAG, PS_C_SEND);
 }
 
-void ps_loop_receive(int src, double words)
+void (ps_loop_receive)(int src, double words)
 {
-    ps__structure(PS_C_RECEIVE, PS_ARGS_WORDS, (long)(words + 0.5), 0, 0);
-    size_t b = word_bytes(words, "RECEIVE");
+    size_t b = word_bytes(words, PS_C_RECEIVE);
     ps_scratch(b);
     (void)ps_irecv(NULL, b, src, P2P_TAG, PS_C_RECEIVE);
 }
 
-void ps_loop_bsend(int dest, double words)
+void (ps_loop_bsend)(int dest, double words)
 {
-    ps__structure(PS_C_BSEND, PS_ARGS_WORDS, (long)(words + 0.5), 0, 0);
-    ps_send(NULL, word_bytes(words, "BSEND"), dest, P2P_TAG, PS_C_BSEND);
+    ps_send(NULL, word_bytes(words, PS_C_BSEND), dest, P2P_TAG, PS_C_BSEND);
 }
 
-void ps_loop_breceive(int src, double words)
+void (ps_loop_breceive)(int src, double words)
 {
-    ps__structure(PS_C_BRECEIVE, PS_ARGS_WORDS, (long)(words + 0.5), 0, 0);
-    ps_recv(NULL, word_bytes(words, "BRECEIVE"), src, P2P_TAG, PS_C_BRECEIVE);
+    ps_recv(NULL, word_bytes(words, PS_C_BRECEIVE), src, P2P_TAG, PS_C_BRECEIVE);
 }

@@ -24,6 +24,7 @@
 
 #include <jansson.h>
 
+#include "runtime/limits.h"
 #include "runtime/rt.h"
 #include "runtime/structure.h"
 #include "util/assert.h"
@@ -261,7 +262,8 @@ static int join_streams(void)
 
 /* ---- life cycle -------------------------------------------------------------- */
 
-/* Waits for one child rank; exits 1 if it failed. */
+/* Waits for one child rank; exits 1 if it failed, PS_EXIT_BAD_INPUT if it
+ * refused a value. */
 static void rec_reap(void)
 {
     int status;
@@ -275,13 +277,15 @@ static void rec_reap(void)
         int r = -1;
         for (int k = 0; k < rec_p; k++)
             if (rec_pid[k] == pid) r = k;
-        if (WIFSIGNALED(status))
+        /* a bad value: the rank said which (runtime/limits.h) */
+        int bad = WIFEXITED(status) && WEXITSTATUS(status) == PS_EXIT_BAD_INPUT;
+        if (!bad && WIFSIGNALED(status))
             fprintf(stderr, "parscope: recording: rank %d of %d died (signal %d)\n", r, rec_p, WTERMSIG(status));
-        else
+        else if (!bad)
             fprintf(stderr, "parscope: recording: rank %d of %d failed (exit status %d)\n", r, rec_p,
                     WEXITSTATUS(status));
         while (wait(&status) > 0 || errno == EINTR) {}
-        _exit(1);
+        _exit(bad ? PS_EXIT_BAD_INPUT : 1);
     }
 }
 

@@ -17,8 +17,10 @@
 #include <unistd.h>
 
 #include "runtime/config.h"
+#include "runtime/limits.h"
 #include "runtime/structure.h"
 #include "trace/constructs.h"
+#include "util/limits.h"
 
 ps__runtime ps__rt = {.default_size = PS_DEFAULT_PROBLEM_SIZE,
                       .default_iterations = PS_DEFAULT_ITERATIONS,
@@ -26,6 +28,9 @@ ps__runtime ps__rt = {.default_size = PS_DEFAULT_PROBLEM_SIZE,
                       .timed_minflt = -1,
                       .timed_majflt = -1,
                       .timed_cache_misses = -1};
+
+/* what 'parscope run PROGRAM' looks for before it launches PROGRAM */
+__attribute__((used)) const char ps__runtime_mark[] = PS_RUNTIME_MARK;
 
 static char ps__errbuf[256];
 static void scratch_free(void);
@@ -347,23 +352,26 @@ static void need_init(const char *fn)
     }
 }
 
-static void check_peer(const char *fn, int peer)
+/* A message's partner and size, before they reach MPI: a bad one is the
+ * program's bad input (runtime/limits.h). */
+static void check_message(const char *fn, int construct, int peer, size_t bytes)
 {
     if (peer < 0 || peer >= ps__rt.size)
-        ps_abort("%s: partner rank %d is outside 0..%d", fn, peer, ps__rt.size - 1);
+        ps__bad_input(ps_construct_name(construct), "%s: partner rank %d is outside 0..%d", fn, peer, ps__rt.size - 1);
+    ps__check_value(construct, PS_VALUE_BYTES, ps__size_value(bytes));
 }
 
 ps_request ps_isend(const void *buf, size_t bytes, int dest, int tag, int construct)
 {
     need_init("ps_isend");
-    check_peer("send", dest);
+    check_message("send", construct, dest, bytes);
     return ps__rt.be->isend(buf, bytes, dest, tag, construct);
 }
 
 ps_request ps_irecv(void *buf, size_t bytes, int src, int tag, int construct)
 {
     need_init("ps_irecv");
-    check_peer("receive", src);
+    check_message("receive", construct, src, bytes);
     return ps__rt.be->irecv(buf, bytes, src, tag, construct);
 }
 
@@ -373,14 +381,14 @@ void ps_waitall(void) { ps__rt.be->waitall(); }
 void ps_send(const void *buf, size_t bytes, int dest, int tag, int construct)
 {
     need_init("ps_send");
-    check_peer("send", dest);
+    check_message("send", construct, dest, bytes);
     ps__rt.be->send(buf, bytes, dest, tag, construct);
 }
 
 void ps_recv(void *buf, size_t bytes, int src, int tag, int construct)
 {
     need_init("ps_recv");
-    check_peer("receive", src);
+    check_message("receive", construct, src, bytes);
     ps__rt.be->recv(buf, bytes, src, tag, construct);
 }
 
@@ -398,6 +406,7 @@ void ps_compute(int construct, double t0, double t1, double flops)
 void ps_work(double flops)
 {
     need_init("ps_work");
+    ps__check_value(PS_C_WORK, PS_VALUE_FLOPS, flops);
     ps__structure(PS_C_WORK, PS_ARGS_FLOPS, (long)(flops > 0 ? flops + 0.5 : 0), 0, 0);
     ps__rt.be->work(flops);
 }
@@ -434,6 +443,7 @@ void ps_data_move_begin(void) { dm_t0 = ps_now(); }
 void ps_data_move_end(double bytes)
 {
     double t1 = ps_now();
+    ps__check_value(PS_C_DATA_MOVE, PS_VALUE_DATA, bytes);
     if (ps_recording()) return;
     ps__record(PS_EV_DATA, PS_C_DATA_MOVE, dm_t0, t1, -1, 0, (uint64_t)(bytes > 0 ? bytes : 0), 0, 0);
 }
@@ -488,6 +498,8 @@ static size_t nretired;
 void *ps_scratch(size_t bytes)
 {
     if (bytes > scratch_len) {
+        /* the doubling below must not wrap around (a negative size as size_t) */
+        if (bytes > ((size_t)1 << 62)) ps_abort("scratch buffer of %zu bytes: more than any memory", bytes);
         size_t len = scratch_len ? scratch_len : 4096;
         while (len < bytes) len *= 2;
         void *n = calloc(1, len);

@@ -7,6 +7,7 @@
 
 #include "parscope/parscope.h"
 #include "runtime/config.h"
+#include "runtime/limits.h"
 
 /* Distinct argument lists kept per construct; further ones are only counted. */
 #define PS_STRUCT_CALLS 16
@@ -45,6 +46,8 @@ static int     slot[PS_MAX_CONSTRUCTS]; /* construct id -> 1 + index into tab, 0
 
 void ps__structure(int construct, enum ps__args args, long a, long b, long c)
 {
+    /* every construct passes here first: its arguments are checked once */
+    ps__check_args(construct, (int)args, a, b, c);
     if (construct < 0 || construct >= PS_MAX_CONSTRUCTS) return;
     sentry *e;
     if (!slot[construct]) {

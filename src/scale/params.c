@@ -266,7 +266,7 @@ int ps_scale_params_set(ps_scale_params *p, const char *key, const char *value, 
 int ps_scale_params_load(ps_scale_params *p, const char *path, char *err, size_t errlen)
 {
     char e[512];
-    char *text = ps_read_file(path, NULL, e, sizeof e);
+    char *text = ps_read_text(path, NULL, e, sizeof e);
     if (!text) {
         ps_seterr(err, errlen, "%s", e);
         return -1;

@@ -17,13 +17,15 @@
 
 #include "scale/params.h"
 
-/* Exit status of an interrupted sweep (partial results written). */
+/* Exit status of a sweep interrupted by SIGINT (partial results written);
+ * after SIGTERM it is 143 (util/proc.h, ps_interrupt_status). */
 #define PS_SCALE_EXIT_INTERRUPTED 130
 
 /* Runs (or, with resume, continues) the sweep in dir and writes the
  * analysis.  Returns the command's exit status: 0 all runs succeeded, 1 some
  * run failed (recorded, the sweep went on), 2 bad input (err set),
- * PS_SCALE_EXIT_INTERRUPTED after SIGINT/SIGTERM. */
+ * 128 + the signal after SIGINT/SIGTERM (ps_interrupt_status: 130, 143).
+ * The directory is locked for the sweep (a second one is refused). */
 int ps_scale_sweep(ps_scale_params *p, const char *dir, int resume, char *err, size_t errlen);
 
 /* Restores the parameters of a sweep directory (DIR/sweep.json). */

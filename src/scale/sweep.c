@@ -12,6 +12,7 @@
 #include "launch/run.h"
 #include "report/result.h"
 #include "trace/sheet.h"
+#include "util/output.h"
 #include "util/proc.h"
 #include "util/progress.h"
 #include "util/util.h"
@@ -243,6 +244,8 @@ int ps_scale_sweep(ps_scale_params *p, const char *dir, int resume, char *err, s
     snprintf(plan_path, sizeof plan_path, "%s/sweep.json", dir);
     snprintf(runs_path, sizeof runs_path, "%s/runs.ndjson", dir);
     json_t *plan = NULL;
+    /* one sweep at a time in a directory: a second one is refused, not mixed in */
+    if (ps_is_dir(dir) && ps_dir_lock(dir, err, errlen)) return 2;
     if (resume) {
         if (ps_scale_load_plan(dir, p, &plan, err, errlen)) return 2;
     } else {
@@ -251,7 +254,7 @@ int ps_scale_sweep(ps_scale_params *p, const char *dir, int resume, char *err, s
                       dir, dir);
             return 2;
         }
-        if (ps_mkdirs(dir, err, errlen)) return 2;
+        if (ps_mkdirs(dir, err, errlen) || ps_dir_lock(dir, err, errlen)) return 2;
         /* the memory-bandwidth bound, measured in this sweep over the grids' footprint */
         double copy_bps = 0;
         size_t copy_bytes = 0;
@@ -342,14 +345,14 @@ int ps_scale_sweep(ps_scale_params *p, const char *dir, int resume, char *err, s
     }
     if (interrupted) {
         fprintf(stderr,
-                "parscope scale: interrupted: the analysis covers what was measured; %zu run(s) missing "
+                "parscope scale: interrupted (%s): the analysis covers what was measured; %zu run(s) missing "
                 "(listed in scale.json \"missing\"); continue with: parscope scale --resume %s\n",
-                nmissing, dir);
+                ps_interrupt_name(), nmissing, dir);
     }
     json_decref(doc);
     json_decref(runs);
     json_decref(plan);
     if (fatal) return 2;
-    if (interrupted) return PS_SCALE_EXIT_INTERRUPTED;
+    if (interrupted) return ps_interrupt_status();
     return status;
 }

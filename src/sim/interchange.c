@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "sim/sim.h"
+#include "util/output.h"
 #include "util/util.h"
 
 /* The outstanding nonblocking requests of one rank while exporting. */
@@ -47,14 +48,21 @@ static void reqs_remove(reqs *q, size_t k)
     q->n--;
 }
 
-static int close_file(FILE *f, const char *path, char *err, size_t errlen)
+/* Every file goes through the one output writer (util/output.h): a device
+ * or FIFO is written in place, a regular file replaced only whole. */
+static FILE *open_out(ps_output *o, const char *path, char *err, size_t errlen)
 {
-    int bad = ferror(f);
-    if (fclose(f) || bad) {
-        ps_seterr(err, errlen, "%s: write failed: %s", path, strerror(errno ? errno : EIO));
+    return ps_output_open(o, path, 0, err, errlen) ? NULL : o->f;
+}
+
+/* Commits the file (ok), or leaves the target untouched (!ok). */
+static int close_out(ps_output *o, int ok, char *err, size_t errlen)
+{
+    if (!ok) {
+        ps_output_abort(o);
         return -1;
     }
-    return 0;
+    return ps_output_commit(o, err, errlen);
 }
 
 int ps_export_simgrid(const ps_streams *s, const ps_machine *m, const char *dir, char *err, size_t errlen)
@@ -62,20 +70,17 @@ int ps_export_simgrid(const ps_streams *s, const ps_machine *m, const char *dir,
     char path[4096];
     if (ps_mkdirs(dir, err, errlen)) return -1;
     snprintf(path, sizeof path, "%s/traces.txt", dir);
-    FILE *list = fopen(path, "w");
-    if (!list) {
-        ps_seterr(err, errlen, "%s: %s", path, strerror(errno));
-        return -1;
-    }
+    ps_output lo, fo;
+    FILE *list = open_out(&lo, path, err, errlen);
+    if (!list) return -1;
     reqs q = {0};
     int rc = 0;
     for (int r = 0; r < s->nranks && !rc; r++) {
         snprintf(path, sizeof path, "%s/rank-%d.txt", dir, r);
         /* named relative to traces.txt: the replay runs in DIR (cd DIR && smpirun ...) */
         fprintf(list, "rank-%d.txt\n", r);
-        FILE *f = fopen(path, "w");
+        FILE *f = open_out(&fo, path, err, errlen);
         if (!f) {
-            ps_seterr(err, errlen, "%s: %s", path, strerror(errno));
             rc = -1;
             break;
         }
@@ -128,28 +133,21 @@ int ps_export_simgrid(const ps_streams *s, const ps_machine *m, const char *dir,
         /* MPI_Finalize completes nothing: requests left open would hang the replay */
         if (q.n) fprintf(f, "%d waitall\n", r);
         fprintf(f, "%d finalize\n", r);
-        if (close_file(f, path, err, errlen)) rc = -1;
+        if (close_out(&fo, !rc, err, errlen)) rc = -1;
     }
     free(q.v);
-    snprintf(path, sizeof path, "%s/traces.txt", dir);
-    if (close_file(list, path, err, errlen)) rc = -1;
+    if (close_out(&lo, !rc, err, errlen)) rc = -1;
     if (rc) return -1;
 
     snprintf(path, sizeof path, "%s/hostfile", dir);
-    FILE *h = fopen(path, "w");
-    if (!h) {
-        ps_seterr(err, errlen, "%s: %s", path, strerror(errno));
-        return -1;
-    }
+    FILE *h = open_out(&fo, path, err, errlen);
+    if (!h) return -1;
     for (int r = 0; r < s->nranks; r++) fprintf(h, "node-%d\n", r);
-    if (close_file(h, path, err, errlen)) return -1;
+    if (close_out(&fo, 1, err, errlen)) return -1;
 
     snprintf(path, sizeof path, "%s/platform.xml", dir);
-    FILE *x = fopen(path, "w");
-    if (!x) {
-        ps_seterr(err, errlen, "%s: %s", path, strerror(errno));
-        return -1;
-    }
+    FILE *x = open_out(&fo, path, err, errlen);
+    if (!x) return -1;
     double speed = m->flop_time > 0 ? 1.0 / m->flop_time : 1e9;
     double bw = m->word_time > 0 ? 8.0 / m->word_time : 1e10;
     double lat = m->send_latency + m->recv_latency;
@@ -165,16 +163,14 @@ int ps_export_simgrid(const ps_streams *s, const ps_machine *m, const char *dir,
                "           speed=\"%.6gf\" bw=\"%.6gBps\" lat=\"%.6gs\"%s/>\n"
                "</platform>\n",
             m->name, s->nranks - 1, speed, bw, lat, bb);
-    return close_file(x, path, err, errlen);
+    return close_out(&fo, 1, err, errlen);
 }
 
 int ps_export_goal(const ps_streams *s, const ps_machine *m, const char *path, char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        ps_seterr(err, errlen, "%s: %s", path, strerror(errno));
-        return -1;
-    }
+    ps_output fo;
+    FILE *f = open_out(&fo, path, err, errlen);
+    if (!f) return -1;
     ps_sim_opts o;
     ps_sim_defaults(&o);
     fprintf(f, "num_ranks %d\n", s->nranks);
@@ -239,7 +235,7 @@ int ps_export_goal(const ps_streams *s, const ps_machine *m, const char *path, c
         fprintf(f, "}\n");
     }
     free(q.v);
-    if (close_file(f, path, err, errlen)) rc = -1;
-    if (rc) unlink(path);
+    /* never unlink the target: it may be a device node */
+    if (close_out(&fo, !rc, err, errlen)) rc = -1;
     return rc;
 }

@@ -486,6 +486,13 @@ int ps_machine_parse(const char *text, const char *path, ps_machine *m, char *er
         p = nl + 1;
     }
     int rc = ini ? parse_ini(text, st, err, errlen) : parse_arch(text, st, err, errlen);
+    /* a machine that computes in no time gives every computation 0 s and
+     * every speedup 0/0: no model of a machine */
+    if (rc == 0 && !(m->flop_time > 0)) {
+        ps_seterr(err, errlen, "%s: flop_time must be > 0 (seconds per floating-point operation; got %g)", path,
+                  m->flop_time);
+        rc = -1;
+    }
     if (rc == 0 && !m->source[0]) copy_str(m->source, sizeof m->source, path);
     free(st);
     return rc;

@@ -31,6 +31,8 @@
 #define PS_TRACE_V1_KINDS (PS_EV_DATA + 1)
 /* the smallest rank header (versions 1 and 2): bounds the rank count of a file */
 #define PS_RANK_HEADER_BYTES (2 * 8 + 5 * 8 + 3 * 8 + 5 * 8 + 64)
+/* magic, version, ranks, constructs, metadata length */
+#define PS_TRACE_HEADER_BYTES (8 + 4 * 4)
 
 _Static_assert(sizeof(ps_event) == 40, "ps_event must stay 40 bytes (the file format)");
 
@@ -270,12 +272,23 @@ int ps_trace_parse(const void *bytes, size_t len, const char *file, ps_trace **o
     const char *data = bytes;
     rbuf b = {(const unsigned char *)data, len, 0, 0};
     char magic[8];
+    /* shorter than the magic but the start of it (an empty file too): cut short */
+    if (len < 8 && !memcmp(data, PS_TRACE_MAGIC, len)) {
+        ps_seterr(err, errlen, "%s: truncated trace (%zu bytes; its header alone has %d)", file, len,
+                  PS_TRACE_HEADER_BYTES);
+        return -1;
+    }
     rb_get(&b, magic, 8);
     if (b.bad || memcmp(magic, PS_TRACE_MAGIC, 8) != 0) {
         ps_seterr(err, errlen, "%s: not a parscope trace (bad magic)", file);
         return -1;
     }
     uint32_t version = rb_u32(&b);
+    if (b.bad || len < PS_TRACE_HEADER_BYTES) {
+        ps_seterr(err, errlen, "%s: truncated trace (%zu bytes; its header alone has %d)", file, len,
+                  PS_TRACE_HEADER_BYTES);
+        return -1;
+    }
     if (version < 1 || version > PS_TRACE_VERSION) {
         ps_seterr(err, errlen, "%s: trace format version %u is not supported (this parscope reads 1 to %u)", file,
                   version, PS_TRACE_VERSION);
@@ -284,9 +297,13 @@ int ps_trace_parse(const void *bytes, size_t len, const char *file, ps_trace **o
     unsigned nkinds = version == 1 ? PS_TRACE_V1_KINDS : PS_EV__COUNT;
     uint32_t nranks = rb_u32(&b), ncons = rb_u32(&b), metalen = rb_u32(&b);
     /* every rank needs its fixed header, so the length bounds the rank count */
-    if (b.bad || nranks > (1u << 24) || (uint64_t)nranks * PS_RANK_HEADER_BYTES > len || ncons > 65535 ||
-        metalen > len) {
+    if (b.bad || nranks > (1u << 24) || ncons > 65535) {
         ps_seterr(err, errlen, "%s: corrupt trace header", file);
+        return -1;
+    }
+    if ((uint64_t)nranks * PS_RANK_HEADER_BYTES + metalen > len - b.off) {
+        ps_seterr(err, errlen, "%s: truncated trace (%zu bytes; its %u ranks and metadata need at least %llu)", file,
+                  len, nranks, (unsigned long long)(b.off + (uint64_t)nranks * PS_RANK_HEADER_BYTES + metalen));
         return -1;
     }
     ps_trace *t = ps_trace_new((int)nranks);
@@ -338,9 +355,20 @@ int ps_trace_parse(const void *bytes, size_t len, const char *file, ps_trace **o
         rb_get(&b, rt->host, 64);
         rt->host[63] = '\0';
         if (b.bad) break;
+        /* a time that is no number would turn into 0 or nan in every output */
+        const double hv[] = {rt->t_begin, rt->t_end, rt->clock_offset, rt->clock_drift, rt->clock_rtt,
+                             rt->proc.wall, rt->proc.user, rt->proc.sys};
+        for (size_t k = 0; k < sizeof hv / sizeof hv[0]; k++)
+            if (!isfinite(hv[k])) {
+                ps_seterr(err, errlen, "%s: corrupt header of rank %u (a time that is not a finite number)", file, r);
+                ps_trace_free(t);
+                return -1;
+            }
         if (n > (b.n - b.off) / 40) {
-            b.bad = 1;
-            break;
+            ps_seterr(err, errlen, "%s: truncated trace (rank %u has %llu events of 40 bytes, the file only %zu bytes "
+                      "more)", file, r, (unsigned long long)n, b.n - b.off);
+            ps_trace_free(t);
+            return -1;
         }
         rt->ev = malloc((size_t)(n ? n : 1) * sizeof *rt->ev);
         if (!rt->ev) { b.bad = 2; break; }
@@ -356,9 +384,14 @@ int ps_trace_parse(const void *bytes, size_t len, const char *file, ps_trace **o
             rb_get(&b, &e->kind, 1);
             rb_get(&b, &e->flags, 1);
             e->aux = rb_u32(&b);
-            if (e->kind == 0 || e->kind >= nkinds || (e->construct >= ncons && ncons > 0) ||
-                (e->peer >= (int32_t)nranks) || e->peer < -1) {
-                ps_seterr(err, errlen, "%s: corrupt event %llu of rank %u", file, (unsigned long long)i, r);
+            const char *why = e->kind == 0 || e->kind >= nkinds             ? "an unknown kind"
+                              : e->construct >= ncons && ncons > 0               ? "an unknown construct"
+                              : e->peer >= (int32_t)nranks || e->peer < -1        ? "a partner outside the ranks"
+                              : !isfinite(e->t0) || !isfinite(e->t1)              ? "a time that is not a finite number"
+                              : e->t1 < e->t0                                     ? "an end before its start"
+                                                                                  : NULL;
+            if (why) {
+                ps_seterr(err, errlen, "%s: corrupt event %llu of rank %u (%s)", file, (unsigned long long)i, r, why);
                 ps_trace_free(t);
                 return -1;
             }

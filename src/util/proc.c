@@ -1,6 +1,7 @@
 /* proc.c - starting a child process (see proc.h). */
 #include "util/proc.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -18,12 +19,13 @@ extern char **environ;
 
 /* ---- interruption ------------------------------------------------------ */
 
-static volatile sig_atomic_t interrupts, last_signal;
+static volatile sig_atomic_t interrupts, last_signal, first_signal;
 
 static void on_interrupt(int sig)
 {
     interrupts++;
     last_signal = sig;
+    if (!first_signal) first_signal = sig;
 }
 
 void ps_interrupt_install(void)
@@ -33,9 +35,94 @@ void ps_interrupt_install(void)
     sa.sa_handler = on_interrupt;
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
 }
 
 int ps_interrupted(void) { return interrupts > 0; }
+
+int ps_interrupt_signal(void) { return first_signal; }
+
+int ps_interrupt_status(void) { return first_signal ? 128 + first_signal : 0; }
+
+const char *ps_interrupt_name(void)
+{
+    switch (first_signal) {
+    case SIGINT: return "SIGINT";
+    case SIGTERM: return "SIGTERM";
+    case SIGHUP: return "SIGHUP";
+    default: return "a signal";
+    }
+}
+
+/* ---- the processes a child left behind ----------------------------------- */
+
+/* Up to max live processes whose parent is ppid (zombies left out). */
+static int children_of(pid_t ppid, pid_t *out, int max)
+{
+    DIR *d = opendir("/proc");
+    if (!d) return 0;
+    int n = 0;
+    struct dirent *e;
+    while (n < max && (e = readdir(d))) {
+        char *end;
+        long pid = strtol(e->d_name, &end, 10);
+        if (*end || pid <= 0) continue;
+        char path[64], buf[512];
+        snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+        int fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0) continue;
+        ssize_t k = read(fd, buf, sizeof buf - 1);
+        close(fd);
+        if (k <= 0) continue;
+        buf[k] = '\0';
+        /* "pid (comm) S ppid ...": comm may hold blanks and parentheses */
+        char *p = strrchr(buf, ')');
+        char state;
+        long pp;
+        if (!p || sscanf(p + 1, " %c %ld", &state, &pp) != 2) continue;
+        if (pp == (long)ppid && state != 'Z' && state != 'X') out[n++] = (pid_t)pid;
+    }
+    closedir(d);
+    return n;
+}
+
+#define PS_PROC_TREE_MAX 4096
+
+/* Sends sig to root's group and to every process below root, also those
+ * in groups of their own (Open MPI's mpiexec gives each rank one). */
+static void signal_tree(pid_t root, int sig)
+{
+    pid_t *q = ps_xmalloc(PS_PROC_TREE_MAX * sizeof *q);
+    int n = 1;
+    q[0] = root;
+    for (int i = 0; i < n && n < PS_PROC_TREE_MAX; i++) n += children_of(q[i], q + n, PS_PROC_TREE_MAX - n);
+    kill(-root, sig);
+    for (int i = 0; i < n; i++) kill(q[i], sig);
+    free(q);
+}
+
+/* After a child ended: what it left running was handed to parscope (a
+ * child subreaper): a launcher killed before its ranks, a daemon.  They
+ * get SIGTERM, then SIGKILL after grace seconds, and are reaped.  Returns
+ * how many there were. */
+static int sweep_orphans(double grace)
+{
+    pid_t left[256];
+    int total = 0, sig = SIGTERM;
+    double t0 = ps_clock();
+    for (;;) {
+        while (waitpid(-1, NULL, WNOHANG) > 0) {}
+        int n = children_of(getpid(), left, 256);
+        if (n == 0) break;
+        double now = ps_clock();
+        if (now - t0 > grace + 5) break; /* unkillable (D state): give up, do not hang */
+        if (sig == SIGTERM && total == 0) total = n;
+        if (now - t0 > grace) sig = SIGKILL;
+        for (int i = 0; i < n; i++) signal_tree(left[i], sig);
+        poll(NULL, 0, 20);
+    }
+    return total;
+}
 
 /* ---- the child's side -------------------------------------------------- */
 
@@ -102,12 +189,13 @@ typedef struct reader {
     size_t              cap;
     char                line[2048];
     size_t              nline;
+    int                 stopped;  /* parscope stopped the child: what it says now is kept, not shown */
 } reader;
 
 static void take(reader *rd, const char *buf, size_t n)
 {
     ps_proc_result *r = rd->r;
-    if (rd->o->echo) {
+    if (rd->o->echo && !rd->stopped) {
         size_t off = 0;
         while (off < n) {
             ssize_t w = write(STDERR_FILENO, buf + off, n - off);
@@ -127,7 +215,7 @@ static void take(reader *rd, const char *buf, size_t n)
         r->err[r->err_len] = '\0';
     }
     r->err_dropped += n - keep;
-    if (!rd->o->on_line) return;
+    if (!rd->o->on_line || rd->stopped) return;
     for (size_t i = 0; i < n; i++) {
         if (buf[i] == '\n' || rd->nline + 1 >= sizeof rd->line) {
             rd->line[rd->nline] = '\0';
@@ -223,6 +311,9 @@ int ps_proc_run(char *const argv[], const ps_proc_opts *o, ps_proc_result *r)
     if (!o) o = &none;
     memset(r, 0, sizeof *r);
     r->err = ps_xstrdup("");
+    /* what a child leaves running comes back to parscope, to be stopped */
+    static int subreaper;
+    if (!subreaper) subreaper = prctl(PR_SET_CHILD_SUBREAPER, 1) == 0 ? 1 : -1;
     double t0 = ps_clock();
     pid_t pid;
     reader rd = {.fd = -1, .o = o, .r = r, .cap = 1};
@@ -234,7 +325,7 @@ int ps_proc_run(char *const argv[], const ps_proc_opts *o, ps_proc_result *r)
     }
     double grace = o->kill_grace > 0 ? o->kill_grace : PS_PROC_KILL_GRACE;
     double kill_at = -1;   /* when SIGKILL follows a SIGTERM; -1 none pending */
-    int status = 0, stopped = 0, lost = 0;
+    int status = 0, lost = 0;
     for (;;) {
         double now = ps_clock();
         /* short jobs end within milliseconds: look often at first */
@@ -246,25 +337,25 @@ int ps_proc_run(char *const argv[], const ps_proc_opts *o, ps_proc_result *r)
             break;
         }
         now = ps_clock();
-        if (!stopped && o->timeout > 0 && now - t0 > o->timeout) {
-            r->timed_out = stopped = 1;
+        if (!rd.stopped && o->timeout > 0 && now - t0 > o->timeout) {
+            r->timed_out = rd.stopped = 1;
             kill(-pid, SIGTERM);
             kill_at = now + grace;
         }
         int got = interrupts;
         if (got != seen) {
-            if (o->forward) {
+            /* the one rule: the job is stopped at once, by the signal the user
+             * sent (an MPI launcher passes it to its ranks); a second signal
+             * does not hurry it, the grace does */
+            if (!rd.stopped) {
                 kill(-pid, last_signal ? last_signal : SIGINT);
-                r->interrupted = 1;
-            } else if (got >= 2 && !stopped) {
-                r->interrupted = stopped = 1;
-                kill(-pid, SIGTERM);
                 kill_at = now + grace;
             }
+            r->interrupted = rd.stopped = 1;
             seen = got;
         }
         if (kill_at >= 0 && now > kill_at) {
-            kill(-pid, SIGKILL);
+            signal_tree(pid, SIGKILL);
             kill_at = -1;
         }
     }
@@ -272,6 +363,7 @@ int ps_proc_run(char *const argv[], const ps_proc_opts *o, ps_proc_result *r)
      * not hold parscope up for long */
     for (double end = ps_clock() + 0.5; rd.fd >= 0 && ps_clock() < end;) pump(&rd, 50);
     if (rd.fd >= 0) close(rd.fd);
+    if (subreaper > 0) r->orphans = sweep_orphans(rd.stopped ? 1.0 : grace);
     r->elapsed = ps_clock() - t0;
     if (lost) {
         r->status = 128;

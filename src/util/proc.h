@@ -10,11 +10,22 @@
  * outlive parscope; the exit status decoded; its
  * standard error captured (bounded) and, if asked, passed on as it comes.
  *
- * Interruption: after ps_interrupt_install(), SIGINT and SIGTERM to parscope
- * are counted (ps_interrupted()).  A running child either finishes (the
- * first signal lets it, the second stops it as at its time limit) or, with
- * forward set, is sent each signal at once (a parscope child that writes
- * what it measured before it exits).
+ * Interruption, one rule for every command (docs/FAULTS.md): after
+ * ps_interrupt_install(), SIGINT, SIGTERM and SIGHUP to parscope are counted
+ * (ps_interrupted()), and the running child's group is sent the same signal
+ * at once (an MPI launcher passes it on to its ranks and stops the job; a
+ * parscope child writes what it measured), SIGKILL to it and everything
+ * below it kill_grace seconds later.  The command then writes what it has,
+ * says what is missing, and exits with ps_interrupt_status() (128 + the
+ * signal: 130 after SIGINT, 143 after SIGTERM).
+ *
+ * Nothing is left running: parscope is a child subreaper
+ * (PR_SET_CHILD_SUBREAPER), so what a child leaves behind (ranks in process
+ * groups of their own when their launcher dies first) comes back to it and
+ * is stopped (SIGTERM, then SIGKILL) when the child has ended.  Once
+ * parscope has stopped a child (time limit, interruption), what the child
+ * still prints is kept in the result but no longer echoed: the user sees
+ * parscope's own account of it, not a dying launcher's.
  */
 #ifndef PS_PROC_H
 #define PS_PROC_H
@@ -41,7 +52,7 @@ typedef struct ps_proc_opts {
     int          err;         /* enum ps_proc_err */
     int          out_to_err;  /* standard output goes where standard error goes (1>&2) */
     int          echo;        /* with PS_PROC_ERR_CAPTURE: copy it to parscope's standard error as it comes */
-    int          forward;     /* pass each SIGINT/SIGTERM to the child's group at once */
+    int          forward;     /* kept for callers: every child is now sent the signal at once */
     char *const *env;         /* "NAME=VALUE" set for the child (NULL-terminated), or NULL */
     /* with PS_PROC_ERR_CAPTURE: called with each line of standard error (no newline) */
     void       (*on_line)(const char *line, void *ctx);
@@ -61,6 +72,7 @@ typedef struct ps_proc_result {
     char  *err;           /* captured standard error, NUL-terminated ("" if none); ps_proc_result_free */
     size_t err_len;
     size_t err_dropped;   /* bytes past PS_PROC_CAPTURE_MAX, not kept */
+    int    orphans;       /* processes it left running, stopped by parscope */
 } ps_proc_result;
 
 /* Runs argv[0] (searched on PATH when it has no '/') with argv and waits.
@@ -82,8 +94,13 @@ pid_t ps_proc_start_fn(void (*fn)(void *ctx), void *ctx);
  * directory". */
 void ps_proc_describe(const ps_proc_result *r, const char *program, char *buf, size_t len);
 
-/* SIGINT/SIGTERM handling for long commands (see the top of this file). */
+/* SIGINT/SIGTERM/SIGHUP handling for long commands (see the top of this file). */
 void ps_interrupt_install(void);
 int  ps_interrupted(void);
+/* The first signal received (0: none); 128 + it, the exit status of an
+ * interrupted command (0: not interrupted); its name ("SIGINT"). */
+int         ps_interrupt_signal(void);
+int         ps_interrupt_status(void);
+const char *ps_interrupt_name(void);
 
 #endif

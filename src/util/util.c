@@ -2,6 +2,7 @@
 #include "util/util.h"
 
 #include "util/assert.h"
+#include "util/output.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -173,90 +174,36 @@ char *ps_read_file(const char *path, size_t *len, char *err, size_t errlen)
     return buf;
 }
 
-/* Writes straight into an existing non-regular file (a terminal, a pipe,
- * /dev/stdout): renaming over it would replace the device node. */
-static int write_in_place(const char *path, const void *data, size_t len, char *err, size_t errlen)
+char *ps_read_text(const char *path, size_t *len, char *err, size_t errlen)
 {
-    /* '-': standard output, after what stdio holds for it */
-    int std = !strcmp(path, "-");
-    if (std) {
-        fflush(stdout);
-        path = "standard output";
+    size_t n;
+    char *text = ps_read_file(path, &n, err, errlen);
+    if (!text) return NULL;
+    /* a NUL would silently end the text for every reader after this */
+    const char *nul = memchr(text, '\0', n);
+    if (nul) {
+        int line = 1;
+        const char *bol = text;
+        for (const char *p = text; p < nul; p++)
+            if (*p == '\n') line++, bol = p + 1;
+        ps_seterr(err, errlen, "%s:%d:%d: a NUL byte: not a text file", path, line, (int)(nul - bol) + 1);
+        free(text);
+        return NULL;
     }
-    int fd = std ? STDOUT_FILENO : open(path, O_WRONLY | O_TRUNC);
-    if (fd < 0) {
-        ps_seterr(err, errlen, "%s: cannot write: %s", path, strerror(errno));
-        return -1;
-    }
-    const char *p = data;
-    while (len > 0) {
-        ssize_t w = write(fd, p, len);
-        if (w < 0 && errno == EINTR) continue;
-        if (w <= 0) {
-            ps_seterr(err, errlen, "%s: write failed: %s", path, strerror(errno));
-            if (!std) close(fd);
-            return -1;
-        }
-        p += w;
-        len -= (size_t)w;
-    }
-    if (!std) close(fd);
-    return 0;
+    if (len) *len = n;
+    return text;
 }
 
 int ps_write_file(const char *path, const void *data, size_t len, char *err, size_t errlen)
 {
-    /* /dev/stdout and friends are links into /proc: whatever they point at
-     * (a terminal, a pipe, a file the shell opened), write into it */
-    if (!strcmp(path, "-") || !strncmp(path, "/dev/", 5) || !strncmp(path, "/proc/", 6))
-        return write_in_place(path, data, len, err, errlen);
-    struct stat st;
-    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
-        return write_in_place(path, data, len, err, errlen);
-    /* replace a symbolic link's target, not the link */
-    char real[PATH_MAX];
-    if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode) && realpath(path, real)) path = real;
-    char tmp[PATH_MAX];
-    if (snprintf(tmp, sizeof tmp, "%s.tmp.%d", path, (int)getpid()) >= (int)sizeof tmp) {
-        ps_seterr(err, errlen, "%s: path too long", path);
-        return -1;
-    }
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0666);
-    if (fd < 0) {
-        ps_seterr(err, errlen, "%s: cannot write: %s", path, strerror(errno));
-        return -1;
-    }
-    const char *p = data;
-    size_t left = len;
-    while (left > 0) {
-        ssize_t w = write(fd, p, left);
-        if (w < 0) {
-            if (errno == EINTR) continue;
-            ps_seterr(err, errlen, "%s: write failed: %s", path, strerror(errno));
-            close(fd);
-            unlink(tmp);
-            return -1;
-        }
-        p += w;
-        left -= (size_t)w;
-    }
-    if (fsync(fd) != 0 && errno != EINVAL && errno != EROFS) {
+    ps_output o;
+    if (ps_output_open(&o, path, 0, err, errlen)) return -1;
+    if (len && fwrite(data, 1, len, o.f) != len) {
         ps_seterr(err, errlen, "%s: write failed: %s", path, strerror(errno));
-        close(fd);
-        unlink(tmp);
+        ps_output_abort(&o);
         return -1;
     }
-    if (close(fd) != 0) {
-        ps_seterr(err, errlen, "%s: write failed: %s", path, strerror(errno));
-        unlink(tmp);
-        return -1;
-    }
-    if (rename(tmp, path) != 0) {
-        ps_seterr(err, errlen, "%s: cannot rename into place: %s", path, strerror(errno));
-        unlink(tmp);
-        return -1;
-    }
-    return 0;
+    return ps_output_commit(&o, err, errlen);
 }
 
 int ps_write_formatted(const char *path, int (*fn)(FILE *f, void *ctx), void *ctx, char *err, size_t errlen)
@@ -302,6 +249,31 @@ static int rm_one(const char *path, const struct stat *st, int flag, struct FTW 
 void ps_rmtree(const char *path)
 {
     if (path && *path) nftw(path, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+int ps_find_program(const char *name, char *out, size_t len)
+{
+    struct stat st;
+    if (!name || !*name) return 0;
+    if (strchr(name, '/')) {
+        if (stat(name, &st) != 0 || !S_ISREG(st.st_mode) || access(name, X_OK) != 0) return 0;
+        snprintf(out, len, "%s", name);
+        return 1;
+    }
+    const char *path = getenv("PATH");
+    if (!path) path = "/usr/local/bin:/usr/bin:/bin";
+    char *copy = ps_xstrdup(path), *save = NULL;
+    int found = 0;
+    for (char *d = strtok_r(copy, ":", &save); d && !found; d = strtok_r(NULL, ":", &save)) {
+        char cand[PATH_MAX];
+        snprintf(cand, sizeof cand, "%s/%s", *d ? d : ".", name);
+        if (stat(cand, &st) == 0 && S_ISREG(st.st_mode) && access(cand, X_OK) == 0) {
+            snprintf(out, len, "%s", cand);
+            found = 1;
+        }
+    }
+    free(copy);
+    return found;
 }
 
 int ps_parse_long(const char *s, long min, long max, long *out)

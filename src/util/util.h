@@ -40,14 +40,22 @@ int ps_file_exists(const char *path);
 
 /* Reads a whole file (NUL-terminated); NULL on failure with err set. */
 char *ps_read_file(const char *path, size_t *len, char *err, size_t errlen);
-/* Writes a whole file atomically (temporary file in the same directory, fsync,
- * rename); nothing is left half-written on failure.  "-" is standard output;
- * a device (/dev/stdout) is written in place. */
+/* The same for a file that must be text (a .loop, a configuration, a
+ * machine model): one holding a NUL byte is refused with err naming the
+ * line and column ("FILE:1:14: a NUL byte: not a text file"). */
+char *ps_read_text(const char *path, size_t *len, char *err, size_t errlen);
+/* Writes a whole file by the rules of util/output.h: a regular file
+ * atomically (temporary file beside it, fsync, rename), nothing left
+ * half-written on failure; '-', a device, a FIFO or /dev/stdout in place. */
 int ps_write_file(const char *path, const void *data, size_t len, char *err, size_t errlen);
 
 /* Formats a file in memory with fn(f, ctx) (0, or -1 for a formatting
  * failure) and writes it with ps_write_file: nothing half-written. */
 int ps_write_formatted(const char *path, int (*fn)(FILE *f, void *ctx), void *ctx, char *err, size_t errlen);
+
+/* A program by name: with a '/' the file itself, else the first on PATH;
+ * it must be a regular executable file.  1 (path in out) or 0. */
+int ps_find_program(const char *name, char *out, size_t len);
 
 /* Creates a fresh temporary directory under $TMPDIR (or /tmp); caller frees. */
 char *ps_mktempdir(const char *prefix, char *err, size_t errlen);

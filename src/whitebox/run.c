@@ -11,12 +11,14 @@
  * rotation spreads that effect over all variants.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "lang/codegen.h"
 #include "launch/run.h"
 #include "report/result.h"
+#include "util/output.h"
 #include "util/proc.h"
 #include "util/progress.h"
 #include "util/util.h"
@@ -34,6 +36,45 @@ static void workload_name(const char *w, char *buf, size_t len)
     size_t n = strlen(base);
     if (n > 5 && !strcmp(base + n - 5, ".loop")) n -= 5;
     snprintf(buf, len, "%.*s", (int)n, base);
+}
+
+/* The document from what was measured so far (failures is shared). */
+static json_t *whitebox_doc(const ps_whitebox_spec *s, ps_wb_data *d, ps_machine *m, const char *workload, long size,
+                            long iterations, int trials, int nv, json_t *failures, int interrupted)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "kind", json_string("whitebox"));
+    json_object_set_new(o, "workload", json_string(workload));
+    json_t *params = json_object();
+    json_object_set_new(params, "ranks", json_integer(s->ranks));
+    json_object_set_new(params, "size", json_integer(size));
+    json_object_set_new(params, "iterations", json_integer(iterations));
+    json_object_set_new(params, "trials", json_integer(trials));
+    json_object_set_new(params, "sections", json_boolean(s->sections));
+    json_object_set_new(o, "params", params);
+    json_object_set_new(o, "machine", ps_machine_meta());
+    json_object_set_new(o, "method",
+                        json_string("incremental conditional compilation (seed 002): communication = T(comm), "
+                                    "data movement = T(comm+data) - T(comm), computation = T(full) - "
+                                    "T(comm+data); value = difference of the variants' median times, spread "
+                                    "= min..max (and quartiles) over all trial pairs; trials interleaved"));
+    ps_whitebox_analyze(d, m, s->machine_path, o);
+    size_t ri;
+    json_t *round;
+    json_array_foreach(json_object_get(o, "rounds"), ri, round) {
+        json_t *order = json_array();
+        for (int j = 0; j < nv; j++) json_array_append_new(order, json_string(ps_wb_variant_name((j + (int)ri) % nv)));
+        json_object_set_new(round, "order", order);
+    }
+    json_object_set(o, "failures", failures);
+    if (interrupted) json_object_set_new(o, "interrupted", json_true());
+    /* the trials not run, per variant */
+    json_t *missing = json_object();
+    for (int v = 0; v < nv; v++)
+        if (d->ntrials[v] < trials)
+            json_object_set_new(missing, ps_wb_variant_name(v), json_integer(trials - d->ntrials[v]));
+    json_object_set_new(o, "missing", missing);
+    return o;
 }
 
 /* What the generator noted while slicing the program into its kernels:
@@ -132,6 +173,12 @@ int ps_whitebox_run(const ps_whitebox_spec *s, json_t **doc, char *err, size_t e
                 ps_wb_data_free(&d);
                 return 2;
             }
+            if (r.interrupted) {
+                /* the trial stopped half-way is missing, not failed */
+                ps_run_result_free(&r);
+                interrupted = 1;
+                break;
+            }
             workload_name(r.workload, workload, sizeof workload);
             size = r.size;
             iterations = r.iterations;
@@ -154,40 +201,22 @@ int ps_whitebox_run(const ps_whitebox_spec *s, json_t **doc, char *err, size_t e
             ps_progress_step(&pr);
             if (ps_interrupted()) interrupted = 1;
         }
+        /* each round on disk as it ends: a run stopped in any way keeps it */
+        if (s->output && !interrupted && k + 1 < trials && ps_output_replaceable(s->output)) {
+            json_t *part = whitebox_doc(s, &d, m, workload, size, iterations, trials, nv, failures, 1);
+            json_object_set_new(part, "note", json_string("written after each round; the run did not finish"));
+            char e[1024];
+            if (ps_result_write(s->output, part, e, sizeof e)) fprintf(stderr, "parscope: %s\n", e);
+            json_decref(part);
+        }
     }
     ps_progress_end(&pr);
 
-    json_t *o = json_object();
-    json_object_set_new(o, "kind", json_string("whitebox"));
-    json_object_set_new(o, "workload", json_string(workload));
-    json_t *params = json_object();
-    json_object_set_new(params, "ranks", json_integer(s->ranks));
-    json_object_set_new(params, "size", json_integer(size));
-    json_object_set_new(params, "iterations", json_integer(iterations));
-    json_object_set_new(params, "trials", json_integer(trials));
-    json_object_set_new(params, "sections", json_boolean(s->sections));
-    json_object_set_new(o, "params", params);
-    json_object_set_new(o, "machine", ps_machine_meta());
-    json_object_set_new(o, "method",
-                        json_string("incremental conditional compilation (seed 002): communication = T(comm), "
-                                    "data movement = T(comm+data) - T(comm), computation = T(full) - "
-                                    "T(comm+data); value = difference of the variants' median times, spread "
-                                    "= min..max (and quartiles) over all trial pairs; trials interleaved"));
-    ps_whitebox_analyze(&d, m, s->machine_path, o);
+    json_t *o = whitebox_doc(s, &d, m, workload, size, iterations, trials, nv, failures, interrupted);
+    json_decref(failures);
     json_t *notes = slicer_notes(s->workload);
     json_object_set_new(o, "slicer", notes ? notes : json_null());
-    size_t ri;
-    json_t *round;
-    json_array_foreach(json_object_get(o, "rounds"), ri, round) {
-        json_t *order = json_array();
-        for (int j = 0; j < nv; j++) json_array_append_new(order, json_string(ps_wb_variant_name((j + (int)ri) % nv)));
-        json_object_set_new(round, "order", order);
-    }
-    json_object_set_new(o, "failures", failures);
-    if (interrupted) {
-        json_object_set_new(o, "interrupted", json_true());
-        rc = 1;
-    }
+    if (interrupted) rc = 1;
     ps_wb_data_free(&d);
     *doc = o;
     return rc;

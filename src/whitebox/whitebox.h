@@ -129,6 +129,8 @@ typedef struct ps_whitebox_spec {
     const char    *machine_path;  /* machine.ini for the model, or NULL */
     int            quiet;         /* no progress line (it shows only on a terminal anyway) */
     ps_launch_opts launch;
+    const char    *output;        /* if a regular file: the document is also written there after each
+                                     round ("interrupted": true until the end), so a stopped run keeps it */
 } ps_whitebox_spec;
 
 /* Builds and runs the variants, interleaved, one trial of each per round,

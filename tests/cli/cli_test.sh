@@ -37,7 +37,7 @@ expect 2 "-s: 'abc' is not a size" -- "$ps" run fingerprint -n 1 -s abc
 expect 2 "unknown workload 'nosuch'" -- "$ps" run nosuch -n 1
 expect 2 "nothere.loop: no such file" -- "$ps" run nothere.loop -n 1
 expect 2 "no MPI launcher found: 'nosuchlauncher'" -- "$ps" run "$prog" -n 2 --launcher nosuchlauncher
-expect 2 "no MPI launcher found: neither mpiexec nor mpirun" -- env PATH=/nonexistent PARSCOPE_MPIEXEC=/nonexistent "$ps" run "$prog" -n 2
+expect 2 "PARSCOPE_MPIEXEC=/nonexistent: no such program" -- env PATH=/nonexistent PARSCOPE_MPIEXEC=/nonexistent "$ps" run "$prog" -n 2
 expect 0 "Execution time" -- "$ps" run "$prog" -n 2 --launcher "mpiexec -n {ranks}"
 expect 0 "Execution time" -- env PARSCOPE_LAUNCHER="mpiexec --oversubscribe -n {ranks}" "$ps" run "$prog" -n 3
 # a rank that dies: the job fails, the rank is named

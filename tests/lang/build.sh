@@ -31,7 +31,7 @@ grep -qF 'back\slash \LOOP "quoted" tab	 \LOOP { \COMMUNICATE \ '"'" "$work/out_
 awk '{ if ($(NF-3) != 0) exit 1 }' "$work/out_comm" || { echo "comm variant kept computation: $(cat "$work/out_comm")"; fail=1; }
 awk '{ if ($(NF-3) == 0) exit 1 }' "$work/out_full" || { echo "full variant lost computation: $(cat "$work/out_full")"; fail=1; }
 
-# a C error in the program: reported at its line in the .loop file, status 1
+# a C error in the program: reported at its line in the .loop file, status 2 (bad input)
 cat > "$work/bad.loop" <<'LOOP'
 int main(void)
 {
@@ -46,7 +46,7 @@ int main(void)
 LOOP
 "$PARSCOPE" build "$work/bad.loop" -o "$work/bad" 2> "$work/bad.err"
 rc=$?
-[ $rc -eq 1 ] || { echo "C error: exit status $rc, expected 1"; fail=1; }
+[ $rc -eq 2 ] || { echo "C error: exit status $rc, expected 2"; fail=1; }
 grep -q "bad.loop:6:9: error: .undeclared_variable. undeclared" "$work/bad.err" \
     || { echo "C error not mapped into the .loop file:"; cat "$work/bad.err"; fail=1; }
 [ -e "$work/bad" ] && { echo "executable written despite the compiler error"; fail=1; }

@@ -55,8 +55,9 @@ N=$(grep -c '^MPI_RECV ' print.txt)
 otf2-print -G T/trace.otf2/traces.otf2 | grep -q 'COMM .*MPI_COMM_WORLD' || fail "no communicator definition"
 otf2-print -G T/trace.otf2/traces.otf2 | grep -q 'CLOCK_PROPERTIES .*Ticks per Seconds: 1000000000' || fail "no clock properties"
 [ "$(otf2-print -G T/trace.otf2/traces.otf2 | grep -c '^LOCATION ')" = 4 ] || fail "not one location per rank"
-# exporting again replaces the archive
-"$PS" export T --format otf2 -q || fail "second export otf2"
+# exporting again is refused (2), and replaces the archive with --force
+"$PS" export T --format otf2 -q 2> /dev/null; [ $? = 2 ] || fail "second export otf2 without --force not refused"
+"$PS" export T --format otf2 -q --force || fail "second export otf2 --force"
 
 # Perfetto: parses, one lane per rank, one flow pair per message
 "$PS" export T --format perfetto -o t.json -q || fail "export perfetto"

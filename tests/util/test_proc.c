@@ -2,7 +2,8 @@
  * test_proc.c - the child-process runner: exit status and signal decoding,
  * captured (bounded) standard error, a missing program, the time limit
  * stopping the whole process group (SIGKILL after an ignored SIGTERM),
- * SIGINT passed on or held back, the parent-death signal, the environment.
+ * SIGINT passed on at once, what a child leaves running stopped, the
+ * parent-death signal, the environment.
  * The children are small sh scripts (the runner itself never uses a shell).
  */
 #include <errno.h>
@@ -185,31 +186,57 @@ TEST_IMPL(proc_time_limit)
     ps_proc_result_free(&r);
 }
 
-/* SIGINT to the parent: the first lets the child finish, the second stops
- * its group (as the count is parscope's, in this order); with forward each is
- * passed on at once. */
+/* SIGINT to the parent, the one rule: the child's group is sent it at once
+ * (a launcher passes it on and stops its job), SIGKILL after the grace if
+ * it does not end; the exit status to end with is 128 + the signal. */
 TEST_IMPL(proc_interruption)
 {
     if (make_dir()) return;
     ps_interrupt_install();
     ps_proc_result r;
-    ps_proc_opts finish = {0};
-    CHECK(run_sh("kill -INT $PPID; sleep 0.3; exit 0", &finish, &r) == 0);
-    CHECK(r.exited && r.exit_code == 0, "a first interruption stopped the child (signal %d)", r.signal);
+    /* a grace long enough for a loaded machine to deliver the SIGINT first */
+    ps_proc_opts o = {.kill_grace = 2};
+    CHECK(run_sh("kill -INT $PPID; sleep 30", &o, &r) == 1);
+    CHECK(r.interrupted && r.signal == SIGINT && r.elapsed < 10, "signal %d after %.1f s", r.signal, r.elapsed);
     ps_proc_result_free(&r);
-    CHECK(run_sh("kill -INT $PPID; sleep 30", &finish, &r) == 1);
-    CHECK(r.interrupted && r.signal == SIGTERM && r.elapsed < 10, "signal %d after %.1f s", r.signal, r.elapsed);
-    ps_proc_result_free(&r);
-    ps_proc_opts fwd = {.forward = 1};
     CHECK(run_sh("trap 'echo got INT >&2; exit 7' INT; kill -INT $PPID; i=0; "
-                 "while [ $i -lt 300 ]; do sleep 0.1; i=$((i+1)); done; exit 0", &fwd, &r) == 1);
+                 "while [ $i -lt 300 ]; do sleep 0.1; i=$((i+1)); done; exit 0", &o, &r) == 1);
     CHECK(r.exited && r.exit_code == 7 && r.interrupted, "exit %d signal %d", r.exit_code, r.signal);
     CHECK(strstr(r.err, "got INT") != NULL, "'%s'", r.err);
     CHECK(r.elapsed < 10, "took %.1f s", r.elapsed);
     ps_proc_result_free(&r);
+    /* a child deaf to it is killed after the grace, with what it started */
+    char file[300], script[600];
+    snprintf(file, sizeof file, "%s/deaf.pid", dir);
+    snprintf(script, sizeof script, "trap '' INT TERM; sleep 30 & echo $! > '%s'; kill -INT $PPID; wait; wait", file);
+    double t0 = ps_clock();
+    CHECK(run_sh(script, &o, &r) == 1);
+    CHECK(r.interrupted && r.signal == SIGKILL && ps_clock() - t0 < 10, "signal %d after %.1f s", r.signal,
+          ps_clock() - t0);
+    pid_t bg = read_pid(file, 1);
+    CHECK(bg > 0 && gone_within(bg, 2), "the background sleep %d survived", (int)bg);
+    ps_proc_result_free(&r);
 
     CHECK(ps_interrupted());
+    CHECK(ps_interrupt_signal() == SIGINT && ps_interrupt_status() == 130, "status %d", ps_interrupt_status());
     signal(SIGINT, SIG_DFL);
+}
+
+/* What a child leaves running, even in a session of its own (Open MPI's
+ * ranks when their launcher dies first), comes back to parscope and is
+ * stopped when the child ends. */
+TEST_IMPL(proc_orphans)
+{
+    if (make_dir()) return;
+    char file[300], script[600];
+    snprintf(file, sizeof file, "%s/orphan.pid", dir);
+    snprintf(script, sizeof script, "setsid sleep 30 & echo $! > '%s'; sleep 0.2; exit 0", file);
+    ps_proc_result r;
+    CHECK(run_sh(script, NULL, &r) == 0, "status %d", r.status);
+    pid_t o = read_pid(file, 1);
+    CHECK(o > 0 && !alive(o), "the orphan %d still runs after the child ended", (int)o);
+    CHECK(r.orphans == 1, "%d orphans reported", r.orphans);
+    ps_proc_result_free(&r);
 }
 
 /* parscope killed outright: its child gets SIGTERM (PR_SET_PDEATHSIG). */

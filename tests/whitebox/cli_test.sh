@@ -63,15 +63,15 @@ grep -q "full variant, round 2" "$tmp/stderr" || no "the failed trials are not n
             .parts.communication.value > 0 and .parts.computation.value == null' "$tmp/fails.json")" = true ] ||
   no "the result of a failing kernel: $(jq -c '{failures, parts}' "$tmp/fails.json")"
 
-# SIGTERM in the middle: the trials so far are written, what is missing is said, exit 1
+# SIGTERM in the middle: the trials so far are written, what is missing is said, exit 143 (128 + SIGTERM)
 "$bin" whitebox "$dir/known.loop" -n 2 -i 2 -k 50 -o "$tmp/int.json" -q --timeout 60 2> "$tmp/stderr" &
 pid=$!
 sleep 4
 kill -TERM $pid
 wait $pid
 rc=$?
-[ $rc = 1 ] || no "interrupted whitebox: exit $rc, expected 1"
-grep -q "interrupted; reported are the trials finished so far: comm [0-9]" "$tmp/stderr" || no "the interruption is not reported: $(head -c 300 "$tmp/stderr")"
+[ $rc = 143 ] || no "interrupted whitebox: exit $rc, expected 143"
+grep -q "interrupted (SIGTERM); reported are the trials finished so far: comm [0-9]" "$tmp/stderr" || no "the interruption is not reported: $(head -c 300 "$tmp/stderr")"
 [ "$(jq -r '.interrupted == true and (.rounds | length) >= 1 and (.rounds | length) < 50' "$tmp/int.json")" = true ] ||
   no "the interrupted result: $(jq -c '{interrupted, rounds: (.rounds | length)}' "$tmp/int.json")"
 

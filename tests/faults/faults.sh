@@ -1,0 +1,406 @@
+#!/usr/bin/env bash
+# faults.sh CASE PARSCOPE RT_PROGRAM SOURCE_DIR - parscope under faults and
+# hostile input (docs/FAULTS.md): one case per run, named by the CTest test
+# (faults.CASE).  Device nodes, FIFOs and links are made in a temporary
+# directory, never the system's own /dev entries.
+set -u
+case_name=$1 ps=$2 prog=$3 src=$4
+. "$(dirname "$0")/lib.sh"
+cd "$tmp" || exit 1
+
+# a LOOP program: loop NAME BODY-LINES... (inside main, after \OPEN0)
+loop() {
+  local name=$1
+  shift
+  {
+    printf '#include "LOOP.h"\nint main(void)\n{\n    int nodes, me, host, n;\n'
+    printf '    \\OPEN0(&nodes, &me, &host, &n, 0);\n    (void)nodes; (void)me; (void)host;\n'
+    printf '    %s\n' "$@"
+    printf '    \\CLOSE0();\n    return 0;\n}\n'
+  } > "$tmp/$name.loop"
+}
+
+# slow.loop: each trial lasts at least 3 s whatever the load (its ranks sleep in the timed
+# interval), so a signal sent as a trial ends lands in the next one
+slow_loop() {
+  printf '#include <time.h>\n#include "LOOP.h"\nint main(void)\n{\n    int nodes, me, host, n;\n' > "$tmp/slow.loop"
+  printf '    \\OPEN0(&nodes, &me, &host, &n, 0);\n    struct timespec ts = {3, 0};\n' >> "$tmp/slow.loop"
+  printf '    while (nanosleep(&ts, &ts) != 0) {}\n    \\MULTIBCAST0(64);\n    \\CLOSE0();\n    return 0;\n}\n' >> "$tmp/slow.loop"
+}
+
+# a trace to export: two ranks of the runtime's test program
+make_trace() { "$ps" run "$prog" -n 2 -q --trace "$tmp/T" > /dev/null 2>&1 || fail "making a trace"; }
+
+case $case_name in
+
+# 1. an output that is a device, a FIFO or a descriptor is written into, never replaced
+output_nodes)
+  make_trace
+  "$ps" export T -f csv -o ref.csv > /dev/null 2>&1 || fail "export to a regular file"
+  mknod null c 1 3 && mknod full c 1 7 && mkfifo fifo && ln -s /proc/self/fd/1 out1 || exit 1
+  expect 0 "wrote" -- "$ps" export T -f csv -o null
+  check "export -o NODE (1,3) left a character device" test -c null
+  expect 2 "full: write failed: No space left on device" -- "$ps" export T -f csv -o full
+  check "export -o NODE (1,7) left a character device" test -c full
+  timeout 20 cat fifo > fifo.got &
+  reader=$!
+  expect 0 "wrote" -- "$ps" export T -f csv -o fifo
+  wait $reader
+  check "export -o FIFO left a FIFO" test -p fifo
+  check "the FIFO's reader got the export" cmp -s fifo.got ref.csv
+  "$ps" export T -f csv -o out1 > via-link.csv 2> /dev/null || fail "export -o LINK-TO-/proc/self/fd/1"
+  check "export -o LINK left the link" test -L out1
+  check "export -o LINK wrote where descriptor 1 points" cmp -s via-link.csv ref.csv
+  # build -o NODE writes the program into the device, the node stays
+  loop tiny '\WORK(10);'
+  mknod null2 c 1 3 || exit 1
+  expect 0 "" -- "$ps" build tiny.loop -o null2
+  check "build -o NODE left a character device" test -c null2
+  # what is not a file is refused, not replaced
+  mkdir adir
+  expect 2 "adir: a directory" -- "$ps" export T -f csv -o adir
+  ;;
+
+# 2. no result is replaced without --force, and never an input
+overwrite)
+  make_trace
+  "$ps" run "$prog" -n 2 -q -o r.json > /dev/null 2>&1 || fail "making a result"
+  cp r.json r.orig
+  expect 2 "-o r.json: exists already \(use --force" -- "$ps" report r.json -o r.json
+  expect 2 "-o r.json: is also an input" -- "$ps" report r.json -o r.json --force
+  check "report -o INPUT left the input" cmp -s r.json r.orig
+  echo keep > existing.csv
+  expect 2 "-o existing.csv: exists already" -- "$ps" export T -f csv -o existing.csv
+  check "export left an existing file" grep -qx keep existing.csv
+  expect 0 "wrote" -- "$ps" export T -f csv -o existing.csv --force
+  echo keep > existing.json
+  expect 2 "-o existing.json: exists already" -- "$ps" compare r.json r.json -o existing.json
+  check "compare left an existing file" grep -qx keep existing.json
+  expect 2 "-o r.json: is also an input" -- "$ps" compare r.json r.orig -o r.json --force
+  check "compare -o INPUT left the input" cmp -s r.json r.orig
+  echo keep > existing.html
+  expect 2 "-o existing.html: exists already" -- "$ps" report r.json -o existing.html -q
+  check "report left an existing file" grep -qx keep existing.html
+  # the same file twice through a link is still the input
+  ln -s r.json alias.json
+  expect 2 "is also an input" -- "$ps" report r.json -o alias.json --force
+  check "report -o LINK-TO-INPUT left the input" cmp -s r.json r.orig
+  # a workload's built-in name is not a file: --trace may make a directory so named
+  expect 0 "" -- "$ps" run fingerprint -n 2 -q --trace fingerprint -o fingerprint/result.json
+  ;;
+
+# 3. kill -9 during trial 3: trials 1 and 2 are on disk, the job dies with parscope
+kill9)
+  slow_loop
+  "$ps" run slow.loop -n 2 -k 3 -q -o r.json > out 2>&1 &
+  pid=$!
+  # r.json holds trials 1 and 2, and trial 3's job runs
+  end=$((SECONDS + 60))
+  while :; do
+    in_trial r.json 2 $pid
+    st=$?
+    [ $st = 0 ] || [ $st = 2 ] || [ $SECONDS -ge $end ] && break
+    sleep 0.1
+  done
+  if [ $st != 0 ]; then
+    fail "no moment found with 2 trials in r.json and trial 3 running (r.json: $(trials_in r.json) trials; it should be written after each trial)"
+    kill -9 $pid
+    wait_pid $pid 10
+  else
+    kill -9 $pid
+    wait_pid $pid 10
+    nothing_left 10
+    check "r.json keeps the two finished trials and says what is missing" json_ok r.json \
+      'd["time"]["trials"] == 2 and d["interrupted"] is True and d["complete"] is False and d["missing"] == [{"trial": 3}]'
+  fi
+  ;;
+
+# 4. SIGINT / SIGTERM / Ctrl-C during probe: the job stops, what was measured is written, what is missing said
+probe_signals)
+  export TMPDIR=$tmp
+  # after the first round: written, marked interrupted
+  "$ps" probe --tiny -n 2 -o m.ini --json p.json -q > out 2>&1 &
+  pid=$!
+  if wait_for 25 sh -c 'ls parscope-probe*/raw.json' > /dev/null 2>&1; then
+    kill -INT $pid
+    wait_pid $pid 30
+    rc=$?
+    check "SIGINT after a round: exit status 130 (got $rc)" test $rc -eq 130
+    nothing_left 10
+    check "SIGINT: the message says what is missing" grep -Eq "interrupted.*rounds? [0-9]+ to [0-9]+ missing|missing" out
+    check "SIGINT: the machine model is written" test -s m.ini
+    check "SIGINT: the JSON is written and says it was interrupted" json_ok p.json \
+      'd.get("interrupted") is True and d.get("complete") is False and "missing" in d'
+  else
+    fail "no round of the tiny probe ended within 25 s"
+    kill -9 $pid
+  fi
+  # SIGTERM before anything was measured: exit 143, one line, no files, nothing left
+  rm -f m.ini p.json
+  "$ps" probe --tiny -n 2 -o m2.ini --json p2.json --svg-dir svg2 -q > out 2>&1 &
+  pid=$!
+  wait_for 10 sh -c "ps -o args= --ppid $pid | grep -q mpiexec"
+  kill -TERM $pid
+  wait_pid $pid 30
+  rc=$?
+  check "SIGTERM: exit status 143 (got $rc)" test $rc -eq 143
+  check "SIGTERM: one line says so" grep -q "interrupted (SIGTERM)" out
+  nothing_left 10
+  # Ctrl-C: the terminal signals the whole foreground group (parscope; mpiexec has its own)
+  setsid "$ps" probe --tiny -n 2 -o m3.ini --json p3.json --svg-dir svg3 -q > out 2>&1 &
+  pid=$!
+  wait_for 10 sh -c "ps -o args= --ppid $pid | grep -q mpiexec"
+  kill -INT -- -$pid
+  wait_pid $pid 30
+  rc=$?
+  check "Ctrl-C: exit status 130 (got $rc)" test $rc -eq 130
+  check "Ctrl-C: a message" grep -q "interrupted (SIGINT)" out
+  nothing_left 10
+  ;;
+
+# 5. a second characterize into the same directory is refused while the first runs
+characterize_lock)
+  "$ps" characterize -n 2 -o D --steps fingerprint --budget 20 -q > first.out 2>&1 &
+  pid=$!
+  wait_for 20 test -e D/steps.ndjson || fail "the first characterize did not start"
+  expect 2 "D: in use by another parscope" -- "$ps" characterize -n 2 -o D --force --steps fingerprint --budget 20 -q
+  kill -INT $pid
+  wait_pid $pid 30
+  nothing_left 10
+  check "the first characterize's summary is intact" json_ok D/summary.json 'd.get("kind") == "characterize" or "steps" in d'
+  # once it has ended the directory is free again (the lock goes with the process)
+  expect 2 "holds earlier results" -- "$ps" characterize -n 2 -o D --steps fingerprint --budget 20 -q
+  ;;
+
+# 6. a message larger than one MPI call carries is refused, never cut
+message_size)
+  loop big '\MULTIBCAST0(4294967304);'
+  expect 2 "big.loop:7:[0-9]+: error: .*MULTIBCAST0.*more than one message carries" -- "$ps" build big.loop -o big
+  check "no program written" test ! -e big
+  loop big2 '\MULTIBCAST0(3000000000);'
+  expect 2 "big2.loop:7:[0-9]+: error" -- "$ps" run big2.loop -n 2 -q
+  # computed at run time: the rank names the construct and the line, exit 2
+  loop big3 'size_t s = (size_t)4294967304ULL;' '\MULTIBCAST0(s);'
+  expect 2 "MULTIBCAST0.*(4294967304|more than one message)" -- "$ps" run big3.loop -n 2 -q -o r3.json --timeout 20
+  no_output "Sent|8.59 GB"
+  check "no result written for a refused program" test ! -e r3.json
+  ;;
+
+# 7. out-of-range \WORK is an error; no nan or inf in a sheet, a JSON or a report
+work_range)
+  loop w1 '\WORK(1e300);'
+  expect 2 "w1.loop:7:[0-9]+: error: .*WORK" -- "$ps" run w1.loop -n 1 -q
+  for v in -1e9 2e19 1e300; do
+    loop wp '\WORK('"$v"');'
+    expect 2 "wp.loop:7:[0-9]+: error: .*WORK" -- "$ps" predict wp.loop -m "$src/machines/sp2.ini" -n 1,2
+  done
+  # computed at run time
+  loop w2 'double f = -1e9;' '\WORK(f);'
+  expect 2 "WORK.*(negative|-1000000000)" -- "$ps" run w2.loop -n 1 -q --timeout 20
+  expect 2 "WORK.*(negative|-1000000000)" -- "$ps" predict w2.loop -m "$src/machines/sp2.ini" -n 1,2
+  # a machine that computes in no time is no model
+  sed 's/^flop_time = .*/flop_time = 0/' "$src/machines/sp2.ini" > zero.ini
+  loop ok '\WORK(1000);' '\MULTIBCAST0(64);'
+  "$ps" predict ok.loop -m zero.ini -n 1,2 -o p.json > out 2>&1
+  rc=$?
+  check "flop_time = 0: refused with exit 2 (got $rc)" test $rc -eq 2
+  check "flop_time = 0: no nan or inf" sh -c '! grep -Eqiw "nan|inf" out p.json 2> /dev/null'
+  check "flop_time = 0: the message names it" grep -q "flop_time must be > 0" out
+  ;;
+
+# 8. compare refuses results of different experiments and negative times
+compare_mismatch)
+  "$ps" run "$prog" -n 2 -q -o a.json > /dev/null 2>&1 || fail "making a result"
+  python3 - <<'PY'
+import json
+a = json.load(open("a.json"))
+def variant(name, f):
+    d = json.loads(json.dumps(a)); f(d); json.dump(d, open(name, "w"))
+variant("other_workload.json", lambda d: d.update(workload="cg"))
+variant("other_size.json", lambda d: d["params"].update(size=d["params"].get("size", 1) * 7 + 1))
+variant("other_iters.json", lambda d: d["params"].update(iterations=d["params"].get("iterations", 1) * 5 + 3))
+variant("other_ranks.json", lambda d: d["params"].update(ranks=3))
+def neg(d):
+    for k in ("min", "median", "max"):
+        d["time"][k] = -abs(d["time"][k])
+variant("negative.json", neg)
+PY
+  expect 0 "P" -- "$ps" compare a.json a.json
+  expect 2 "different workloads" -- "$ps" compare a.json other_workload.json
+  expect 2 "different problem sizes" -- "$ps" compare a.json other_size.json
+  expect 2 "different iteration counts" -- "$ps" compare a.json other_iters.json
+  expect 2 "no processor count in common" -- "$ps" compare a.json other_ranks.json
+  expect 2 "cannot be negative" -- "$ps" compare a.json negative.json
+  expect 2 "cannot be negative" -- "$ps" compare negative.json a.json
+  ;;
+
+# 9. a trace event with a NaN time is refused with its index
+trace_nan)
+  make_trace
+  python3 - T/trace.pst bad.pst <<'PY'
+import struct, sys
+b = bytearray(open(sys.argv[1], "rb").read())
+version, nranks, ncons, metalen = struct.unpack_from("<IIII", b, 8)
+off = 24
+for _ in range(ncons):
+    (l,) = struct.unpack_from("<H", b, off); off += 2 + l
+off += metalen
+(n,) = struct.unpack_from("<Q", b, off)
+assert n >= 3, n
+# rank 0's header (version 3 adds three counters), then its event 2
+off += 184 + (24 if version >= 3 else 0) + 2 * 40
+struct.pack_into("<d", b, off, float("nan"))
+open(sys.argv[2], "wb").write(b)
+PY
+  expect 2 "bad.pst: corrupt event 2 of rank 0 \(a time that is not a finite number\)" -- "$ps" export bad.pst -f csv -o x.csv
+  check "nothing exported" test ! -e x.csv
+  expect 2 "corrupt event 2 of rank 0" -- "$ps" report bad.pst -o x.html -q
+  ;;
+
+# 10. a negative or absurd size is refused at once
+negative_size)
+  loop neg '\MULTIBCAST0(-500);'
+  start=$SECONDS
+  expect 2 "neg.loop:7:[0-9]+: error: .*cannot be negative" -- "$ps" run neg.loop -n 2 -q
+  loop neg2 'long s = -500;' '\MULTIBCAST0(s);'
+  expect 2 "MULTIBCAST0.*cannot be negative" -- "$ps" run neg2.loop -n 2 -q --timeout 25
+  check "refused within 20 s, not at a time limit (took $((SECONDS - start)) s)" test $((SECONDS - start)) -lt 20
+  loop neg3 'double w = -3;' 'if (nodes > 1) { \SEND((me + 1) % nodes, w); \RECEIVE((me + nodes - 1) % nodes, w); }'
+  expect 2 "(SEND|RECEIVE).*cannot be negative" -- "$ps" run neg3.loop -n 2 -q --timeout 25
+  ;;
+
+# 11. every output is checked before anything is launched
+outputs_first)
+  start=$SECONDS
+  expect 2 "-o /nonexistent/dir/r.json: the directory /nonexistent/dir does not exist" -- \
+    "$ps" run cg -n 2 -q -o /nonexistent/dir/r.json
+  expect 2 "--json /nonexistent/p.json" -- "$ps" probe --tiny -n 2 -o m.ini --json /nonexistent/p.json
+  check "refused before launching (took $((SECONDS - start)) s)" test $((SECONDS - start)) -lt 5
+  # a read-only file system (as root a directory's permission bits do not stop writing)
+  mkdir ro
+  unshare -m sh -c "mount -t tmpfs -o ro none '$tmp/ro' && '$ps' run cg -n 2 -q -o '$tmp/ro/r.json'" > out 2>&1
+  rc=$?
+  check "read-only directory: exit 2 (got $rc)" test $rc -eq 2
+  check "read-only directory: named" grep -q "ro.*Read-only file system" out
+  ;;
+
+# 12. a rank count the launcher cannot start is said at once
+too_many_ranks)
+  start=$SECONDS
+  expect 2 "-n 100000: this machine can start about [0-9]+ ranks" -- "$ps" run cg -n 100000 -q --timeout 20
+  check "said at once (took $((SECONDS - start)) s)" test $((SECONDS - start)) -lt 5
+  ;;
+
+# 13. a file that is not a workload is refused before mpiexec sees it
+not_a_workload)
+  mknod node c 1 3 || exit 1
+  printf 'just text\n' > notes.txt
+  cp /bin/true ./true-copy
+  printf '#!/bin/sh\nexit 0\n' > script.sh && chmod +x script.sh
+  expect 2 "node: a device, not a program" -- "$ps" run "$tmp/node" -n 1
+  expect 2 "notes.txt: not executable" -- "$ps" run "$tmp/notes.txt" -n 1
+  expect 2 "true-copy: a program not linked with the parscope runtime" -- "$ps" run "$tmp/true-copy" -n 1
+  expect 2 "script.sh: not a program" -- "$ps" run "$tmp/script.sh" -n 1
+  expect 0 "Execution time" -- "$ps" run "$prog" -n 1
+  ;;
+
+# 14. a variable naming a missing program is an error; every failure says what failed
+missing_programs)
+  loop ok '\WORK(10);'
+  expect 2 "MPICC=/nonexistent/mpicc: no such program" -- env MPICC=/nonexistent/mpicc "$ps" build ok.loop -o ok
+  expect 2 "compiling the C generated from .*ok.loop failed: '/bin/false' ended with exit status 1" -- \
+    env MPICC=/bin/false "$ps" run ok.loop -n 1 -q
+  expect 2 "PARSCOPE_MPIEXEC=/nonexistent: no such program" -- env PARSCOPE_MPIEXEC=/nonexistent "$ps" run "$prog" -n 1
+  ;;
+
+# 15. a --config file (or a .loop file) that is not text is refused
+config_nul)
+  printf 'max-ranks = 2\0\ntrials = banana\n' > bad.conf
+  expect 2 "bad.conf:1:14: a NUL byte: not a text file" -- "$ps" scale cg --config bad.conf -o S
+  check "no sweep started" test ! -e S/scale.json
+  printf '#include "LOOP.h"\nint main(void) { return 0; }\0junk\n' > nul.loop
+  expect 2 "nul.loop:2:29: a NUL byte" -- "$ps" build nul.loop -o nul
+  ;;
+
+# 16. SIGINT during run -k 3: the JSON says it was interrupted and what is missing
+run_sigint)
+  slow_loop
+  "$ps" run slow.loop -n 2 -k 3 -q -o r.json > out 2>&1 &
+  pid=$!
+  if wait_for 60 has_trials r.json 1; then
+    kill -INT $pid
+    wait_pid $pid 30
+    rc=$?
+    check "exit status 130 (got $rc)" test $rc -eq 130
+    nothing_left 10
+    check "the message says how many trials are missing" grep -Eq "interrupted \(SIGINT\): [12] of 3 trials finished.*[12] missing" out
+    check "r.json: interrupted, with the missing trials" json_ok r.json \
+      'd["interrupted"] is True and d["complete"] is False and d["trials_planned"] == 3 and len(d["missing"]) == 3 - d["time"]["trials"] and d["time"]["trials"] >= 1'
+  else
+    fail "no trial ended within 60 s"
+    kill -9 $pid
+  fi
+  ;;
+
+# 17. after SIGTERM characterize does not call the report missing when it wrote it
+characterize_sigterm)
+  "$ps" characterize -n 2 -o D --steps fingerprint --budget 20 -q > out 2>&1 &
+  pid=$!
+  wait_for 20 test -e D/steps.ndjson || fail "characterize did not start"
+  sleep 1
+  kill -TERM $pid
+  wait_pid $pid 30
+  rc=$?
+  check "exit status 143 (got $rc)" test $rc -eq 143
+  nothing_left 10
+  check "report.html written" test -s D/report.html
+  check "summary.json: interrupted, the report not missing" json_ok D/summary.json \
+    'd["interrupted"] is True and "report" not in d["missing"]'
+  check "the message does not list the report as missing" sh -c '! grep -E "missing:.*report" out'
+  ;;
+
+# 18. a stop at --timeout shows parscope's line, not a launcher's crash
+timeout_stop)
+  expect 1 "exceeded its time limit of 3 s" -- "$ps" run "$prog" -n 2 --timeout 3 -- --deadlock
+  no_output "Segmentation fault|Backtrace|backtrace|\[ *[0-9]+\] "
+  nothing_left 10
+  # ranks that compute past the limit: Open MPI's mpiexec is aborting the job when parscope stops it
+  loop spin 'volatile double x = 0;' 'for (;;) x += 1;'
+  expect 1 "rank [01]: timed out after 4 s while computing" -- "$ps" run spin.loop -n 2 --timeout 4
+  grep -q "exceeded its time limit of 4 s and was stopped" "$tmp/out" || fail "no line of parscope's own"
+  no_output "Segmentation fault|Process received signal|abort is already in progress|\[ *[0-9]+\] "
+  nothing_left 10
+  expect 1 "exceeded its time limit of 4 s" -- "$ps" run cg -n 2 -i 100000000 -s 1024 --timeout 4
+  no_output "Segmentation fault|Process received signal|abort is already in progress"
+  nothing_left 10
+  ;;
+
+# 19. a truncated trace is called truncated
+trace_truncated)
+  make_trace
+  head -c 10 T/trace.pst > ten.pst
+  head -c 5 T/trace.pst > five.pst
+  expect 2 "five.pst: truncated trace \\(5 bytes" -- "$ps" export five.pst -f csv -o x.csv
+  expect 2 "ten.pst: truncated trace \(10 bytes" -- "$ps" export ten.pst -f csv -o x.csv
+  size=$(stat -c %s T/trace.pst)
+  head -c $((size - 30)) T/trace.pst > short.pst
+  expect 2 "short.pst: truncated trace" -- "$ps" export short.pst -f csv -o x.csv
+  : > empty.pst
+  expect 2 "empty.pst: truncated trace \\(0 bytes" -- "$ps" export empty.pst -f csv -o x.csv
+  ;;
+
+# 20. a C compile error in a .loop file is bad input: exit 2, located in the .loop file
+compile_error)
+  loop bad 'undeclared_variable = 3;'
+  expect 2 "bad.loop:7:[0-9]+: error: .undeclared_variable. undeclared" -- "$ps" build bad.loop -o bad
+  expect 2 "compiling the C generated from bad.loop failed" -- "$ps" build bad.loop -o bad
+  check "no program written" test ! -e bad
+  expect 2 "bad.loop:7:[0-9]+: error" -- "$ps" run bad.loop -n 1
+  ;;
+
+*)
+  echo "unknown case $case_name"
+  exit 2
+  ;;
+esac
+finish
