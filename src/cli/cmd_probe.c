@@ -172,7 +172,10 @@ int ps_cmd_probe(int argc, char **argv)
     rc = finish(&a, doc, &m);
     json_decref(doc);
     if (partial) {
-        fprintf(stderr, "parscope: probe: %s: the model and plots are from those rounds only\n", err);
+        if (ps_interrupted())
+            fprintf(stderr, "parscope: probe: interrupted (%s); %s: the model and plots are from those rounds only\n",
+                    ps_interrupt_name(), err);
+        else fprintf(stderr, "parscope: probe: %s: the model and plots are from those rounds only\n", err);
         return ps_interrupted() ? ps_interrupt_status() : rc ? rc : 1;
     }
     return rc;

@@ -56,8 +56,8 @@ const char *ps_interrupt_name(void)
 
 /* ---- the processes a child left behind ----------------------------------- */
 
-/* Up to max live processes whose parent is ppid (zombies left out). */
-static int children_of(pid_t ppid, pid_t *out, int max)
+/* Up to max processes whose parent is ppid (zombies only if zombies). */
+static int children_of(pid_t ppid, pid_t *out, int max, int zombies)
 {
     DIR *d = opendir("/proc");
     if (!d) return 0;
@@ -80,7 +80,7 @@ static int children_of(pid_t ppid, pid_t *out, int max)
         char state;
         long pp;
         if (!p || sscanf(p + 1, " %c %ld", &state, &pp) != 2) continue;
-        if (pp == (long)ppid && state != 'Z' && state != 'X') out[n++] = (pid_t)pid;
+        if (pp == (long)ppid && (zombies || (state != 'Z' && state != 'X'))) out[n++] = (pid_t)pid;
     }
     closedir(d);
     return n;
@@ -95,24 +95,35 @@ static void signal_tree(pid_t root, int sig)
     pid_t *q = ps_xmalloc(PS_PROC_TREE_MAX * sizeof *q);
     int n = 1;
     q[0] = root;
-    for (int i = 0; i < n && n < PS_PROC_TREE_MAX; i++) n += children_of(q[i], q + n, PS_PROC_TREE_MAX - n);
+    for (int i = 0; i < n && n < PS_PROC_TREE_MAX; i++) n += children_of(q[i], q + n, PS_PROC_TREE_MAX - n, 0);
     kill(-root, sig);
     for (int i = 0; i < n; i++) kill(q[i], sig);
     free(q);
 }
 
+static int is_in(pid_t p, const pid_t *set, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (set[i] == p) return 1;
+    return 0;
+}
+
 /* After a child ended: what it left running was handed to parscope (a
  * child subreaper): a launcher killed before its ranks, a daemon.  They
- * get SIGTERM, then SIGKILL after grace seconds, and are reaped.  Returns
+ * get SIGTERM, then SIGKILL after grace seconds, and are reaped.  The
+ * caller's own children from before the run (keep: a cluster's node
+ * anchors, a job started beside it) are not the child's and stay.  Returns
  * how many there were. */
-static int sweep_orphans(double grace)
+static int sweep_orphans(double grace, const pid_t *keep, int nkeep)
 {
-    pid_t left[256];
+    pid_t all[256], left[256];
     int total = 0, sig = SIGTERM;
     double t0 = ps_clock();
     for (;;) {
-        while (waitpid(-1, NULL, WNOHANG) > 0) {}
-        int n = children_of(getpid(), left, 256);
+        /* reaped one by one: waitpid(-1) would take a kept child's status */
+        int na = children_of(getpid(), all, 256, 1), n = 0;
+        for (int i = 0; i < na; i++)
+            if (!is_in(all[i], keep, nkeep) && waitpid(all[i], NULL, WNOHANG) != all[i]) left[n++] = all[i];
         if (n == 0) break;
         double now = ps_clock();
         if (now - t0 > grace + 5) break; /* unkillable (D state): give up, do not hang */
@@ -314,6 +325,8 @@ int ps_proc_run(char *const argv[], const ps_proc_opts *o, ps_proc_result *r)
     /* what a child leaves running comes back to parscope, to be stopped */
     static int subreaper;
     if (!subreaper) subreaper = prctl(PR_SET_CHILD_SUBREAPER, 1) == 0 ? 1 : -1;
+    pid_t keep[256];
+    int nkeep = subreaper > 0 ? children_of(getpid(), keep, 256, 1) : 0;
     double t0 = ps_clock();
     pid_t pid;
     reader rd = {.fd = -1, .o = o, .r = r, .cap = 1};
@@ -363,7 +376,7 @@ int ps_proc_run(char *const argv[], const ps_proc_opts *o, ps_proc_result *r)
      * not hold parscope up for long */
     for (double end = ps_clock() + 0.5; rd.fd >= 0 && ps_clock() < end;) pump(&rd, 50);
     if (rd.fd >= 0) close(rd.fd);
-    if (subreaper > 0) r->orphans = sweep_orphans(rd.stopped ? 1.0 : grace);
+    if (subreaper > 0) r->orphans = sweep_orphans(rd.stopped ? 1.0 : grace, keep, nkeep);
     r->elapsed = ps_clock() - t0;
     if (lost) {
         r->status = 128;

@@ -39,7 +39,7 @@ PY
 }
 # seen TRACE: the same lines from a trace's sends
 seen() {
-    "$PS" export "$1" --format csv -o "$tmp/ev.csv" -q || return 1
+    "$PS" export "$1" --format csv -o "$tmp/ev.csv" --force -q || return 1
     awk -F, '$3 == "send" && $4 ~ /^TREE_/ {print $4 ":" $1 "->" $9 "(" $8 ")"}' "$tmp/ev.csv" | sort
 }
 
