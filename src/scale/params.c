@@ -54,7 +54,8 @@ void ps_scale_params_defaults(ps_scale_params *p)
     p->seed = 1;
     p->eff_threshold = PS_SCALE_EFF_THRESHOLD;
     p->word_bits = (int)(sizeof(void *) * 8);
-    for (const ps_ca_variation *v = ps_ca_variations; v->name; v++) p->var[p->nvar++] = v;
+    for (const ps_ca_variation *v = ps_ca_variations; v->name; v++)
+        if (!v->extra) p->var[p->nvar++] = v;
 }
 
 static int parse_bool(const char *s, int *out)
@@ -130,7 +131,7 @@ static int parse_variations(ps_scale_params *p, const char *s, char *err, size_t
             const ps_ca_variation *v = ps_ca_variation_find(t);
             if (!v) {
                 ps_seterr(err, errlen, "unknown variation '%s' (known: all, base, int, double, rearrange, "
-                          "nodeorder, vonneumann, scatter, cellwise)", t);
+                          "nodeorder, vonneumann, scatter, cellwise, long)", t);
                 free(copy);
                 return -1;
             }
