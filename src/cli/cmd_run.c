@@ -240,18 +240,7 @@ int ps_cmd_run(int argc, char **argv)
             ps_sheet_print(&s, r.workload, r.size, r.iterations, stdout);
             ps_sheet_free(&s);
         }
-        if (r.ntrials > 1) {
-            double mn = INFINITY, mx = -INFINITY;
-            int ok = 0;
-            for (int k = 0; k < r.ntrials; k++)
-                if (isfinite(samples[k])) {
-                    ok++;
-                    if (samples[k] < mn) mn = samples[k];
-                    if (samples[k] > mx) mx = samples[k];
-                }
-            printf("\nTrials: %d (%d ok); min %.6f s, max %.6f s; the sheet is the fastest trial's\n", r.ntrials,
-                   ok, mn, mx);
-        }
+        ps_run_print_conditions(&r, stdout);
     }
     if (o.output) {
         /* the trace path is stored relative to the JSON's directory */
@@ -266,6 +255,7 @@ int ps_cmd_run(int argc, char **argv)
         json_t *doc = ps_result_run("run", r.workload, ps_machine_meta(), o.ranks, r.size, r.iterations, samples, r.ntrials,
                                     r.best_trace, rel);
         free(rel);
+        ps_run_annotate(&r, doc);
         json_t *fails = json_array();
         for (int k = 0; k < r.ntrials; k++)
             if (r.trial[k].status) {

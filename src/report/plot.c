@@ -104,6 +104,9 @@ static int axis_range(const ps_plot *p, int yaxis, double *lo, double *hi)
             double v = yaxis ? y : x;
             if (v < a) a = v;
             if (v > b) b = v;
+            /* error bars count on the y axis where they can be drawn */
+            if (yaxis && se->ylo && usable(se->ylo[i], p->ylog) && se->ylo[i] < a) a = se->ylo[i];
+            if (yaxis && se->yhi && usable(se->yhi[i], p->ylog) && se->yhi[i] > b) b = se->yhi[i];
         }
     }
     if (!(a <= b)) return -1;
@@ -251,6 +254,17 @@ int ps_plot_svg(const ps_plot *p, FILE *out)
                     pen = 1;
                 }
                 fputs("\"/>\n", out);
+            }
+            if (se->ylo && se->yhi) {
+                for (int i = 0; i < se->n; i++) {
+                    if (!usable(se->x[i], f.xlog) || !usable(se->ylo[i], f.ylog) || !usable(se->yhi[i], f.ylog))
+                        continue;
+                    double x = map_x(&f, se->x[i]), y0 = map_y(&f, se->ylo[i]), y1 = map_y(&f, se->yhi[i]);
+                    fprintf(out, "<path fill=\"none\" stroke=\"%s\" stroke-width=\"1\" d=\"M%.1f %.1fL%.1f %.1f"
+                                 "M%.1f %.1fL%.1f %.1fM%.1f %.1fL%.1f %.1f\"/>",
+                            color, x, y0, x, y1, x - 3, y0, x + 3, y0, x - 3, y1, x + 3, y1);
+                }
+                fputc('\n', out);
             }
             if (se->style & PS_PLOT_POINTS) {
                 for (int i = 0; i < se->n; i++) {
