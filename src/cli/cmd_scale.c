@@ -26,7 +26,10 @@ static void usage(FILE *f)
             "  --ranks LIST           processor counts, e.g. 1,2,4 (default 1, 2, 4 .. N); must include 1\n"
             "  --variations LIST      clue: all (default) or some of base,int,double,rearrange,nodeorder,\n"
             "                         vonneumann,scatter,cellwise\n"
-            "  --trials K             runs per point (default 3)\n"
+            "  --trials K|auto        runs per point (default 3); auto: 3 to 10, more where the best two\n"
+            "                         trials differ by more than --spread-target, until --time-budget is spent\n"
+            "  --spread-target X      auto trials: the best two trials' relative gap to reach (0.05)\n"
+            "  --time-budget SEC      auto trials: seconds the sweep may take (600)\n"
             "  -o, --output DIR       where results go (default scale-WORKLOAD-DATE); must not hold a sweep\n"
             "  --strong               clue: the grid is the whole problem, split over P (default: weak\n"
             "                         scaling, the grid per rank fixed, scaled metrics (9)-(11))\n"
@@ -39,7 +42,8 @@ static void usage(FILE *f)
             "  --seed N               initial grid and node order (1)\n"
             "  --timeout SEC          per run (default: automatic)\n"
             "  --efficiency-threshold X  below it adding nodes is 'not cost effective' (0.8)\n"
-            "  --oversubscribe        allow more ranks than cores\n"
+            "  --oversubscribe        accepted for old configurations: more ranks than cores always run, and\n"
+            "                         the results mark them oversubscribed\n"
             "  --launcher TEMPLATE    e.g. 'srun -n {ranks}' (default mpiexec)\n"
             "  --workload-args ARGS   more arguments for every run of the workload\n"
             "  --cache BYTES --memory BYTES --cores N   override what hwloc reports\n"
@@ -69,7 +73,8 @@ int ps_cmd_scale(int argc, char **argv)
                {"--timeout", "timeout", 0},       {"--efficiency-threshold", "efficiency-threshold", 0},
                {"--oversubscribe", "oversubscribe", 1}, {"--launcher", "launcher", 0},
                {"--workload-args", "workload-args", 0}, {"--cache", "cache", 0},
-               {"--memory", "memory", 0},         {"--cores", "cores", 0}};
+               {"--memory", "memory", 0},         {"--cores", "cores", 0},
+               {"--spread-target", "spread-target", 0}, {"--time-budget", "time-budget", 0}};
     kv opts[64];
     int nopts = 0;
     const char *workload = NULL, *config = NULL, *resume = NULL;
