@@ -19,6 +19,7 @@
 
 #include "cli/cli.h"
 #include "launch/launch.h"
+#include "launch/noise.h"
 #include "probe/probe.h"
 #include "sim/machine.h"
 #include "util/util.h"
@@ -33,7 +34,7 @@ static const char probe_help[] =
     "  -n, --ranks N      ranks for the BSP measurements (default: the cores, at least 2)\n"
     "  -o, --output FILE  machine model (default: machine.ini)\n"
     "      --force        replace an existing machine model or --json file\n"
-    "      --quick        a shorter budget: seconds instead of about a minute and a half\n"
+    "      --quick        a shorter budget: seconds instead of more than a minute (announced at the start)\n"
     "      --json FILE    the result JSON with every sample (\"kind\": \"probe\")\n"
     "      --svg-dir DIR  plots (default: the directory of the machine model)\n"
     "      --launcher T   launcher template, e.g. 'srun -n {ranks}' (or PARSCOPE_LAUNCHER)\n"
@@ -216,11 +217,13 @@ int ps_cmd_probe(int argc, char **argv)
     ps_launch_opts lo = {.ranks = a.po.ranks, .launcher = a.launcher, .timeout = a.timeout, .quiet = 1};
     ps_launch_result lr;
     if (!a.quiet) {
-        fprintf(stderr, "parscope probe: measuring on %d ranks (%s, about %s)...\n", a.po.ranks,
-                ps_probe_budget_for(a.po.mode)->name,
-                a.po.mode == PS_PROBE_FULL ? "2 minutes" : a.po.mode == PS_PROBE_QUICK ? "15 s" : "3 s");
+        fprintf(stderr, "parscope probe: measuring on %d ranks (%s, about %.0f s)...\n", a.po.ranks,
+                ps_probe_budget_for(a.po.mode)->name, ps_probe_budget_seconds(a.po.mode));
     }
+    ps_noise_sample before, after;
+    ps_noise_take(&before, 1);
     int lrc = ps_launch(&lo, av, &lr);
+    ps_noise_take(&after, 1);
     int rc;
     if (lrc == 2) {
         rc = ps_fail(2, "probe: %s", lr.message);
@@ -231,6 +234,7 @@ int ps_cmd_probe(int argc, char **argv)
         json_t *raw = json_load_file(rawpath, 0, &je);
         if (!raw) rc = ps_fail(1, "probe: the ranks left no measurements (%s: %s)", rawpath, je.text);
         else {
+            json_object_set_new(raw, "noise", ps_noise_json(&before, &after));
             rc = finish(&a, raw);
             json_decref(raw);
         }

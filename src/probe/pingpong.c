@@ -381,7 +381,11 @@ json_t *ps__duplex_measure(long bytes)
     double best = INFINITY;
     for (int k = 0; k < PS_PROBE_DUPLEX_REPS + 1; k++) {
         MPI_Request q[2];
-        MPI_Barrier(MPI_COMM_WORLD);
+        /* the two start together; a barrier of MPI_COMM_WORLD here would not
+         * match the other ranks' one nonblocking barrier (MPI-3 5.12), and
+         * the job hung beyond two ranks */
+        MPI_Sendrecv(NULL, 0, MPI_BYTE, peer, TAG_CTRL, NULL, 0, MPI_BYTE, peer, TAG_CTRL, MPI_COMM_WORLD,
+                     MPI_STATUS_IGNORE);
         double t = MPI_Wtime();
         MPI_Irecv(rb, (int)bytes, MPI_BYTE, peer, TAG_DATA, MPI_COMM_WORLD, &q[0]);
         MPI_Isend(sb, (int)bytes, MPI_BYTE, peer, TAG_DATA, MPI_COMM_WORLD, &q[1]);
