@@ -475,8 +475,10 @@ static int run_measured(const predict_opts *o, json_t **out, char *err, size_t e
         double samples[1024];
         int n = r.ntrials < 1024 ? r.ntrials : 1024;
         for (int i = 0; i < n; i++) samples[i] = r.trial[i].time;
-        json_array_append_new(pts, ps_result_run("run", r.workload, ps_machine_meta(), o->ranks[k], r.size, r.iterations, samples, n,
-                                                 r.best_trace, NULL));
+        json_t *pt = ps_result_run("run", r.workload, ps_machine_meta(), o->ranks[k], r.size, r.iterations, samples, n,
+                                   r.best_trace, NULL);
+        ps_run_annotate(&r, pt);
+        json_array_append_new(pts, pt);
         ps_run_result_free(&r);
     }
     json_t *doc = json_object();
@@ -594,6 +596,10 @@ int ps_cmd_predict(int argc, char **argv)
     char err[1024];
     ps_machine m;
     if (ps_machine_load(o.machine_path, &m, err, sizeof err)) return ps_fail(2, "%s", err);
+    if (m.bsp_fit_note[0] && !o.quiet)
+        fprintf(stderr, "parscope predict: %s has no BSP g and l (its h-relation fit failed: %s); the prediction uses "
+                        "the estimator's latency, word time and flop time only\n",
+                o.machine_path, m.bsp_fit_note);
     if (!streams_in && !ps_workload_find(o.workload) && !ends_with(o.workload, ".loop") &&
         !(strchr(o.workload, '/') && ps_file_exists(o.workload)))
         return ps_fail(2, "predict: unknown workload '%s' (a built-in name, FILE.loop, a program, or streams)", o.workload);

@@ -476,5 +476,6 @@ int ps_whitebox_analyze(const ps_wb_data *d, const ps_machine *m, const char *ma
     free(comp_rank);
     json_object_set_new(doc, "sections", sections_json(d));
     json_object_set_new(doc, "model", model_json(d, m, machine_path));
+    json_object_set_new(doc, "conclusions", ps_whitebox_conclude(doc));
     return 0;
 }

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "launch/noise.h"
 #include "launch/run.h"
 #include "report/result.h"
 #include "util/util.h"
@@ -51,6 +52,10 @@ int ps_whitebox_run(const ps_whitebox_spec *s, json_t **doc, ps_whitebox_progres
     long size = s->size, iterations = s->iterations;
     int rc = 0, interrupted = 0;
     int total = trials * nv, done = 0;
+    ps_noise_sample nz0, nz1;
+    ps_placement pl;
+    ps_placement_of(NULL, s->ranks, &pl);
+    ps_noise_take(&nz0, 1);
     for (int k = 0; k < trials && !interrupted; k++) {
         for (int j = 0; j < nv && !interrupted; j++) {
             int v = (j + k) % nv;
@@ -64,6 +69,7 @@ int ps_whitebox_run(const ps_whitebox_spec *s, json_t **doc, ps_whitebox_progres
             rs.trials = 1;
             rs.variant = ps_wb_variant_name(v);
             rs.launch = s->launch;
+            rs.noise_quick = 1;   /* calibrated once, before and after all trials */
             ps_run_result r;
             char rerr[2048];
             int rrc = ps_run_workload(&rs, &r, NULL, NULL, rerr, sizeof rerr);
@@ -81,6 +87,7 @@ int ps_whitebox_run(const ps_whitebox_spec *s, json_t **doc, ps_whitebox_progres
             ps_wb_sample *smp = &d.sample[v][k];
             d.ntrials[v] = k + 1;
             if (r.best_trace && r.best_trace->nranks == s->ranks) {
+                ps_placement_of(r.best_trace, s->ranks, &pl);
                 if (ps_wb_sample_from_trace(r.best_trace, m, smp)) ps_wb_sample_failed(smp);
             } else {
                 ps_wb_sample_failed(smp);
@@ -99,6 +106,7 @@ int ps_whitebox_run(const ps_whitebox_spec *s, json_t **doc, ps_whitebox_progres
         }
     }
     if (cb) cb(NULL, done, total, ctx);
+    ps_noise_take(&nz1, !interrupted);
 
     json_t *o = json_object();
     json_object_set_new(o, "kind", json_string("whitebox"));
@@ -125,6 +133,8 @@ int ps_whitebox_run(const ps_whitebox_spec *s, json_t **doc, ps_whitebox_progres
         json_object_set_new(round, "order", order);
     }
     json_object_set_new(o, "failures", failures);
+    json_object_set_new(o, "noise", ps_noise_json(&nz0, &nz1));
+    ps_placement_annotate(o, &pl);
     if (interrupted) {
         json_object_set_new(o, "interrupted", json_true());
         rc = 1;
