@@ -1,6 +1,6 @@
 /*
  * noise.h - how busy the machine was before, during and after a measurement
- * (docs/OUTPUTS.md "The machine's noise"), and where the ranks ran.
+ * (docs/OUTPUTS.md "Uncertainty, the machine's noise and oversubscription"), and where the ranks ran.
  *
  * A sample (before or after) holds the load average, the cumulative CPU
  * times of /proc/stat (busy, idle, steal where the kernel reports it) and
