@@ -10,6 +10,7 @@ pkgs=(
   libhwloc-dev hwloc
   libjansson-dev libinih-dev
   libotf2-trace-dev otf2-tools
+  help2man
   libcmocka-dev
   python3 jq bc iproute2 util-linux procps
 )

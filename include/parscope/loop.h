@@ -27,6 +27,28 @@ extern "C" {
  * (the library is built with hidden visibility). */
 #pragma GCC visibility push(default)
 
+/* ---- the LOOP seed's names --------------------------------------------------- */
+
+/* The seed's figures use names they never define (Figure 3: TRACE_BUF_SIZE;
+ * Figure 6: MY_TYPE, T_BUF and relax).  When a program uses one without
+ * defining it, the generator defines it just before the program's main as
+ * (docs/LANGUAGE.md, "The seed's names"):
+ *   TRACE_BUF_SIZE, TRACE_BUF, T_BUF  PS_LOOP_TRACE_BUF: 0, the runtime's default
+ *                                     capacity (2^20 events, or PARSCOPE_TRACE_CAPACITY)
+ *   MY_TYPE                           PS_LOOP_MY_TYPE: double, as Figure 7 defines it
+ *   relax(color, psize, psize_node)   ps_loop_relax below
+ * A program's own #define (before main) or definition always wins. */
+#define PS_LOOP_TRACE_BUF 0
+#define PS_LOOP_MY_TYPE double
+
+/* Figure 6's relax: one colour (0 red, 1 black) of a red-black relaxation,
+ * each point of that colour becoming the mean of its four neighbours (the
+ * seed's section 4.1.1.5), on psize_node rows of psize points.  The figure
+ * never hands it the matrix, so it relaxes a grid of that shape of its own
+ * (allocated at the first call, with reproducible values): the computation
+ * Figure 6 describes, recorded as the construct "relax" with its flops. */
+void ps_loop_relax(int color, long psize, long psize_node);
+
 /* ---- \OPEN0 ---------------------------------------------------------------- */
 
 /* Starts the runtime and fills LOOP's four ints (host is always -1). */

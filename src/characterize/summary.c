@@ -1,5 +1,5 @@
 /*
- * characterize.c - the characterization's summary (see characterize.h).
+ * summary.c - the characterization's summary (see characterize.h).
  *
  * The main bottleneck is named from figures of the same report, each with its
  * noise (docs/CHARACTERIZE.md "The main bottleneck"):
@@ -517,8 +517,10 @@ void ps_characterize_print(const json_t *s, FILE *f)
 
 /* ---- HTML -------------------------------------------------------------------- */
 
-int ps_characterize_report_html(const json_t *s, FILE *out)
+int ps_characterize_report_html(FILE *out, const json_t *s, const char *dir, const char *source)
 {
+    (void)dir;
+    (void)source;
     const json_t *m = json_object_get(s, "machine"), *p = json_object_get(s, "probe");
     const json_t *fp = json_object_get(s, "fingerprint"), *sc = json_object_get(s, "scale");
     const json_t *pr = json_object_get(s, "prediction"), *b = json_object_get(s, "bottleneck");

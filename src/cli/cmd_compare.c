@@ -1,26 +1,19 @@
 /*
  * cmd_compare.c - 'parscope compare MEASURED.json PREDICTED.json': relative
- * error of a prediction per processor count and per activity.
+ * error of a prediction per processor count and per activity (src/predict/compare.c).
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli/cli.h"
-#include "report/result.h"
 #include "predict/compare.h"
+#include "report/result.h"
 
-static const char compare_help[] =
-    "usage: parscope compare MEASURED.json PREDICTED.json [-o compare.json]\n"
-    "\n"
+static const char about[] =
     "Prints the relative error (predicted - measured) / measured of the execution time\n"
     "(time.min) for every processor count the two results share, and of the three\n"
     "activities of the result sheet (busy, overhead, idle; seconds per rank).\n"
-    "Either file may hold one run/prediction or several ({\"points\": [...]}).\n"
-    "\n"
-    "  -o, --output FILE   write the comparison as JSON\n"
-    "\n"
-    "Exit status: 0 ok, 2 bad usage or unreadable / unrelated results.\n";
+    "Either file may hold one run/prediction or several ({\"points\": [...]}).\n";
 
 static json_t *load(const char *path)
 {
@@ -40,40 +33,27 @@ static json_t *load(const char *path)
 
 int ps_cmd_compare(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        {"output", required_argument, 0, 'o'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
     const char *output = NULL;
-    opterr = 0;
-    optind = 1;
-    int c;
-    while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
-        switch (c) {
-        case 'o': output = optarg; break;
-        case 'h': fputs(compare_help, stdout); return 0;
-        default:
-            fputs(compare_help, stderr);
-            return ps_usage_error("compare", "unknown option '%s'", argv[optind - 1]);
-        }
-    }
-    if (argc - optind != 2) {
-        fputs(compare_help, stderr);
-        return ps_usage_error("compare", "expected two files: MEASURED.json PREDICTED.json");
-    }
-    json_t *m = load(argv[optind]);
-    if (!m) return 2;
-    json_t *p = load(argv[optind + 1]);
-    if (!p) {
-        json_decref(m);
-        return 2;
-    }
+    int force = 0, n;
+    const ps_opt opts[] = {
+        PS_OPT_OUTPUT(&output, "FILE", "write the comparison as JSON ('-': standard output; the table\n"
+                                       "then goes to standard error)"),
+        PS_OPT_FORCE(&force, "replace an existing -o file"),
+        PS_OPT_TABLE_END};
+    const ps_opt_cmd cmd = {.name = "parscope compare", .usage = "MEASURED.json PREDICTED.json [-o compare.json]",
+                            .about = about, .notes = "Exit status: 0 ok, 2 bad usage or unreadable / unrelated results.\n",
+                            .opts = opts, .min_args = 2, .max_args = 2,
+                            .missing = "expected two files: MEASURED.json PREDICTED.json"};
+    int rc = ps_opt_parse(&cmd, argc, argv, &n);
+    if (rc != PS_OPT_GO) return rc;
+    if (ps_check_new_output(&cmd, "-o", output, force)) return 2;
+    rc = 0;
+    json_t *m = load(argv[1]), *p = m ? load(argv[2]) : NULL;
     char err[512];
-    json_t *doc = ps_compare_results(m, p, stdout, err, sizeof err);
-    int rc = 0;
-    if (!doc) {
-        rc = ps_fail(2, "compare: %s and %s: %s", argv[optind], argv[optind + 1], err);
-    } else if (output && ps_result_write(output, doc, err, sizeof err)) {
-        rc = ps_fail(2, "%s", err);
-    }
+    json_t *doc = p ? ps_compare_results(m, p, ps_text_out(output), err, sizeof err) : NULL;
+    if (!p) rc = 2;
+    else if (!doc) rc = ps_fail(2, "compare: %s and %s: %s", argv[1], argv[2], err);
+    else if (output && ps_result_write(output, doc, err, sizeof err)) rc = ps_fail(2, "%s", err);
     json_decref(doc);
     json_decref(m);
     json_decref(p);

@@ -1,182 +1,134 @@
-/* cmd_scale.c - 'parscope scale': the CLUE scalability sweep (docs/SCALE.md). */
+/* cmd_scale.c - 'parscope scale': the CLUE scalability sweep (src/scale/, docs/SCALE.md). */
 #include "cli/cli.h"
 
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "launch/launch.h"
 #include "launch/run.h"
-#include "workloads/workloads.h"
 #include "scale/scale.h"
-#include "util/util.h"
+#include "workloads/workloads.h"
 
-static void usage(FILE *f)
+static const char about[] =
+    "CLUE-style scalability sweep: runs WORKLOAD (default clue) on P = 1, 2, 4 .. N ranks for every\n"
+    "variation, K trials each (interleaved, the fastest kept), and writes DIR/scale.csv, DIR/scale.json\n"
+    "and DIR/report.html with speedup, efficiency, Karp-Flatt serial fraction, ACT/s and conclusions.\n";
+static const char notes[] =
+    "Precedence: built-in default < automatic choice < config file < command line; scale.json records\n"
+    "every parameter's value and source.  On a terminal a progress line shows the run, done/total,\n"
+    "elapsed and ETA.  SIGINT finishes the current run, writes the partial analysis and exits 130.\n"
+    "Exit status: 0 ok, 1 some run failed (recorded; the sweep goes on), 2 bad usage, 130 interrupted.\n";
+
+/* A sweep option: kept as written, set as a parameter with its source (scale/params.h). */
+#define KEY(s, l, arg, k, h) {(s), (l), (arg), PS_OPT_STRING, NULL, 0, 0, NULL, (h), 0, &v[k], NULL}
+#define KEY_FLAG(l, k, h) {0, (l), NULL, PS_OPT_FLAG, NULL, 0, 0, NULL, (h), 0, &v[k], NULL}
+/* a common option: checked by the parser with the common limits, then set as a parameter */
+#define COMMON(opt, k) kept((ps_opt)opt, &v[k])
+static ps_opt kept(ps_opt o, const char **text)
 {
-    fprintf(f,
-            "usage: parscope scale [WORKLOAD] [--max-ranks N] [--ranks LIST] [--variations LIST] [--trials K]\n"
-            "                      [-o DIR] [--strong] [--config FILE] [--resume DIR] [options]\n"
-            "\n"
-            "CLUE-style scalability sweep: runs WORKLOAD (default clue) on P = 1, 2, 4 .. N ranks for every\n"
-            "variation, K trials each (interleaved, the fastest kept), and writes DIR/scale.csv, DIR/scale.json\n"
-            "and DIR/report.html with speedup, efficiency, Karp-Flatt serial fraction, ACT/s and conclusions.\n"
-            "\n"
-            "  --max-ranks N          largest P (default: the machine's cores)\n"
-            "  --ranks LIST           processor counts, e.g. 1,2,4 (default 1, 2, 4 .. N); must include 1\n"
-            "  --variations LIST      clue: all (default) or some of base,int,double,rearrange,nodeorder,\n"
-            "                         vonneumann,scatter,cellwise\n"
-            "  --trials K|auto        runs per point (default 3); auto: 3 to 10, more where the best two\n"
-            "                         trials differ by more than --spread-target, until --time-budget is spent\n"
-            "  --spread-target X      auto trials: the best two trials' relative gap to reach (0.05)\n"
-            "  --time-budget SEC      auto trials: seconds the sweep may take (600)\n"
-            "  -o, --output DIR       where results go (default scale-WORKLOAD-DATE); must not hold a sweep\n"
-            "  --strong               clue: the grid is the whole problem, split over P (default: weak\n"
-            "                         scaling, the grid per rank fixed, scaled metrics (9)-(11))\n"
-            "  --config FILE          keyword = value file with any of these options' long names\n"
-            "  --resume DIR           continue an interrupted sweep in DIR without repeating runs\n"
-            "  --grid WxH             clue: cells per rank (weak) or in all (strong) (default: automatic)\n"
-            "  -i, --iterations N     iterations per run (clue default: automatic, from a timing run)\n"
-            "  -s, --size N           problem size for other workloads\n"
-            "  --target-time SEC      clue: kernel seconds per run the automatic choice aims at (0.5)\n"
-            "  --seed N               initial grid and node order (1)\n"
-            "  --timeout SEC          per run (default: automatic)\n"
-            "  --efficiency-threshold X  below it adding nodes is 'not cost effective' (0.8)\n"
-            "  --oversubscribe        accepted for old configurations: more ranks than cores always run, and\n"
-            "                         the results mark them oversubscribed\n"
-            "  --launcher TEMPLATE    e.g. 'srun -n {ranks}' (default mpiexec)\n"
-            "  --workload-args ARGS   more arguments for every run of the workload\n"
-            "  --cache BYTES --memory BYTES --cores N   override what hwloc reports\n"
-            "\n"
-            "Precedence: built-in default < automatic choice < config file < command line; scale.json records\n"
-            "every parameter's value and source.  On a terminal a progress line shows the run, done/total,\n"
-            "elapsed and ETA.  SIGINT finishes the current run, writes the partial analysis and exits 130.\n"
-            "Exit status: 0 ok, 1 some run failed (recorded; the sweep goes on), 2 bad usage, 130 interrupted.\n");
+    o.text = text;
+    return o;
 }
 
-typedef struct kv {
-    const char *key, *value, *opt;
-} kv;
+/* Checks the parameters the options set; 0 or 2 (message printed). */
+static int check(const ps_opt_cmd *c, ps_scale_params *p, const char *config, const char **v)
+{
+    char err[2048];
+    if (config && ps_scale_params_load(p, config, err, sizeof err)) return ps_fail(2, "scale: %s", err);
+    for (int k = 0; k < PS_K__COUNT; k++)
+        if (v[k] && ps_scale_params_set(p, ps_scale_key_name(k), v[k], PS_SRC_OPTION, err, sizeof err))
+            return ps_opt_error(c->name, "--%s: %s", ps_scale_key_name(k), err);
+    if (!p->is_clue) {
+        static const int clue_only[] = {PS_K_VARIATIONS, PS_K_GRID, PS_K_STRONG, PS_K_TARGET_TIME};
+        for (size_t k = 0; k < sizeof clue_only / sizeof clue_only[0]; k++)
+            if (p->src[clue_only[k]] != PS_SRC_DEFAULT)
+                return ps_opt_error(c->name, "%s applies to the clue workload only (sweeping %s)",
+                                    ps_scale_key_name(clue_only[k]), p->workload);
+    } else if (p->src[PS_K_SIZE] != PS_SRC_DEFAULT) {
+        return ps_opt_error(c->name, "clue takes --grid WxH, not --size");
+    }
+    if (ps_scale_params_auto(p, err, sizeof err)) return ps_opt_error(c->name, "%s", err);
+    if (p->ranks[0] != 1)
+        return ps_opt_error(c->name, "the ranks list must include 1 (speedup and efficiency need T(1))");
+    if (p->is_clue && p->strong && p->height / 2 < p->ranks[p->nranks - 1])
+        return ps_opt_error(c->name, "--strong: a grid of %ld rows cannot be split over %d ranks", p->height,
+                            p->ranks[p->nranks - 1]);
+    return 0;
+}
+
+/* The workload by its canonical name; an unknown one is bad input before anything runs. */
+static int set_workload(const ps_opt_cmd *c, ps_scale_params *p, const char *workload)
+{
+    const ps_workload *w = ps_workload_find(workload);
+    snprintf(p->workload, sizeof p->workload, "%s", w ? w->name : workload);
+    p->is_clue = !strcmp(p->workload, "clue");
+    if (!p->is_clue) p->iterations = -1;
+    ps_run_spec s = {.workload = p->workload, .ranks = 1, .size = -1, .iterations = -1};
+    char **av = NULL, err[1024];
+    if (ps_workload_argv(&s, &av, err, sizeof err)) return ps_opt_error(c->name, "%s", err);
+    ps_argv_free(av);
+    return 0;
+}
 
 int ps_cmd_scale(int argc, char **argv)
 {
-    static const struct {
-        const char *opt, *key;
-        int flag;
-    } map[] = {{"--max-ranks", "max-ranks", 0},   {"--ranks", "ranks", 0},
-               {"--variations", "variations", 0}, {"--trials", "trials", 0},
-               {"-o", "output", 0},               {"--output", "output", 0},
-               {"--strong", "strong", 1},         {"--grid", "grid", 0},
-               {"-i", "iterations", 0},           {"--iterations", "iterations", 0},
-               {"-s", "size", 0},                 {"--size", "size", 0},
-               {"--target-time", "target-time", 0}, {"--seed", "seed", 0},
-               {"--timeout", "timeout", 0},       {"--efficiency-threshold", "efficiency-threshold", 0},
-               {"--oversubscribe", "oversubscribe", 1}, {"--launcher", "launcher", 0},
-               {"--workload-args", "workload-args", 0}, {"--cache", "cache", 0},
-               {"--memory", "memory", 0},         {"--cores", "cores", 0},
-               {"--spread-target", "spread-target", 0}, {"--time-budget", "time-budget", 0}};
-    kv opts[64];
-    int nopts = 0;
-    const char *workload = NULL, *config = NULL, *resume = NULL;
-    for (int i = 1; i < argc; i++) {
-        char *a = argv[i];
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            usage(stdout);
-            return 0;
-        }
-        if (a[0] != '-') {
-            if (workload) return ps_usage_error("scale", "one workload only (got '%s' and '%s')", workload, a);
-            workload = a;
-            continue;
-        }
-        /* --opt=value */
-        char name[64];
-        const char *val = NULL;
-        const char *eq = strchr(a, '=');
-        if (eq && eq - a < (long)sizeof name && a[1] == '-') {
-            memcpy(name, a, (size_t)(eq - a));
-            name[eq - a] = 0;
-            val = eq + 1;
-        } else {
-            snprintf(name, sizeof name, "%s", a);
-        }
-        if (!strcmp(name, "--config") || !strcmp(name, "--resume")) {
-            if (!val) {
-                if (i + 1 >= argc) return ps_usage_error("scale", "%s needs a value", name);
-                val = argv[++i];
-            }
-            if (!strcmp(name, "--config")) config = val;
-            else resume = val;
-            continue;
-        }
-        int found = 0;
-        for (size_t k = 0; k < sizeof map / sizeof map[0]; k++) {
-            if (strcmp(name, map[k].opt)) continue;
-            found = 1;
-            if (map[k].flag) {
-                if (val) return ps_usage_error("scale", "%s takes no value", name);
-                val = "yes";
-            } else if (!val) {
-                if (i + 1 >= argc) return ps_usage_error("scale", "%s needs a value", name);
-                val = argv[++i];
-            }
-            if (nopts >= 64) return ps_usage_error("scale", "too many options");
-            opts[nopts++] = (kv){map[k].key, val, map[k].opt};
-            break;
-        }
-        if (!found) {
-            usage(stderr);
-            return ps_usage_error("scale", "unknown option '%s'", a);
-        }
+    const char *v[PS_K__COUNT] = {0}, *config = NULL, *resume = NULL;
+    int auto_trials = 0;
+    const ps_opt opts[] = {
+        KEY(0, "max-ranks", "N", PS_K_MAX_RANKS, "largest P (default: the machine's cores)"),
+        KEY(0, "ranks", "LIST", PS_K_RANKS, "processor counts, e.g. 1,2,4 (default 1, 2, 4 .. N); must include 1"),
+        KEY(0, "variations", "LIST", PS_K_VARIATIONS, "clue: all (default) or some of base,int,double,rearrange,\n"
+                                                       "nodeorder,vonneumann,scatter,cellwise"),
+        COMMON(PS_OPT_TRIALS(NULL, "runs per point (default 3)"), PS_K_TRIALS),
+        PS_OPT_BOOL(0, "auto-trials", &auto_trials, "3 to 10 runs per point: more where the best two trials differ by\n"
+                                                   "more than --spread-target, until --time-budget is spent"),
+        KEY(0, "spread-target", "X", PS_K_SPREAD_TARGET, "auto trials: the best two trials' relative gap to reach (0.05)"),
+        KEY(0, "time-budget", "SEC", PS_K_TIME_BUDGET, "auto trials: seconds the sweep may take (600)"),
+        COMMON(PS_OPT_OUTPUT_NOT_TEXT(NULL, "DIR", "a directory",
+                                      "where results go (default scale-WORKLOAD-DATE); must not hold a sweep"),
+               PS_K_OUTPUT),
+        KEY_FLAG("strong", PS_K_STRONG, "clue: the grid is the whole problem, split over P (default: weak\n"
+                                        "scaling, the grid per rank fixed, scaled metrics (9)-(11))"),
+        PS_OPT_STR(0, "config", "FILE", &config, "keyword = value file with any of these options' long names"),
+        PS_OPT_STR(0, "resume", "DIR", &resume, "continue an interrupted sweep in DIR without repeating runs"),
+        KEY(0, "grid", "WxH", PS_K_GRID, "clue: cells per rank (weak) or in all (strong) (default: automatic)"),
+        COMMON(PS_OPT_ITERATIONS(NULL, "iterations per run (clue default: automatic, from a timing run)"),
+               PS_K_ITERATIONS),
+        COMMON(PS_OPT_SIZE(NULL, "problem size for other workloads"), PS_K_SIZE),
+        KEY(0, "target-time", "SEC", PS_K_TARGET_TIME, "clue: kernel seconds per run the automatic choice aims at (0.5)"),
+        KEY(0, "seed", "N", PS_K_SEED, "initial grid and node order (1)"),
+        COMMON(PS_OPT_TIMEOUT(NULL, "per run (default: automatic)"), PS_K_TIMEOUT),
+        KEY(0, "efficiency-threshold", "X", PS_K_EFF_THRESHOLD, "below it adding nodes is 'not cost effective' (0.8)"),
+        KEY_FLAG("oversubscribe", PS_K_OVERSUBSCRIBE, "accepted for old configurations: more ranks than cores always\n"
+                                                       "run, and the results mark them oversubscribed"),
+        COMMON(PS_OPT_LAUNCHER(NULL, "e.g. 'srun -n {ranks}' (default mpiexec)"), PS_K_LAUNCHER),
+        KEY(0, "workload-args", "ARGS", PS_K_WORKLOAD_ARGS, "more arguments for every run of the workload"),
+        KEY(0, "cache", "BYTES", PS_K_CACHE, "override what hwloc reports (also --memory BYTES, --cores N)"),
+        KEY(0, "memory", "BYTES", PS_K_MEMORY, NULL),
+        KEY(0, "cores", "N", PS_K_CORES, NULL),
+        PS_OPT_TABLE_END};
+    const ps_opt_cmd cmd = {.name = "parscope scale", .about = about, .notes = notes, .opts = opts, .max_args = 1,
+                            .usage = "[WORKLOAD] [--max-ranks N] [--ranks LIST] [--variations LIST] [--trials K]\n"
+                                     "                      [-o DIR] [--strong] [--config FILE] [--resume DIR] [options]"};
+    int n, rc = ps_opt_parse(&cmd, argc, argv, &n);
+    if (rc != PS_OPT_GO) return rc;
+    if (auto_trials) {
+        if (v[PS_K_TRIALS]) return ps_opt_error(cmd.name, "--auto-trials chooses the trials: give it or --trials, not both");
+        v[PS_K_TRIALS] = "auto";   /* the parameter's value, as in a config file (trials = auto) */
     }
+    int given = 0;
+    for (int k = 0; k < PS_K__COUNT; k++) given |= v[k] != NULL;
     char err[2048];
     ps_scale_params p;
     if (resume) {
-        if (workload || config || nopts)
-            return ps_usage_error("scale", "--resume continues the sweep stored in %s with its own parameters; "
-                                           "give no workload or other options with it", resume);
-        int rc = ps_scale_sweep(&p, resume, 1, err, sizeof err);
-        if (rc == 2) return ps_fail(2, "scale: %s", err);
-        return rc;
+        if (n || config || given)
+            return ps_opt_error(cmd.name, "--resume continues the sweep stored in %s with its own parameters; "
+                                          "give no workload or other options with it", resume);
+        rc = ps_scale_sweep(&p, resume, 1, err, sizeof err);
+        return rc == 2 ? ps_fail(2, "scale: %s", err) : rc;
     }
     ps_scale_params_defaults(&p);
-    if (workload) {
-        snprintf(p.workload, sizeof p.workload, "%s", workload);
-        const ps_workload *w = ps_workload_find(workload);
-        if (w) snprintf(p.workload, sizeof p.workload, "%s", w->name);
-        p.is_clue = !strcmp(p.workload, "clue");
-        if (!p.is_clue) p.iterations = -1;
-        /* an unknown workload is bad input before anything runs */
-        ps_run_spec s;
-        memset(&s, 0, sizeof s);
-        s.workload = p.workload;
-        s.ranks = 1;
-        s.size = -1;
-        s.iterations = -1;
-        char **av = NULL;
-        if (ps_workload_argv(&s, &av, err, sizeof err)) return ps_usage_error("scale", "%s", err);
-        ps_argv_free(av);
-    }
-    if (config && ps_scale_params_load(&p, config, err, sizeof err)) return ps_fail(2, "scale: %s", err);
-    for (int i = 0; i < nopts; i++) {
-        if (ps_scale_params_set(&p, opts[i].key, opts[i].value, PS_SRC_OPTION, err, sizeof err))
-            return ps_usage_error("scale", "%s: %s", opts[i].opt, err);
-    }
-    if (!p.is_clue) {
-        static const int clue_only[] = {PS_K_VARIATIONS, PS_K_GRID, PS_K_STRONG, PS_K_TARGET_TIME};
-        for (size_t k = 0; k < sizeof clue_only / sizeof clue_only[0]; k++)
-            if (p.src[clue_only[k]] != PS_SRC_DEFAULT)
-                return ps_usage_error("scale", "%s applies to the clue workload only (sweeping %s)",
-                                      ps_scale_key_name(clue_only[k]), p.workload);
-    } else if (p.src[PS_K_SIZE] != PS_SRC_DEFAULT) {
-        return ps_usage_error("scale", "clue takes --grid WxH, not --size");
-    }
-    if (ps_scale_params_auto(&p, err, sizeof err)) return ps_usage_error("scale", "%s", err);
-    if (p.ranks[0] != 1)
-        return ps_usage_error("scale", "the ranks list must include 1 (speedup and efficiency need T(1))");
-    if (p.is_clue && p.strong && p.height / 2 < p.ranks[p.nranks - 1])
-        return ps_usage_error("scale", "--strong: a grid of %ld rows cannot be split over %d ranks", p.height,
-                              p.ranks[p.nranks - 1]);
+    if ((n && (rc = set_workload(&cmd, &p, argv[1]))) || (rc = check(&cmd, &p, config, v))) return rc;
     if (!p.output[0]) {
         char stamp[32];
         time_t now = time(NULL);
@@ -186,7 +138,6 @@ int ps_cmd_scale(int argc, char **argv)
         snprintf(p.output, sizeof p.output, "scale-%s-%s", p.workload, stamp);
         p.src[PS_K_OUTPUT] = PS_SRC_AUTO;
     }
-    int rc = ps_scale_sweep(&p, p.output, 0, err, sizeof err);
-    if (rc == 2) return ps_fail(2, "scale: %s", err);
-    return rc;
+    rc = ps_scale_sweep(&p, p.output, 0, err, sizeof err);
+    return rc == 2 ? ps_fail(2, "scale: %s", err) : rc;
 }

@@ -1,76 +1,51 @@
 /* main.c - parscope's entry: subcommand dispatch and usage. */
 #include "cli/cli.h"
 
-#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "launch/launch.h"
 #include "parscope/parscope.h"
 #include "util/util.h"
 
-int ps_cmd_probe(int, char **);
-int ps_cmd_gen(int, char **);
-int ps_cmd_build(int, char **);
-int ps_cmd_run(int, char **);
-int ps_cmd_scale(int, char **);
-int ps_cmd_whitebox(int, char **);
-int ps_cmd_predict(int, char **);
-int ps_cmd_compare(int, char **);
-int ps_cmd_report(int, char **);
-int ps_cmd_export(int, char **);
-int ps_cmd_characterize(int, char **);
-int ps_cmd_rank(int, char **);
-int ps_cmd_workloads(int, char **);
+/* Every subcommand: its name, its function (cmd_NAME.c), what it does
+ * (NULL: internal, not listed). */
+#define PS_COMMANDS(X)                                                                                     \
+    X("characterize", ps_cmd_characterize, "the main job: probe, fingerprint, scale, predict vs measure, report") \
+    X("probe", ps_cmd_probe, "ping-pong sweep and BSP r, g, l; writes a machine model")                   \
+    X("gen", ps_cmd_gen, "LOOP program to C") X("build", ps_cmd_build, "generate, compile and link a LOOP program") \
+    X("run", ps_cmd_run, "run a built-in workload or a .loop file under MPI")                              \
+    X("scale", ps_cmd_scale, "CLUE-style scalability sweep and analysis")                                  \
+    X("whitebox", ps_cmd_whitebox, "split time into communication, data movement and computation")         \
+    X("predict", ps_cmd_predict, "simulated run(s) on a machine model")                                    \
+    X("compare", ps_cmd_compare, "relative error of a prediction")                                         \
+    X("report", ps_cmd_report, "self-contained HTML report") X("export", ps_cmd_export, "traces for other tools") \
+    X("workloads", ps_cmd_workloads, "list the built-in workloads")                                        \
+    X("__rank", ps_cmd_rank, NULL) /* internal: a built-in workload inside an MPI job */
 
-const ps_command ps_commands[] = {
-    {"characterize", ps_cmd_characterize, "characterize [-n RANKS] [-o DIR] [--budget SECONDS]",
-     "the main job: probe, fingerprint, scale, predict vs measure, report"},
-    {"probe", ps_cmd_probe, "probe [-n RANKS] [-o machine.ini] [--quick]",
-     "ping-pong sweep and BSP r, g, l; writes a machine model"},
-    {"gen", ps_cmd_gen, "gen FILE.loop [-o FILE.c] [--variant full|comm|data]", "LOOP program to C"},
-    {"build", ps_cmd_build, "build FILE.loop [-o EXE]", "generate, compile and link a LOOP program"},
-    {"run", ps_cmd_run, "run WORKLOAD -n RANKS [-s SIZE] [-i ITERS] [--trials K] [--trace DIR] [-o result.json]",
-     "run a built-in workload or a .loop file under MPI"},
-    {"scale", ps_cmd_scale, "scale [WORKLOAD] [--max-ranks N] [--variations LIST] [--trials K] [-o DIR]",
-     "CLUE-style scalability sweep and analysis"},
-    {"whitebox", ps_cmd_whitebox, "whitebox WORKLOAD -n RANKS [-s SIZE] [-i ITERS] [--trials K]",
-     "split time into communication, data movement and computation"},
-    {"predict", ps_cmd_predict, "predict WORKLOAD -m machine.ini -n LIST [-s SIZE] [-i ITERS] [--trace DIR]",
-     "simulated run(s) on a machine model"},
-    {"compare", ps_cmd_compare, "compare MEASURED.json PREDICTED.json", "relative error of a prediction"},
-    {"report", ps_cmd_report, "report PATH... [-o report.html]", "self-contained HTML report"},
-    {"export", ps_cmd_export, "export TRACE --format otf2|perfetto|csv [-o OUT]", "traces for other tools"},
-    {"workloads", ps_cmd_workloads, "workloads", "list the built-in workloads"},
-    {"__rank", ps_cmd_rank, NULL, NULL}, /* internal: a built-in workload inside an MPI job */
-    {NULL, NULL, NULL, NULL}};
+#define DECLARE(name, fn, summary) int fn(int argc, char **argv);
+PS_COMMANDS(DECLARE)
+#define ENTRY(name, fn, summary) {name, fn, summary},
+static const struct {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *summary;
+} commands[] = {PS_COMMANDS(ENTRY)};
 
 static void usage(FILE *f)
 {
     fprintf(f, "usage: parscope COMMAND [OPTIONS]\n\n"
                "parscope measures how a message-passing parallel machine performs, and why.\n\n"
                "commands:\n");
-    for (const ps_command *c = ps_commands; c->name; c++)
-        if (c->synopsis) fprintf(f, "  %-13s %s\n", c->name, c->summary);
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (commands[i].summary) fprintf(f, "  %-13s %s\n", commands[i].name, commands[i].summary);
     fprintf(f, "\nRun 'parscope COMMAND --help' for a command's options.\n"
                "Outside an MPI job parscope launches itself with mpiexec (or --launcher /\n"
                "PARSCOPE_LAUNCHER, e.g. 'srun -n {ranks}'); inside one it runs directly.\n"
+               "Options mean the same in every command: -n ranks (1 to 2^20), -s size and\n"
+               "-i iterations (1 to 2^40), -k trials (1 to 1000), --timeout seconds, -o output\n"
+               "('-' is standard output where it is text or JSON), --force, --launcher, -q.\n"
                "Exit status: 0 success, 1 the measured program failed, 2 bad usage or input.\n");
-}
-
-int ps_usage_error(const char *cmd, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fprintf(stderr, "parscope %s: ", cmd);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-    fprintf(stderr, "Try 'parscope %s --help'.\n", cmd);
-    return 2;
 }
 
 int ps_fail(int status, const char *fmt, ...)
@@ -84,23 +59,15 @@ int ps_fail(int status, const char *fmt, ...)
     return status;
 }
 
-int ps_check_new_output(const char *cmd, const char *option, const char *path, int force)
+int ps_check_new_output(const ps_opt_cmd *c, const char *option, const char *path, int force)
 {
-    if (!path || force || !strncmp(path, "/dev/", 5) || !strncmp(path, "/proc/", 6)) return 0;
+    if (!path || force || !strcmp(path, "-") || !strncmp(path, "/dev/", 5) || !strncmp(path, "/proc/", 6)) return 0;
     if (ps_file_exists(path))
-        return ps_usage_error(cmd, "%s %s: exists already (use --force to replace it)", option, path);
+        return ps_opt_error(c->name, "%s %s: exists already (use --force to replace it)", option, path);
     return 0;
 }
 
-void ps_common_defaults(ps_common_opts *o)
-{
-    memset(o, 0, sizeof *o);
-    o->ranks = 0;
-    o->size = -1;
-    o->iterations = -1;
-    o->trials = 1;
-    o->timeout = 0;
-}
+FILE *ps_text_out(const char *output) { return output && !strcmp(output, "-") ? stderr : stdout; }
 
 int main(int argc, char **argv)
 {
@@ -117,8 +84,8 @@ int main(int argc, char **argv)
         printf("parscope %d.%d\n", PS_VERSION_MAJOR, PS_VERSION_MINOR);
         return 0;
     }
-    for (const ps_command *c = ps_commands; c->name; c++)
-        if (!strcmp(c->name, name)) return c->run(argc - 1, argv + 1);
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (!strcmp(commands[i].name, name)) return commands[i].run(argc - 1, argv + 1);
     fprintf(stderr, "parscope: unknown command '%s'\n\n", name);
     usage(stderr);
     return 2;

@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "lang/codegen.h"
+#include "util/proc.h"
 #include "util/util.h"
 
 /* Configured by cmake/workloads.cmake. */
@@ -92,37 +92,6 @@ static int compiler_words(char **argv, int max, char *buf, size_t len)
     return n;
 }
 
-/* Runs the compiler; its stdout+stderr go to msgs (malloc'd).  Returns the
- * exit status, or -1 if it could not start. */
-static int run_compiler(char *const argv[], char **msgs)
-{
-    char tmpl[] = "/tmp/parscope-cc-XXXXXX";
-    int fd = mkstemp(tmpl);
-    if (fd < 0) return -1;
-    unlink(tmpl);
-    pid_t pid = fork();
-    if (pid < 0) {
-        close(fd);
-        return -1;
-    }
-    if (pid == 0) {
-        dup2(fd, 1);
-        dup2(fd, 2);
-        execvp(argv[0], argv);
-        fprintf(stderr, "cannot run %s: %s\n", argv[0], strerror(errno));
-        _exit(127);
-    }
-    int st = 0;
-    while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {}
-    off_t sz = lseek(fd, 0, SEEK_END);
-    if (sz < 0) sz = 0;
-    *msgs = ps_xmalloc((size_t)sz + 1);
-    ssize_t got = pread(fd, *msgs, (size_t)sz, 0);
-    (*msgs)[got > 0 ? got : 0] = 0;
-    close(fd);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
-}
-
 /* Compiles c_path into exe_path.  0, or 1 with the compiler's messages in err. */
 static int compile(const char *c_path, const char *exe_path, const ps_build_paths *p, int show, char *err,
                    size_t errlen)
@@ -139,25 +108,27 @@ static int compile(const char *c_path, const char *exe_path, const ps_build_path
     argv[n++] = (char *)exe_path;
     argv[n++] = (char *)c_path;
     argv[n++] = (char *)p->lib;
+    argv[n++] = "-ljansson"; /* the runtime writes the trace's metadata with it */
     argv[n++] = "-lm";
     snprintf(extra, sizeof extra, "%s", p->extra_flags);
     for (char *s = strtok(extra, " "); s && n < 62; s = strtok(NULL, " ")) argv[n++] = s;
     argv[n] = NULL;
-    char *msgs = NULL;
-    int st = run_compiler(argv, &msgs);
-    if (show && msgs && *msgs) fputs(msgs, stderr);
-    if (st != 0) {
-        if (st < 0 || st == 127)
-            ps_seterr(err, errlen, "parscope: cannot run the MPI compiler '%s' (set MPICC)%s%s\n", argv[0],
-                      msgs && *msgs ? ": " : "", msgs ? msgs : "");
+    /* its messages (standard output and error) are kept; shown as they come if asked */
+    ps_proc_opts po = {.out_to_err = 1, .echo = show};
+    ps_proc_result r;
+    int rc = ps_proc_run(argv, &po, &r);
+    if (rc) {
+        char how[512];
+        ps_proc_describe(&r, argv[0], how, sizeof how);
+        if (!r.started || r.status == 127)
+            ps_seterr(err, errlen, "parscope: cannot run the MPI compiler '%s' (set MPICC): %s%s\n", argv[0],
+                      r.started ? "" : how, r.err);
         else
-            ps_seterr(err, errlen, "%sparscope: compiling the generated C failed (%s exit status %d)\n",
-                      show ? "" : (msgs ? msgs : ""), argv[0], st);
-        free(msgs);
-        return 1;
+            ps_seterr(err, errlen, "%sparscope: compiling the generated C failed (%s %s)\n", show ? "" : r.err,
+                      argv[0], how);
     }
-    free(msgs);
-    return 0;
+    ps_proc_result_free(&r);
+    return rc;
 }
 
 static int gen_text(const char *name, const char *src, size_t len, const char *variant, char **c, size_t *clen,

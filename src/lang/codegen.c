@@ -2,6 +2,7 @@
 #include "lang/codegen.h"
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -105,6 +106,8 @@ typedef struct gen {
     int   open_depth;   /* brace depth of the \OPEN0 (leaving it ends the region) */
     nameset sizes;      /* names that message sizes, counts or partners depend on */
     nameset commfns;    /* functions of this file that communicate */
+    char *seed_defaults; /* the LOOP seed's names the program leaves open (seed_names), NULL if none */
+    int   defaults_done;
 } gen;
 
 /* CTX_COMPUTE: plain C is computation (a \LOOP body); CTX_NOGUARD: plain C
@@ -135,12 +138,19 @@ static int is_loop_include(const char *s, size_t n)
     return (!memcmp(s + i, "\"LOOP.h\"", 8) || !memcmp(s + i, "<LOOP.h>", 8));
 }
 
-/* Writes token k's text (with main renamed and LOOP.h redirected). */
+/* Writes token k's text (with main renamed and LOOP.h redirected); the seed's
+ * defaults go just before the first mention of main. */
 static void put_tok(gen *g, size_t k)
 {
     const ps_tok *t = &g->t[k];
     const char *s = g->src + t->off;
     if (t->kind == PS_TK_IDENT && t->len == 4 && !memcmp(s, "main", 4)) {
+        if (g->seed_defaults && !g->defaults_done) {
+            newline(g);
+            puts_(g, g->seed_defaults);
+            g->defaults_done = 1;
+            sb_printf(&g->out, "#line %d \"%s\"\n", t->line, g->qpath);
+        }
         puts_(g, g->main_name);
     } else if (t->kind == PS_TK_PP && is_loop_include(s, t->len)) {
         puts_(g, "#include <parscope/loop.h>");
@@ -1091,6 +1101,104 @@ static int gen_nodes(gen *g, const ps_nodes *ns, int ctx)
     return 0;
 }
 
+/* ---- the seed's names ----------------------------------------------------- */
+
+/* The LOOP seed's figures use names they never define: Figure 3 passes
+ * TRACE_BUF_SIZE to \OPEN0, Figure 6 uses MY_TYPE, T_BUF and calls relax().
+ * A program that uses one of them without defining it gets loop.h's default
+ * (PS_LOOP_TRACE_BUF, PS_LOOP_MY_TYPE, ps_loop_relax), from just before its
+ * main, so that #defines above main (Figure 7's) take precedence. */
+static int uses_ident(const gen *g, const char *name, int called)
+{
+    for (size_t k = 0; g->t[k].kind != PS_TK_EOF; k++) {
+        if (!ps_tok_ident(g->src, &g->t[k], name)) continue;
+        if (!called) return 1;
+        size_t l = ps_next_sig(g->p, k + 1);
+        if (ps_tok_is(g->src, &g->t[l], '(')) return 1;
+    }
+    return 0;
+}
+
+/* The significant token before k, or SIZE_MAX. */
+static size_t prev_sig(const gen *g, size_t k)
+{
+    while (k-- > 0)
+        if (g->t[k].kind != PS_TK_WS && g->t[k].kind != PS_TK_COMMENT) return k;
+    return SIZE_MAX;
+}
+
+/* Does the program declare `name` itself: a typedef ending in it, or (fn) a
+ * function declared or defined with it (a type or '*' before the name)? */
+static int declares(const gen *g, const char *name, int fn)
+{
+    for (size_t k = 0; g->t[k].kind != PS_TK_EOF; k++) {
+        if (!ps_tok_ident(g->src, &g->t[k], name)) continue;
+        size_t l = ps_next_sig(g->p, k + 1);
+        const ps_tok *n = &g->t[l];
+        if (!fn && (ps_tok_is(g->src, n, ';') || ps_tok_is(g->src, n, ','))) {
+            /* the last name of a typedef? */
+            for (size_t j = k; j-- > 0;) {
+                if (ps_tok_is(g->src, &g->t[j], ';') || ps_tok_is(g->src, &g->t[j], '{') ||
+                    ps_tok_is(g->src, &g->t[j], '}') || g->t[j].kind == PS_TK_PP)
+                    break;
+                if (ps_tok_ident(g->src, &g->t[j], "typedef")) return 1;
+            }
+        }
+        if (fn && ps_tok_is(g->src, n, '(')) {
+            size_t b = prev_sig(g, k);
+            if (b == SIZE_MAX) continue;
+            const ps_tok *pt = &g->t[b];
+            if (ps_tok_is(g->src, pt, '*') ||
+                (pt->kind == PS_TK_IDENT && !ps_tok_ident(g->src, pt, "return") && !ps_tok_ident(g->src, pt, "else") &&
+                 !ps_tok_ident(g->src, pt, "do") && !ps_tok_ident(g->src, pt, "case")))
+                return 1;
+        }
+    }
+    return 0;
+}
+
+/* Is there a `#define name` line in the file? */
+static int defines_macro(const gen *g, const char *name)
+{
+    size_t n = strlen(name);
+    for (size_t k = 0; g->t[k].kind != PS_TK_EOF; k++) {
+        const ps_tok *t = &g->t[k];
+        if (t->kind != PS_TK_PP) continue;
+        const char *s = g->src + t->off, *e = s + t->len;
+        s++; /* '#' */
+        while (s < e && (*s == ' ' || *s == '\t')) s++;
+        if (e - s < 6 || memcmp(s, "define", 6)) continue;
+        s += 6;
+        while (s < e && (*s == ' ' || *s == '\t')) s++;
+        if ((size_t)(e - s) >= n && !memcmp(s, name, n) &&
+            ((size_t)(e - s) == n || !(s[n] == '_' || (s[n] >= 'a' && s[n] <= 'z') || (s[n] >= 'A' && s[n] <= 'Z') ||
+                                      (s[n] >= '0' && s[n] <= '9'))))
+            return 1;
+    }
+    return 0;
+}
+
+static void seed_names(gen *g)
+{
+    static const char *const bufs[] = {"TRACE_BUF_SIZE", "TRACE_BUF", "T_BUF"};
+    sb b = {0};
+    sb_puts(&b, "");
+    for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++)
+        if (uses_ident(g, bufs[i], 0) && !defines_macro(g, bufs[i]))
+            sb_printf(&b, "#ifndef %s\n#define %s PS_LOOP_TRACE_BUF\n#endif\n", bufs[i], bufs[i]);
+    if (uses_ident(g, "MY_TYPE", 0) && !defines_macro(g, "MY_TYPE") && !declares(g, "MY_TYPE", 0))
+        sb_puts(&b, "#ifndef MY_TYPE\n#define MY_TYPE PS_LOOP_MY_TYPE\n#endif\n");
+    if (uses_ident(g, "relax", 1) && !defines_macro(g, "relax") && !declares(g, "relax", 1))
+        sb_puts(&b, "#define relax ps_loop_relax\n");
+    if (b.n) {
+        g->seed_defaults = ps_xasprintf("/* the LOOP seed's names this program leaves open (parscope/loop.h) */\n%s",
+                                        b.s);
+        free(b.s);
+    } else {
+        free(b.s);
+    }
+}
+
 /* ---- main ---------------------------------------------------------------- */
 
 /* Finds `main(` at file scope and how many parameters it takes. */
@@ -1213,6 +1321,7 @@ int ps_gen(const char *src, size_t len, const ps_gen_opts *o, char **out, size_t
                   "#include <parscope/loop.h>\n",
                   g.qpath, v == PS_VARIANT_SECTIONS ? 2 : v, v == PS_VARIANT_SECTIONS);
         analyze(&g);
+        seed_names(&g);
         rc = gen_nodes(&g, &p.top, 0);
     }
     if (!rc) {
@@ -1232,6 +1341,7 @@ int ps_gen(const char *src, size_t len, const ps_gen_opts *o, char **out, size_t
     free(g.arr);
     ns_free(&g.sizes);
     ns_free(&g.commfns);
+    free(g.seed_defaults);
     free(g.qpath);
     ps_program_free(&p);
     if (rc) {

@@ -18,10 +18,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "util/proc.h"
 #include "util/util.h"
 
-/* Seconds between SIGTERM and SIGKILL when a job is stopped. */
-#define PS_KILL_GRACE 3.0
 /* TCP socket buffers (bytes) when MPI runs over TCP on the loopback only. */
 #define PS_EMULATED_TCP_BUF "32768"
 
@@ -140,33 +139,7 @@ int ps_launcher_resolve(const char *tmpl, int ranks, char ***words, int *nwords,
     return 0;
 }
 
-/* ---- interruption -------------------------------------------------------- */
-
-static volatile sig_atomic_t interrupts;
-
-static void on_interrupt(int sig)
-{
-    (void)sig;
-    interrupts++;
-}
-
-void ps_interrupt_install(void)
-{
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_interrupt;
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-}
-
-int ps_interrupted(void) { return interrupts > 0; }
-
 /* ---- running ------------------------------------------------------------- */
-
-static void set_default_env(const char *name, const char *value)
-{
-    if (!getenv(name)) setenv(name, value, 1);
-}
 
 /* Names the ranks that did not finish, from the markers the runtime keeps
  * (see mpi_backend.c): a rank that died of a signal first; else ranks still
@@ -201,21 +174,19 @@ static void dead_ranks(const char *dir, int ranks, char *buf, size_t len)
     }
 }
 
-/* Passes the launcher's stderr through and remembers the first rank it
- * reports dead: Open MPI "process rank N with PID P on node H exited on
- * signal S (Name)"; MPICH (hydra) "RANK N PID P RUNNING AT H" followed by
- * "KILLED BY SIGNAL: S (Name)" or "EXIT CODE: C". */
+/* Remembers the first rank the launcher reports dead, from its standard
+ * error as it passes through: Open MPI "process rank N with PID P on node H
+ * exited on signal S (Name)"; MPICH (hydra) "RANK N PID P RUNNING AT H"
+ * followed by "KILLED BY SIGNAL: S (Name)" or "EXIT CODE: C". */
 typedef struct errscan {
-    int  fd;
-    char line[1024];
-    size_t n;
     int  reported_rank;
     int  hydra_rank;
     char reported_how[128];
 } errscan;
 
-static void scan_line(errscan *es, const char *line)
+static void scan_line(const char *line, void *ctx)
 {
+    errscan *es = ctx;
     const char *p;
     int rank;
     if (es->reported_rank >= 0) return;
@@ -225,7 +196,6 @@ static void scan_line(errscan *es, const char *line)
         char how[104] = "";
         if (sig) {
             snprintf(how, sizeof how, "%.100s", sig + 10);
-            how[strcspn(how, "\n")] = '\0';
             size_t l = strlen(how);
             if (l && how[l - 1] == '.') how[l - 1] = '\0';
         }
@@ -236,34 +206,42 @@ static void scan_line(errscan *es, const char *line)
     } else if (es->hydra_rank && (p = strstr(line, "KILLED BY SIGNAL: "))) {
         es->reported_rank = es->hydra_rank - 1;
         snprintf(es->reported_how, sizeof es->reported_how, "died (killed by signal %.80s)", p + 18);
-        es->reported_how[strcspn(es->reported_how, "\n")] = '\0';
     }
 }
 
-static void pump_stderr(errscan *es)
+/* The environment of a job: what Open MPI needs to run here, unless the
+ * user set it.  Returns the number of entries put in env (NAME=VALUE,
+ * allocated). */
+static int job_env(const ps_launch_opts *o, char **env)
 {
-    if (es->fd < 0) return;
-    char buf[4096];
-    ssize_t n;
-    while ((n = read(es->fd, buf, sizeof buf)) > 0) {
-        ssize_t w = write(STDERR_FILENO, buf, (size_t)n);
-        (void)w;
-        for (ssize_t i = 0; i < n; i++) {
-            if (buf[i] == '\n' || es->n + 1 >= sizeof es->line) {
-                es->line[es->n] = '\0';
-                scan_line(es, es->line);
-                es->n = 0;
-            } else {
-                es->line[es->n++] = buf[i];
-            }
-        }
+    int n = 0;
+#define DEFAULT_ENV(name, value) if (!getenv(name)) env[n++] = ps_xstrdup(name "=" value)
+    /* Open MPI refuses root and more ranks than cores unless told */
+    if (geteuid() == 0) {
+        DEFAULT_ENV("OMPI_ALLOW_RUN_AS_ROOT", "1");
+        DEFAULT_ENV("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
     }
-}
-
-static void sleep_s(double s)
-{
-    struct timespec ts = {(time_t)s, (long)((s - (double)(time_t)s) * 1e9)};
-    nanosleep(&ts, NULL);
+    DEFAULT_ENV("OMPI_MCA_rmaps_base_oversubscribe", "1");
+    /* MPI forced onto TCP over the loopback is a network emulated on one
+     * machine (../shared/tools/slownet): a shaping queue (tbf) drops any
+     * packet larger than its burst, and loopback segments reach 64 KiB,
+     * so large messages would stall until TCP gives up.  Small socket
+     * buffers keep segments small there; real networks are untouched. */
+    const char *ifs = getenv("OMPI_MCA_btl_tcp_if_include");
+    if (ifs && !strcmp(ifs, "lo")) {
+        DEFAULT_ENV("OMPI_MCA_btl_tcp_sndbuf", PS_EMULATED_TCP_BUF);
+        DEFAULT_ENV("OMPI_MCA_btl_tcp_rcvbuf", PS_EMULATED_TCP_BUF);
+    }
+    const char *nolocal = getenv("MPIR_CVAR_NOLOCAL");
+    if (nolocal && !strcmp(nolocal, "1")) {
+        DEFAULT_ENV("UCX_TCP_SNDBUF", PS_EMULATED_TCP_BUF);
+        DEFAULT_ENV("UCX_TCP_RCVBUF", PS_EMULATED_TCP_BUF);
+    }
+    DEFAULT_ENV("PARSCOPE_INSIDE_MPI", "1");
+#undef DEFAULT_ENV
+    if (o->status_dir) env[n++] = ps_xasprintf("PARSCOPE_STATUS_DIR=%s", o->status_dir);
+    env[n] = NULL;
+    return n;
 }
 
 int ps_launch(const ps_launch_opts *o, char *const argv[], ps_launch_result *r)
@@ -294,110 +272,19 @@ int ps_launch(const ps_launch_opts *o, char *const argv[], ps_launch_result *r)
             }
         }
 
-    double start = ps_clock();
-    fflush(stdout);
-    fflush(stderr);
-    /* the launcher's stderr passes through a pipe so parscope can read which
-     * rank it reports dead, and still shows it to the user */
-    int errpipe[2] = {-1, -1};
-    if (pipe(errpipe) != 0) errpipe[0] = errpipe[1] = -1;
-    pid_t pid = fork();
-    if (pid < 0) {
-        if (errpipe[0] >= 0) {
-            close(errpipe[0]);
-            close(errpipe[1]);
-        }
-        snprintf(r->message, sizeof r->message, "cannot start the launcher: %s", strerror(errno));
-        for (int i = 0; i < nwords; i++) free(words[i]);
-        free(words);
-        free(full);
-        return 1;
-    }
-    if (pid == 0) {
-        setpgid(0, 0);
-        /* Open MPI refuses root and more ranks than cores unless told */
-        if (geteuid() == 0) {
-            set_default_env("OMPI_ALLOW_RUN_AS_ROOT", "1");
-            set_default_env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
-        }
-        set_default_env("OMPI_MCA_rmaps_base_oversubscribe", "1");
-        /* MPI forced onto TCP over the loopback is a network emulated on one
-         * machine (../shared/tools/slownet): a shaping queue (tbf) drops any
-         * packet larger than its burst, and loopback segments reach 64 KiB,
-         * so large messages would stall until TCP gives up.  Small socket
-         * buffers keep segments small there; real networks are untouched. */
-        const char *ifs = getenv("OMPI_MCA_btl_tcp_if_include");
-        if (ifs && !strcmp(ifs, "lo")) {
-            set_default_env("OMPI_MCA_btl_tcp_sndbuf", PS_EMULATED_TCP_BUF);
-            set_default_env("OMPI_MCA_btl_tcp_rcvbuf", PS_EMULATED_TCP_BUF);
-        }
-        const char *nolocal = getenv("MPIR_CVAR_NOLOCAL");
-        if (nolocal && !strcmp(nolocal, "1")) {
-            set_default_env("UCX_TCP_SNDBUF", PS_EMULATED_TCP_BUF);
-            set_default_env("UCX_TCP_RCVBUF", PS_EMULATED_TCP_BUF);
-        }
-        set_default_env("PARSCOPE_INSIDE_MPI", "1");
-        if (o->status_dir) setenv("PARSCOPE_STATUS_DIR", o->status_dir, 1);
-        if (o->quiet) {
-            int fd = open("/dev/null", O_WRONLY);
-            if (fd >= 0) {
-                dup2(fd, STDOUT_FILENO);
-                close(fd);
-            }
-        }
-        if (errpipe[1] >= 0) {
-            dup2(errpipe[1], STDERR_FILENO);
-            close(errpipe[0]);
-            close(errpipe[1]);
-        }
-        signal(SIGINT, SIG_DFL);
-        signal(SIGTERM, SIG_DFL);
-        execvp(full[0], full);
-        fprintf(stderr, "parscope: cannot run %s: %s\n", full[0], strerror(errno));
-        _exit(127);
-    }
-    setpgid(pid, pid);
-    if (errpipe[1] >= 0) {
-        close(errpipe[1]);
-        fcntl(errpipe[0], F_SETFL, fcntl(errpipe[0], F_GETFL) | O_NONBLOCK);
-    }
-    errscan es = {.fd = errpipe[0], .reported_rank = -1};
-    int status = 0, killed = 0, second_interrupt_seen = 0;
-    double kill_at = 0;
-    for (;;) {
-        pump_stderr(&es);
-        pid_t w = waitpid(pid, &status, WNOHANG);
-        if (w == pid) break;
-        if (w < 0 && errno != EINTR) break;
-        double now = ps_clock();
-        if (!killed && o->timeout > 0 && now - start > o->timeout) {
-            r->timed_out = 1;
-            kill(-pid, SIGTERM);
-            killed = 1;
-            kill_at = now + PS_KILL_GRACE;
-        }
-        /* first SIGINT: let the job finish; second: stop it */
-        if (!killed && interrupts >= 2 && !second_interrupt_seen) {
-            second_interrupt_seen = 1;
-            kill(-pid, SIGTERM);
-            killed = 1;
-            kill_at = now + PS_KILL_GRACE;
-        }
-        if (killed && now > kill_at) {
-            kill(-pid, SIGKILL);
-            kill_at = now + 3600;
-        }
-        sleep_s(now - start < 1 ? 0.002 : 0.02);
-    }
-    /* what the launcher still had to say */
-    if (es.fd >= 0) {
-        fcntl(es.fd, F_SETFL, fcntl(es.fd, F_GETFL) & ~O_NONBLOCK);
-        pump_stderr(&es);
-        close(es.fd);
-    }
-    r->elapsed = ps_clock() - start;
-    if (WIFEXITED(status)) r->exit_code = WEXITSTATUS(status);
-    else if (WIFSIGNALED(status)) r->exit_code = 128 + WTERMSIG(status);
+    /* the launcher's stderr passes through the runner, which shows it to the
+     * user and lets parscope read which rank it reports dead */
+    char *env[16];
+    int nenv = job_env(o, env);
+    errscan es = {.reported_rank = -1};
+    ps_proc_opts po = {.timeout = o->timeout, .out = o->quiet ? "/dev/null" : NULL, .echo = 1, .env = env,
+                       .on_line = scan_line, .ctx = &es};
+    ps_proc_result pr;
+    ps_proc_run(full, &po, &pr);
+    for (int i = 0; i < nenv; i++) free(env[i]);
+    r->elapsed = pr.elapsed;
+    r->exit_code = pr.status;
+    r->timed_out = pr.timed_out;
     /* ranks stop themselves just before the limit (status 124) after saying
      * what they wait on: that is the job's timeout too */
     if (!r->timed_out && o->timeout > 0 && r->exit_code == 124) r->timed_out = 1;
@@ -407,7 +294,10 @@ int ps_launch(const ps_launch_opts *o, char *const argv[], ps_launch_result *r)
         snprintf(dead, sizeof dead, "rank %d %s", es.reported_rank, es.reported_how);
     else
         dead_ranks(o->status_dir, o->ranks, dead, sizeof dead);
-    if (r->timed_out) {
+    if (!pr.started) {
+        ps_proc_describe(&pr, full[0], r->message, sizeof r->message);
+        rc = 1;
+    } else if (r->timed_out) {
         snprintf(r->message, sizeof r->message, "the job exceeded its time limit of %g s and was stopped%s%s%s",
                  o->timeout, dead[0] ? " (" : "", dead, dead[0] ? ")" : "");
         rc = 1;
@@ -421,6 +311,7 @@ int ps_launch(const ps_launch_opts *o, char *const argv[], ps_launch_result *r)
             snprintf(r->message, sizeof r->message, "the job failed (exit status %d)", r->exit_code);
         rc = 1;
     }
+    ps_proc_result_free(&pr);
     for (int i = 0; i < nwords; i++) free(words[i]);
     free(words);
     free(full);
@@ -441,30 +332,28 @@ void ps_mpi_library(char *buf, size_t len)
         }
 #endif
         if (have || on_path("mpiexec", path, sizeof path) || on_path("mpirun", path, sizeof path)) {
-            char *cmd = ps_xasprintf("'%s' --version 2>&1", path);
-            FILE *p = popen(cmd, "r");
-            free(cmd);
-            if (p) {
-                char line[256];
-                while (fgets(line, sizeof line, p)) {
-                    char *v;
-                    if ((v = strstr(line, "(OpenRTE)")) || (v = strstr(line, "(Open MPI)"))) {
-                        v = strchr(v, ')') + 1;
-                        while (*v == ' ') v++;
-                        v[strcspn(v, "\n")] = '\0';
-                        snprintf(cache, sizeof cache, "Open MPI %s", v);
-                        break;
-                    }
-                    if ((v = strstr(line, "Version:"))) {
-                        v += 8;
-                        while (*v == ' ') v++;
-                        v[strcspn(v, "\n")] = '\0';
-                        snprintf(cache, sizeof cache, "MPICH %s", v);
-                        break;
-                    }
+            char *argv[] = {path, "--version", NULL};
+            ps_proc_opts po = {.timeout = 10, .out_to_err = 1};
+            ps_proc_result pr;
+            ps_proc_run(argv, &po, &pr);
+            for (char *line = pr.err, *next; line && *line; line = next) {
+                next = line + strcspn(line, "\n");
+                if (*next) *next++ = '\0';
+                char *v;
+                if ((v = strstr(line, "(OpenRTE)")) || (v = strstr(line, "(Open MPI)"))) {
+                    v = strchr(v, ')') + 1;
+                    while (*v == ' ') v++;
+                    snprintf(cache, sizeof cache, "Open MPI %s", v);
+                    break;
                 }
-                pclose(p);
+                if ((v = strstr(line, "Version:"))) {
+                    v += 8;
+                    while (*v == ' ') v++;
+                    snprintf(cache, sizeof cache, "MPICH %s", v);
+                    break;
+                }
             }
+            ps_proc_result_free(&pr);
         }
     }
     snprintf(buf, len, "%s", cache);

@@ -52,10 +52,4 @@ int ps_launch(const ps_launch_opts *o, char *const argv[], ps_launch_result *r);
 void ps_mpi_library(char *buf, size_t len);
 
 
-/* SIGINT/SIGTERM handling for long commands: after ps_interrupt_install(),
- * ps_interrupted() is nonzero once a signal arrived; the running job is
- * allowed to finish (or killed at the second signal). */
-void ps_interrupt_install(void);
-int  ps_interrupted(void);
-
 #endif

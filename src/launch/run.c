@@ -15,6 +15,7 @@
 
 #include "lang/build.h"
 #include "workloads/workloads.h"
+#include "util/proc.h"
 #include "util/stats.h"
 #include "util/util.h"
 

@@ -15,6 +15,7 @@
 #include "report/html.h"
 #include "report/noise.h"
 #include "report/plot.h"
+#include "report/result.h"
 #include "probe/probe_int.h"
 #include "util/util.h"
 
@@ -182,6 +183,7 @@ int ps_probe_rank_side(const ps_probe_opts *o, json_t **raw, char *err, size_t e
     double elapsed = MPI_Wtime() - start;
     if (rank == 0) {
         json_t *doc = json_object();
+        json_object_set_new(doc, "schema", json_integer(PS_RESULT_SCHEMA));
         json_object_set_new(doc, "kind", json_string("probe-raw"));
         json_object_set_new(doc, "mode", json_string(b->name));
         json_object_set_new(doc, "ranks", json_integer(p));
@@ -318,6 +320,7 @@ json_t *ps_probe_analyze(const json_t *raw, ps_machine *m, char *err, size_t err
         return NULL;
     }
     json_t *doc = json_object(), *warnings = json_array();
+    json_object_set_new(doc, "schema", json_integer(PS_RESULT_SCHEMA));
     json_object_set_new(doc, "kind", json_string("probe"));
     json_object_set_new(doc, "version", json_integer(1));
     json_object_set(doc, "mode", json_object_get(raw, "mode"));
@@ -703,8 +706,10 @@ int ps_probe_write_svgs(const json_t *doc, const char *dir, char *err, size_t er
 
 /* ---- HTML fragment -------------------------------------------------------------------- */
 
-int ps_probe_report_html(const json_t *doc, FILE *out)
+int ps_probe_report_html(FILE *out, const json_t *doc, const char *dir, const char *source)
 {
+    (void)dir;
+    (void)source;
     const char *kind = json_string_value(json_object_get(doc, "kind"));
     if (!kind || strcmp(kind, "probe") != 0) return -1;
     probe_plots pl;

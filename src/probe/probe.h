@@ -95,8 +95,18 @@ int ps_hockney_fit(const double *bytes, const double *t, int n, double *t0, doub
 
 typedef struct ps_probe_opts {
     ps_probe_mode mode;
-    int           ranks;
+    int           ranks;      /* 0: the cores, at least 2 */
+    const char   *launcher;   /* launcher template (launch/launch.h), NULL: the default */
+    double        timeout;    /* seconds for the whole measurement, 0: none */
 } ps_probe_opts;
+
+/* The run (run.c), from outside an MPI job: launches parscope itself on
+ * o->ranks ranks ("parscope probe --rank-side --raw FILE"), reads rank 0's
+ * raw document back and analyses it: the probe document in *doc and the
+ * machine model in *m.  0, 1 the measurement failed, 2 no launcher (err set). */
+int ps_probe_run(const ps_probe_opts *o, json_t **doc, ps_machine *m, char *err, size_t errlen);
+/* The cores (hwloc), at least 2. */
+int ps_probe_default_ranks(void);
 
 /* The rank side: call on every rank of an MPI job (MPI_Init is done here if
  * needed).  Rank 0 fills *raw (the raw document); other ranks get NULL.
@@ -117,8 +127,8 @@ void ps_probe_print(const json_t *doc, FILE *out);
 /* SVG plots into dir: pingpong_time.svg, pingpong_bandwidth.svg, hrelation.svg. */
 int ps_probe_write_svgs(const json_t *doc, const char *dir, char *err, size_t errlen);
 
-/* For the HTML report: an HTML <section> fragment with inline SVG plots and
- * tables of a probe document.  0, or -1 when doc is not a probe document. */
-int ps_probe_report_html(const json_t *probe_doc, FILE *out);
+/* The report fragment (report/report.h): an HTML <section> with inline SVG
+ * plots and tables of a probe document.  0, or -1 when doc is not one. */
+int ps_probe_report_html(FILE *out, const json_t *doc, const char *dir, const char *source);
 
 #endif

@@ -170,8 +170,11 @@ static size_t draw_messages(FILE *f, const geom *g, const ps_trace *t, const ps_
                 ps_evref v = ps_match_recv(m, r, i);
                 if (v.rank < 0) continue;
                 const ps_event *se = &rt->ev[i], *re = &t->rank[v.rank].ev[v.index];
-                if (outside(g, se->t0, re->t1)) continue;
-                arrow(f, gx(g, se->t0), gy(g, r) + g->lane / 2, gx(g, re->t1), gy(g, v.rank) + g->lane / 2, 1, 0);
+                /* send start to receive end; a receive the clock correction leaves
+                 * ending earlier (a clock error) is drawn vertical, never backwards */
+                double end = re->t1 < se->t0 ? se->t0 : re->t1;
+                if (outside(g, se->t0, end)) continue;
+                arrow(f, gx(g, se->t0), gy(g, r) + g->lane / 2, gx(g, end), gy(g, v.rank) + g->lane / 2, 1, 0);
                 char bytes[32];
                 ps_fmt_bytes(bytes, sizeof bytes, (double)se->bytes);
                 fputs(">", f);
@@ -296,7 +299,8 @@ static void label_phases(FILE *f, const geom *g, const ps_trace *t, const double
     for (int r = 0; r < t->nranks; r++) {
         for (size_t i = 0; i < t->rank[r].n; i++) {
             const ps_event *e = &t->rank[r].ev[i];
-            if (e->kind == PS_EV_MARK || e->kind == PS_EV_SECTION || e->construct >= nc) continue;
+            if (e->kind == PS_EV_MARK || e->kind == PS_EV_SECTION || e->kind == PS_EV_COLLECTIVE || e->construct >= nc)
+                continue; /* instants, and spans whose own events count already */
             double mid = 0.5 * (e->t0 + e->t1);
             size_t lo = 0, hi = nb; /* phase = number of bounds <= mid */
             while (lo < hi) {

@@ -1,6 +1,8 @@
 /* export.c - CSV and Perfetto exports and the export dispatch (see export.h).
  * Lines are formatted by hand into a buffer: a million events must export in
- * well under two seconds, and printf's double formatting dominates otherwise. */
+ * well under two seconds, and printf's double formatting dominates otherwise.
+ * Every text from the trace reaches the JSON through jansson's encoder (each
+ * name is encoded once); numbers are formatted here. */
 #include "report/export.h"
 
 #include <errno.h>
@@ -124,22 +126,6 @@ static void lb_flush(lbuf *l, FILE *f)
     l->n = 0;
 }
 
-static void json_escape(lbuf *l, const char *s)
-{
-    for (const unsigned char *p = (const unsigned char *)s; *p && l->n + 8 < sizeof l->b; p++) {
-        if (*p == '"' || *p == '\\') {
-            l->b[l->n++] = '\\';
-            l->b[l->n++] = (char)*p;
-        } else if (*p < 0x20) {
-            char tmp[8];
-            snprintf(tmp, sizeof tmp, "\\u%04x", *p);
-            lb_str(l, tmp);
-        } else {
-            l->b[l->n++] = (char)*p;
-        }
-    }
-}
-
 static const char *cname(const ps_trace *t, unsigned id)
 {
     return (int)id < t->nconstructs && t->constructs[id] ? t->constructs[id] : "UNKNOWN";
@@ -157,38 +143,9 @@ static const char *act_word(int kind)
     case PS_EV_MARK: return "mark";
     case PS_EV_SECTION: return "section";
     case PS_EV_DATA: return "data";
+    case PS_EV_COLLECTIVE: return "collective";
     default: return "event";
     }
-}
-
-/* What the stream exports share: every event's message id (0: not part of a
- * matched message) and the run's start. */
-typedef struct msg_ids {
-    ps_match  m;
-    uint32_t *id;
-    double    origin;
-} msg_ids;
-
-static int msg_ids_build(const ps_trace *t, msg_ids *x, char *err, size_t errlen)
-{
-    if (ps_trace_match(t, &x->m) != 0) {
-        ps_seterr(err, errlen, "cannot match the trace's messages");
-        return -1;
-    }
-    x->id = ps_export_message_ids(t, &x->m, NULL);
-    x->origin = ps_export_origin(t);
-    return 0;
-}
-
-static uint32_t msg_id(const msg_ids *x, int r, size_t i)
-{
-    return x->id[x->m.base[r] + i];
-}
-
-static void msg_ids_free(msg_ids *x)
-{
-    free(x->id);
-    ps_match_free(&x->m);
 }
 
 /* ---- CSV ------------------------------------------------------------------ */
@@ -207,12 +164,30 @@ static void csv_field(lbuf *l, const char *s)
     lb_str(l, "\"");
 }
 
+/* Kinds whose `bytes` are bytes (a message's, moved data's, a collective's payload). */
+static int has_bytes(int kind)
+{
+    return kind == PS_EV_SEND || kind == PS_EV_RECV || kind == PS_EV_POST || kind == PS_EV_WAIT ||
+           kind == PS_EV_DATA || kind == PS_EV_COLLECTIVE;
+}
+
 int ps_export_csv(const ps_trace *t, FILE *out, char *err, size_t errlen)
 {
-    msg_ids x;
-    if (msg_ids_build(t, &x, err, errlen) != 0) return -1;
-    double o = x.origin;
-    fputs("rank,index,kind,construct,t0_s,t1_s,duration_s,bytes,peer,tag,nonblocking,estimated,message\n", out);
+    ps_match m;
+    ps_requests rq;
+    if (ps_trace_match(t, &m) != 0) {
+        ps_seterr(err, errlen, "cannot match the trace's messages");
+        return -1;
+    }
+    if (ps_trace_requests(t, &rq) != 0) {
+        ps_match_free(&m);
+        ps_seterr(err, errlen, "cannot pair the trace's requests");
+        return -1;
+    }
+    uint32_t *id = ps_export_message_ids(t, &m, NULL);
+    double o = ps_export_origin(t);
+    fputs("rank,index,kind,construct,t0_s,t1_s,duration_s,bytes,peer,tag,nonblocking,estimated,message,flops,request\n",
+          out);
     lbuf l = {.n = 0};
     for (int r = 0; r < t->nranks; r++)
         for (size_t i = 0; i < t->rank[r].n; i++) {
@@ -231,18 +206,24 @@ int ps_export_csv(const ps_trace *t, FILE *out, char *err, size_t errlen)
             lb_str(&l, ",");
             lb_fixed(&l, e->t1 - e->t0, 9);
             lb_str(&l, ",");
-            lb_u64(&l, e->bytes);
+            if (has_bytes(e->kind)) lb_u64(&l, e->bytes);
             lb_str(&l, ",");
             lb_i64(&l, e->peer);
             lb_str(&l, ",");
             lb_i64(&l, e->tag);
             lb_str(&l, e->flags & PS_EVF_NONBLOCKING ? ",1," : ",0,");
             lb_str(&l, e->flags & PS_EVF_ESTIMATED ? "1," : "0,");
-            if (msg_id(&x, r, i)) lb_u64(&l, msg_id(&x, r, i));
+            if (id[m.base[r] + i]) lb_u64(&l, id[m.base[r] + i]);
+            lb_str(&l, ",");
+            if (e->kind == PS_EV_COMPUTE) lb_u64(&l, e->bytes);
+            lb_str(&l, ",");
+            if (rq.id[rq.base[r] + i]) lb_u64(&l, rq.id[rq.base[r] + i]);
             lb_str(&l, "\n");
             lb_flush(&l, out);
         }
-    msg_ids_free(&x);
+    free(id);
+    ps_requests_free(&rq);
+    ps_match_free(&m);
     return 0;
 }
 
@@ -258,33 +239,114 @@ static void pf_head(lbuf *l, const char *ph, int r, double ts_us)
     lb_fixed(l, ts_us, 3);
 }
 
+/* s as a JSON string literal, encoded by jansson (text that is not UTF-8 has
+ * its other bytes replaced by '?', as a JSON string must be UTF-8). */
+static char *json_quoted(const char *s)
+{
+    json_t *j = json_string(s);
+    if (!j) {
+        char *copy = ps_xstrdup(s);
+        for (unsigned char *p = (unsigned char *)copy; *p; p++)
+            if (*p >= 0x80) *p = '?';
+        j = json_string(copy);
+        free(copy);
+    }
+    char *q = j ? json_dumps(j, JSON_ENCODE_ANY) : NULL;
+    json_decref(j);
+    return q ? q : ps_xstrdup("\"?\"");
+}
+
+/* A string already quoted by json_quoted, with " suffix" inside the quotes;
+ * a long one goes straight to the file (it must never be cut). */
+static void lb_quoted(lbuf *l, FILE *out, const char *quoted, const char *suffix)
+{
+    size_t k = strlen(quoted), body = suffix ? k - 1 : k;
+    if (l->n + k + 64 > sizeof l->b) lb_flush(l, out);
+    if (k + 64 > sizeof l->b) fwrite(quoted, 1, body, out);
+    else {
+        memcpy(l->b + l->n, quoted, body);
+        l->n += body;
+    }
+    if (suffix) {
+        lb_str(l, " ");
+        lb_str(l, suffix);
+        lb_str(l, "\"");
+    }
+}
+
+/* otherData and the process name: what the trace's metadata says, built and
+ * encoded by jansson; a metadata that cannot be read is said so, not hidden. */
+static void pf_preamble(const ps_trace *t, FILE *out)
+{
+    json_t *other = json_object(), *pname = json_object();
+    json_object_set_new(other, "generator", json_string("parscope"));
+    json_object_set_new(other, "time_zero", json_string("run start (earliest rank's t_begin)"));
+    json_object_set_new(other, "flows", json_string("one per message, from a zero-length 'message out' slice at "
+                                                    "its send's start to a 'message in' slice at its receive's end"));
+    const char *workload = NULL;
+    json_error_t jerr;
+    json_t *meta = t->meta_json ? json_loads(t->meta_json, 0, &jerr) : NULL;
+    if (t->meta_json && !json_is_object(meta)) {
+        char msg[300];
+        snprintf(msg, sizeof msg, "the trace's metadata is not a JSON object (%d:%d: %s)", jerr.line, jerr.column,
+                 meta ? "not an object" : jerr.text);
+        json_object_set_new(other, "meta_error", json_string(msg));
+    } else if (meta) {
+        workload = json_string_value(json_object_get(meta, "workload"));
+        if (workload) json_object_set_new(other, "workload", json_string(workload));
+    }
+    char *pn = ps_xasprintf("parscope%s%s", workload ? ": " : "", workload ? workload : "");
+    json_object_set_new(pname, "name", json_string(pn));
+    free(pn);
+    char *o = json_dumps(other, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    char *p = json_dumps(pname, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    fprintf(out, "{\"displayTimeUnit\":\"ns\",\"otherData\":%s,\"traceEvents\":[\n"
+                 "{\"ph\":\"M\",\"pid\":1,\"name\":\"process_name\",\"args\":%s}",
+            o ? o : "{}", p ? p : "{\"name\":\"parscope\"}");
+    free(o);
+    free(p);
+    json_decref(other);
+    json_decref(pname);
+    json_decref(meta);
+}
+
+/* One message's anchor: a zero-length slice bound to its flow (Perfetto's
+ * "bind_id" with flow_out / flow_in, which ties a flow to one slice), so the
+ * arrow starts exactly at the send's start and ends at the receive's end. */
+static void pf_anchor(lbuf *l, int r, double ts_us, int out_side, uint32_t mid, const ps_event *e)
+{
+    pf_head(l, "X", r, ts_us);
+    lb_str(l, out_side ? ",\"dur\":0,\"name\":\"message out\",\"cat\":\"message\",\"bind_id\":"
+                       : ",\"dur\":0,\"name\":\"message in\",\"cat\":\"message\",\"bind_id\":");
+    lb_u64(l, mid);
+    lb_str(l, out_side ? ",\"flow_out\":true,\"args\":{\"message\":" : ",\"flow_in\":true,\"args\":{\"message\":");
+    lb_u64(l, mid);
+    lb_str(l, out_side ? ",\"to\":" : ",\"from\":");
+    lb_i64(l, e->peer);
+    lb_str(l, ",\"bytes\":");
+    lb_u64(l, e->bytes);
+    lb_str(l, ",\"tag\":");
+    lb_i64(l, e->tag);
+    lb_str(l, "}}");
+}
+
 int ps_export_perfetto(const ps_trace *t, FILE *out, char *err, size_t errlen)
 {
-    msg_ids x;
-    if (msg_ids_build(t, &x, err, errlen) != 0) return -1;
-    double o = x.origin;
+    ps_match m;
+    if (ps_trace_match(t, &m) != 0) {
+        ps_seterr(err, errlen, "cannot match the trace's messages");
+        return -1;
+    }
+    uint32_t *id = ps_export_message_ids(t, &m, NULL);
+    double o = ps_export_origin(t);
     lbuf l = {.n = 0};
-
-    /* process name from the trace's metadata (workload), if it has one */
-    const char *workload = NULL;
-    json_t *meta = t->meta_json ? json_loads(t->meta_json, 0, NULL) : NULL;
-    if (meta && json_is_object(meta)) workload = json_string_value(json_object_get(meta, "workload"));
-    lb_str(&l, "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"generator\":\"parscope\",\"time_zero\":"
-               "\"run start (earliest rank's t_begin)\"");
-    if (workload) {
-        lb_str(&l, ",\"workload\":\"");
-        json_escape(&l, workload);
-        lb_str(&l, "\"");
-    }
-    lb_str(&l, "},\"traceEvents\":[\n{\"ph\":\"M\",\"pid\":1,\"name\":\"process_name\",\"args\":{\"name\":\"");
-    lb_str(&l, "parscope");
-    if (workload) {
-        lb_str(&l, ": ");
-        json_escape(&l, workload);
-    }
-    lb_str(&l, "\"}}");
-    lb_flush(&l, out);
-    json_decref(meta);
+    pf_preamble(t, out);
+    /* every name from the trace, encoded once */
+    int nc = t->nconstructs;
+    char **qname = ps_xcalloc((size_t)(nc > 0 ? nc : 1), sizeof *qname);
+    for (int c = 0; c < nc; c++) qname[c] = json_quoted(t->constructs[c] ? t->constructs[c] : "UNKNOWN");
+    const char *qunknown = "\"UNKNOWN\"";
+#define QNAME(c) ((int)(c) < nc ? qname[c] : qunknown)
 
     for (int r = 0; r < t->nranks; r++) {
         lb_str(&l, ",\n{\"ph\":\"M\",\"pid\":1,\"tid\":");
@@ -305,24 +367,19 @@ int ps_export_perfetto(const ps_trace *t, FILE *out, char *err, size_t errlen)
             if (d < 0) d = 0;
             if (e->kind == PS_EV_MARK) {
                 pf_head(&l, "i", r, a);
-                lb_str(&l, ",\"s\":\"t\",\"name\":\"");
-                json_escape(&l, cname(t, e->construct));
-                lb_str(&l, "\",\"cat\":\"mark\"}");
+                lb_str(&l, ",\"s\":\"t\",\"name\":");
+                lb_quoted(&l, out, QNAME(e->construct), NULL);
+                lb_str(&l, ",\"cat\":\"mark\"}");
                 lb_flush(&l, out);
                 continue;
             }
             pf_head(&l, "X", r, a);
             lb_str(&l, ",\"dur\":");
             lb_fixed(&l, d, 3);
-            lb_str(&l, ",\"name\":\"");
-            if (e->kind == PS_EV_SECTION) {
-                json_escape(&l, cname(t, e->aux));
-            } else {
-                json_escape(&l, cname(t, e->construct));
-                lb_str(&l, " ");
-                lb_str(&l, act_word(e->kind));
-            }
-            lb_str(&l, "\",\"cat\":\"");
+            lb_str(&l, ",\"name\":");
+            if (e->kind == PS_EV_SECTION) lb_quoted(&l, out, QNAME(e->aux), NULL);
+            else lb_quoted(&l, out, QNAME(e->construct), act_word(e->kind));
+            lb_str(&l, ",\"cat\":\"");
             lb_str(&l, act_word(e->kind));
             lb_str(&l, "\"");
             if (e->kind == PS_EV_SEND || e->kind == PS_EV_RECV || e->kind == PS_EV_POST || e->kind == PS_EV_WAIT) {
@@ -337,26 +394,30 @@ int ps_export_perfetto(const ps_trace *t, FILE *out, char *err, size_t errlen)
                 lb_str(&l, ",\"args\":{\"flops\":");
                 lb_u64(&l, e->bytes);
                 lb_str(&l, "}");
-            } else if (e->kind == PS_EV_DATA) {
+            } else if (e->kind == PS_EV_DATA || e->kind == PS_EV_COLLECTIVE) {
                 lb_str(&l, ",\"args\":{\"bytes\":");
                 lb_u64(&l, e->bytes);
                 lb_str(&l, "}");
             }
             lb_str(&l, "}");
-            uint32_t mid = msg_id(&x, r, i);
-            if (mid && (e->kind == PS_EV_SEND || e->kind == PS_EV_RECV)) {
-                /* flow arrow: starts inside the send slice, ends inside the
-                 * receive slice ("bp":"e" binds it to the enclosing slice) */
-                pf_head(&l, e->kind == PS_EV_SEND ? "s" : "f", r, a + d / 2);
-                lb_str(&l, e->kind == PS_EV_SEND ? ",\"id\":" : ",\"bp\":\"e\",\"id\":");
-                lb_u64(&l, mid);
-                lb_str(&l, ",\"name\":\"message\",\"cat\":\"message\"}");
+            uint32_t mid = id[m.base[r] + i];
+            if (mid && e->kind == PS_EV_SEND) pf_anchor(&l, r, a, 1, mid, e);
+            if (mid && e->kind == PS_EV_RECV) {
+                /* as the diagram: a receive the clock correction leaves ending before
+                 * its send began (a clock error) ends its arrow at the send's start */
+                ps_evref sr = ps_match_send(&m, r, i);
+                double s0 = (t->rank[sr.rank].ev[sr.index].t0 - o) * 1e6;
+                pf_anchor(&l, r, a + d < s0 ? s0 : a + d, 0, mid, e);
             }
             lb_flush(&l, out);
         }
     }
+#undef QNAME
     fputs("\n]}\n", out);
-    msg_ids_free(&x);
+    for (int c = 0; c < nc; c++) free(qname[c]);
+    free(qname);
+    free(id);
+    ps_match_free(&m);
     return 0;
 }
 

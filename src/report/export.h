@@ -2,15 +2,18 @@
  * export.h - traces for other tools.
  *
  *   OTF2     (Score-P's format, read by Vampir and otf2-print): one location
- *            per rank, one region per construct and activity ("MULTIBCAST0
- *            send", "SCALPROD compute"), MPI send and receive records with
- *            sizes and tags on MPI_COMM_WORLD, 1 ns timer resolution with
- *            time zero at the run's start.
+ *            per rank; the MPI calls as regions named as MPI names them with
+ *            the records Score-P writes (MpiIsend ... MpiIsendComplete with
+ *            request ids, collectives for barriers and reductions), nested
+ *            in their construct's region; 1 ns ticks from the run's start
+ *            (export_otf2.c).
  *   Perfetto (Chrome trace event JSON, opens in ui.perfetto.dev): one lane
  *            (thread) per rank, a slice per event, a flow arrow per matched
- *            message; timestamps in microseconds since the run's start.
+ *            message from its send's start to its receive's end (the
+ *            diagram's anchors); timestamps in microseconds since the start.
  *   CSV      one line per event, times in seconds since the run's start,
- *            with the matched message's id on both its send and receive.
+ *            bytes and flops in their own columns, the matched message's id
+ *            on both its send and receive, request ids.
  *
  * "The run's start" is the earliest rank's t_begin, so all three line up
  * with the space-time diagram and the sheet.  All three return 0, or -1 with

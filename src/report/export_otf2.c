@@ -1,14 +1,34 @@
 /* export_otf2.c - a trace as an OTF2 archive through libotf2 (see export.h).
  *
- * Layout: system tree "machine" > one location group (MPI process) per rank
- * > one location (its thread).  Every event becomes an Enter/Leave pair of
- * the region "CONSTRUCT activity"; a send carries an MpiSend record right
- * after its Enter, a receive an MpiRecv right before its Leave, both on
- * MPI_COMM_WORLD (communicator 0, whose group lists ranks 0..P-1).
- * Timestamps are nanoseconds since the run's start (ps_export_origin). */
+ * What Score-P would have recorded had it traced the same MPI calls, so that
+ * Vampir, otf2-print and wait-state analyses read it as they read Score-P's:
+ *
+ *   - system tree: the machine, one node per host, one location group (MPI
+ *     process) per rank with one location (its thread);
+ *   - every MPI call is a region named as MPI names it, holding the records
+ *     Score-P writes: MPI_Send + MpiSend, MPI_Recv + MpiRecv, MPI_Isend +
+ *     MpiIsend (with its request id), MPI_Irecv + MpiIrecvRequest, MPI_Wait +
+ *     MpiIsendComplete or MpiIrecv (the receive's message record), MPI_Waitall
+ *     holding one completion per request at the instant it completed,
+ *     MPI_Barrier and MPI_Allreduce with MpiCollectiveBegin / End;
+ *   - the MPI calls of one construct are nested in a region named after it
+ *     (MULTIBCAST0, COMMUNICATE, ...); computation is a region named after its
+ *     construct, a \SECTION a region of its own name, \DATA_MOVE a data
+ *     transfer region, a mark a zero-length region;
+ *   - a reduction (a COLLECTIVE event) is one MPI_Allreduce: the point-to-point
+ *     messages the runtime built it from are not written as messages, as an
+ *     MPI library's own messages are not; its sizes are theirs.
+ *
+ * The send record sits at the start of its send call and the receive record
+ * at the end of its receive (the completing wait's end for a nonblocking
+ * one), the two instants the space-time diagram joins (docs/OUTPUTS.md).
+ * Timestamps are nanoseconds since the run's start (ps_export_origin); the
+ * clock properties say so, with the wall-clock date of that instant when the
+ * trace knows it.  All on MPI_COMM_WORLD (communicator 0). */
 #include "report/export.h"
 
 #include <errno.h>
+#include <jansson.h>
 #include <math.h>
 #include <otf2/otf2.h>
 #include <stdlib.h>
@@ -16,28 +36,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "trace/describe.h"
 #include "util/util.h"
-
-enum { REC_LEAVE = 0, REC_POINT = 1, REC_ENTER = 2 }; /* order at one time stamp */
-
-typedef struct rec {
-    uint64_t ts;
-    uint64_t order; /* tie-break: see rec_cmp */
-    uint32_t ev;
-    uint8_t  type;
-} rec;
-
-/* At one time stamp: leaves, then zero-length events, then enters; among
- * leaves the later-entered (inner) region first; among enters the longer
- * (outer) region first. */
-static int rec_cmp(const void *a, const void *b)
-{
-    const rec *x = a, *y = b;
-    if (x->ts != y->ts) return x->ts < y->ts ? -1 : 1;
-    if (x->type != y->type) return x->type < y->type ? -1 : 1;
-    if (x->order != y->order) return x->order < y->order ? -1 : 1;
-    return x->ev < y->ev ? -1 : x->ev > y->ev;
-}
 
 static OTF2_FlushType pre_flush(void *ud, OTF2_FileType ft, OTF2_LocationRef loc, void *cb, bool final)
 {
@@ -52,27 +52,6 @@ static OTF2_TimeStamp post_flush(void *ud, OTF2_FileType ft, OTF2_LocationRef lo
 }
 
 static const OTF2_FlushCallbacks flush_callbacks = {.otf2_pre_flush = pre_flush, .otf2_post_flush = post_flush};
-
-static const char *act_word(int kind)
-{
-    static const char *w[PS_EV__COUNT] = {"event", "compute", "send", "recv", "post", "wait", "barrier", "mark", "section", "data"};
-    return kind > 0 && kind < PS_EV__COUNT ? w[kind] : "event";
-}
-
-static OTF2_RegionRole region_role(int kind)
-{
-    switch (kind) {
-    case PS_EV_SEND:
-    case PS_EV_RECV:
-    case PS_EV_POST:
-    case PS_EV_WAIT: return OTF2_REGION_ROLE_POINT2POINT;
-    case PS_EV_BARRIER: return OTF2_REGION_ROLE_BARRIER;
-    case PS_EV_SECTION: return OTF2_REGION_ROLE_CODE;
-    case PS_EV_DATA: return OTF2_REGION_ROLE_DATA_TRANSFER;
-    case PS_EV_MARK: return OTF2_REGION_ROLE_ARTIFICIAL;
-    default: return OTF2_REGION_ROLE_FUNCTION;
-    }
-}
 
 static int otf2_failed(OTF2_ErrorCode rc, const char *what, const char *dir, char *err, size_t errlen)
 {
@@ -89,45 +68,435 @@ static uint64_t ticks(double t, double origin)
     return (uint64_t)llround(v);
 }
 
-/* Region of (construct, kind), or of a section name: defined on first use. */
+/* ---- regions ------------------------------------------------------------- */
+
+enum mpi_region { R_SEND, R_RECV, R_ISEND, R_IRECV, R_WAIT, R_WAITALL, R_BARRIER, R_ALLREDUCE, R__MPI };
+static const char *const mpi_name[R__MPI] = {"MPI_Send", "MPI_Recv",    "MPI_Isend",   "MPI_Irecv",
+                                             "MPI_Wait", "MPI_Waitall", "MPI_Barrier", "MPI_Allreduce"};
+
+/* Region definitions, made on first use; ids in order of definition. */
+typedef struct regdef {
+    char           *name;
+    OTF2_RegionRole role;
+    OTF2_Paradigm   paradigm;
+} regdef;
+
 typedef struct regions {
-    uint32_t *id;   /* [(nconstructs) * 2 * PS_EV__COUNT], 0 = undefined, else id+1 */
-    size_t   *key;  /* key[id] = index into id[] (definitions are written in id order) */
-    uint32_t  next;
-    int       nc;
+    regdef  *def;
+    uint32_t n, cap;
+    int64_t  mpi[R__MPI];
+    int64_t *function, *data, *mark, *code; /* per construct id */
+    int      nc;
 } regions;
 
-static uint32_t region_of(regions *rg, const ps_trace *t, const ps_event *e)
+static uint32_t reg_define(regions *rg, int64_t *slot, const char *name, OTF2_RegionRole role, OTF2_Paradigm paradigm)
 {
-    int section = e->kind == PS_EV_SECTION;
-    unsigned c = section ? e->aux : e->construct;
-    if ((int)c >= rg->nc) c = 0;
-    size_t k = ((size_t)c * 2 + (size_t)section) * PS_EV__COUNT + (e->kind < PS_EV__COUNT ? e->kind : 0);
-    (void)t;
-    if (!rg->id[k]) {
-        rg->key[rg->next] = k;
-        rg->id[k] = ++rg->next;
+    if (*slot >= 0) return (uint32_t)*slot;
+    if (rg->n == rg->cap) {
+        rg->cap = rg->cap ? 2 * rg->cap : 32;
+        rg->def = ps_xrealloc(rg->def, rg->cap * sizeof *rg->def);
     }
-    return rg->id[k] - 1;
+    rg->def[rg->n] = (regdef){ps_xstrdup(name), role, paradigm};
+    *slot = rg->n;
+    return rg->n++;
+}
+
+static const char *cname(const ps_trace *t, unsigned id)
+{
+    return (int)id < t->nconstructs && t->constructs[id] ? t->constructs[id] : "UNKNOWN";
+}
+
+static uint32_t reg_mpi(regions *rg, int which)
+{
+    OTF2_RegionRole role = which == R_BARRIER ? OTF2_REGION_ROLE_BARRIER
+                           : which == R_ALLREDUCE ? OTF2_REGION_ROLE_COLL_ALL2ALL
+                                                  : OTF2_REGION_ROLE_POINT2POINT;
+    return reg_define(rg, &rg->mpi[which], mpi_name[which], role, OTF2_PARADIGM_MPI);
+}
+
+static uint32_t reg_construct(regions *rg, const ps_trace *t, int64_t *arr, unsigned c, const char *suffix,
+                              OTF2_RegionRole role)
+{
+    if ((int)c >= rg->nc) c = 0;
+    if (arr[c] >= 0) return (uint32_t)arr[c];
+    char name[512];
+    snprintf(name, sizeof name, "%s%s", cname(t, c), suffix);
+    return reg_define(rg, &arr[c], name, role, OTF2_PARADIGM_USER);
+}
+
+/* ---- one rank: intervals ---------------------------------------------------- */
+
+/* A record inside an interval: kind and the event it describes. */
+enum rec_kind { K_SEND, K_ISEND, K_RECV, K_IRECV, K_IRECV_REQ, K_ISEND_DONE, K_COLL_BEGIN, K_COLL_END };
+typedef struct orec {
+    uint8_t  kind;
+    uint8_t  coll_op;
+    uint32_t ev;        /* event index on the rank */
+    uint64_t ts;
+    uint64_t sent, received; /* collective sizes */
+} orec;
+
+enum { P_SECTION, P_WRAPPER, P_LEAF }; /* nesting priority at one start time */
+
+typedef struct ival {
+    uint64_t a, b;
+    uint32_t region;
+    uint8_t  prio;
+    uint32_t order;      /* sequence: construct regions just before their calls, calls in record order */
+    uint32_t first, last; /* record order of its first and last event (a section's: its own, recorded at its end) */
+    uint32_t rec0, nrec; /* records [rec0, rec0+nrec): at a (begin records), inside, at b (end records) */
+} ival;
+
+/* By start; at one start sections first (outer first), then the rest in
+ * sequence, which puts a construct's region before its calls. */
+static int ival_cmp(const void *x, const void *y)
+{
+    const ival *p = x, *q = y;
+    if (p->a != q->a) return p->a < q->a ? -1 : 1;
+    if ((p->prio == P_SECTION) != (q->prio == P_SECTION)) return p->prio == P_SECTION ? -1 : 1;
+    if (p->prio == P_SECTION && p->b != q->b) return p->b > q->b ? -1 : 1;
+    return p->order < q->order ? -1 : p->order > q->order;
+}
+
+typedef struct rankbuf {
+    ival    *iv;
+    size_t   niv, capiv;
+    orec    *rec;
+    size_t   nrec, caprec;
+} rankbuf;
+
+static ival *add_ival(rankbuf *b, uint64_t a, uint64_t e, uint32_t region, int prio, uint32_t first, uint32_t last)
+{
+    if (b->niv == b->capiv) {
+        b->capiv = b->capiv ? 2 * b->capiv : 1024;
+        b->iv = ps_xrealloc(b->iv, b->capiv * sizeof *b->iv);
+    }
+    ival *v = &b->iv[b->niv];
+    *v = (ival){a, e < a ? a : e, region, (uint8_t)prio, (uint32_t)b->niv, first, last, (uint32_t)b->nrec, 0};
+    b->niv++;
+    return v;
+}
+
+/* Is cur (starting no earlier than top) inside top?  An interval starting
+ * at the instant top ends is inside only if it is an instant recorded
+ * before top ended (a mark that closes a construct's calls). */
+static int inside(const ival *cur, const ival *top)
+{
+    if (cur->a < top->b) return 1;
+    return cur->a == top->b && cur->b == top->b && top->prio != P_LEAF && cur->first <= top->last;
+}
+
+static void add_rec(rankbuf *b, ival *v, int kind, uint32_t ev, uint64_t ts)
+{
+    if (b->nrec == b->caprec) {
+        b->caprec = b->caprec ? 2 * b->caprec : 1024;
+        b->rec = ps_xrealloc(b->rec, b->caprec * sizeof *b->rec);
+    }
+    b->rec[b->nrec++] = (orec){(uint8_t)kind, 0, ev, ts, 0, 0};
+    v->nrec++;
+}
+
+static int is_mpi_kind(int k)
+{
+    return k == PS_EV_SEND || k == PS_EV_RECV || k == PS_EV_POST || k == PS_EV_WAIT || k == PS_EV_BARRIER ||
+           k == PS_EV_COLLECTIVE;
+}
+
+/* What the exporter makes of one rank's events (see the top comment). */
+typedef struct unit {
+    uint32_t first, last; /* event range in record order (a waitall group: several) */
+    uint64_t a, b;
+    uint16_t construct;
+    uint8_t  wrap;        /* an MPI call (or a mark among them): nested in its construct's region */
+} unit;
+
+static int write_rank(OTF2_EvtWriter *w, const ps_trace *t, int r, const ps_requests *rq, double origin,
+                      regions *rg, rankbuf *B, uint64_t *nevents, uint64_t *tmax)
+{
+    const ps_rank_trace *rt = &t->rank[r];
+    const ps_event *ev = rt->ev;
+    size_t n = rt->n;
+    const uint32_t *rid = rq->id + rq->base[r];
+    const int64_t *partner = rq->partner + rq->base[r];
+    B->niv = B->nrec = 0;
+
+    /* events a reduction was carried out with: written as its collective */
+    uint8_t *hidden = ps_xcalloc(n ? n : 1, 1);
+    uint64_t *coll_sent = ps_xcalloc(n ? n : 1, sizeof *coll_sent), *coll_recv = ps_xcalloc(n ? n : 1, sizeof *coll_recv);
+    for (size_t i = 0; i < n; i++) {
+        if (ev[i].kind != PS_EV_COLLECTIVE) continue;
+        for (size_t k = i; k-- > 0;) {
+            const ps_event *e = &ev[k];
+            if (!(e->kind == PS_EV_SEND || e->kind == PS_EV_RECV || e->kind == PS_EV_POST || e->kind == PS_EV_WAIT) ||
+                e->t0 < ev[i].t0 || e->t1 > ev[i].t1 || hidden[k])
+                break;
+            hidden[k] = 1;
+            if (e->kind == PS_EV_SEND) coll_sent[i] += e->bytes;
+            if (e->kind == PS_EV_RECV) coll_recv[i] += e->bytes;
+        }
+    }
+
+    /* section boundaries: a construct's region never straddles one */
+    size_t nbound = 0;
+    double *bound = NULL;
+    for (size_t i = 0; i < n; i++)
+        if (ev[i].kind == PS_EV_SECTION) nbound += 2;
+    if (nbound) {
+        bound = ps_xmalloc(nbound * sizeof *bound);
+        size_t k = 0;
+        for (size_t i = 0; i < n; i++)
+            if (ev[i].kind == PS_EV_SECTION) {
+                bound[k++] = ev[i].t0;
+                bound[k++] = ev[i].t1;
+            }
+        ps_sort_doubles(bound, nbound);
+    }
+
+    /* units in record order */
+    unit *u = ps_xmalloc((n ? n : 1) * sizeof *u);
+    size_t nu = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (hidden[i]) continue;
+        const ps_event *e = &ev[i];
+        unit x = {(uint32_t)i, (uint32_t)i, ticks(e->t0, origin), ticks(e->t1, origin), e->construct,
+                  (uint8_t)(is_mpi_kind(e->kind) || e->kind == PS_EV_MARK)};
+        if (x.b < x.a) x.b = x.a;
+        if (ps_event_is_nb_completion(e) && (e->flags & PS_EVF_WAITALL)) {
+            /* one MPI_Waitall: the completions that follow one another */
+            while (x.last + 1 < n && !hidden[x.last + 1] && ps_event_is_nb_completion(&ev[x.last + 1]) &&
+                   (ev[x.last + 1].flags & PS_EVF_WAITALL)) {
+                x.last++;
+                uint64_t b = ticks(ev[x.last].t1, origin);
+                if (b > x.b) x.b = b;
+            }
+            i = x.last;
+        }
+        u[nu++] = x;
+    }
+
+    /* construct regions around runs of MPI units of one construct: run_end[i]
+     * is one past the run unit i begins (0 if it begins none) */
+    uint32_t *run_end = ps_xcalloc(nu ? nu : 1, sizeof *run_end);
+    for (size_t i = 0; i < nu;) {
+        if (!u[i].wrap) {
+            i++;
+            continue;
+        }
+        size_t j = i + 1;
+        while (j < nu && u[j].wrap && u[j].construct == u[i].construct) {
+            /* a section boundary between two units ends the run */
+            double lo = ev[u[j - 1].last].t1, hi = ev[u[j].first].t0;
+            size_t lo_i = 0, hi_i = nbound;
+            while (lo_i < hi_i) {
+                size_t m = (lo_i + hi_i) / 2;
+                if (bound[m] < lo) lo_i = m + 1;
+                else hi_i = m;
+            }
+            if (lo_i < nbound && bound[lo_i] <= hi) break;
+            j++;
+        }
+        run_end[i] = (uint32_t)j;
+        i = j;
+    }
+
+    /* the units, each run preceded by its construct's region */
+    for (size_t k = 0; k < nu; k++) {
+        const unit *x = &u[k];
+        if (run_end[k]) {
+            uint64_t a = x->a, b = x->b;
+            for (size_t j = k; j < run_end[k]; j++) {
+                if (u[j].a < a) a = u[j].a;
+                if (u[j].b > b) b = u[j].b;
+            }
+            add_ival(B, a, b, reg_construct(rg, t, rg->function, x->construct, "", OTF2_REGION_ROLE_FUNCTION),
+                     P_WRAPPER, x->first, u[run_end[k] - 1].last);
+        }
+        const ps_event *e = &ev[x->first];
+        uint32_t i = x->first;
+        ival *v;
+        switch (e->kind) {
+        case PS_EV_SEND:
+            if (e->flags & PS_EVF_NONBLOCKING) {
+                v = add_ival(B, x->a, x->b, reg_mpi(rg, R_ISEND), P_LEAF, i, x->last);
+                add_rec(B, v, K_ISEND, i, x->a);
+            } else {
+                v = add_ival(B, x->a, x->b, reg_mpi(rg, R_SEND), P_LEAF, i, x->last);
+                add_rec(B, v, K_SEND, i, x->a);
+            }
+            break;
+        case PS_EV_POST:
+            v = add_ival(B, x->a, x->b, reg_mpi(rg, R_IRECV), P_LEAF, i, x->last);
+            add_rec(B, v, K_IRECV_REQ, i, x->a);
+            break;
+        case PS_EV_RECV:
+        case PS_EV_WAIT:
+            if (x->last > x->first) {
+                v = add_ival(B, x->a, x->b, reg_mpi(rg, R_WAITALL), P_LEAF, i, x->last);
+            } else if (e->kind == PS_EV_RECV && !(e->flags & PS_EVF_NONBLOCKING)) {
+                v = add_ival(B, x->a, x->b, reg_mpi(rg, R_RECV), P_LEAF, i, x->last);
+                add_rec(B, v, K_RECV, i, x->b);
+                break;
+            } else {
+                v = add_ival(B, x->a, x->b, reg_mpi(rg, (e->flags & PS_EVF_WAITALL) ? R_WAITALL : R_WAIT), P_LEAF, i, x->last);
+            }
+            for (uint32_t m = x->first; m <= x->last; m++) {
+                int has_start = partner[m] >= 0;
+                int kind = ev[m].kind == PS_EV_WAIT ? K_ISEND_DONE : has_start ? K_IRECV : K_RECV;
+                if (ev[m].kind == PS_EV_WAIT && !has_start) continue; /* nothing to complete */
+                add_rec(B, v, kind, m, ticks(ev[m].t1, origin));
+            }
+            break;
+        case PS_EV_BARRIER:
+        case PS_EV_COLLECTIVE: {
+            int barrier = e->kind == PS_EV_BARRIER;
+            v = add_ival(B, x->a, x->b, reg_mpi(rg, barrier ? R_BARRIER : R_ALLREDUCE), P_LEAF, i, x->last);
+            add_rec(B, v, K_COLL_BEGIN, i, x->a);
+            add_rec(B, v, K_COLL_END, i, x->b);
+            orec *end = &B->rec[B->nrec - 1];
+            end->coll_op = barrier ? OTF2_COLLECTIVE_OP_BARRIER : OTF2_COLLECTIVE_OP_ALLREDUCE;
+            end->sent = barrier ? 0 : coll_sent[i];
+            end->received = barrier ? 0 : coll_recv[i];
+            break;
+        }
+        case PS_EV_COMPUTE:
+            add_ival(B, x->a, x->b, reg_construct(rg, t, rg->function, e->construct, "", OTF2_REGION_ROLE_FUNCTION),
+                     P_LEAF, i, x->last);
+            break;
+        case PS_EV_DATA:
+            add_ival(B, x->a, x->b, reg_construct(rg, t, rg->data, e->construct, "", OTF2_REGION_ROLE_DATA_TRANSFER),
+                     P_LEAF, i, x->last);
+            break;
+        case PS_EV_MARK:
+            add_ival(B, x->a, x->a, reg_construct(rg, t, rg->mark, e->construct, " mark", OTF2_REGION_ROLE_ARTIFICIAL),
+                     P_LEAF, i, x->last);
+            break;
+        case PS_EV_SECTION:
+            add_ival(B, x->a, x->b, reg_construct(rg, t, rg->code, e->aux, "", OTF2_REGION_ROLE_CODE), P_SECTION, i, i);
+            break;
+        default:
+            break;
+        }
+    }
+    free(run_end);
+    free(u);
+    free(bound);
+    free(hidden);
+
+    /* write: intervals by start, nested with a stack; an interval that would
+     * overlap its parent is cut at the parent's end */
+    if (B->niv) qsort(B->iv, B->niv, sizeof *B->iv, ival_cmp);
+    size_t *stack = ps_xmalloc((B->niv ? B->niv : 1) * sizeof *stack), depth = 0;
+    OTF2_ErrorCode ec = OTF2_SUCCESS;
+    uint64_t last = 0;
+#define TS(x) ((x) < last ? last : ((last = (x))))
+    for (size_t k = 0; k <= B->niv && ec == OTF2_SUCCESS; k++) {
+        ival *cur = k < B->niv ? &B->iv[k] : NULL;
+        /* close what cur is not inside of; cut cur where it would overlap */
+        while (depth) {
+            ival *top = &B->iv[stack[depth - 1]];
+            if (cur && inside(cur, top)) {
+                if (cur->b > top->b) cur->b = top->b;
+                break;
+            }
+            depth--;
+            /* records inside and at the end, in time order */
+            for (uint32_t m = 0; m < top->nrec && ec == OTF2_SUCCESS; m++) {
+                const orec *o = &B->rec[top->rec0 + m];
+                const ps_event *e = &ev[o->ev];
+                uint64_t ts = o->ts > top->b ? top->b : o->ts;
+                switch (o->kind) {
+                case K_RECV:
+                    ec = OTF2_EvtWriter_MpiRecv(w, NULL, TS(ts), (uint32_t)e->peer, 0, (uint32_t)e->tag, e->bytes);
+                    break;
+                case K_IRECV:
+                    ec = OTF2_EvtWriter_MpiIrecv(w, NULL, TS(ts), (uint32_t)e->peer, 0, (uint32_t)e->tag, e->bytes,
+                                                 rid[o->ev]);
+                    break;
+                case K_ISEND_DONE: ec = OTF2_EvtWriter_MpiIsendComplete(w, NULL, TS(ts), rid[o->ev]); break;
+                case K_COLL_END:
+                    ec = OTF2_EvtWriter_MpiCollectiveEnd(w, NULL, TS(ts), (OTF2_CollectiveOp)o->coll_op, 0,
+                                                         OTF2_UNDEFINED_UINT32, o->sent, o->received);
+                    break;
+                default: continue; /* begin records were written at the enter */
+                }
+                (*nevents)++;
+            }
+            if (ec == OTF2_SUCCESS) ec = OTF2_EvtWriter_Leave(w, NULL, TS(top->b), top->region);
+            (*nevents)++;
+        }
+        if (!cur || ec != OTF2_SUCCESS) break;
+        ec = OTF2_EvtWriter_Enter(w, NULL, TS(cur->a), cur->region);
+        (*nevents)++;
+        for (uint32_t m = 0; m < cur->nrec && ec == OTF2_SUCCESS; m++) {
+            const orec *o = &B->rec[cur->rec0 + m];
+            const ps_event *e = &ev[o->ev];
+            switch (o->kind) {
+            case K_SEND:
+                ec = OTF2_EvtWriter_MpiSend(w, NULL, TS(cur->a), (uint32_t)e->peer, 0, (uint32_t)e->tag, e->bytes);
+                break;
+            case K_ISEND:
+                ec = OTF2_EvtWriter_MpiIsend(w, NULL, TS(cur->a), (uint32_t)e->peer, 0, (uint32_t)e->tag, e->bytes,
+                                             rid[o->ev]);
+                break;
+            case K_IRECV_REQ: ec = OTF2_EvtWriter_MpiIrecvRequest(w, NULL, TS(cur->a), rid[o->ev]); break;
+            case K_COLL_BEGIN: ec = OTF2_EvtWriter_MpiCollectiveBegin(w, NULL, TS(cur->a)); break;
+            default: continue;
+            }
+            (*nevents)++;
+        }
+        stack[depth++] = k;
+        if (cur->b > *tmax) *tmax = cur->b;
+    }
+#undef TS
+    free(stack);
+    free(coll_sent);
+    free(coll_recv);
+    return ec == OTF2_SUCCESS ? 0 : -1;
+}
+
+/* ---- the archive ------------------------------------------------------------ */
+
+/* Wall-clock nanoseconds of the run's start, from the metadata's clock pair
+ * (a CLOCK_REALTIME reading at a known instant of the global timeline). */
+static uint64_t realtime_of(const ps_trace *t, double origin)
+{
+    json_t *meta = ps_trace_meta(t);
+    json_t *clk = json_object_get(meta, "clock");
+    double mono = json_number_value(json_object_get(clk, "monotonic_s"));
+    double real = json_number_value(json_object_get(clk, "realtime_s"));
+    json_decref(meta);
+    double v = real - (mono - origin);
+    if (!(real > 0) || !(v > 0) || v > 1.8e10) return OTF2_UNDEFINED_TIMESTAMP;
+    return (uint64_t)llround(v * 1e9);
 }
 
 static int write_archive(const ps_trace *t, const char *dir, char *err, size_t errlen)
 {
     double origin = ps_export_origin(t);
+    ps_requests rq;
+    if (ps_trace_requests(t, &rq) != 0) {
+        ps_seterr(err, errlen, "%s: out of memory pairing the trace's requests", dir);
+        return -1;
+    }
     OTF2_Archive *ar = OTF2_Archive_Open(dir, "traces", OTF2_FILEMODE_WRITE, 1024 * 1024, 4 * 1024 * 1024,
                                          OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
     if (!ar) {
         ps_seterr(err, errlen, "%s: cannot create the OTF2 archive", dir);
+        ps_requests_free(&rq);
         return -1;
     }
     int rc = -1;
     int nc = t->nconstructs > 0 ? t->nconstructs : 1;
-    regions rg = {ps_xcalloc((size_t)nc * 2 * PS_EV__COUNT, sizeof(uint32_t)),
-                  ps_xcalloc((size_t)nc * 2 * PS_EV__COUNT, sizeof(size_t)), 0, nc};
+    regions rg = {.nc = nc};
+    for (int k = 0; k < R__MPI; k++) rg.mpi[k] = -1;
+    int64_t **arrs[] = {&rg.function, &rg.data, &rg.mark, &rg.code};
+    for (size_t k = 0; k < sizeof arrs / sizeof *arrs; k++) {
+        *arrs[k] = ps_xmalloc((size_t)nc * sizeof(int64_t));
+        for (int c = 0; c < nc; c++) (*arrs[k])[c] = -1;
+    }
     uint64_t *nevents = ps_xcalloc((size_t)t->nranks, sizeof *nevents);
-    rec *rv = NULL;
-    size_t rcap = 0;
     uint64_t tmax = 0;
+    rankbuf B = {0};
 
     if (otf2_failed(OTF2_Archive_SetFlushCallbacks(ar, &flush_callbacks, NULL), "flush setup", dir, err, errlen) ||
         otf2_failed(OTF2_Archive_SetSerialCollectiveCallbacks(ar), "collective setup", dir, err, errlen))
@@ -137,52 +506,15 @@ static int write_archive(const ps_trace *t, const char *dir, char *err, size_t e
     if (otf2_failed(OTF2_Archive_OpenEvtFiles(ar), "opening event files", dir, err, errlen)) goto out;
 
     for (int r = 0; r < t->nranks; r++) {
-        const ps_rank_trace *rt = &t->rank[r];
         OTF2_EvtWriter *w = OTF2_Archive_GetEvtWriter(ar, (OTF2_LocationRef)r);
         if (!w) {
             ps_seterr(err, errlen, "%s: OTF2 event writer for rank %d", dir, r);
             goto out;
         }
-        if (rcap < 2 * rt->n) {
-            rcap = 2 * rt->n;
-            rv = ps_xrealloc(rv, rcap * sizeof *rv);
+        if (write_rank(w, t, r, &rq, origin, &rg, &B, &nevents[r], &tmax)) {
+            ps_seterr(err, errlen, "%s: OTF2 writing the events of rank %d failed", dir, r);
+            goto out;
         }
-        size_t nr = 0;
-        for (size_t i = 0; i < rt->n; i++) {
-            const ps_event *e = &rt->ev[i];
-            uint64_t a = ticks(e->t0, origin), b = ticks(e->t1, origin);
-            if (b < a) b = a;
-            if (a == b) {
-                rv[nr++] = (rec){a, 0, (uint32_t)i, REC_POINT};
-            } else {
-                rv[nr++] = (rec){a, UINT64_MAX - (b - a), (uint32_t)i, REC_ENTER};
-                rv[nr++] = (rec){b, UINT64_MAX - a, (uint32_t)i, REC_LEAVE};
-            }
-            if (b > tmax) tmax = b;
-        }
-        if (nr) qsort(rv, nr, sizeof *rv, rec_cmp);
-        OTF2_ErrorCode ec = OTF2_SUCCESS;
-        for (size_t k = 0; k < nr && ec == OTF2_SUCCESS; k++) {
-            const ps_event *e = &rt->ev[rv[k].ev];
-            uint32_t region = region_of(&rg, t, e);
-            if (rv[k].type != REC_LEAVE) {
-                ec = OTF2_EvtWriter_Enter(w, NULL, rv[k].ts, region);
-                if (ec == OTF2_SUCCESS && e->kind == PS_EV_SEND) {
-                    ec = OTF2_EvtWriter_MpiSend(w, NULL, rv[k].ts, (uint32_t)e->peer, 0, (uint32_t)e->tag, e->bytes);
-                    nevents[r]++;
-                }
-                nevents[r]++;
-            }
-            if (ec == OTF2_SUCCESS && rv[k].type != REC_ENTER) {
-                if (e->kind == PS_EV_RECV) {
-                    ec = OTF2_EvtWriter_MpiRecv(w, NULL, rv[k].ts, (uint32_t)e->peer, 0, (uint32_t)e->tag, e->bytes);
-                    nevents[r]++;
-                }
-                if (ec == OTF2_SUCCESS) ec = OTF2_EvtWriter_Leave(w, NULL, rv[k].ts, region);
-                nevents[r]++;
-            }
-        }
-        if (otf2_failed(ec, "writing events", dir, err, errlen)) goto out;
         if (otf2_failed(OTF2_Archive_CloseEvtWriter(ar, w), "closing an event writer", dir, err, errlen)) goto out;
     }
     if (otf2_failed(OTF2_Archive_CloseEvtFiles(ar), "closing event files", dir, err, errlen)) goto out;
@@ -204,26 +536,37 @@ static int write_archive(const ps_trace *t, const char *dir, char *err, size_t e
         ps_seterr(err, errlen, "%s: OTF2 global definition writer", dir);
         goto out;
     }
-    OTF2_ErrorCode ec = OTF2_GlobalDefWriter_WriteClockProperties(g, 1000000000u, 0, tmax + 1, OTF2_UNDEFINED_TIMESTAMP);
+    /* every timestamp lies in [globalOffset, globalOffset + traceLength] */
+    OTF2_ErrorCode ec =
+        OTF2_GlobalDefWriter_WriteClockProperties(g, 1000000000u, 0, tmax + 1, realtime_of(t, origin));
     uint32_t s = 0; /* string ids */
 #define STR(text) (ec == OTF2_SUCCESS ? (ec = OTF2_GlobalDefWriter_WriteString(g, s, (text)), s++) : s)
     uint32_t s_empty = STR("");
-    for (uint32_t id = 1; id <= rg.next && ec == OTF2_SUCCESS; id++) {
-        size_t key = rg.key[id - 1];
-        int k = (int)(key % PS_EV__COUNT), sec = (int)(key / PS_EV__COUNT % 2), c = (int)(key / PS_EV__COUNT / 2);
-        const char *cn = c < t->nconstructs && t->constructs[c] ? t->constructs[c] : "UNKNOWN";
-        char name[256];
-        if (sec) snprintf(name, sizeof name, "%s", cn);
-        else snprintf(name, sizeof name, "%s %s", cn, act_word(k));
-        uint32_t sn = STR(name);
-        int mpi = k == PS_EV_SEND || k == PS_EV_RECV || k == PS_EV_POST || k == PS_EV_WAIT || k == PS_EV_BARRIER;
+    uint32_t s_mpi = STR("MPI");
+    if (ec == OTF2_SUCCESS) ec = OTF2_GlobalDefWriter_WriteParadigm(g, OTF2_PARADIGM_MPI, s_mpi, OTF2_PARADIGM_CLASS_PROCESS);
+    for (uint32_t id = 0; id < rg.n && ec == OTF2_SUCCESS; id++) {
+        uint32_t sn = STR(rg.def[id].name);
         if (ec == OTF2_SUCCESS)
-            ec = OTF2_GlobalDefWriter_WriteRegion(g, id - 1, sn, sn, s_empty, region_role(k),
-                                                  mpi ? OTF2_PARADIGM_MPI : OTF2_PARADIGM_USER,
+            ec = OTF2_GlobalDefWriter_WriteRegion(g, id, sn, sn, s_empty, rg.def[id].role, rg.def[id].paradigm,
                                                   OTF2_REGION_FLAG_NONE, s_empty, 0, 0);
     }
-    uint32_t s_machine = STR("machine"), s_node = STR("node");
+    /* system tree: the machine, one node per host */
+    uint32_t s_machine = STR("machine"), s_node = STR("node"), s_host = STR("host");
     if (ec == OTF2_SUCCESS) ec = OTF2_GlobalDefWriter_WriteSystemTreeNode(g, 0, s_machine, s_node, OTF2_UNDEFINED_SYSTEM_TREE_NODE);
+    uint32_t *node_of = ps_xcalloc((size_t)(t->nranks ? t->nranks : 1), sizeof *node_of);
+    uint32_t nnodes = 0;
+    for (int r = 0; r < t->nranks && ec == OTF2_SUCCESS; r++) {
+        int same = -1;
+        for (int k = 0; k < r && same < 0; k++)
+            if (!strcmp(t->rank[k].host, t->rank[r].host)) same = k;
+        if (same >= 0) {
+            node_of[r] = node_of[same];
+            continue;
+        }
+        node_of[r] = ++nnodes;
+        uint32_t sh = STR(t->rank[r].host[0] ? t->rank[r].host : "unknown host");
+        if (ec == OTF2_SUCCESS) ec = OTF2_GlobalDefWriter_WriteSystemTreeNode(g, node_of[r], sh, s_host, 0);
+    }
     uint64_t *members = ps_xmalloc(((size_t)t->nranks + 1) * sizeof *members);
     for (int r = 0; r < t->nranks && ec == OTF2_SUCCESS; r++) {
         char name[64];
@@ -231,7 +574,7 @@ static int write_archive(const ps_trace *t, const char *dir, char *err, size_t e
         uint32_t sn = STR(name);
         if (ec == OTF2_SUCCESS)
             ec = OTF2_GlobalDefWriter_WriteLocationGroup(g, (OTF2_LocationGroupRef)r, sn, OTF2_LOCATION_GROUP_TYPE_PROCESS,
-                                                         0, OTF2_UNDEFINED_LOCATION_GROUP);
+                                                         node_of[r], OTF2_UNDEFINED_LOCATION_GROUP);
         snprintf(name, sizeof name, "rank %d thread 0", r);
         uint32_t st = STR(name);
         if (ec == OTF2_SUCCESS)
@@ -239,6 +582,7 @@ static int write_archive(const ps_trace *t, const char *dir, char *err, size_t e
                                                     (OTF2_LocationGroupRef)r);
         members[r] = (uint64_t)r;
     }
+    free(node_of);
     uint32_t s_locs = STR("MPI processes"), s_world = STR("MPI_COMM_WORLD");
     if (ec == OTF2_SUCCESS)
         ec = OTF2_GlobalDefWriter_WriteGroup(g, 0, s_locs, OTF2_GROUP_TYPE_COMM_LOCATIONS, OTF2_PARADIGM_MPI,
@@ -256,10 +600,13 @@ out:
         OTF2_ErrorCode cec = OTF2_Archive_Close(ar);
         if (rc == 0 && otf2_failed(cec, "closing the archive", dir, err, errlen)) rc = -1;
     }
-    free(rg.id);
-    free(rg.key);
+    for (uint32_t k = 0; k < rg.n; k++) free(rg.def[k].name);
+    free(rg.def);
+    for (size_t k = 0; k < sizeof arrs / sizeof *arrs; k++) free(*arrs[k]);
     free(nevents);
-    free(rv);
+    free(B.iv);
+    free(B.rec);
+    ps_requests_free(&rq);
     return rc;
 }
 

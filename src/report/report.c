@@ -138,7 +138,7 @@ static void run_section(FILE *f, const json_t *doc, const char *dir, const char 
     ps_html_section_end(f);
 }
 
-void ps_report_run_html(FILE *f, const json_t *doc, const char *dir, const char *source)
+int ps_report_run_html(FILE *f, const json_t *doc, const char *dir, const char *source)
 {
     const json_t *points = json_object_get(doc, "points");
     if (json_is_array(points)) {
@@ -158,9 +158,10 @@ void ps_report_run_html(FILE *f, const json_t *doc, const char *dir, const char 
                 run_section(f, p, dir, src);
             }
         }
-        return;
+        return 0;
     }
     run_section(f, doc, dir, source);
+    return 0;
 }
 
 void ps_report_trace_section(FILE *f, const ps_trace *t, const char *source)
@@ -175,9 +176,11 @@ void ps_report_trace_section(FILE *f, const ps_trace *t, const char *source)
         double time = ps_trace_time(t);
         long size = -1, iters = -1;
         if (meta) {
-            json_t *v = json_object_get(meta, "size");
+            /* a run's trace holds params {size, iterations}; a prediction's, top-level keys */
+            json_t *pm = json_object_get(meta, "params"), *src = json_is_object(pm) ? pm : meta;
+            json_t *v = json_object_get(src, "size");
             if (json_is_integer(v)) size = (long)json_integer_value(v);
-            v = json_object_get(meta, "iterations");
+            v = json_object_get(src, "iterations");
             if (json_is_integer(v)) iters = (long)json_integer_value(v);
         }
         doc = json_object();
@@ -188,6 +191,7 @@ void ps_report_trace_section(FILE *f, const ps_trace *t, const char *source)
         json_object_set_new(doc, "time", ps_result_time(&time, 1));
         json_object_set_new(doc, "sheet", ps_result_sheet(&s));
         json_object_set_new(doc, "ranks", ps_result_ranks(&s, t));
+        ps_result_describe(doc, t, workload);
         ps_sheet_free(&s);
     }
     char title[512];

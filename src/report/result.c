@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "trace/describe.h"
 #include "util/stats.h"
 #include "util/util.h"
 
@@ -94,6 +95,8 @@ json_t *ps_result_sheet(const ps_sheet *s)
                  &s->recv_time);
     json_object_set_new(o, "unmatched_messages", json_integer((json_int_t)s->unmatched));
     json_object_set_new(o, "events_dropped", json_integer((json_int_t)s->dropped));
+    /* ParaGraph's message queue: messages sent to a node, not yet received by it */
+    json_object_set_new(o, "queue", json_pack("{s:i, s:f}", "max", s->max_queue, "avg", s->avg_queue));
     return o;
 }
 
@@ -114,6 +117,7 @@ json_t *ps_result_ranks(const ps_sheet *s, const ps_trace *t)
         traffic_json(o, rs->messages_sent, rs->bytes_sent, rs->messages_received, rs->bytes_received,
                      &rs->send_time, &rs->recv_time);
         json_object_set_new(o, "max_queue", json_integer(rs->max_queue));
+        json_object_set_new(o, "avg_queue", json_real(rs->avg_queue));
         json_object_set_new(o, "events_dropped", json_integer((json_int_t)rs->dropped));
         if (t && r < t->nranks) {
             json_object_set_new(o, "clock_offset", json_real(t->rank[r].clock_offset));
@@ -196,6 +200,19 @@ json_t *ps_result_procstats(const ps_trace *t)
     return o;
 }
 
+void ps_result_describe(json_t *doc, const ps_trace *t, const char *workload)
+{
+    json_t *meta = ps_trace_meta(t);
+    json_t *structure = json_object_get(meta, "structure");
+    char problem[1024];
+    ps_problem_text(workload, structure, problem, sizeof problem);
+    json_t *p = json_string(problem);
+    if (p) json_object_set_new(doc, "problem", p);
+    json_object_set_new(doc, "structure", json_is_array(structure) ? json_incref(structure) : json_array());
+    json_object_set_new(doc, "hardware", ps_trace_hardware(t, meta));
+    json_decref(meta);
+}
+
 json_t *ps_result_run(const char *kind, const char *workload, json_t *machine, int ranks, long size, long iterations,
                       const double *samples, int nsamples, const ps_trace *best, const char *trace_path)
 {
@@ -218,18 +235,33 @@ json_t *ps_result_run(const char *kind, const char *workload, json_t *machine, i
         }
         json_object_set_new(d, "procstats", ps_result_procstats(best));
         json_object_set_new(d, "procstats_ranks", ps_result_procstats_ranks(best));
+        ps_result_describe(d, best, workload);
         if (best->meta_json) {
-            json_t *meta = json_loads(best->meta_json, 0, NULL);
+            json_error_t jerr;
+            json_t *meta = json_loads(best->meta_json, 0, &jerr);
             if (meta) json_object_set_new(d, "trace_meta", meta);
+            else json_object_set_new(d, "trace_meta_error", json_string(jerr.text));
         }
     }
     json_object_set_new(d, "trace", trace_path ? json_string(trace_path) : json_null());
     return d;
 }
 
+/* doc with "schema" first (objects only; a document that has one keeps it). */
+static char *dump_with_schema(json_t *doc, size_t flags)
+{
+    if (!json_is_object(doc) || json_object_get(doc, "schema")) return json_dumps(doc, flags);
+    json_t *d = json_object();
+    json_object_set_new(d, "schema", json_integer(PS_RESULT_SCHEMA));
+    json_object_update(d, doc);
+    char *text = json_dumps(d, flags);
+    json_decref(d);
+    return text;
+}
+
 int ps_result_write(const char *path, json_t *doc, char *err, size_t errlen)
 {
-    char *text = json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
+    char *text = dump_with_schema(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
     if (!text) {
         ps_seterr(err, errlen, "%s: cannot encode the result as JSON", path);
         return -1;
@@ -247,7 +279,7 @@ int ps_result_write(const char *path, json_t *doc, char *err, size_t errlen)
 
 int ps_result_append(const char *path, json_t *doc, char *err, size_t errlen)
 {
-    char *text = json_dumps(doc, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
+    char *text = dump_with_schema(doc, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
     if (!text) {
         ps_seterr(err, errlen, "%s: cannot encode the result as JSON", path);
         return -1;

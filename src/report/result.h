@@ -1,10 +1,15 @@
 /*
  * result.h - the result JSON documents of DESIGN.md ("Files / Results").
  *
- * A run's or prediction's document has at least: kind, workload,
+ * A run's or prediction's document has at least: schema, kind, workload,
  * params {ranks, size, iterations}, machine (meta), time {trials, min, median,
- * max, samples, used}, sheet {...}, ranks [...], procstats {...}.  Several
- * processor counts give {"kind": K, "points": [doc, ...]}.
+ * max, samples, used}, sheet {...}, ranks [...], procstats {...}; from its
+ * trace also problem ("fingerprint(1,500,1000)"), structure and hardware.
+ * Several processor counts give {"kind": K, "points": [doc, ...]}.
+ *
+ * Every document parscope writes through ps_result_write / _append carries
+ * "schema": PS_RESULT_SCHEMA first, the version of these layouts (1: queue
+ * lengths as ParaGraph's, problem / structure / hardware added).
  */
 #ifndef PS_RESULT_H
 #define PS_RESULT_H
@@ -34,6 +39,12 @@ json_t *ps_result_ranks(const ps_sheet *s, const ps_trace *t);
  * they cover; procstats_ranks: the same metrics of each rank. */
 json_t *ps_result_procstats(const ps_trace *t);
 json_t *ps_result_procstats_ranks(const ps_trace *t);
+
+#define PS_RESULT_SCHEMA 1
+
+/* problem, structure and hardware from a trace's metadata and ranks, added
+ * to doc (the sheet's first page; docs/OUTPUTS.md). */
+void ps_result_describe(json_t *doc, const ps_trace *t, const char *workload);
 
 /* A whole run document: kind ("run", "predict"), workload, params, machine
  * (the meta object, taken over; NULL: none), time, sheet, ranks, procstats,

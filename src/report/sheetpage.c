@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "report/html.h"
+#include "trace/describe.h"
 #include "util/util.h"
 
 /* A JSON number at a dotted path ("sheet.send_time.avg"), or NAN. */
@@ -108,18 +109,45 @@ void ps_sheet_page_html(FILE *f, const json_t *doc)
     const char *kind = str(doc, "kind");
     int predicted = kind && !strcmp(kind, "predict");
 
+    const json_t *hardware = json_object_get(doc, "hardware");
+    const json_t *structure = json_object_get(doc, "structure");
+    char line[4096];
+
     fputs("<div class=\"sheets\">\n<div class=\"sheet\">\n", f);
     ps_html_heading(f, "Evaluated problem");
     ps_html_kv_begin(f);
+    /* the seed's headline, "Fingerprint(1,500,1000)" */
+    const char *problem = str(doc, "problem");
+    if (!problem) {
+        ps_problem_text(str(doc, "workload"), structure, line, sizeof line);
+        problem = line;
+    }
+    ps_html_kv(f, "Problem", "%s", problem);
     ps_html_kv(f, "Workload", "%s", str(doc, "workload") ? str(doc, "workload") : "-");
     ps_html_kv(f, "Kind", "%s", predicted ? "prediction (simulated)" : kind ? kind : "-");
     kv_param(f, "No. nodes", num(params, "ranks"));
     kv_param(f, "Problem size", num(params, "size"));
     kv_param(f, "Iterations", num(params, "iterations"));
+    ps_structure_text(structure, line, sizeof line);
+    ps_html_kv(f, "Structure (each construct's calls)", "%s", line);
     ps_html_kv_end(f);
 
     ps_html_heading(f, predicted ? "Machine model" : "Hardware");
     ps_html_kv_begin(f);
+    /* the seed's hardware lines: nodes, network; then everything known */
+    ps_hw_text hw;
+    double nranks = num(params, "ranks");
+    ps_hardware_text(hardware, isnan(nranks) ? 0 : (int)nranks, &hw);
+    if (json_is_object(hardware)) {
+        if (!predicted) ps_html_kv(f, "Hosts", "%s", hw.machine);
+        ps_html_kv(f, "Nodes", "%s", hw.nodes);
+        ps_html_kv(f, "Network", "%s", hw.network);
+        const char *basis = json_string_value(json_object_get(json_object_get(hardware, "interconnect"), "basis"));
+        if (basis) ps_html_kv(f, "Network: how it is known", "%s", basis);
+        if (!predicted) ps_html_kv(f, "Processor", "%s", hw.cpu);
+    } else {
+        ps_html_kv(f, "Network", "-");
+    }
     if (json_is_object(machine) && json_object_size(machine)) {
         const char *k;
         json_t *v;
@@ -155,8 +183,8 @@ void ps_sheet_page_html(FILE *f, const json_t *doc)
 
     ps_html_heading(f, "Per-processor summary");
     if (json_is_array(ranks) && json_array_size(ranks)) {
-        ps_html_table_begin(f, 8, "node", "busy", "overhead", "idle", "sent", "received", "bytes sent",
-                            "bytes received");
+        ps_html_table_begin(f, 10, "node", "busy", "overhead", "idle", "sent", "received", "bytes sent",
+                            "bytes received", "queue max", "queue avg");
         size_t i;
         json_t *r;
         json_array_foreach((json_t *)ranks, i, r)
@@ -175,6 +203,15 @@ void ps_sheet_page_html(FILE *f, const json_t *doc)
             ps_html_cell(f, 1, "%.0f", num(r, "messages_received"));
             ps_html_cell(f, 1, "%.0f", num(r, "bytes_sent"));
             ps_html_cell(f, 1, "%.0f", num(r, "bytes_received"));
+            double qm = num(r, "max_queue"), qa = num(r, "avg_queue");
+            if (isnan(qm) || isnan(qa) || !json_is_object(json_object_get(sheet, "queue"))) {
+                /* documents before schema 1 counted something else under max_queue */
+                ps_html_cell(f, 1, "-");
+                ps_html_cell(f, 1, "-");
+            } else {
+                ps_html_cell(f, 1, "%.0f", qm);
+                ps_html_cell(f, 1, "%.2f", qa);
+            }
             ps_html_row_end(f);
         }
         ps_html_table_end(f);
@@ -195,23 +232,12 @@ void ps_sheet_page_html(FILE *f, const json_t *doc)
     kv_us(f, "Receive time avg (\xc2\xb5s)", num(sheet, "recv_time.avg"));
     kv_us(f, "Receive time min (\xc2\xb5s)", num(sheet, "recv_time.min"));
     kv_us(f, "Receive time max (\xc2\xb5s)", num(sheet, "recv_time.max"));
-    /* queue length: most receives posted and not yet completed, per rank */
-    double qmax = NAN, qsum = 0;
-    size_t qn = 0;
-    if (json_is_array(ranks)) {
-        size_t i;
-        json_t *r;
-        json_array_foreach((json_t *)ranks, i, r)
-        {
-            double q = num(r, "max_queue");
-            if (isnan(q)) continue;
-            if (isnan(qmax) || q > qmax) qmax = q;
-            qsum += q;
-            qn++;
-        }
-    }
-    if (qn) ps_html_kv(f, "Max queue length (posted receives), avg / max over nodes", "%.2f / %.0f", qsum / (double)qn, qmax);
-    else ps_html_kv(f, "Max queue length", "-");
+    /* ParaGraph's message queue: messages sent to a node and not yet received by it */
+    double qmax = num(sheet, "queue.max"), qavg = num(sheet, "queue.avg");
+    if (!isnan(qmax) && !isnan(qavg))
+        ps_html_kv(f, "Message queue length, max / average (messages sent to a node, not yet received)",
+                   "%.0f / %.2f", qmax, qavg);
+    else ps_html_kv(f, "Message queue length", "-");
     kv_count(f, "Unmatched messages", num(sheet, "unmatched_messages"));
     kv_count(f, "Events lost to full trace buffers", num(sheet, "events_dropped"));
     ps_html_kv_end(f);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "parscope/loop.h"
+#include "runtime/structure.h"
 
 void ps_loop_open0(int *nodes, int *me, int *host, int *problem_size, long trace_capacity)
 {
@@ -110,6 +111,7 @@ static void need(const void *arr, long rows, long cols, const char *what, const 
 #define SCALPROD(suffix, T)                                                      \
     double ps_scalprod_##suffix(const T *x, const T *y, long n)                   \
     {                                                                            \
+        ps__structure(PS_C_SCALPROD, PS_ARGS_N, n, 0, 0);                        \
         need(x, n, 1, "\\SCALPROD", "x");                                         \
         need(y, n, 1, "\\SCALPROD", "y");                                         \
         double t0 = ps_now(), s = 0;                                             \
@@ -122,6 +124,7 @@ static void need(const void *arr, long rows, long cols, const char *what, const 
 #define MATVECPROD(suffix, T)                                                            \
     void ps_matvecprod_##suffix(T *y, T *const *A, const T *x, long rows, long cols)       \
     {                                                                                    \
+        ps__structure(PS_C_MATVECPROD, PS_ARGS_ROWS_COLS, rows, cols, 0);                \
         need(A, rows, cols, "\\MATVECPROD", "A");                                          \
         need(x, cols, 1, "\\MATVECPROD", "x");                                             \
         need(y, rows, 1, "\\MATVECPROD", "y");                                             \
@@ -140,6 +143,7 @@ static void need(const void *arr, long rows, long cols, const char *what, const 
 #define MATPROD(suffix, T)                                                                       \
     void ps_matprod_##suffix(T **C, T *const *A, T *const *B, long rows, long inner, long cols)   \
     {                                                                                            \
+        ps__structure(PS_C_MATPROD, PS_ARGS_MATPROD, rows, inner, cols);                         \
         need(A, rows, inner, "\\MATPROD", "A");                                                   \
         need(B, inner, cols, "\\MATPROD", "B");                                                   \
         need(C, rows, cols, "\\MATPROD", "C");                                                    \
@@ -169,3 +173,37 @@ MATPROD(d, double)
 MATPROD(f, float)
 MATPROD(i, int)
 MATPROD(l, long)
+
+/* ---- Figure 6's relax ------------------------------------------------------------ */
+
+static double *relax_grid;
+static long relax_rows, relax_cols;
+
+void ps_loop_relax(int color, long psize, long psize_node)
+{
+    static int construct = -1;
+    if (construct < 0) construct = ps_construct("relax");
+    if (psize <= 0 || psize_node <= 0) return;
+    ps__structure(construct, PS_ARGS_ROWS_COLS, psize_node, psize, 0);
+    long rows = psize_node + 2, cols = psize; /* rows 0 and psize_node+1: the shared points */
+    double t0 = ps_now();
+    if (!ps_recording()) {
+        if (rows != relax_rows || cols != relax_cols) {
+            free(relax_grid);
+            relax_grid = malloc((size_t)rows * (size_t)cols * sizeof *relax_grid);
+            if (!relax_grid) ps_abort("relax: out of memory for a grid of %ld x %ld", rows, cols);
+            uint64_t st = ps_random_seed(ps_rank(), 0x7e1a);
+            for (long k = 0; k < rows * cols; k++) relax_grid[k] = ps_random(&st);
+            relax_rows = rows;
+            relax_cols = cols;
+            t0 = ps_now(); /* the set-up is not the relaxation */
+        }
+        double *u = relax_grid;
+        for (long i = 1; i <= psize_node; i++)
+            for (long j = (i + color) % 2; j < cols; j += 2)
+                u[i * cols + j] = 0.25 * (u[(i - 1) * cols + j] + u[(i + 1) * cols + j] +
+                                          u[i * cols + (j + cols - 1) % cols] + u[i * cols + (j + 1) % cols]);
+    }
+    /* 3 additions and a multiplication per point of the colour, half the points */
+    ps_compute(construct, t0, ps_now(), 4.0 * (double)psize_node * (double)cols / 2);
+}

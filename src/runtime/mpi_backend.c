@@ -33,11 +33,13 @@ typedef struct req {
     int         is_recv;
     int         peer, tag, construct;
     size_t      bytes;
+    uint32_t    id;        /* the trace's request id (aux of its start and completion) */
 } req;
 
 static req   *reqs;
 static int    nreqs, reqcap;   /* slots in use (in posting order) and capacity */
 static int    nactive;
+static uint32_t reqseq;       /* request ids, 1-based per rank */
 static MPI_Comm comm = MPI_COMM_NULL;
 static int    we_initialized_mpi;
 static char   hostname[64];
@@ -135,8 +137,9 @@ static ps_request post(int is_recv, void *buf, size_t bytes, int peer, int tag, 
     q->tag = tag;
     q->construct = construct;
     q->bytes = bytes;
+    q->id = ++reqseq;
     nactive++;
-    ps__record(is_recv ? PS_EV_POST : PS_EV_SEND, construct, t0, t1, peer, tag, bytes, PS_EVF_NONBLOCKING, 0);
+    ps__record(is_recv ? PS_EV_POST : PS_EV_SEND, construct, t0, t1, peer, tag, bytes, PS_EVF_NONBLOCKING, q->id);
     return i;
 }
 
@@ -150,7 +153,8 @@ static ps_request mpi_irecv(void *buf, size_t bytes, int src, int tag, int const
     return post(1, buf, bytes, src, tag, construct);
 }
 
-static void complete(req *q)
+/* all: part of a wait for every outstanding request (its events say so) */
+static void complete(req *q, int all)
 {
     ps__waiting(q->is_recv ? "a receive (wait)" : "a send (wait)", q->peer, q->bytes);
     double t0 = stamp();
@@ -158,7 +162,7 @@ static void complete(req *q)
     double t1 = stamp();
     ps__waiting(NULL, -1, 0);
     ps__record(q->is_recv ? PS_EV_RECV : PS_EV_WAIT, q->construct, t0, t1, q->peer, q->tag, q->bytes,
-               PS_EVF_NONBLOCKING, 0);
+               PS_EVF_NONBLOCKING | (all ? PS_EVF_WAITALL : 0), q->id);
     q->active = 0;
     nactive--;
 }
@@ -166,14 +170,14 @@ static void complete(req *q)
 static void mpi_wait(ps_request r)
 {
     if (r < 0 || r >= nreqs || !reqs[r].active) return;
-    complete(&reqs[r]);
+    complete(&reqs[r], 0);
 }
 
 static void mpi_waitall(void)
 {
     /* in posting order, so each completion is recorded with its own interval */
     for (int i = 0; i < nreqs && nactive > 0; i++)
-        if (reqs[i].active) complete(&reqs[i]);
+        if (reqs[i].active) complete(&reqs[i], 1);
     nreqs = 0;
 }
 
@@ -390,24 +394,6 @@ typedef struct rank_header {
     char         host[64];
 } rank_header;
 
-static void json_str(char *dst, size_t len, const char *s)
-{
-    size_t o = 0;
-    for (; *s && o + 7 < len; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\') {
-            dst[o++] = '\\';
-            dst[o++] = (char)c;
-        } else if (c < 0x20) {
-            o += (size_t)snprintf(dst + o, len - o, "\\u%04x", c);
-        } else {
-            dst[o++] = (char)c;
-        }
-    }
-    PS_ASSERT(o < len);
-    dst[o] = '\0';
-}
-
 static ps_trace *collect(rank_header *mine)
 {
     int me = ps__rt.rank, p = ps__rt.size;
@@ -499,16 +485,9 @@ static void mpi_finalize(void)
         if (ps__rt.rank == 0) {
             int nc = ps__construct_count();
             for (int i = 0; i < nc; i++) ps_trace_add_construct(t, ps_construct_name(i));
-            char wl[256], lib[512], meta[2048];
-            json_str(wl, sizeof wl, ps__rt.workload[0] ? ps__rt.workload : "program");
-            json_str(lib, sizeof lib, mpi_lib);
-            snprintf(meta, sizeof meta,
-                     "{\"workload\": \"%s\", \"params\": {\"ranks\": %d, \"size\": %ld, \"iterations\": %ld}, "
-                     "\"mpi\": \"%s\", \"clock\": {\"source\": \"CLOCK_MONOTONIC\", \"same_host\": %s, "
-                     "\"rounds\": %d}}",
-                     wl, ps__rt.size, ps_problem_size(), ps_iterations(), lib, clk_same_host ? "true" : "false",
-                     PS_CLOCKSYNC_ROUNDS);
-            ps_trace_set_meta(t, meta);
+            char *meta = ps__trace_meta(t, mpi_lib, clk_same_host, PS_CLOCKSYNC_ROUNDS);
+            if (!meta || ps_trace_set_meta(t, meta)) ps_abort("out of memory writing the trace's metadata");
+            free(meta);
             if (want_trace) {
                 char err[512];
                 if (ps_trace_write(t, ps__rt.trace_path, err, sizeof err) != 0) {
@@ -519,7 +498,7 @@ static void mpi_finalize(void)
             if (want_sheet) {
                 ps_sheet s;
                 if (ps_sheet_compute(t, &s) == 0) {
-                    ps_sheet_print(&s, ps__rt.workload[0] ? ps__rt.workload : "program", ps_problem_size(),
+                    ps_sheet_print(&s, t, ps__rt.workload[0] ? ps__rt.workload : "program", ps_problem_size(),
                                    ps_iterations(), stdout);
                     ps_sheet_free(&s);
                 }

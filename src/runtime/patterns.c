@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "parscope/loop.h"
+#include "runtime/structure.h"
 
 /* Tags: the construct id in the high bits, the partner position below, so
  * every message of a pattern matches the receive meant for it. */
@@ -84,6 +85,7 @@ static void comm_init(ps_comm *c, size_t bytes, int distance, int partners, cons
 
 void ps_communicate(size_t bytes, int distance, int partners, const void *sendbuf, void *recvbuf)
 {
+    ps__structure(PS_C_COMMUNICATE, PS_ARGS_PATTERN, (long)bytes, distance, partners);
     ps_comm c;
     comm_init(&c, bytes, distance, partners, sendbuf, recvbuf);
     comm_post(&c);
@@ -93,6 +95,7 @@ void ps_communicate(size_t bytes, int distance, int partners, const void *sendbu
 void ps_communicate_begin(ps_comm *c, size_t bytes, int distance, int partners, const void *sendbuf,
                           void *recvbuf)
 {
+    ps__structure(PS_C_COMMUNICATE, PS_ARGS_PATTERN, (long)bytes, distance, partners);
     comm_init(c, bytes, distance, partners, sendbuf, recvbuf);
     comm_post(c);
 }
@@ -107,6 +110,7 @@ void ps_communicate_end(ps_comm *c)
 void ps_exchange(size_t bytes, int distance, int partners, const void *sb, void *rb)
 {
     int P = ps_size(), me = ps_rank();
+    ps__structure(PS_C_EXCHANGE, PS_ARGS_PATTERN, (long)bytes, distance, partners);
     if (partners != 1 && (partners < 0 || partners % 2))
         ps_abort("\\EXCHANGE: partners must be 1 or even, got %d", partners);
     if (!sb || !rb) ps_scratch(bytes);
@@ -154,6 +158,7 @@ void ps_exchange(size_t bytes, int distance, int partners, const void *sb, void 
 static void multibcast(size_t bytes, int construct, int start)
 {
     int P = ps_size(), me = ps_rank();
+    ps__structure(construct, PS_ARGS_BYTES, (long)bytes, 0, 0);
     if (P < 2) return;
     ps_scratch(bytes);
     ps_request *req = requests(P);
@@ -177,6 +182,7 @@ void ps_multibcast_me(size_t bytes) { multibcast(bytes, PS_C_MULTIBCAST_ME, (ps_
 void ps_multibcast_alter(size_t bytes)
 {
     int P = ps_size(), me = ps_rank();
+    ps__structure(PS_C_MULTIBCAST_ALTER, PS_ARGS_BYTES, (long)bytes, 0, 0);
     if (P < 2) return;
     ps_scratch(bytes);
     ps_request *req = requests(P);
@@ -200,6 +206,7 @@ static int top_step(int P)
 void ps_tree_bcast(void *data, size_t bytes)
 {
     int P = ps_size(), me = ps_rank();
+    ps__structure(PS_C_TREE_BCAST, PS_ARGS_BYTES, (long)bytes, 0, 0);
     if (!data) ps_scratch(bytes);
     ps_request req[64];
     int n = 0;
@@ -225,6 +232,7 @@ static int imin(int a, int b) { return a < b ? a : b; }
 void ps_tree_collect_vec(void *vec, size_t elem, long n)
 {
     int P = ps_size(), me = ps_rank();
+    ps__structure(PS_C_TREE_COLLECT, PS_ARGS_BYTES, (long)elem * n, 0, 0);
     char *v = vec;
     size_t off, len;
     for (int s = 1; s < P; s *= 2) {
@@ -243,6 +251,7 @@ void ps_tree_collect_vec(void *vec, size_t elem, long n)
 void ps_tree_distrib_vec(void *vec, size_t elem, long n)
 {
     int P = ps_size(), me = ps_rank();
+    ps__structure(PS_C_TREE_DISTRIB, PS_ARGS_BYTES, (long)elem * n, 0, 0);
     char *v = vec;
     size_t off, len;
     ps_request req[64];
@@ -264,6 +273,7 @@ void ps_tree_distrib_vec(void *vec, size_t elem, long n)
 void ps_visible_sync(void)
 {
     int P = ps_size(), me = ps_rank();
+    ps__structure(PS_C_VISIBLE_SYNC, PS_ARGS_NONE, 0, 0, 0);
     ps_barrier(PS_C_VISIBLE_SYNC);
     if (P > 1) {
         char out = 1, in = 0;
@@ -289,6 +299,7 @@ static size_t word_bytes(double words, const char *what)
 
 void ps_loop_send(int dest, double words)
 {
+    ps__structure(PS_C_SEND, PS_ARGS_WORDS, (long)(words + 0.5), 0, 0);
     size_t b = word_bytes(words, "SEND");
     ps_scratch(b);
     (void)ps_isend(NULL, b, dest, P2P_TAG, PS_C_SEND);
@@ -296,6 +307,7 @@ void ps_loop_send(int dest, double words)
 
 void ps_loop_receive(int src, double words)
 {
+    ps__structure(PS_C_RECEIVE, PS_ARGS_WORDS, (long)(words + 0.5), 0, 0);
     size_t b = word_bytes(words, "RECEIVE");
     ps_scratch(b);
     (void)ps_irecv(NULL, b, src, P2P_TAG, PS_C_RECEIVE);
@@ -303,10 +315,12 @@ void ps_loop_receive(int src, double words)
 
 void ps_loop_bsend(int dest, double words)
 {
+    ps__structure(PS_C_BSEND, PS_ARGS_WORDS, (long)(words + 0.5), 0, 0);
     ps_send(NULL, word_bytes(words, "BSEND"), dest, P2P_TAG, PS_C_BSEND);
 }
 
 void ps_loop_breceive(int src, double words)
 {
+    ps__structure(PS_C_BRECEIVE, PS_ARGS_WORDS, (long)(words + 0.5), 0, 0);
     ps_recv(NULL, word_bytes(words, "BRECEIVE"), src, P2P_TAG, PS_C_BRECEIVE);
 }

@@ -22,7 +22,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <jansson.h>
+
 #include "runtime/rt.h"
+#include "runtime/structure.h"
 #include "util/assert.h"
 #include "trace/stream_format.h"
 
@@ -192,12 +195,28 @@ static int join_streams(void)
         i = j + 1;
     }
     free(cons);
-    char meta[512];
-    int ml = snprintf(meta, sizeof meta, "{\"workload\": \"%s\", \"ranks\": %d, \"size\": %ld, \"iterations\": %ld}",
-                      ps__rt.workload, rec_p, ps_problem_size(), ps_iterations());
+    /* the meta JSON: what ran, and rank 0's structure (the arguments its
+     * constructs were called with, for the sheet) */
+    json_t *mj = json_pack("{s:s?, s:i, s:I, s:I}", "workload", ps__rt.workload, "ranks", rec_p, "size",
+                           (json_int_t)ps_problem_size(), "iterations", (json_int_t)ps_iterations());
+    if (!mj) mj = json_pack("{s:i}", "ranks", rec_p); /* a workload name that is not UTF-8 */
+    snprintf(path, sizeof path, "%s/rank-0.structure", rec_dir);
+    json_t *st0 = json_load_file(path, 0, NULL);
+    if (st0) json_object_set_new(mj, "structure", st0);
+    unlink(path);
+    char *meta = json_dumps(mj, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    json_decref(mj);
+    if (!meta) {
+        fprintf(stderr, "parscope: recording: out of memory\n");
+        fclose(out);
+        unlink(tmp);
+        return -1;
+    }
+    size_t ml = strlen(meta);
     u = (uint32_t)ml;
     rc |= put(out, &u, 4);
-    rc |= put(out, meta, (size_t)ml);
+    rc |= put(out, meta, ml);
+    free(meta);
     for (int r = 0; r < rec_p; r++) {
         struct stat st;
         snprintf(path, sizeof path, "%s/rank-%d.stream", rec_dir, r);
@@ -292,6 +311,12 @@ static void rec_finalize(void)
     int n = ps__construct_count();
     for (int i = 0; i < n; i++) fprintf(f, "%s\n", ps_construct_name(i));
     if (fclose(f) != 0) rec_die(path);
+    if (ps__rt.rank == 0) {
+        snprintf(path, sizeof path, "%s/rank-0.structure", rec_dir);
+        json_t *st = ps__structure_json();
+        if (json_dump_file(st, path, JSON_COMPACT) != 0) rec_die(path);
+        json_decref(st);
+    }
     fflush(NULL);
     _exit(0);
 }

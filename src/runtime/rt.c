@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "runtime/config.h"
+#include "runtime/structure.h"
 #include "trace/constructs.h"
 
 ps__runtime ps__rt = {.default_size = PS_DEFAULT_PROBLEM_SIZE,
@@ -291,6 +292,7 @@ void ps_compute(int construct, double t0, double t1, double flops)
 void ps_work(double flops)
 {
     need_init("ps_work");
+    ps__structure(PS_C_WORK, PS_ARGS_FLOPS, (long)(flops > 0 ? flops + 0.5 : 0), 0, 0);
     ps__rt.be->work(flops);
 }
 
@@ -332,10 +334,15 @@ void ps_data_move_end(double bytes)
 
 /* ---- reductions on a binary tree rooted at 0 ----------------------------- */
 
+/* The messages are ordinary sends and receives (the simulator and the sheet
+ * see them); a COLLECTIVE event around them says they are one reduction, so
+ * exports can show it as the collective it stands for. */
 static void tree_reduce(double *v, int count, int construct, int is_max)
 {
     int me = ps__rt.rank, p = ps__rt.size;
+    ps__structure(PS_C_REDUCE, PS_ARGS_REDUCE, count, 0, 0);
     if (p <= 1 || count <= 0) return;
+    double tc = ps__rt.tracing ? ps_now() : 0;
     size_t bytes = (size_t)count * sizeof(double);
     double *tmp = malloc(bytes);
     if (!tmp) ps_abort("out of memory in a reduction");
@@ -355,6 +362,8 @@ static void tree_reduce(double *v, int count, int construct, int is_max)
         if (child < p) ps_send(v, bytes, child, PS_C_REDUCE, construct);
     }
     free(tmp);
+    if (!ps_recording() && ps__rt.tracing)
+        ps__record(PS_EV_COLLECTIVE, construct, tc, ps_now(), -1, 0, bytes, 0, PS_COLL_ALLREDUCE);
 }
 
 void ps_allreduce_sum(double *values, int count, int construct) { tree_reduce(values, count, construct, 0); }

@@ -91,6 +91,11 @@ const ps__backend *ps__record_backend(void);
 /* Construct table, for writing the trace. */
 int ps__construct_count(void);
 
+/* The trace's metadata (docs/TRACE_FORMAT.md, "Metadata") as JSON text,
+ * built on rank 0 once the ranks' traces are collected into t; malloc'd, NULL
+ * when out of memory.  meta.c. */
+char *ps__trace_meta(const ps_trace *t, const char *mpi_library, int same_host, int clock_rounds);
+
 /* Sets the message ps_strerror() returns. */
 void ps__set_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

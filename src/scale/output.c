@@ -244,7 +244,7 @@ static int html_fn(const json_t *doc, FILE *f, const char *dir)
     char title[300];
     snprintf(title, sizeof title, "parscope scale: %s", json_string_value(json_object_get(doc, "workload")));
     ps_html_begin(f, title);
-    int rc = ps_scale_report_html(doc, dir, f);
+    int rc = ps_scale_report_html(f, doc, dir, NULL);
     ps_html_end(f);
     return rc;
 }

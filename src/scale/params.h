@@ -21,7 +21,7 @@
 #define PS_SCALE_MAX_FOOTPRINT    (128L << 20) /* bytes per rank for both grids of 8-byte cells */
 #define PS_SCALE_CACHE_SHARE      3      /* row width <= cache / 3 (seed 3.4) */
 #define PS_SCALE_TRIALS           3
-#define PS_SCALE_AUTO_MIN_TRIALS  3      /* --trials auto: at least this many per point ... */
+#define PS_SCALE_AUTO_MIN_TRIALS  3      /* --auto-trials: at least this many per point ... */
 #define PS_SCALE_AUTO_MAX_TRIALS  10     /*   ... at most this many ... */
 #define PS_SCALE_SPREAD_TARGET    0.05   /*   ... until the best two trials agree within this */
 #define PS_SCALE_AUTO_BUDGET      600.0  /*   ... or this many seconds of sweep are spent */
@@ -55,7 +55,7 @@ typedef struct ps_scale_params {
     const ps_ca_variation *var[16];
     int    nvar;
     int    trials;                           /* with trials_auto: the most a point gets */
-    int    trials_auto;                      /* --trials auto: more trials until the spread meets the target */
+    int    trials_auto;                      /* --auto-trials: more trials until the spread meets the target */
     double spread_target;                    /* relative gap of the best two trials */
     double time_budget;                      /* seconds for the whole sweep (auto trials), 0 = none */
     char   output[4096];

@@ -175,8 +175,9 @@ static void by_p(FILE *f, const char *title, const char *ylabel, const table *t,
     ps_plot_svg(&p, f);
 }
 
-int ps_scale_report_html(const json_t *doc, const char *dir, FILE *out)
+int ps_scale_report_html(FILE *out, const json_t *doc, const char *dir, const char *source)
 {
+    (void)source;
     const char *kind = json_string_value(json_object_get(doc, "kind"));
     if (!kind || strcmp(kind, "scale")) return -1;
     const char *wl = json_string_value(json_object_get(doc, "workload"));

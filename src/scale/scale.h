@@ -64,11 +64,11 @@ extern const char *const ps_scale_exclusive[][2];
  * ring of P ranks?  (Rings of 1 to 3 ranks: never.) */
 int ps_scale_order_differs(int P, uint64_t seed);
 
-/* The report fragment for a "scale" document: a <section> with the
- * parameters, the table, the conclusions and the seed's Figures 4.2-4.6
- * (ACT/s, efficiency and serial fraction by variation and by processor
- * count) as inline SVG.  dir (may be NULL) is where the document lives.
- * 0, or -1 if the document is not a scale document. */
-int ps_scale_report_html(const json_t *doc, const char *dir, FILE *out);
+/* The report fragment (report/report.h) for a "scale" document: a <section>
+ * with the parameters, the table, the conclusions and the seed's Figures
+ * 4.2-4.6 (ACT/s, efficiency and serial fraction by variation and by
+ * processor count) as inline SVG.  dir (may be NULL) is where the document
+ * lives.  0, or -1 if the document is not a scale document. */
+int ps_scale_report_html(FILE *out, const json_t *doc, const char *dir, const char *source);
 
 #endif

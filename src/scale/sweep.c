@@ -14,6 +14,8 @@
 #include "util/stats.h"
 #include "report/result.h"
 #include "trace/sheet.h"
+#include "util/proc.h"
+#include "util/progress.h"
 #include "util/util.h"
 
 /* ---- the plan ---------------------------------------------------------- */
@@ -158,33 +160,6 @@ json_t *ps_scale_read_runs(const char *dir, char *err, size_t errlen)
 
 /* ---- running ----------------------------------------------------------- */
 
-typedef struct progress {
-    int    tty;
-    int    done, total;
-    double t0;
-} progress;
-
-static void fmt_clock(char *b, size_t n, double s)
-{
-    if (!isfinite(s) || s < 0) s = 0;
-    long t = (long)(s + 0.5);
-    if (t >= 3600) snprintf(b, n, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60);
-    else snprintf(b, n, "%ld:%02ld", t / 60, t % 60);
-}
-
-static void show(progress *pr, const char *var, int ranks, int trial, int trials)
-{
-    if (!pr->tty) return;
-    double el = ps_clock() - pr->t0;
-    char e[32], eta[32];
-    fmt_clock(e, sizeof e, el);
-    if (pr->done > 0) fmt_clock(eta, sizeof eta, el / pr->done * (pr->total - pr->done));
-    else snprintf(eta, sizeof eta, "?");
-    fprintf(stderr, "\r\033[K[%d/%d] %s P=%d trial %d/%d  elapsed %s  ETA %s", pr->done + 1, pr->total, var,
-            ranks, trial, trials, e, eta);
-    fflush(stderr);
-}
-
 static int run_done(const json_t *runs, const char *var, int ranks, int trial)
 {
     return ps_scale_find_run(runs, var, ranks, trial) != NULL;
@@ -312,14 +287,16 @@ int ps_scale_sweep(ps_scale_params *p, const char *dir, int resume, char *err, s
     json_t *runs = ps_scale_read_runs(dir, err, errlen);
 
     int nv = p->is_clue ? p->nvar : 1;
-    progress pr = {isatty(2), 0, 0, ps_clock()};
     int planned = p->trials_auto ? PS_SCALE_AUTO_MIN_TRIALS : p->trials;
+    int todo = 0;
     for (int t = 1; t <= planned; t++)
         for (int v = 0; v < nv; v++)
             for (int i = 0; i < p->nranks; i++)
-                if (!run_done(runs, p->is_clue ? p->var[v]->name : "default", p->ranks[i], t)) pr.total++;
-    if (resume && !pr.tty)
-        fprintf(stderr, "parscope scale: resuming %s: %d of %d runs to go\n", dir, pr.total,
+                if (!run_done(runs, p->is_clue ? p->var[v]->name : "default", p->ranks[i], t)) todo++;
+    ps_progress pr;
+    ps_progress_begin(&pr, todo, 0);
+    if (resume && !pr.on)
+        fprintf(stderr, "parscope scale: resuming %s: %d of %d runs to go\n", dir, todo,
                 planned * nv * p->nranks);
     if (p->ranks[p->nranks - 1] > p->cores)
         fprintf(stderr,
@@ -380,7 +357,7 @@ int ps_scale_sweep(ps_scale_params *p, const char *dir, int resume, char *err, s
                 const char *vn = var ? var->name : "default";
                 if (run_done(runs, vn, p->ranks[i], t)) continue;
                 if (p->trials_auto && t > PS_SCALE_AUTO_MIN_TRIALS && !need[v * p->nranks + i]) continue;
-                show(&pr, vn, p->ranks[i], t, p->trials);
+                ps_progress_show(&pr, "%s P=%d trial %d/%d", vn, p->ranks[i], t, p->trials);
                 json_t *rec = run_one(p, var, p->ranks[i], t, &fatal, err, errlen);
                 if (!rec) break;
                 /* the run in progress at SIGINT finishes and counts; one the
@@ -400,12 +377,12 @@ int ps_scale_sweep(ps_scale_params *p, const char *dir, int resume, char *err, s
                 const char *st = json_string_value(json_object_get(rec, "status"));
                 if (st && strcmp(st, "ok")) {
                     status = 1;
-                    if (pr.tty) fputs("\n", stderr);
+                    ps_progress_clear(&pr);
                     fprintf(stderr, "parscope scale: %s at P=%d, trial %d failed: %s\n", vn, p->ranks[i], t,
                             json_string_value(json_object_get(rec, "message")));
                 }
                 json_array_append_new(runs, rec);
-                pr.done++;
+                ps_progress_step(&pr);
             }
     }
     free(need);
@@ -420,8 +397,8 @@ int ps_scale_sweep(ps_scale_params *p, const char *dir, int resume, char *err, s
             ps_result_write(plan_path, plan, e5, sizeof e5);
         }
     }
+    ps_progress_end(&pr);
     ps_noise_take(&nz1, !ps_interrupted());
-    if (pr.tty) fputs("\r\033[K", stderr);
     int interrupted = ps_interrupted();
     /* the bound is a best-of too: measure the copy again now and keep the faster */
     json_t *mb = json_object_get(plan, "memory_bound");

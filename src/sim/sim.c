@@ -352,13 +352,14 @@ static inline void prefetch_event(const sim *S, const ps_qent *e)
 
 /* ---- trace -------------------------------------------------------------- */
 
+/* aux: a nonblocking operation's request id (its issue number + 1), else 0 */
 static void tr_event(sim *S, int rank, uint8_t kind, int construct, double t0, double t1, int peer, int tag,
-                     uint64_t bytes, uint8_t flags)
+                     uint64_t bytes, uint8_t flags, uint32_t aux)
 {
     if (!S->tr) return;
     ps_event e = {.t0 = t0, .t1 = t1, .bytes = bytes, .peer = peer, .tag = tag,
                   .construct = (uint16_t)construct, .kind = kind,
-                  .flags = (uint8_t)(flags | PS_EVF_ESTIMATED), .aux = 0};
+                  .flags = (uint8_t)(flags | PS_EVF_ESTIMATED), .aux = aux};
     if (ps_trace_push(S->tr, rank, &e)) S->oom = 1;
 }
 
@@ -472,17 +473,18 @@ static void finish_blocking(sim *S, int rank, uint32_t mi, int is_send, double t
     rstate *R = &S->rk[rank];
     msg *m = &S->pool[mi];
     if (is_send)
-        tr_event(S, rank, PS_EV_SEND, m->construct, R->op_t0, t, m->dst, m->tag, m->bytes, 0);
+        tr_event(S, rank, PS_EV_SEND, m->construct, R->op_t0, t, m->dst, m->tag, m->bytes, 0, 0);
     else
-        tr_event(S, rank, PS_EV_RECV, R->pend.construct, R->op_t0, t, m->src, m->tag, m->bytes, 0);
+        tr_event(S, rank, PS_EV_RECV, R->pend.construct, R->op_t0, t, m->src, m->tag, m->bytes, 0, 0);
     account_block(S, rank, R->blk_t0, t, (m->flags & M_STARTED) ? m->t_start : t);
     msg_release(S, mi);
 }
 
 /* Ends a wait at t for the outstanding requests in slots k0..k1-1 (posting
- * order; tombstones skipped), blocked since tb. */
-static void finish_wait(sim *S, int rank, uint32_t k0, uint32_t k1, double tb, double t, int construct)
+ * order; tombstones skipped), blocked since tb; all: a wait for every one. */
+static void finish_wait(sim *S, int rank, uint32_t k0, uint32_t k1, double tb, double t, int construct, int all)
 {
+    uint8_t fl = (uint8_t)(PS_EVF_NONBLOCKING | (all ? PS_EVF_WAITALL : 0));
     rstate *R = &S->rk[rank];
     double prev = tb, last_done = -1, last_start = t;
     for (uint32_t k = k0; k < k1; k++) {
@@ -492,9 +494,9 @@ static void finish_wait(sim *S, int rank, uint32_t k0, uint32_t k1, double tb, d
         double done = o->is_send ? m->t_sdone : m->t_rdone;
         double e = done > prev ? done : prev;
         if (o->is_send)
-            tr_event(S, rank, PS_EV_WAIT, construct, prev, e, m->dst, m->tag, m->bytes, PS_EVF_NONBLOCKING);
+            tr_event(S, rank, PS_EV_WAIT, construct, prev, e, m->dst, m->tag, m->bytes, fl, (uint32_t)(o->ord + 1));
         else
-            tr_event(S, rank, PS_EV_RECV, construct, prev, e, m->src, m->tag, m->bytes, PS_EVF_NONBLOCKING);
+            tr_event(S, rank, PS_EV_RECV, construct, prev, e, m->src, m->tag, m->bytes, fl, (uint32_t)(o->ord + 1));
         prev = e;
         if (done > last_done) {
             last_done = done;
@@ -574,9 +576,11 @@ static void post(sim *S, int rank, double t)
     if (!blocking) {
         if (out_push(S, R, mi, is_send)) return;
         if (is_send)
-            tr_event(S, rank, PS_EV_SEND, in->construct, R->op_t0, t, in->peer, in->tag, in->n, PS_EVF_NONBLOCKING);
+            tr_event(S, rank, PS_EV_SEND, in->construct, R->op_t0, t, in->peer, in->tag, in->n, PS_EVF_NONBLOCKING,
+                     (uint32_t)R->nissued); /* out_push gave it number nissued - 1 */
         else
-            tr_event(S, rank, PS_EV_POST, in->construct, R->op_t0, t, in->peer, in->tag, in->n, PS_EVF_NONBLOCKING);
+            tr_event(S, rank, PS_EV_POST, in->construct, R->op_t0, t, in->peer, in->tag, in->n, PS_EVF_NONBLOCKING,
+                     (uint32_t)R->nissued);
     }
     if (!is_send && (m->flags & M_ARRIVED)) complete_side(S, mi, 0, t);
     else try_start(S, mi, t);
@@ -602,9 +606,9 @@ static void wake(sim *S, int rank, double t)
     if (R->pend.op == PS_OP_BSEND || R->pend.op == PS_OP_BRECV) {
         finish_blocking(S, rank, R->blk_msg, R->blk_send, t);
     } else if (R->pend.op == PS_OP_WAIT) {
-        finish_wait(S, rank, R->head, R->nout, R->blk_t0, t, R->pend.construct);
+        finish_wait(S, rank, R->head, R->nout, R->blk_t0, t, R->pend.construct, 1);
     } else { /* WAITONE */
-        finish_wait(S, rank, R->blk_slot, R->blk_slot + 1, R->blk_t0, t, R->pend.construct);
+        finish_wait(S, rank, R->blk_slot, R->blk_slot + 1, R->blk_t0, t, R->pend.construct, 0);
     }
     exec(S, rank, t);
 }
@@ -627,7 +631,7 @@ static void exec(sim *S, int rank, double t)
         switch (in.op) {
         case PS_OP_WORK: {
             double d = ps_sim_work_time(S->m, &S->o, in.construct, (double)in.n) * S->r->stretch;
-            tr_event(S, rank, PS_EV_COMPUTE, in.construct, t, t + d, -1, 0, in.n, 0);
+            tr_event(S, rank, PS_EV_COMPUTE, in.construct, t, t + d, -1, 0, in.n, 0, 0);
             a->work += d;
             schedule_step(S, rank, t + d, PH_NEXT);
             return;
@@ -658,7 +662,7 @@ static void exec(sim *S, int rank, double t)
         case PS_OP_WAIT:
             R->pend = in;
             if (R->incomplete == 0) {
-                finish_wait(S, rank, R->head, R->nout, t, t, in.construct);
+                finish_wait(S, rank, R->head, R->nout, t, t, in.construct, 1);
                 continue;
             }
             R->blk_t0 = t;
@@ -672,7 +676,7 @@ static void exec(sim *S, int rank, double t)
             if (R->out[k].m == NIL) continue;
             msg *m = &S->pool[R->out[k].m];
             if (m->flags & (R->out[k].is_send ? M_SDONE : M_RDONE)) {
-                finish_wait(S, rank, k, k + 1, t, t, in.construct);
+                finish_wait(S, rank, k, k + 1, t, t, in.construct, 0);
                 continue;
             }
             R->blk_t0 = t;
@@ -683,7 +687,7 @@ static void exec(sim *S, int rank, double t)
             return;
         }
         case PS_OP_MARK:
-            tr_event(S, rank, PS_EV_MARK, in.construct, t, t, -1, 0, 0, 0);
+            tr_event(S, rank, PS_EV_MARK, in.construct, t, t, -1, 0, 0, 0, 0);
             continue;
         default:
             return;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "trace/describe.h"
 #include "util/util.h"
 
 void ps_stat_add(ps_stat *s, double v)
@@ -33,6 +34,67 @@ static int is_comm(int kind)
 }
 
 static double clip(double x, double lo, double hi) { return x < lo ? lo : x > hi ? hi : x; }
+
+/* One change of a node's message queue: +1 when a message to it is sent, -1
+ * when it has received one. */
+typedef struct qstep {
+    double t;
+    int    d;
+} qstep;
+
+static int qstep_cmp(const void *a, const void *b)
+{
+    const qstep *x = a, *y = b;
+    if (x->t != y->t) return x->t < y->t ? -1 : 1;
+    return x->d - y->d; /* at one instant a departure before an arrival */
+}
+
+/* ParaGraph's message queue of every node (sheet.h): a matched message is in
+ * its receiver's queue from its send's start to its receive's end, clipped to
+ * the execution time [gb, ge].  Returns -1 when out of memory. */
+static int queue_lengths(const ps_trace *t, const ps_match *m, double gb, double ge, ps_sheet *s)
+{
+    qstep *q = NULL;
+    size_t cap = 0;
+    for (int d = 0; d < t->nranks; d++) {
+        const ps_rank_trace *rt = &t->rank[d];
+        size_t n = 0;
+        for (size_t i = 0; i < rt->n; i++) {
+            if (rt->ev[i].kind != PS_EV_RECV) continue;
+            ps_evref sr = ps_match_send(m, d, i);
+            if (sr.rank < 0) continue;
+            double a = clip(t->rank[sr.rank].ev[sr.index].t0, gb, ge), b = clip(rt->ev[i].t1, gb, ge);
+            if (b < a) b = a; /* a receive ending before its send began: clocks, not a queue */
+            if (n + 2 > cap) {
+                cap = cap ? 2 * cap : 256;
+                qstep *nq = realloc(q, cap * sizeof *nq);
+                if (!nq) {
+                    free(q);
+                    return -1;
+                }
+                q = nq;
+            }
+            q[n++] = (qstep){a, +1};
+            q[n++] = (qstep){b, -1};
+        }
+        if (n) qsort(q, n, sizeof *q, qstep_cmp);
+        int len = 0, mx = 0;
+        double area = 0, last = gb;
+        for (size_t k = 0; k < n; k++) {
+            area += len * (q[k].t - last);
+            last = q[k].t;
+            len += q[k].d;
+            if (len > mx) mx = len;
+        }
+        ps_rank_sheet *rs = &s->rank[d];
+        rs->max_queue = mx;
+        rs->avg_queue = ge > gb ? area / (ge - gb) : 0;
+        if (mx > s->max_queue) s->max_queue = mx;
+        s->avg_queue += rs->avg_queue / t->nranks;
+    }
+    free(q);
+    return 0;
+}
 
 int ps_sheet_compute(const ps_trace *t, ps_sheet *s)
 {
@@ -85,7 +147,6 @@ int ps_sheet_compute(const ps_trace *t, ps_sheet *s)
         s->dropped += rt->dropped;
         double comm = 0, idle = 0;
         size_t bar = 0;
-        int outstanding = 0;
         for (size_t i = 0; i < rt->n; i++) {
             const ps_event *e = &rt->ev[i];
             /* only the timed interval counts; events are clipped to it */
@@ -106,13 +167,8 @@ int ps_sheet_compute(const ps_trace *t, ps_sheet *s)
                     double sstart = t->rank[sr.rank].ev[sr.index].t0;
                     idle += clip(sstart, a, b) - a;
                 }
-                if (e->flags & PS_EVF_NONBLOCKING && outstanding > 0) outstanding--;
                 break;
             }
-            case PS_EV_POST:
-                outstanding++;
-                if (outstanding > rs->max_queue) rs->max_queue = outstanding;
-                break;
             case PS_EV_BARRIER:
                 if (last_enter && bar < maxbar) idle += clip(last_enter[bar], a, b) - a;
                 bar++;
@@ -160,8 +216,10 @@ int ps_sheet_compute(const ps_trace *t, ps_sheet *s)
     }
     free(nbar);
     free(last_enter);
+    int rc = queue_lengths(t, &m, gb, ge, s);
     ps_match_free(&m);
-    return 0;
+    if (rc) ps_sheet_free(s);
+    return rc;
 }
 
 void ps_sheet_free(ps_sheet *s)
@@ -170,14 +228,35 @@ void ps_sheet_free(ps_sheet *s)
     s->rank = NULL;
 }
 
-void ps_sheet_print(const ps_sheet *s, const char *workload, long size, long iterations, FILE *f)
+void ps_sheet_print(const ps_sheet *s, const ps_trace *t, const char *workload, long size, long iterations, FILE *f)
 {
     char tb[32];
+    json_t *meta = ps_trace_meta(t);
+    json_t *structure = json_object_get(meta, "structure");
+    json_t *hw = ps_trace_hardware(t, meta);
+    ps_hw_text h;
+    ps_hardware_text(hw, s->nranks, &h);
+    size_t linelen = 4096; /* a large program's structure is long */
+    char *line = malloc(linelen);
+    if (!line) return;
     fprintf(f, "Evaluated problem\n");
+    ps_problem_text(workload, structure, line, linelen);
+    fprintf(f, "  %s\n", line);
     fprintf(f, "  Workload:                    %s\n", workload ? workload : "?");
     fprintf(f, "  No. nodes:                   %d\n", s->nranks);
     fprintf(f, "  Problem size:                %ld\n", size);
     fprintf(f, "  Iterations:                  %ld\n", iterations);
+    ps_structure_text(structure, line, linelen);
+    fprintf(f, "  Structure:                   %s\n", line);
+    fprintf(f, "\nHardware\n");
+    fprintf(f, "  Machine:                     %s\n", h.machine);
+    fprintf(f, "  Nodes:                       %s\n", h.nodes);
+    fprintf(f, "  Processor:                   %s\n", h.cpu);
+    fprintf(f, "  Network:                     %s\n", h.network);
+    fprintf(f, "  MPI:                         %s\n", h.mpi);
+    json_decref(hw);
+    json_decref(meta);
+    free(line);
     fprintf(f, "\nMain results\n");
     fprintf(f, "  Execution time:              %.6f s\n", s->time);
     fprintf(f, "  Percent processors busy:     %6.2f %%\n", s->busy_pct);
@@ -196,17 +275,19 @@ void ps_sheet_print(const ps_sheet *s, const char *workload, long size, long ite
             1e6 * s->send_time.min, 1e6 * s->send_time.max);
     fprintf(f, "  Recv time avg/min/max (us):  %.2f / %.2f / %.2f\n", 1e6 * ps_stat_avg(&s->recv_time),
             1e6 * s->recv_time.min, 1e6 * s->recv_time.max);
+    fprintf(f, "  Message queue length:        max %d, average %.2f (messages sent to a node, not yet received)\n",
+            s->max_queue, s->avg_queue);
     if (s->unmatched) fprintf(f, "  Unmatched messages:          %llu\n", (unsigned long long)s->unmatched);
     if (s->dropped)
         fprintf(f, "  WARNING: %llu events lost to full trace buffers (raise TRACE_BUF)\n",
                 (unsigned long long)s->dropped);
-    fprintf(f, "\nPer processor       busy  overhead      idle   sent  recv  max queue\n");
+    fprintf(f, "\nPer processor       busy  overhead      idle   sent  recv  queue max   avg\n");
     for (int r = 0; r < s->nranks; r++) {
         const ps_rank_sheet *rs = &s->rank[r];
         double lane = rs->busy + rs->overhead + rs->idle;
-        fprintf(f, "  %4d          %6.2f %%  %6.2f %%  %6.2f %%  %5llu %5llu  %9d\n", r,
+        fprintf(f, "  %4d          %6.2f %%  %6.2f %%  %6.2f %%  %5llu %5llu  %9d  %5.2f\n", r,
                 lane > 0 ? 100 * rs->busy / lane : 0, lane > 0 ? 100 * rs->overhead / lane : 0,
                 lane > 0 ? 100 * rs->idle / lane : 0, (unsigned long long)rs->messages_sent,
-                (unsigned long long)rs->messages_received, rs->max_queue);
+                (unsigned long long)rs->messages_received, rs->max_queue, rs->avg_queue);
     }
 }

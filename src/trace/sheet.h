@@ -9,6 +9,13 @@
  *              barrier, the part before the last rank arrived.
  * The three add up to the rank's timed interval [t_begin, t_end] (clipped to
  * the global interval, so every rank's lane covers the execution time).
+ *
+ * Message queue length as ParaGraph defines it (Heath & Etheridge,
+ * "Visualizing the performance of parallel programs", IEEE Software 1991:
+ * the messages sent to a node and not yet received by it): a message joins
+ * its receiver's queue when its send starts and leaves it when its receive
+ * ends, the two instants the space-time diagram joins with its arrow.  The
+ * sheet gives each node's maximum and its average over the execution time.
  */
 #ifndef PS_SHEET_H
 #define PS_SHEET_H
@@ -33,7 +40,8 @@ typedef struct ps_rank_sheet {
     uint64_t messages_sent, bytes_sent, messages_received, bytes_received;
     ps_stat  send_time, recv_time;      /* per message call, seconds */
     uint64_t dropped;
-    int      max_queue;                 /* most outstanding receives posted at once */
+    int      max_queue;                 /* most messages sent to this node and not yet received */
+    double   avg_queue;                 /* its average over the execution time */
 } ps_rank_sheet;
 
 typedef struct ps_sheet {
@@ -44,12 +52,17 @@ typedef struct ps_sheet {
     ps_stat        send_time, recv_time;
     uint64_t       unmatched;
     uint64_t       dropped;
+    int            max_queue;           /* the largest node's maximum queue length */
+    double         avg_queue;           /* the nodes' average queue lengths, averaged */
     ps_rank_sheet *rank;
 } ps_sheet;
 
 int  ps_sheet_compute(const ps_trace *t, ps_sheet *s);
 void ps_sheet_free(ps_sheet *s);
-/* The sheet as text (the seed's "Main Results" and statistics pages). */
-void ps_sheet_print(const ps_sheet *s, const char *workload, long size, long iterations, FILE *f);
+/* The sheet as text, the seed's two pages: evaluated problem (workload with
+ * its structural and runtime parameters), hardware, main results, the
+ * per-processor summary and the statistics.  Structure and hardware come
+ * from the trace (ps_trace_describe); t may be NULL (then they show "-"). */
+void ps_sheet_print(const ps_sheet *s, const ps_trace *t, const char *workload, long size, long iterations, FILE *f);
 
 #endif

@@ -1,7 +1,7 @@
 /*
  * trace.c - the in-memory trace, its file format and message matching.
  *
- * File format "PSTRACE" version 1 (docs/TRACE_FORMAT.md), little-endian:
+ * File format "PSTRACE" version 2 (docs/TRACE_FORMAT.md), little-endian:
  *   magic "PSTRACE\0" (8 bytes), u32 version, u32 nranks, u32 nconstructs,
  *   u32 meta length; then nconstructs names (u16 length + bytes);
  *   the meta JSON (meta length bytes);
@@ -24,7 +24,9 @@
 #include "util/util.h"
 
 #define PS_TRACE_MAGIC "PSTRACE"
-#define PS_TRACE_VERSION 1u
+/* Version 1 had no PS_EV_COLLECTIVE and no request ids (aux was 0 outside
+ * sections); its layout is the same, so it reads unchanged. */
+#define PS_TRACE_V1_KINDS (PS_EV_DATA + 1)
 #define PS_RANK_HEADER_BYTES (2 * 8 + 5 * 8 + 3 * 8 + 5 * 8 + 64)
 
 _Static_assert(sizeof(ps_event) == 40, "ps_event must stay 40 bytes (the file format)");
@@ -35,6 +37,7 @@ ps_trace *ps_trace_new(int nranks)
     ps_trace *t = calloc(1, sizeof *t);
     if (!t) return NULL;
     t->nranks = nranks;
+    t->version = PS_TRACE_VERSION;
     t->rank = calloc((size_t)(nranks ? nranks : 1), sizeof *t->rank);
     if (!t->rank) {
         free(t);
@@ -109,7 +112,8 @@ double ps_trace_time(const ps_trace *t)
 const char *ps_event_kind_name(int kind)
 {
     static const char *names[] = {"?", "compute", "send", "recv", "post", "wait",
-                                  "barrier", "mark", "section", "data"};
+                                  "barrier", "mark", "section", "data", "collective"};
+    _Static_assert(sizeof names / sizeof names[0] == PS_EV__COUNT, "a name for every event kind");
     return kind > 0 && kind < PS_EV__COUNT ? names[kind] : "?";
 }
 
@@ -264,11 +268,12 @@ int ps_trace_parse(const void *bytes, size_t len, const char *file, ps_trace **o
         return -1;
     }
     uint32_t version = rb_u32(&b);
-    if (version != PS_TRACE_VERSION) {
-        ps_seterr(err, errlen, "%s: trace format version %u is not supported (this parscope reads %u)", file,
+    if (version < 1 || version > PS_TRACE_VERSION) {
+        ps_seterr(err, errlen, "%s: trace format version %u is not supported (this parscope reads 1 to %u)", file,
                   version, PS_TRACE_VERSION);
         return -1;
     }
+    unsigned nkinds = version == 1 ? PS_TRACE_V1_KINDS : PS_EV__COUNT;
     uint32_t nranks = rb_u32(&b), ncons = rb_u32(&b), metalen = rb_u32(&b);
     /* every rank needs its fixed header, so the length bounds the rank count */
     if (b.bad || nranks > (1u << 24) || (uint64_t)nranks * PS_RANK_HEADER_BYTES > len || ncons > 65535 ||
@@ -281,6 +286,7 @@ int ps_trace_parse(const void *bytes, size_t len, const char *file, ps_trace **o
         ps_seterr(err, errlen, "%s: out of memory", file);
         return -1;
     }
+    t->version = version;
     for (uint32_t i = 0; i < ncons && !b.bad; i++) {
         uint16_t l = rb_u16(&b);
         char name[65536];
@@ -337,11 +343,11 @@ int ps_trace_parse(const void *bytes, size_t len, const char *file, ps_trace **o
             rb_get(&b, &e->kind, 1);
             rb_get(&b, &e->flags, 1);
             e->aux = rb_u32(&b);
-            if (e->kind == 0 || e->kind >= PS_EV__COUNT || (e->construct >= ncons && ncons > 0) ||
+            if (e->kind == 0 || e->kind >= nkinds || (e->construct >= ncons && ncons > 0) ||
                 (e->peer >= (int32_t)nranks) || e->peer < -1) {
                 ps_seterr(err, errlen, "%s: corrupt event %llu of rank %u", file, (unsigned long long)i, r);
                 ps_trace_free(t);
-                        return -1;
+                return -1;
             }
         }
     }

@@ -10,6 +10,11 @@
  * one PS_EV_RECV on the receiver; the k-th send from s to d with tag t
  * matches the k-th receive on d from s with tag t (MPI's non-overtaking
  * order), which is how ps_trace_match() pairs them.
+ *
+ * A nonblocking operation is two events: its start (a SEND with
+ * PS_EVF_NONBLOCKING, or a POST) and its completion (a WAIT, or a RECV with
+ * PS_EVF_NONBLOCKING); both carry the operation's request id in `aux`
+ * (format version 2), which ps_trace_requests() turns into pairs.
  */
 #ifndef PS_TRACE_H
 #define PS_TRACE_H
@@ -29,12 +34,21 @@ enum ps_event_kind {
     PS_EV_MARK,         /* an instant mark (t0 == t1), e.g. VISIBLE_SYNC */
     PS_EV_SECTION,      /* a user section; aux = section name id (in the construct table) */
     PS_EV_DATA,         /* communication-related data movement; bytes = bytes moved */
+    PS_EV_COLLECTIVE,   /* a collective operation (t0..t1); the rank's send and recv events
+                           inside it are how it was carried out; aux = enum ps_collective,
+                           bytes = the operation's payload (format version 2) */
     PS_EV__COUNT
+};
+
+/* aux of a PS_EV_COLLECTIVE */
+enum ps_collective {
+    PS_COLL_ALLREDUCE = 1,  /* ps_allreduce_sum / _max: a reduction whose result every rank gets */
 };
 
 /* flags */
 #define PS_EVF_NONBLOCKING 0x01  /* SEND: posted with isend; RECV: completed by a wait */
 #define PS_EVF_ESTIMATED   0x02  /* time is a model's, not a clock's (predictions) */
+#define PS_EVF_WAITALL     0x04  /* WAIT / RECV: completed by a wait for every outstanding request */
 
 typedef struct ps_event {
     double   t0, t1;    /* start and end, seconds */
@@ -44,7 +58,9 @@ typedef struct ps_event {
     uint16_t construct; /* index into ps_trace.constructs */
     uint8_t  kind;      /* enum ps_event_kind */
     uint8_t  flags;
-    uint32_t aux;       /* kind-specific (SECTION: name id) */
+    uint32_t aux;       /* kind-specific: SECTION: name id; SEND (nonblocking), POST, WAIT,
+                           RECV (nonblocking): request id, 1-based per rank, 0 = unknown;
+                           COLLECTIVE: enum ps_collective */
 } ps_event;             /* 40 bytes */
 
 /* Process metrics of one rank (getrusage at finalize, CLUE's timer class). */
@@ -75,6 +91,7 @@ typedef struct ps_trace {
     char         **constructs;  /* names, index = ps_event.construct */
     char          *meta_json;   /* free-form JSON object: workload, params, machine, ... */
     ps_rank_trace *rank;        /* nranks entries */
+    uint32_t       version;     /* format version it was read from (PS_TRACE_VERSION when built) */
 } ps_trace;
 
 /* Allocation; construct names are copied.  Return NULL on out of memory. */
@@ -101,6 +118,36 @@ void ps_trace_path(const char *path, char *buf, size_t len);
 double ps_trace_time(const ps_trace *t);
 
 const char *ps_event_kind_name(int kind);
+
+/* The trace format version ps_trace_write writes (docs/TRACE_FORMAT.md);
+ * ps_trace_parse reads this one and every earlier one. */
+#define PS_TRACE_VERSION 2u
+
+/* ---- nonblocking requests -------------------------------------------------- */
+
+/* For every event (indexed like ps_match's arrays, base[r] + i): for a
+ * nonblocking start (SEND with PS_EVF_NONBLOCKING, POST) the index on the
+ * same rank of the event that completes it (WAIT, RECV with
+ * PS_EVF_NONBLOCKING), for such a completion the index of its start, -1
+ * for everything else or when the partner is missing; and the request id of
+ * both (0 for other events).  Ids come from the trace (aux) where it has
+ * them; a trace without them (version 1) gets ids in posting order, the k-th
+ * completion on (peer, tag) completing the k-th start on it. */
+typedef struct ps_requests {
+    int64_t  *partner;
+    uint32_t *id;
+    size_t   *base;          /* base[r] = offset of rank r's events */
+    size_t    nrequests;     /* starts with a completion */
+    size_t    unfinished;    /* starts without one (the run ended first, or lost events) */
+    size_t    orphans;       /* completions without a start */
+} ps_requests;
+
+int  ps_trace_requests(const ps_trace *t, ps_requests *q);
+void ps_requests_free(ps_requests *q);
+static inline int ps_event_is_nb_start(const ps_event *e)
+{ return (e->kind == PS_EV_SEND && (e->flags & PS_EVF_NONBLOCKING)) || e->kind == PS_EV_POST; }
+static inline int ps_event_is_nb_completion(const ps_event *e)
+{ return e->kind == PS_EV_WAIT || (e->kind == PS_EV_RECV && (e->flags & PS_EVF_NONBLOCKING)); }
 
 /* ---- message matching -------------------------------------------------- */
 

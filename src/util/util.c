@@ -177,7 +177,13 @@ char *ps_read_file(const char *path, size_t *len, char *err, size_t errlen)
  * /dev/stdout): renaming over it would replace the device node. */
 static int write_in_place(const char *path, const void *data, size_t len, char *err, size_t errlen)
 {
-    int fd = open(path, O_WRONLY | O_TRUNC);
+    /* '-': standard output, after what stdio holds for it */
+    int std = !strcmp(path, "-");
+    if (std) {
+        fflush(stdout);
+        path = "standard output";
+    }
+    int fd = std ? STDOUT_FILENO : open(path, O_WRONLY | O_TRUNC);
     if (fd < 0) {
         ps_seterr(err, errlen, "%s: cannot write: %s", path, strerror(errno));
         return -1;
@@ -188,13 +194,13 @@ static int write_in_place(const char *path, const void *data, size_t len, char *
         if (w < 0 && errno == EINTR) continue;
         if (w <= 0) {
             ps_seterr(err, errlen, "%s: write failed: %s", path, strerror(errno));
-            close(fd);
+            if (!std) close(fd);
             return -1;
         }
         p += w;
         len -= (size_t)w;
     }
-    close(fd);
+    if (!std) close(fd);
     return 0;
 }
 
@@ -202,7 +208,7 @@ int ps_write_file(const char *path, const void *data, size_t len, char *err, siz
 {
     /* /dev/stdout and friends are links into /proc: whatever they point at
      * (a terminal, a pipe, a file the shell opened), write into it */
-    if (!strncmp(path, "/dev/", 5) || !strncmp(path, "/proc/", 6))
+    if (!strcmp(path, "-") || !strncmp(path, "/dev/", 5) || !strncmp(path, "/proc/", 6))
         return write_in_place(path, data, len, err, errlen);
     struct stat st;
     if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))

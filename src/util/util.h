@@ -41,7 +41,8 @@ int ps_file_exists(const char *path);
 /* Reads a whole file (NUL-terminated); NULL on failure with err set. */
 char *ps_read_file(const char *path, size_t *len, char *err, size_t errlen);
 /* Writes a whole file atomically (temporary file in the same directory, fsync,
- * rename); nothing is left half-written on failure. */
+ * rename); nothing is left half-written on failure.  "-" is standard output;
+ * a device (/dev/stdout) is written in place. */
 int ps_write_file(const char *path, const void *data, size_t len, char *err, size_t errlen);
 
 /* Formats a file in memory with fn(f, ctx) (0, or -1 for a formatting

@@ -244,8 +244,10 @@ static void count_cell(FILE *f, double v)
     ps_html_cell(f, 1, "%lld", (long long)v);
 }
 
-int ps_whitebox_report_html(const json_t *doc, FILE *f)
+int ps_whitebox_report_html(FILE *f, const json_t *doc, const char *dir, const char *source)
 {
+    (void)dir;
+    (void)source;
     if (!is_whitebox(doc)) return -1;
     char a[32];
     const json_t *params = json_object_get(doc, "params");

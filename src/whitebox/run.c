@@ -17,6 +17,8 @@
 #include "launch/noise.h"
 #include "launch/run.h"
 #include "report/result.h"
+#include "util/proc.h"
+#include "util/progress.h"
 #include "util/util.h"
 #include "whitebox/whitebox.h"
 
@@ -30,8 +32,7 @@ static void workload_name(const char *w, char *buf, size_t len)
     snprintf(buf, len, "%.*s", (int)n, base);
 }
 
-int ps_whitebox_run(const ps_whitebox_spec *s, json_t **doc, ps_whitebox_progress cb, void *ctx, char *err,
-                    size_t errlen)
+int ps_whitebox_run(const ps_whitebox_spec *s, json_t **doc, char *err, size_t errlen)
 {
     *doc = NULL;
     ps_machine machine, *m = NULL;
@@ -51,7 +52,8 @@ int ps_whitebox_run(const ps_whitebox_spec *s, json_t **doc, ps_whitebox_progres
     char workload[256] = "";
     long size = s->size, iterations = s->iterations;
     int rc = 0, interrupted = 0;
-    int total = trials * nv, done = 0;
+    ps_progress pr;
+    ps_progress_begin(&pr, trials * nv, s->quiet);
     ps_noise_sample nz0, nz1;
     ps_placement pl;
     ps_placement_of(NULL, s->ranks, &pl);
@@ -59,7 +61,7 @@ int ps_whitebox_run(const ps_whitebox_spec *s, json_t **doc, ps_whitebox_progres
     for (int k = 0; k < trials && !interrupted; k++) {
         for (int j = 0; j < nv && !interrupted; j++) {
             int v = (j + k) % nv;
-            if (cb) cb(ps_wb_variant_name(v), done, total, ctx);
+            ps_progress_show(&pr, "whitebox: %s variant, round %d", ps_wb_variant_name(v), k + 1);
             ps_run_spec rs;
             memset(&rs, 0, sizeof rs);
             rs.workload = s->workload;
@@ -101,11 +103,11 @@ int ps_whitebox_run(const ps_whitebox_spec *s, json_t **doc, ps_whitebox_progres
                 json_array_append_new(failures, f);
             }
             ps_run_result_free(&r);
-            done++;
+            ps_progress_step(&pr);
             if (ps_interrupted()) interrupted = 1;
         }
     }
-    if (cb) cb(NULL, done, total, ctx);
+    ps_progress_end(&pr);
     ps_noise_take(&nz1, !interrupted);
 
     json_t *o = json_object();

@@ -120,19 +120,16 @@ typedef struct ps_whitebox_spec {
     int            trials;        /* per variant */
     int            sections;      /* also run the "sections" build */
     const char    *machine_path;  /* machine.ini for the model, or NULL */
+    int            quiet;         /* no progress line (it shows only on a terminal anyway) */
     ps_launch_opts launch;
 } ps_whitebox_spec;
-
-/* Told before each trial starts: which variant, how many trials are done. */
-typedef void (*ps_whitebox_progress)(const char *variant, int done, int total, void *ctx);
 
 /* Builds and runs the variants, interleaved, one trial of each per round,
  * the order rotated by one each round (comm, data, full; data, full, comm;
  * ...), and returns the whole "whitebox" document in *doc.
  * Returns 0; 1 if a trial failed (the document holds what was measured and
  * a "failures" list); 2 for bad input (err set, *doc NULL). */
-int ps_whitebox_run(const ps_whitebox_spec *s, json_t **doc, ps_whitebox_progress cb, void *ctx, char *err,
-                    size_t errlen);
+int ps_whitebox_run(const ps_whitebox_spec *s, json_t **doc, char *err, size_t errlen);
 
 /* ---- output --------------------------------------------------------------- */
 
@@ -142,6 +139,6 @@ void ps_whitebox_print(const json_t *doc, FILE *out);
 /* An HTML <section> fragment: stacked bars per rank and overall, the table
  * with spreads, sections, the simple-model comparison.  0, or -1 if doc is
  * not a whitebox document. */
-int ps_whitebox_report_html(const json_t *doc, FILE *out);
+int ps_whitebox_report_html(FILE *out, const json_t *doc, const char *dir, const char *source);
 
 #endif /* PS_WHITEBOX_H */

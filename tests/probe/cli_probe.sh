@@ -15,12 +15,12 @@ expect() { # expect STATUS PATTERN -- CMD...
     fi
 }
 expect 0 "usage: parscope probe" -- "$PS" probe --help
-expect 2 "parscope probe: -n: expected a number of ranks from 2 to 4096, got 'abc'" -- "$PS" probe -n abc
-expect 2 "got '1'" -- "$PS" probe -n 1
+expect 2 "parscope probe: -n: 'abc' is not a rank count 1..1048576" -- "$PS" probe -n abc
+expect 2 "parscope probe: -n: a ping-pong needs at least 2 ranks, got '1'" -- "$PS" probe -n 1
 expect 2 "parscope probe: unknown option '--bogus'" -- "$PS" probe --bogus
 expect 2 "Try 'parscope probe --help'" -- "$PS" probe --bogus
 expect 2 "option '--json' needs a value" -- "$PS" probe --json
-expect 2 "timeout: expected seconds > 0" -- "$PS" probe --timeout 0
+expect 2 "parscope probe: --timeout: '0' is not a number of seconds > 0" -- "$PS" probe --timeout 0
 expect 2 "unexpected argument 'extra'" -- "$PS" probe extra
 [ -e machine.ini ] && { echo "FAIL: a bad command left machine.ini"; fail=1; }
 

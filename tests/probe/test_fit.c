@@ -169,7 +169,7 @@ TEST_IMPL(probe_steady)
         char *buf = NULL;
         size_t len = 0;
         FILE *mf = open_memstream(&buf, &len);
-        CHECK(ps_probe_report_html(doc, mf) == 0);
+        CHECK(ps_probe_report_html(mf, doc, NULL, NULL) == 0);
         fclose(mf);
         CHECK(strstr(buf, "<section") && strstr(buf, "</section>"));
         int svgs = 0;
@@ -198,7 +198,7 @@ TEST_IMPL(probe_not_probe)
     char err[512];
     ps_machine m;
     json_t *other = json_pack("{ss}", "kind", "run");
-    CHECK(ps_probe_report_html(other, stdout) == -1);
+    CHECK(ps_probe_report_html(stdout, other, NULL, NULL) == -1);
     CHECK(ps_probe_analyze(other, &m, err, sizeof err) == NULL && strstr(err, "probe-raw"));
     json_decref(other);
 }

@@ -17,13 +17,39 @@ SENT=$(python3 -c 'import json; print(json.load(open("T/result.json"))["sheet"][
 # 4 ranks: 3 multi-broadcasts x 4 x 3 messages, 5 visible syncs x 4 ring messages at least
 [ "$SENT" -ge 56 ] || fail "fingerprint sheet counts $SENT messages, expected at least 56"
 
-# OTF2: otf2-print reads it; as many MPI sends as the sheet counts messages
+# the seed's sheet: ParaGraph's queue (every node sends all its messages before
+# receiving any, so messages wait in queues), the headline with the
+# multi-broadcasts' sizes, the hardware with the interconnect
+python3 - <<'PY' || fail "the fingerprint's result sheet"
+import json
+d = json.load(open("T/result.json"))
+assert d["schema"] == 1, d.get("schema")
+q = d["sheet"]["queue"]
+assert q["max"] >= 1 and q["avg"] > 0, q
+assert max(r["max_queue"] for r in d["ranks"]) == q["max"] >= 1
+assert d["problem"] == "fingerprint(1,500,1000)", d["problem"]
+assert d["hardware"]["interconnect"]["type"] == "shared memory (one host)", d["hardware"]
+assert d["hardware"]["hosts"] and d["hardware"]["cores"] >= 1
+s = {c["construct"]: c for c in d["structure"]}
+assert [c["values"] for c in s["MULTIBCAST0"]["calls"]] == [[1], [500], [1000]], s["MULTIBCAST0"]
+assert s["VISIBLE_SYNC"]["calls"][0]["count"] == 5
+PY
+"$PS" run fingerprint -n 4 > sheet.txt || fail "run fingerprint (sheet)"
+for want in '^  fingerprint(1,500,1000)$' '^Hardware$' '^  Network: *shared memory (one host)$' \
+            '^  Structure: *VISIBLE_SYNC() x5; SCALPROD(100) x100; MULTIBCAST0(1), (500), (1000)$' \
+            '^  Message queue length: *max [1-9]'; do
+    grep -q "$want" sheet.txt || fail "the text sheet has no line '$want': $(head -20 sheet.txt)"
+done
+
+# OTF2: otf2-print reads it; the fingerprint's sends are isends, its receives
+# blocking: as many of each as the sheet counts messages (otf2_records.sh
+# checks every record kind)
 "$PS" export T --format otf2 -q || fail "export otf2"
 [ -f T/trace.otf2/traces.otf2 ] || fail "no OTF2 anchor file"
 otf2-print T/trace.otf2/traces.otf2 > print.txt 2> print.err || fail "otf2-print: $(head -3 print.err)"
 [ -s print.err ] && fail "otf2-print warned: $(head -3 print.err)"
-N=$(grep -c '^MPI_SEND ' print.txt)
-[ "$N" = "$SENT" ] || fail "OTF2 has $N MPI sends, the sheet $SENT messages"
+N=$(grep -c '^MPI_ISEND ' print.txt)
+[ "$N" = "$SENT" ] || fail "OTF2 has $N MPI isends, the sheet $SENT messages"
 N=$(grep -c '^MPI_RECV ' print.txt)
 [ "$N" = "$SENT" ] || fail "OTF2 has $N MPI receives, the sheet $SENT messages"
 otf2-print -G T/trace.otf2/traces.otf2 | grep -q 'COMM .*MPI_COMM_WORLD' || fail "no communicator definition"
@@ -38,8 +64,8 @@ python3 - "$SENT" <<'PY' || fail "perfetto JSON"
 import json, sys
 sent = int(sys.argv[1])
 ev = json.load(open("t.json"))["traceEvents"]
-s = [e["id"] for e in ev if e["ph"] == "s"]
-f = [e["id"] for e in ev if e["ph"] == "f"]
+s = [e["bind_id"] for e in ev if e.get("flow_out")]
+f = [e["bind_id"] for e in ev if e.get("flow_in")]
 lanes = {e["tid"] for e in ev if e["ph"] == "M" and e["name"] == "thread_name"}
 assert len(s) == sent and sorted(s) == sorted(f), (len(s), len(f), sent)
 assert len(set(s)) == sent

@@ -39,6 +39,16 @@ done
 echo "broadcast phases, best of 3: shared memory ${best_shm} s, 10 Mbit/s TCP ${best_slow} s"
 python3 -c "import sys; sys.exit(0 if $best_slow > 1.5 * $best_shm else 1)" ||
     fail "the broadcast phases did not widen on the slow network"
+# the sheet names the interconnect each run used
+python3 - <<'PY' || fail "the sheets' interconnect"
+import json
+fast = json.load(open("shm1/result.json"))["hardware"]["interconnect"]
+slow = json.load(open("slow1/result.json"))["hardware"]["interconnect"]
+assert fast["type"] == "shared memory (one host)", fast
+assert slow["type"] == "TCP/IP over the loopback (one host)", slow
+assert "OMPI_MCA_btl=tcp,self" in slow["basis"] or "MPIR_CVAR_NOLOCAL" in slow["basis"], slow
+PY
 "$PS" report slow1/result.json -o slow.html -q || fail "report"
+grep -q 'TCP/IP over the loopback (one host)' slow.html || fail "the report's sheet does not name the interconnect"
 python3 "$HERE/check_svg.py" slow.html --syncs 5 --diagrams 1 || fail "report pictures"
 echo "slownet_test: passed"

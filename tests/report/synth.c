@@ -25,7 +25,15 @@ ps_trace *synth_small(void)
 {
     ps_trace *t = ps_trace_new(3);
     ps_trace_set_constructs(t, names, (int)(sizeof names / sizeof *names));
-    ps_trace_set_meta(t, "{\"workload\":\"synthetic <small>\",\"size\":100,\"iterations\":1}");
+    /* metadata as the runtime writes it (docs/TRACE_FORMAT.md, "Metadata") */
+    ps_trace_set_meta(t, "{\"workload\":\"synthetic <small>\",\"params\":{\"ranks\":3,\"size\":100,"
+                         "\"iterations\":1},\"mpi\":\"Golden MPI 1.0\",\"clock\":{\"monotonic_s\":1000.0,"
+                         "\"realtime_s\":1700000000.0},\"hardware\":{\"cpu\":\"Golden CPU\",\"cpu_mhz\":2000.0,"
+                         "\"cores\":2,\"interconnect\":{\"type\":\"TCP/IP network between 3 hosts\","
+                         "\"basis\":\"synthetic\"}},\"structure\":[{\"construct\":\"SCALPROD\",\"args\":[\"n\"],"
+                         "\"calls\":[{\"values\":[1000],\"count\":2}]},{\"construct\":\"MULTIBCAST0\","
+                         "\"args\":[\"bytes\"],\"calls\":[{\"values\":[100],\"count\":1},{\"values\":[1000],"
+                         "\"count\":1}]}]}");
     double ends[3] = {10.0, 10.0, 9.5};
     for (int r = 0; r < 3; r++) {
         t->rank[r].t_begin = BASE;
@@ -37,8 +45,8 @@ ps_trace *synth_small(void)
      * overhead = 0.2 (sends) + 0.4 + 0.1 + 0.4 = 1.1; busy = 10 - 2 = 8.0 */
     ev(t, 0, PS_EV_COMPUTE, C_SCALPROD, 0, 2.0, 2000, -1, 0, 0);
     ev(t, 0, PS_EV_MARK, C_VS, 2.0, 2.0, 0, -1, 0, 0);
-    ev(t, 0, PS_EV_SEND, C_MB, 2.0, 2.1, 100, 1, PS_EVF_NONBLOCKING, 0);
-    ev(t, 0, PS_EV_SEND, C_MB, 2.1, 2.2, 100, 2, PS_EVF_NONBLOCKING, 0);
+    ev(t, 0, PS_EV_SEND, C_MB, 2.0, 2.1, 100, 1, PS_EVF_NONBLOCKING, 1); /* request ids in aux */
+    ev(t, 0, PS_EV_SEND, C_MB, 2.1, 2.2, 100, 2, PS_EVF_NONBLOCKING, 2);
     ev(t, 0, PS_EV_RECV, C_MB, 2.2, 3.0, 100, 1, 0, 0);
     ev(t, 0, PS_EV_RECV, C_MB, 3.0, 3.2, 100, 2, 0, 0);
     ev(t, 0, PS_EV_BARRIER, C_BARRIER, 3.2, 4.0, 0, -1, 0, 0);
@@ -57,14 +65,14 @@ ps_trace *synth_small(void)
     ev(t, 1, PS_EV_COMPUTE, C_SCALPROD, 3.7, 10.0, 6300, -1, 0, 0);
     /* rank 2 */
     ev(t, 2, PS_EV_COMPUTE, C_SCALPROD, 0, 2.9, 2900, -1, 0, 0);
-    ev(t, 2, PS_EV_POST, C_MB, 2.9, 2.95, 100, 0, PS_EVF_NONBLOCKING, 0);
+    ev(t, 2, PS_EV_POST, C_MB, 2.9, 2.95, 100, 0, PS_EVF_NONBLOCKING, 1);
     ev(t, 2, PS_EV_MARK, C_VS, 3.0, 3.0, 0, -1, 0, 0);
-    ev(t, 2, PS_EV_RECV, C_MB, 3.0, 3.05, 100, 0, PS_EVF_NONBLOCKING, 0);
+    ev(t, 2, PS_EV_RECV, C_MB, 3.0, 3.05, 100, 0, PS_EVF_NONBLOCKING, 1);
     ev(t, 2, PS_EV_RECV, C_MB, 3.05, 3.1, 1000, 1, 0, 0);
-    ev(t, 2, PS_EV_SEND, C_MB, 3.1, 3.15, 100, 0, PS_EVF_NONBLOCKING, 0);
-    ev(t, 2, PS_EV_SEND, C_MB, 3.15, 3.2, 100, 1, PS_EVF_NONBLOCKING, 0);
+    ev(t, 2, PS_EV_SEND, C_MB, 3.1, 3.15, 100, 0, PS_EVF_NONBLOCKING, 2);
+    ev(t, 2, PS_EV_SEND, C_MB, 3.15, 3.2, 100, 1, PS_EVF_NONBLOCKING, 3);
     ev(t, 2, PS_EV_DATA, C_DATA, 3.2, 3.3, 4096, -1, 0, 0);
-    ev(t, 2, PS_EV_WAIT, C_MB, 3.3, 3.35, 0, 0, 0, 0);
+    ev(t, 2, PS_EV_WAIT, C_MB, 3.3, 3.35, 0, 0, PS_EVF_NONBLOCKING, 2);
     ev(t, 2, PS_EV_BARRIER, C_BARRIER, 3.6, 3.7, 0, -1, 0, 0);
     ev(t, 2, PS_EV_MARK, C_VS, 3.7, 3.7, 0, -1, 0, 0);
     ev(t, 2, PS_EV_COMPUTE, C_SCALPROD, 3.7, 9.5, 5800, -1, 0, 0);

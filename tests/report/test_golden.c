@@ -97,7 +97,7 @@ TEST_IMPL(golden_sheet_text)
         return;
     }
     FILE *f = open_memstream(&buf, &n);
-    ps_sheet_print(&s, "synthetic <small>", 100, 1, f);
+    ps_sheet_print(&s, t, "synthetic <small>", 100, 1, f);
     fclose(f);
     compare("sheet.txt", buf, n);
     free(buf);

@@ -14,6 +14,7 @@
 #include "report/export.h"
 #include "report/html.h"
 #include "report/profiles.h"
+#include "report/result.h"
 #include "report/svg.h"
 #include "synth.h"
 #include "trace/sheet.h"
@@ -201,16 +202,25 @@ TEST_IMPL(perfetto_csv)
     CHECK(doc != NULL);
     json_t *evs = json_object_get(doc, "traceEvents");
     CHECK(json_is_array(evs));
-    size_t i, ns = 0, nf = 0, nx = 0, ni = 0, lanes = 0;
-    long sid_sum = 0, fid_sum = 0;
-    double first_ts = -1;
+    size_t i, nout = 0, nin = 0, nx = 0, ni = 0, lanes = 0, nsf = 0;
+    long out_sum = 0, in_sum = 0;
+    double first_ts = -1, out_ts[8] = {0}, in_ts[8] = {0};
     json_t *e;
     json_array_foreach(evs, i, e)
     {
         const char *ph = json_string_value(json_object_get(e, "ph"));
         if (!ph) continue;
-        if (!strcmp(ph, "s")) ns++, sid_sum += (long)json_integer_value(json_object_get(e, "id"));
-        if (!strcmp(ph, "f")) nf++, fid_sum += (long)json_integer_value(json_object_get(e, "id"));
+        if (!strcmp(ph, "s") || !strcmp(ph, "f")) nsf++;
+        json_int_t bid = json_integer_value(json_object_get(e, "bind_id"));
+        if (json_is_true(json_object_get(e, "flow_out"))) {
+            nout++, out_sum += (long)bid;
+            if (bid > 0 && bid < 8) out_ts[bid] = json_number_value(json_object_get(e, "ts"));
+            CHECK(json_integer_value(json_object_get(e, "dur")) == 0);
+        }
+        if (json_is_true(json_object_get(e, "flow_in"))) {
+            nin++, in_sum += (long)bid;
+            if (bid > 0 && bid < 8) in_ts[bid] = json_number_value(json_object_get(e, "ts"));
+        }
         if (!strcmp(ph, "X")) {
             nx++;
             if (first_ts < 0) first_ts = json_number_value(json_object_get(e, "ts"));
@@ -218,8 +228,13 @@ TEST_IMPL(perfetto_csv)
         if (!strcmp(ph, "i")) ni++;
         if (!strcmp(ph, "M") && !strcmp(json_string_value(json_object_get(e, "name")), "thread_name")) lanes++;
     }
-    CHECK(ns == 6 && nf == 6 && sid_sum == fid_sum && sid_sum == 21);
-    CHECK(nx == 31 - 6 && ni == 6); /* 31 events, 6 of them marks */
+    /* one flow per matched message, bound to zero-length anchors */
+    CHECK(nout == 6 && nin == 6 && out_sum == in_sum && out_sum == 21 && nsf == 0);
+    CHECK(nx == 31 - 6 + 12 && ni == 6); /* 31 events, 6 of them marks; 12 anchors */
+    /* message 1 (rank 0 -> 1): its send starts at 2.0 ms, its receive ends at 2.6 ms */
+    NEAR(out_ts[1], 2000.0, 1e-6);
+    NEAR(in_ts[1], 2600.0, 1e-6);
+    for (int k = 1; k <= 6; k++) CHECK(in_ts[k] >= out_ts[k]); /* every arrow points forward */
     CHECK(lanes == 3);
     NEAR(first_ts, 0.0, 1e-9);      /* rebased to the run start */
     json_decref(doc);
@@ -230,6 +245,9 @@ TEST_IMPL(perfetto_csv)
     fclose(f);
     CHECK(count(buf, "\n") == 32);
     CHECK(strstr(buf, "\"phase <1> & \"\"two\"\"\"") != NULL); /* CSV quoting */
+    /* flops in their own column: rank 0's first row is SCALPROD's 2000 flops, no bytes */
+    CHECK(strstr(buf, "message,flops,request\n") != NULL);
+    CHECK(strstr(buf, "\n0,0,compute,SCALPROD,0.000000000,0.002000000,0.002000000,,-1,0,0,0,,2000,\n") != NULL);
     free(buf);
     ps_trace_free(t);
 }
@@ -330,4 +348,87 @@ TEST_IMPL(escape_and_ticks)
     CHECK(scale == 1e-3);
     ps_svg_time_unit(42e-6, &scale, &unit);
     CHECK(scale == 1e-6);
+}
+
+/* ParaGraph's queue lengths of synth_small(), by hand (ms): a message is in
+ * its receiver's queue from its send's start to its receive's end.
+ *   node 0: from 1 [2.6, 3.0], from 2 [3.1, 3.2]: max 1, area 0.5
+ *   node 1: from 0 [2.0, 2.6], from 2 [3.15, 3.3]: max 1, area 0.75
+ *   node 2: from 0 [2.1, 3.05], from 1 [2.7, 3.1]: max 2 on [2.7, 3.05], area 1.35
+ * over the 10 ms execution time. */
+TEST_IMPL(queue)
+{
+    ps_trace *t = synth_small();
+    ps_sheet s;
+    CHECK(ps_sheet_compute(t, &s) == 0);
+    CHECK(s.rank[0].max_queue == 1 && s.rank[1].max_queue == 1 && s.rank[2].max_queue == 2 && s.max_queue == 2);
+    NEAR(s.rank[0].avg_queue, 0.05, 1e-9);
+    NEAR(s.rank[1].avg_queue, 0.075, 1e-9);
+    NEAR(s.rank[2].avg_queue, 0.135, 1e-9);
+    NEAR(s.avg_queue, (0.05 + 0.075 + 0.135) / 3, 1e-9);
+    ps_sheet_free(&s);
+    ps_trace_free(t);
+}
+
+/* A version-1 trace file (golden/small-v1.pst, synth_small() before request
+ * ids and hardware were recorded) still reads, with the same figures, and its
+ * nonblocking operations pair by order. */
+TEST_IMPL(v1_trace)
+{
+    char err[512], *path = ps_xasprintf("%s/golden/small-v1.pst", PS_TEST_DATA);
+    ps_trace *old = NULL, *now = synth_small();
+    CHECK(ps_trace_read(path, &old, err, sizeof err) == 0);
+    free(path);
+    if (!old) {
+        ps_trace_free(now);
+        return;
+    }
+    CHECK(old->version == 1 && now->version == PS_TRACE_VERSION && old->nranks == 3);
+    ps_sheet a, b;
+    CHECK(ps_sheet_compute(old, &a) == 0 && ps_sheet_compute(now, &b) == 0);
+    CHECK(a.messages_sent == b.messages_sent && a.bytes_sent == b.bytes_sent && a.max_queue == b.max_queue);
+    NEAR(a.busy_pct, b.busy_pct, 1e-9);
+    NEAR(a.idle_pct, b.idle_pct, 1e-9);
+    ps_requests q;
+    CHECK(ps_trace_requests(old, &q) == 0);
+    /* rank 2: post (event 1) and its receive (3); send to 0 (5) and the wait (8) */
+    CHECK(q.partner[q.base[2] + 1] == 3 && q.partner[q.base[2] + 5] == 8 && q.partner[q.base[2] + 6] == -1);
+    CHECK(q.nrequests == 2 && q.unfinished == 3);
+    ps_requests_free(&q);
+    ps_sheet_free(&a);
+    ps_sheet_free(&b);
+    ps_trace_free(old);
+    ps_trace_free(now);
+}
+
+/* A host named with quotes and a backslash stays itself through the result
+ * JSON's hardware (written and read by jansson) and the text sheet. */
+TEST_IMPL(host_names)
+{
+    ps_trace *t = synth_small();
+    const char *name = "lab \"fast\" box\\x";
+    snprintf(t->rank[1].host, sizeof t->rank[1].host, "%s", name);
+    json_t *doc = json_object();
+    ps_result_describe(doc, t, "synthetic");
+    char *text = json_dumps(doc, JSON_COMPACT);
+    json_t *back = text ? json_loads(text, 0, NULL) : NULL;
+    CHECK(back != NULL);
+    const json_t *hosts = json_object_get(json_object_get(back, "hardware"), "hosts");
+    CHECK(json_array_size(hosts) == 3 && !strcmp(json_string_value(json_array_get(hosts, 1)), name));
+    CHECK(!strcmp(json_string_value(json_object_get(back, "problem")), "synthetic(100,1000)"));
+    ps_sheet s;
+    CHECK(ps_sheet_compute(t, &s) == 0);
+    char *buf = NULL;
+    size_t n = 0;
+    FILE *f = open_memstream(&buf, &n);
+    ps_sheet_print(&s, t, "synthetic", 100, 1, f);
+    fclose(f);
+    CHECK(strstr(buf, "Machine:                     node0, lab \"fast\" box\\x, node2\n") != NULL);
+    CHECK(strstr(buf, "Network:                     TCP/IP network between 3 hosts\n") != NULL);
+    free(buf);
+    ps_sheet_free(&s);
+    free(text);
+    json_decref(back);
+    json_decref(doc);
+    ps_trace_free(t);
 }

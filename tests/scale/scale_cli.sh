@@ -25,8 +25,8 @@ expect2 "must include 1" --ranks 2 "${small[@]}"
 expect2 "unknown variation 'warp'" --variations base,warp
 expect2 "unknown workload" no_such_workload
 expect2 "clue workload only" cg --variations base
-expect2 "auto" --trials many
-expect2 "spread-target" --trials auto --spread-target 3
+expect2 "spread-target" --auto-trials --spread-target 3
+expect2 "not both" --auto-trials --trials 4
 expect2 "bad_grid.conf:3:10" --config "$data/data/bad_grid.conf"
 expect2 "--grid" --grid 10x3
 
@@ -155,7 +155,7 @@ assert p1["oversubscribed"] is False
 PY
 
 # --- automatic trials: a target no sweep meets, a budget that runs out, the reason recorded
-"$ps" scale clue --ranks 1,2 --variations base "${small[@]}" --trials auto --spread-target 0.000001 \
+"$ps" scale clue --ranks 1,2 --variations base "${small[@]}" --auto-trials --spread-target 0.000001 \
   --time-budget 1 -o auto > auto.out 2> auto.err
 rc=$?
 [ $rc -eq 0 ] && grep -q "trials: automatic, 3 to 10 per point" auto.out && grep -q "time budget ran out" auto.out \

@@ -187,7 +187,7 @@ TEST_IMPL(analyze_partial_sweep)
     /* the report fragment */
     buf = NULL;
     f = open_memstream(&buf, &len);
-    CHECK(ps_scale_report_html(doc, NULL, f) == 0, "report");
+    CHECK(ps_scale_report_html(f, doc, NULL, NULL) == 0, "report");
     fclose(f);
     CHECK(strstr(buf, "<section") && strstr(buf, "Figure 4.2") && strstr(buf, "Figure 4.6") && strstr(buf, "Partial sweep"),
           "report content");
@@ -200,7 +200,7 @@ TEST_IMPL(analyze_partial_sweep)
 TEST_IMPL(analyze_other_kinds)
 {
     json_t *notscale = json_pack("{s:s}", "kind", "run");
-    CHECK(ps_scale_report_html(notscale, NULL, stdout) == -1, "other kinds refused");
+    CHECK(ps_scale_report_html(stdout, notscale, NULL, NULL) == -1, "other kinds refused");
     json_decref(notscale);
 }
 

@@ -88,7 +88,7 @@ TEST_IMPL(params_oversubscribe)
     CHECK(ps_scale_params_set(&p, "oversubscribe", "yes", PS_SRC_OPTION, err, sizeof err) == 0, "%s", err);
 }
 
-/* --trials auto: 3 to 10 trials, the spread target and the time budget */
+/* trials = auto (--auto-trials): 3 to 10 trials, the spread target and the time budget */
 TEST_IMPL(params_auto_trials)
 {
     ps_scale_params p;

@@ -188,3 +188,41 @@ TEST_IMPL(clock_model)
     }
     CHECK(NEAR(m.drift, drift, 1e-6), "drift %g", m.drift);
 }
+
+/* Two isends to one partner and tag, completed in the other order: the
+ * request ids (version 2) pair each wait with its own send; a version-1
+ * trace (no ids) pairs them by order; a post is completed by its receive. */
+TEST_IMPL(requests)
+{
+    ps_trace *t = ps_trace_new(1);
+    const char *names[] = {"NONE", "USER"};
+    ps_trace_set_constructs(t, names, 2);
+    ps_event e[5] = {ev(PS_EV_SEND, 0, 1, 0, 3, 8), ev(PS_EV_SEND, 1, 2, 0, 3, 8), ev(PS_EV_POST, 2, 3, 0, 4, 8),
+                     ev(PS_EV_WAIT, 3, 4, 0, 3, 8), ev(PS_EV_WAIT, 4, 5, 0, 3, 8)};
+    uint32_t aux[5] = {7, 8, 9, 8, 7}; /* ids as the runtime writes them */
+    for (int i = 0; i < 5; i++) {
+        e[i].flags = PS_EVF_NONBLOCKING;
+        e[i].aux = aux[i];
+        ps_trace_push(t, 0, &e[i]);
+    }
+    ps_requests q;
+    CHECK(ps_trace_requests(t, &q) == 0);
+    CHECK(q.partner[0] == 4 && q.partner[4] == 0 && q.partner[1] == 3 && q.partner[3] == 1);
+    CHECK(q.partner[2] == -1 && q.nrequests == 2 && q.unfinished == 1 && q.orphans == 0);
+    CHECK(q.id[0] == 7 && q.id[4] == 7 && q.id[3] == 8 && q.id[2] == 9);
+    ps_requests_free(&q);
+    /* read as version 1: aux means nothing, the k-th wait completes the k-th send */
+    t->version = 1;
+    CHECK(ps_trace_requests(t, &q) == 0);
+    CHECK(q.partner[0] == 3 && q.partner[1] == 4 && q.partner[2] == -1);
+    CHECK(q.id[0] == 1 && q.id[3] == 1 && q.id[1] == 2 && q.id[4] == 2 && q.id[2] == 3);
+    ps_requests_free(&q);
+    /* a receive completes the post, not a send's wait */
+    ps_event r = ev(PS_EV_RECV, 5, 6, 0, 4, 8);
+    r.flags = PS_EVF_NONBLOCKING;
+    ps_trace_push(t, 0, &r);
+    CHECK(ps_trace_requests(t, &q) == 0);
+    CHECK(q.partner[2] == 5 && q.partner[5] == 2 && q.nrequests == 3 && q.unfinished == 0);
+    ps_requests_free(&q);
+    ps_trace_free(t);
+}

@@ -139,7 +139,7 @@ static char *render(const json_t *doc, int html)
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
-    if (html) CHECK(ps_whitebox_report_html(doc, f) == 0);
+    if (html) CHECK(ps_whitebox_report_html(f, doc, NULL, NULL) == 0);
     else ps_whitebox_print(doc, f);
     fclose(f);
     return buf;
@@ -277,7 +277,7 @@ TEST_IMPL(negative)
     /* not a white-box document */
     json_t *run = json_pack("{s:s}", "kind", "run");
     FILE *f = fopen("/dev/null", "w");
-    CHECK(ps_whitebox_report_html(run, f) == -1);
+    CHECK(ps_whitebox_report_html(f, run, NULL, NULL) == -1);
     fclose(f);
     json_decref(run);
 }

@@ -1,0 +1,345 @@
+/*
+ * predict.c - predicting each processor count: the streams recorded (or
+ * loaded), exported if asked, simulated on the model, and the count's
+ * document built from the simulation (see predict.h).
+ */
+#include "predict/predict.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "predict/predict_int.h"
+#include "report/report.h"
+#include "report/result.h"
+#include "sim/interchange.h"
+#include "sim/stream.h"
+#include "util/proc.h"
+#include "util/util.h"
+#include "workloads/workloads.h"
+
+typedef struct predict_ctx {
+    const ps_predict_opts *o;
+    ps_machine             m;
+    ps__calibration        cal;
+    int                    several;   /* more than one count: DIR/pP/ paths, a "points" document */
+    const char            *name;      /* the workload's name */
+    long                   size, iterations;
+} predict_ctx;
+
+void ps_predict_defaults(ps_predict_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->size = o->iterations = -1;
+    o->trials = 3;
+    o->timeout = 600;
+    ps_sim_defaults(&o->sim);
+}
+
+static int ends_with(const char *s, const char *suf)
+{
+    size_t a = strlen(s), b = strlen(suf);
+    return a >= b && !strcmp(s + a - b, suf);
+}
+
+int ps_predict_is_streams(const char *w)
+{
+    char p[PATH_MAX];
+    if (ends_with(w, ".pss") || ends_with(w, ".txt")) return 1;
+    snprintf(p, sizeof p, "%s/%s", w, PS_STREAMS_FILE);
+    return ps_is_dir(w) && ps_file_exists(p);
+}
+
+static void point_dir(char *buf, size_t n, const char *base, int P, int several)
+{
+    if (several) snprintf(buf, n, "%s/p%d", base, P);
+    else snprintf(buf, n, "%s", base);
+}
+
+static json_t *model_json(const predict_ctx *c, const ps_sim_opts *so, double stretch)
+{
+    const ps_machine *m = &c->m;
+    json_t *j = json_pack("{s:s, s:s, s:s, s:s, s:s, s:i, s:f, s:f, s:f, s:f, s:s, s:i, s:i, s:f, s:i, s:f}", "name",
+                          m->name, "file", c->o->machine_path, "host", m->host, "cpu", m->cpu, "mpi", m->mpi,
+                          "cores", m->cores, "send_latency", m->send_latency, "recv_latency", m->recv_latency,
+                          "word_time", m->word_time, "flop_time", m->flop_time, "network",
+                          (so->bus >= 0 ? so->bus : m->bus) ? "bus" : "nobus", "cores_per_node", m->cores_per_node,
+                          "pingpong_points", m->npp, "eager_bytes", so->eager_bytes, "nodes", so->nodes,
+                          "oversubscription", stretch);
+    if (so->work_flop_time > 0) json_object_set_new(j, "work_flop_time", json_real(so->work_flop_time));
+    return j;
+}
+
+static json_t *breakdown_json(const ps_sim_result *r)
+{
+    json_t *b = json_object();
+    json_object_set_new(b, "work", json_real(r->work));
+    json_object_set_new(b, "communication", json_real(r->comm));
+    json_object_set_new(b, "waiting", json_real(r->wait));
+    json_object_set_new(b, "unit", json_string("seconds per rank (average)"));
+    if (r->nranks <= PS_PREDICT_TRACE_MAX_RANKS) {
+        json_t *a = json_array();
+        for (int i = 0; i < r->nranks; i++)
+            json_array_append_new(a, json_pack("{s:i, s:f, s:f, s:f, s:f}", "rank", i, "end", r->rank[i].end, "work",
+                                               r->rank[i].work, "communication", r->rank[i].comm, "waiting",
+                                               r->rank[i].wait));
+        json_object_set_new(b, "ranks", a);
+    }
+    return b;
+}
+
+/* Recorded streams as given: size and iterations from their meta. */
+static int load_streams(predict_ctx *c, ps_streams **s, char *err, size_t errlen)
+{
+    const char *w = c->o->workload;
+    int rc;
+    if (ends_with(w, ".txt")) {
+        char *text = ps_read_file(w, NULL, err, errlen);
+        if (!text) return 2;
+        rc = ps_streams_parse_text(text, w, s, err, errlen);
+        free(text);
+    } else {
+        rc = ps_streams_load(w, s, err, errlen);
+    }
+    if (rc) return 2;
+    json_t *meta = (*s)->meta ? json_loads((*s)->meta, 0, NULL) : NULL, *v;
+    if ((v = json_object_get(meta, "size")) && json_is_integer(v)) c->size = (long)json_integer_value(v);
+    if ((v = json_object_get(meta, "iterations")) && json_is_integer(v)) c->iterations = (long)json_integer_value(v);
+    json_decref(meta);
+    return 0;
+}
+
+/* The program's streams at P ranks, recorded into --streams DIR or a
+ * temporary directory. */
+static int record_streams(predict_ctx *c, int P, ps_streams **s, char *err, size_t errlen)
+{
+    char dir[PATH_MAX], *tmp = NULL;
+    if (c->o->streams_dir) {
+        point_dir(dir, sizeof dir, c->o->streams_dir, P, c->several);
+        if (ps_mkdirs(dir, err, errlen)) return 2;
+    } else {
+        if (!(tmp = ps_mktempdir("parscope-record", err, errlen))) return 2;
+        snprintf(dir, sizeof dir, "%s", tmp);
+    }
+    int rc = ps__predict_record(c->o, P, dir, err, errlen);
+    if (rc == 0 && ps_streams_load(dir, s, err, errlen)) rc = 1;
+    if (tmp) ps_rmtree(tmp);
+    free(tmp);
+    return rc;
+}
+
+/* SimGrid and GOAL exports of the streams, when asked. */
+static int export_streams(const predict_ctx *c, const ps_streams *s, char *err, size_t errlen)
+{
+    if (c->o->simgrid_dir) {
+        char sd[PATH_MAX];
+        point_dir(sd, sizeof sd, c->o->simgrid_dir, s->nranks, c->several);
+        if (ps_export_simgrid(s, &c->m, sd, err, errlen)) return 2;
+    }
+    if (c->o->goal_path && ps_export_goal(s, &c->m, c->o->goal_path, err, errlen)) return 2;
+    return 0;
+}
+
+/* A JSON string of s; bytes of text that is not UTF-8 become '?' (a JSON
+ * string must be UTF-8). */
+static json_t *jstr(const char *s)
+{
+    json_t *j = json_string(s);
+    if (j) return j;
+    char *c = ps_xstrdup(s);
+    for (unsigned char *p = (unsigned char *)c; *p; p++)
+        if (*p >= 0x80) *p = '?';
+    j = json_string(c);
+    free(c);
+    return j;
+}
+
+/* The predicted trace's metadata (docs/TRACE_FORMAT.md): the machine model
+ * stands for the hardware; the structure is the recording's. */
+static char *trace_meta(const predict_ctx *c, const ps_sim_opts *so, int ranks, const char *stream_meta)
+{
+    int bus = so->bus >= 0 ? so->bus : c->m.bus;
+    json_t *hw = json_object();
+    json_object_set_new(hw, "machine", jstr(c->m.name));
+    if (c->m.cpu[0]) json_object_set_new(hw, "cpu", jstr(c->m.cpu));
+    if (c->m.cores > 0) json_object_set_new(hw, "cores", json_integer(c->m.cores));
+    json_object_set_new(hw, "interconnect",
+                        json_pack("{s:s, s:s}", "type", bus ? "bus (one message at a time; machine model)"
+                                                            : "network, nodes equidistant (machine model)",
+                                  "basis", bus ? "network = bus" : "network = nobus"));
+    json_t *d = json_pack("{s:o, s:s, s:o, s:i, s:I, s:I, s:o}", "workload", jstr(c->name ? c->name : ""), "kind",
+                          "predict", "machine_model", jstr(c->m.name), "ranks", ranks, "size",
+                          (json_int_t)c->size, "iterations", (json_int_t)c->iterations, "hardware", hw);
+    if (!d) return NULL;
+    json_t *sm = stream_meta ? json_loads(stream_meta, 0, NULL) : NULL;
+    json_t *st = json_object_get(sm, "structure");
+    if (json_is_array(st)) json_object_set(d, "structure", st);
+    json_decref(sm);
+    char *text = json_dumps(d, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    json_decref(d);
+    return text;
+}
+
+/* The predicted trace: its meta (taken over), and the file when --trace asks. */
+static int write_trace(const predict_ctx *c, ps_sim_result *res, char *meta, char *file, size_t len, char *err,
+                       size_t errlen)
+{
+    int bad = !meta || ps_trace_set_meta(res->trace, meta);
+    free(meta);
+    if (bad) {
+        ps_seterr(err, errlen, "out of memory writing the trace's metadata");
+        return 2;
+    }
+    if (!c->o->trace_dir) return 0;
+    char td[PATH_MAX];
+    point_dir(td, sizeof td, c->o->trace_dir, res->nranks, c->several);
+    if (ps_mkdirs(td, err, errlen)) return 2;
+    snprintf(file, len, "%s/trace.pst", td);
+    return ps_trace_write(res->trace, file, err, errlen) ? 2 : 0;
+}
+
+/* The simulator's figures of a count. */
+static json_t *simulation_json(const ps_streams_stats *st, const ps_sim_result *res, double wall)
+{
+    return json_pack("{s:I, s:I, s:I, s:I, s:I, s:f}", "instructions", (json_int_t)st->instructions, "messages",
+                     (json_int_t)res->messages, "events", (json_int_t)res->events, "stream_bytes",
+                     (json_int_t)st->encoded_bytes, "peak_in_flight", (json_int_t)res->peak_in_flight, "seconds",
+                     wall);
+}
+
+/* Records (or loads) and simulates one processor count; the exit status,
+ * and the count's document in *doc. */
+static int predict_one(predict_ctx *c, int P, json_t **doc, ps_sim_result *res, char *err, size_t errlen)
+{
+    ps_streams *s = NULL;
+    *doc = NULL;
+    int rc = ps_predict_is_streams(c->o->workload) ? load_streams(c, &s, err, errlen)
+                                                   : record_streams(c, P, &s, err, errlen);
+    if (rc) return rc;
+    if (export_streams(c, s, err, errlen)) {
+        ps_streams_free(s);
+        return 2;
+    }
+    ps_sim_opts so = c->o->sim;
+    so.build_trace = c->o->trace_dir || s->nranks <= PS_PREDICT_TRACE_MAX_RANKS;
+    double *rates = NULL;
+    if (c->cal.n) {
+        rates = ps_xcalloc((size_t)s->nconstructs + 1, sizeof *rates);
+        for (int k = 0; k < s->nconstructs; k++)
+            for (int j = 0; j < c->cal.n; j++)
+                if (!strcmp(s->constructs[k], c->cal.names[j])) rates[k] = c->cal.sec_per_flop[j];
+        so.construct_flop_time = rates;
+        so.nconstruct_flop_time = s->nconstructs;
+    }
+    double t0 = ps_clock();
+    rc = ps_simulate(s, &c->m, &so, res, err, errlen);
+    double wall = ps_clock() - t0;
+    free(rates);
+    so.construct_flop_time = NULL;
+    ps_streams_stats st;
+    ps_streams_stats_get(s, &st);
+    int nranks = s->nranks;
+    char *meta = rc == 0 && res->trace ? trace_meta(c, &so, nranks, s->meta) : NULL;
+    ps_streams_free(s);
+    if (rc < 0 || rc == 1) {
+        free(meta);
+        if (rc == 1) ps_seterr(err, errlen, "the program deadlocks at %d ranks", nranks);
+        return rc < 0 ? 2 : 1;
+    }
+    char tracefile[PATH_MAX + 16] = "";
+    if (res->trace && write_trace(c, res, meta, tracefile, sizeof tracefile, err, errlen)) return 2;
+    double sample = res->time;
+    json_t *d = ps_result_run("predict", c->name, NULL, res->nranks, c->size, c->iterations, &sample, 1, res->trace,
+                              tracefile[0] ? tracefile : NULL);
+    json_object_set_new(d, "machine", model_json(c, &so, res->stretch));
+    json_object_set_new(d, "breakdown", breakdown_json(res));
+    if (c->cal.n) json_object_set_new(d, "calibration", ps__predict_calibration_json(&c->cal));
+    json_object_set_new(d, "simulation", simulation_json(&st, res, wall));
+    *doc = d;
+    return 0;
+}
+
+/* The model loads, the workload is one parscope can run or read: 0, or 2 (err). */
+static int check_input(predict_ctx *c, char *err, size_t errlen)
+{
+    const char *w = c->o->workload;
+    if (ps_machine_load(c->o->machine_path, &c->m, err, errlen)) return 2;
+    if (c->m.bsp_fit_note[0] && !c->o->quiet)
+        fprintf(stderr, "parscope predict: %s has no BSP g and l (its h-relation fit failed: %s); the prediction uses "
+                        "the estimator's latency, word time and flop time only\n",
+                c->o->machine_path, c->m.bsp_fit_note);
+    if (!ps_predict_is_streams(w) && !ps_workload_find(w) && !ends_with(w, ".loop") &&
+        !(strchr(w, '/') && ps_file_exists(w))) {
+        ps_seterr(err, errlen, "unknown workload '%s' (a built-in name, FILE.loop, a program, or streams)", w);
+        return 2;
+    }
+    return 0;
+}
+
+/* One row of the table: the count's figures, speedup against t1. */
+static void print_row(FILE *out, const ps_sim_result *res, const json_t *doc, double t1)
+{
+    double sim_s = json_real_value(json_object_get(json_object_get(doc, "simulation"), "seconds"));
+    fprintf(out, "%7d  %12.6g  %8.3g  %12.6g  %12.6g  %12.6g  %10llu  %8.3f\n", res->nranks, res->time,
+            (isfinite(t1) && res->time > 0) ? t1 / res->time : NAN, res->work, res->comm, res->wait,
+            (unsigned long long)res->messages, sim_s);
+    fflush(out);
+}
+
+int ps_predict_run(const ps_predict_opts *o, json_t **out, FILE *f, char *err, size_t errlen)
+{
+    *out = NULL;
+    predict_ctx c = {.o = o, .several = o->nranks > 1};
+    const ps_workload *w = ps_workload_find(o->workload);
+    c.name = w ? w->name : o->workload;
+    c.size = o->size > 0 ? o->size : (w ? w->default_size : 0);
+    c.iterations = o->iterations > 0 ? o->iterations : (w ? w->default_iterations : 0);
+    int rc = check_input(&c, err, errlen);
+    if (!rc && o->calibrate) rc = ps__predict_calibrate(o, &c.cal, f, err, errlen);
+    if (rc) {
+        ps__predict_calibration_free(&c.cal);
+        return rc;
+    }
+    if (!o->quiet) {
+        fprintf(f, "Prediction: %s on %s (%s)\n", c.name, c.m.name[0] ? c.m.name : "machine", o->machine_path);
+        fprintf(f, "%7s  %12s  %8s  %12s  %12s  %12s  %10s  %8s\n", "P", "time (s)", "speedup", "work (s)",
+                "comm (s)", "wait (s)", "messages", "sim (s)");
+    }
+    json_t *points = json_array();
+    double t1 = NAN;
+    for (int k = 0; k < o->nranks && !rc; k++) {
+        if (ps_interrupted()) {
+            ps_seterr(err, errlen, "interrupted; %d of %d counts predicted", k, o->nranks);
+            rc = 1;
+            break;
+        }
+        json_t *doc;
+        ps_sim_result res;
+        memset(&res, 0, sizeof res);
+        rc = predict_one(&c, o->ranks[k], &doc, &res, err, errlen);
+        if (rc && res.report) fputs(res.report, stderr);
+        if (!rc) {
+            if (k == 0 || res.nranks == 1) t1 = res.time;
+            print_row(f, &res, doc, t1);
+            json_array_append_new(points, doc);
+        }
+        ps_sim_result_free(&res);
+    }
+    ps__predict_calibration_free(&c.cal);
+    if (!o->quiet && json_array_size(points))
+        fprintf(f, "(speedup against the first count; work / comm / wait: the simulator's breakdown, seconds per "
+                   "rank on average)\n");
+    if (json_array_size(points) == 1 && !c.several)
+        *out = json_incref(json_array_get(points, 0));
+    else if (json_array_size(points))
+        *out = json_pack("{s:s, s:s, s:s, s:O}", "kind", "predict", "workload", c.name, "machine_model",
+                         o->machine_path, "points", points);
+    json_decref(points);
+    return rc;
+}
+
+int ps_predict_report_html(FILE *out, const json_t *doc, const char *dir, const char *source)
+{
+    return ps_report_run_html(out, doc, dir, source);
+}

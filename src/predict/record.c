@@ -1,0 +1,145 @@
+/*
+ * record.c - the two runs behind a prediction: the recording run (the
+ * program once without MPI, PARSCOPE_RECORD=P, its streams left in a
+ * directory) and the 1-rank calibration run under MPI (predict_int.h).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "launch/run.h"
+#include "report/result.h"
+#include "predict/predict_int.h"
+#include "util/proc.h"
+#include "util/util.h"
+
+int ps__predict_record(const ps_predict_opts *o, int P, const char *dir, char *err, size_t errlen)
+{
+    ps_run_spec spec = {.workload = o->workload, .ranks = P, .size = o->size, .iterations = o->iterations, .trials = 1};
+    char *extra[] = {"--quiet", NULL};
+    spec.extra_args = extra;
+    char **argv;
+    int rc = ps_workload_argv(&spec, &argv, err, errlen);
+    if (rc) return rc;
+    char *env[] = {ps_xasprintf("PARSCOPE_RECORD=%d", P), ps_xasprintf("PARSCOPE_RECORD_DIR=%s", dir), NULL};
+    /* its messages reach the user as they come */
+    ps_proc_opts po = {.timeout = o->timeout, .out = "/dev/null", .echo = 1, .env = env};
+    ps_proc_result r;
+    rc = ps_proc_run(argv, &po, &r);
+    if (r.timed_out)
+        ps_seterr(err, errlen, "recording %s at %d ranks took longer than %g s (--timeout)", o->workload, P,
+                  o->timeout);
+    else if (rc && !r.started)
+        ps_proc_describe(&r, argv[0], err, errlen);
+    else if (rc)
+        ps_seterr(err, errlen, "recording %s at %d ranks failed (%s %d)", o->workload, P,
+                  r.exited ? "exit status" : "signal", r.exited ? r.exit_code : r.signal);
+    ps_proc_result_free(&r);
+    free(env[0]);
+    free(env[1]);
+    ps_argv_free(argv);
+    return rc ? 1 : 0;
+}
+
+void ps__predict_calibration_free(ps__calibration *c)
+{
+    for (int k = 0; k < c->n; k++) free(c->names[k]);
+    free(c->names);
+    free(c->sec_per_flop);
+    memset(c, 0, sizeof *c);
+}
+
+/* Runs the workload on one rank under MPI and takes, per construct, the
+ * seconds per flop its computation events took; time in the timed interval
+ * outside any measured computation (uninstrumented code) is spread over all
+ * of them in proportion, so the 1-rank prediction reproduces the run. */
+int ps__predict_calibrate(const ps_predict_opts *o, ps__calibration *c, FILE *out, char *err, size_t errlen)
+{
+    ps_run_spec spec = {.workload = o->workload, .ranks = 1, .size = o->size, .iterations = o->iterations,
+                        .trials = o->trials};
+    spec.launch = (ps_launch_opts){.launcher = o->launcher, .timeout = o->timeout, .quiet = 1};
+    ps_run_result r;
+    int rc = ps_run_workload(&spec, &r, NULL, NULL, err, errlen);
+    if (rc == 2 || !r.best_trace) {
+        if (rc != 2) ps_seterr(err, errlen, "--calibrate: the 1-rank run of %s failed", o->workload);
+        ps_run_result_free(&r);
+        return rc == 2 ? 2 : 1;
+    }
+    const ps_trace *t = r.best_trace;
+    int nc = t->nconstructs;
+    double *tm = ps_xcalloc((size_t)nc + 1, sizeof *tm), *fl = ps_xcalloc((size_t)nc + 1, sizeof *fl);
+    const ps_rank_trace *rt = &t->rank[0];
+    double sum = 0;
+    for (size_t i = 0; i < rt->n; i++) {
+        const ps_event *e = &rt->ev[i];
+        if (e->kind != PS_EV_COMPUTE || e->construct >= nc || e->bytes == 0) continue;
+        tm[e->construct] += e->t1 - e->t0;
+        fl[e->construct] += (double)e->bytes;
+        sum += e->t1 - e->t0;
+    }
+    c->time = rt->t_end - rt->t_begin;
+    c->factor = sum > 0 ? c->time / sum : 1;
+    c->names = ps_xcalloc((size_t)nc + 1, sizeof *c->names);
+    c->sec_per_flop = ps_xcalloc((size_t)nc + 1, sizeof *c->sec_per_flop);
+    for (int k = 0; k < nc; k++)
+        if (fl[k] > 0) {
+            c->names[c->n] = ps_xstrdup(t->constructs[k]);
+            c->sec_per_flop[c->n++] = tm[k] / fl[k] * c->factor;
+        }
+    free(tm);
+    free(fl);
+    ps_run_result_free(&r);
+    if (!c->n) {
+        ps_seterr(err, errlen, "--calibrate: the 1-rank run of %s reported no computation with flops", o->workload);
+        return 1;
+    }
+    if (!o->quiet) {
+        fprintf(out, "Calibration: 1-rank run, best of %d: %.6g s, %.1f%% outside measured computation; seconds per flop:",
+                o->trials, c->time, 100 * (1 - 1 / c->factor));
+        for (int k = 0; k < c->n; k++) fprintf(out, "%s %s %.3g", k ? "," : "", c->names[k], c->sec_per_flop[k]);
+        fprintf(out, "\n");
+    }
+    return 0;
+}
+
+json_t *ps__predict_calibration_json(const ps__calibration *c)
+{
+    json_t *j = json_object(), *rates = json_object();
+    json_object_set_new(j, "from", json_string("1-rank run under MPI, fastest trial"));
+    json_object_set_new(j, "time", json_real(c->time));
+    json_object_set_new(j, "uninstrumented_factor", json_real(c->factor));
+    for (int k = 0; k < c->n; k++) json_object_set_new(rates, c->names[k], json_real(c->sec_per_flop[k]));
+    json_object_set_new(j, "seconds_per_flop", rates);
+    return j;
+}
+
+int ps_predict_measure(const ps_predict_opts *o, json_t **out, char *err, size_t errlen)
+{
+    json_t *pts = json_array();
+    int rc = 0;
+    for (int k = 0; k < o->nranks && !ps_interrupted(); k++) {
+        ps_run_spec spec = {.workload = o->workload, .ranks = o->ranks[k], .size = o->size,
+                            .iterations = o->iterations, .trials = o->trials};
+        spec.launch = (ps_launch_opts){.launcher = o->launcher, .timeout = o->timeout, .quiet = 1};
+        if (!o->quiet) fprintf(stderr, "measuring %s at %d ranks (%d trials)\n", o->workload, o->ranks[k], o->trials);
+        ps_run_result r;
+        int x = ps_run_workload(&spec, &r, NULL, NULL, err, errlen);
+        if (x == 2) {
+            ps_run_result_free(&r);
+            json_decref(pts);
+            return 2;
+        }
+        if (x) rc = 1;
+        double *samples = ps_xcalloc((size_t)r.ntrials + 1, sizeof *samples);
+        for (int i = 0; i < r.ntrials; i++) samples[i] = r.trial[i].time;
+        json_t *pt = ps_result_run("run", r.workload, ps_machine_meta(), o->ranks[k], r.size, r.iterations, samples,
+                                   r.ntrials, r.best_trace, NULL);
+        ps_run_annotate(&r, pt);   /* noise, placement, oversubscription: as run */
+        json_array_append_new(pts, pt);
+        free(samples);
+        ps_run_result_free(&r);
+    }
+    *out = json_pack("{s:s, s:s, s:o}", "kind", "run", "workload", o->workload, "points", pts);
+    return rc;
+}

@@ -1,0 +1,62 @@
+/*
+ * run.c - the probe from outside an MPI job (see probe.h): parscope launches
+ * itself on the ranks in its rank-side mode, rank 0 writes the raw samples to
+ * a file, and this process analyses them.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "launch/launch.h"
+#include "launch/meta.h"
+#include "launch/noise.h"
+#include "probe/probe.h"
+#include "util/util.h"
+
+int ps_probe_default_ranks(void)
+{
+    int cores = ps_hwinfo_get()->cores;
+    return cores < 2 ? 2 : cores;
+}
+
+int ps_probe_run(const ps_probe_opts *o, json_t **doc, ps_machine *m, char *err, size_t errlen)
+{
+    *doc = NULL;
+    char *tmp = ps_mktempdir("parscope-probe", err, errlen);
+    if (!tmp) return 1;
+    char *rawpath = ps_xasprintf("%s/raw.json", tmp);
+    static const char *modes[] = {"--tiny", "--quick", NULL};
+    char *av[8];
+    int n = 0;
+    av[n++] = (char *)ps_self_exe();
+    av[n++] = "probe";
+    av[n++] = "--rank-side";
+    av[n++] = "--raw";
+    av[n++] = rawpath;
+    if (modes[o->mode]) av[n++] = (char *)modes[o->mode];
+    av[n] = NULL;
+    ps_launch_opts lo = {.ranks = o->ranks > 0 ? o->ranks : ps_probe_default_ranks(), .launcher = o->launcher,
+                         .timeout = o->timeout, .quiet = 1};
+    ps_launch_result lr;
+    /* how busy the machine was around the measurement */
+    ps_noise_sample before, after;
+    ps_noise_take(&before, 1);
+    int rc = ps_launch(&lo, av, &lr);
+    ps_noise_take(&after, 1);
+    if (rc) {
+        ps_seterr(err, errlen, "%s", lr.message);
+    } else {
+        json_error_t je;
+        json_t *raw = json_load_file(rawpath, 0, &je);
+        if (!raw) ps_seterr(err, errlen, "the ranks left no measurements (%s: %s)", rawpath, je.text);
+        else {
+            json_object_set_new(raw, "noise", ps_noise_json(&before, &after));
+            *doc = ps_probe_analyze(raw, m, err, errlen);
+        }
+        rc = *doc ? 0 : 1;
+        json_decref(raw);
+    }
+    free(rawpath);
+    ps_rmtree(tmp);
+    free(tmp);
+    return rc;
+}

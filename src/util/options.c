@@ -1,0 +1,243 @@
+/* options.c - the option table and parser of every command (see options.h). */
+#include "util/options.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/util.h"
+
+int ps_opt_error(const char *name, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "%s: ", name);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    fprintf(stderr, "Try '%s --help'.\n", name);
+    return 2;
+}
+
+/* "1..1048576", "1..2^40", "> 0" */
+static void range_text(const ps_opt *o, char *buf, size_t len)
+{
+    if (o->type == PS_OPT_DOUBLE) {
+        snprintf(buf, len, "%s %g", o->flags & PS_OPT_ABOVE_MIN ? ">" : ">=", o->min);
+        return;
+    }
+    int e = 0;
+    double m = frexp(o->max, &e);
+    if (m == 0.5 && e > 32) snprintf(buf, len, "%.0f..2^%d", o->min, e - 1);
+    else snprintf(buf, len, "%.0f..%.0f", o->min, o->max);
+}
+
+/* Checks and stores one value; name is the option as written. */
+static int set(const ps_opt_cmd *c, const ps_opt *o, const char *name, const char *v)
+{
+    char err[512] = "";
+    long l = 0;
+    double d = 0;
+    switch (o->type) {
+    case PS_OPT_FLAG:
+        if (o->dest) *(int *)o->dest = !(o->flags & PS_OPT_CLEARS);
+        v = "yes";
+        break;
+    case PS_OPT_STRING:
+        if ((o->flags & PS_OPT_NO_STDOUT) && !strcmp(v, "-"))
+            return ps_opt_error(c->name, "%s -: %s cannot go to standard output", name, o->what ? o->what : "this");
+        if (o->dest) *(const char **)o->dest = v;
+        break;
+    case PS_OPT_INT:
+    case PS_OPT_LONG:
+        if (ps_parse_long(v, (long)o->min, (long)o->max, &l)) {
+            range_text(o, err, sizeof err);
+            return ps_opt_error(c->name, "%s: '%s' is not %s %s", name, v, o->what, err);
+        }
+        if (o->dest && o->type == PS_OPT_INT) *(int *)o->dest = (int)l;
+        else if (o->dest) *(long *)o->dest = l;
+        break;
+    case PS_OPT_DOUBLE:
+        if (ps_parse_double(v, &d) || d < o->min || d > o->max || ((o->flags & PS_OPT_ABOVE_MIN) && d == o->min)) {
+            range_text(o, err, sizeof err);
+            return ps_opt_error(c->name, "%s: '%s' is not %s %s", name, v, o->what, err);
+        }
+        if (o->dest) *(double *)o->dest = d;
+        break;
+    case PS_OPT_CALL:
+        if (o->call(v, o->dest, err, sizeof err)) return ps_opt_error(c->name, "%s: %s", name, err);
+        break;
+    case PS_OPT_END: break;
+    }
+    if (o->text) *o->text = v;
+    return 0;
+}
+
+static const ps_opt *find_long(const ps_opt *t, const char *name, size_t len)
+{
+    for (; t->type != PS_OPT_END; t++)
+        if (t->long_name && strlen(t->long_name) == len && !strncmp(t->long_name, name, len)) return t;
+    return NULL;
+}
+
+static const ps_opt *find_short(const ps_opt *t, char ch)
+{
+    for (; t->type != PS_OPT_END; t++)
+        if (t->short_name == ch) return t;
+    return NULL;
+}
+
+/* --name, --name=value, --name value */
+static int parse_long(const ps_opt_cmd *c, int argc, char **argv, int *i)
+{
+    const char *a = argv[*i], *name = a + 2, *eq = strchr(name, '=');
+    size_t len = eq ? (size_t)(eq - name) : strlen(name);
+    const ps_opt *o = find_long(c->opts, name, len);
+    if (!o && len == 4 && !strncmp(name, "help", 4)) {
+        ps_opt_help(c, stdout);
+        return 0;
+    }
+    char written[128];
+    snprintf(written, sizeof written, "--%.*s", (int)(len < 100 ? len : 100), name);
+    if (!o) return ps_opt_error(c->name, "unknown option '%s'", written);
+    if (o->type == PS_OPT_FLAG) {
+        if (eq) return ps_opt_error(c->name, "option '%s' takes no value", written);
+        return set(c, o, written, NULL) ? 2 : PS_OPT_GO;
+    }
+    const char *v = eq ? eq + 1 : NULL;
+    if (!v) {
+        if (*i + 1 >= argc) return ps_opt_error(c->name, "option '%s' needs a value", written);
+        v = argv[++*i];
+    }
+    return set(c, o, written, v) ? 2 : PS_OPT_GO;
+}
+
+/* -q, -qf, -n4, -n 4 */
+static int parse_short(const ps_opt_cmd *c, int argc, char **argv, int *i)
+{
+    const char *a = argv[*i];
+    for (int j = 1; a[j]; j++) {
+        char written[3] = {'-', a[j], 0};
+        const ps_opt *o = find_short(c->opts, a[j]);
+        if (!o && a[j] == 'h') {
+            ps_opt_help(c, stdout);
+            return 0;
+        }
+        if (!o) return ps_opt_error(c->name, "unknown option '%s'", j == 1 ? a : written);
+        if (o->type == PS_OPT_FLAG) {
+            if (set(c, o, written, NULL)) return 2;
+            continue;
+        }
+        const char *v = a[j + 1] ? a + j + 1 : NULL;
+        if (!v) {
+            if (*i + 1 >= argc) return ps_opt_error(c->name, "option '%s' needs a value", written);
+            v = argv[++*i];
+        }
+        return set(c, o, written, v) ? 2 : PS_OPT_GO;
+    }
+    return PS_OPT_GO;
+}
+
+int ps_opt_parse(const ps_opt_cmd *c, int argc, char **argv, int *nargs)
+{
+    int n = 0, only_args = 0;
+    for (int i = 1; i < argc; i++) {
+        char *a = argv[i];
+        if (only_args || a[0] != '-' || !a[1]) {
+            argv[++n] = a; /* n < i: nothing unread is overwritten */
+            continue;
+        }
+        if (!strcmp(a, "--")) {
+            only_args = 1;
+            continue;
+        }
+        int rc = a[1] == '-' ? parse_long(c, argc, argv, &i) : parse_short(c, argc, argv, &i);
+        if (rc != PS_OPT_GO) return rc;
+    }
+    *nargs = n;
+    if (n < c->min_args) return ps_opt_error(c->name, "%s", c->missing ? c->missing : "too few arguments");
+    if (c->max_args >= 0 && n > c->max_args) return ps_opt_error(c->name, "unexpected argument '%s'", argv[c->max_args + 1]);
+    return PS_OPT_GO;
+}
+
+/* "  -n, --ranks N" */
+static void label(const ps_opt *o, char *buf, size_t len)
+{
+    char s[8] = "    ";
+    if (o->short_name) snprintf(s, sizeof s, "-%c%s", o->short_name, o->long_name ? ", " : "");
+    snprintf(buf, len, "  %s%s%s%s%s", s, o->long_name ? "--" : "", o->long_name ? o->long_name : "",
+             o->arg ? " " : "", o->arg ? o->arg : "");
+}
+
+void ps_opt_help(const ps_opt_cmd *c, FILE *f)
+{
+    fprintf(f, "usage: %s %s\n", c->name, c->usage);
+    if (c->about) fprintf(f, "\n%s", c->about);
+    int col = 0;
+    char buf[256];
+    for (const ps_opt *o = c->opts; o->type != PS_OPT_END; o++) {
+        if (!o->help) continue;
+        label(o, buf, sizeof buf);
+        int w = (int)strlen(buf) + 2;
+        if (w > col && w <= 26) col = w;
+    }
+    if (col) fputc('\n', f);
+    for (const ps_opt *o = c->opts; o->type != PS_OPT_END; o++) {
+        if (!o->help) continue;
+        label(o, buf, sizeof buf);
+        int w = (int)strlen(buf);
+        fprintf(f, "%s%*s", buf, w + 2 > col ? 2 : col - w, "");
+        for (const char *h = o->help; *h;) {
+            size_t k = strcspn(h, "\n");
+            fprintf(f, "%.*s\n", (int)k, h);
+            h += k;
+            if (*h) fprintf(f, "%*s", col, "");
+            if (*h) h++;
+        }
+    }
+    if (c->notes) fprintf(f, "\n%s", c->notes);
+}
+
+int ps_parse_rank_list(const char *s, int *out, int max)
+{
+    int n = 0, rc = 0;
+    char *copy = ps_xstrdup(s), *save = NULL;
+    for (char *tok = strtok_r(copy, ",", &save); tok && !rc; tok = strtok_r(NULL, ",", &save)) {
+        long a, b;
+        char *dash = strchr(tok, '-');
+        if (!strcmp(tok, "...")) {
+            char *next = strtok_r(NULL, ",", &save);
+            if (n < 2 || !next || ps_parse_long(next, 1, PS_MAX_RANKS, &b) || out[n - 1] <= out[n - 2]) {
+                rc = -1;
+                break;
+            }
+            long x0 = out[n - 2], x1 = out[n - 1];
+            int geometric = x0 * 2 == x1 || (x1 % x0 == 0 && x1 / x0 > 1 && x1 - x0 != x1 / x0);
+            for (long x = x1;;) {
+                x = geometric ? x * (x1 / x0) : x + (x1 - x0);
+                if (x > b) break;
+                if (n >= max) rc = -1;
+                if (rc) break;
+                out[n++] = (int)x;
+            }
+            if (!rc && out[n - 1] != b) {
+                if (n >= max) rc = -1;
+                else out[n++] = (int)b;
+            }
+        } else if (dash && dash != tok) {
+            *dash = 0;
+            if (ps_parse_long(tok, 1, PS_MAX_RANKS, &a) || ps_parse_long(dash + 1, 1, PS_MAX_RANKS, &b) || b < a ||
+                b - a >= max - n) {
+                rc = -1;
+                break;
+            }
+            for (long x = a; x <= b; x++) out[n++] = (int)x;
+        } else {
+            if (ps_parse_long(tok, 1, PS_MAX_RANKS, &a) || n >= max) rc = -1;
+            else out[n++] = (int)a;
+        }
+    }
+    free(copy);
+    return rc || n == 0 ? -1 : n;
+}

@@ -1,0 +1,308 @@
+/* proc.c - starting a child process (see proc.h). */
+#include "util/proc.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "util/util.h"
+
+extern char **environ;
+
+/* ---- interruption ------------------------------------------------------ */
+
+static volatile sig_atomic_t interrupts, last_signal;
+
+static void on_interrupt(int sig)
+{
+    interrupts++;
+    last_signal = sig;
+}
+
+void ps_interrupt_install(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_interrupt;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
+
+int ps_interrupted(void) { return interrupts > 0; }
+
+/* ---- the child's side -------------------------------------------------- */
+
+/* The environment with o->env's NAME=VALUE entries replacing or added. */
+static char **child_env(char *const *extra)
+{
+    size_t n = 0, k = 0;
+    while (environ[n]) n++;
+    while (extra && extra[k]) k++;
+    char **env = ps_xcalloc(n + k + 1, sizeof *env);
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t len = strcspn(environ[i], "=");
+        int replaced = 0;
+        for (size_t j = 0; j < k && !replaced; j++)
+            replaced = !strncmp(extra[j], environ[i], len) && extra[j][len] == '=';
+        if (!replaced) env[m++] = environ[i];
+    }
+    for (size_t j = 0; j < k; j++) env[m++] = extra[j];
+    env[m] = NULL;
+    return env;
+}
+
+/* After fork, before exec: only async-signal-safe calls.  On failure the
+ * errno goes to the parent through status_fd and the child ends. */
+__attribute__((noreturn)) static void child(char *const argv[], char **env, const ps_proc_opts *o, pid_t parent, int err_fd, int status_fd)
+{
+    setpgid(0, 0);
+    /* parscope gone: the child is told (SIGTERM) and stops what it started */
+    prctl(PR_SET_PDEATHSIG, SIGTERM);
+    if (getppid() != parent) _exit(127);
+    struct sigaction dfl;
+    memset(&dfl, 0, sizeof dfl);
+    dfl.sa_handler = SIG_DFL;
+    sigaction(SIGINT, &dfl, NULL);
+    sigaction(SIGTERM, &dfl, NULL);
+    sigaction(SIGPIPE, &dfl, NULL);
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
+    int e = 0;
+    if (o->out) {
+        int fd = open(o->out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+        if (fd < 0 || dup2(fd, STDOUT_FILENO) < 0) e = errno;
+    }
+    if (!e && err_fd >= 0 && dup2(err_fd, STDERR_FILENO) < 0) e = errno;
+    if (!e && o->err == PS_PROC_ERR_TO_OUT && dup2(STDOUT_FILENO, STDERR_FILENO) < 0) e = errno;
+    if (!e && o->out_to_err && dup2(STDERR_FILENO, STDOUT_FILENO) < 0) e = errno;
+    if (!e) {
+        execvpe(argv[0], argv, env);
+        e = errno;
+    }
+    ssize_t w = write(status_fd, &e, sizeof e);
+    (void)w;
+    _exit(127);
+}
+
+/* ---- the parent's side ------------------------------------------------- */
+
+typedef struct reader {
+    int                 fd;
+    const ps_proc_opts *o;
+    ps_proc_result     *r;
+    size_t              cap;
+    char                line[2048];
+    size_t              nline;
+} reader;
+
+static void take(reader *rd, const char *buf, size_t n)
+{
+    ps_proc_result *r = rd->r;
+    if (rd->o->echo) {
+        size_t off = 0;
+        while (off < n) {
+            ssize_t w = write(STDERR_FILENO, buf + off, n - off);
+            if (w <= 0 && errno != EINTR) break;
+            if (w > 0) off += (size_t)w;
+        }
+    }
+    size_t keep = r->err_len + n < PS_PROC_CAPTURE_MAX ? n : PS_PROC_CAPTURE_MAX - 1 - r->err_len;
+    if (keep) {
+        if (r->err_len + keep + 1 > rd->cap) {
+            rd->cap = rd->cap ? rd->cap * 2 : 4096;
+            while (rd->cap < r->err_len + keep + 1) rd->cap *= 2;
+            r->err = ps_xrealloc(r->err, rd->cap);
+        }
+        memcpy(r->err + r->err_len, buf, keep);
+        r->err_len += keep;
+        r->err[r->err_len] = '\0';
+    }
+    r->err_dropped += n - keep;
+    if (!rd->o->on_line) return;
+    for (size_t i = 0; i < n; i++) {
+        if (buf[i] == '\n' || rd->nline + 1 >= sizeof rd->line) {
+            rd->line[rd->nline] = '\0';
+            rd->o->on_line(rd->line, rd->o->ctx);
+            rd->nline = 0;
+            if (buf[i] == '\n') continue;
+        }
+        rd->line[rd->nline++] = buf[i];
+    }
+}
+
+/* Reads what the pipe holds; waits up to ms for it.  At its end the fd is
+ * closed and set to -1. */
+static void pump(reader *rd, int ms)
+{
+    if (rd->fd < 0) {
+        if (ms > 0) poll(NULL, 0, ms);
+        return;
+    }
+    struct pollfd p = {rd->fd, POLLIN, 0};
+    if (poll(&p, 1, ms) <= 0) return;
+    char buf[4096];
+    for (;;) {
+        ssize_t n = read(rd->fd, buf, sizeof buf);
+        if (n > 0) {
+            take(rd, buf, (size_t)n);
+            continue;
+        }
+        if (n < 0 && (errno == EINTR)) continue;
+        if (n < 0 && errno == EAGAIN) return;
+        close(rd->fd);
+        rd->fd = -1;
+        if (rd->nline && rd->o->on_line) {
+            rd->line[rd->nline] = '\0';
+            rd->o->on_line(rd->line, rd->o->ctx);
+            rd->nline = 0;
+        }
+        return;
+    }
+}
+
+/* Starts the child; 0, or -1 with r->start_errno (r->started stays 0). */
+static int start(char *const argv[], const ps_proc_opts *o, ps_proc_result *r, pid_t *pid, int *err_read)
+{
+    int errp[2] = {-1, -1}, st[2];
+    if (pipe2(st, O_CLOEXEC) != 0) {
+        r->start_errno = errno;
+        return -1;
+    }
+    if (o->err == PS_PROC_ERR_CAPTURE && pipe2(errp, O_CLOEXEC) != 0) {
+        r->start_errno = errno;
+        close(st[0]);
+        close(st[1]);
+        return -1;
+    }
+    char **env = child_env(o->env);
+    pid_t parent = getpid();
+    fflush(NULL);
+    *pid = fork();
+    if (*pid == 0) child(argv, env, o, parent, errp[1], st[1]);
+    int fork_errno = errno;
+    free(env);
+    close(st[1]);
+    if (errp[1] >= 0) close(errp[1]);
+    if (*pid < 0) {
+        r->start_errno = fork_errno;
+        close(st[0]);
+        if (errp[0] >= 0) close(errp[0]);
+        return -1;
+    }
+    setpgid(*pid, *pid); /* also here: no signal may find the group missing */
+    /* the status pipe closes at exec, or brings the errno of what failed */
+    int e = 0;
+    ssize_t n;
+    while ((n = read(st[0], &e, sizeof e)) < 0 && errno == EINTR) {}
+    close(st[0]);
+    if (n == (ssize_t)sizeof e) {
+        int status;
+        while (waitpid(*pid, &status, 0) < 0 && errno == EINTR) {}
+        r->start_errno = e;
+        if (errp[0] >= 0) close(errp[0]);
+        return -1;
+    }
+    if (errp[0] >= 0) fcntl(errp[0], F_SETFL, fcntl(errp[0], F_GETFL) | O_NONBLOCK);
+    *err_read = errp[0];
+    r->started = 1;
+    return 0;
+}
+
+int ps_proc_run(char *const argv[], const ps_proc_opts *o, ps_proc_result *r)
+{
+    static const ps_proc_opts none;
+    if (!o) o = &none;
+    memset(r, 0, sizeof *r);
+    r->err = ps_xstrdup("");
+    double t0 = ps_clock();
+    pid_t pid;
+    reader rd = {.fd = -1, .o = o, .r = r, .cap = 1};
+    int seen = interrupts; /* a signal while the child starts counts too */
+    if (start(argv, o, r, &pid, &rd.fd)) {
+        r->status = 127;
+        r->elapsed = ps_clock() - t0;
+        return 1;
+    }
+    double grace = o->kill_grace > 0 ? o->kill_grace : PS_PROC_KILL_GRACE;
+    double kill_at = -1;   /* when SIGKILL follows a SIGTERM; -1 none pending */
+    int status = 0, stopped = 0, lost = 0;
+    for (;;) {
+        double now = ps_clock();
+        /* short jobs end within milliseconds: look often at first */
+        pump(&rd, now - t0 < 1 ? 2 : 20);
+        pid_t w = waitpid(pid, &status, WNOHANG);
+        if (w == pid) break;
+        if (w < 0 && errno != EINTR) { /* reaped elsewhere (SIGCHLD ignored): its status is lost */
+            lost = 1;
+            break;
+        }
+        now = ps_clock();
+        if (!stopped && o->timeout > 0 && now - t0 > o->timeout) {
+            r->timed_out = stopped = 1;
+            kill(-pid, SIGTERM);
+            kill_at = now + grace;
+        }
+        int got = interrupts;
+        if (got != seen) {
+            if (o->forward) {
+                kill(-pid, last_signal ? last_signal : SIGINT);
+                r->interrupted = 1;
+            } else if (got >= 2 && !stopped) {
+                r->interrupted = stopped = 1;
+                kill(-pid, SIGTERM);
+                kill_at = now + grace;
+            }
+            seen = got;
+        }
+        if (kill_at >= 0 && now > kill_at) {
+            kill(-pid, SIGKILL);
+            kill_at = -1;
+        }
+    }
+    /* what it still had to say; a descendant that keeps the pipe open does
+     * not hold parscope up for long */
+    for (double end = ps_clock() + 0.5; rd.fd >= 0 && ps_clock() < end;) pump(&rd, 50);
+    if (rd.fd >= 0) close(rd.fd);
+    r->elapsed = ps_clock() - t0;
+    if (lost) {
+        r->status = 128;
+    } else if (WIFEXITED(status)) {
+        r->exited = 1;
+        r->exit_code = WEXITSTATUS(status);
+        r->status = r->exit_code;
+    } else if (WIFSIGNALED(status)) {
+        r->signal = WTERMSIG(status);
+        r->status = 128 + r->signal;
+    }
+    return r->exited && r->exit_code == 0 ? 0 : 1;
+}
+
+void ps_proc_result_free(ps_proc_result *r)
+{
+    free(r->err);
+    r->err = NULL;
+    r->err_len = 0;
+}
+
+void ps_proc_describe(const ps_proc_result *r, const char *program, char *buf, size_t len)
+{
+    if (!r->started)
+        snprintf(buf, len, "cannot run '%s': %s", program, strerror(r->start_errno));
+    else if (r->timed_out)
+        snprintf(buf, len, "stopped at its time limit after %.3g s", r->elapsed);
+    else if (r->exited)
+        snprintf(buf, len, "exit status %d", r->exit_code);
+    else if (r->signal)
+        snprintf(buf, len, "killed by signal %d (%s)", r->signal, strsignal(r->signal));
+    else
+        snprintf(buf, len, "ended with an unknown status");
+}

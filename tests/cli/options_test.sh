@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# options_test.sh PARSCOPE RT_PROGRAM SOURCE_DIR - the options every command
+# shares mean the same everywhere: the same limits and the same message for a
+# bad value (exit 2); '-o -' is standard output where the output is text or
+# JSON (run, predict, compare, export, report), and refused where it is not.
+set -u
+ps=$1 prog=$2 src=$3
+fails=0 passes=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# expect STATUS PATTERN -- COMMAND...: exit status, and stderr+stdout match PATTERN
+expect() {
+  local want=$1 pat=$2; shift 3
+  "$@" > "$tmp/out" 2>&1
+  local got=$?
+  if [ "$got" -ne "$want" ] || ! grep -Eq -- "$pat" "$tmp/out"; then
+    echo "FAIL: $* -> status $got (want $want), output:"; sed 's/^/    /' "$tmp/out" | head -10
+    fails=$((fails + 1))
+  else
+    passes=$((passes + 1))
+  fi
+}
+
+# the common flags: the same limits and messages in every command that has them
+for c in run whitebox probe characterize; do
+  expect 2 "parscope $c: -n: '0' is not a rank count 1\.\.1048576" -- "$ps" $c -n 0
+  expect 2 "parscope $c: --ranks: '1048577' is not a rank count 1\.\.1048576" -- "$ps" $c --ranks 1048577
+done
+expect 2 "parscope predict: -n: '1048577' is not a list of processor counts" -- "$ps" predict cg -n 1048577
+for c in run whitebox predict scale; do
+  expect 2 "parscope $c: -k: '0' is not a count 1\.\.1000" -- "$ps" $c -k 0
+  expect 2 "parscope $c: --trials: '1001' is not a count 1\.\.1000" -- "$ps" $c --trials 1001
+  expect 2 "parscope $c: -s: 'abc' is not a size 1\.\.2\^40" -- "$ps" $c -s abc
+  expect 2 "parscope $c: -i: '0' is not an iteration count 1\.\.2\^40" -- "$ps" $c -i 0
+done
+for c in run whitebox predict scale probe; do
+  expect 2 "parscope $c: --timeout: '0' is not a number of seconds > 0" -- "$ps" $c --timeout 0
+  expect 2 "parscope $c: option '--launcher' needs a value" -- "$ps" $c --launcher
+done
+for c in run whitebox predict scale probe characterize compare report export gen build; do
+  expect 2 "parscope $c: option '-o' needs a value" -- "$ps" $c -o
+  expect 2 "parscope $c: unknown option '-Z'" -- "$ps" $c -Z
+done
+for c in run whitebox predict probe characterize compare; do
+  expect 2 "parscope $c: option '--force' takes no value" -- "$ps" $c --force=yes
+done
+# -o - where the output is a directory or a program
+expect 2 "parscope scale: -o -: a directory cannot go to standard output" -- "$ps" scale -o -
+expect 2 "parscope characterize: -o -: a directory cannot go to standard output" -- "$ps" characterize -o -
+expect 2 "parscope build: -o -: a program cannot go to standard output" -- "$ps" build x.loop -o -
+
+# -o -: standard output holds the document alone, the printout goes to standard error
+json_kind() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert d['kind']==sys.argv[2], d['kind']" "$@"; }
+check_json() { # what FILE KIND
+  if json_kind "$2" "$3" 2>/dev/null; then passes=$((passes + 1)); else
+    echo "FAIL: $1: standard output is not one '$3' document:"; head -5 "$2" | sed 's/^/    /'; fails=$((fails + 1)); fi
+}
+"$ps" run "$prog" -n 2 -o - > "$tmp/run.json" 2> "$tmp/run.err"
+check_json "run -o -" "$tmp/run.json" run
+grep -q "Execution time" "$tmp/run.err" && passes=$((passes + 1)) || { echo "FAIL: run -o -: no sheet on stderr"; fails=$((fails + 1)); }
+"$ps" predict cg -m "$src/machines/sp2.ini" -n 1,2 -o - > "$tmp/pred.json" 2> "$tmp/pred.err"
+check_json "predict -o -" "$tmp/pred.json" predict
+grep -q "time (s)" "$tmp/pred.err" && passes=$((passes + 1)) || { echo "FAIL: predict -o -: no table on stderr"; fails=$((fails + 1)); }
+"$ps" run fingerprint -n 2 -q -o "$tmp/fp.json" > /dev/null 2>&1
+"$ps" predict fingerprint -m "$src/machines/sp2.ini" -n 2 -q -o "$tmp/fp.pred.json" > /dev/null 2>&1
+"$ps" compare "$tmp/fp.json" "$tmp/fp.pred.json" -o - > "$tmp/cmp.json" 2> "$tmp/cmp.err"
+check_json "compare -o -" "$tmp/cmp.json" compare
+grep -q "%" "$tmp/cmp.err" && passes=$((passes + 1)) || { echo "FAIL: compare -o -: no table on stderr"; fails=$((fails + 1)); }
+"$ps" run "$prog" -n 2 -q --trace "$tmp/T" -o "$tmp/T/r.json" > /dev/null 2>&1
+"$ps" export "$tmp/T" --format perfetto -o - > "$tmp/perfetto.json" 2> /dev/null
+python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert d['traceEvents']" "$tmp/perfetto.json" \
+  && passes=$((passes + 1)) || { echo "FAIL: export perfetto -o -"; fails=$((fails + 1)); }
+"$ps" report "$tmp/T/r.json" -o - > "$tmp/r.html" 2> "$tmp/r.err"
+head -c 100 "$tmp/r.html" | grep -qi "<!doctype html" && grep -q "</html>" "$tmp/r.html" \
+  && passes=$((passes + 1)) || { echo "FAIL: report -o -"; fails=$((fails + 1)); }
+[ ! -e ./- ] && passes=$((passes + 1)) || { echo "FAIL: a file named '-' was written"; fails=$((fails + 1)); }
+
+echo "options: $passes passed, $fails failed"
+[ $fails -eq 0 ]

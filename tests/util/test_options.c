@@ -1,0 +1,173 @@
+/*
+ * test_options.c - the option parser every command uses: each common flag
+ * in its spellings, the common limits, '-o -', grouped flags, '--', the
+ * errors (unknown option, missing value, bad number: exit status 2 and one
+ * message naming the option as written), --help from the table, and lists
+ * of processor counts.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "util/options.h"
+#include "util/util.h"
+
+typedef struct opts {
+    int         ranks, trials, force, quiet, flag;
+    long        size, iterations;
+    double      timeout;
+    const char *output, *dir, *launcher, *kept;
+} opts;
+
+static opts o;
+static const ps_opt table[] = {
+    PS_OPT_RANKS(&o.ranks, "ranks"),
+    PS_OPT_SIZE(&o.size, "size"),
+    PS_OPT_ITERATIONS(&o.iterations, "iterations"),
+    PS_OPT_TRIALS(&o.trials, "trials"),
+    PS_OPT_OUTPUT(&o.output, "FILE", "a JSON file\nsecond line"),
+    PS_OPT_FORCE(&o.force, "replace"),
+    PS_OPT_TIMEOUT(&o.timeout, "seconds"),
+    PS_OPT_LAUNCHER(&o.launcher, "template"),
+    PS_OPT_QUIET(&o.quiet, "quiet"),
+    {0, "dir", "DIR", PS_OPT_STRING, &o.dir, 0, 0, "a directory", "a directory", PS_OPT_NO_STDOUT, &o.kept, NULL},
+    PS_OPT_BOOL(0, "hidden", &o.flag, NULL),
+    PS_OPT_TABLE_END};
+static ps_opt_cmd cmd = {.name = "parscope test", .usage = "ARG [options]", .about = "About it.\n",
+                         .notes = "Notes.\n", .opts = table, .max_args = -1};
+
+static char args[32][64];
+static char *argv[33];
+static int nargs;
+static char msg[1024];
+
+/* Parses the words of line (argv[0] is "test"); the message in msg. */
+static int parse(const char *line)
+{
+    memset(&o, 0, sizeof o);
+    char copy[1024];
+    snprintf(copy, sizeof copy, "test %s", line);
+    int argc = 0;
+    for (char *save = NULL, *w = strtok_r(copy, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+        snprintf(args[argc], sizeof args[argc], "%s", w);
+        argv[argc] = args[argc];
+        argc++;
+    }
+    argv[argc] = NULL;
+    fflush(stderr);
+    FILE *tmp = tmpfile();
+    int saved = dup(2);
+    dup2(fileno(tmp), 2);
+    int rc = ps_opt_parse(&cmd, argc, argv, &nargs);
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    rewind(tmp);
+    size_t n = fread(msg, 1, sizeof msg - 1, tmp);
+    msg[n] = '\0';
+    fclose(tmp);
+    return rc;
+}
+
+TEST_IMPL(options_common_flags)
+{
+    CHECK(parse("-n 4 -s 100 -i 7 -k 3 -o r.json --force --timeout 2.5 --launcher srun -q") == PS_OPT_GO, "%s", msg);
+    CHECK(o.ranks == 4 && o.size == 100 && o.iterations == 7 && o.trials == 3 && o.force && o.quiet);
+    CHECK(o.timeout == 2.5 && !strcmp(o.output, "r.json") && !strcmp(o.launcher, "srun") && nargs == 0);
+    CHECK(parse("--ranks=5 --size 6 --iterations=8 --trials 9 --output=x --timeout=1") == PS_OPT_GO, "%s", msg);
+    CHECK(o.ranks == 5 && o.size == 6 && o.iterations == 8 && o.trials == 9 && !strcmp(o.output, "x"));
+    CHECK(parse("-n6 -s7 -i8 -k2 -ox") == PS_OPT_GO && o.ranks == 6 && o.size == 7 && o.iterations == 8 && o.trials == 2);
+    CHECK(!strcmp(o.output, "x"));
+    /* grouped: a flag, then one that takes the rest as its value */
+    CHECK(parse("-qk3") == PS_OPT_GO && o.quiet && o.trials == 3, "%s", msg);
+    /* values that look like options are values */
+    CHECK(parse("--launcher -x") == PS_OPT_GO && !strcmp(o.launcher, "-x"));
+}
+
+TEST_IMPL(options_limits)
+{
+    CHECK(parse("-n 1048576") == PS_OPT_GO && o.ranks == 1 << 20);
+    CHECK(parse("-n 1048577") == 2 && strstr(msg, "parscope test: -n: '1048577' is not a rank count 1..1048576"), "%s", msg);
+    CHECK(parse("-n 0") == 2 && strstr(msg, "-n: '0' is not a rank count"), "%s", msg);
+    CHECK(parse("--ranks=abc") == 2 && strstr(msg, "--ranks: 'abc' is not a rank count"), "%s", msg);
+    CHECK(parse("-s 1099511627776") == PS_OPT_GO && o.size == 1L << 40);
+    CHECK(parse("-s 1099511627777") == 2 && strstr(msg, "-s: '1099511627777' is not a size 1..2^40"), "%s", msg);
+    CHECK(parse("-i -3") == 2 && strstr(msg, "-i: '-3' is not an iteration count"), "%s", msg);
+    CHECK(parse("-k 1000") == PS_OPT_GO && o.trials == 1000);
+    CHECK(parse("-k 1001") == 2 && strstr(msg, "-k: '1001' is not a count 1..1000"), "%s", msg);
+    CHECK(parse("--timeout 0") == 2 && strstr(msg, "--timeout: '0' is not a number of seconds > 0"), "%s", msg);
+    CHECK(parse("--timeout nan") == 2 && parse("--timeout inf") == 2 && parse("--timeout 1e-3") == PS_OPT_GO);
+    CHECK(parse("-n 4x") == 2 && parse("-n ''") == 2 && parse("-n 2.0") == 2);
+}
+
+TEST_IMPL(options_outputs)
+{
+    CHECK(parse("-o -") == PS_OPT_GO && !strcmp(o.output, "-"), "%s", msg);
+    CHECK(parse("--dir -") == 2 && strstr(msg, "--dir -: a directory cannot go to standard output"), "%s", msg);
+    CHECK(parse("--dir d") == PS_OPT_GO && !strcmp(o.dir, "d") && o.kept == o.dir);
+    CHECK(parse("--hidden") == PS_OPT_GO && o.flag == 1);
+}
+
+TEST_IMPL(options_errors)
+{
+    CHECK(parse("--bogus") == 2 && strstr(msg, "parscope test: unknown option '--bogus'"), "%s", msg);
+    CHECK(strstr(msg, "Try 'parscope test --help'."), "%s", msg);
+    CHECK(parse("--bogus=3") == 2 && strstr(msg, "unknown option '--bogus'"), "%s", msg);
+    CHECK(parse("-x") == 2 && strstr(msg, "unknown option '-x'"), "%s", msg);
+    CHECK(parse("-qx") == 2 && strstr(msg, "unknown option '-x'"), "%s", msg);
+    CHECK(parse("-n") == 2 && strstr(msg, "option '-n' needs a value"), "%s", msg);
+    CHECK(parse("a --output") == 2 && strstr(msg, "option '--output' needs a value"), "%s", msg);
+    CHECK(parse("--force=yes") == 2 && strstr(msg, "option '--force' takes no value"), "%s", msg);
+    CHECK(parse("--ran 4") == 2, "abbreviations are not options");
+}
+
+TEST_IMPL(options_arguments)
+{
+    CHECK(parse("w1 -n 2 w2 -- -q --bogus") == PS_OPT_GO, "%s", msg);
+    CHECK(nargs == 4 && !strcmp(argv[1], "w1") && !strcmp(argv[2], "w2") && !strcmp(argv[3], "-q") &&
+          !strcmp(argv[4], "--bogus") && !o.quiet, "%d arguments", nargs);
+    CHECK(parse("- x") == PS_OPT_GO && nargs == 2 && !strcmp(argv[1], "-"));
+    CHECK(parse("--help") == 0 && parse("-h") == 0);
+    /* how many: one workload, say */
+    cmd.min_args = cmd.max_args = 1;
+    cmd.missing = "no workload given";
+    CHECK(parse("-n 2") == 2 && strstr(msg, "parscope test: no workload given"), "%s", msg);
+    CHECK(parse("w x -n 2") == 2 && strstr(msg, "parscope test: unexpected argument 'x'"), "%s", msg);
+    CHECK(parse("w -n 2") == PS_OPT_GO && nargs == 1);
+    cmd.min_args = 0;
+    cmd.max_args = -1;
+}
+
+TEST_IMPL(options_help)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    ps_opt_help(&cmd, f);
+    fclose(f);
+    static const char *lines[] = {"usage: parscope test ARG [options]\n\nAbout it.\n\n",
+                                  "\n  -n, --ranks N       ranks\n",
+                                  "\n  -o, --output FILE   a JSON file\n                      second line\n",
+                                  "\n      --force         replace\n",
+                                  "\n      --timeout SEC   seconds\n",
+                                  "\n      --dir DIR       a directory\n\nNotes.\n"};
+    for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) CHECK(strstr(text, lines[i]), "no '%s' in:\n%s", lines[i], text);
+    CHECK(!strstr(text, "hidden"), "an internal option is listed");
+    free(text);
+}
+
+TEST_IMPL(options_rank_lists)
+{
+    int v[64];
+    CHECK(ps_parse_rank_list("4", v, 64) == 1 && v[0] == 4);
+    CHECK(ps_parse_rank_list("1,2,4,...,64", v, 64) == 7 && v[6] == 64 && v[3] == 8);
+    CHECK(ps_parse_rank_list("1,2,...,5", v, 64) == 4 && v[2] == 4 && v[3] == 5, "1,2,...,5 doubles to 4, then 5");
+    CHECK(ps_parse_rank_list("2,4,6,...,10", v, 64) == 5 && v[3] == 8 && v[4] == 10);
+    CHECK(ps_parse_rank_list("1-16", v, 64) == 16 && v[15] == 16);
+    CHECK(ps_parse_rank_list("4-2", v, 64) == -1 && ps_parse_rank_list("0", v, 64) == -1);
+    CHECK(ps_parse_rank_list("1048577", v, 64) == -1 && ps_parse_rank_list("1048576", v, 64) == 1);
+    CHECK(ps_parse_rank_list("1-100", v, 64) == -1, "more counts than room");
+    CHECK(ps_parse_rank_list("", v, 64) == -1 && ps_parse_rank_list("...,4", v, 64) == -1);
+}
