@@ -446,7 +446,7 @@ json_t *ps_scale_conclude(const json_t *doc)
         double fr = getnum(mb, "fraction"), bw = getnum(json_object_get(doc, "memory_bound"), "copy_bytes_per_s");
         double nz = fr * cmp_noise(aa, 1, b1.u);
         snprintf(claim, sizeof claim,
-                 "The base kernel reaches %.0f%% +/- %.0f%% of this machine's memory-bandwidth bound at P = 1 (%.3g of "
+                 "The base kernel reaches %.1f%% +/- %.1f%% of this machine's memory-bandwidth bound at P = 1 (%.3g of "
                  "%.3g ACT/s, from a %.1f GB/s copy over the same footprint): something other than memory bandwidth "
                  "limits it.",
                  fr * 100, nz * 100, getnum(mb, "act_per_s"), getnum(mb, "bound_act_per_s"), bw / 1e9);
