@@ -4,8 +4,9 @@
  * The main bottleneck is named from figures of the same report, each with its
  * noise (docs/CHARACTERIZE.md "The main bottleneck"):
  *   C  the communication share (overhead + idle) of cg, mmm_s and red_black
- *      at the largest P; its noise is the largest relative uncertainty of
- *      their times (a share of a time uncertain by u is uncertain by u);
+ *      at the largest P, their mean; its noise the mean of theirs, each
+ *      max(S, 1 - S) u / (1 + u) for a run whose best two trials differ by u
+ *      (the most a disturbance of that size moves a share);
  *   L  the clue sweep's efficiency loss 1 - E at its largest P, with the
  *      sweep's own noise (its "efficiency-falls" conclusion);
  *   M  the share of the memory-bandwidth bound the clue kernel reaches
@@ -222,15 +223,18 @@ static void summary_predict(json_t *s, const char *dir, int ranks, double *comm_
             if (isfinite(o) && isfinite(i) && pr > 1) {
                 share += o + i;
                 nshare++;
-                /* a share of a time uncertain by u is uncertain by u; a
-                 * share of time-sliced ranks is no measurement */
-                double u = num(json_object_get(pt, "time"), "uncertainty");
+                /* A disturbance d added to a run of time T moves its
+                 * communication share S by at most max(S, 1 - S) d / (T + d)
+                 * (all of d in one class); d is taken as the second-best
+                 * trial's excess, u T.  A share of time-sliced ranks is no
+                 * measurement: its noise is the share itself. */
+                double S = (o + i) / 100, u = num(json_object_get(pt, "time"), "uncertainty");
+                double ns = isfinite(u) ? fmax(S, 1 - S) * u / (1 + u) : NAN;
                 if (json_is_true(json_object_get(pt, "oversubscribed"))) {
                     *over = 1;
-                    u = (o + i) / 100;
+                    ns = S;
                 }
-                if (!isfinite(u) || isnan(noise)) noise = NAN;
-                else if (u > noise) noise = u;
+                noise += ns;   /* the mean's noise: the mean of the shares' (NAN stays NAN) */
             }
         }
         if (pd && md) {
@@ -266,7 +270,7 @@ static void summary_predict(json_t *s, const char *dir, int ranks, double *comm_
     json_object_set_new(o, "mean_abs_error", n ? json_real(sumabs / n) : json_null());
     json_object_set_new(s, "prediction", o);
     *comm_share = nshare ? share / nshare / 100 : NAN;
-    *comm_noise = nshare ? noise : NAN;
+    *comm_noise = nshare ? noise / nshare : NAN;
 }
 
 static const char *pm(char *b, size_t n, double v, double e)

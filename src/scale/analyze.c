@@ -464,6 +464,7 @@ json_t *ps_scale_analyze(const json_t *plan, const json_t *runs)
                         json_string("a point's time: the gap of its best two trials; a comparison of two points: "
                                     "the sum of their figures' uncertainties, and at least the largest difference "
                                     "between identical configurations of the sweep (identical_runs)"));
+    if (json_object_get(plan, "noise")) json_object_set(nz, "machine", json_object_get(plan, "noise"));
     json_object_set_new(doc, "noise", nz);
     json_object_set_new(doc, "conclusions", ps_scale_conclude(doc));
     return doc;

@@ -399,6 +399,13 @@ int ps_scale_sweep(ps_scale_params *p, const char *dir, int resume, char *err, s
     }
     ps_progress_end(&pr);
     ps_noise_take(&nz1, !ps_interrupted());
+    /* the machine's noise of the session that ran the runs, kept with the
+     * plan: a --resume that only analyses keeps it */
+    if (pr.done > 0) {
+        json_object_set_new(plan, "noise", ps_noise_json(&nz0, &nz1));
+        char e6[512];
+        ps_result_write(plan_path, plan, e6, sizeof e6);
+    }
     int interrupted = ps_interrupted();
     /* the bound is a best-of too: measure the copy again now and keep the faster */
     json_t *mb = json_object_get(plan, "memory_bound");
@@ -412,7 +419,6 @@ int ps_scale_sweep(ps_scale_params *p, const char *dir, int resume, char *err, s
         }
     }
     json_t *doc = ps_scale_analyze(plan, runs);
-    json_object_set_new(json_object_get(doc, "noise"), "machine", ps_noise_json(&nz0, &nz1));
     if (interrupted) json_object_set_new(doc, "interrupted", json_true());
     char e3[1024];
     int wrc = ps_scale_write_outputs(dir, doc, e3, sizeof e3);
