@@ -264,27 +264,35 @@ void ps_run_annotate(const ps_run_result *r, json_t *doc)
     ps_placement_annotate(doc, &p);
 }
 
-void ps_run_print_conditions(const ps_run_result *r, FILE *out)
+/* "Trials: 3 (3 ok); best 1.99 ms +/- 72% (the gap of the best two), ..."
+ * (nothing when no trial succeeded: they are reported one by one). */
+static void print_trials(const ps_run_result *r, FILE *out)
 {
-    if (r->ntrials > 1) {
-        double *v = ps_xcalloc((size_t)r->ntrials, sizeof *v);
-        for (int k = 0; k < r->ntrials; k++) v[k] = r->trial[k].time;
-        ps_sample_stats st;
-        ps_sample_stats_of(v, r->ntrials, &st);
-        free(v);
-        char best[32], med[32], lo[32], hi[32], unc[48];
-        ps_fmt_time(best, sizeof best, st.min);
-        ps_fmt_time(med, sizeof med, st.median);
+    double *v = ps_xcalloc((size_t)r->ntrials, sizeof *v);
+    for (int k = 0; k < r->ntrials; k++) v[k] = r->trial[k].time;
+    ps_sample_stats st;
+    ps_sample_stats_of(v, r->ntrials, &st);
+    free(v);
+    if (st.n == 0) return;
+    char best[32], med[32], lo[32], hi[32], unc[48];
+    ps_fmt_time(best, sizeof best, st.min);
+    ps_fmt_time(med, sizeof med, st.median);
+    double u = ps_stat_uncertainty(&st, PS_STAT_MIN);
+    if (isfinite(u)) snprintf(unc, sizeof unc, " +/- %.1f%%", 100 * u);
+    else snprintf(unc, sizeof unc, " (one successful trial: no spread)");
+    fprintf(out, "\nTrials: %d (%d ok); best %s%s (the gap of the best two), median %s", r->ntrials, st.n, best, unc,
+            med);
+    if (st.n >= 2) {
         ps_fmt_time(lo, sizeof lo, st.ci_low);
         ps_fmt_time(hi, sizeof hi, st.ci_high);
-        double u = ps_stat_uncertainty(&st, PS_STAT_MIN);
-        if (isfinite(u)) snprintf(unc, sizeof unc, " +/- %.1f%%", 100 * u);
-        else snprintf(unc, sizeof unc, " (one successful trial: no spread)");
-        fprintf(out, "\nTrials: %d (%d ok); best %s%s (the gap of the best two), median %s", r->ntrials, st.n, best,
-                unc, med);
-        if (st.n >= 2) fprintf(out, " in [%s, %s] (%.0f%% interval)", lo, hi, 100 * st.ci_coverage);
-        fprintf(out, "; the sheet is the fastest trial's\n");
+        fprintf(out, " in [%s, %s] (%.0f%% interval)", lo, hi, 100 * st.ci_coverage);
     }
+    fprintf(out, "; the sheet is the fastest trial's\n");
+}
+
+void ps_run_print_conditions(const ps_run_result *r, FILE *out)
+{
+    if (r->ntrials > 1) print_trials(r, out);
     ps_placement p;
     ps_placement_of(r->best_trace, r->ranks, &p);
     char w[600];
