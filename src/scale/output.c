@@ -102,6 +102,52 @@ static void fmt_pm(char *b, size_t n, const char *fmt, double v, double pm, doub
     else snprintf(b + o, n - (size_t)o, " +/- %.1f", pm * scale);
 }
 
+/* One process metric of a point: "avg sd min max" over its ranks (CLUE's
+ * timer class, seed 3.2), "-" when the point has none. */
+static void fmt_agg(char *b, size_t n, const json_t *ps, const char *key, const char *fmt)
+{
+    const json_t *a = json_object_get(ps, key);
+    if (!json_is_object(a)) {
+        snprintf(b, n, "-");
+        return;
+    }
+    char f[64];
+    snprintf(f, sizeof f, "%s %s %s %s", fmt, fmt, fmt, fmt);
+    snprintf(b, n, f, getnum(a, "avg"), getnum(a, "sd"), getnum(a, "min"), getnum(a, "max"));
+}
+
+/* The process metrics of every point, over the interval procstats.interval
+ * names (the timed interval where the runtime measured it). */
+static void print_procstats(const json_t *doc, FILE *out)
+{
+    size_t i;
+    json_t *p;
+    const char *interval = NULL;
+    json_array_foreach(json_object_get(doc, "points"), i, p) {
+        const json_t *ps = json_object_get(p, "procstats");
+        if (json_is_object(ps)) {
+            interval = json_string_value(json_object_get(ps, "interval"));
+            break;
+        }
+    }
+    if (!interval) return;
+    fprintf(out, "\nprocess metrics per rank, avg sd min max over the ranks (%s):\n", interval);
+    fprintf(out, "%-11s %3s %-31s %-31s %-23s %-23s %-23s\n", "variation", "P", "user s", "system s", "minor faults",
+            "vol. switches", "invol. switches");
+    json_array_foreach(json_object_get(doc, "points"), i, p) {
+        const json_t *ps = json_object_get(p, "procstats");
+        if (!json_is_object(ps)) continue;
+        char u[96], s[96], mf[96], vc[96], ic[96];
+        fmt_agg(u, sizeof u, ps, "user_s", "%.5f");
+        fmt_agg(s, sizeof s, ps, "system_s", "%.5f");
+        fmt_agg(mf, sizeof mf, ps, "minor_faults", "%.0f");
+        fmt_agg(vc, sizeof vc, ps, "voluntary_switches", "%.0f");
+        fmt_agg(ic, sizeof ic, ps, "involuntary_switches", "%.0f");
+        fprintf(out, "%-11s %3d %-31s %-31s %-23s %-23s %-23s\n", json_string_value(json_object_get(p, "variation")),
+                (int)json_integer_value(json_object_get(json_object_get(p, "params"), "ranks")), u, s, mf, vc, ic);
+    }
+}
+
 void ps_scale_print(const json_t *doc, FILE *out)
 {
     json_t *g = json_object_get(doc, "grid");
@@ -151,6 +197,7 @@ void ps_scale_print(const json_t *doc, FILE *out)
                 json_is_true(json_object_get(p, "oversubscribed")) ? "  oversubscribed" : "",
                 json_array_size(json_object_get(p, "flags")) ? "  IMPOSSIBLE VALUE" : "");
     }
+    print_procstats(doc, out);
     json_t *fits = json_object_get(doc, "fits");
     if (json_array_size(fits)) {
         fprintf(out, "\nserial fraction fitted over the sweep (Amdahl (1) / Gustafson (2), rms relative residual):\n");
