@@ -25,6 +25,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         /* byte-for-byte passthrough: NUL bytes of the input may reach the output */
         if (rc == 0 && (!out || (!memchr(src, 0, size) && strlen(out) != n))) abort();
         if (rc != 0 && (out || !d.failed || !strstr(d.msg, "fuzz.loop:"))) abort();
+        ps_diag_free(&d);
         free(out);
     }
     free(src);

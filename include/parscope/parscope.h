@@ -101,6 +101,17 @@ void ps_set_args(int *argc, char ***argv);
  * the per-rank event capacity (0: the default, PS_TRACE_DEFAULT_CAPACITY). */
 int ps_init(long trace_capacity);
 
+/* Ends the set-up that follows ps_init (allocation, initialization, first
+ * touch of memory): maps the pages the set-up allocated but did not write,
+ * exchanges a round of messages with the ring neighbours (the set-up has
+ * evicted the start-up's warm-up from the caches), synchronises the ranks
+ * and starts the timed interval, and its memory counters, again here, so the
+ * set-up lies outside it.  Events the set-up recorded (other than messages)
+ * are dropped; call it before the program's first message.  LOOP programs
+ * call it where \OPEN0's set-up ends (docs/LANGUAGE.md).  Later calls, and
+ * calls in the recording back end, do nothing. */
+void ps_setup_end(void);
+
 /* Marks the end of the timed interval, synchronises clocks again, writes
  * the trace (if asked) and prints the result sheet on rank 0 (unless
  * --quiet), then ends MPI. */

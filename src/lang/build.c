@@ -142,11 +142,10 @@ static int gen_text(const char *name, const char *src, size_t len, const char *v
     ps_gen_opts o = {name, v, NULL, NULL};
     ps_diag d;
     ps_diag_init(&d, name, src, len);
-    if (ps_gen(src, len, &o, c, clen, &d)) {
-        ps_seterr(err, errlen, "%s", d.msg);
-        return 2;
-    }
-    return 0;
+    int rc = ps_gen(src, len, &o, c, clen, &d);
+    if (rc) ps_seterr(err, errlen, "%s", d.msg);
+    ps_diag_free(&d);
+    return rc ? 2 : 0;
 }
 
 int ps_build_file(const char *loop_path, const char *variant, const char *exe, const char *keep_c,

@@ -105,14 +105,32 @@ typedef struct gen {
     int   active;       /* between \OPEN0 and \CLOSE0: plain C is computation */
     int   open_depth;   /* brace depth of the \OPEN0 (leaving it ends the region) */
     nameset sizes;      /* names that message sizes, counts or partners depend on */
+    nameset vals;       /* the same without the buffers constructs are given */
     nameset commfns;    /* functions of this file that communicate */
+    /* \OPEN0's set-up: the statements after \OPEN0 up to the first one that
+     * is part of the workload (a message, a \LOOP, ...): kept in every
+     * variant, before the timed interval (ps_setup_end() where it ends) */
+    size_t open0_tok;      /* the \OPEN0, NOTOK: none */
+    size_t setup_end_tok;  /* the first token of the first timed statement, NOTOK: no set-up */
+    int    setup_done;     /* ps_setup_end() emitted */
+    /* the use-def walk (slicing): the statements of plain C, in token order,
+     * with what every variant keeps */
+    struct unit *units;
+    size_t  nunits, unitcap;
+    nameset used;       /* names read by code that the comm or data variant runs */
+    nameset floats;     /* names declared only as floating-point scalars */
+    nameset macros;     /* names #defined in the file */
+    int     wactive, wdepth, wopen_depth;   /* the walk's own \OPEN0..\CLOSE0 tracking */
     char *seed_defaults; /* the LOOP seed's names the program leaves open (seed_names), NULL if none */
     int   defaults_done;
 } gen;
 
 /* CTX_COMPUTE: plain C is computation (a \LOOP body); CTX_NOGUARD: plain C
- * is never computation (\DATA_MOVE, \KEEP, \COMPUTE blocks). */
-enum { CTX_COMPUTE = 1, CTX_NOGUARD = 2 };
+ * is never computation (\DATA_MOVE, \KEEP, \COMPUTE blocks); CTX_IN_COMPUTE
+ * and CTX_IN_DATA: inside a \COMPUTE or a \DATA_MOVE block. */
+enum { CTX_COMPUTE = 1, CTX_NOGUARD = 2, CTX_IN_COMPUTE = 4, CTX_IN_DATA = 8 };
+
+static void end_setup_at(gen *g, size_t k);
 
 static void put(gen *g, const char *s, size_t n)
 {
@@ -653,7 +671,7 @@ static int gen_construct(gen *g, const ps_node *c, int ctx)
          * inside is data movement, not computation */
         gpp(g, "#if PS_VARIANT >= 1");
         gline(g, line, "{ double ps__d%d = (double)(%s); ps_data_move_begin();", K, a[0]);
-        if (!(rc = gen_block(g, c, (ctx & ~CTX_COMPUTE) | CTX_NOGUARD))) {
+        if (!(rc = gen_block(g, c, (ctx & ~CTX_COMPUTE) | CTX_NOGUARD | CTX_IN_DATA))) {
             gline(g, g->t[c->rbrace].line, "ps_data_move_end(ps__d%d); }", K);
             gpp(g, "#else");
             gline(g, g->t[c->rbrace].line, ";");
@@ -662,6 +680,14 @@ static int gen_construct(gen *g, const ps_node *c, int ctx)
         break;
     case PS_K_KEEP:
         /* plain C kept in every variant; constructs inside keep their class */
+        if (ctx & (CTX_IN_COMPUTE | CTX_IN_DATA)) {
+            rc = gerr(g, nt,
+                      "\\KEEP inside \\%s: the block is compiled in the %s only, so nothing in it can be kept "
+                      "in every variant; move the \\KEEP out of the block",
+                      ctx & CTX_IN_COMPUTE ? "COMPUTE" : "DATA_MOVE",
+                      ctx & CTX_IN_COMPUTE ? "full program" : "comm+data and full variants");
+            break;
+        }
         rc = gen_block(g, c, ctx | CTX_NOGUARD);
         break;
     case PS_K_COMPUTE: {
@@ -676,7 +702,7 @@ static int gen_construct(gen *g, const ps_node *c, int ctx)
             break;
         }
         gpp(g, "#if PS_VARIANT == 2");
-        if (!(rc = gen_block(g, c, ctx | CTX_NOGUARD))) {
+        if (!(rc = gen_block(g, c, ctx | CTX_NOGUARD | CTX_IN_COMPUTE))) {
             gpp(g, "#else");
             gline(g, g->t[c->rbrace].line, ";");
             gpp(g, "#endif");
@@ -851,7 +877,7 @@ static int add_idents(gen *g, nameset *set, size_t a, size_t b)
 /* A declaration `T a = x, *b, c[n] = {...}`: for each declarator whose name
  * is a size name, adds the names its initializer reads; 1 if any was new.
  * The name is the last identifier outside brackets before '=' (or ','). */
-static int decl_inits(gen *g, size_t a, size_t b)
+static int decl_inits(gen *g, nameset *set, size_t a, size_t b)
 {
     int changed = 0, depth = 0;
     size_t name = NOTOK, init = NOTOK;
@@ -862,8 +888,8 @@ static int decl_inits(gen *g, size_t a, size_t b)
         if (ch == '(' || ch == '[' || ch == '{') depth++;
         else if ((ch == ')' || ch == ']' || ch == '}') && depth > 0) depth--;
         if (end || (depth == 0 && (ch == ',' || ch == ';'))) {
-            if (init != NOTOK && name != NOTOK && ns_has(&g->sizes, g->src + g->t[name].off, g->t[name].len))
-                changed |= add_idents(g, &g->sizes, init, k);
+            if (init != NOTOK && name != NOTOK && ns_has(set, g->src + g->t[name].off, g->t[name].len))
+                changed |= add_idents(g, set, init, k);
             name = init = NOTOK;
         } else if (init == NOTOK && depth == 0 && ch == '=') {
             init = k + 1;
@@ -874,10 +900,44 @@ static int decl_inits(gen *g, size_t a, size_t b)
     return changed;
 }
 
+/* Is argument i of a construct of this kind a buffer (a pointer whose
+ * address, not value, the construct needs)? */
+static int buffer_arg(int kind, int i)
+{
+    switch (kind) {
+    case PS_K_COMMUNICATE:
+    case PS_K_EXCHANGE: return i >= 3;
+    case PS_K_TREE_BCAST:
+    case PS_K_TREE_COLLECT_VEC:
+    case PS_K_TREE_DISTRIB_VEC:
+    case PS_K_INIT_ARRAY: return i == 0;
+    default: return 0;
+    }
+}
+
+/* The names of a construct's argument that are values: all but a buffer
+ * argument's base (its first name that is not a type or a call), whose
+ * address is what counts. */
+static void add_value_idents(gen *g, nameset *set, const ps_node *x, int i)
+{
+    size_t a = x->args[i].a, b = x->args[i].b;
+    int skip = buffer_arg(x->info->kind, i);
+    for (size_t k = a; k < b; k++) {
+        const ps_tok *t = &g->t[k];
+        if (t->kind != PS_TK_IDENT) continue;
+        if (skip && !is_call(g, k, b) && !ident_in(g->src + t->off, t->len, type_words)) {
+            skip = 0;
+            continue;
+        }
+        ns_add(set, g->src + t->off, t->len);
+    }
+}
+
 /* Splits every run of plain C into statements (at ';' outside parentheses);
  * seeds the size names with the arguments of the constructs that every
  * variant runs, the headers of control statements around constructs and the
- * statements kept for their calls. */
+ * statements kept for their calls (the value names: the arguments without
+ * the buffers' bases, and the headers). */
 static void collect(gen *g, const ps_nodes *ns, chunks *cs, int in_compute)
 {
     for (size_t i = 0; i < ns->n; i++) {
@@ -897,12 +957,19 @@ static void collect(gen *g, const ps_nodes *ns, chunks *cs, int in_compute)
                 }
             }
             const ps_node *nx = i + 1 < ns->n ? ns->v[i + 1] : NULL;
-            if (nx && (nx->kind == PS_N_CONSTRUCT || nx->has_construct) && !in_compute) add_idents(g, &g->sizes, a, x->toks.b); /* if (...) \SEND */
-            else if (a < x->toks.b) chunk_push(cs, a, x->toks.b);
+            if (nx && (nx->kind == PS_N_CONSTRUCT || nx->has_construct) && !in_compute) { /* if (...) \SEND */
+                add_idents(g, &g->sizes, a, x->toks.b);
+                add_idents(g, &g->vals, a, x->toks.b);
+            } else if (a < x->toks.b) {
+                chunk_push(cs, a, x->toks.b);
+            }
         } else if (x->kind == PS_N_CONSTRUCT) {
             int inner = in_compute || x->info->kind == PS_K_COMPUTE;
             if (!inner && !is_compute_kind(x->info->kind))
-                for (int j = 0; j < x->nargs; j++) add_idents(g, &g->sizes, x->args[j].a, x->args[j].b);
+                for (int j = 0; j < x->nargs; j++) {
+                    add_idents(g, &g->sizes, x->args[j].a, x->args[j].b);
+                    add_value_idents(g, &g->vals, x, j);
+                }
             collect(g, &x->kids, cs, inner);
         } else {
             collect(g, &x->kids, cs, in_compute);
@@ -954,6 +1021,660 @@ static void find_commfns(gen *g)
     }
 }
 
+/* ---- \OPEN0's set-up and the use-def walk ------------------------------------
+ * The set-up: the statements after \OPEN0 (in its block) up to the first one
+ * that is part of the workload: a construct other than \VEC, \MAT,
+ * \INIT_ARRAY and a \KEEP of plain C, or plain C that communicates.  It is
+ * kept in every variant and ends with ps_setup_end(), which starts the timed
+ * interval, so allocation, initialization and first touch of memory are the
+ * same in every variant and outside the time they are compared by.
+ *
+ * The use-def walk: every name read by code the comm or comm+data variant
+ * runs must have its definitions there too, or a kept statement uses a
+ * pointer or a value the variant never set up.  Over the names of the whole
+ * file, to a fixpoint: a computation statement stays when it assigns such a
+ * name (x = ..., x += ..., x++), stores a pointer through one
+ * (p[i] = malloc(...)), or may set one the walk cannot see into (f(&x), a
+ * store into an array of values messages depend on): the last two are kept
+ * with a note, as the walk cannot tell. */
+
+typedef struct unit {
+    size_t a, b;        /* the statement's tokens, as flush_stmt sees them */
+    int    state;       /* U_KEPT, U_CANDIDATE, U_DROPPED */
+    int    keep;        /* a candidate the walk keeps */
+    size_t note_tok;    /* kept because it may set this name (NOTOK: decided) */
+    int    note_vals;   /* ... a name messages depend on */
+} unit;
+enum { U_KEPT = 1, U_CANDIDATE, U_DROPPED };
+enum { D_NONE, D_UNDECIDED, D_KEEP };
+
+static const char *const alloc_fns[] = {"malloc",  "calloc", "realloc", "reallocarray", "aligned_alloc",
+                                        "posix_memalign", "memalign", "valloc", "pvalloc", "strdup",
+                                        "strndup", "mmap",   "alloca",  "ps_vec_alloc", "ps_mat_alloc",
+                                        "ps_scratch", NULL};
+
+static int punct_is(gen *g, size_t k, char c)
+{
+    return g->t[k].kind == PS_TK_PUNCT && g->src[g->t[k].off] == c;
+}
+
+/* Is token k + 1 the character c2 right after token k (==, +=, ->, ++)? */
+static int joined(gen *g, size_t k, char c2)
+{
+    const ps_tok *a = &g->t[k], *b = &g->t[k + 1];
+    return a->kind != PS_TK_EOF && b->kind == PS_TK_PUNCT && b->off == a->off + a->len && g->src[b->off] == c2;
+}
+
+/* The token before k that is not blank or a comment, not before lo. */
+static size_t prev_sig(const gen *g, size_t k, size_t lo)
+{
+    while (k > lo) {
+        k--;
+        if (g->t[k].kind != PS_TK_WS && g->t[k].kind != PS_TK_COMMENT) return k;
+    }
+    return NOTOK;
+}
+
+static int tok_in(gen *g, size_t k, const char *const *set)
+{
+    return g->t[k].kind == PS_TK_IDENT && ident_in(g->src + g->t[k].off, g->t[k].len, set);
+}
+
+static int ns_has_tok(const nameset *ns, gen *g, size_t k) { return ns_has(ns, g->src + g->t[k].off, g->t[k].len); }
+
+static int continues_at(gen *g, size_t a, size_t b, size_t k, int after_brace)
+{
+    size_t n = ps_next_sig(g->p, k);
+    const ps_tok *t = &g->t[n];
+    if (t->kind == PS_TK_IDENT && t->len == 4 && !memcmp(g->src + t->off, "else", 4)) return 1;
+    if (!after_brace) return 0;
+    if (t->kind == PS_TK_PUNCT && strchr(";,)=.[-", g->src[t->off])) return 1;
+    if (t->kind == PS_TK_IDENT && t->len == 5 && !memcmp(g->src + t->off, "while", 5)) return 1;
+    return is_declaration(g, a, b);
+}
+
+/* The statements of a node sequence from node i0, split as gen_compute_seq
+ * splits them: fn(a, b, NULL, complete) for a plain statement [a, b) -
+ * complete when ';' or '}' ended it, not a preprocessor line or the end of
+ * the sequence - and fn(a, b, x, 1) for a node holding a construct, [a, b)
+ * the head of its statement (`if (me == 0)`; a == b: none).  fn returns
+ * nonzero to stop. */
+typedef int (*stmt_fn)(gen *g, size_t a, size_t b, const ps_node *x, int complete, void *arg);
+
+static int each_stmt(gen *g, const ps_nodes *ns, size_t i0, stmt_fn fn, void *arg)
+{
+    size_t a = 0, b = 0;
+    int paren = 0;
+    for (size_t i = i0; i < ns->n; i++) {
+        const ps_node *x = ns->v[i];
+        if (x->kind == PS_N_TOKENS) {
+            for (size_t k = x->toks.a; k < x->toks.b; k++) {
+                const ps_tok *t = &g->t[k];
+                if (t->kind == PS_TK_WS || t->kind == PS_TK_COMMENT) {
+                    if (b > a) b = k + 1;
+                    continue;
+                }
+                if (t->kind == PS_TK_PP) {
+                    if (b > a && fn(g, a, b, NULL, 0, arg)) return 1;
+                    a = b = 0;
+                    paren = 0;
+                    continue;
+                }
+                if (b <= a) a = k;
+                b = k + 1;
+                if (t->kind != PS_TK_PUNCT) continue;
+                char ch = g->src[t->off];
+                if (ch == '(' || ch == '[') paren++;
+                else if ((ch == ')' || ch == ']') && paren > 0) paren--;
+                else if (ch == ';' && paren == 0 && !continues_at(g, a, b, k + 1, 0)) {
+                    if (fn(g, a, b, NULL, 1, arg)) return 1;
+                    a = b = 0;
+                }
+            }
+        } else if (x->kind == PS_N_BRACE && !x->has_construct) {
+            if (b <= a) a = x->toks.a;
+            b = x->toks.b;
+            if (paren == 0 && !continues_at(g, a, b, x->toks.b, 1)) {
+                if (fn(g, a, b, NULL, 1, arg)) return 1;
+                a = b = 0;
+            }
+        } else {
+            if (fn(g, a, b, x, 1, arg)) return 1;
+            a = b = 0;
+            paren = 0;
+        }
+    }
+    return b > a ? fn(g, a, b, NULL, 0, arg) : 0;
+}
+
+/* Does [a, b) send or receive: a runtime communication call or a call of a
+ * function of this file that communicates? */
+static int communicates(gen *g, size_t a, size_t b)
+{
+    for (size_t k = a; k < b; k++) {
+        const ps_tok *t = &g->t[k];
+        if (t->kind != PS_TK_IDENT) continue;
+        if (has_prefix(g->src + t->off, t->len, comm_prefixes)) return 1;
+        if (is_call(g, k, b) && ns_has(&g->commfns, g->src + t->off, t->len)) return 1;
+    }
+    return 0;
+}
+
+/* A node that belongs to the set-up: plain C that does not communicate,
+ * \VEC, \MAT, \INIT_ARRAY, and blocks or \KEEP of nothing else. */
+static int setup_node(gen *g, const ps_node *x)
+{
+    if (x->kind == PS_N_TOKENS) return !communicates(g, x->toks.a, x->toks.b);
+    if (x->kind == PS_N_CONSTRUCT) {
+        int k = x->info->kind;
+        if (k == PS_K_VEC || k == PS_K_MAT || k == PS_K_INIT_ARRAY) return 1;
+        if (k != PS_K_KEEP) return 0;
+    }
+    for (size_t i = 0; i < x->kids.n; i++)
+        if (!setup_node(g, x->kids.v[i])) return 0;
+    return 1;
+}
+
+typedef struct setup_scan { size_t end; int seen; } setup_scan;
+
+static int setup_step(gen *g, size_t a, size_t b, const ps_node *x, int complete, void *arg)
+{
+    (void)complete;
+    setup_scan *s = arg;
+    if (!x) {
+        if (!communicates(g, a, b)) {
+            s->seen = 1;
+            return 0;
+        }
+        s->end = a;
+        return 1;
+    }
+    /* \CLOSE0 before anything timed: nothing is set-up, the old rules hold */
+    if (x->kind == PS_N_CONSTRUCT && x->info->kind == PS_K_CLOSE0) return 1;
+    if (setup_node(g, x)) {
+        s->seen = 1;
+        return 0;
+    }
+    s->end = b > a ? a : x->toks.a;
+    return 1;
+}
+
+static int find_open0(gen *g, const ps_nodes *ns)
+{
+    for (size_t i = 0; i < ns->n; i++) {
+        const ps_node *x = ns->v[i];
+        if (x->kind == PS_N_CONSTRUCT && x->info->kind == PS_K_OPEN0) {
+            g->open0_tok = x->toks.a;
+            setup_scan s = {NOTOK, 0};
+            each_stmt(g, ns, i + 1, setup_step, &s);
+            g->setup_end_tok = s.seen ? s.end : NOTOK;
+            return 1;
+        }
+        if (find_open0(g, &x->kids)) return 1;
+    }
+    return 0;
+}
+
+static void find_setup(gen *g)
+{
+    g->open0_tok = g->setup_end_tok = NOTOK;
+    find_open0(g, &g->p->top);
+}
+
+/* Is token k in the set-up? */
+static int in_setup(gen *g, size_t k)
+{
+    return g->setup_end_tok != NOTOK && k != NOTOK && k > g->open0_tok && k < g->setup_end_tok;
+}
+
+/* ---- declarations: which names are local, which are floating-point ---------- */
+
+typedef void (*decl_fn)(gen *g, size_t name, int float_scalar, void *arg);
+
+/* The names declared in [a, b): after a run of type words that starts a
+ * declaration or a parameter (`long i = 0, n`, `double *p`, `(int a,
+ * double b)`), each declarator's name, and whether it is a floating-point
+ * scalar (not a pointer, an array or a function).  Types named by a typedef
+ * or a macro are not recognised: those names count as unknown. */
+static void each_declared(gen *g, size_t a, size_t b, decl_fn fn, void *arg)
+{
+    for (size_t k = a; k < b; k++) {
+        if (!tok_in(g, k, type_words)) continue;
+        size_t p = prev_sig(g, k, a);
+        if (p != NOTOK && !(g->t[p].kind == PS_TK_PUNCT && strchr(";{}(,", g->src[g->t[p].off]))) continue;
+        int isfloat = 0;
+        size_t m = k;
+        while (m < b && tok_in(g, m, type_words)) {
+            const ps_tok *t = &g->t[m];
+            const char *s = g->src + t->off;
+            if ((t->len == 6 && !memcmp(s, "double", 6)) || (t->len == 5 && !memcmp(s, "float", 5))) isfloat = 1;
+            int tag = (t->len == 6 && !memcmp(s, "struct", 6)) || (t->len == 5 && !memcmp(s, "union", 5)) ||
+                      (t->len == 4 && !memcmp(s, "enum", 4));
+            m = ps_next_sig(g->p, m + 1);
+            if (tag && m < b && g->t[m].kind == PS_TK_IDENT) m = ps_next_sig(g->p, m + 1);
+        }
+        for (;;) {
+            int stars = 0;
+            while (m < b && (punct_is(g, m, '*') || tok_in(g, m, type_words))) {
+                stars += punct_is(g, m, '*');
+                m = ps_next_sig(g->p, m + 1);
+            }
+            if (m >= b || g->t[m].kind != PS_TK_IDENT) break;
+            size_t name = m, n = ps_next_sig(g->p, m + 1);
+            if (n < b && punct_is(g, n, '(')) break;   /* a function */
+            fn(g, name, isfloat && !stars && !(n < b && punct_is(g, n, '[')), arg);
+            /* on to the next declarator: past the initializer or dimensions */
+            int depth = 0;
+            for (m = n; m < b; m = ps_next_sig(g->p, m + 1)) {
+                if (g->t[m].kind != PS_TK_PUNCT) continue;
+                char c = g->src[g->t[m].off];
+                if (c == '(' || c == '[' || c == '{') depth++;
+                else if (c == ')' || c == ']' || c == '}') {
+                    if (depth-- == 0) break;
+                } else if (depth == 0 && (c == ',' || c == ';')) break;
+            }
+            if (m >= b || !punct_is(g, m, ',')) break;
+            m = ps_next_sig(g->p, m + 1);
+            if (m < b && tok_in(g, m, type_words)) break;   /* the next parameter has its own type */
+        }
+    }
+}
+
+static void add_decl_name(gen *g, size_t name, int float_scalar, void *arg)
+{
+    (void)float_scalar;
+    ns_add(arg, g->src + g->t[name].off, g->t[name].len);
+}
+
+typedef struct float_scan { nameset floats, other; } float_scan;
+
+static void add_float_name(gen *g, size_t name, int float_scalar, void *arg)
+{
+    float_scan *f = arg;
+    ns_add(float_scalar ? &f->floats : &f->other, g->src + g->t[name].off, g->t[name].len);
+}
+
+/* Adds the names [a, b) reads to set: not member names (after . or ->), not
+ * names declared in [decl_a, b), type words or keywords; 1 if any was new. */
+static int add_free_names(gen *g, nameset *set, size_t decl_a, size_t a, size_t b)
+{
+    nameset locals = {0};
+    each_declared(g, decl_a, b, add_decl_name, &locals);
+    int changed = 0;
+    for (size_t k = a; k < b; k++) {
+        const ps_tok *t = &g->t[k];
+        if (t->kind != PS_TK_IDENT || tok_in(g, k, type_words) || tok_in(g, k, stmt_words)) continue;
+        size_t p = prev_sig(g, k, a);
+        if (p != NOTOK && (punct_is(g, p, '.') || (punct_is(g, p, '>') && p > 0 && punct_is(g, p - 1, '-'))))
+            continue;
+        if (ns_has(&locals, g->src + t->off, t->len)) continue;
+        changed |= ns_add(set, g->src + t->off, t->len);
+    }
+    ns_free(&locals);
+    return changed;
+}
+
+/* ---- the walk over the program -------------------------------------------- */
+
+static void walk_node(gen *g, const ps_node *x, int ctx, int drop);
+
+typedef struct walkctx { int ctx, drop; } walkctx;
+
+static int walk_step(gen *g, size_t a, size_t b, const ps_node *x, int complete, void *arg)
+{
+    const walkctx *w = arg;
+    if (b > a) {
+        int state;
+        if (w->drop) state = U_DROPPED;
+        else if (x || !complete || in_setup(g, a) || (w->ctx & CTX_NOGUARD) || !((w->ctx & CTX_COMPUTE) || g->wactive))
+            state = U_KEPT;
+        else if (is_declaration(g, a, b) || keeps_control(g, a, b) || size_assignment(g, a, b)) state = U_KEPT;
+        else state = U_CANDIDATE;
+        if (!x) {
+            if (g->nunits == g->unitcap) {
+                g->unitcap = g->unitcap ? 2 * g->unitcap : 64;
+                g->units = ps_xrealloc(g->units, g->unitcap * sizeof *g->units);
+            }
+            g->units[g->nunits++] = (unit){a, b, state, 0, NOTOK, 0};
+        }
+        if (state == U_KEPT) add_free_names(g, &g->used, a, a, b);
+    }
+    if (x) walk_node(g, x, w->ctx, w->drop);
+    return 0;
+}
+
+static int holds_open0(const ps_nodes *ns);
+
+/* Mirrors gen_nodes: statements where plain C is classified, else the
+ * nodes as they are. */
+static void walk_nodes(gen *g, const ps_nodes *ns, int ctx, int drop)
+{
+    if ((ctx & CTX_COMPUTE) || g->wactive || holds_open0(ns)) {
+        walkctx w = {ctx, drop};
+        each_stmt(g, ns, 0, walk_step, &w);
+        return;
+    }
+    for (size_t i = 0; i < ns->n; i++) {
+        const ps_node *x = ns->v[i];
+        if (x->kind != PS_N_TOKENS) walk_node(g, x, ctx, drop);
+        else if ((ctx & CTX_NOGUARD) && !drop) add_free_names(g, &g->used, x->toks.a, x->toks.a, x->toks.b);
+    }
+}
+
+static void walk_node(gen *g, const ps_node *x, int ctx, int drop)
+{
+    if (x->kind == PS_N_CONSTRUCT) {
+        int k = x->info->kind;
+        if (k == PS_K_OPEN0) {
+            g->wactive = 1;
+            g->wopen_depth = g->wdepth;
+        } else if (k == PS_K_CLOSE0) {
+            g->wactive = 0;
+        }
+        if (!drop && !is_compute_kind(k))
+            for (int j = 0; j < x->nargs; j++) add_free_names(g, &g->used, x->args[j].a, x->args[j].a, x->args[j].b);
+        if (k == PS_K_LOOP || k == PS_K_COMMUNICATE) ctx |= CTX_COMPUTE;
+        else if (k == PS_K_DATA_MOVE) ctx = (ctx & ~CTX_COMPUTE) | CTX_NOGUARD;
+        else if (k == PS_K_KEEP) ctx |= CTX_NOGUARD;
+        else if (k == PS_K_COMPUTE) drop = 1;
+    }
+    if (x->kind == PS_N_TOKENS) return;
+    g->wdepth++;
+    walk_nodes(g, &x->kids, ctx, drop);
+    g->wdepth--;
+    if (g->wactive && g->wdepth < g->wopen_depth) g->wactive = 0;
+}
+
+/* ---- what a computation statement defines ----------------------------------- */
+
+/* The end of the expression that starts at k: ';' or ',' outside brackets,
+ * or a closing bracket that opened before it. */
+static size_t expr_end(gen *g, size_t k, size_t b)
+{
+    int depth = 0;
+    for (; k < b; k++) {
+        if (g->t[k].kind != PS_TK_PUNCT) continue;
+        char c = g->src[g->t[k].off];
+        if (c == '(' || c == '[' || c == '{') depth++;
+        else if (c == ')' || c == ']' || c == '}') {
+            if (depth-- == 0) return k;
+        } else if (depth == 0 && (c == ';' || c == ',')) return k;
+    }
+    return b;
+}
+
+/* Does [a, b) set up a pointer: call an allocation function, take an address
+ * (a unary &) or cast to a pointer type? */
+static int pointer_setup(gen *g, size_t a, size_t b)
+{
+    for (size_t k = a; k < b; k++) {
+        if (tok_in(g, k, alloc_fns) && is_call(g, k, b)) return 1;
+        if (punct_is(g, k, '&') && !joined(g, k, '&') && !(k > a && punct_is(g, k - 1, '&'))) {
+            size_t p = prev_sig(g, k, a);
+            if (p == NOTOK || (g->t[p].kind == PS_TK_PUNCT && strchr("=(,?:", g->src[g->t[p].off]))) return 1;
+        }
+        if (punct_is(g, k, ')')) {
+            /* ( T * ) */
+            size_t p = prev_sig(g, k, a);
+            if (p == NOTOK || !punct_is(g, p, '*')) continue;
+            while (p != NOTOK && (punct_is(g, p, '*') || g->t[p].kind == PS_TK_IDENT)) p = prev_sig(g, p, a);
+            if (p != NOTOK && punct_is(g, p, '(')) return 1;
+        }
+    }
+    return 0;
+}
+
+/* The base name of the lvalue that ends before token `end` (x in x = ...,
+ * x[i] = ..., x.m = ..., x->m = ..., *x = ...); *store: it is stored
+ * through, not assigned.  NOTOK when it is something else. */
+static size_t lvalue_before(gen *g, size_t end, size_t lo, int *store)
+{
+    *store = 0;
+    size_t k = prev_sig(g, end, lo);
+    while (k != NOTOK) {
+        if (punct_is(g, k, ']')) {
+            int depth = 0;
+            for (;;) {
+                if (punct_is(g, k, ']')) depth++;
+                else if (punct_is(g, k, '[') && --depth == 0) break;
+                if (k == lo) return NOTOK;
+                k--;
+            }
+            *store = 1;
+            k = prev_sig(g, k, lo);
+            continue;
+        }
+        if (g->t[k].kind != PS_TK_IDENT) return NOTOK;
+        size_t p = prev_sig(g, k, lo);
+        if (p != NOTOK && punct_is(g, p, '.')) {
+            *store = 1;
+            k = prev_sig(g, p, lo);
+            continue;
+        }
+        if (p != NOTOK && punct_is(g, p, '>') && p > lo && punct_is(g, p - 1, '-') && joined(g, p - 1, '>')) {
+            *store = 1;
+            k = prev_sig(g, p - 1, lo);
+            continue;
+        }
+        if (p != NOTOK && punct_is(g, p, '*')) {
+            size_t q = prev_sig(g, p, lo);
+            if (q == NOTOK || (g->t[q].kind == PS_TK_PUNCT && strchr(";{}(,=", g->src[g->t[q].off])) ||
+                tok_in(g, q, stmt_words))
+                *store = 1;
+        }
+        return k;
+    }
+    return NOTOK;
+}
+
+/* The same for the lvalue that starts at k (after a prefix ++ or --). */
+static size_t lvalue_after(gen *g, size_t k, size_t b, int *store)
+{
+    *store = 0;
+    k = ps_next_sig(g->p, k);
+    while (k < b && punct_is(g, k, '*')) {
+        *store = 1;
+        k = ps_next_sig(g->p, k + 1);
+    }
+    if (k >= b || g->t[k].kind != PS_TK_IDENT) return NOTOK;
+    size_t n = ps_next_sig(g->p, k + 1);
+    if (n < b && (punct_is(g, n, '[') || punct_is(g, n, '.') || (punct_is(g, n, '-') && joined(g, n, '>'))))
+        *store = 1;
+    return k;
+}
+
+/* What the computation statement [a, b) defines of the names the kernels
+ * use: D_KEEP (it assigns one, or stores a pointer through one), D_UNDECIDED
+ * (it may set one: *note is the name) or D_NONE. */
+static int defines_used(gen *g, size_t a, size_t b, size_t *note, int *note_vals)
+{
+    nameset locals = {0};
+    each_declared(g, a, b, add_decl_name, &locals);
+    int res = D_NONE;
+    for (size_t k = a; k < b && res != D_KEEP; k++) {
+        if (g->t[k].kind != PS_TK_PUNCT) continue;
+        char c = g->src[g->t[k].off];
+        size_t base = NOTOK, rhs = NOTOK;
+        int store = 0, addr = 0;
+        if (c == '=') {
+            if (joined(g, k, '=')) {        /* == */
+                k++;
+                continue;
+            }
+            size_t end = k;
+            if (k > a && g->t[k - 1].kind == PS_TK_PUNCT && joined(g, k - 1, '=')) {
+                char pc = g->src[g->t[k - 1].off];
+                if (pc == '!' || pc == '=') continue;
+                if (pc == '<' || pc == '>') {
+                    if (!(k - 1 > a && punct_is(g, k - 2, pc) && joined(g, k - 2, pc))) continue;   /* <= >= */
+                    end = k - 2;
+                } else if (strchr("+-*/%&|^", pc)) {
+                    end = k - 1;
+                }
+            }
+            base = lvalue_before(g, end, a, &store);
+            rhs = k + 1;
+        } else if ((c == '+' || c == '-') && joined(g, k, c)) {
+            size_t p = prev_sig(g, k, a);
+            int postfix = p != NOTOK && (g->t[p].kind == PS_TK_IDENT || punct_is(g, p, ')') || punct_is(g, p, ']'));
+            base = postfix ? lvalue_before(g, k, a, &store) : lvalue_after(g, k + 2, b, &store);
+            k++;
+        } else if (c == '&' && !joined(g, k, '&') && !(k > a && punct_is(g, k - 1, '&'))) {
+            /* &x as an argument of a call: the callee may set x */
+            size_t p = prev_sig(g, k, a);
+            if (p == NOTOK || !(punct_is(g, p, '(') || punct_is(g, p, ','))) continue;
+            int depth = 0;
+            size_t q = p;
+            for (; q != NOTOK; q = prev_sig(g, q, a)) {
+                if (punct_is(g, q, ')')) depth++;
+                else if (punct_is(g, q, '(') && depth-- == 0) break;
+            }
+            size_t callee = q == NOTOK ? NOTOK : prev_sig(g, q, a);
+            if (callee == NOTOK || g->t[callee].kind != PS_TK_IDENT || tok_in(g, callee, stmt_words)) continue;
+            if (g->t[callee].len > 3 && !memcmp(g->src + g->t[callee].off, "ps_", 3) &&
+                !tok_in(g, callee, alloc_fns))
+                continue;   /* the runtime's own calls are classified by what they are */
+            base = lvalue_after(g, k + 1, b, &store);
+            addr = tok_in(g, callee, alloc_fns) ? 2 : 1;
+        } else {
+            continue;
+        }
+        if (base == NOTOK || ns_has_tok(&locals, g, base) || !ns_has_tok(&g->used, g, base)) continue;
+        if (!store) {
+            if (ns_has_tok(&g->floats, g, base) && !ns_has_tok(&g->sizes, g, base)) continue;
+            if (addr == 1) {
+                if (res == D_NONE) {
+                    res = D_UNDECIDED;
+                    *note = base;
+                    *note_vals = 0;
+                }
+                continue;
+            }
+            res = D_KEEP;
+        } else if (rhs != NOTOK && pointer_setup(g, rhs, expr_end(g, rhs, b))) {
+            res = D_KEEP;
+        } else if (ns_has_tok(&g->vals, g, base) && res == D_NONE) {
+            res = D_UNDECIDED;
+            *note = base;
+            *note_vals = 1;
+        }
+    }
+    ns_free(&locals);
+    return res;
+}
+
+/* A function of this file: its name, where its parameters start, its body. */
+typedef struct fndef { size_t name, params; const ps_node *body; int done; } fndef;
+
+static size_t find_fndefs(gen *g, fndef **out)
+{
+    const ps_nodes *top = &g->p->top;
+    size_t n = 0;
+    *out = NULL;
+    for (size_t i = 0; i + 1 < top->n; i++) {
+        const ps_node *x = top->v[i], *body = top->v[i + 1];
+        if (x->kind != PS_N_TOKENS || body->kind != PS_N_BRACE) continue;
+        size_t k = prev_sig(g, x->toks.b, x->toks.a);
+        if (k == NOTOK || !punct_is(g, k, ')')) continue;
+        int depth = 0;
+        size_t m = k;
+        for (; m != NOTOK; m = prev_sig(g, m, x->toks.a)) {
+            if (punct_is(g, m, ')')) depth++;
+            else if (punct_is(g, m, '(') && --depth == 0) break;
+        }
+        size_t name = m == NOTOK ? NOTOK : prev_sig(g, m, x->toks.a);
+        if (name == NOTOK || g->t[name].kind != PS_TK_IDENT) continue;
+        *out = ps_xrealloc(*out, (n + 1) * sizeof **out);
+        (*out)[n++] = (fndef){name, m, body, 0};
+    }
+    return n;
+}
+
+/* The use-def walk (see the top of this section). */
+static void slice(gen *g)
+{
+    /* which names are floating-point scalars everywhere they are declared */
+    float_scan fs = {{0}, {0}};
+    each_declared(g, 0, g->p->toks.n, add_float_name, &fs);
+    for (size_t i = 0; i < fs.floats.n; i++)
+        if (!ns_has(&fs.other, fs.floats.s[i], fs.floats.len[i])) ns_add(&g->floats, fs.floats.s[i], fs.floats.len[i]);
+    ns_free(&fs.floats);
+    ns_free(&fs.other);
+    /* the macros #defined in the file (sizes made of them are known early) */
+    for (size_t k = 0; k < g->p->toks.n; k++) {
+        const ps_tok *t = &g->t[k];
+        if (t->kind != PS_TK_PP) continue;
+        const char *s = g->src + t->off, *e = s + t->len;
+        s++;
+        while (s < e && (*s == ' ' || *s == '\t')) s++;
+        if (e - s < 7 || memcmp(s, "define", 6) || (s[6] != ' ' && s[6] != '\t')) continue;
+        s += 7;
+        while (s < e && (*s == ' ' || *s == '\t')) s++;
+        const char *n = s;
+        while (s < e && ((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') || *s == '_'))
+            s++;
+        if (s > n) ns_add(&g->macros, n, (size_t)(s - n));
+    }
+    for (size_t i = 0; i < g->sizes.n; i++) ns_add(&g->used, g->sizes.s[i], g->sizes.len[i]);
+    g->wactive = g->wdepth = g->wopen_depth = 0;
+    walk_nodes(g, &g->p->top, 0, 0);
+
+    fndef *fns;
+    size_t nfns = find_fndefs(g, &fns);
+    for (int changed = 1; changed;) {
+        changed = 0;
+        /* a function the kernels call reads what its body reads */
+        for (size_t i = 0; i < nfns; i++)
+            if (!fns[i].done && ns_has_tok(&g->used, g, fns[i].name)) {
+                fns[i].done = 1;
+                add_free_names(g, &g->used, fns[i].params, fns[i].body->toks.a, fns[i].body->toks.b);
+                changed = 1;
+            }
+        for (size_t i = 0; i < g->nunits; i++) {
+            unit *u = &g->units[i];
+            if (u->state != U_CANDIDATE || u->keep) continue;
+            size_t note = NOTOK;
+            int vals = 0;
+            int d = defines_used(g, u->a, u->b, &note, &vals);
+            if (d == D_NONE) continue;
+            u->keep = 1;
+            u->note_tok = d == D_UNDECIDED ? note : NOTOK;
+            u->note_vals = vals;
+            add_free_names(g, &g->used, u->a, u->a, u->b);
+            changed = 1;
+        }
+    }
+    free(fns);
+    /* tell about the statements kept only because the walk cannot tell */
+    for (size_t i = 0; i < g->nunits; i++) {
+        unit *u = &g->units[i];
+        if (!u->keep || u->note_tok == NOTOK) continue;
+        size_t note;
+        int vals;
+        if (defines_used(g, u->a, u->b, &note, &vals) == D_KEEP) continue;
+        const ps_tok *t = &g->t[u->a], *n = &g->t[u->note_tok];
+        ps_diag_note(g->d, t->line, t->col,
+                     "kept in every white-box variant: it may set '%.*s', which %s, and the generator cannot tell "
+                     "whether it does; put it in \\KEEP { } to keep it without this note, or in \\COMPUTE { } if "
+                     "only the full program needs it",
+                     (int)n->len, g->src + n->off,
+                     u->note_vals ? "message sizes, partners or the conditions around messages depend on"
+                                  : "the communication or data-movement kernel uses");
+    }
+}
+
+/* The statement of plain C that starts at token k, or NULL. */
+static const unit *unit_at(gen *g, size_t k)
+{
+    size_t lo = 0, hi = g->nunits;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (g->units[mid].a < k) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < g->nunits && g->units[lo].a == k ? &g->units[lo] : NULL;
+}
+
 static void analyze(gen *g)
 {
     find_commfns(g);
@@ -963,19 +1684,23 @@ static void analyze(gen *g)
         if (needed_call(g, cs.v[i].a, cs.v[i].b)) add_idents(g, &g->sizes, cs.v[i].a, cs.v[i].b);
     /* what the size names are computed from, to a fixpoint: the right-hand
      * side of an assignment to one, the initializers of a declaration of one */
-    for (int changed = 1; changed;) {
-        changed = 0;
-        for (size_t i = 0; i < cs.n; i++) {
-            size_t a = cs.v[i].a, b = cs.v[i].b, rhs;
-            size_t x = assign_target(g, a, b, &rhs);
-            if (x != NOTOK) {
-                if (ns_has(&g->sizes, g->src + g->t[x].off, g->t[x].len)) changed |= add_idents(g, &g->sizes, rhs, b);
-            } else if (is_declaration(g, a, b)) {
-                changed |= decl_inits(g, a, b);
+    nameset *sets[2] = {&g->sizes, &g->vals};
+    for (int s = 0; s < 2; s++)
+        for (int changed = 1; changed;) {
+            changed = 0;
+            for (size_t i = 0; i < cs.n; i++) {
+                size_t a = cs.v[i].a, b = cs.v[i].b, rhs;
+                size_t x = assign_target(g, a, b, &rhs);
+                if (x != NOTOK) {
+                    if (ns_has(sets[s], g->src + g->t[x].off, g->t[x].len)) changed |= add_idents(g, sets[s], rhs, b);
+                } else if (is_declaration(g, a, b)) {
+                    changed |= decl_inits(g, sets[s], a, b);
+                }
             }
         }
-    }
     free(cs.v);
+    find_setup(g);
+    slice(g);
 }
 
 /* ---- emitting statements ---------------------------------------------------- */
@@ -984,6 +1709,7 @@ typedef struct pending { size_t a, b; int paren; } pending;
 
 static void flush_kept(gen *g, pending *pd)
 {
+    if (pd->b > pd->a) end_setup_at(g, pd->a);
     if (pd->b > pd->a) emit_tokens(g, pd->a, pd->b);
     pd->a = pd->b = 0;
     pd->paren = 0;
@@ -992,9 +1718,11 @@ static void flush_kept(gen *g, pending *pd)
 static void flush_stmt(gen *g, pending *pd, int ctx)
 {
     if (pd->b <= pd->a) return;
+    end_setup_at(g, pd->a);
     int guard = !(ctx & CTX_NOGUARD) && ((ctx & CTX_COMPUTE) || g->active);
+    const unit *u = unit_at(g, pd->a);
     if (!guard || is_declaration(g, pd->a, pd->b) || keeps_control(g, pd->a, pd->b) ||
-        size_assignment(g, pd->a, pd->b)) {
+        size_assignment(g, pd->a, pd->b) || in_setup(g, pd->a) || (u && u->keep)) {
         flush_kept(g, pd);
         return;
     }
@@ -1014,13 +1742,45 @@ static void extend(pending *pd, size_t a, size_t b)
 /* Does the statement continue after position k (a brace or ';' just ended)? */
 static int continues(gen *g, pending *pd, size_t k, int after_brace)
 {
-    size_t n = ps_next_sig(g->p, k);
-    const ps_tok *t = &g->t[n];
-    if (t->kind == PS_TK_IDENT && t->len == 4 && !memcmp(g->src + t->off, "else", 4)) return 1;
-    if (!after_brace) return 0;
-    if (t->kind == PS_TK_PUNCT && strchr(";,)=.[-", g->src[t->off])) return 1;
-    if (t->kind == PS_TK_IDENT && t->len == 5 && !memcmp(g->src + t->off, "while", 5)) return 1;
-    return is_declaration(g, pd->a, pd->b);
+    return continues_at(g, pd->a, pd->b, k, after_brace);
+}
+
+/* Can an array's size be computed where the set-up ends: only the problem
+ * size and the node's parameters, literals, macros and sizeof (a size held
+ * in a variable may still change before the array is first used)? */
+static int size_known(gen *g, const char *s)
+{
+    static const char *const params[] = {"ps_problem_size", "ps_iterations", "ps_size", "ps_rank", "sizeof", NULL};
+    for (const char *p = s; *p;) {
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || *p == '_')) {
+            p++;
+            continue;
+        }
+        const char *q = p;
+        while ((*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z') || (*q >= '0' && *q <= '9') || *q == '_') q++;
+        size_t n = (size_t)(q - p);
+        if (!ident_in(p, n, params) && !ident_in(p, n, type_words) && !ns_has(&g->macros, p, n)) return 0;
+        p = q;
+    }
+    return 1;
+}
+
+/* Where the set-up ends (before the statement at token k, if that is the
+ * first timed one): the arrays whose size is known already get their
+ * storage, then ps_setup_end() starts the timed interval. */
+static void end_setup_at(gen *g, size_t k)
+{
+    if (g->setup_done || g->setup_end_tok == NOTOK || k < g->setup_end_tok) return;
+    g->setup_done = 1;
+    sb b = {0};
+    sb_puts(&b, "");
+    for (int i = 0; i < g->narr; i++) {
+        const array *a = &g->arr[i];
+        if (a->loop_level == g->loop_level && size_known(g, a->s1) && (!a->is_mat || size_known(g, a->s2)))
+            ensure_text(&b, a);
+    }
+    gline(g, g->t[g->setup_end_tok].line, "%sps_setup_end();", b.s);
+    free(b.s);
 }
 
 /* A { } block: its braces, its contents one level deeper, its scope closed. */
@@ -1065,10 +1825,12 @@ static int gen_compute_seq(gen *g, const ps_nodes *ns, int ctx)
             extend(&pd, x->toks.a, x->toks.b);
             if (pd.paren == 0 && !continues(g, &pd, x->toks.b, 1)) flush_stmt(g, &pd, ctx);
         } else if (x->kind == PS_N_BRACE) {
+            end_setup_at(g, pd.b > pd.a ? pd.a : x->toks.a);
             flush_kept(g, &pd);
             int rc = gen_brace(g, x, ctx);
             if (rc) return rc;
         } else {
+            end_setup_at(g, pd.b > pd.a ? pd.a : x->toks.a);
             flush_kept(g, &pd);
             if (gen_construct(g, x, ctx)) return 2;
         }
@@ -1119,14 +1881,6 @@ static int uses_ident(const gen *g, const char *name, int called)
     return 0;
 }
 
-/* The significant token before k, or SIZE_MAX. */
-static size_t prev_sig(const gen *g, size_t k)
-{
-    while (k-- > 0)
-        if (g->t[k].kind != PS_TK_WS && g->t[k].kind != PS_TK_COMMENT) return k;
-    return SIZE_MAX;
-}
-
 /* Does the program declare `name` itself: a typedef ending in it, or (fn) a
  * function declared or defined with it (a type or '*' before the name)? */
 static int declares(const gen *g, const char *name, int fn)
@@ -1145,7 +1899,7 @@ static int declares(const gen *g, const char *name, int fn)
             }
         }
         if (fn && ps_tok_is(g->src, n, '(')) {
-            size_t b = prev_sig(g, k);
+            size_t b = prev_sig(g, k, 0);
             if (b == SIZE_MAX) continue;
             const ps_tok *pt = &g->t[b];
             if (ps_tok_is(g->src, pt, '*') ||
@@ -1340,6 +2094,11 @@ int ps_gen(const char *src, size_t len, const ps_gen_opts *o, char **out, size_t
     }
     free(g.arr);
     ns_free(&g.sizes);
+    ns_free(&g.vals);
+    ns_free(&g.used);
+    ns_free(&g.floats);
+    ns_free(&g.macros);
+    free(g.units);
     ns_free(&g.commfns);
     free(g.seed_defaults);
     free(g.qpath);

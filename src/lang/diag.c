@@ -3,7 +3,10 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "util/util.h"
 
 void ps_diag_init(ps_diag *d, const char *path, const char *src, size_t len)
 {
@@ -13,19 +16,20 @@ void ps_diag_init(ps_diag *d, const char *path, const char *src, size_t len)
     d->len = len;
 }
 
-int ps_diag_error(ps_diag *d, int line, int col, const char *fmt, ...)
+void ps_diag_free(ps_diag *d)
 {
-    if (d->failed) return 2;
-    d->failed = 1;
-    d->line = line;
-    d->col = col;
-    char msg[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
+    for (int i = 0; i < d->nnotes; i++) free(d->notes[i].msg);
+    free(d->notes);
+    free(d->notes_text);
+    d->notes = NULL;
+    d->notes_text = NULL;
+    d->nnotes = 0;
+}
 
-    /* the offending line, tabs kept so the caret lines up under them */
+/* "PATH:LINE:COL: KIND: MSG", the offending line (tabs kept so the caret
+ * lines up under them) and the caret. */
+static void format(const ps_diag *d, const char *kind, int line, int col, const char *msg, char *out, size_t outlen)
+{
     size_t p = 0;
     for (int l = 1; l < line && p < d->len; p++)
         if (d->src[p] == '\n') l++;
@@ -45,7 +49,38 @@ int ps_diag_error(ps_diag *d, int line, int col, const char *fmt, ...)
         text[t++] = (ch < 32 && ch != '\t') || ch == 127 ? '?' : (char)ch;
     }
     text[t] = 0;
-    snprintf(d->msg, sizeof d->msg, "%.1000s:%d:%d: error: %s\n %s\n %s\n", d->path, line, col, msg, text,
-             caret);
+    snprintf(out, outlen, "%.1000s:%d:%d: %s: %s\n %s\n %s\n", d->path, line, col, kind, msg, text, caret);
+}
+
+int ps_diag_error(ps_diag *d, int line, int col, const char *fmt, ...)
+{
+    if (d->failed) return 2;
+    d->failed = 1;
+    d->line = line;
+    d->col = col;
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    format(d, "error", line, col, msg, d->msg, sizeof d->msg);
     return 2;
+}
+
+void ps_diag_note(ps_diag *d, int line, int col, const char *fmt, ...)
+{
+    for (int i = 0; i < d->nnotes; i++)
+        if (d->notes[i].line == line && d->notes[i].col == col) return;
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    d->notes = ps_xrealloc(d->notes, (size_t)(d->nnotes + 1) * sizeof *d->notes);
+    d->notes[d->nnotes++] = (ps_diag_entry){line, col, ps_xstrdup(msg)};
+    char text[4096];
+    format(d, "note", line, col, msg, text, sizeof text);
+    size_t have = d->notes_text ? strlen(d->notes_text) : 0, add = strlen(text);
+    d->notes_text = ps_xrealloc(d->notes_text, have + add + 1);
+    memcpy(d->notes_text + have, text, add + 1);
 }

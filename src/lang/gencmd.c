@@ -17,6 +17,9 @@ int ps_gen_file(const char *path, const ps_gen_opts *o, char **out, size_t *outl
     ps_diag_init(&d, o->path ? o->path : path, src, len);
     int rc = ps_gen(src, len, o, out, outlen, &d);
     if (rc) ps_seterr(err, errlen, "%s", d.msg);
+    /* notes: what the white-box slicer kept without being sure it had to */
+    else if (d.notes_text) fputs(d.notes_text, stderr);
+    ps_diag_free(&d);
     free(src);
     return rc;
 }

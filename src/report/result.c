@@ -122,6 +122,12 @@ json_t *ps_result_ranks(const ps_sheet *s, const ps_trace *t)
         if (t && r < t->nranks) {
             json_object_set_new(o, "clock_offset", json_real(t->rank[r].clock_offset));
             json_object_set_new(o, "clock_rtt", json_real(t->rank[r].clock_rtt));
+            /* memory-system counters over the timed interval (null: not measured) */
+            const ps_procstats *p = &t->rank[r].proc;
+            json_object_set_new(o, "timed_minor_faults", p->timed_minflt >= 0 ? json_integer(p->timed_minflt) : json_null());
+            json_object_set_new(o, "timed_major_faults", p->timed_majflt >= 0 ? json_integer(p->timed_majflt) : json_null());
+            json_object_set_new(o, "timed_cache_misses",
+                                p->timed_cache_misses >= 0 ? json_integer(p->timed_cache_misses) : json_null());
         }
         json_array_append_new(a, o);
     }

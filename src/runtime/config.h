@@ -22,6 +22,19 @@
 /* Scratch space (for messages whose content does not matter) allocated and
  * touched at ps_init, bytes. */
 #define PS_SCRATCH_INITIAL (64L << 10)
+/* Trace events whose buffer is touched before the timed interval starts. */
+#define PS_TRACE_PREFAULT_EVENTS 4096
+/* The set-up's memory is touched before the timed interval (firsttouch.c),
+ * except mappings larger than this: address space reserved, not allocated. */
+#define PS_FIRST_TOUCH_MAX_MAPPING (1UL << 30)
+/* Mappings remembered at ps_init, to tell the set-up's memory from the rest. */
+#define PS_FIRST_TOUCH_KNOWN 512
+/* After the set-up, one round of messages with the ring neighbours (64
+ * bytes and this many) warms the caches again; its tag is the runtime's. */
+#define PS_SETUP_WARMUP_BYTES 16384
+#define PS_SETUP_WARMUP_TAG 0x7ff3
+/* ... and this many messages outstanding at once each way. */
+#define PS_SETUP_WARMUP_REQUESTS 64
 /* Before the timed interval every pair of ranks exchanges one message of
  * each protocol size up to this many ranks (ring neighbours beyond). */
 #define PS_WARMUP_ALL_PAIRS 64

@@ -59,6 +59,9 @@ typedef struct ps__runtime {
     int                  verify_failed;
     int                  tracing;        /* 0 with --no-trace: no events, no timestamps */
     int                  no_warmup;      /* --no-warmup: connections open inside the timed interval */
+    int                  setup_ended;    /* ps_setup_end() restarted the timed interval */
+    /* memory-system counters over the timed interval (memcount.c); -1: not measured */
+    int64_t              timed_minflt, timed_majflt, timed_cache_misses;
 } ps__runtime;
 
 extern ps__runtime ps__rt;
@@ -87,6 +90,15 @@ static inline void ps__record(uint8_t kind, int construct, double t0, double t1,
 const ps__backend *ps__mpi_backend(void);
 /* Returns the recording back end if PARSCOPE_RECORD is set, else NULL. */
 const ps__backend *ps__record_backend(void);
+
+/* The memory counters (memcount.c): begin at the start of the timed
+ * interval, end at its end (results in ps__rt.timed_*). */
+void ps__memcount_begin(void);
+void ps__memcount_end(void);
+/* Remembers the process's memory at ps_init; maps every page of what the
+ * set-up allocated since, returning the bytes (firsttouch.c). */
+void   ps__first_touch_mark(void);
+size_t ps__first_touch(void);
 
 /* Construct table, for writing the trace. */
 int ps__construct_count(void);

@@ -1,13 +1,14 @@
 /*
  * trace.c - the in-memory trace, its file format and message matching.
  *
- * File format "PSTRACE" version 2 (docs/TRACE_FORMAT.md), little-endian:
+ * File format "PSTRACE" version 3 (docs/TRACE_FORMAT.md), little-endian:
  *   magic "PSTRACE\0" (8 bytes), u32 version, u32 nranks, u32 nconstructs,
  *   u32 meta length; then nconstructs names (u16 length + bytes);
  *   the meta JSON (meta length bytes);
  *   per rank: a fixed header (u64 n, u64 dropped, f64 t_begin, t_end,
  *   clock_offset, clock_drift, clock_rtt, procstats: f64 wall, user, sys,
- *   u64 minflt, majflt, nvcsw, nivcsw, maxrss_kb, host[64]) followed by n
+ *   u64 minflt, majflt, nvcsw, nivcsw, maxrss_kb, [version 3: i64
+ *   timed_minflt, timed_majflt, timed_cache_misses], host[64]) followed by n
  *   40-byte event records (f64 t0, f64 t1, u64 bytes, i32 peer, i32 tag,
  *   u16 construct, u8 kind, u8 flags, u32 aux).
  */
@@ -25,8 +26,10 @@
 
 #define PS_TRACE_MAGIC "PSTRACE"
 /* Version 1 had no PS_EV_COLLECTIVE and no request ids (aux was 0 outside
- * sections); its layout is the same, so it reads unchanged. */
+ * sections); its layout is the same, so it reads unchanged. Version 3 adds
+ * the counters over the timed interval to each rank's header. */
 #define PS_TRACE_V1_KINDS (PS_EV_DATA + 1)
+/* the smallest rank header (versions 1 and 2): bounds the rank count of a file */
 #define PS_RANK_HEADER_BYTES (2 * 8 + 5 * 8 + 3 * 8 + 5 * 8 + 64)
 
 _Static_assert(sizeof(ps_event) == 40, "ps_event must stay 40 bytes (the file format)");
@@ -43,6 +46,8 @@ ps_trace *ps_trace_new(int nranks)
         free(t);
         return NULL;
     }
+    for (int r = 0; r < nranks; r++)
+        t->rank[r].proc.timed_minflt = t->rank[r].proc.timed_majflt = t->rank[r].proc.timed_cache_misses = -1;
     return t;
 }
 
@@ -192,6 +197,9 @@ int ps_trace_write(const ps_trace *t, const char *path, char *err, size_t errlen
         wb_u64(&b, rt->proc.nvcsw);
         wb_u64(&b, rt->proc.nivcsw);
         wb_u64(&b, rt->proc.maxrss_kb);
+        wb_u64(&b, (uint64_t)rt->proc.timed_minflt);
+        wb_u64(&b, (uint64_t)rt->proc.timed_majflt);
+        wb_u64(&b, (uint64_t)rt->proc.timed_cache_misses);
         char host[64] = {0};
         memcpy(host, rt->host, sizeof host - 1);
         wb_put(&b, host, sizeof host);
@@ -322,6 +330,11 @@ int ps_trace_parse(const void *bytes, size_t len, const char *file, ps_trace **o
         rt->proc.nvcsw = rb_u64(&b);
         rt->proc.nivcsw = rb_u64(&b);
         rt->proc.maxrss_kb = rb_u64(&b);
+        if (version >= 3) {
+            rt->proc.timed_minflt = (int64_t)rb_u64(&b);
+            rt->proc.timed_majflt = (int64_t)rb_u64(&b);
+            rt->proc.timed_cache_misses = (int64_t)rb_u64(&b);
+        }
         rb_get(&b, rt->host, 64);
         rt->host[63] = '\0';
         if (b.bad) break;

@@ -69,6 +69,10 @@ typedef struct ps_procstats {
     uint64_t minflt, majflt;         /* page faults */
     uint64_t nvcsw, nivcsw;          /* voluntary / involuntary context switches */
     uint64_t maxrss_kb;
+    /* memory-system counters over the timed interval only (the rest are
+     * whole-process figures); -1: not measured (a prediction, a version 1
+     * trace, no perf_event_open for cache misses) */
+    int64_t  timed_minflt, timed_majflt, timed_cache_misses;
 } ps_procstats;
 
 typedef struct ps_rank_trace {
@@ -121,7 +125,7 @@ const char *ps_event_kind_name(int kind);
 
 /* The trace format version ps_trace_write writes (docs/TRACE_FORMAT.md);
  * ps_trace_parse reads this one and every earlier one. */
-#define PS_TRACE_VERSION 2u
+#define PS_TRACE_VERSION 3u
 
 /* ---- nonblocking requests -------------------------------------------------- */
 

@@ -337,6 +337,162 @@ static json_t *sections_json(const ps_wb_data *d)
     return a;
 }
 
+/* ---- memory: page faults and cache misses over the timed interval ---------- */
+
+enum { M_MINOR, M_MAJOR, M_FAULTS, M_CACHE, M_SETUP };
+
+static double mem_field(const ps_wb_sample *s, int f, int r)
+{
+    switch (f) {
+    case M_MINOR: return s->minflt ? s->minflt[r] : NAN;
+    case M_MAJOR: return s->majflt ? s->majflt[r] : NAN;
+    case M_FAULTS: return s->minflt && s->majflt ? s->minflt[r] + s->majflt[r] : NAN;
+    case M_CACHE: return s->cache_misses ? s->cache_misses[r] : NAN;
+    default: return s->setup_in_timed ? s->setup_in_timed[r] : NAN;
+    }
+}
+
+/* Median over the trials of variant v of rank r's figure f. */
+static double mem_rank(const ps_wb_data *d, int v, int r, int f)
+{
+    int n = d->ntrials[v];
+    double *x = ps_xmalloc((size_t)(n > 0 ? n : 1) * sizeof *x);
+    for (int k = 0; k < n; k++) {
+        const ps_wb_sample *s = &d->sample[v][k];
+        x[k] = isfinite(s->time) && r < s->nranks ? mem_field(s, f, r) : NAN;
+    }
+    double m = median_of(x, n);
+    free(x);
+    return m;
+}
+
+/* The largest rank's median (ranks count in parallel: the slowest decides). */
+static double mem_max(const ps_wb_data *d, int v, int f)
+{
+    double mx = NAN;
+    for (int r = 0; r < d->nranks; r++) {
+        double x = mem_rank(d, v, r, f);
+        if (isfinite(x) && (!isfinite(mx) || x > mx)) mx = x;
+    }
+    return mx;
+}
+
+static json_t *mem_counts(const ps_wb_data *d, int v, int r)
+{
+    json_t *o = json_object();
+    static const char *const key[3] = {"minor_faults", "major_faults", "cache_misses"};
+    static const int field_of[3] = {M_MINOR, M_MAJOR, M_CACHE};
+    for (int i = 0; i < 3; i++) {
+        double x = r < 0 ? mem_max(d, v, field_of[i]) : mem_rank(d, v, r, field_of[i]);
+        json_object_set_new(o, key[i], isfinite(x) ? json_integer((json_int_t)llround(x)) : json_null());
+    }
+    return o;
+}
+
+/* A part's memory check: how many more page faults its minuend kernel takes
+ * than its subtrahend (per rank, the largest difference), what they cost at
+ * the measured price of a fault, and a flag when that is a sizeable share of
+ * the part: the part then measures a difference of memory state (memory
+ * touched for the first time inside the timed interval), not the activity. */
+static json_t *mem_part_json(const ps_wb_data *d, int p, double value, double tfull, int *flagged)
+{
+    int a = parts[p].a, b = parts[p].b;
+    double diff = NAN;
+    for (int r = 0; r < d->nranks; r++) {
+        double fa = mem_rank(d, a, r, M_FAULTS), fb = b < 0 ? 0 : mem_rank(d, b, r, M_FAULTS);
+        if (isfinite(fa) && isfinite(fb) && (!isfinite(diff) || fabs(fa - fb) > fabs(diff))) diff = fa - fb;
+    }
+    json_t *o = json_object();
+    json_object_set_new(o, "fault_difference", isfinite(diff) ? json_integer((json_int_t)llround(diff)) : json_null());
+    double ft = isfinite(diff) && isfinite(d->fault_cost) ? fabs(diff) * d->fault_cost : NAN;
+    json_object_set_new(o, "fault_time_s", num(ft));
+    double mag = fabs(value);
+    json_object_set_new(o, "share_of_part_pct", num(isfinite(ft) && mag > 0 ? 100.0 * ft / mag : NAN));
+    int flag = isfinite(ft) && ft > 0 && isfinite(value) && ft >= 0.1 * mag && (!isfinite(tfull) || ft >= 0.01 * tfull);
+    json_object_set_new(o, "flagged", json_boolean(flag));
+    if (flag) {
+        char t1[32], t2[32], note[640];
+        ps_fmt_time(t1, sizeof t1, ft);
+        ps_fmt_time(t2, sizeof t2, d->fault_cost);
+        if (b < 0)
+            snprintf(note, sizeof note,
+                     "the communication kernel takes %.0f page faults per rank inside its timed interval, about %s "
+                     "at %s per fault (%.0f%% of T(comm)): memory touched for the first time there (a buffer "
+                     "allocated or first used after the set-up), not communication",
+                     fabs(diff), t1, t2, mag > 0 ? 100.0 * ft / mag : 100.0);
+        else
+            snprintf(note, sizeof note,
+                     "the %s and %s kernels differ by %.0f page faults per rank, about %s at %s per fault (%.0f%% "
+                     "of this part): the part includes memory touched for the first time inside the timed "
+                     "interval by one kernel only, not just %s",
+                     ps_wb_variant_name(a), ps_wb_variant_name(b), fabs(diff), t1, t2,
+                     mag > 0 ? 100.0 * ft / mag : 100.0, p == 1 ? "data movement" : "computation");
+        json_object_set_new(o, "note", json_string(note));
+        *flagged = 1;
+    }
+    return o;
+}
+
+static json_t *memory_json(const ps_wb_data *d, const double value[3], double tfull)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "fault_cost_s", num(d->fault_cost));
+    char how[256];
+    if (isfinite(d->fault_cost))
+        snprintf(how, sizeof how, "measured here before the trials: touching %d fresh pages, the median of 3", d->fault_pages);
+    else
+        snprintf(how, sizeof how, "not measured: page faults cannot be counted here, so no part is priced");
+    json_object_set_new(o, "fault_cost_note", json_string(how));
+    json_t *vars = json_object();
+    int cache = 0;
+    for (int v = 0; v < PS_WB_NVARIANTS; v++) {
+        if (!d->ntrials[v]) continue;
+        json_object_set_new(vars, ps_wb_variant_name(v), mem_counts(d, v, -1));
+        if (isfinite(mem_max(d, v, M_CACHE))) cache = 1;
+    }
+    json_object_set_new(o, "variants", vars);
+    json_object_set_new(o, "cache_misses_counted", json_boolean(cache));
+    json_t *pj = json_object();
+    int flagged = 0;
+    for (int p = 0; p < 3; p++) json_object_set_new(pj, parts[p].name, mem_part_json(d, p, value[p], tfull, &flagged));
+    json_object_set_new(o, "parts", pj);
+    json_object_set_new(o, "flagged", json_boolean(flagged));
+    json_object_set_new(o, "note",
+                        json_string(cache ? "page faults (getrusage) and cache misses (perf_event_open) over each "
+                                            "kernel's timed interval: the largest rank's median over the trials"
+                                          : "page faults (getrusage) over each kernel's timed interval: the largest "
+                                            "rank's median over the trials; cache misses are not counted here "
+                                            "(perf_event_open is not allowed, or there are no hardware counters)"));
+    return o;
+}
+
+/* Set-up inside the timed interval: \INIT_ARRAY after the set-up ended. */
+static json_t *setup_json(const ps_wb_data *d)
+{
+    json_t *o = json_object(), *vars = json_object();
+    for (int v = 0; v < PS_WB_NVARIANTS; v++)
+        if (d->ntrials[v]) json_object_set_new(vars, ps_wb_variant_name(v), num(mem_max(d, v, M_SETUP)));
+    json_object_set_new(o, "init_array_in_timed_s", vars);
+    double c = mem_max(d, PS_WB_COMM, M_SETUP);
+    int inside = isfinite(c) && c > 0;
+    json_object_set_new(o, "inside", json_boolean(inside));
+    char note[512];
+    if (inside) {
+        char t[32];
+        ps_fmt_time(t, sizeof t, c);
+        snprintf(note, sizeof note,
+                 "\\INIT_ARRAY ran inside the timed interval (%s in the comm kernel, the largest rank): the program "
+                 "initializes arrays after its set-up ends (after the first message, in a \\LOOP), so that time "
+                 "is counted in T(comm); it cancels in the other parts.  Initialize before the first message and "
+                 "\\LOOP",
+                 t);
+    } else {
+        snprintf(note, sizeof note, "no \\INIT_ARRAY ran inside the timed interval");
+    }
+    json_object_set_new(o, "note", json_string(note));
+    return o;
+}
+
 static json_t *model_json(const ps_wb_data *d, const ps_machine *m, const char *machine_path)
 {
     json_t *o = json_object();
@@ -469,12 +625,18 @@ int ps_whitebox_analyze(const ps_wb_data *d, const ps_machine *m, const char *ma
             json_object_set_new(e, "messages_sent", json_integer((json_int_t)sc->messages[r]));
             json_object_set_new(e, "bytes_sent", json_integer((json_int_t)sc->bytes[r]));
         }
+        json_t *mem = json_object();
+        for (int v = 0; v < PS_WB_NVARIANTS; v++)
+            if (d->ntrials[v]) json_object_set_new(mem, ps_wb_variant_name(v), mem_counts(d, v, r));
+        json_object_set_new(e, "memory", mem);
         json_array_append_new(ranks, e);
     }
     json_object_set_new(doc, "ranks", ranks);
     json_object_set_new(doc, "load_balance", load_balance_json(d, comp_rank));
     free(comp_rank);
     json_object_set_new(doc, "sections", sections_json(d));
+    json_object_set_new(doc, "memory", memory_json(d, value, full_median));
+    json_object_set_new(doc, "setup", setup_json(d));
     json_object_set_new(doc, "model", model_json(d, m, machine_path));
     json_object_set_new(doc, "conclusions", ps_whitebox_conclude(doc));
     return 0;

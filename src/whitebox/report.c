@@ -46,6 +46,26 @@ static const char *tm(char *buf, size_t len, double s)
     return buf;
 }
 
+/* One number by fmt, or "-" when it is not finite: an output never shows
+ * "nan" (a ratio of a negative or missing part, say). */
+static const char *fx(char *buf, size_t len, const char *fmt, double v)
+{
+    if (isfinite(v)) snprintf(buf, len, fmt, v);
+    else snprintf(buf, len, "-");
+    return buf;
+}
+
+/* An integer count, or "-" when it was not measured. */
+static const char *cnt(char *buf, size_t len, const json_t *o, const char *key)
+{
+    double v = jnum(o, key);
+    if (isfinite(v)) snprintf(buf, len, "%.0f", v);
+    else snprintf(buf, len, "-");
+    return buf;
+}
+
+static const char *const var_key[PS_WB_NVARIANTS] = {"comm", "data", "full", "sections"};
+
 static int is_whitebox(const json_t *doc)
 {
     return doc && json_is_object(doc) && !strcmp(jstr(doc, "kind"), "whitebox") &&
@@ -87,18 +107,20 @@ void ps_whitebox_print(const json_t *doc, FILE *f)
             "spread over trial pairs (min .. max)");
     for (int p = 0; p < 3; p++) {
         const json_t *o = json_object_get(parts, part_key[p]);
-        fprintf(f, "  %-15s %-24s %11s %7.1f%% %11s   %s .. %s (%lld %s)\n", part_label[p], jstr(o, "formula"),
-                tm(a, 32, jnum(o, "value")), jnum(o, "share_pct"), tm(e, 32, jnum(o, "best")),
+        char sh[32];
+        fprintf(f, "  %-15s %-24s %11s %8s %11s   %s .. %s (%lld %s)\n", part_label[p], jstr(o, "formula"),
+                tm(a, 32, jnum(o, "value")), fx(sh, 32, "%.1f%%", jnum(o, "share_pct")), tm(e, 32, jnum(o, "best")),
                 tm(b, 32, jnum(o, "min")), tm(c, 32, jnum(o, "max")), (long long)jnum(o, "pairs"),
                 p == 0 ? "trials" : "pairs");
         if (json_is_true(json_object_get(o, "negative"))) fprintf(f, "  %17s%s\n", "", jstr(o, "note"));
     }
     fprintf(f, "\n  %s\n", jstr(json_object_get(doc, "ordered"), "note"));
     const json_t *prof = json_object_get(doc, "profile");
-    fprintf(f, "  Profile: communication %.1f %%, data movement %.1f %%, computation %.1f %%; "
-               "(communication + data movement) / computation = %.3g\n",
-            jnum(prof, "communication_pct"), jnum(prof, "data_movement_pct"), jnum(prof, "computation_pct"),
-            jnum(prof, "communication_over_computation"));
+    fprintf(f, "  Profile: communication %s %%, data movement %s %%, computation %s %%; "
+               "(communication + data movement) / computation = %s\n",
+            fx(a, 32, "%.1f", jnum(prof, "communication_pct")), fx(b, 32, "%.1f", jnum(prof, "data_movement_pct")),
+            fx(c, 32, "%.1f", jnum(prof, "computation_pct")),
+            fx(e, 32, "%.3g", jnum(prof, "communication_over_computation")));
     const json_t *msg = json_object_get(doc, "messages");
     if (msg && !json_is_true(json_object_get(msg, "same"))) fprintf(f, "  Warning: %s\n", jstr(msg, "note"));
 
@@ -115,10 +137,44 @@ void ps_whitebox_print(const json_t *doc, FILE *f)
                 (long long)jnum(r, "bytes_sent"));
     }
     const json_t *lb = json_object_get(doc, "load_balance");
-    fprintf(f, "  Load balance: computation max/mean %.3f by subtraction, %.3f instrumented (most loaded rank %lld, "
-               "imbalance %.1f %%)\n",
-            jnum(lb, "computation_max_over_mean"), jnum(lb, "instrumented_compute_max_over_mean"),
-            (long long)jnum(lb, "most_loaded_rank"), jnum(lb, "imbalance_pct"));
+    fprintf(f, "  Load balance: computation max/mean %s by subtraction, %s instrumented (most loaded rank %s, "
+               "imbalance %s %%)\n",
+            fx(a, 32, "%.3f", jnum(lb, "computation_max_over_mean")),
+            fx(b, 32, "%.3f", jnum(lb, "instrumented_compute_max_over_mean")),
+            fx(c, 32, "%.0f", jnum(lb, "most_loaded_rank")), fx(e, 32, "%.1f", jnum(lb, "imbalance_pct")));
+
+    const json_t *mem = json_object_get(doc, "memory");
+    if (json_is_object(mem)) {
+        double fc = jnum(mem, "fault_cost_s");
+        fprintf(f, "\n  Memory over the timed interval (the largest rank, median over the trials); a page fault costs "
+                   "%s here (%s)\n",
+                tm(a, 32, fc), isfinite(fc) ? "measured" : "not measured");
+        fprintf(f, "  %-10s %14s %14s %14s\n", "kernel", "minor faults", "major faults", "cache misses");
+        const json_t *mv = json_object_get(mem, "variants");
+        for (int v = 0; v < PS_WB_NVARIANTS; v++) {
+            const json_t *x = json_object_get(mv, var_key[v]);
+            if (!x) continue;
+            fprintf(f, "  %-10s %14s %14s %14s\n", var_key[v], cnt(a, 32, x, "minor_faults"),
+                    cnt(b, 32, x, "major_faults"), cnt(c, 32, x, "cache_misses"));
+        }
+        if (!json_is_true(json_object_get(mem, "cache_misses_counted")))
+            fprintf(f, "  (cache misses are not counted here: perf_event_open is not allowed or has no hardware counters)\n");
+        const json_t *mp = json_object_get(mem, "parts");
+        for (int p = 0; p < 3; p++) {
+            const json_t *o = json_object_get(mp, part_key[p]);
+            if (json_is_true(json_object_get(o, "flagged")))
+                fprintf(f, "  Flagged, %s: %s\n", part_label[p], jstr(o, "note"));
+        }
+    }
+    const json_t *setup = json_object_get(doc, "setup");
+    if (json_is_true(json_object_get(setup, "inside"))) fprintf(f, "  Set-up: %s\n", jstr(setup, "note"));
+    const json_t *sl = json_object_get(json_object_get(doc, "slicer"), "notes");
+    if (json_array_size(sl)) {
+        fprintf(f, "\n  Generator notes (statements kept in every kernel without certainty):\n");
+        json_array_foreach(sl, i, r)
+            fprintf(f, "    %s:%lld:%lld: %s\n", jstr(r, "file"), (long long)jnum(r, "line"), (long long)jnum(r, "col"),
+                    jstr(r, "message"));
+    }
 
     const json_t *secs = json_object_get(doc, "sections");
     if (json_is_array(secs)) {
@@ -127,8 +183,9 @@ void ps_whitebox_print(const json_t *doc, FILE *f)
         else
             fprintf(f, "\n  %-24s %14s %14s %8s\n", "section", "slowest rank", "mean rank", "of run");
         json_array_foreach(secs, i, r) {
-            fprintf(f, "  %-24s %14s %14s %7.1f%%\n", jstr(r, "name"), tm(a, 32, jnum(r, "max_rank_s")),
-                    tm(b, 32, jnum(r, "mean_rank_s")), jnum(r, "pct_of_run"));
+            char pc[32];
+            fprintf(f, "  %-24s %14s %14s %8s\n", jstr(r, "name"), tm(a, 32, jnum(r, "max_rank_s")),
+                    tm(b, 32, jnum(r, "mean_rank_s")), fx(pc, 32, "%.1f%%", jnum(r, "pct_of_run")));
         }
     }
 
@@ -137,11 +194,12 @@ void ps_whitebox_print(const json_t *doc, FILE *f)
     if (!json_is_true(json_object_get(mod, "available"))) {
         fprintf(f, "    %s\n", jstr(mod, "note"));
     } else {
-        fprintf(f, "    machine %s: latency %s, bandwidth %.4g MB/s (%s)\n", jstr(mod, "machine"),
-                tm(a, 32, jnum(mod, "latency_s")), jnum(mod, "bandwidth_Bps") / 1e6, jstr(mod, "parameters"));
-        fprintf(f, "    predicted %s (ping-pong table: %s), measured %s: measured / predicted = %.3g\n",
+        fprintf(f, "    machine %s: latency %s, bandwidth %s MB/s (%s)\n", jstr(mod, "machine"),
+                tm(a, 32, jnum(mod, "latency_s")), fx(b, 32, "%.4g", jnum(mod, "bandwidth_Bps") / 1e6),
+                jstr(mod, "parameters"));
+        fprintf(f, "    predicted %s (ping-pong table: %s), measured %s: measured / predicted = %s\n",
                 tm(a, 32, jnum(mod, "predicted_s")), tm(b, 32, jnum(mod, "predicted_table_s")),
-                tm(c, 32, jnum(mod, "measured_s")), jnum(mod, "measured_over_predicted"));
+                tm(c, 32, jnum(mod, "measured_s")), fx(e, 32, "%.3g", jnum(mod, "measured_over_predicted")));
         fprintf(f, "    %s\n", jstr(mod, "note"));
     }
     const json_t *concl = json_object_get(doc, "conclusions");
@@ -249,7 +307,7 @@ int ps_whitebox_report_html(FILE *f, const json_t *doc, const char *dir, const c
     (void)dir;
     (void)source;
     if (!is_whitebox(doc)) return -1;
-    char a[32];
+    char a[32], b[32], c[32], d[32], e[32];
     const json_t *params = json_object_get(doc, "params");
     char title[320];
     snprintf(title, sizeof title, "White-box breakdown: %s on %lld ranks", jstr(doc, "workload"),
@@ -274,14 +332,16 @@ int ps_whitebox_report_html(FILE *f, const json_t *doc, const char *dir, const c
     ps_html_kv(f, "trials per variant", "%lld (interleaved, the order rotated each round)",
                (long long)jnum(params, "trials"));
     const json_t *prof = json_object_get(doc, "profile");
-    ps_html_kv(f, "profile", "communication %.1f %%, data movement %.1f %%, computation %.1f %%",
-               jnum(prof, "communication_pct"), jnum(prof, "data_movement_pct"), jnum(prof, "computation_pct"));
-    ps_html_kv(f, "(communication + data movement) / computation", "%.3g",
-               jnum(prof, "communication_over_computation"));
+    ps_html_kv(f, "profile", "communication %s %%, data movement %s %%, computation %s %%",
+               fx(a, 32, "%.1f", jnum(prof, "communication_pct")), fx(b, 32, "%.1f", jnum(prof, "data_movement_pct")),
+               fx(c, 32, "%.1f", jnum(prof, "computation_pct")));
+    ps_html_kv(f, "(communication + data movement) / computation", "%s",
+               fx(a, 32, "%.3g", jnum(prof, "communication_over_computation")));
     ps_html_kv(f, "order of the kernels", "%s", jstr(json_object_get(doc, "ordered"), "note"));
     const json_t *lb = json_object_get(doc, "load_balance");
-    ps_html_kv(f, "load balance (computation max / mean)", "%.3f by subtraction, %.3f instrumented",
-               jnum(lb, "computation_max_over_mean"), jnum(lb, "instrumented_compute_max_over_mean"));
+    ps_html_kv(f, "load balance (computation max / mean)", "%s by subtraction, %s instrumented",
+               fx(a, 32, "%.3f", jnum(lb, "computation_max_over_mean")),
+               fx(b, 32, "%.3f", jnum(lb, "instrumented_compute_max_over_mean")));
     const json_t *msg = json_object_get(doc, "messages");
     if (msg) ps_html_kv(f, "messages in the kernels", "%s", jstr(msg, "note"));
     ps_html_kv_end(f);
@@ -298,13 +358,13 @@ int ps_whitebox_report_html(FILE *f, const json_t *doc, const char *dir, const c
         ps_html_row_begin(f);
         ps_html_cell(f, 0, "%s", part_label[p]);
         ps_html_cell(f, 0, "%s", jstr(o, "formula"));
-        time_cell(f, jnum(o, "value"));
-        ps_html_cell(f, 1, "%.1f %%", jnum(o, "share_pct"));
-        time_cell(f, jnum(o, "best"));
-        time_cell(f, jnum(o, "min"));
-        time_cell(f, jnum(o, "q1"));
-        time_cell(f, jnum(o, "q3"));
-        time_cell(f, jnum(o, "max"));
+        ps_html_cell(f, 1, "%s", tm(a, 32, jnum(o, "value")));
+        ps_html_cell(f, 1, "%s", fx(e, 32, "%.1f %%", jnum(o, "share_pct")));
+        ps_html_cell(f, 1, "%s", tm(b, 32, jnum(o, "best")));
+        ps_html_cell(f, 1, "%s", tm(b, 32, jnum(o, "min")));
+        ps_html_cell(f, 1, "%s", tm(c, 32, jnum(o, "q1")));
+        ps_html_cell(f, 1, "%s", tm(d, 32, jnum(o, "q3")));
+        ps_html_cell(f, 1, "%s", tm(e, 32, jnum(o, "max")));
         ps_html_cell(f, 0, "%s", jstr(o, "note"));
         ps_html_row_end(f);
     }
@@ -354,6 +414,58 @@ int ps_whitebox_report_html(FILE *f, const json_t *doc, const char *dir, const c
     }
     ps_html_table_end(f);
 
+    const json_t *mem = json_object_get(doc, "memory");
+    if (json_is_object(mem)) {
+        ps_html_heading(f, "Memory system over the timed interval");
+        ps_html_kv_begin(f);
+        double fc = jnum(mem, "fault_cost_s");
+        ps_html_kv(f, "cost of a page fault here", "%s (%s)", tm(a, 32, fc), jstr(mem, "fault_cost_note"));
+        ps_html_kv_end(f);
+        ps_html_table_begin(f, 4, "kernel", "minor page faults", "major page faults", "cache misses");
+        const json_t *mv = json_object_get(mem, "variants");
+        for (int v = 0; v < PS_WB_NVARIANTS; v++) {
+            const json_t *x = json_object_get(mv, var_key[v]);
+            if (!x) continue;
+            ps_html_row_begin(f);
+            ps_html_cell(f, 0, "%s", var_key[v]);
+            ps_html_cell(f, 1, "%s", cnt(a, 32, x, "minor_faults"));
+            ps_html_cell(f, 1, "%s", cnt(b, 32, x, "major_faults"));
+            ps_html_cell(f, 1, "%s", cnt(c, 32, x, "cache_misses"));
+            ps_html_row_end(f);
+        }
+        ps_html_table_end(f);
+        ps_html_table_begin(f, 5, "part", "difference in page faults", "their cost", "share of the part", "note");
+        const json_t *mp = json_object_get(mem, "parts");
+        for (int p = 0; p < 3; p++) {
+            const json_t *o = json_object_get(mp, part_key[p]);
+            ps_html_row_begin(f);
+            ps_html_cell(f, 0, "%s", part_label[p]);
+            ps_html_cell(f, 1, "%s", cnt(a, 32, o, "fault_difference"));
+            ps_html_cell(f, 1, "%s", tm(b, 32, jnum(o, "fault_time_s")));
+            double sh = jnum(o, "share_of_part_pct");
+            if (isfinite(sh)) ps_html_cell(f, 1, "%.1f %%", sh);
+            else ps_html_cell(f, 1, "-");
+            ps_html_cell(f, 0, "%s", json_is_true(json_object_get(o, "flagged")) ? jstr(o, "note") : "");
+            ps_html_row_end(f);
+        }
+        ps_html_table_end(f);
+        ps_html_note(f, "%s", jstr(mem, "note"));
+    }
+    const json_t *setup = json_object_get(doc, "setup");
+    if (json_is_true(json_object_get(setup, "inside"))) ps_html_note(f, "Set-up: %s", jstr(setup, "note"));
+    const json_t *sl = json_object_get(json_object_get(doc, "slicer"), "notes");
+    if (json_array_size(sl)) {
+        ps_html_heading(f, "Generator notes");
+        ps_html_table_begin(f, 2, "where", "note");
+        json_array_foreach(sl, i, r) {
+            ps_html_row_begin(f);
+            ps_html_cell(f, 0, "%s:%lld:%lld", jstr(r, "file"), (long long)jnum(r, "line"), (long long)jnum(r, "col"));
+            ps_html_cell(f, 0, "%s", jstr(r, "message"));
+            ps_html_row_end(f);
+        }
+        ps_html_table_end(f);
+    }
+
     const json_t *secs = json_object_get(doc, "sections");
     if (json_is_array(secs)) {
         ps_html_heading(f, "Sections (section timing compiled in)");
@@ -363,9 +475,9 @@ int ps_whitebox_report_html(FILE *f, const json_t *doc, const char *dir, const c
             json_array_foreach(secs, i, r) {
                 ps_html_row_begin(f);
                 ps_html_cell(f, 0, "%s", jstr(r, "name"));
-                time_cell(f, jnum(r, "max_rank_s"));
-                time_cell(f, jnum(r, "mean_rank_s"));
-                ps_html_cell(f, 1, "%.1f %%", jnum(r, "pct_of_run"));
+                ps_html_cell(f, 1, "%s", tm(a, 32, jnum(r, "max_rank_s")));
+                ps_html_cell(f, 1, "%s", tm(b, 32, jnum(r, "mean_rank_s")));
+                ps_html_cell(f, 1, "%s", fx(c, 32, "%.1f %%", jnum(r, "pct_of_run")));
                 ps_html_row_end(f);
             }
             ps_html_table_end(f);
@@ -380,12 +492,12 @@ int ps_whitebox_report_html(FILE *f, const json_t *doc, const char *dir, const c
         ps_html_kv_begin(f);
         ps_html_kv(f, "machine model", "%s", jstr(mod, "machine"));
         ps_html_kv(f, "latency", "%s", tm(a, 32, jnum(mod, "latency_s")));
-        ps_html_kv(f, "bandwidth", "%.4g MB/s", jnum(mod, "bandwidth_Bps") / 1e6);
+        ps_html_kv(f, "bandwidth", "%s MB/s", fx(b, 32, "%.4g", jnum(mod, "bandwidth_Bps") / 1e6));
         ps_html_kv(f, "parameters", "%s", jstr(mod, "parameters"));
         ps_html_kv(f, "predicted (simple model)", "%s", tm(a, 32, jnum(mod, "predicted_s")));
         ps_html_kv(f, "predicted (ping-pong table per message)", "%s", tm(a, 32, jnum(mod, "predicted_table_s")));
         ps_html_kv(f, "measured T(comm)", "%s", tm(a, 32, jnum(mod, "measured_s")));
-        ps_html_kv(f, "measured / predicted", "%.3g", jnum(mod, "measured_over_predicted"));
+        ps_html_kv(f, "measured / predicted", "%s", fx(b, 32, "%.3g", jnum(mod, "measured_over_predicted")));
         ps_html_kv_end(f);
         ps_html_table_begin(f, 6, "rank", "messages", "bytes", "latency part", "predicted", "measured");
         json_array_foreach(json_object_get(mod, "ranks"), i, r) {

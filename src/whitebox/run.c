@@ -15,12 +15,17 @@
 #include <string.h>
 
 #include "launch/noise.h"
+#include "lang/codegen.h"
 #include "launch/run.h"
 #include "report/result.h"
 #include "util/proc.h"
 #include "util/progress.h"
 #include "util/util.h"
 #include "whitebox/whitebox.h"
+#include "workloads/workloads.h"
+
+/* Pages touched to price a page fault (ps_wb_fault_cost). */
+#define PS_WB_FAULT_PAGES 2048
 
 /* A .loop file is named by its base name, as 'parscope run' names it. */
 static void workload_name(const char *w, char *buf, size_t len)
@@ -30,6 +35,52 @@ static void workload_name(const char *w, char *buf, size_t len)
     size_t n = strlen(base);
     if (n > 5 && !strcmp(base + n - 5, ".loop")) n -= 5;
     snprintf(buf, len, "%.*s", (int)n, base);
+}
+
+/* What the generator noted while slicing the program into its kernels:
+ * statements kept in every variant because it could not tell whether the
+ * kernels need them (docs/LANGUAGE.md).  NULL when there is no LOOP source. */
+static json_t *slicer_notes(const char *workload)
+{
+    const ps_workload *w = ps_workload_find(workload);
+    char *owned = NULL, path[512];
+    const char *src = NULL;
+    size_t len = 0;
+    if (w && w->source && *w->source) {
+        src = *w->source;
+        len = strlen(src);
+        snprintf(path, sizeof path, "%s.loop", w->name);
+    } else {
+        size_t n = strlen(workload);
+        char err[512];
+        if (n > 5 && !strcmp(workload + n - 5, ".loop") && (owned = ps_read_file(workload, &len, err, sizeof err)))
+            src = owned;
+        snprintf(path, sizeof path, "%s", workload);
+    }
+    if (!src) return NULL;
+    ps_diag d;
+    ps_diag_init(&d, path, src, len);
+    ps_gen_opts o = {path, PS_VARIANT_FULL, NULL, NULL};
+    char *c = NULL;
+    json_t *a = NULL;
+    if (ps_gen(src, len, &o, &c, NULL, &d) == 0) {
+        a = json_array();
+        for (int i = 0; i < d.nnotes; i++)
+            json_array_append_new(a, json_pack("{s:s, s:i, s:i, s:s}", "file", path, "line", d.notes[i].line, "col",
+                                               d.notes[i].col, "message", d.notes[i].msg));
+    }
+    free(c);
+    ps_diag_free(&d);
+    free(owned);
+    if (!a) return NULL;
+    json_t *o2 = json_object();
+    json_object_set_new(o2, "notes", a);
+    json_object_set_new(o2, "note",
+                        json_string(json_array_size(a)
+                                        ? "statements the generator kept in every variant without being sure the "
+                                          "kernels need them (each part may then hold some of their time)"
+                                        : "the generator decided every statement's variants by itself"));
+    return o2;
 }
 
 int ps_whitebox_run(const ps_whitebox_spec *s, json_t **doc, char *err, size_t errlen)
@@ -47,6 +98,10 @@ int ps_whitebox_run(const ps_whitebox_spec *s, json_t **doc, char *err, size_t e
     memset(&d, 0, sizeof d);
     d.nranks = s->ranks;
     for (int v = 0; v < nv; v++) d.sample[v] = ps_xcalloc((size_t)trials, sizeof(ps_wb_sample));
+    /* the price of a page fault on this machine, to weigh the kernels'
+     * differences in page faults with */
+    d.fault_pages = PS_WB_FAULT_PAGES;
+    d.fault_cost = ps_wb_fault_cost(PS_WB_FAULT_PAGES, 3);
 
     json_t *failures = json_array();
     char workload[256] = "";
@@ -127,6 +182,8 @@ int ps_whitebox_run(const ps_whitebox_spec *s, json_t **doc, char *err, size_t e
                                     "T(comm+data); value = difference of the variants' median times, spread "
                                     "= min..max (and quartiles) over all trial pairs; trials interleaved"));
     ps_whitebox_analyze(&d, m, s->machine_path, o);
+    json_t *notes = slicer_notes(s->workload);
+    json_object_set_new(o, "slicer", notes ? notes : json_null());
     size_t ri;
     json_t *round;
     json_array_foreach(json_object_get(o, "rounds"), ri, round) {

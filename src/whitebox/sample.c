@@ -31,6 +31,10 @@ void ps_wb_sample_free(ps_wb_sample *s)
     free(s->messages);
     free(s->bytes);
     free(s->msg_table);
+    free(s->minflt);
+    free(s->majflt);
+    free(s->cache_misses);
+    free(s->setup_in_timed);
     for (int i = 0; i < s->nsections; i++) free(s->sections[i].name);
     free(s->sections);
     ps_wb_sample_failed(s);
@@ -85,7 +89,17 @@ int ps_wb_sample_from_trace(const ps_trace *t, const ps_machine *m, ps_wb_sample
     s->messages = calloc(nr, sizeof *s->messages);
     s->bytes = calloc(nr, sizeof *s->bytes);
     s->msg_table = calloc(nr, sizeof *s->msg_table);
-    if (!s->lane || !s->compute || !s->data_move || !s->messages || !s->bytes || !s->msg_table) goto oom;
+    s->minflt = calloc(nr, sizeof *s->minflt);
+    s->majflt = calloc(nr, sizeof *s->majflt);
+    s->cache_misses = calloc(nr, sizeof *s->cache_misses);
+    s->setup_in_timed = calloc(nr, sizeof *s->setup_in_timed);
+    if (!s->lane || !s->compute || !s->data_move || !s->messages || !s->bytes || !s->msg_table || !s->minflt ||
+        !s->majflt || !s->cache_misses || !s->setup_in_timed)
+        goto oom;
+    /* the construct whose events are set-up: \INIT_ARRAY */
+    int init_id = -1;
+    for (int i = 0; i < t->nconstructs; i++)
+        if (t->constructs[i] && !strcmp(t->constructs[i], "INIT_ARRAY")) init_id = i;
     ps_sheet sh;
     if (ps_sheet_compute(t, &sh)) goto oom;
     int cap = 0;
@@ -96,8 +110,16 @@ int ps_wb_sample_from_trace(const ps_trace *t, const ps_machine *m, ps_wb_sample
         s->data_move[r] = sh.rank[r].data_move;
         s->messages[r] = sh.rank[r].messages_sent;
         s->bytes[r] = sh.rank[r].bytes_sent;
+        const ps_procstats *p = &rt->proc;
+        s->minflt[r] = p->timed_minflt >= 0 ? (double)p->timed_minflt : NAN;
+        s->majflt[r] = p->timed_majflt >= 0 ? (double)p->timed_majflt : NAN;
+        s->cache_misses[r] = p->timed_cache_misses >= 0 ? (double)p->timed_cache_misses : NAN;
         for (size_t i = 0; i < rt->n; i++) {
             const ps_event *e = &rt->ev[i];
+            if (e->kind == PS_EV_COMPUTE && (int)e->construct == init_id) {
+                double a = e->t0 > rt->t_begin ? e->t0 : rt->t_begin, b = e->t1 < rt->t_end ? e->t1 : rt->t_end;
+                if (b > a) s->setup_in_timed[r] += b - a;
+            }
             if (e->kind == PS_EV_SEND && m) s->msg_table[r] += ps_machine_msg_time(m, (double)e->bytes);
             if (e->kind == PS_EV_SECTION) {
                 const char *name =

@@ -56,6 +56,10 @@ typedef struct ps_wb_sample {
     uint64_t      *messages;      /* per rank: sends */
     uint64_t      *bytes;         /* per rank: bytes sent */
     double        *msg_table;     /* per rank: sum of ps_machine_msg_time over its sends (if a machine) */
+    /* per rank, over the timed interval (NULL or NAN: not measured): page
+     * faults, hardware cache misses, and the time \INIT_ARRAY ran inside it */
+    double        *minflt, *majflt, *cache_misses;
+    double        *setup_in_timed;
     ps_wb_section *sections;
     int            nsections;
 } ps_wb_sample;
@@ -73,6 +77,8 @@ typedef struct ps_wb_data {
     int           nranks;
     int           ntrials[PS_WB_NVARIANTS];
     ps_wb_sample *sample[PS_WB_NVARIANTS];
+    double        fault_cost;     /* seconds per page fault on this machine (ps_wb_fault_cost), NAN: unknown */
+    int           fault_pages;    /* how it was measured: pages touched per repetition */
 } ps_wb_data;
 
 void ps_wb_data_free(ps_wb_data *d);
@@ -101,14 +107,18 @@ void   ps_wb_model_params_of(const ps_machine *m, ps_wb_model_params *p);
 double ps_wb_model_time(const ps_wb_model_params *p, uint64_t messages, uint64_t bytes);
 
 /* The analysis of the data: the JSON members "variants", "rounds", "parts",
- * "ordered", "profile", "ranks", "load_balance", "sections" and "model"
- * (see docs/WHITEBOX.md), added to doc.  m may be NULL (no model);
+ * "ordered", "profile", "ranks", "load_balance", "sections", "memory",
+ * "setup" and "model" (see docs/WHITEBOX.md), added to doc.  m may be NULL (no model);
  * machine_path names it in the document. */
 int ps_whitebox_analyze(const ps_wb_data *d, const ps_machine *m, const char *machine_path, json_t *doc);
 
 /* The conclusions of an analysed document: {id, text, effect, noise, unit,
  * verdict, numbers} (report/findings.h; conclude.c). */
 json_t *ps_whitebox_conclude(const json_t *doc);
+/* The cost of a page fault here: the median over `repeats` of the time to
+ * touch `pages` fresh pages of an anonymous mapping divided by the faults
+ * counted (getrusage).  NAN if the faults cannot be counted. */
+double ps_wb_fault_cost(int pages, int repeats);
 
 /* ---- running ------------------------------------------------------------ */
 

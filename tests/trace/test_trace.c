@@ -50,6 +50,10 @@ static ps_trace *two_rank_trace(void)
         snprintf(t->rank[r].host, sizeof t->rank[r].host, "node%d", r);
         t->rank[r].proc.wall = 2.5;
         t->rank[r].proc.minflt = 42;
+        t->rank[r].proc.timed_minflt = 17 + r;
+        t->rank[r].proc.timed_majflt = 0;
+        /* rank 1 could not count cache misses */
+        t->rank[r].proc.timed_cache_misses = r ? -1 : 123456;
     }
     return t;
 }
@@ -110,9 +114,17 @@ TEST_IMPL(roundtrip)
             CHECK(memcmp(u->rank[r].ev, t->rank[r].ev, t->rank[r].n * sizeof(ps_event)) == 0, "events differ");
             CHECK(!strcmp(u->rank[r].host, t->rank[r].host), "host");
             CHECK(u->rank[r].proc.minflt == 42 && u->rank[r].t_end == 2, "rank header");
+            CHECK(u->rank[r].proc.timed_minflt == 17 + r && u->rank[r].proc.timed_majflt == 0 &&
+                      u->rank[r].proc.timed_cache_misses == (r ? -1 : 123456),
+                  "timed memory counters of rank %d", r);
         }
         ps_trace_free(u);
     }
+    /* a new trace has no memory counters until a run fills them in */
+    ps_trace *fresh = ps_trace_new(1);
+    CHECK(fresh && fresh->rank[0].proc.timed_minflt == -1 && fresh->rank[0].proc.timed_cache_misses == -1,
+          "new trace: counters not measured");
+    ps_trace_free(fresh);
     /* truncated, corrupt, missing */
     char path[4096];
     snprintf(path, sizeof path, "%s/trace.pst", dir);
@@ -132,6 +144,36 @@ TEST_IMPL(roundtrip)
     CHECK(ps_trace_read(bad, &u, err, sizeof err) == -1 && strstr(err, "version 9"), "version: %s", err);
     snprintf(bad, sizeof bad, "%s/missing.pst", dir);
     CHECK(ps_trace_read(bad, &u, err, sizeof err) == -1 && strstr(err, "missing.pst"), "missing: %s", err);
+    /* version 1 (no memory counters) still reads: the same file without
+     * each rank's 24 bytes of counters */
+    data[8] = 2;
+    size_t off = 8 + 16;
+    for (int i = 0; i < t->nconstructs; i++) off += 2 + strlen(t->constructs[i]);
+    off += strlen(t->meta_json);
+    char *v1 = malloc(len);
+    size_t n1 = 0;
+    memcpy(v1, data, off);
+    n1 = off;
+    v1[8] = 1;
+    for (int r = 0; r < 2; r++) {
+        memcpy(v1 + n1, data + off, 120);            /* up to maxrss_kb */
+        n1 += 120;
+        off += 120 + 24;                              /* the counters are left out */
+        size_t rest = 64 + t->rank[r].n * 40;         /* host and events */
+        memcpy(v1 + n1, data + off, rest);
+        n1 += rest;
+        off += rest;
+    }
+    CHECK(off == len, "layout of version 2: %zu of %zu bytes", off, len);
+    ps_write_file(bad, v1, n1, err, sizeof err);
+    u = NULL;
+    CHECK(ps_trace_read(bad, &u, err, sizeof err) == 0, "version 1: %s", err);
+    if (u) {
+        CHECK(u->rank[1].proc.minflt == 42 && u->rank[1].proc.timed_minflt == -1 && u->rank[1].n == t->rank[1].n,
+              "version 1: counters not measured");
+        ps_trace_free(u);
+    }
+    free(v1);
     free(data);
     ps_trace_free(t);
     ps_rmtree(dir);

@@ -9,6 +9,11 @@
 #  "Lands" means: the instrumented figure lies in the part's spread over the
 #  trial pairs, widened by 30% and 5 ms (the machine is shared, so trials
 #  vary; the subtraction also counts the waiting that uneven ranks cause);
+#  - communication (the fastest trial: interference only adds time) a small
+#    positive part of T(full);
+#  - the kernels start from the same memory: the buffers are filled in the
+#    set-up, so the comm+data kernel's first memcpy pays no page faults the
+#    comm kernel does not (no part flagged);
 #  - messages and bytes per rank exactly, and the simple model's prediction
 #    exactly, with known.ini (100 us, 1 GB/s): 5 x 1e-4 + 5 x 65536 / 1e9 s.
 set -u
@@ -37,6 +42,8 @@ check "rounds interleaved" '(.rounds | length) == 3 and (.rounds[0] | has("comm"
 check "messages per rank" '[.ranks[] | .messages_sent] == [5,5] and [.ranks[] | .bytes_sent] == [327680,327680]' '.ranks'
 check "every variant sends the same" '.messages.same' '.messages'
 check "ordered" '.ordered.holds' '.parts'
+check "the same memory state: no page faults in the comm+data kernel that comm lacks" \
+  '.memory.parts.data_movement.fault_difference < 256 and (.memory.variants.data.minor_faults | type) == "number"' '.memory'
 
 maxc=$(j '[.ranks[].instrumented_compute_s] | max')
 maxd=$(j '[.ranks[].instrumented_data_move_s] | max')
@@ -58,6 +65,12 @@ lands() {
 # above hold on the first)
 timing_ok() {
   local ok=0
+  # best-of-K: a trial on a busy machine can wait milliseconds for a core,
+  # the fastest one did not
+  comm=$(j '.parts.communication.best')
+  full=$(j '.variants.full.time.median')
+  awk -v c="$comm" -v f="$full" 'BEGIN { exit !(c > 0 && c < 0.25 * f) }' \
+    || { echo "  (communication $comm s, best of the trials, is not a small positive part of $full s)"; ok=1; }
   lands "$maxc" computation || { echo "  (the WORK time $maxc s is outside the computation part's spread)"; ok=1; }
   lands "$maxd" data_movement || { echo "  (the DATA_MOVE time $maxd s is outside the data movement part's spread)"; ok=1; }
   awk -v a="$sec" -v b="$maxc" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= 0.3 * b + 0.005) }' \
@@ -76,7 +89,6 @@ while ! timing_ok; do
   maxd=$(j '[.ranks[].instrumented_data_move_s] | max')
   sec=$(j '.sections[] | select(.name == "work") | .max_rank_s')
 done
-awk -v c="$comm" -v f="$full" 'BEGIN { exit !(c > 0 && c < 0.25 * f) }' || no "communication $comm s is not a small positive part of $full s"
 awk -v m="$maxc" 'BEGIN { exit !(m > 0.005) }' || no "the WORK time $maxc s is too small to test against"
 
 pred=$(j '.model.predicted_s')

@@ -2,8 +2,9 @@
  * test_whitebox.c - the white-box analysis on trials with known times:
  * order statistics, differences over trial pairs, the three parts overall
  * and per rank, a negative part, the kernels' message check, sections, the
- * simple model, and the text and HTML output against golden files
- * (PS_UPDATE_GOLDEN=1 rewrites them).
+ * simple model, the memory check (page faults priced by the cost of a
+ * fault, a part flagged), set-up inside the timed interval, and the text and
+ * HTML output against golden files (PS_UPDATE_GOLDEN=1 rewrites them).
  */
 #include <math.h>
 #include <stdio.h>
@@ -58,9 +59,23 @@ static void sample(ps_wb_sample *s, double time)
     }
 }
 
+/* Page faults of one trial per rank, and \INIT_ARRAY time in the interval. */
+static void memory(ps_wb_sample *s, double f0, double f1, double init0)
+{
+    s->minflt = ps_xcalloc(2, sizeof(double));
+    s->majflt = ps_xcalloc(2, sizeof(double));
+    s->cache_misses = ps_xcalloc(2, sizeof(double));
+    s->setup_in_timed = ps_xcalloc(2, sizeof(double));
+    s->minflt[0] = f0;
+    s->minflt[1] = f1;
+    s->cache_misses[0] = s->cache_misses[1] = NAN; /* not counted */
+    s->setup_in_timed[0] = init0;
+}
+
 static void data_of(ps_wb_data *d, const double t[][3], int nv)
 {
     memset(d, 0, sizeof *d);
+    d->fault_cost = NAN;
     d->nranks = 2;
     for (int v = 0; v < nv; v++) {
         d->ntrials[v] = 3;
@@ -167,6 +182,13 @@ TEST_IMPL(breakdown)
         s->sections[1] = (ps_wb_section){ps_xstrdup("solve"), 1, 2.5 + 0.1 * k, 8};
         s->sections[2] = (ps_wb_section){ps_xstrdup("halo"), 0, 0.5, 16};
     }
+    /* page faults per rank: comm 2 and 0, data and full 2 and 100; a fault
+     * costs 1 ms, so data - comm differs by 100 faults = 0.1 s = 20% of the
+     * 0.5 s part (flagged); \INIT_ARRAY ran 0.25 s inside the interval */
+    d.fault_cost = 1e-3;
+    d.fault_pages = 2048;
+    for (int v = 0; v < 4; v++)
+        for (int k = 0; k < 3; k++) memory(&d.sample[v][k], 2, v == PS_WB_COMM ? 0 : 100, 0.25);
     ps_machine m;
     machine_round(&m);
     json_t *doc = json_object();
@@ -230,9 +252,33 @@ TEST_IMPL(breakdown)
     NEAR(get(doc, "conclusions.3.noise"), 0.1);
     CHECK(!strcmp(json_string_value(json_object_get(json_array_get(json_object_get(doc, "conclusions"), 3), "id")),
                   "model-comparison"));
+    /* memory: the largest rank's median per kernel, the differences priced */
+    NEAR(get(doc, "memory.fault_cost_s"), 1e-3);
+    NEAR(get(doc, "memory.variants.comm.minor_faults"), 2);
+    NEAR(get(doc, "memory.variants.data.minor_faults"), 100);
+    NEAR(get(doc, "ranks.1.memory.data.minor_faults"), 100);
+    NEAR(get(doc, "ranks.0.memory.full.major_faults"), 0);
+    CHECK(json_is_null(json_object_get(json_object_get(json_object_get(json_object_get(doc, "memory"), "variants"),
+                                                       "full"),
+                                       "cache_misses")));
+    NEAR(get(doc, "memory.parts.data_movement.fault_difference"), 100);
+    NEAR(get(doc, "memory.parts.data_movement.fault_time_s"), 0.1);
+    NEAR(get(doc, "memory.parts.data_movement.share_of_part_pct"), 20);
+    const json_t *mp = json_object_get(json_object_get(doc, "memory"), "parts");
+    CHECK(json_is_true(json_object_get(json_object_get(mp, "data_movement"), "flagged")));
+    CHECK(json_is_false(json_object_get(json_object_get(mp, "computation"), "flagged")));
+    NEAR(get(doc, "memory.parts.communication.fault_difference"), 2);   /* 2 ms of 1 s: not flagged */
+    CHECK(json_is_false(json_object_get(json_object_get(mp, "communication"), "flagged")));
+    CHECK(strstr(json_string_value(json_object_get(json_object_get(mp, "data_movement"), "note")),
+                 "differ by 100 page faults per rank") != NULL);
+    CHECK(json_is_true(json_object_get(json_object_get(doc, "memory"), "flagged")));
+    NEAR(get(doc, "setup.init_array_in_timed_s.comm"), 0.25);
+    CHECK(json_is_true(json_object_get(json_object_get(doc, "setup"), "inside")));
 
     char *text = render(doc, 0);
     CHECK(golden("synthetic.txt", text) == 0);
+    CHECK(strstr(text, "Flagged, data movement: the data and comm kernels differ by 100 page faults") != NULL);
+    CHECK(strstr(text, "Set-up: \\INIT_ARRAY ran inside the timed interval") != NULL);
     free(text);
     char *html = render(doc, 1);
     CHECK(golden("synthetic.html", html) == 0);
@@ -264,6 +310,11 @@ TEST_IMPL(negative)
     CHECK(json_is_false(json_object_get(json_object_get(doc, "model"), "available")));
     CHECK(strstr(gets_(doc, "model", "note"), "parscope probe -o m.ini") != NULL);
     CHECK(json_is_null(json_object_get(doc, "sections")));
+    /* no memory counters (a machine without them): nothing priced or flagged */
+    CHECK(json_is_null(json_object_get(json_object_get(json_object_get(json_object_get(doc, "memory"), "parts"),
+                                                       "data_movement"),
+                                       "fault_difference")));
+    CHECK(json_is_false(json_object_get(json_object_get(doc, "memory"), "flagged")));
     char *text = render(doc, 0);
     CHECK(strstr(text, "negative: T(data) is below T(comm)") != NULL);
     CHECK(strstr(text, "Warning: rank 1 sends 9 messages") != NULL);
@@ -281,3 +332,25 @@ TEST_IMPL(negative)
     fclose(f);
     json_decref(run);
 }
+
+TEST_IMPL(no_nan)
+{
+    /* computation below zero and no machine: the ratios are undefined, and
+     * the outputs say "-", never "nan" */
+    const double t[3][3] = {{1.0, 1.0, 1.0}, {2.0, 2.0, 2.0}, {1.5, 1.5, 1.5}};
+    ps_wb_data d;
+    data_of(&d, t, 3);
+    for (int v = 0; v < 3; v++)
+        for (int k = 0; k < 3; k++) d.sample[v][k].compute[0] = d.sample[v][k].compute[1] = 0;
+    json_t *doc = json_pack("{s:s, s:s, s:{s:i}}", "kind", "whitebox", "workload", "undefined", "params", "ranks", 2);
+    CHECK(ps_whitebox_analyze(&d, NULL, NULL, doc) == 0);
+    char *text = render(doc, 0), *html = render(doc, 1);
+    CHECK(strstr(text, "/ computation = -") != NULL);
+    CHECK(!strstr(text, "nan") && !strstr(text, "inf "));
+    CHECK(!strstr(html, "nan") && !strstr(html, ">inf"));
+    free(text);
+    free(html);
+    json_decref(doc);
+    ps_wb_data_free(&d);
+}
+

@@ -43,19 +43,18 @@ float **F = NULL;
     long acc = 0; // a line comment with \WORK(3)
     
 #line 26 "constructs.loop"
+if (!A) A = (double **)ps_mat_alloc(sizeof(double), (long)(ps_problem_size()), (long)(ps_problem_size())); ps_setup_end();
+#line 26 "constructs.loop"
 { if (!x) x = (double *)ps_vec_alloc(sizeof(double), (long)(n / 2)); if (!y) y = (double *)ps_vec_alloc(sizeof(double), (long)(n / 2)); if (!A) A = (double **)ps_mat_alloc(sizeof(double), (long)(ps_problem_size()), (long)(ps_problem_size())); if (!F) F = (float **)ps_mat_alloc(sizeof(float), (long)(4), (long)(n)); for (long i = 0, ps__n7 = (long)(ps_iterations() * ps_size() + ps_rank() * 0 + ps_problem_size() / ps_problem_size()); i < ps__n7; i++)
 #line 26 "constructs.loop"
                                                                       {
         int local = (int)i;
         acc += local;
-        
-#if PS_VARIANT == 2
-#line 29 "constructs.loop"
         if (acc > 10) {
             acc = TWO_LINES(acc);
         } else
             acc--;
-#endif
+        
 #if PS_VARIANT == 2
 #line 33 "constructs.loop"
 { if (!x) x = (double *)ps_vec_alloc(sizeof(double), (long)(n / 2)); if (!y) y = (double *)ps_vec_alloc(sizeof(double), (long)(n / 2)); double ps__r = PS_SCALPROD((x), (y), (long)(ps_arr_len(x))); (s1) = ps__r; }

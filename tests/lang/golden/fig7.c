@@ -19,6 +19,8 @@ ps_loop_open0((&allnodes), (&myself), (&host), (&problemsize), (long)(TRACE_BUF_
 #line 11 "fig7.loop"
 MY_TYPE *sc = NULL; MY_TYPE *vec1 = NULL; MY_TYPE *vec2 = NULL;
 #line 12 "fig7.loop"
+if (!sc) sc = (MY_TYPE *)ps_vec_alloc(sizeof(MY_TYPE), (long)(ps_problem_size())); if (!vec1) vec1 = (MY_TYPE *)ps_vec_alloc(sizeof(MY_TYPE), (long)(ps_problem_size())); if (!vec2) vec2 = (MY_TYPE *)ps_vec_alloc(sizeof(MY_TYPE), (long)(ps_problem_size())); ps_setup_end();
+#line 12 "fig7.loop"
 ps_visible_sync();
 #line 13 "fig7.loop"
 { if (!sc) sc = (MY_TYPE *)ps_vec_alloc(sizeof(MY_TYPE), (long)(ps_problem_size())); if (!vec1) vec1 = (MY_TYPE *)ps_vec_alloc(sizeof(MY_TYPE), (long)(ps_problem_size())); if (!vec2) vec2 = (MY_TYPE *)ps_vec_alloc(sizeof(MY_TYPE), (long)(ps_problem_size())); for (long ps__i3 = 0, ps__n3 = (long)(ps_problem_size()); ps__i3 < ps__n3; ps__i3++)

@@ -29,19 +29,15 @@ int ps__main_main(void)
     
 #line 16 "toplevel.loop"
 ps_loop_open0((&nodes), (&me), (&host), (&psize), (long)(1000));
-#if PS_VARIANT == 2
 #line 17 "toplevel.loop"
     for (int i = 0; i < 1000; i++) s += i * 0.5;
-#endif
-#if PS_VARIANT == 2
-#line 18 "toplevel.loop"
     s = work_on(v, 16);
-#endif
-#line 19 "toplevel.loop"
     half = psize / 2;
     amount = half * sizeof(double);
     double t = work_on(v, 16);
     
+#line 22 "toplevel.loop"
+ps_setup_end();
 #line 22 "toplevel.loop"
 { ps_communicate((size_t)(amount), (int)(1), (int)(1), (NULL), (NULL)); }
 #line 23 "toplevel.loop"

@@ -19,14 +19,10 @@ int ps__main_main(int argc, char **argv)
     
 #line 10 "activity.loop"
 ps_loop_open0((&nodes), (&me), (&host), (&psize), (long)(1000));
-#if PS_VARIANT == 2
 #line 11 "activity.loop"
     (void)argc;
-#endif
-#if PS_VARIANT == 2
-#line 12 "activity.loop"
     (void)argv;
-#endif
+    
 #line 13 "activity.loop"
 double *x = NULL; double *y = NULL;
 #line 14 "activity.loop"
@@ -36,6 +32,8 @@ double *x = NULL; double *y = NULL;
 #line 16 "activity.loop"
     double s = 0, buf[4] = {0};
     
+#line 17 "activity.loop"
+if (!x) x = (double *)ps_vec_alloc(sizeof(double), (long)(ps_problem_size())); if (!y) y = (double *)ps_vec_alloc(sizeof(double), (long)(ps_problem_size())); ps_setup_end();
 #line 17 "activity.loop"
 { if (!x) x = (double *)ps_vec_alloc(sizeof(double), (long)(ps_problem_size())); if (!y) y = (double *)ps_vec_alloc(sizeof(double), (long)(ps_problem_size())); for (long it = 0, ps__n4 = (long)(ps_iterations()); it < ps__n4; it++)
 #line 17 "activity.loop"
