@@ -152,27 +152,60 @@ static json_t *agg(const double *v, int n)
     return o;
 }
 
-/* What the process metrics cover: the runtime reads getrusage once, when a
- * rank finalizes, so they are whole-process figures (MPI start-up, set-up
- * and the timed interval), not CLUE's Timer.Start / Timer.Stop interval. */
-#define PS_PROCSTATS_INTERVAL "whole process: getrusage at the end of the rank, wall from the process start"
+/* What the process metrics cover.  The runtime takes getrusage at the start
+ * and the end of the timed interval (runtime/memcount.c), the interval CLUE
+ * times between Timer.Start and Timer.Stop (seed 3.2): the figures are its
+ * differences, the wall time the rank's own interval.  Max RSS is a peak,
+ * the process's.  A trace without them (a prediction, a file written before
+ * trace version 4) has the whole-process figures, read when a rank ended. */
+#define PS_PROCSTATS_TIMED                                                                                           \
+    "timed interval: getrusage at its start and its end on every rank (CLUE's Timer.Start .. Timer.Stop); max RSS " \
+    "is the process's peak"
+#define PS_PROCSTATS_WHOLE "whole process: getrusage at the end of the rank, wall from the process start"
+
+static int procstats_timed(const ps_trace *t)
+{
+    for (int r = 0; r < t->nranks; r++) {
+        const ps_procstats *p = &t->rank[r].proc;
+        if (p->timed_user_us < 0 || p->timed_sys_us < 0 || p->timed_minflt < 0 || p->timed_majflt < 0 ||
+            p->timed_nvcsw < 0 || p->timed_nivcsw < 0)
+            return 0;
+    }
+    return t->nranks > 0;
+}
+
+/* Rank r's metrics over the interval procstats_timed chose. */
+static ps_procstats procstats_of(const ps_trace *t, int r, int timed)
+{
+    ps_procstats q = t->rank[r].proc;
+    if (!timed) return q;
+    q.wall = t->rank[r].t_end - t->rank[r].t_begin;
+    q.user = 1e-6 * (double)q.timed_user_us;
+    q.sys = 1e-6 * (double)q.timed_sys_us;
+    q.minflt = (uint64_t)q.timed_minflt;
+    q.majflt = (uint64_t)q.timed_majflt;
+    q.nvcsw = (uint64_t)q.timed_nvcsw;
+    q.nivcsw = (uint64_t)q.timed_nivcsw;
+    return q;
+}
 
 json_t *ps_result_procstats_ranks(const ps_trace *t)
 {
     json_t *a = json_array();
+    int timed = procstats_timed(t);
     for (int r = 0; r < t->nranks; r++) {
-        const ps_procstats *p = &t->rank[r].proc;
+        ps_procstats p = procstats_of(t, r, timed);
         json_t *o = json_object();
         json_object_set_new(o, "rank", json_integer(r));
         if (t->rank[r].host[0]) json_object_set_new(o, "host", json_string(t->rank[r].host));
-        json_object_set_new(o, "wall_s", json_real(p->wall));
-        json_object_set_new(o, "user_s", json_real(p->user));
-        json_object_set_new(o, "system_s", json_real(p->sys));
-        json_object_set_new(o, "minor_faults", json_integer((json_int_t)p->minflt));
-        json_object_set_new(o, "major_faults", json_integer((json_int_t)p->majflt));
-        json_object_set_new(o, "voluntary_switches", json_integer((json_int_t)p->nvcsw));
-        json_object_set_new(o, "involuntary_switches", json_integer((json_int_t)p->nivcsw));
-        json_object_set_new(o, "max_rss_kb", json_integer((json_int_t)p->maxrss_kb));
+        json_object_set_new(o, "wall_s", json_real(p.wall));
+        json_object_set_new(o, "user_s", json_real(p.user));
+        json_object_set_new(o, "system_s", json_real(p.sys));
+        json_object_set_new(o, "minor_faults", json_integer((json_int_t)p.minflt));
+        json_object_set_new(o, "major_faults", json_integer((json_int_t)p.majflt));
+        json_object_set_new(o, "voluntary_switches", json_integer((json_int_t)p.nvcsw));
+        json_object_set_new(o, "involuntary_switches", json_integer((json_int_t)p.nivcsw));
+        json_object_set_new(o, "max_rss_kb", json_integer((json_int_t)p.maxrss_kb));
         json_array_append_new(a, o);
     }
     return a;
@@ -180,27 +213,27 @@ json_t *ps_result_procstats_ranks(const ps_trace *t)
 
 json_t *ps_result_procstats(const ps_trace *t)
 {
-    int n = t->nranks;
+    int n = t->nranks, timed = procstats_timed(t);
     double *v = ps_xcalloc((size_t)(n ? n : 1), sizeof *v);
     json_t *o = json_object();
-    json_object_set_new(o, "interval", json_string(PS_PROCSTATS_INTERVAL));
-#define PS_AGG(key, expr)                                   \
+    json_object_set_new(o, "interval", json_string(timed ? PS_PROCSTATS_TIMED : PS_PROCSTATS_WHOLE));
+    json_object_set_new(o, "timed", json_boolean(timed));
+#define PS_AGG(key, field)                                  \
     do {                                                    \
         for (int r = 0; r < n; r++) {                       \
-            const ps_procstats *p = &t->rank[r].proc;       \
-            (void)p;                                        \
-            v[r] = (double)(expr);                          \
+            ps_procstats p = procstats_of(t, r, timed);     \
+            v[r] = (double)p.field;                         \
         }                                                   \
         json_object_set_new(o, key, agg(v, n));             \
     } while (0)
-    PS_AGG("wall_s", p->wall);
-    PS_AGG("user_s", p->user);
-    PS_AGG("system_s", p->sys);
-    PS_AGG("minor_faults", p->minflt);
-    PS_AGG("major_faults", p->majflt);
-    PS_AGG("voluntary_switches", p->nvcsw);
-    PS_AGG("involuntary_switches", p->nivcsw);
-    PS_AGG("max_rss_kb", p->maxrss_kb);
+    PS_AGG("wall_s", wall);
+    PS_AGG("user_s", user);
+    PS_AGG("system_s", sys);
+    PS_AGG("minor_faults", minflt);
+    PS_AGG("major_faults", majflt);
+    PS_AGG("voluntary_switches", nvcsw);
+    PS_AGG("involuntary_switches", nivcsw);
+    PS_AGG("max_rss_kb", maxrss_kb);
 #undef PS_AGG
     free(v);
     return o;
