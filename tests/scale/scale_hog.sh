@@ -89,7 +89,10 @@ for p in d["points"]:
                      (p["variation"], p["params"]["ranks"], ps_["user_s"]["max"], t, 100 * u))
 for f in fails:
     print("FAIL:", f)
-print("checked %d conclusions, %d points; machine %s (load %s before)" %
-      (len(cs), len(d["points"]), m["level"], m["before"].get("load1")))
+ratio = max((p["procstats"]["user_s"]["max"] / p["time_s"] for p in d["points"]
+             if p.get("procstats") and p.get("time_s")), default=float("nan"))
+print("checked %d conclusions (%d findings), %d points; machine %s (load %s before, others %s%% during); "
+      "largest user time / execution time %.2f" % (len(cs), len(found), len(d["points"]), m["level"],
+      m["before"].get("load1"), m.get("during", {}).get("others_busy_pct"), ratio))
 sys.exit(1 if fails else 0)
 PY
