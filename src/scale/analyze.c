@@ -83,6 +83,35 @@ static double time_unc(const json_t *pt)
     return getnum(json_object_get(pt, "time"), "uncertainty");
 }
 
+/* The counters' getrusage snapshots lie just outside the clock's readings of
+ * the timed interval (runtime/memcount.c): this much CPU time, seconds. */
+#define PS_SCALE_COUNTER_SLACK 1e-4
+
+/* A point's process metrics against its execution time: over the same
+ * interval no rank can use more CPU than the interval lasted, beyond the
+ * time's noise (the best two trials' gap) and the counters' slack.  More
+ * means CPU the rank's clock did not see (MPI's helper threads, a
+ * whole-process figure): procstats.user_check says so. */
+static void procstats_check(json_t *pt, double tp)
+{
+    const json_t *rec = json_object_get(pt, "procstats");
+    if (!json_is_object(rec) || !json_is_true(json_object_get(rec, "timed")) || !(tp > 0)) return;
+    double u = time_unc(pt), umax = getnum(json_object_get(rec, "user_s"), "max");
+    if (!isfinite(umax)) return;
+    /* the run record's object is shared: the point gets its own */
+    json_t *ps = json_deep_copy(rec);
+    json_object_set_new(pt, "procstats", ps);
+    double lim = tp * (1 + (isfinite(u) ? u : 0)) + PS_SCALE_COUNTER_SLACK;
+    json_t *c = json_object();
+    json_object_set_new(c, "user_max_s", json_real(umax));
+    json_object_set_new(c, "limit_s", json_real(lim));
+    json_object_set_new(c, "within", json_boolean(umax <= lim));
+    if (umax > lim)
+        json_object_set_new(c, "note", json_string("a rank used more CPU than the timed interval lasted, beyond the "
+                                                   "noise: CPU its clock did not see (MPI's helper threads)"));
+    json_object_set_new(ps, "user_check", c);
+}
+
 /* Identical configurations measured as two points of one sweep (base and
  * nodeorder where the order gives every rank the same neighbours): their
  * difference is noise, whatever the trials' gaps say. */
@@ -340,6 +369,7 @@ json_t *ps_scale_analyze(const json_t *plan, const json_t *runs)
             json_object_set_new(pt, "efficiency", num(m.efficiency));
             json_object_set_new(pt, "serial_fraction", num(m.serial_fraction));
             json_object_set_new(pt, "noise", point_noise(pt, u1, P));
+            procstats_check(pt, tp);
             if (np < PS_SCALE_MAX_POINTS && isfinite(m.speedup)) {
                 pv[np] = P;
                 sv[np++] = m.speedup;

@@ -143,8 +143,10 @@ static void print_procstats(const json_t *doc, FILE *out)
         fmt_agg(mf, sizeof mf, ps, "minor_faults", "%.0f");
         fmt_agg(vc, sizeof vc, ps, "voluntary_switches", "%.0f");
         fmt_agg(ic, sizeof ic, ps, "involuntary_switches", "%.0f");
-        fprintf(out, "%-11s %3d %-31s %-31s %-23s %-23s %-23s\n", json_string_value(json_object_get(p, "variation")),
-                (int)json_integer_value(json_object_get(json_object_get(p, "params"), "ranks")), u, s, mf, vc, ic);
+        const json_t *uc = json_object_get(ps, "user_check");
+        fprintf(out, "%-11s %3d %-31s %-31s %-23s %-23s %-23s%s\n", json_string_value(json_object_get(p, "variation")),
+                (int)json_integer_value(json_object_get(json_object_get(p, "params"), "ranks")), u, s, mf, vc, ic,
+                json_is_false(json_object_get(uc, "within")) ? "  USER TIME ABOVE THE EXECUTION TIME" : "");
     }
 }
 

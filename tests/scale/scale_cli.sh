@@ -64,6 +64,7 @@ assert "procstats" in pt and "user_s" in pt["procstats"]
 for q in d["points"]:
     pr = q["procstats"]
     assert pr["timed"] is True and pr["interval"].startswith("timed interval"), pr
+    assert pr["user_check"]["within"] is True, pr["user_check"]
     assert len(q["procstats_ranks"]) == q["params"]["ranks"]
     lim = q["time_s"] * (1 + (q["time"]["uncertainty"] or 0)) + 1e-4
     assert all(r["user_s"] <= lim and r["wall_s"] <= q["time_s"] + 1e-4 for r in q["procstats_ranks"]), (q["time_s"], q["procstats_ranks"])

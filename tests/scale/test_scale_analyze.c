@@ -418,3 +418,39 @@ TEST_IMPL(analyze_recorded)
         json_decref(pl);
     }
 }
+
+/* Process metrics over the timed interval: a rank's user time within the
+ * execution time plus its noise passes; more is marked, and the run
+ * records the analysis read are left as they were. */
+TEST_IMPL(analyze_procstats_check)
+{
+    const char *vars[] = {"base"};
+    const int ranks[] = {1, 2};
+    json_t *pl = plan_of(vars, 1, ranks, 2, 2, "weak");
+    json_t *runs = json_array();
+    /* T(1) = 1.0 and 1.01 (noise 1%); T(2) = 2.0 and 2.02 */
+    point_runs(runs, "base", 1, 2, 1.0, 64);
+    point_runs(runs, "base", 2, 2, 2.0, 64);
+    /* P = 1: 1.0 s of user time in a 1.0 s interval; P = 2: 2.1 s, more than
+     * 2.0 s + 1% + the counters' slack */
+    const double user[] = {1.0, 1.0, 2.1, 2.1};
+    for (size_t i = 0; i < json_array_size(runs); i++)
+        json_object_set_new(json_array_get(runs, i), "procstats",
+                            json_pack("{s:s, s:b, s:{s:f, s:f, s:f, s:f}}", "interval", "timed interval", "timed", 1,
+                                      "user_s", "avg", user[i], "sd", 0.0, "min", user[i], "max", user[i]));
+    json_t *doc = ps_scale_analyze(pl, runs);
+    const json_t *c1 = json_object_get(json_object_get(point(doc, "base", 1), "procstats"), "user_check");
+    const json_t *c2 = json_object_get(json_object_get(point(doc, "base", 2), "procstats"), "user_check");
+    CHECK(c1 && json_is_true(json_object_get(c1, "within")) && fabs(num(c1, "limit_s") - (1.0 * 1.01 + 1e-4)) < 1e-9,
+          "P = 1: %g", num(c1, "limit_s"));
+    CHECK(c2 && json_is_false(json_object_get(c2, "within")) && json_object_get(c2, "note"), "P = 2 not marked");
+    CHECK(!json_object_get(json_object_get(json_array_get(runs, 0), "procstats"), "user_check"), "run record changed");
+    /* whole-process figures are not checked against the interval */
+    json_object_set_new(json_object_get(json_array_get(runs, 2), "procstats"), "timed", json_false());
+    json_decref(doc);
+    doc = ps_scale_analyze(pl, runs);
+    CHECK(!json_object_get(json_object_get(point(doc, "base", 2), "procstats"), "user_check"), "whole process checked");
+    json_decref(doc);
+    json_decref(runs);
+    json_decref(pl);
+}
