@@ -60,8 +60,4 @@ void ps_characterize_print(const json_t *summary, FILE *f);
  * (the report's first). */
 int ps_characterize_report_html(FILE *out, const json_t *summary, const char *dir, const char *source);
 
-/* Several characterizations side by side: the BSP seed's table of r, g, l
- * per machine and the LOOP seed's Table 2 (slowdown against the first). */
-int ps_characterize_compare_html(json_t *const *summaries, int n, FILE *out);
-
 #endif

@@ -529,7 +529,7 @@ int ps_characterize_report_html(FILE *out, const json_t *s, const char *dir, con
     const json_t *fp = json_object_get(s, "fingerprint"), *sc = json_object_get(s, "scale");
     const json_t *pr = json_object_get(s, "prediction"), *b = json_object_get(s, "bottleneck");
     char a[64];
-    ps_html_section_begin(out, "summary", "Summary");
+    ps_html_section_begin(out, "characterization", "Characterization");
     ps_noise_html(out, json_object_get(s, "noise"));
     if (json_is_true(json_object_get(s, "oversubscribed")))
         ps_html_note(out, "More ranks than cores in some steps: their times include time-slicing and their busy / idle "
@@ -541,7 +541,7 @@ int ps_characterize_report_html(FILE *out, const json_t *s, const char *dir, con
     ps_html_kv(out, "Machine", "%s (%s, %lld cores, %s)", str(m, "host"), str(m, "cpu"),
                (long long)json_integer_value(json_object_get(m, "cores")), str(m, "mpi"));
     if (p) {
-        fmt_t(a, sizeof a, num(p, "latency_s"));
+        ps_html_fmt_time(a, sizeof a, num(p, "latency_s"));
         ps_html_kv(out, "Latency (ping-pong, half round trip)", "%s", a);
         fmt_bw(a, sizeof a, num(p, "bandwidth_Bps"));
         ps_html_kv(out, "Bandwidth (ping-pong, best)", "%s", a);
@@ -550,15 +550,15 @@ int ps_characterize_report_html(FILE *out, const json_t *s, const char *dir, con
         ps_fmt_bytes(e, sizeof e, num(p, "largest_bytes"));
         ps_html_kv(out, "Bandwidth at the largest message", "%s (%s)", a, e);
         ps_html_kv(out, "BSP r", "%.0f Mflop/s", num(p, "r_flops") / 1e6);
-        ps_html_kv(out, "BSP g", "%.3g flops (%.3g us per word)", num(p, "g_flops"), num(p, "g_us"));
-        ps_html_kv(out, "BSP l", "%.3g flops (%.3g us)", num(p, "l_flops"), num(p, "l_us"));
+        ps_html_kv(out, "BSP g", "%.3g flops (%.3g \xc2\xb5s per word)", num(p, "g_flops"), num(p, "g_us"));
+        ps_html_kv(out, "BSP l", "%.3g flops (%.3g \xc2\xb5s)", num(p, "l_flops"), num(p, "l_us"));
         ps_html_kv(out, "Best two probe runs agree within 5%", "%s",
                    json_is_true(json_object_get(p, "best_two_agree")) ? "yes" : "no: treat the figures with care");
     } else {
         ps_html_kv(out, "Probe", "not measured");
     }
     if (fp) {
-        fmt_t(a, sizeof a, num(fp, "time_s"));
+        ps_html_fmt_time(a, sizeof a, num(fp, "time_s"));
         ps_html_kv(out, "Fingerprint", "%s on %lld ranks (busy %.1f%%, overhead %.1f%%, idle %.1f%%)", a,
                    (long long)json_integer_value(json_object_get(fp, "ranks")), num(fp, "busy_pct"),
                    num(fp, "overhead_pct"), num(fp, "idle_pct"));
@@ -579,8 +579,8 @@ int ps_characterize_report_html(FILE *out, const json_t *s, const char *dir, con
         json_t *r;
         json_array_foreach(json_object_get(pr, "rows"), i, r) {
             char x[64], y[64];
-            fmt_t(x, sizeof x, num(r, "measured_s"));
-            fmt_t(y, sizeof y, num(r, "predicted_s"));
+            ps_html_fmt_time(x, sizeof x, num(r, "measured_s"));
+            ps_html_fmt_time(y, sizeof y, num(r, "predicted_s"));
             ps_html_row_begin(out);
             ps_html_cell(out, 0, "%s", str(r, "workload"));
             ps_html_cell(out, 1, "%lld", (long long)json_integer_value(json_object_get(r, "ranks")));
@@ -618,63 +618,6 @@ int ps_characterize_report_html(FILE *out, const json_t *s, const char *dir, con
     ps_html_table_end(out);
     if (json_is_true(json_object_get(s, "interrupted")))
         ps_html_note(out, "The characterization was interrupted: the steps not run are missing from this report.");
-    ps_html_section_end(out);
-    return 0;
-}
-
-/* The measured time of a workload at P in a characterization directory's
- * summary rows. */
-static double measured_at(const json_t *s, const char *w, int ranks)
-{
-    size_t i;
-    json_t *r;
-    json_array_foreach(json_object_get(json_object_get(s, "prediction"), "rows"), i, r)
-        if (!strcmp(str(r, "workload"), w) && json_integer_value(json_object_get(r, "ranks")) == ranks)
-            return num(r, "measured_s");
-    return NAN;
-}
-
-int ps_characterize_compare_html(json_t *const *sv, int n, FILE *out)
-{
-    ps_html_section_begin(out, "machines", "Machines compared");
-    ps_html_heading(out, "BSP parameters and ping-pong (the BSP seed's table)");
-    ps_html_table_begin(out, 9, "machine", "p", "r (Mflop/s)", "g (flop)", "l (flop)", "g (us)", "l (us)",
-                        "latency", "bandwidth");
-    for (int k = 0; k < n; k++) {
-        const json_t *p = json_object_get(sv[k], "probe"), *m = json_object_get(sv[k], "machine");
-        char a[64], c[64];
-        fmt_t(a, sizeof a, num(p, "latency_s"));
-        fmt_bw(c, sizeof c, num(p, "bandwidth_Bps"));
-        ps_html_row_begin(out);
-        ps_html_cell(out, 0, "%s", str(m, "host"));
-        ps_html_cell(out, 1, "%.0f", num(p, "bsp_p"));
-        ps_html_cell(out, 1, "%.0f", num(p, "r_flops") / 1e6);
-        ps_html_cell(out, 1, "%.3g", num(p, "g_flops"));
-        ps_html_cell(out, 1, "%.3g", num(p, "l_flops"));
-        ps_html_cell(out, 1, "%.3g", num(p, "g_us"));
-        ps_html_cell(out, 1, "%.3g", num(p, "l_us"));
-        ps_html_cell(out, 1, "%s", a);
-        ps_html_cell(out, 1, "%s", c);
-        ps_html_row_end(out);
-    }
-    ps_html_table_end(out);
-    /* the LOOP seed's Table 2: each workload's time as a slowdown against the first machine */
-    ps_html_heading(out, "Slowdown against the first machine (the LOOP seed's Table 2)");
-    int ranks = (int)json_integer_value(json_object_get(sv[0], "ranks"));
-    ps_html_note(out, "Measured execution time at P = %d divided by the first machine's (%s); above 1 is slower.",
-                 ranks, str(json_object_get(sv[0], "machine"), "host"));
-    ps_html_table_begin(out, 5, "machine", "fingerprint", "cg", "mmm_s", "red_black");
-    for (int k = 0; k < n; k++) {
-        ps_html_row_begin(out);
-        ps_html_cell(out, 0, "%s", str(json_object_get(sv[k], "machine"), "host"));
-        for (int w = 0; predicted[w]; w++) {
-            double ref = measured_at(sv[0], predicted[w], ranks), t = measured_at(sv[k], predicted[w], ranks);
-            if (isfinite(ref) && isfinite(t) && ref > 0) ps_html_cell(out, 1, "%.2f", t / ref);
-            else ps_html_cell(out, 1, "-");
-        }
-        ps_html_row_end(out);
-    }
-    ps_html_table_end(out);
     ps_html_section_end(out);
     return 0;
 }

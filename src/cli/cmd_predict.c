@@ -10,6 +10,7 @@
 #include "predict/compare.h"
 #include "predict/predict.h"
 #include "report/result.h"
+#include "sim/machine.h"
 #include "util/proc.h"
 #include "util/util.h"
 
@@ -29,6 +30,7 @@ typedef struct predict_args {
     int             ranks[PS_PREDICT_MAX_POINTS];
     const char     *list, *output, *measured;
     int             force, compare;
+    char            machine[4096];   /* -m resolved: a path, or a model found by name */
 } predict_args;
 
 static int counts_opt(const char *v, void *dest, char *err, size_t errlen)
@@ -45,6 +47,10 @@ static int check(const ps_opt_cmd *c, predict_args *a)
 {
     int streams = ps_predict_is_streams(a->o.workload);
     if (!a->o.machine_path) return ps_opt_error(c->name, "-m MACHINE.ini is required (parscope probe writes one)");
+    char err[1200];
+    if (ps_machine_find(a->o.machine_path, a->machine, sizeof a->machine, err, sizeof err))
+        return ps_opt_error(c->name, "-m %s", err);
+    a->o.machine_path = a->machine;
     if (ps_check_new_output(c, "-o", a->output, a->force)) return 2;
     if (!a->o.nranks && !streams) return ps_opt_error(c->name, "-n LIST is required");
     if (!a->o.nranks) a->o.nranks = 1; /* ranks[0] = 0: whatever the streams hold */
@@ -56,7 +62,9 @@ static int check(const ps_opt_cmd *c, predict_args *a)
     return 0;
 }
 
-/* --compare: the measured runs, and the relative errors. */
+/* --compare: the measured runs, and the relative errors; the measured
+ * runs go into the -o document too ("measured"), so its report draws both
+ * curves. */
 static int compare(const predict_args *a, json_t *predicted, FILE *out)
 {
     json_t *meas = NULL;
@@ -74,6 +82,14 @@ static int compare(const predict_args *a, json_t *predicted, FILE *out)
         fprintf(stderr, "parscope: predict --compare: %s\n", err);
         rc = rc ? rc : 1;
     }
+    if (a->output && meas) {
+        json_object_set(predicted, "measured", meas);
+        if (cmp) json_object_set(predicted, "comparison", json_object_get(cmp, "rows"));
+        if (ps_result_write(a->output, predicted, err, sizeof err)) {
+            fprintf(stderr, "parscope: %s\n", err);
+            rc = rc ? rc : 2;
+        }
+    }
     json_decref(cmp);
     json_decref(meas);
     return rc;
@@ -86,7 +102,8 @@ int ps_cmd_predict(int argc, char **argv)
     a.o.ranks = a.ranks;
     ps_sim_opts *so = &a.o.sim;
     const ps_opt opts[] = {
-        PS_OPT_STR('m', "machine", "FILE", &a.o.machine_path, "machine model (parscope probe's machine.ini, machines/sp2.ini, ...)"),
+        PS_OPT_STR('m', "machine", "FILE", &a.o.machine_path, "machine model: a file (parscope probe's machine.ini) or an installed\n"
+                                                                   "model's name (sp2, t3e, sp, origin, ...)"),
         {'n', "ranks", "LIST", PS_OPT_CALL, &a, 0, 0, NULL, "processor counts, each 1..2^20: 4 | 1,2,4,8 | 1-16 | 1,2,4,...,1024", 0,
          NULL, counts_opt},
         PS_OPT_SIZE(&a.o.size, "problem size (default: the workload's)"),

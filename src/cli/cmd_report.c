@@ -17,35 +17,52 @@
 /* Every kind of document with its report fragment, in the order a
  * directory's documents appear on the page. */
 static const ps_report_kind kinds[] = {
-    {"characterize", ps_characterize_report_html, ps_characterize_compare_html},
+    {"characterize", ps_characterize_report_html, NULL},
     {"probe", ps_probe_report_html, NULL},
     {"run", ps_report_run_html, NULL},
     {"predict", ps_predict_report_html, NULL},
     {"compare", NULL, NULL},
+    {"machine", ps_report_nothing_html, NULL},
+    {"published", ps_report_nothing_html, NULL},
     {"scale", ps_scale_report_html, NULL},
     {"whitebox", ps_whitebox_report_html, NULL},
     {NULL, NULL, NULL}};
 
 static const char about[] =
     "Writes one self-contained HTML file (inline CSS and SVG; it needs no network)\n"
-    "from parscope results. Each PATH is\n"
+    "from parscope results, to be read top-down: a summary of the headline findings,\n"
+    "the contents, the machines side by side, execution time against P, then each\n"
+    "document's section.  Each PATH is\n"
     "  - a result JSON: a run or prediction (result sheets; space-time diagram and\n"
     "    profiles from its trace, found through its \"trace\" key), a probe (ping-pong\n"
     "    and h-relation plots with their fits), a scale sweep (tables and plots),\n"
-    "    a white-box breakdown (bars per rank), a characterization (its summary);\n"
+    "    a white-box breakdown (bars per rank), a characterization (its summary),\n"
+    "    published figures (kind \"published\", docs/seed/loop_tables.json);\n"
     "    other kinds are listed with their top-level figures;\n"
+    "  - a machine model (.ini): a row of the BSP seed's r, g, l table;\n"
     "  - a trace (trace.pst, or a directory holding only one): sheet and pictures;\n"
     "  - a directory: every result JSON in it and in its subdirectories (one level);\n"
-    "    files that are not parscope documents are skipped and listed.\n";
+    "    files that are not parscope documents are skipped and listed.\n"
+    "Results of two machines or more (measured hosts, predicted models) give the\n"
+    "LOOP seed's Table 1 (execution times), Table 2 (slowdown against the reference)\n"
+    "and Table 3 (configurations not every machine has).\n";
+
+/* .ini files are machine models, read with the simulator's parser. */
+static json_t *read_machine(const char *path, char *err, size_t errlen)
+{
+    return ps_predict_machine_doc(path, err, errlen);
+}
 
 int ps_cmd_report(int argc, char **argv)
 {
     int quiet = 0, n;
-    const char *output = NULL, *title = NULL;
+    const char *output = NULL, *title = NULL, *reference = NULL;
     const ps_opt opts[] = {
         PS_OPT_OUTPUT(&output, "FILE", "the page (default: DIR/report.html for a single directory,\n"
                                        "otherwise report.html; '-': standard output)"),
         PS_OPT_STR('t', "title", "TEXT", &title, "the page's title"),
+        PS_OPT_STR(0, "reference", "NAME", &reference, "Table 2's reference machine: its slowdown is 1 (default:\n"
+                                                       "the fastest); a host, a model's name or its file name"),
         PS_OPT_QUIET(&quiet, "do not say what was written"),
         PS_OPT_TABLE_END};
     const ps_opt_cmd cmd = {.name = "parscope report", .usage = "PATH... [-o report.html]", .about = about,
@@ -54,6 +71,8 @@ int ps_cmd_report(int argc, char **argv)
     int rc = ps_opt_parse(&cmd, argc, argv, &n);
     if (rc != PS_OPT_GO) return rc;
     char err[1024];
-    if (ps_report_page(argv + 1, n, kinds, output, title, quiet, err, sizeof err)) return ps_fail(2, "%s", err);
+    ps_report_opts o = {.kinds = kinds, .output = output, .title = title, .reference = reference,
+                        .reader_suffix = ".ini", .reader = read_machine, .quiet = quiet};
+    if (ps_report_page(argv + 1, n, &o, err, sizeof err)) return ps_fail(2, "%s", err);
     return 0;
 }

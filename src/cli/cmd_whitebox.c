@@ -7,6 +7,7 @@
 
 #include "cli/cli.h"
 #include "report/result.h"
+#include "sim/machine.h"
 #include "util/proc.h"
 #include "util/util.h"
 #include "whitebox/whitebox.h"
@@ -55,7 +56,8 @@ int ps_cmd_whitebox(int argc, char **argv)
         PS_OPT_TRIALS(&s.trials, "trials per variant (default 5)"),
         PS_OPT_BOOL(0, "sections", &s.sections, "also run the build with \\SECTION timing and report the sections"),
         PS_OPT_STR('m', "machine", "FILE", &s.machine_path,
-                   "machine model (parscope probe -o FILE) for comparing the\n"
+                   "machine model (parscope probe -o FILE, or an installed model's\n"
+                   "name such as sp2) for comparing the\n"
                    "communication kernel with latency x messages + bytes / bandwidth"),
         PS_OPT_OUTPUT(&output, "FILE", "result JSON (kind \"whitebox\"; parscope report draws it;\n"
                                        "'-': standard output, the breakdown then goes to standard error)"),
@@ -73,9 +75,12 @@ int ps_cmd_whitebox(int argc, char **argv)
     if (ps_check_new_output(&cmd, "-o", output, force)) return 2;
     if (ps_inside_mpi())
         return ps_opt_error(cmd.name, "whitebox builds and launches its kernels itself: start it outside an MPI job");
-    if (s.machine_path && !ps_file_exists(s.machine_path))
-        return ps_opt_error(cmd.name, "-m: %s: no such file (measure one with 'parscope probe -o %s')", s.machine_path,
-                            s.machine_path);
+    char machine[4096], merr[1200];
+    if (s.machine_path) {
+        if (ps_machine_find(s.machine_path, machine, sizeof machine, merr, sizeof merr))
+            return ps_opt_error(cmd.name, "-m: %s (measure one with 'parscope probe -o %s')", merr, s.machine_path);
+        s.machine_path = machine;
+    }
     ps_interrupt_install();
     json_t *doc = NULL;
     char err[2048];

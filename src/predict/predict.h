@@ -64,6 +64,11 @@ int ps_predict_run(const ps_predict_opts *o, json_t **doc, FILE *out, char *err,
  * failed (recorded), 2 bad input (err). */
 int ps_predict_measure(const ps_predict_opts *o, json_t **doc, char *err, size_t errlen);
 
+/* A machine model file as a document of kind "machine" (name, file,
+ * source, the estimator's keys, bsp {r, g, l, g_us, l_us, p}) for the
+ * report's tables; NULL with err when it does not load. */
+json_t *ps_predict_machine_doc(const char *path, char *err, size_t errlen);
+
 /* The report fragment (report/report.h) of a prediction: drawn as a run is
  * (result sheets, the predicted space-time diagram). */
 int ps_predict_report_html(FILE *out, const json_t *doc, const char *dir, const char *source);

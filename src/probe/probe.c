@@ -619,7 +619,7 @@ static int build_plots(const json_t *doc, probe_plots *pl)
     pl->time.xlog = 2;
     pl->time.ylog = 1;
     pl->time.xfmt = ps_fmt_bytes;
-    pl->time.yfmt = ps_fmt_time;
+    pl->time.yfmt = ps_html_fmt_time;
     ps_plot_add(&pl->time, "measured (best sample)", pl->bytes, pl->t, ns, PS_PLOT_POINTS);
     ps_plot_add(&pl->time, "Hockney fit t0 + n/r_inf", pl->bytes, pl->tfit, ns, PS_PLOT_LINE | PS_PLOT_DASHED);
 
@@ -650,7 +650,7 @@ static int build_plots(const json_t *doc, probe_plots *pl)
         pl->hhi[i] = isfinite(hi) ? hi : NAN;
     }
     ps_plot_init(&pl->hrel, "Full h-relation: time of one superstep", "h (8-byte words per rank)", "time");
-    pl->hrel.yfmt = ps_fmt_time;
+    pl->hrel.yfmt = ps_html_fmt_time;
     ps_plot_series *hs = ps_plot_add(&pl->hrel, "single words, cyclic (bspbench): best round, bars: the rounds' range",
                                      pl->h, pl->ht, pl->nh, PS_PLOT_POINTS);
     if (hs) {
@@ -729,11 +729,11 @@ int ps_probe_report_html(FILE *out, const json_t *doc, const char *dir, const ch
     ps_html_kv(out, "MPI library", "%s", jstr(meta, "mpi"));
     ps_html_kv(out, "ranks / rounds", "%d / %d (%s)", (int)ps__json_num(params, "ranks"),
                (int)ps__json_num(params, "rounds"), jstr(doc, "mode"));
-    ps_fmt_time(a, sizeof a, ps__json_num(pp, "latency"));
+    ps_html_fmt_time(a, sizeof a, ps__json_num(pp, "latency"));
     ps_html_kv(out, "ping-pong latency (1 B, half round trip)", "%s", a);
     ps_fmt_bytes(b, sizeof b, ps__json_num(pp, "bandwidth_bytes"));
     ps_html_kv(out, "best bandwidth", "%.1f MB/s at %s", ps__json_num(pp, "bandwidth") / 1e6, b);
-    ps_fmt_time(a, sizeof a, ps__json_num(hk, "t0"));
+    ps_html_fmt_time(a, sizeof a, ps__json_num(hk, "t0"));
     ps_html_kv(out, "Hockney t0, r_inf, n_1/2", "%s, %.1f MB/s, %.0f B", a, ps__json_num(hk, "r_inf") / 1e6,
                ps__json_num(hk, "n_half"));
     ps_html_kv(out, "r (DAXPY in / out of cache)", "%.1f / %.1f Mflop/s", ps__json_num(bsp, "r_incache") / 1e6,
@@ -743,13 +743,13 @@ int ps_probe_report_html(FILE *out, const json_t *doc, const char *dir, const ch
     } else {
         const json_t *gr = json_object_get(bsp, "g_range"), *lr = json_object_get(bsp, "l_range");
         ps_html_kv(out, "g, l over [p, 256] (median of the rounds' fits)",
-                   "%.4g flop (%.3g us) [rounds %.4g .. %.4g], %.4g flop (%.3g us) [rounds %.4g .. %.4g]",
+                   "%.4g flop (%.3g \xc2\xb5s) [rounds %.4g .. %.4g], %.4g flop (%.3g \xc2\xb5s) [rounds %.4g .. %.4g]",
                    ps__json_num(bsp, "g"), ps__json_num(bsp, "g_us"), json_number_value(json_array_get(gr, 0)),
                    json_number_value(json_array_get(gr, 1)), ps__json_num(bsp, "l"), ps__json_num(bsp, "l_us"),
                    json_number_value(json_array_get(lr, 0)), json_number_value(json_array_get(lr, 1)));
     }
     if (json_object_get(bsp, "g_combined"))
-        ps_html_kv(out, "g, one message per destination", "%.4g flop (%.3g us)", ps__json_num(bsp, "g_combined"),
+        ps_html_kv(out, "g, one message per destination", "%.4g flop (%.3g \xc2\xb5s)", ps__json_num(bsp, "g_combined"),
                    ps__json_num(bsp, "g_combined_us"));
     ps_html_kv(out, "model", "send = recv latency %.3g s, word %.3g s, flop %.3g s, %s",
                ps__json_num(model, "send_latency"), ps__json_num(model, "word_time"), ps__json_num(model, "flop_time"),
@@ -759,7 +759,12 @@ int ps_probe_report_html(FILE *out, const json_t *doc, const char *dir, const ch
     const json_t *w = json_object_get(doc, "warnings");
     size_t i;
     json_t *o;
-    json_array_foreach(w, i, o) ps_html_note(out, "Warning: %s", json_is_string(o) ? json_string_value(o) : "");
+    json_array_foreach(w, i, o) {
+        /* stored for the terminal: the page's spelling of microseconds */
+        fputs("<p class=\"note\">Warning: ", out);
+        ps_html_escape_units(out, json_is_string(o) ? json_string_value(o) : "");
+        fputs("</p>\n", out);
+    }
 
     ps_html_heading(out, "Rounds");
     ps_html_table_begin(out, 4, "figure", "best two", "difference", "agree within 5%");
@@ -777,18 +782,22 @@ int ps_probe_report_html(FILE *out, const json_t *doc, const char *dir, const ch
     ps_html_table_end(out);
 
     ps_html_heading(out, "Plots");
+    fputs("<div class=\"figures\">\n", out);
     ps_plot_svg(&pl.time, out);
     ps_plot_svg(&pl.bw, out);
     ps_plot_svg(&pl.hrel, out);
+    fputs("</div>\n", out);
 
     ps_html_heading(out, "Ping-pong table");
+    ps_html_details_begin(out, "%zu message sizes: best and median half round-trip time, bandwidth",
+                          json_array_size(json_object_get(pp, "sizes")));
     ps_html_table_begin(out, 6, "bytes", "best", "median", "samples", "rse", "bandwidth (MB/s)");
     json_array_foreach(json_object_get(pp, "sizes"), i, o) {
         ps_html_row_begin(out);
         ps_html_cell(out, 1, "%.0f", ps__json_num(o, "bytes"));
-        ps_fmt_time(a, sizeof a, ps__json_num(o, "min"));
+        ps_html_fmt_time(a, sizeof a, ps__json_num(o, "min"));
         ps_html_cell(out, 1, "%s", a);
-        ps_fmt_time(a, sizeof a, ps__json_num(o, "median"));
+        ps_html_fmt_time(a, sizeof a, ps__json_num(o, "median"));
         ps_html_cell(out, 1, "%s", a);
         ps_html_cell(out, 1, "%.0f", ps__json_num(o, "n"));
         ps_html_cell(out, 1, "%.1f%%", 100 * ps__json_num(o, "rse"));
@@ -796,6 +805,7 @@ int ps_probe_report_html(FILE *out, const json_t *doc, const char *dir, const ch
         ps_html_row_end(out);
     }
     ps_html_table_end(out);
+    ps_html_details_end(out);
     ps_html_section_end(out);
     free_plots(&pl);
     return ferror(out) ? -1 : 0;

@@ -146,7 +146,9 @@ static size_t messages_in(const geom *g, const ps_trace *t, const ps_match *m)
     size_t n = 0;
     for (int r = 0; r < t->nranks; r++)
         for (size_t i = 0; i < t->rank[r].n; i++) {
-            if (t->rank[r].ev[i].kind != PS_EV_SEND) continue;
+            /* the runtime's own messages (a predicted barrier's tree) are not the workload's: the
+             * lanes show their time, as a measured MPI_Barrier's */
+            if (t->rank[r].ev[i].kind != PS_EV_SEND || ps_tag_runtime(t->rank[r].ev[i].tag)) continue;
             ps_evref v = ps_match_recv(m, r, i);
             if (v.rank >= 0 && !outside(g, t->rank[r].ev[i].t0, t->rank[v.rank].ev[v.index].t1)) n++;
         }
@@ -166,7 +168,7 @@ static size_t draw_messages(FILE *f, const geom *g, const ps_trace *t, const ps_
         for (int r = 0; r < t->nranks; r++) {
             const ps_rank_trace *rt = &t->rank[r];
             for (size_t i = 0; i < rt->n; i++) {
-                if (rt->ev[i].kind != PS_EV_SEND) continue;
+                if (rt->ev[i].kind != PS_EV_SEND || ps_tag_runtime(rt->ev[i].tag)) continue;
                 ps_evref v = ps_match_recv(m, r, i);
                 if (v.rank < 0) continue;
                 const ps_event *se = &rt->ev[i], *re = &t->rank[v.rank].ev[v.index];
@@ -191,7 +193,7 @@ static size_t draw_messages(FILE *f, const geom *g, const ps_trace *t, const ps_
         for (int r = 0; r < t->nranks; r++) {
             const ps_rank_trace *rt = &t->rank[r];
             for (size_t i = 0; i < rt->n; i++) {
-                if (rt->ev[i].kind != PS_EV_SEND) continue;
+                if (rt->ev[i].kind != PS_EV_SEND || ps_tag_runtime(rt->ev[i].tag)) continue;
                 ps_evref v = ps_match_recv(m, r, i);
                 if (v.rank < 0 || nb == nmsg || outside(g, rt->ev[i].t0, t->rank[v.rank].ev[v.index].t1)) continue;
                 double cs = floor(gx(g, rt->ev[i].t0) - g->left), cr = floor(gx(g, t->rank[v.rank].ev[v.index].t1) - g->left);
@@ -402,7 +404,7 @@ void ps_diagram_svg(FILE *f, const ps_trace *t, const ps_timeline *tl, const ps_
     }
     if (zoom) {
         char off[32];
-        ps_fmt_time(off, sizeof off, g.t0 - tl->t0);
+        ps_html_fmt_time(off, sizeof off, g.t0 - tl->t0);
         ps_svg_text(f, g.left + g.pw / 2, g.top + ph + 34, "middle", 12, "#222", 0, "time since %s after the start (%s)",
                     off, unit);
     } else {
@@ -411,13 +413,13 @@ void ps_diagram_svg(FILE *f, const ps_trace *t, const ps_timeline *tl, const ps_
     fputs("</g>\n", f);
 
     /* lanes */
-    int every = (int)ceil(11.0 / g.lane);
+    int every = (int)ceil(12.0 / g.lane); /* rank labels at least 12 px apart, none below 10 px */
     double bar = g.lane > 6 ? g.lane * 0.72 : g.lane;
     fputs("<g class=\"lanes\">\n", f);
     for (int r = 0; r < P; r++) {
         double y = gy(&g, r) + (g.lane - bar) / 2;
-        if (r % every == 0 || r == P - 1)
-            ps_svg_text(f, g.left - 6, gy(&g, r) + g.lane / 2 + 4, "end", g.lane < 11 ? 9 : 11, "#333", 0, "%d", r);
+        if (ps_svg_show_label(r, P, every))
+            ps_svg_text(f, g.left - 6, gy(&g, r) + g.lane / 2 + 4, "end", g.lane < 12 ? 10 : 11, "#333", 0, "%d", r);
         if (tl->nseg[r] == 0) continue;
         const double *tot = &tl->total[(size_t)r * PS_ACT__COUNT];
         double all = tot[0] + tot[1] + tot[2];
@@ -465,8 +467,8 @@ void ps_diagram_svg(FILE *f, const ps_trace *t, const ps_timeline *tl, const ps_
         double last_label = -1e9;
         for (size_t k = 0; k < nsync; k++) {
             double x = gx(&g, sync[k * P]);
-            if (x - last_label < 40 || outside(&g, sync[k * P], sync[k * P])) continue; /* no overlapping labels */
-            ps_svg_text(f, x, g.top - 22, "middle", 9, PS_COLOR_SYNC, 0, "sync %zu", k + 1);
+            if (x - last_label < 46 || outside(&g, sync[k * P], sync[k * P])) continue; /* no overlapping labels */
+            ps_svg_text(f, x, g.top - 22, "middle", 10, PS_COLOR_SYNC, 0, "sync %zu", k + 1);
             last_label = x;
         }
         for (size_t k = 1; k < nsync; k++) /* bounds must be sorted for the phase search */

@@ -25,22 +25,58 @@
  * values).  NULL writes nothing.  Control characters other than tab and
  * newline are written as U+FFFD. */
 void ps_html_escape(FILE *f, const char *s);
+/* As ps_html_escape, with microseconds in the page's spelling: text written
+ * for a terminal ("jumps by 2.82 us") reads "2.82 \u00b5s" on the page. */
+void ps_html_escape_units(FILE *f, const char *s);
 /* printf into a buffer, then ps_html_escape the result. */
 void ps_html_escapef(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void ps_html_vescape(FILE *f, const char *fmt, va_list ap);
 
 /* The page: <!DOCTYPE html>, <head> with the inline style sheet, <body>, and
  * an <h1> with the (escaped) title; ps_html_end closes it with a footer
- * naming the parscope version and the generation time. */
+ * naming the parscope version and the generation time.  ps_html_begin
+ * starts a new page (ps_html_page_reset) and writes the head. */
 void ps_html_begin(FILE *f, const char *title);
 void ps_html_end(FILE *f);
 
+/* A page written in parts (the report writes its body first, then the head,
+ * summary and table of contents that need to know the body's sections):
+ * ps_html_page_reset forgets the ids, headings and tables of the last page;
+ * ps_html_head writes the head and <h1> without forgetting them. */
+void ps_html_page_reset(void);
+void ps_html_head(FILE *f, const char *title);
+
 /* <section id="ID"><h2>TITLE</h2> ... </section>.  id may be NULL; it is
- * made unique within the page (a counter is appended when it repeats). */
+ * made unique within the page (a counter is appended when it repeats).
+ * Every section and heading is remembered for the table of contents. */
 void ps_html_section_begin(FILE *f, const char *id, const char *title);
 void ps_html_section_end(FILE *f);
-/* <h3>TITLE</h3> */
+/* <h3 id="SECTION-SLUG">TITLE</h3>: the id is the section's and the title's,
+ * unique within the page. */
 void ps_html_heading(FILE *f, const char *title);
+
+/* <details><summary>TEXT</summary> ... </details>: a part of a section a
+ * reader opens when wanted (headings inside it stay out of the contents). */
+void ps_html_details_begin(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void ps_html_details_end(FILE *f);
+
+/* The table of contents of everything written since the page began: one
+ * entry per section, its headings (outside <details>) after it on one line. */
+void ps_html_toc(FILE *f);
+
+/* Each table once: the first call with a key returns NULL and remembers
+ * `anchor` (an id the caller writes on the table) under it; later calls
+ * return that anchor, so the caller can refer to the table instead of
+ * repeating it.  `where` says where the first one is ("Run: cg, 2 ranks"). */
+const char *ps_html_once(const char *key, const char *anchor, const char *where, const char **first_where);
+/* A fresh id for an element ("PREFIX-N"), unique within the page. */
+void ps_html_new_id(char *buf, size_t len, const char *prefix);
+/* The title of the section being written ("" outside one). */
+const char *ps_html_current_section(void);
+
+/* A time in the page's spelling: "380 ns", "94.4 \u00b5s", "1.2 ms", "3.4 s";
+ * "-" when not finite. */
+void ps_html_fmt_time(char *buf, size_t len, double seconds);
 /* <p class="note">TEXT</p> (escaped). */
 void ps_html_note(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

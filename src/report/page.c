@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "report/html.h"
+#include "report/tables.h"
 #include "util/util.h"
 
 typedef struct input {
@@ -22,6 +23,7 @@ typedef struct input {
 
 typedef struct inputs {
     const ps_report_kind *kinds;
+    const ps_report_opts *opts;
     input *v;
     size_t n, cap;
     char **skipped;
@@ -170,6 +172,14 @@ static int collect(inputs *in, const char *p, char *err, size_t errlen)
         add(in, p, doc);
         return 0;
     }
+    const ps_report_opts *o = in->opts;
+    size_t lp = strlen(p), ls = o->reader_suffix ? strlen(o->reader_suffix) : 0;
+    if (o->reader && ls && lp > ls && !strcmp(p + lp - ls, o->reader_suffix)) {
+        json_t *doc = o->reader(p, err, errlen);
+        if (!doc) return 2;
+        add(in, p, doc);
+        return 0;
+    }
     /* anything else must be a trace: read it now to fail early */
     ps_trace *t = NULL;
     if (ps_trace_read(p, &t, err, errlen) != 0) return 2;
@@ -205,23 +215,29 @@ static void render(FILE *f, const input *in, const ps_report_kind *kinds)
     ps_report_generic_html(f, in->doc, in->path);
 }
 
-/* The list of inputs, and the kinds drawn side by side, before the sections. */
-static void page_head(FILE *f, const inputs *in)
+/* The inputs, last: what the page was made from, and what was skipped. */
+static void inputs_section(FILE *f, const inputs *in)
 {
-    if (in->n > 1 || in->nskipped) {
-        fputs("<nav><p class=\"note\">Inputs:</p><ul>\n", f);
-        for (size_t i = 0; i < in->n; i++) {
-            fputs("<li>", f);
-            ps_html_escape(f, in->v[i].path);
-            fputs("</li>\n", f);
-        }
-        for (size_t i = 0; i < in->nskipped; i++) {
-            fputs("<li>skipped: ", f);
-            ps_html_escape(f, in->skipped[i]);
-            fputs("</li>\n", f);
-        }
-        fputs("</ul></nav>\n", f);
+    if (in->n <= 1 && !in->nskipped) return;
+    ps_html_section_begin(f, "inputs", "Inputs");
+    fputs("<ul>\n", f);
+    for (size_t i = 0; i < in->n; i++) {
+        fputs("<li>", f);
+        ps_html_escape(f, in->v[i].path);
+        fputs("</li>\n", f);
     }
+    for (size_t i = 0; i < in->nskipped; i++) {
+        fputs("<li>skipped: ", f);
+        ps_html_escape(f, in->skipped[i]);
+        fputs("</li>\n", f);
+    }
+    fputs("</ul>\n", f);
+    ps_html_section_end(f);
+}
+
+/* The kinds that draw several documents side by side, before the sections. */
+static void several(FILE *f, const inputs *in)
+{
     json_t **docs = ps_xcalloc(in->n + 1, sizeof *docs);
     for (const ps_report_kind *k = in->kinds; k->kind; k++) {
         if (!k->several) continue;
@@ -234,22 +250,121 @@ static void page_head(FILE *f, const inputs *in)
     free(docs);
 }
 
-int ps_report_page(char *const *paths, int n, const ps_report_kind *kinds, const char *output, const char *title,
-                   int quiet, char *err, size_t errlen)
+/* The headline findings of every document, then of the tables; at most a
+ * screenful, the rest said to be below. */
+#define PS_SUMMARY_MAX 12
+/* Documents with more result documents than this on a page fold their sheets. */
+#define PS_REPORT_UNFOLDED 3
+
+static int is_result(const char *k)
 {
-    inputs in = {.kinds = kinds};
+    return k && (!strcmp(k, "run") || !strcmp(k, "predict") || !strcmp(k, "trace"));
+}
+
+static int result_docs(const inputs *in);
+
+static void summary(FILE *f, const inputs *in, const ps_tables *t)
+{
+    json_t *list = json_array();
+    /* with many results, one line says what they are; the tables and curves below hold their figures */
+    int nres = 0;
+    for (size_t i = 0; i < in->n; i++) nres += in->v[i].doc ? is_result(kind_of(in->v[i].doc)) : 1;
+    int many = nres > PS_REPORT_UNFOLDED;
+    json_t *workloads = json_object();
+    int measured = 0, predicted = 0;
+    for (size_t i = 0; i < in->n; i++) {
+        const json_t *d = in->v[i].doc;
+        if (!d) continue;
+        if (many && is_result(kind_of(d)) && !json_array_size(json_object_get(d, "findings"))) {
+            const json_t *pts = json_object_get(d, "points");
+            int np = json_is_array(pts) ? (int)json_array_size(pts) : 1;
+            if (!strcmp(kind_of(d), "predict")) predicted += np;
+            else measured += np;
+            const char *w = json_string_value(json_object_get(d, "workload"));
+            if (!w && json_is_array(pts)) w = json_string_value(json_object_get(json_array_get(pts, 0), "workload"));
+            if (w) json_object_set_new(workloads, w, json_true());
+            continue;
+        }
+        ps_report_findings(list, d);
+    }
+    if (many) {
+        char names[512] = "";
+        size_t used = 0;
+        const char *k;
+        json_t *v;
+        json_object_foreach(workloads, k, v) {
+            int w = snprintf(names + used, sizeof names - used, "%s%s", used ? ", " : "", k);
+            if (w < 0 || (size_t)w >= sizeof names - used) break;
+            used += (size_t)w;
+        }
+        char what[64];
+        if (measured && predicted) snprintf(what, sizeof what, "%d measured and %d predicted results", measured, predicted);
+        else snprintf(what, sizeof what, "%d %s results", measured + predicted, measured ? "measured" : "predicted");
+        json_array_append_new(list, json_sprintf("%s of %s: their times side by side in the tables and the curves of "
+                                                 "execution time against P below.",
+                                                 what, used ? names : "the workloads"));
+    }
+    json_decref(workloads);
+    ps_tables_findings(t, list);
+    ps_html_section_begin(f, "summary", "Summary");
+    if (!json_array_size(list)) {
+        ps_html_note(f, "The inputs hold no result with a headline figure; their sections follow.");
+    } else {
+        fputs("<ul>\n", f);
+        size_t i;
+        json_t *s;
+        json_array_foreach(list, i, s) {
+            if (i == PS_SUMMARY_MAX) {
+                fprintf(f, "<li>and %zu more findings in the sections below.</li>\n", json_array_size(list) - i);
+                break;
+            }
+            fputs("<li>", f);
+            ps_html_escape_units(f, json_string_value(s));
+            fputs("</li>\n", f);
+        }
+        fputs("</ul>\n", f);
+    }
+    ps_html_section_end(f);
+    json_decref(list);
+}
+
+static int result_docs(const inputs *in)
+{
+    int n = 0;
+    for (size_t i = 0; i < in->n; i++) {
+        const char *k = in->v[i].doc ? kind_of(in->v[i].doc) : "trace";
+        if (k && (!strcmp(k, "run") || !strcmp(k, "predict") || !strcmp(k, "trace"))) {
+            size_t np = in->v[i].doc ? json_array_size(json_object_get(in->v[i].doc, "points")) : 0;
+            n += np ? (int)np : 1;
+        }
+    }
+    return n;
+}
+
+int ps_report_page(char *const *paths, int n, const ps_report_opts *o, char *err, size_t errlen)
+{
+    inputs in = {.kinds = o->kinds, .opts = o};
     int rc = 0;
     for (int i = 0; i < n && rc == 0; i++) rc = collect(&in, paths[i], err, errlen);
     if (rc == 0 && in.n == 0) {
         ps_seterr(err, errlen, "nothing to report");
         rc = 2;
     }
+    int from_dir = n == 1 && ps_is_dir(paths[0]);
+    if (!rc && from_dir) qsort(in.v, in.n, sizeof *in.v, input_cmp);
+    json_t **docs = ps_xcalloc(in.n + 1, sizeof *docs);
+    int nd = 0;
+    for (size_t i = 0; i < in.n; i++)
+        if (in.v[i].doc) docs[nd++] = in.v[i].doc;
+    ps_tables *tables = rc ? NULL : ps_tables_build(docs, nd);
+    free(docs);
+    if (!rc && o->reference && ps_tables_set_reference(tables, o->reference, err, errlen)) rc = 2;
     if (rc) {
+        ps_tables_free(tables);
         inputs_free(&in);
         return rc;
     }
-    int from_dir = n == 1 && ps_is_dir(paths[0]);
-    if (from_dir) qsort(in.v, in.n, sizeof *in.v, input_cmp);
+    const char *output = o->output, *title = o->title;
     char *def = NULL, deftitle[512];
     if (!output) output = def = from_dir ? ps_xasprintf("%s/report.html", paths[0]) : ps_xstrdup("report.html");
     if (!title && in.n == 1 && in.v[0].doc) {
@@ -259,19 +374,37 @@ int ps_report_page(char *const *paths, int n, const ps_report_kind *kinds, const
     } else if (!title) {
         snprintf(deftitle, sizeof deftitle, "parscope report: %zu document%s", in.n, in.n == 1 ? "" : "s");
     }
-    char *page = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&page, &len);
-    ps_html_begin(f, title ? title : deftitle);
-    page_head(f, &in);
-    for (size_t i = 0; i < in.n; i++) render(f, &in.v[i], kinds);
-    ps_html_end(f);
-    fclose(f);
-    if (ps_write_file(output, page, len, err, errlen) != 0) rc = 2;
-    else if (!quiet && strcmp(output, "-"))
+    /* the summary, then the body: the contents between them need the body's sections */
+    ps_html_page_reset();
+    char *body = NULL, *head = NULL, *sum = NULL;
+    size_t blen = 0, hlen = 0, slen = 0;
+    FILE *sf = open_memstream(&sum, &slen);
+    summary(sf, &in, tables);
+    fclose(sf);
+    FILE *b = open_memstream(&body, &blen);
+    several(b, &in);
+    ps_tables_html(b, tables);
+    ps_tables_scaling_html(b, tables);
+    ps_report_set_compact(result_docs(&in) > PS_REPORT_UNFOLDED);
+    for (size_t i = 0; i < in.n; i++) render(b, &in.v[i], in.kinds);
+    ps_report_set_compact(0);
+    inputs_section(b, &in);
+    fclose(b);
+    FILE *h = open_memstream(&head, &hlen);
+    ps_html_head(h, title ? title : deftitle);
+    fwrite(sum, 1, slen, h);
+    ps_html_toc(h);
+    fwrite(body, 1, blen, h);
+    ps_html_end(h);
+    fclose(h);
+    free(sum);
+    free(body);
+    if (ps_write_file(output, head, hlen, err, errlen) != 0) rc = 2;
+    else if (!o->quiet && strcmp(output, "-"))
         fprintf(stderr, "parscope report: wrote %s (%zu document%s)\n", output, in.n, in.n == 1 ? "" : "s");
-    free(page);
+    free(head);
     free(def);
+    ps_tables_free(tables);
     inputs_free(&in);
     return rc;
 }

@@ -70,10 +70,22 @@ int ps_plot_ticks(double lo, double hi, int logscale, double *ticks, int max)
         int every = (int)ceil((e1 - e0 + 1) / 10.0);
         if (every < 1) every = 1;
         for (double e = e0; e <= e1 && n < max; e += every) ticks[n++] = ldexp(1.0, (int)e);
+        if (n < 2 && hi / lo < 4) {
+            /* a narrow axis (one processor count): the whole numbers in it */
+            n = 0;
+            for (double k = ceil(lo - 1e-9); k <= hi + 1e-9 && n < max; k += 1.0) ticks[n++] = k;
+        }
         return n;
     }
     double d0 = floor(log10(lo) + 1e-9), d1 = ceil(log10(hi) - 1e-9);
     double decades = log10(hi / lo);
+    if (decades < 0.7) {
+        /* a narrow logarithmic axis: evenly spaced round values read better */
+        double step = nice_step((hi - lo) / 4.0);
+        for (double k = ceil(lo / step - 1e-9); k * step <= hi * (1 + 1e-9) && n < max; k += 1.0)
+            if (k * step > 0) ticks[n++] = k * step;
+        return n;
+    }
     static const double sub[] = {1.0, 2.0, 5.0};
     int every = decades > 12 ? (int)ceil(decades / 8.0) : 1;
     for (double d = d0; d <= d1 && n < max; d += 1.0) {
@@ -111,23 +123,39 @@ static int axis_range(const ps_plot *p, int yaxis, double *lo, double *hi)
     }
     if (!(a <= b)) return -1;
     if (lg) {
-        if (b / a < 1.0001) { a /= 2; b *= 2; }
+        /* one value: a narrow axis around it (its own tick), not one that
+         * suggests data where there is none */
+        if (b / a < 1.0001) {
+            *lo = a / 1.25;
+            *hi = b * 1.25;
+            return 0;
+        }
         if (lg == 2) {
-            a = ldexp(1.0, (int)floor(log2(a) + 1e-9));
-            b = ldexp(1.0, (int)ceil(log2(b) - 1e-9));
-            if (b / a < 2) b = 2 * a;
-            *lo = a;
-            *hi = b;
+            /* powers of two at the ends when they are close to the data */
+            double pa = ldexp(1.0, (int)floor(log2(a) + 1e-9)), pb = ldexp(1.0, (int)ceil(log2(b) - 1e-9));
+            double span = log2(b / a);
+            *lo = log2(a / pa) <= 0.15 * span ? pa : a / pow(2, 0.04 * span);
+            *hi = log2(pb / b) <= 0.15 * span ? pb : b * pow(2, 0.04 * span);
             return 0;
         }
         double decades = log10(b / a);
-        if (decades >= 1.0) {
-            a = pow(10.0, floor(log10(a) + 1e-9));
-            b = pow(10.0, ceil(log10(b) - 1e-9));
-        } else {
-            a /= 1.1;
-            b *= 1.1;
-        }
+        /* ends at 1, 2 or 5 times a power of ten, when that adds little */
+        static const double m[] = {1, 2, 5, 10};
+        double e = floor(log10(a) + 1e-9), na = a, nb = b;
+        for (int k = 2; k >= 0; k--)
+            if (m[k] * pow(10, e) <= a * (1 + 1e-9)) {
+                na = m[k] * pow(10, e);
+                break;
+            }
+        e = floor(log10(b) - 1e-9);
+        for (int k = 1; k <= 3; k++)
+            if (m[k] * pow(10, e) >= b * (1 - 1e-9)) {
+                nb = m[k] * pow(10, e);
+                break;
+            }
+        double pad = decades * 0.05;
+        a = log10(a / na) <= 0.2 * decades ? na : a / pow(10, pad);
+        b = log10(nb / b) <= 0.2 * decades ? nb : b * pow(10, pad);
     } else {
         if (b - a < 1e-300 + fabs(b) * 1e-9) {
             double d = a != 0 ? fabs(a) * 0.1 : 1.0;
@@ -188,6 +216,42 @@ static void marker(FILE *out, int shape, double x, double y, const char *color)
     }
 }
 
+/* The corner of the frame for a legend box of w x h whose box covers the
+ * fewest data: markers, and points sampled along each line.  Top left
+ * wins ties, so a legend stays where it always was unless it hides data.
+ * Returns how many data samples the chosen corner still covers. */
+static int legend_corner(const ps_plot *p, const frame *f, double w, double h, double *lx, double *ly)
+{
+    const double cx[4] = {f->px + 8, f->px + f->pw - 8 - w, f->px + 8, f->px + f->pw - 8 - w};
+    const double cy[4] = {f->py + 8, f->py + 8, f->py + f->ph - 8 - h, f->py + f->ph - 8 - h};
+    int best = 0, hits[4] = {0, 0, 0, 0};
+    for (int c = 0; c < 4; c++) {
+        for (int s = 0; s < p->nseries; s++) {
+            const ps_plot_series *se = &p->series[s];
+            double x0 = NAN, y0 = NAN;
+            for (int i = 0; i < se->n; i++) {
+                if (!usable(se->x[i], f->xlog) || !usable(se->y[i], f->ylog)) {
+                    x0 = NAN;
+                    continue;
+                }
+                double x1 = map_x(f, se->x[i]), y1 = map_y(f, se->y[i]);
+                /* the point itself, and 16 samples of the segment to it */
+                int steps = (se->style & PS_PLOT_LINE) && isfinite(x0) ? 16 : 0;
+                for (int k = 0; k <= steps; k++) {
+                    double x = steps ? x0 + (x1 - x0) * k / steps : x1, y = steps ? y0 + (y1 - y0) * k / steps : y1;
+                    hits[c] += x >= cx[c] - 4 && x <= cx[c] + w + 4 && y >= cy[c] - 4 && y <= cy[c] + h + 4;
+                }
+                x0 = x1;
+                y0 = y1;
+            }
+        }
+        if (hits[c] < hits[best]) best = c;
+    }
+    *lx = cx[best];
+    *ly = cy[best];
+    return hits[best];
+}
+
 int ps_plot_svg(const ps_plot *p, FILE *out)
 {
     static int counter;
@@ -201,16 +265,31 @@ int ps_plot_svg(const ps_plot *p, FILE *out)
     f.pw = W - MARGIN_L - MARGIN_R;
     f.ph = H - MARGIN_T - MARGIN_B;
 
+    int have = axis_range(p, 0, &f.x0, &f.x1) == 0 && axis_range(p, 1, &f.y0, &f.y1) == 0;
+    /* the legend: inside the frame where it hides no data, else below the plot */
+    int nl = 0;
+    size_t longest = 0;
+    for (int s = 0; s < p->nseries; s++)
+        if (p->series[s].label && *p->series[s].label) {
+            nl++;
+            if (strlen(p->series[s].label) > longest) longest = strlen(p->series[s].label);
+        }
+    double lw = 36 + 6.2 * (double)longest, lh = 16 * nl + 6, lx = f.px + 8, ly = f.py + 8;
+    int Htot = H;
+    if (have && nl && legend_corner(p, &f, lw, lh, &lx, &ly) > 0) {
+        lx = f.px;
+        ly = H + 2;
+        Htot = H + (int)lh + 8;
+    }
     fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
-                 "font-family=\"sans-serif\" font-size=\"11\" role=\"img\">\n", W, H, W, H);
-    fprintf(out, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"white\"/>\n", W, H);
+                 "font-family=\"sans-serif\" font-size=\"11\" role=\"img\" class=\"plot\">\n", W, Htot, W, Htot);
+    fprintf(out, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"white\"/>\n", W, Htot);
     if (p->title) {
         fprintf(out, "<text x=\"%d\" y=\"20\" text-anchor=\"middle\" font-size=\"14\" font-weight=\"bold\">", W / 2);
         ps_html_escape(out, p->title);
         fputs("</text>\n", out);
     }
-    int have = axis_range(p, 0, &f.x0, &f.x1) == 0 && axis_range(p, 1, &f.y0, &f.y1) == 0;
-    fprintf(out, "<rect x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" height=\"%.0f\" fill=\"none\" stroke=\"#444\"/>\n",
+    fprintf(out, "<rect class=\"frame\" x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" height=\"%.0f\" fill=\"none\" stroke=\"#444\"/>\n",
             f.px, f.py, f.pw, f.ph);
     if (!have) {
         fprintf(out, "<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"middle\" fill=\"#888\">no data</text>\n",
@@ -224,7 +303,7 @@ int ps_plot_svg(const ps_plot *p, FILE *out)
             fprintf(out, "<line x1=\"%.1f\" y1=\"%.0f\" x2=\"%.1f\" y2=\"%.0f\" stroke=\"#ddd\"/>", x, f.py, x,
                     f.py + f.ph);
             tick_label(buf, sizeof buf, p->xfmt, t[i]);
-            fprintf(out, "<text x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\">", x, f.py + f.ph + 15);
+            fprintf(out, "<text class=\"xtick\" x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\">", x, f.py + f.ph + 15);
             ps_html_escape(out, buf);
             fputs("</text>\n", out);
         }
@@ -234,13 +313,32 @@ int ps_plot_svg(const ps_plot *p, FILE *out)
             fprintf(out, "<line x1=\"%.0f\" y1=\"%.1f\" x2=\"%.0f\" y2=\"%.1f\" stroke=\"#ddd\"/>", f.px, y,
                     f.px + f.pw, y);
             tick_label(buf, sizeof buf, p->yfmt, t[i]);
-            fprintf(out, "<text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">", f.px - 5, y + 4);
+            fprintf(out, "<text class=\"ytick\" x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">", f.px - 5, y + 4);
             ps_html_escape(out, buf);
             fputs("</text>\n", out);
         }
         fprintf(out, "<clipPath id=\"psplot%d\"><rect x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" height=\"%.0f\"/></clipPath>\n",
                 id, f.px - 4, f.py - 4, f.pw + 8, f.ph + 8);
-        fprintf(out, "<g clip-path=\"url(#psplot%d)\">\n", id);
+        /* error bars first, in a group of their own: under the markers, and
+         * their caps (3 px either side) are no data positions */
+        fprintf(out, "<g class=\"errorbars\" clip-path=\"url(#psplot%d)\">\n", id);
+        for (int s = 0; s < p->nseries; s++) {
+            const ps_plot_series *se = &p->series[s];
+            const char *color = se->color ? se->color : palette[s % NPALETTE];
+            if (se->ylo && se->yhi) {
+                for (int i = 0; i < se->n; i++) {
+                    if (!usable(se->x[i], f.xlog) || !usable(se->ylo[i], f.ylog) || !usable(se->yhi[i], f.ylog))
+                        continue;
+                    double x = map_x(&f, se->x[i]), y0 = map_y(&f, se->ylo[i]), y1 = map_y(&f, se->yhi[i]);
+                    fprintf(out, "<path fill=\"none\" stroke=\"%s\" stroke-width=\"1\" d=\"M%.1f %.1fL%.1f %.1f"
+                                 "M%.1f %.1fL%.1f %.1fM%.1f %.1fL%.1f %.1f\"/>",
+                            color, x, y0, x, y1, x - 3, y0, x + 3, y0, x - 3, y1, x + 3, y1);
+                }
+                fputc('\n', out);
+            }
+        }
+        fputs("</g>\n", out);
+        fprintf(out, "<g class=\"data\" clip-path=\"url(#psplot%d)\">\n", id);
         for (int s = 0; s < p->nseries; s++) {
             const ps_plot_series *se = &p->series[s];
             const char *color = se->color ? se->color : palette[s % NPALETTE];
@@ -255,37 +353,19 @@ int ps_plot_svg(const ps_plot *p, FILE *out)
                 }
                 fputs("\"/>\n", out);
             }
-            if (se->ylo && se->yhi) {
-                for (int i = 0; i < se->n; i++) {
-                    if (!usable(se->x[i], f.xlog) || !usable(se->ylo[i], f.ylog) || !usable(se->yhi[i], f.ylog))
-                        continue;
-                    double x = map_x(&f, se->x[i]), y0 = map_y(&f, se->ylo[i]), y1 = map_y(&f, se->yhi[i]);
-                    fprintf(out, "<path fill=\"none\" stroke=\"%s\" stroke-width=\"1\" d=\"M%.1f %.1fL%.1f %.1f"
-                                 "M%.1f %.1fL%.1f %.1fM%.1f %.1fL%.1f %.1f\"/>",
-                            color, x, y0, x, y1, x - 3, y0, x + 3, y0, x - 3, y1, x + 3, y1);
-                }
-                fputc('\n', out);
-            }
             if (se->style & PS_PLOT_POINTS) {
                 for (int i = 0; i < se->n; i++) {
                     if (!usable(se->x[i], f.xlog) || !usable(se->y[i], f.ylog)) continue;
-                    marker(out, s, map_x(&f, se->x[i]), map_y(&f, se->y[i]), color);
+                    marker(out, se->shape > 0 ? se->shape - 1 : s, map_x(&f, se->x[i]), map_y(&f, se->y[i]), color);
                 }
                 fputc('\n', out);
             }
         }
         fputs("</g>\n", out);
-        /* legend, top left inside the plot area */
-        int nl = 0;
-        for (int s = 0; s < p->nseries; s++)
-            if (p->series[s].label && *p->series[s].label) nl++;
+        /* the legend where it was placed above: a corner of the frame, or below the plot */
         if (nl) {
-            double lx = f.px + 8, ly = f.py + 8;
-            size_t longest = 0;
-            for (int s = 0; s < p->nseries; s++)
-                if (p->series[s].label && strlen(p->series[s].label) > longest) longest = strlen(p->series[s].label);
-            fprintf(out, "<rect x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" height=\"%d\" fill=\"white\" fill-opacity=\"0.85\" stroke=\"#bbb\"/>\n",
-                    lx, ly, 36 + 6.2 * (double)longest, 16 * nl + 6);
+            fprintf(out, "<rect x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" height=\"%.0f\" fill=\"white\" fill-opacity=\"0.85\" stroke=\"#bbb\"/>\n",
+                    lx, ly, lw, lh);
             int k = 0;
             for (int s = 0; s < p->nseries; s++) {
                 const ps_plot_series *se = &p->series[s];
@@ -296,7 +376,7 @@ int ps_plot_svg(const ps_plot *p, FILE *out)
                     fprintf(out, "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" stroke=\"%s\" stroke-width=\"1.6\"%s/>",
                             lx + 4, yy - 4, lx + 26, yy - 4, color,
                             (se->style & PS_PLOT_DASHED) ? " stroke-dasharray=\"6 4\"" : "");
-                if (se->style & PS_PLOT_POINTS) marker(out, s, lx + 15, yy - 4, color);
+                if (se->style & PS_PLOT_POINTS) marker(out, se->shape > 0 ? se->shape - 1 : s, lx + 15, yy - 4, color);
                 fprintf(out, "<text x=\"%.0f\" y=\"%.0f\">", lx + 31, yy);
                 ps_html_escape(out, se->label);
                 fputs("</text>\n", out);

@@ -43,6 +43,8 @@ typedef struct ps_plot_series {
     const char   *color;      /* CSS colour; NULL = the palette's next colour */
     const double *ylo, *yhi;  /* error bars from ylo[i] to yhi[i] (both, or NULL: none); a
                                  bar whose ends cannot be drawn (NaN) is left out */
+    int           shape;      /* marker: 0 by the series' place, k > 0 the k-th shape (one per
+                                 machine on every figure of a page) */
 } ps_plot_series;
 
 typedef struct ps_plot {

@@ -79,7 +79,7 @@ void ps_comm_matrix(const ps_trace *t, uint64_t *bytes, uint64_t *count)
     for (size_t r = 0; r < P; r++)
         for (size_t i = 0; i < t->rank[r].n; i++) {
             const ps_event *e = &t->rank[r].ev[i];
-            if (e->kind != PS_EV_SEND || e->peer < 0 || (size_t)e->peer >= P) continue;
+            if (e->kind != PS_EV_SEND || ps_tag_runtime(e->tag) || e->peer < 0 || (size_t)e->peer >= P) continue;
             if (bytes) bytes[r * P + (size_t)e->peer] += e->bytes;
             if (count) count[r * P + (size_t)e->peer]++;
         }
@@ -100,7 +100,7 @@ void ps_message_sizes(const ps_trace *t, uint64_t hist[PS_SIZE_CLASSES])
     memset(hist, 0, PS_SIZE_CLASSES * sizeof *hist);
     for (int r = 0; r < t->nranks; r++)
         for (size_t i = 0; i < t->rank[r].n; i++)
-            if (t->rank[r].ev[i].kind == PS_EV_SEND) hist[size_class(t->rank[r].ev[i].bytes)]++;
+            if (t->rank[r].ev[i].kind == PS_EV_SEND && !ps_tag_runtime(t->rank[r].ev[i].tag)) hist[size_class(t->rank[r].ev[i].bytes)]++;
 }
 
 /* ---- drawing helpers ------------------------------------------------------ */
@@ -240,12 +240,12 @@ void ps_rank_bars_svg(FILE *f, const ps_timeline *tl, double width)
     frame fr = {54, 10, width - 54 - 20, bar * P};
     double H = fr.top + fr.h + 56;
     ps_svg_begin(f, width, H, "utilisation per rank");
-    int every = (int)ceil(11.0 / bar);
+    int every = (int)ceil(12.0 / bar); /* labels at least 12 px apart, none below 10 px */
     for (int r = 0; r < P; r++) {
         const double *tot = &tl->total[(size_t)r * PS_ACT__COUNT];
         double all = tot[0] + tot[1] + tot[2], x = fr.left, y = fr.top + r * bar;
-        if (r % every == 0 || r == P - 1)
-            ps_svg_text(f, fr.left - 6, y + bar / 2 + 4, "end", bar < 11 ? 9 : 10, "#333", 0, "%d", r);
+        if (ps_svg_show_label(r, P, every))
+            ps_svg_text(f, fr.left - 6, y + bar / 2 + 4, "end", 10, "#333", 0, "%d", r);
         if (!(all > 0)) continue;
         for (int c = 0; c < PS_ACT__COUNT; c++) {
             double w = tot[c] / all * fr.w;
@@ -267,6 +267,15 @@ void ps_rank_bars_svg(FILE *f, const ps_timeline *tl, double width)
 
 /* ---- communication matrix ------------------------------------------------- */
 
+/* "1.47 KiB" in at most 3 digits, to fit a cell */
+static void short_bytes(char *b, size_t n, double v)
+{
+    if (v < 1024) snprintf(b, n, "%.0f B", v);
+    else if (v < 1048576) snprintf(b, n, "%.3g KiB", v / 1024);
+    else if (v < 1073741824) snprintf(b, n, "%.3g MiB", v / 1048576);
+    else snprintf(b, n, "%.3g GiB", v / 1073741824);
+}
+
 void ps_comm_matrix_svg(FILE *f, const ps_trace *t, double width)
 {
     size_t P = (size_t)t->nranks;
@@ -278,18 +287,20 @@ void ps_comm_matrix_svg(FILE *f, const ps_trace *t, double width)
     double avail = width - 60 - 20;
     if (avail > 520) avail = 520;
     double cell = avail / (double)P;
-    if (cell > 40) cell = 40;
+    /* large enough cells carry their bytes in 10 px type; the tooltip has them always */
+    if (cell > 60) cell = 60;
     double left = 60, top = 34, side = cell * (double)P;
     double H = top + side + 40;
-    ps_svg_begin(f, left + side + 160, H, "communication matrix");
-    ps_svg_text(f, left + side / 2, 12, "middle", 11, "#222", 0, "receiver");
-    ps_svg_text(f, 14, top + side / 2, "middle", 11, "#222", -90, "sender");
+    if (H < top + 150) H = top + 150; /* room for the colour scale */
+    ps_svg_begin(f, left + side + 170, H, "communication matrix");
+    ps_svg_text(f, left + side / 2, 14, "middle", 12, "#222", 0, "receiver");
+    ps_svg_text(f, 16, top + side / 2, "middle", 12, "#222", -90, "sender");
     ps_svg_rect(f, left, top, side, side, "#f7f7f9", NULL);
-    int every = (int)ceil(11.0 / cell);
+    int every = (int)ceil(14.0 / cell); /* rank labels at least 14 px apart, none below 10 px */
     for (size_t i = 0; i < P; i++) {
-        if (i % (size_t)every && i != P - 1) continue;
-        ps_svg_text(f, left + (i + 0.5) * cell, top - 5, "middle", cell < 11 ? 8 : 10, "#333", 0, "%zu", i);
-        ps_svg_text(f, left - 5, top + (i + 0.5) * cell + 4, "end", cell < 11 ? 8 : 10, "#333", 0, "%zu", i);
+        if (!ps_svg_show_label((int)i, (int)P, every)) continue;
+        ps_svg_text(f, left + (i + 0.5) * cell, top - 6, "middle", 10, "#333", 0, "%zu", i);
+        ps_svg_text(f, left - 6, top + (i + 0.5) * cell + 4, "end", 10, "#333", 0, "%zu", i);
     }
     for (size_t i = 0; i < P; i++)
         for (size_t j = 0; j < P; j++) {
@@ -303,9 +314,11 @@ void ps_comm_matrix_svg(FILE *f, const ps_trace *t, double width)
             ps_fmt_bytes(bb, sizeof bb, (double)b);
             snprintf(tip, sizeof tip, "%zu \xe2\x86\x92 %zu: %llu messages, %s", i, j, (unsigned long long)n, bb);
             ps_svg_rect(f, left + j * cell, top + i * cell, cell, cell, fill, tip);
-            if (cell >= 34) {
-                ps_svg_text(f, left + (j + 0.5) * cell, top + (i + 0.5) * cell + 3, "middle", 8,
-                            s > 0.6 ? "#fff" : "#111", 0, "%s", bb);
+            if (cell >= 56) {
+                char sb[32];
+                short_bytes(sb, sizeof sb, (double)b);
+                ps_svg_text(f, left + (j + 0.5) * cell, top + (i + 0.5) * cell + 4, "middle", 10,
+                            s > 0.6 ? "#fff" : "#111", 0, "%s", sb);
             }
         }
     /* scale */
@@ -319,9 +332,9 @@ void ps_comm_matrix_svg(FILE *f, const ps_trace *t, double width)
         snprintf(fill, sizeof fill, "rgb(%d,%d,%d)", lvl - 40 < 0 ? 0 : lvl - 40, lvl - 20, 245);
         ps_svg_rect(f, sx, top + k * 12, 14, 12, fill, NULL);
     }
-    ps_svg_text(f, sx + 20, top + 10, "start", 10, "#333", 0, "%s", mx);
-    ps_svg_text(f, sx + 20, top + 118, "start", 10, "#333", 0, "0 B");
-    ps_svg_text(f, sx, top + 136, "start", 10, "#555", 0, "bytes sent (\xe2\x88\x9a scale)");
+    ps_svg_text(f, sx + 20, top + 10, "start", 11, "#333", 0, "%s", mx);
+    ps_svg_text(f, sx + 20, top + 118, "start", 11, "#333", 0, "0 B");
+    ps_svg_text(f, sx, top + 138, "start", 11, "#555", 0, "bytes sent (\xe2\x88\x9a scale)");
     ps_svg_end(f);
     free(bytes);
     free(count);
@@ -361,8 +374,8 @@ void ps_message_sizes_svg(FILE *f, const ps_trace *t, double width)
         else ps_fmt_bytes(lab, sizeof lab, ldexp(1.0, k - 1));
         snprintf(tip, sizeof tip, "%s%s: %llu messages", k ? "from " : "", lab, (unsigned long long)h[k]);
         if (h[k]) ps_svg_rect(f, x + bw * 0.1, fr.top + fr.h - hh, bw * 0.8, hh, PS_COLOR_MESSAGE, tip);
-        if (bw >= 34 || (k - lo) % (int)ceil(34 / bw) == 0)
-            ps_svg_text(f, x + bw / 2, fr.top + fr.h + 14, "middle", 9, "#333", 0, "%s", lab);
+        if (bw >= 44 || (k - lo) % (int)ceil(44 / bw) == 0)
+            ps_svg_text(f, x + bw / 2, fr.top + fr.h + 14, "middle", 10, "#333", 0, "%s", lab);
     }
     ps_svg_text(f, fr.left + fr.w / 2, fr.top + fr.h + 32, "middle", 11, "#222", 0,
                 "message size (class from 2^k bytes to just below 2^(k+1))");

@@ -93,12 +93,61 @@ static char *trace_path(const json_t *doc, const char *dir)
     return rel;
 }
 
+static int compact_page;
+
+void ps_report_set_compact(int compact) { compact_page = compact; }
+
+static double jnum(const json_t *o, const char *k)
+{
+    json_t *v = json_object_get(o, k);
+    return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+static double used_time(const json_t *d)
+{
+    const json_t *t = json_object_get(d, "time");
+    const char *u = json_string_value(json_object_get(t, "used"));
+    double v = u && !strcmp(u, "median") ? jnum(t, "median") : jnum(t, "min");
+    return isfinite(v) ? v : jnum(json_object_get(d, "sheet"), "time");
+}
+
+/* "1.23 ms; busy 80%, overhead 12%, idle 8%; 48 messages" */
+static void headline(char *buf, size_t len, const json_t *d)
+{
+    const json_t *sh = json_object_get(d, "sheet");
+    char t[32];
+    ps_html_fmt_time(t, sizeof t, used_time(d));
+    double b = jnum(sh, "busy_pct"), o = jnum(sh, "overhead_pct"), i = jnum(sh, "idle_pct"), m = jnum(sh, "messages_sent");
+    if (isfinite(b) && isfinite(m))
+        snprintf(buf, len, "%s; busy %.0f%%, overhead %.0f%%, idle %.0f%%; %.0f messages", t, b, o, i, m);
+    else snprintf(buf, len, "%s", t);
+}
+
+/* The pictures of a document's trace. */
+static void pictures(FILE *f, const json_t *doc, const char *dir)
+{
+    char *tp = trace_path(doc, dir);
+    if (!tp) {
+        ps_html_note(f, "This document names no trace, so there is no space-time diagram (run with --trace DIR).");
+        return;
+    }
+    ps_trace *t = NULL;
+    char err[512];
+    if (ps_trace_read(tp, &t, err, sizeof err) != 0) {
+        ps_html_note(f, "No pictures: the trace could not be read (%s).", err);
+    } else {
+        ps_report_trace_pictures(f, t);
+        ps_trace_free(t);
+    }
+    free(tp);
+}
+
 static void run_section(FILE *f, const json_t *doc, const char *dir, const char *source)
 {
     const char *kind = json_string_value(json_object_get(doc, "kind"));
     const char *workload = json_string_value(json_object_get(doc, "workload"));
     const json_t *params = json_object_get(doc, "params");
-    char title[512];
+    char title[512], line[256];
     json_int_t n = json_integer_value(json_object_get(params, "ranks"));
     snprintf(title, sizeof title, "%s: %s, %lld rank%s", kind_title(kind), workload ? workload : "?", (long long)n,
              n == 1 ? "" : "s");
@@ -120,20 +169,81 @@ static void run_section(FILE *f, const json_t *doc, const char *dir, const char 
                      (long long)json_integer_value(json_object_get(tm, "successful")),
                      100 * json_number_value(json_object_get(tm, "uncertainty")),
                      json_is_object(json_object_get(tm, "ci_median")) ? "; the median's interval is in the JSON" : "");
-    ps_sheet_page_html(f, doc);
-    char *tp = trace_path(doc, dir);
-    if (!tp) {
-        ps_html_note(f, "This document names no trace, so there is no space-time diagram (run with --trace DIR).");
+    if (compact_page) {
+        /* many results on the page: the headline shows, the sheets open on demand */
+        headline(line, sizeof line, doc);
+        ps_html_details_begin(f, "Result sheets: %s", line);
+        ps_sheet_page_html(f, doc);
+        ps_html_details_end(f);
     } else {
-        ps_trace *t = NULL;
-        char err[512];
-        if (ps_trace_read(tp, &t, err, sizeof err) != 0) {
-            ps_html_note(f, "No pictures: the trace could not be read (%s).", err);
-        } else {
-            ps_report_trace_pictures(f, t);
-            ps_trace_free(t);
+        ps_sheet_page_html(f, doc);
+    }
+    pictures(f, doc, dir);
+    ps_html_section_end(f);
+}
+
+/* A document of several processor counts: one section, a table of the
+ * counts, and each count's sheets (and pictures) folded under its row. */
+static void points_section(FILE *f, const json_t *doc, const char *dir, const char *source)
+{
+    const char *kind = json_string_value(json_object_get(doc, "kind"));
+    const json_t *pts = json_object_get(doc, "points");
+    const json_t *p0 = json_array_get(pts, 0), *pz = json_array_get(pts, json_array_size(pts) - 1);
+    const char *workload = json_string_value(json_object_get(doc, "workload"));
+    if (!workload) workload = json_string_value(json_object_get(p0, "workload"));
+    int predicted = kind && !strcmp(kind, "predict");
+    const json_t *m = json_object_get(p0, "machine");
+    const char *on = json_string_value(json_object_get(m, predicted ? "name" : "host"));
+    char title[512];
+    snprintf(title, sizeof title, "%s: %s%s%s, P = %.0f..%.0f", kind_title(kind), workload ? workload : "?",
+             on ? " on " : "", on ? on : "", jnum(json_object_get(p0, "params"), "ranks"),
+             jnum(json_object_get(pz, "params"), "ranks"));
+    ps_html_section_begin(f, kind ? kind : "result", title);
+    if (source) ps_html_note(f, "From %s.", source);
+    char id[64];
+    ps_html_new_id(id, sizeof id, "points");
+    fprintf(f, "<table id=\"%s\">\n<tr><th>P</th><th>time</th><th>speedup</th><th>busy</th><th>overhead</th>"
+               "<th>idle</th><th>messages</th><th>bytes sent</th></tr>\n", id);
+    double t1 = used_time(p0);
+    size_t i;
+    json_t *p;
+    json_array_foreach((json_t *)pts, i, p) {
+        const json_t *sh = json_object_get(p, "sheet");
+        char t[32], bb[32];
+        double tp = used_time(p);
+        ps_html_fmt_time(t, sizeof t, tp);
+        fprintf(f, "<tr><td class=\"num\">%.0f</td><td class=\"num\">%s</td>", jnum(json_object_get(p, "params"), "ranks"), t);
+        if (isfinite(t1 / tp)) fprintf(f, "<td class=\"num\">%.3g</td>", t1 / tp);
+        else fputs("<td class=\"num\">-</td>", f);
+        const char *k3[3] = {"busy_pct", "overhead_pct", "idle_pct"};
+        for (int k = 0; k < 3; k++) {
+            double v = jnum(sh, k3[k]);
+            if (isfinite(v)) fprintf(f, "<td class=\"num\">%.1f%%</td>", v);
+            else fputs("<td class=\"num\">-</td>", f);
         }
-        free(tp);
+        double msgs = jnum(sh, "messages_sent");
+        ps_fmt_bytes(bb, sizeof bb, jnum(sh, "bytes_sent"));
+        if (isfinite(msgs)) fprintf(f, "<td class=\"num\">%.0f</td><td class=\"num\">%s</td></tr>\n", msgs, bb);
+        else fputs("<td class=\"num\">-</td><td class=\"num\">-</td></tr>\n", f);
+    }
+    fputs("</table>\n", f);
+    ps_html_note(f, "speedup against P = %.0f, the first count.", jnum(json_object_get(p0, "params"), "ranks"));
+    json_array_foreach((json_t *)pts, i, p) {
+        json_t *copy = NULL;
+        const json_t *pt = p;
+        /* a point may leave its kind to the enclosing document */
+        if (!json_object_get(p, "kind") && kind) {
+            copy = json_copy(p);
+            json_object_set_new(copy, "kind", json_string(kind));
+            pt = copy;
+        }
+        char line[256];
+        headline(line, sizeof line, pt);
+        ps_html_details_begin(f, "P = %.0f: %s", jnum(json_object_get(pt, "params"), "ranks"), line);
+        ps_sheet_page_html(f, pt);
+        pictures(f, pt, dir);
+        ps_html_details_end(f);
+        json_decref(copy);
     }
     ps_html_section_end(f);
 }
@@ -141,23 +251,17 @@ static void run_section(FILE *f, const json_t *doc, const char *dir, const char 
 int ps_report_run_html(FILE *f, const json_t *doc, const char *dir, const char *source)
 {
     const json_t *points = json_object_get(doc, "points");
-    if (json_is_array(points)) {
-        size_t i;
-        json_t *p;
-        json_array_foreach((json_t *)points, i, p)
-        {
-            char src[PATH_MAX + 32];
-            snprintf(src, sizeof src, "%s, point %zu", source ? source : "input", i + 1);
-            /* a point may leave its kind to the enclosing document */
-            if (!json_object_get(p, "kind") && json_object_get(doc, "kind")) {
-                json_t *copy = json_copy(p);
-                json_object_set(copy, "kind", json_object_get(doc, "kind"));
-                run_section(f, copy, dir, src);
-                json_decref(copy);
-            } else {
-                run_section(f, p, dir, src);
-            }
-        }
+    if (json_is_array(points) && json_array_size(points) > 1) {
+        points_section(f, doc, dir, source);
+        return 0;
+    }
+    if (json_is_array(points) && json_array_size(points) == 1) {
+        const json_t *p = json_array_get(points, 0);
+        json_t *copy = json_copy((json_t *)p);
+        if (!json_object_get(p, "kind") && json_object_get(doc, "kind"))
+            json_object_set(copy, "kind", json_object_get(doc, "kind"));
+        run_section(f, copy, dir, source);
+        json_decref(copy);
         return 0;
     }
     run_section(f, doc, dir, source);
@@ -204,6 +308,15 @@ void ps_report_trace_section(FILE *f, const ps_trace *t, const char *source)
     ps_html_section_end(f);
     json_decref(doc);
     json_decref(meta);
+}
+
+int ps_report_nothing_html(FILE *f, const json_t *doc, const char *dir, const char *source)
+{
+    (void)f;
+    (void)doc;
+    (void)dir;
+    (void)source;
+    return 0;
 }
 
 void ps_report_generic_html(FILE *f, const json_t *doc, const char *source)

@@ -30,6 +30,10 @@ void ps_report_trace_section(FILE *f, const ps_trace *t, const char *source);
  * sizes, each with a short caption on how to read it. */
 void ps_report_trace_pictures(FILE *f, const ps_trace *t);
 
+/* A fragment that draws nothing of its own: documents whose figures are in
+ * the page's tables (machine models, published figures). */
+int ps_report_nothing_html(FILE *f, const json_t *doc, const char *dir, const char *source);
+
 /* A document of a kind nobody renders: its scalar keys as a table. */
 void ps_report_generic_html(FILE *f, const json_t *doc, const char *source);
 
@@ -48,12 +52,40 @@ typedef struct ps_report_kind {
     int (*several)(json_t *const *docs, int n, FILE *out);
 } ps_report_kind;
 
-/* The page (page.c) from paths: result JSON files, traces, and directories
- * (every document in them and one level of subdirectories, in the table's
- * order).  output NULL: DIR/report.html for a single directory, else
- * report.html; '-' is standard output.  title NULL: from the documents.
- * Unless quiet, says what it wrote.  0, or 2 with err (nothing written). */
-int ps_report_page(char *const *paths, int n, const ps_report_kind *kinds, const char *output, const char *title,
-                   int quiet, char *err, size_t errlen);
+/* A reader of files that are neither JSON nor a trace (a machine model:
+ * the command line reads .ini files with the simulator's parser, a layer
+ * above this one): a document of kind "machine", or NULL with err. */
+typedef json_t *(*ps_report_reader)(const char *path, char *err, size_t errlen);
+
+typedef struct ps_report_opts {
+    const ps_report_kind *kinds;   /* the fragments, by document kind */
+    const char *output;            /* NULL: DIR/report.html for a single directory, else report.html; '-': stdout */
+    const char *title;             /* NULL: from the documents */
+    const char *reference;         /* Table 2's reference machine (NULL: the fastest) */
+    const char *reader_suffix;     /* files ending so go to reader (".ini") */
+    ps_report_reader reader;
+    int quiet;                     /* do not say what was written */
+} ps_report_opts;
+
+/* The page (page.c) from paths: result JSON files, traces, machine files
+ * (through the reader) and directories (every document in them and one
+ * level of subdirectories, in the table's order).  The page reads top-down:
+ * a summary of the headline findings, the contents, the machines side by
+ * side (the LOOP seed's Tables 1-3, r / g / l), execution time against P,
+ * then each document's section, and the inputs.  0, or 2 with err (nothing
+ * written). */
+int ps_report_page(char *const *paths, int n, const ps_report_opts *o, char *err, size_t errlen);
+
+/* The headline of a document (headline.c): sentences appended to list (a
+ * JSON array of strings): a run's time and shares, a prediction's curve, a
+ * characterization's bottleneck, a probe's figures, a sweep's and a
+ * white-box breakdown's conclusions, and any "findings" the document
+ * carries itself (strings, or records {text, verdict, ...}: only those whose
+ * verdict is "finding" make the headline). */
+void ps_report_findings(json_t *list, const json_t *doc);
+
+/* With many results on one page each run's and prediction's sheets are
+ * folded (<details>) under a one-line headline; page.c says so. */
+void ps_report_set_compact(int compact);
 
 #endif /* PS_REPORT_H */

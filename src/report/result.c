@@ -94,6 +94,12 @@ json_t *ps_result_sheet(const ps_sheet *s)
     traffic_json(o, s->messages_sent, s->bytes_sent, s->messages_received, s->bytes_received, &s->send_time,
                  &s->recv_time);
     json_object_set_new(o, "unmatched_messages", json_integer((json_int_t)s->unmatched));
+    /* a prediction's barrier tree: the runtime's, not the workload's (a run's MPI_Barrier sends unseen) */
+    if (s->runtime_sent || s->runtime_received)
+        json_object_set_new(o, "runtime_messages",
+                            json_pack("{s:I, s:I, s:s}", "sent", (json_int_t)s->runtime_sent, "received",
+                                      (json_int_t)s->runtime_received, "what",
+                                      "empty messages of the barrier's binary tree (machine model)"));
     json_object_set_new(o, "events_dropped", json_integer((json_int_t)s->dropped));
     /* ParaGraph's message queue: messages sent to a node, not yet received by it */
     json_object_set_new(o, "queue", json_pack("{s:i, s:f}", "max", s->max_queue, "avg", s->avg_queue));

@@ -37,7 +37,7 @@ static void kv_time(FILE *f, const char *key, double s)
         ps_html_kv(f, key, "-");
         return;
     }
-    ps_fmt_time(b, sizeof b, s);
+    ps_html_fmt_time(b, sizeof b, s);
     ps_html_kv(f, key, "%s", b);
 }
 
@@ -99,41 +99,11 @@ static void kv_meta(FILE *f, const char *key, const json_t *v)
     }
 }
 
-void ps_sheet_page_html(FILE *f, const json_t *doc)
+/* The hardware (a run) or the machine model (a prediction), all it is known by. */
+static void hardware_table(FILE *f, const char *anchor, const json_t *hardware, const json_t *machine,
+                           const json_t *params, int predicted)
 {
-    const json_t *params = json_object_get(doc, "params");
-    const json_t *sheet = json_object_get(doc, "sheet");
-    const json_t *time = json_object_get(doc, "time");
-    const json_t *machine = json_object_get(doc, "machine");
-    const json_t *ranks = json_object_get(doc, "ranks");
-    const char *kind = str(doc, "kind");
-    int predicted = kind && !strcmp(kind, "predict");
-
-    const json_t *hardware = json_object_get(doc, "hardware");
-    const json_t *structure = json_object_get(doc, "structure");
-    char line[4096];
-
-    fputs("<div class=\"sheets\">\n<div class=\"sheet\">\n", f);
-    ps_html_heading(f, "Evaluated problem");
-    ps_html_kv_begin(f);
-    /* the seed's headline, "Fingerprint(1,500,1000)" */
-    const char *problem = str(doc, "problem");
-    if (!problem) {
-        ps_problem_text(str(doc, "workload"), structure, line, sizeof line);
-        problem = line;
-    }
-    ps_html_kv(f, "Problem", "%s", problem);
-    ps_html_kv(f, "Workload", "%s", str(doc, "workload") ? str(doc, "workload") : "-");
-    ps_html_kv(f, "Kind", "%s", predicted ? "prediction (simulated)" : kind ? kind : "-");
-    kv_param(f, "No. nodes", num(params, "ranks"));
-    kv_param(f, "Problem size", num(params, "size"));
-    kv_param(f, "Iterations", num(params, "iterations"));
-    ps_structure_text(structure, line, sizeof line);
-    ps_html_kv(f, "Structure (each construct's calls)", "%s", line);
-    ps_html_kv_end(f);
-
-    ps_html_heading(f, predicted ? "Machine model" : "Hardware");
-    ps_html_kv_begin(f);
+    fprintf(f, "<table class=\"kv\" id=\"%s\" data-part=\"hardware\">\n", anchor);
     /* the seed's hardware lines: nodes, network; then everything known */
     ps_hw_text hw;
     double nranks = num(params, "ranks");
@@ -156,9 +126,77 @@ void ps_sheet_page_html(FILE *f, const json_t *doc)
         ps_html_kv(f, "Machine", "-");
     }
     ps_html_kv_end(f);
+}
+
+void ps_sheet_page_html(FILE *f, const json_t *doc)
+{
+    const json_t *params = json_object_get(doc, "params");
+    const json_t *sheet = json_object_get(doc, "sheet");
+    const json_t *time = json_object_get(doc, "time");
+    const json_t *machine = json_object_get(doc, "machine");
+    const json_t *ranks = json_object_get(doc, "ranks");
+    const char *kind = str(doc, "kind");
+    int predicted = kind && !strcmp(kind, "predict");
+
+    const json_t *hardware = json_object_get(doc, "hardware");
+    const json_t *structure = json_object_get(doc, "structure");
+    char line[4096];
+
+    fputs("<div class=\"sheets\">\n<div class=\"sheet\">\n", f);
+    ps_html_heading(f, "Evaluated problem");
+    fputs("<table class=\"kv\" data-part=\"problem\">\n", f);
+    /* the seed's headline, "Fingerprint(1,500,1000)" */
+    const char *problem = str(doc, "problem");
+    if (!problem) {
+        ps_problem_text(str(doc, "workload"), structure, line, sizeof line);
+        problem = line;
+    }
+    ps_html_kv(f, "Problem", "%s", problem);
+    ps_html_kv(f, "Workload", "%s", str(doc, "workload") ? str(doc, "workload") : "-");
+    ps_html_kv(f, "Kind", "%s", predicted ? "prediction (simulated)" : kind ? kind : "-");
+    kv_param(f, "No. nodes", num(params, "ranks"));
+    kv_param(f, "Problem size", num(params, "size"));
+    kv_param(f, "Iterations", num(params, "iterations"));
+    ps_structure_text(structure, line, sizeof line);
+    ps_html_kv(f, "Structure (each construct's calls)", "%s", line);
+    ps_html_kv_end(f);
+
+    ps_html_heading(f, predicted ? "Machine model" : "Hardware");
+    /* each table once: a sheet on the same hardware (or model) as an earlier one on the page refers to it */
+    json_t *keyj = json_pack("{s:b, s:O?, s:O?}", "predicted", predicted, "hardware", hardware, "machine", machine);
+    json_t *mcopy = json_object_get(keyj, "machine");
+    if (json_is_object(mcopy)) {
+        mcopy = json_deep_copy(mcopy);
+        /* when it ran is the run's, not the machine's; hwloc's memory figure moves by a few per cent
+         * from run to run on one machine */
+        json_object_del(mcopy, "date");
+        json_object_del(mcopy, "memory_bytes");
+        json_object_set_new(keyj, "machine", mcopy);
+    }
+    char *key = keyj ? json_dumps(keyj, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
+    json_decref(keyj);
+    char anchor[64];
+    ps_html_new_id(anchor, sizeof anchor, predicted ? "model-table" : "hardware-table");
+    const char *where = NULL;
+    const char *first = key ? ps_html_once(key, anchor, ps_html_current_section(), &where) : NULL;
+    free(key);
+    if (first) {
+        fputs("<table class=\"kv\" data-part=\"hardware-ref\">\n<tr><th>", f);
+        fputs(predicted ? "Machine model" : "Hardware", f);
+        fputs("</th><td>the same as in <a href=\"#", f);
+        ps_html_escape(f, first);
+        fputs("\">", f);
+        ps_html_escape(f, where && *where ? where : "the first sheet");
+        fputs("</a></td></tr>\n", f);
+        const char *date = str(machine, "date");
+        if (date) ps_html_kv(f, "date", "%s", date);
+        ps_html_kv_end(f);
+    } else {
+        hardware_table(f, anchor, hardware, machine, params, predicted);
+    }
 
     ps_html_heading(f, "Main results");
-    ps_html_kv_begin(f);
+    fputs("<table class=\"kv\" data-part=\"results\">\n", f);
     double used = num(time, "min");
     const char *which = str(time, "used");
     if (which && !strcmp(which, "median")) used = num(time, "median");
@@ -167,9 +205,9 @@ void ps_sheet_page_html(FILE *f, const json_t *doc)
     double trials = num(time, "trials");
     if (!isnan(trials)) {
         char a[32], b[32], c[32];
-        ps_fmt_time(a, sizeof a, num(time, "min"));
-        ps_fmt_time(b, sizeof b, num(time, "median"));
-        ps_fmt_time(c, sizeof c, num(time, "max"));
+        ps_html_fmt_time(a, sizeof a, num(time, "min"));
+        ps_html_fmt_time(b, sizeof b, num(time, "median"));
+        ps_html_fmt_time(c, sizeof c, num(time, "max"));
         if (isnan(num(time, "min"))) ps_html_kv(f, "Trials", "%.0f, none successful", trials);
         else ps_html_kv(f, "Trials (min / median / max)", "%.0f (%s / %s / %s), %s used", trials, a, b, c,
                         which ? which : "min");
@@ -183,8 +221,9 @@ void ps_sheet_page_html(FILE *f, const json_t *doc)
 
     ps_html_heading(f, "Per-processor summary");
     if (json_is_array(ranks) && json_array_size(ranks)) {
-        ps_html_table_begin(f, 10, "node", "busy", "overhead", "idle", "sent", "received", "bytes sent",
-                            "bytes received", "queue max", "queue avg");
+        fputs("<table data-part=\"ranks\">\n<tr><th>node</th><th>busy</th><th>overhead</th><th>idle</th><th>sent</th>"
+              "<th>received</th><th>bytes sent</th><th>bytes received</th><th>queue max</th><th>queue avg</th></tr>\n",
+              f);
         size_t i;
         json_t *r;
         json_array_foreach((json_t *)ranks, i, r)
@@ -221,7 +260,7 @@ void ps_sheet_page_html(FILE *f, const json_t *doc)
     fputs("</div>\n<div class=\"sheet\">\n", f);
 
     ps_html_heading(f, "Statistics");
-    ps_html_kv_begin(f);
+    fputs("<table class=\"kv\" data-part=\"statistics\">\n", f);
     kv_count(f, "Messages sent", num(sheet, "messages_sent"));
     kv_count(f, "Messages received", num(sheet, "messages_received"));
     kv_count(f, "Bytes sent", num(sheet, "bytes_sent"));
@@ -238,6 +277,10 @@ void ps_sheet_page_html(FILE *f, const json_t *doc)
         ps_html_kv(f, "Message queue length, max / average (messages sent to a node, not yet received)",
                    "%.0f / %.2f", qmax, qavg);
     else ps_html_kv(f, "Message queue length", "-");
+    double rt = num(sheet, "runtime_messages.sent");
+    if (!isnan(rt))
+        ps_html_kv(f, "Runtime messages (not counted above)", "%.0f: the barrier's binary tree in the machine model "
+                   "(a measured run's MPI_Barrier sends its own, unseen)", rt);
     kv_count(f, "Unmatched messages", num(sheet, "unmatched_messages"));
     kv_count(f, "Events lost to full trace buffers", num(sheet, "events_dropped"));
     ps_html_kv_end(f);

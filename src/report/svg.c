@@ -187,3 +187,9 @@ double ps_svg_legend(FILE *f, double x, double y, int n, const char *const *colo
     fputs("</g>\n", f);
     return cx - x;
 }
+
+int ps_svg_show_label(int i, int n, int every)
+{
+    if (every <= 1 || i == n - 1) return 1;
+    return i % every == 0 && n - 1 - i >= every;
+}

@@ -45,6 +45,11 @@ void ps_svg_time_unit(double seconds, double *scale, const char **name);
 /* A tick label for value v: "%g"-like but without exponent noise. */
 void ps_svg_fmt_tick(char *buf, size_t len, double v, double step);
 
+/* Whether item i of n gets a label when only every `every`-th fits: the
+ * multiples of every, and the last one (then the multiple nearest before
+ * it gives way, so two labels never crowd). */
+int ps_svg_show_label(int i, int n, int every);
+
 /* A colour legend: n boxes with names, as an SVG group at (x, y); returns
  * its width. */
 double ps_svg_legend(FILE *f, double x, double y, int n, const char *const *colors,

@@ -115,19 +115,20 @@ static void rec_recv(void *buf, size_t bytes, int src, int tag, int construct)
 }
 
 /* A barrier as the simulator sees it: empty messages up a binary tree to
- * rank 0 and back down (the runtime's reductions use the same tree). */
+ * rank 0 and back down (the runtime's reductions use the same tree), with
+ * the runtime's own tag so the sheet keeps them apart (trace.h). */
 static void rec_barrier(int construct)
 {
     int me = ps__rt.rank, p = ps__rt.size;
     if (p <= 1) return;
     for (int k = 1; k <= 2; k++)
-        if (2 * me + k < p) emit(PS_OP_BRECV, 2 * me + k, 0, PS_C_BARRIER, construct);
+        if (2 * me + k < p) emit(PS_OP_BRECV, 2 * me + k, 0, PS_TAG_BARRIER, construct);
     if (me > 0) {
-        emit(PS_OP_BSEND, (me - 1) / 2, 0, PS_C_BARRIER, construct);
-        emit(PS_OP_BRECV, (me - 1) / 2, 0, PS_C_BARRIER, construct);
+        emit(PS_OP_BSEND, (me - 1) / 2, 0, PS_TAG_BARRIER, construct);
+        emit(PS_OP_BRECV, (me - 1) / 2, 0, PS_TAG_BARRIER, construct);
     }
     for (int k = 1; k <= 2; k++)
-        if (2 * me + k < p) emit(PS_OP_BSEND, 2 * me + k, 0, PS_C_BARRIER, construct);
+        if (2 * me + k < p) emit(PS_OP_BSEND, 2 * me + k, 0, PS_TAG_BARRIER, construct);
 }
 
 static void rec_compute(int construct, double t0, double t1, double flops)

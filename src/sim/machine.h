@@ -68,6 +68,13 @@ int ps_machine_save(const char *path, const ps_machine *m, char *err, size_t err
  * when present (piecewise linear in bytes), else send_latency + words * word_time. */
 double ps_machine_msg_time(const ps_machine *m, double bytes);
 
+/* The file of a machine model named by path or by name: a path that exists
+ * as given; else NAME, NAME.ini or machines/NAME.ini in the machine folders
+ * ($PARSCOPE_MACHINES, an installed tree's share/parscope/machines, the
+ * source tree's machines/).  0 with path, or -1 with err listing the models
+ * that can be named. */
+int ps_machine_find(const char *name, char *path, size_t len, char *err, size_t errlen);
+
 /* Parses a machine file held in memory; `path` only names it in messages. */
 int ps_machine_parse(const char *text, const char *path, ps_machine *m, char *err, size_t errlen);
 

@@ -60,7 +60,7 @@ static int queue_lengths(const ps_trace *t, const ps_match *m, double gb, double
         const ps_rank_trace *rt = &t->rank[d];
         size_t n = 0;
         for (size_t i = 0; i < rt->n; i++) {
-            if (rt->ev[i].kind != PS_EV_RECV) continue;
+            if (rt->ev[i].kind != PS_EV_RECV || ps_tag_runtime(rt->ev[i].tag)) continue;
             ps_evref sr = ps_match_send(m, d, i);
             if (sr.rank < 0) continue;
             double a = clip(t->rank[sr.rank].ev[sr.index].t0, gb, ge), b = clip(rt->ev[i].t1, gb, ge);
@@ -154,14 +154,22 @@ int ps_sheet_compute(const ps_trace *t, ps_sheet *s)
             double d = b > a ? b - a : 0;
             switch (e->kind) {
             case PS_EV_SEND:
+                if (ps_tag_runtime(e->tag)) {
+                    rs->runtime_sent++;
+                    break;
+                }
                 rs->messages_sent++;
                 rs->bytes_sent += e->bytes;
                 ps_stat_add(&rs->send_time, e->t1 - e->t0);
                 break;
             case PS_EV_RECV: {
-                rs->messages_received++;
-                rs->bytes_received += e->bytes;
-                ps_stat_add(&rs->recv_time, e->t1 - e->t0);
+                if (ps_tag_runtime(e->tag)) {
+                    rs->runtime_received++;
+                } else {
+                    rs->messages_received++;
+                    rs->bytes_received += e->bytes;
+                    ps_stat_add(&rs->recv_time, e->t1 - e->t0);
+                }
                 ps_evref sr = ps_match_send(&m, r, i);
                 if (sr.rank >= 0) {
                     double sstart = t->rank[sr.rank].ev[sr.index].t0;
@@ -203,6 +211,8 @@ int ps_sheet_compute(const ps_trace *t, ps_sheet *s)
         s->bytes_sent += rs->bytes_sent;
         s->messages_received += rs->messages_received;
         s->bytes_received += rs->bytes_received;
+        s->runtime_sent += rs->runtime_sent;
+        s->runtime_received += rs->runtime_received;
         stat_merge(&s->send_time, &rs->send_time);
         stat_merge(&s->recv_time, &rs->recv_time);
     }
@@ -277,6 +287,9 @@ void ps_sheet_print(const ps_sheet *s, const ps_trace *t, const char *workload, 
             1e6 * s->recv_time.min, 1e6 * s->recv_time.max);
     fprintf(f, "  Message queue length:        max %d, average %.2f (messages sent to a node, not yet received)\n",
             s->max_queue, s->avg_queue);
+    if (s->runtime_sent)
+        fprintf(f, "  Runtime messages:            %llu (the model's barrier tree; not counted above)\n",
+                (unsigned long long)s->runtime_sent);
     if (s->unmatched) fprintf(f, "  Unmatched messages:          %llu\n", (unsigned long long)s->unmatched);
     if (s->dropped)
         fprintf(f, "  WARNING: %llu events lost to full trace buffers (raise TRACE_BUF)\n",

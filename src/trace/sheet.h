@@ -10,6 +10,10 @@
  * The three add up to the rank's timed interval [t_begin, t_end] (clipped to
  * the global interval, so every rank's lane covers the execution time).
  *
+ * Messages are the workload's: the runtime's own (a predicted barrier's tree,
+ * trace.h PS_TAG_BARRIER) are counted apart, as a measured run's MPI_Barrier
+ * sends its own unseen; their time still counts as overhead and idle.
+ *
  * Message queue length as ParaGraph defines it (Heath & Etheridge,
  * "Visualizing the performance of parallel programs", IEEE Software 1991:
  * the messages sent to a node and not yet received by it): a message joins
@@ -38,6 +42,7 @@ typedef struct ps_rank_sheet {
     double   compute, data_move;        /* seconds in COMPUTE / DATA events */
     double   flops;
     uint64_t messages_sent, bytes_sent, messages_received, bytes_received;
+    uint64_t runtime_sent, runtime_received; /* the runtime's own messages (trace.h), not counted above */
     ps_stat  send_time, recv_time;      /* per message call, seconds */
     uint64_t dropped;
     int      max_queue;                 /* most messages sent to this node and not yet received */
@@ -49,6 +54,7 @@ typedef struct ps_sheet {
     double         time;                /* execution time */
     double         busy_pct, overhead_pct, idle_pct;
     uint64_t       messages_sent, bytes_sent, messages_received, bytes_received;
+    uint64_t       runtime_sent, runtime_received; /* a recorded barrier's tree messages (trace.h) */
     ps_stat        send_time, recv_time;
     uint64_t       unmatched;
     uint64_t       dropped;

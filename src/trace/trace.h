@@ -45,6 +45,13 @@ enum ps_collective {
     PS_COLL_ALLREDUCE = 1,  /* ps_allreduce_sum / _max: a reduction whose result every rank gets */
 };
 
+/* Tags below zero are the runtime's own messages, never an MPI tag (MPI's are
+ * >= 0): a recorded barrier becomes empty messages up and down a binary tree
+ * with PS_TAG_BARRIER, which a measured run's MPI_Barrier sends unseen.  The
+ * sheet counts them apart from the workload's messages. */
+#define PS_TAG_BARRIER (-2)
+static inline int ps_tag_runtime(int32_t tag) { return tag < 0; }
+
 /* flags */
 #define PS_EVF_NONBLOCKING 0x01  /* SEND: posted with isend; RECV: completed by a wait */
 #define PS_EVF_ESTIMATED   0x02  /* time is a model's, not a clock's (predictions) */

@@ -30,6 +30,8 @@ static const char *jstr(const json_t *o, const char *key)
     return v && json_is_string(v) ? json_string_value(v) : "";
 }
 
+static int html_units; /* the page's spelling (µs) while drawing the HTML fragment */
+
 /* "1.23 ms", "-0.12 ms", "-" for NAN. */
 static const char *tm(char *buf, size_t len, double s)
 {
@@ -39,9 +41,9 @@ static const char *tm(char *buf, size_t len, double s)
     }
     if (s < 0) {
         buf[0] = '-';
-        ps_fmt_time(buf + 1, len - 1, -s);
+        (html_units ? ps_html_fmt_time : ps_fmt_time)(buf + 1, len - 1, -s);
     } else {
-        ps_fmt_time(buf, len, s);
+        (html_units ? ps_html_fmt_time : ps_fmt_time)(buf, len, s);
     }
     return buf;
 }
@@ -302,7 +304,7 @@ static void count_cell(FILE *f, double v)
     ps_html_cell(f, 1, "%lld", (long long)v);
 }
 
-int ps_whitebox_report_html(FILE *f, const json_t *doc, const char *dir, const char *source)
+static int report_html(FILE *f, const json_t *doc, const char *dir, const char *source)
 {
     (void)dir;
     (void)source;
@@ -528,4 +530,12 @@ int ps_whitebox_report_html(FILE *f, const json_t *doc, const char *dir, const c
     }
     ps_html_section_end(f);
     return 0;
+}
+
+int ps_whitebox_report_html(FILE *f, const json_t *doc, const char *dir, const char *source)
+{
+    html_units = 1;
+    int rc = report_html(f, doc, dir, source);
+    html_units = 0;
+    return rc;
 }

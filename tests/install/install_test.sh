@@ -62,4 +62,23 @@ int main(int argc, char **argv)
 C
 "$mpicc" -o "$tmp/direct" "$tmp/direct.c" $(PKG_CONFIG_PATH=$tmp/prefix/lib/pkgconfig pkg-config --cflags --libs parscope) -Wl,-rpath,"$tmp/prefix/lib"
 "${PS_MPIEXEC:-mpiexec}" -n 2 "$tmp/direct" | grep -q "Messages sent / received:    1 / 1"
+# installed machine models are found by name, wherever the command runs
+mkdir -p "$tmp/elsewhere"
+(cd "$tmp/elsewhere" && "$tmp/prefix/bin/parscope" predict psrs -m sp2 -n 1-16 -o p.json -q > table.txt)
+[ "$(grep -c . "$tmp/elsewhere/table.txt")" = 16 ] || { echo "FAIL: predict -m sp2 -n 1-16 printed no 16 rows"; exit 1; }
+python3 - "$tmp/elsewhere/p.json" "$tmp/prefix/share/parscope/machines/sp2.ini" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert len(d["points"]) == 16, len(d["points"])
+f = d["points"][0]["machine"]["file"]
+assert f == sys.argv[2], "the model came from %s, not the installed tree" % f
+PY
+for name in sp2.ini machines/sp2.ini t3e; do
+  (cd "$tmp/elsewhere" && "$tmp/prefix/bin/parscope" predict psrs -m $name -n 2 -q > /dev/null) ||
+    { echo "FAIL: predict -m $name from an installed tree"; exit 1; }
+done
+if (cd "$tmp/elsewhere" && "$tmp/prefix/bin/parscope" predict psrs -m sp9 -n 2 -q 2> err.txt); then
+  echo "FAIL: -m sp9 accepted"; exit 1
+fi
+grep -q "models: meiko, ncube2, origin, paragon, sp, sp2, t3e" "$tmp/elsewhere/err.txt" || { echo "FAIL: -m sp9 message:"; cat "$tmp/elsewhere/err.txt"; exit 1; }
 echo "install: 1 passed, 0 failed"

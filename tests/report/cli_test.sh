@@ -81,6 +81,7 @@ N=$(awk -F, '$3 == "send"' t.csv | wc -l)
 # report: the sheet and one arrow per message, the five VISIBLE_SYNC lines
 "$PS" report T/result.json -o r.html -q || fail "report"
 python3 "$HERE/check_svg.py" r.html --arrows "$SENT" --exact --syncs 5 --diagrams 1 --min-svgs 6 || fail "report pictures"
+python3 "$HERE/check_page.py" r.html || fail "the run's report does not read top-down"
 grep -q 'Percent processors busy' r.html || fail "no result sheet in the report"
 grep -q 'Statistics' r.html || fail "no statistics page"
 # a directory of results: its report.html by default
@@ -94,7 +95,8 @@ python3 "$HERE/check_svg.py" p.html --diagrams 0 --min-svgs 3 || fail "probe rep
 grep -q 'Hockney fit' p.html && grep -q 'least squares over' p.html || fail "probe report without its fits"
 cp "$HERE/data/probe.json" T/probe.json
 "$PS" report T -o both.html -q || fail "report of a directory with a probe and a run"
-grep -o '<h2>[^<]*' both.html | head -2 | tr '\n' '|' > h2.txt
+# the documents' sections, after the page's own (summary, contents)
+grep -o '<h2>[^<]*' both.html | grep -v '<h2>Summary\|<h2>Contents' | head -2 | tr '\n' '|' > h2.txt
 grep -q '^<h2>Machine probe.*|<h2>Run: fingerprint, 4 ranks|$' h2.txt || fail "directory sections: $(cat h2.txt)"
 python3 "$HERE/check_svg.py" both.html --arrows "$SENT" --diagrams 1 --min-svgs 9 || fail "directory report pictures"
 

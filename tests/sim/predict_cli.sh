@@ -125,6 +125,18 @@ expect_status 0 "compare" "$PS" compare "$T/meas.json" "$T/pts.json" -o "$T/cmp.
 grep -qE "^ +2 " "$T/out" || fail "compare prints no row for P = 2"
 [ "$(jget "$T/cmp.json" 'len(d["rows"])')" = 1 ] || fail "compare rows"
 
+# --- machine models by name, from any directory (the build tree's machines/) ------
+for name in sp2 sp2.ini machines/sp2.ini; do
+    (cd "$T" && expect_status 0 "-m $name" "$PS" predict psrs -m "$name" -n 2 -s 20000 -q -o "$T/byname.json")
+    [ "$(jget "$T/byname.json" 'd["machine"]["file"]')" = "$SRC/machines/sp2.ini" ] || fail "-m $name: not the source tree's sp2"
+    rm -f "$T/byname.json"
+done
+expect_status 2 "-m unknown name" "$PS" predict psrs -m nosuchmodel -n 2
+grep -q "nosuchmodel: no such file, and no machine model of that name (models: meiko, ncube2, origin, paragon, sp, sp2, t3e" "$T/err" ||
+    fail "unknown model message: $(cat "$T/err")"
+expect_status 2 "-m missing path" "$PS" predict psrs -m "$T/none/sp2.ini" -n 2
+grep -q "$T/none/sp2.ini: no such file" "$T/err" || fail "missing model path message"
+
 if [ "$fails" -gt 0 ]; then
     echo "$fails failure(s)" >&2
     exit 1
