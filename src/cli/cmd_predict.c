@@ -58,6 +58,7 @@ static int check(const ps_opt_cmd *c, predict_args *a)
     if (a->o.goal_path && a->o.nranks > 1) return ps_opt_error(c->name, "--export-goal: give a single processor count");
     if (a->compare && streams) return ps_opt_error(c->name, "--compare needs a workload to run, not streams");
     if (a->o.calibrate && streams) return ps_opt_error(c->name, "--calibrate needs a workload to run, not streams");
+    if (a->o.calibrate_size > 0 && !a->o.calibrate) return ps_opt_error(c->name, "--calibrate-size needs --calibrate");
     if (a->measured && !a->compare) return ps_opt_error(c->name, "--measured needs --compare");
     return 0;
 }
@@ -128,6 +129,9 @@ int ps_cmd_predict(int argc, char **argv)
         PS_OPT_BOOL(0, "compare", &a.compare, "also run the workload under MPI and print the relative errors"),
         PS_OPT_BOOL(0, "calibrate", &a.o.calibrate, "price each construct's computation from a 1-rank MPI run\n"
                                                     "(instead of the model's flop_time)"),
+        {0, "calibrate-size", "N", PS_OPT_LONG, &a.o.calibrate_size, 1, (double)PS_MAX_COUNT, "a size",
+         "with --calibrate: the problem size of the 1-rank run (default -s);\n"
+         "a kernel whose calls then cross the cache is repriced by r_incache / r_outcache", 0, NULL, NULL},
         PS_OPT_TRIALS(&a.o.trials, "trials per count for --compare (default 3; the fastest counts)"),
         PS_OPT_STR(0, "measured", "FILE", &a.measured, "with --compare: write the measured results here"),
         PS_OPT_TIMEOUT(&a.o.timeout, "limit for recording one count (default 600)"),
@@ -141,6 +145,7 @@ int ps_cmd_predict(int argc, char **argv)
     if (rc != PS_OPT_GO) return rc;
     a.o.workload = argv[1];
     if ((rc = check(&cmd, &a))) return rc;
+    a.o.activities = a.compare;
     ps_interrupt_install();
     json_t *doc = NULL;
     char err[1024];

@@ -10,8 +10,11 @@
 #include "predict/compare.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "sim/breakdown.h"
+#include "trace/trace.h"
 #include "util/util.h"
 
 double ps_result_doc_time(json_t *doc)
@@ -65,6 +68,106 @@ static void fmt_err(char *b, size_t n, double e)
     else snprintf(b, n, "-");
 }
 
+/* A document's time by activity and construct: its "activities", or
+ * computed from the trace file it names. */
+static json_t *activities_of(json_t *doc)
+{
+    json_t *a = json_object_get(doc, "activities");
+    if (json_is_object(a)) return json_incref(a);
+    const char *path = json_string_value(json_object_get(doc, "trace"));
+    ps_trace *t;
+    char err[512];
+    if (!path || ps_trace_read(path, &t, err, sizeof err) != 0) return NULL;
+    a = ps_breakdown_json(t);
+    ps_trace_free(t);
+    return json_is_object(a) ? a : (json_decref(a), NULL);
+}
+
+typedef struct source {
+    const char *construct; /* NULL: all (the "other" activity) */
+    int         act;
+    double      meas, pred;
+} source;
+
+static int by_size(const void *a, const void *b)
+{
+    const source *x = a, *y = b;
+    double dx = fabs(x->pred - x->meas), dy = fabs(y->pred - y->meas);
+    return dx < dy ? 1 : dx > dy ? -1 : 0;
+}
+
+static double act_of(json_t *o, int k)
+{
+    json_t *v = json_object_get(o, ps_activity_names[k]);
+    return json_is_number(v) ? json_number_value(v) : 0;
+}
+
+/* Where the error comes from: per activity and construct, predicted minus
+ * measured seconds per rank, largest first, each as a share of the
+ * difference of the average rank's time.  Prints the leading ones. */
+static json_t *error_sources(json_t *ma, json_t *pa, FILE *out)
+{
+    json_t *mc = json_object_get(ma, "constructs"), *pc = json_object_get(pa, "constructs");
+    size_t cap = 8 + PS_ACT__COUNT * (json_object_size(mc) + json_object_size(pc));
+    source *v = ps_xcalloc(cap, sizeof *v);
+    size_t n = 0;
+    const char *name;
+    json_t *x;
+    double tm = 0, tp = 0;
+    for (int k = 0; k < PS_ACT__COUNT; k++) {
+        tm += act_of(json_object_get(ma, "total"), k);
+        tp += act_of(json_object_get(pa, "total"), k);
+    }
+    /* constructs of either side */
+    for (int side = 0; side < 2; side++) {
+        json_object_foreach(side ? pc : mc, name, x) {
+            if (side && json_object_get(mc, name)) continue;
+            for (int k = 0; k < PS_ACT_OTHER; k++) {
+                source s = {name, k, act_of(json_object_get(mc, name), k), act_of(json_object_get(pc, name), k)};
+                if (s.meas != 0 || s.pred != 0) v[n++] = s;
+            }
+        }
+    }
+    v[n++] = (source){NULL, PS_ACT_OTHER, act_of(json_object_get(ma, "total"), PS_ACT_OTHER),
+                      act_of(json_object_get(pa, "total"), PS_ACT_OTHER)};
+    qsort(v, n, sizeof *v, by_size);
+    double diff = tp - tm;
+    json_t *arr = json_array();
+    for (size_t i = 0; i < n; i++) {
+        json_t *o = json_object();
+        json_object_set_new(o, "activity", json_string(ps_activity_names[v[i].act]));
+        json_object_set_new(o, "construct", v[i].construct ? json_string(v[i].construct) : json_null());
+        json_object_set_new(o, "measured_s", json_real(v[i].meas));
+        json_object_set_new(o, "predicted_s", json_real(v[i].pred));
+        json_object_set_new(o, "difference_s", json_real(v[i].pred - v[i].meas));
+        json_object_set_new(o, "share", diff != 0 ? json_real((v[i].pred - v[i].meas) / diff) : json_null());
+        json_array_append_new(arr, o);
+    }
+    if (out) {
+        char a[32], b[32], c[32];
+        ps_fmt_time(a, sizeof a, tm);
+        ps_fmt_time(b, sizeof b, tp);
+        ps_fmt_time(c, sizeof c, fabs(diff));
+        fprintf(out, "        where the error comes from (per rank: measured %s, predicted %s, %s%s):\n", a, b,
+                diff < 0 ? "-" : "+", c);
+        for (size_t i = 0; i < n && i < 5; i++) {
+            double d = v[i].pred - v[i].meas;
+            if (fabs(d) < 0.02 * fabs(diff) && i > 0) break;
+            ps_fmt_time(a, sizeof a, fabs(d));
+            ps_fmt_time(b, sizeof b, v[i].meas);
+            ps_fmt_time(c, sizeof c, v[i].pred);
+            char who[160];
+            if (v[i].construct) snprintf(who, sizeof who, "%s in %s", ps_activity_names[v[i].act], v[i].construct);
+            else snprintf(who, sizeof who, "%s (between calls)", ps_activity_names[v[i].act]);
+            char share[32] = "";
+            if (diff != 0) snprintf(share, sizeof share, " (%.0f%% of it)", 100 * d / diff);
+            fprintf(out, "          %-36s %s%s%s   measured %s, predicted %s\n", who, d < 0 ? "-" : "+", a, share, b, c);
+        }
+    }
+    free(v);
+    return arr;
+}
+
 json_t *ps_compare_results(json_t *measured, json_t *predicted, FILE *out, char *err, size_t errlen)
 {
     if (!json_is_object(measured) || !json_is_object(predicted)) {
@@ -114,6 +217,11 @@ json_t *ps_compare_results(json_t *measured, json_t *predicted, FILE *out, char 
             fmt_err(e0, sizeof e0, e);
             fprintf(out, "%6d  %12.6g  %12.6g  %8s  %9s  %9s  %9s\n", p, tm, tp, e0, eb[0], eb[1], eb[2]);
         }
+        /* by activity and construct, when both sides have their traces */
+        json_t *ma = activities_of(md), *pa = activities_of(pd);
+        if (ma && pa) json_object_set_new(row, "error_sources", error_sources(ma, pa, out));
+        json_decref(ma);
+        json_decref(pa);
     }
     json_decref(mp);
     json_decref(pp);
@@ -124,7 +232,8 @@ json_t *ps_compare_results(json_t *measured, json_t *predicted, FILE *out, char 
     }
     if (out)
         fprintf(out, "(error = (predicted - measured) / measured; activities are seconds per rank: busy = "
-                     "computation, overhead = communication work, idle = waiting)\n");
+                     "computation, overhead = communication work, idle = waiting; where the error comes from: "
+                     "compute, send and receive overhead, waiting for a partner, per construct)\n");
     json_t *doc = json_object();
     json_object_set_new(doc, "kind", json_string("compare"));
     json_object_set_new(doc, "rows", rows);

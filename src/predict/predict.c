@@ -13,6 +13,7 @@
 #include "predict/predict_int.h"
 #include "report/report.h"
 #include "report/result.h"
+#include "sim/breakdown.h"
 #include "sim/interchange.h"
 #include "sim/stream.h"
 #include "util/proc.h"
@@ -31,7 +32,7 @@ typedef struct predict_ctx {
 void ps_predict_defaults(ps_predict_opts *o)
 {
     memset(o, 0, sizeof *o);
-    o->size = o->iterations = -1;
+    o->size = o->iterations = o->calibrate_size = -1;
     o->trials = 3;
     o->timeout = 600;
     ps_sim_defaults(&o->sim);
@@ -199,6 +200,24 @@ static int write_trace(const predict_ctx *c, ps_sim_result *res, char *meta, cha
     return ps_trace_write(res->trace, file, err, errlen) ? 2 : 0;
 }
 
+/* Without the predicted trace, what the document takes from one: the ranks'
+ * intervals and hosts, and the metadata (taken over). */
+static ps_trace *skeleton(const ps_sim_result *res, char *meta)
+{
+    ps_trace *t = meta ? ps_trace_new(res->nranks) : NULL;
+    if (t && ps_trace_set_meta(t, meta)) {
+        ps_trace_free(t);
+        t = NULL;
+    }
+    free(meta);
+    for (int i = 0; t && i < res->nranks; i++) {
+        t->rank[i].t_begin = 0;
+        t->rank[i].t_end = res->rank[i].end;
+        snprintf(t->rank[i].host, sizeof t->rank[i].host, "simulated");
+    }
+    return t;
+}
+
 /* The simulator's figures of a count. */
 static json_t *simulation_json(const ps_streams_stats *st, const ps_sim_result *res, double wall)
 {
@@ -222,25 +241,34 @@ static int predict_one(predict_ctx *c, int P, json_t **doc, ps_sim_result *res, 
         return 2;
     }
     ps_sim_opts so = c->o->sim;
-    so.build_trace = c->o->trace_dir || s->nranks <= PS_PREDICT_TRACE_MAX_RANKS;
-    double *rates = NULL;
+    so.build_trace = c->o->trace_dir || c->o->activities;
+    double *rates = NULL, *per_call = NULL;
     if (c->cal.n) {
         rates = ps_xcalloc((size_t)s->nconstructs + 1, sizeof *rates);
-        for (int k = 0; k < s->nconstructs; k++)
+        per_call = ps_xcalloc((size_t)s->nconstructs + 1, sizeof *per_call);
+        for (int k = 0; k < s->nconstructs; k++) {
+            rates[k] = c->cal.average; /* not exercised at 1 rank: the run's average */
             for (int j = 0; j < c->cal.n; j++)
-                if (!strcmp(s->constructs[k], c->cal.names[j])) rates[k] = c->cal.sec_per_flop[j];
+                if (!strcmp(s->constructs[k], c->cal.names[j])) {
+                    rates[k] = c->cal.sec_per_flop[j];
+                    per_call[k] = c->cal.flops_per_call[j];
+                }
+        }
         so.construct_flop_time = rates;
         so.nconstruct_flop_time = s->nconstructs;
+        so.construct_flops_per_call = per_call;
     }
     double t0 = ps_clock();
     rc = ps_simulate(s, &c->m, &so, res, err, errlen);
     double wall = ps_clock() - t0;
     free(rates);
+    free(per_call);
     so.construct_flop_time = NULL;
+    so.construct_flops_per_call = NULL;
     ps_streams_stats st;
     ps_streams_stats_get(s, &st);
     int nranks = s->nranks;
-    char *meta = rc == 0 && res->trace ? trace_meta(c, &so, nranks, s->meta) : NULL;
+    char *meta = rc == 0 ? trace_meta(c, &so, nranks, s->meta) : NULL;
     ps_streams_free(s);
     if (rc < 0 || rc == 1) {
         free(meta);
@@ -248,13 +276,22 @@ static int predict_one(predict_ctx *c, int P, json_t **doc, ps_sim_result *res, 
         return rc < 0 ? 2 : 1;
     }
     char tracefile[PATH_MAX + 16] = "";
-    if (res->trace && write_trace(c, res, meta, tracefile, sizeof tracefile, err, errlen)) return 2;
+    ps_trace *skel = NULL;
+    if (res->trace) {
+        if (write_trace(c, res, meta, tracefile, sizeof tracefile, err, errlen)) return 2;
+    } else if (!(skel = skeleton(res, meta))) {
+        ps_seterr(err, errlen, "out of memory describing the prediction at %d ranks", nranks);
+        return 2;
+    }
     double sample = res->time;
-    json_t *d = ps_result_run("predict", c->name, NULL, res->nranks, c->size, c->iterations, &sample, 1, res->trace,
-                              tracefile[0] ? tracefile : NULL);
+    json_t *d = ps_result_run_sheet("predict", c->name, NULL, res->nranks, c->size, c->iterations, &sample, 1,
+                                    res->trace ? res->trace : skel, res->has_sheet ? &res->sheet : NULL,
+                                    tracefile[0] ? tracefile : NULL);
+    ps_trace_free(skel);
     json_object_set_new(d, "machine", model_json(c, &so, res->stretch));
     json_object_set_new(d, "breakdown", breakdown_json(res));
-    if (c->cal.n) json_object_set_new(d, "calibration", ps__predict_calibration_json(&c->cal));
+    if (c->o->activities && res->trace) json_object_set_new(d, "activities", ps_breakdown_json(res->trace));
+    if (c->cal.n || c->cal.none) json_object_set_new(d, "calibration", ps__predict_calibration_json(&c->cal));
     json_object_set_new(d, "simulation", simulation_json(&st, res, wall));
     *doc = d;
     return 0;

@@ -37,10 +37,12 @@ typedef struct ps_predict_opts {
     const char *simgrid_dir;   /* also SimGrid time-independent traces and platform */
     const char *goal_path;     /* also a LogGOPSim GOAL schedule (one count) */
     int         calibrate;     /* price each construct's computation from a 1-rank MPI run */
+    long        calibrate_size;/* the problem size of that run (-1: size) */
     int         trials;        /* trials of the measured runs (calibration, ps_predict_measure) */
     double      timeout;       /* seconds: recording one count; each measured run */
     const char *launcher;      /* launcher template of the measured runs */
     int         quiet;         /* print only the table's rows */
+    int         activities;    /* each count's time by activity and construct (compare.h's error sources) */
     ps_sim_opts sim;
 } ps_predict_opts;
 

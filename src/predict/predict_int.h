@@ -9,7 +9,11 @@ typedef struct ps__calibration {
     int     n;
     char  **names;
     double *sec_per_flop;
+    double *flops_per_call;  /* each construct's average call: the working set it was priced at */
     double  time, factor;
+    double  average;   /* the run's seconds per flop over all its computation: the price of a
+                          construct the 1-rank run did not exercise (psrs merges nothing at P = 1) */
+    int     none;      /* asked for, but the run had no computation with flops: nothing priced */
 } ps__calibration;
 
 /* Runs the workload in the recording back end at P ranks, its streams into

@@ -4,6 +4,7 @@
 #define PS_PROBE_INT_H
 
 #include <jansson.h>
+#include <stdio.h>
 
 #include "probe/probe.h"
 
@@ -40,5 +41,23 @@ int ps__pingpong_round_figures(const json_t *round, double *latency, double *ban
 int ps__hrelation_round_fit(const json_t *round, int p, double *g_s, double *l_s);
 
 json_t *ps__duplex_measure(long bytes);
+
+/* LogGOPS (loggops.c): the parscope runtime is started on every rank
+ * (collectively) before the rounds and ended after them; each round measures
+ * ranks 0 and 1 through the runtime's own calls. */
+int     ps__loggops_begin(void);
+void    ps__loggops_end(void);
+json_t *ps__loggops_measure(const ps_probe_budget *b);
+/* Adds doc["loggops"] (the table, S, o_post, o_done, contention, progress,
+ * bucket); -1 when the raw data hold no LogGOPS measurement. */
+int     ps__loggops_analyze(const json_t *raw_rounds, json_t *doc, json_t *warnings);
+/* The summary's LogGOPS lines, and the report's table (nothing when doc has none). */
+void    ps__loggops_print(const json_t *doc, FILE *out);
+void    ps__loggops_html(const json_t *doc, FILE *out);
+/* Fills m->lg from doc["loggops"] (nothing there: m->lg.n = 0). */
+void    ps__loggops_model(const json_t *doc, int bus, ps_machine *m);
+/* The token bucket from a stop-and-wait series of round trips (seconds) of
+ * `chunk`-byte messages after an idle pause. */
+void    ps__loggops_bucket(const double *rt, int n, double chunk, int *shaped, double *rate, double *burst);
 
 #endif

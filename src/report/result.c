@@ -261,6 +261,14 @@ void ps_result_describe(json_t *doc, const ps_trace *t, const char *workload)
 json_t *ps_result_run(const char *kind, const char *workload, json_t *machine, int ranks, long size, long iterations,
                       const double *samples, int nsamples, const ps_trace *best, const char *trace_path)
 {
+    return ps_result_run_sheet(kind, workload, machine, ranks, size, iterations, samples, nsamples, best, NULL,
+                               trace_path);
+}
+
+json_t *ps_result_run_sheet(const char *kind, const char *workload, json_t *machine, int ranks, long size,
+                            long iterations, const double *samples, int nsamples, const ps_trace *best,
+                            const ps_sheet *sheet, const char *trace_path)
+{
     json_t *d = json_object();
     json_object_set_new(d, "kind", json_string(kind));
     json_object_set_new(d, "workload", json_string(workload));
@@ -273,7 +281,10 @@ json_t *ps_result_run(const char *kind, const char *workload, json_t *machine, i
     json_object_set_new(d, "time", ps_result_time(samples, nsamples));
     if (best) {
         ps_sheet s;
-        if (ps_sheet_compute(best, &s) == 0) {
+        if (sheet) {
+            json_object_set_new(d, "sheet", ps_result_sheet(sheet));
+            json_object_set_new(d, "ranks", ps_result_ranks(sheet, best));
+        } else if (ps_sheet_compute(best, &s) == 0) {
             json_object_set_new(d, "sheet", ps_result_sheet(&s));
             json_object_set_new(d, "ranks", ps_result_ranks(&s, best));
             ps_sheet_free(&s);

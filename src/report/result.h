@@ -51,6 +51,11 @@ void ps_result_describe(json_t *doc, const ps_trace *t, const char *workload);
  * trace (path or null). */
 json_t *ps_result_run(const char *kind, const char *workload, json_t *machine, int ranks, long size, long iterations,
                       const double *samples, int nsamples, const ps_trace *best, const char *trace_path);
+/* The same with the sheet already computed (sheet: best's, or NULL to
+ * compute it from best); best then may hold ranks, meta and no events. */
+json_t *ps_result_run_sheet(const char *kind, const char *workload, json_t *machine, int ranks, long size,
+                            long iterations, const double *samples, int nsamples, const ps_trace *best,
+                            const ps_sheet *sheet, const char *trace_path);
 
 /* Writes JSON atomically (indent 2). 0 or -1 with err naming the path. */
 int ps_result_write(const char *path, json_t *doc, char *err, size_t errlen);

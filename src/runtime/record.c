@@ -4,7 +4,7 @@
  * Selected by PARSCOPE_RECORD=P (ps_init asks ps__record_backend()).  As the
  * estimator seed's instruction stream generator "calls the program
  * successively for values of PID from 0 to NPROCS-1", init() forks one child
- * per rank id 0..P-1, one after the other.  A child returns into the program
+ * per rank id 0..P-1, as many at a time as there are processors.  A child returns into the program
  * as that rank and runs it without MPI: messages become SEND / RECEIVE /
  * BSEND / BRECEIVE / WAIT / WAITONE instructions (received buffers are left
  * as they are: their contents are garbage), computation becomes WORK of its
@@ -32,6 +32,7 @@
 #define REC_BUF (1 << 20)
 
 static int rec_p;
+static pid_t *rec_pid;        /* the parent's: each rank's child */
 static char rec_dir[4000];
 static int rec_fd = -1;
 static uint8_t *rec_buf;
@@ -260,10 +261,47 @@ static int join_streams(void)
 
 /* ---- life cycle -------------------------------------------------------------- */
 
+/* Waits for one child rank; exits 1 if it failed. */
+static void rec_reap(void)
+{
+    int status;
+    pid_t pid;
+    while ((pid = wait(&status)) < 0)
+        if (errno != EINTR) {
+            perror("parscope: recording: wait");
+            _exit(1);
+        }
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        int r = -1;
+        for (int k = 0; k < rec_p; k++)
+            if (rec_pid[k] == pid) r = k;
+        if (WIFSIGNALED(status))
+            fprintf(stderr, "parscope: recording: rank %d of %d died (signal %d)\n", r, rec_p, WTERMSIG(status));
+        else
+            fprintf(stderr, "parscope: recording: rank %d of %d failed (exit status %d)\n", r, rec_p,
+                    WEXITSTATUS(status));
+        while (wait(&status) > 0 || errno == EINTR) {}
+        _exit(1);
+    }
+}
+
 static int rec_init(void)
 {
     fflush(NULL);
+    /* ranks are independent: as many at once as there are processors (a
+     * process per rank costs a fork, its copy-on-write faults and an exit;
+     * on a busy machine most of the wall time is waiting for a processor) */
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    int jobs = ncpu > 1 ? (int)(ncpu < 64 ? ncpu : 64) : 1, running = 0;
+    if (!(rec_pid = calloc((size_t)rec_p, sizeof *rec_pid))) {
+        fprintf(stderr, "parscope: recording: out of memory\n");
+        _exit(1);
+    }
     for (int r = 0; r < rec_p; r++) {
+        if (running == jobs) {
+            rec_reap();
+            running--;
+        }
         pid_t pid = fork();
         if (pid < 0) {
             fprintf(stderr, "parscope: recording: cannot fork rank %d: %s\n", r, strerror(errno));
@@ -281,21 +319,10 @@ static int rec_init(void)
             atexit(rec_atexit);
             return 0; /* run the program as rank r */
         }
-        int status;
-        while (waitpid(pid, &status, 0) < 0)
-            if (errno != EINTR) {
-                perror("parscope: recording: waitpid");
-                _exit(1);
-            }
-        if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-            if (WIFSIGNALED(status))
-                fprintf(stderr, "parscope: recording: rank %d of %d died (signal %d)\n", r, rec_p, WTERMSIG(status));
-            else
-                fprintf(stderr, "parscope: recording: rank %d of %d failed (exit status %d)\n", r, rec_p,
-                        WEXITSTATUS(status));
-            _exit(1);
-        }
+        rec_pid[r] = pid;
+        running++;
     }
+    while (running--) rec_reap();
     _exit(join_streams() ? 1 : 0);
 }
 

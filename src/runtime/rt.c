@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
@@ -188,6 +189,19 @@ static void arm_timeout(void)
 
 /* ---- life cycle -------------------------------------------------------- */
 
+/* The trace buffer.  When events will be recorded its pages are faulted in
+ * now (MAP_POPULATE: one system call, not a fault per page): recording an
+ * event inside the timed interval must not pay for a page fault every ~100
+ * events, which the program itself would not pay. */
+static ps_event *trace_buffer(size_t bytes, int populate)
+{
+    if (populate) {
+        void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+        if (p != MAP_FAILED) return p;
+    }
+    return malloc(bytes);
+}
+
 int ps_init(long trace_capacity)
 {
     if (ps__rt.initialized) return 0;
@@ -201,19 +215,21 @@ int ps_init(long trace_capacity)
     const char *ecap = getenv("PARSCOPE_TRACE_CAPACITY");
     if (ecap && atol(ecap) > 0) cap = atol(ecap);
     ps__rt.cap = (size_t)cap;
-    ps__rt.ev = malloc(ps__rt.cap * sizeof *ps__rt.ev);
+    ps__rt.ev = trace_buffer(ps__rt.cap * sizeof *ps__rt.ev, ps__rt.tracing && !be);
     if (!ps__rt.ev) {
         fprintf(stderr, "parscope: cannot allocate a trace buffer of %ld events\n", cap);
         exit(1);
     }
+    /* the scratch space too; both before the back end's start, whose last
+     * act is a barrier: page faults here (~10 us each on a VM) would make
+     * the ranks begin their timed interval at different times */
+    memset(ps_scratch(PS_SCRATCH_INITIAL), 0, PS_SCRATCH_INITIAL);
     if (ps__rt.be->init() != 0) {
         fprintf(stderr, "parscope: the %s back end failed to start: %s\n", ps__rt.be->name, ps__errbuf);
         exit(1);
     }
     ps__rt.initialized = 1;
-    /* allocate and touch the scratch space now, so its first use inside the
-     * timed interval does not pay for page faults */
-    memset(ps_scratch(PS_SCRATCH_INITIAL), 0, PS_SCRATCH_INITIAL);
+    /* (the scratch space was touched before the back end started) */
     prefault_trace();
     ps__first_touch_mark();
     arm_timeout();

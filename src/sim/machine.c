@@ -3,7 +3,7 @@
  *
  * Two input formats are accepted:
  *   - INI (what `parscope probe` writes; parsed with inih): [machine], [bsp],
- *     [pingpong], [meta].  Unknown sections and keys are errors except in
+ *     [pingpong], [loggops], [meta].  Unknown sections and keys are errors except in
  *     [meta], so a misspelt key is reported instead of silently ignored.
  *   - the estimator seed's architecture description file (seed 003):
  *         SP2
@@ -47,6 +47,7 @@ typedef struct parse_state {
     char        msg[512];
     int         have[NREQ];
     int         machine_line;      /* line of the [machine] header, 0 = none */
+    int         loggops_line;      /* line of the [loggops] header, 0 = none */
     int         seen_bsp_g, seen_bsp_l;
     double      g_us, l_us;
     char        seen[64][48];      /* "section.key" already given (duplicates) */
@@ -109,6 +110,8 @@ static int network(parse_state *st, const char *key, const char *v)
 
 /* ---- INI ------------------------------------------------------------------ */
 
+static int loggops_key(parse_state *st, const char *name, const char *value);
+
 /* [meta]: the keys of a result's machine meta (docs/OUTPUTS.md), in its
  * order, the caches as cache_L1d .. cache_L4; `old` is what files written
  * before said.  Informational: unknown keys are ignored. */
@@ -159,7 +162,8 @@ static int ini_key(parse_state *st, const char *section, const char *name, const
     ps_machine *m = st->m;
     char id[48];
     snprintf(id, sizeof id, "%s.%s", section, name);
-    if (strcmp(section, "pingpong") != 0 || !isdigit((unsigned char)name[0])) {
+    int row = (strcmp(section, "pingpong") == 0 || strcmp(section, "loggops") == 0) && isdigit((unsigned char)name[0]);
+    if (!row) {
         for (int i = 0; i < st->nseen; i++)
             if (strcmp(st->seen[i], id) == 0) return fail(st, "%s: duplicate key in [%s]", name, section);
         if (st->nseen < 64) snprintf(st->seen[st->nseen++], sizeof st->seen[0], "%s", id);
@@ -219,8 +223,57 @@ static int ini_key(parse_state *st, const char *section, const char *name, const
         m->npp++;
         return 1;
     }
+    if (strcmp(section, "loggops") == 0) return loggops_key(st, name, value);
     if (strcmp(section, "meta") == 0) return meta_key(st, name, value);
-    return fail(st, "unknown section [%s] (expected machine, bsp, pingpong or meta)", section);
+    return fail(st, "unknown section [%s] (expected machine, bsp, pingpong, loggops or meta)", section);
+}
+
+/* [loggops]: the scalars, and rows "bytes = o_s o_r L gap" (ascending). */
+static int loggops_key(parse_state *st, const char *name, const char *value)
+{
+    ps_loggops *g = &st->m->lg;
+    static const char *const keys[] = {"S", "o_post", "o_done", "contention", "progress_send", "progress_recv",
+                                       "rate", "burst"};
+    double *dst[] = {&g->S, &g->o_post, &g->o_done, &g->contention, &g->progress_send, &g->progress_recv,
+                     &g->rate, &g->burst};
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+        if (strcmp(name, keys[i]) == 0) {
+            if (!number(st, name, value, 0, dst[i])) return 0;
+            if (i == 3 && *dst[i] < 1) return fail(st, "contention: must be >= 1 (got %s)", value);
+            if ((i == 4 || i == 5) && *dst[i] > 1) return fail(st, "%s: must be between 0 and 1 (got %s)", name, value);
+            return 1;
+        }
+    double bytes;
+    if (ps_parse_double(name, &bytes) != 0 || bytes < 0)
+        return fail(st, "'%s': expected a message size in bytes, or S, o_post, o_done, contention, progress_send, "
+                    "progress_recv, rate, burst", name);
+    if (g->n >= PS_LOGGOPS_MAX) return fail(st, "more than %d LogGOPS sizes", PS_LOGGOPS_MAX);
+    if (g->n > 0 && bytes <= g->bytes[g->n - 1]) return fail(st, "%s: message sizes must be in ascending order", name);
+    double v[4];
+    const char *p = value;
+    for (int k = 0; k < 4; k++) {
+        char tok[64];
+        while (*p == ' ' || *p == '\t') p++;
+        size_t len = strcspn(p, " \t");
+        if (len == 0 || len >= sizeof tok)
+            return fail(st, "%s: expected four numbers 'o_s o_r L gap' (seconds), got '%s'", name, value);
+        memcpy(tok, p, len);
+        tok[len] = '\0';
+        p += len;
+        static const char *const cols[4] = {"o_s", "o_r", "L", "gap"};
+        char what[96];
+        snprintf(what, sizeof what, "%s (%s)", name, cols[k]);
+        if (!number(st, what, tok, 0, &v[k])) return 0;
+    }
+    while (*p == ' ' || *p == '\t') p++;
+    if (*p) return fail(st, "%s: expected four numbers 'o_s o_r L gap' (seconds), got '%s'", name, value);
+    g->bytes[g->n] = bytes;
+    g->os[g->n] = v[0];
+    g->orr[g->n] = v[1];
+    g->L[g->n] = v[2];
+    g->gap[g->n] = v[3];
+    g->n++;
+    return 1;
 }
 
 static int on_key(void *user, const char *section, const char *name, const char *value)
@@ -269,6 +322,7 @@ static int parse_ini(const char *text, parse_state *st, char *err, size_t errlen
         const char *q = p;
         while (q < p + len && isspace((unsigned char)*q)) q++;
         if (!st->machine_line && strncmp(q, "[machine]", 9) == 0) st->machine_line = line;
+        if (!st->loggops_line && strncmp(q, "[loggops]", 9) == 0) st->loggops_line = line;
         if (!nl) break;
         p = nl + 1;
     }
@@ -297,6 +351,12 @@ static int parse_ini(const char *text, parse_state *st, char *err, size_t errlen
                       req_names[i]);
             return -1;
         }
+    if (st->loggops_line && st->m->lg.contention < 1) st->m->lg.contention = 1;
+    if (st->loggops_line && st->m->lg.n == 0) {
+        ps_seterr(err, errlen, "%s:%d: [loggops] has no size rows ('bytes = o_s o_r L gap')", st->path,
+                  st->loggops_line);
+        return -1;
+    }
     /* g and l may be given in microseconds only (as the seed's table does) */
     ps_machine *m = st->m;
     if (!st->seen_bsp_g && st->g_us != 0 && m->bsp_r > 0) m->bsp_g = st->g_us * 1e-6 * m->bsp_r;
@@ -446,13 +506,18 @@ int ps_machine_load(const char *path, ps_machine *m, char *err, size_t errlen)
 /* ---- save ------------------------------------------------------------------ */
 
 /* Shortest %g form that reads back as the same double. */
+static void shortest(char *buf, size_t n, double v)
+{
+    for (int prec = 6; prec <= 17; prec++) {
+        snprintf(buf, n, "%.*g", prec, v);
+        if (strtod(buf, NULL) == v) break;
+    }
+}
+
 static void put_num(FILE *f, const char *key, double v)
 {
     char buf[40];
-    for (int prec = 6; prec <= 17; prec++) {
-        snprintf(buf, sizeof buf, "%.*g", prec, v);
-        if (strtod(buf, NULL) == v) break;
-    }
+    shortest(buf, sizeof buf, v);
     fprintf(f, "%s = %s\n", key, buf);
 }
 
@@ -518,6 +583,32 @@ static int machine_file(FILE *f, void *ctx)
             put_num(f, key, m->pp_time[i]);
         }
     }
+    if (m->lg.n > 0) {
+        const ps_loggops *g = &m->lg;
+        fputs("\n[loggops]\n"
+              "# LogGOPS measured with the runtime's own calls (docs/PROBE.md): S = largest eager message\n"
+              "# (0: no switch found), o_post = posting a receive, o_done = completing a completed request,\n"
+              "# contention = slowdown of per-byte costs when two ranks copy at once, progress_send/recv =\n"
+              "# how much a rendezvous waits for that side to be in the runtime (0..1), rate/burst = token\n"
+              "# bucket of a shaped link (bytes/s, bytes; 0 = none)\n", f);
+        put_num(f, "S", g->S);
+        put_num(f, "o_post", g->o_post);
+        put_num(f, "o_done", g->o_done);
+        put_num(f, "contention", g->contention < 1 ? 1 : g->contention);
+        put_num(f, "progress_send", g->progress_send);
+        put_num(f, "progress_recv", g->progress_recv);
+        put_num(f, "rate", g->rate);
+        put_num(f, "burst", g->burst);
+        fputs("# bytes = o_s o_r L gap (seconds): sender's CPU, receiver's CPU, latency, least time between\n"
+              "# two messages from one rank; linear between rows (o + O n per range), never across S\n", f);
+        for (int i = 0; i < g->n; i++) {
+            char key[40], v[4][40];
+            const double x[4] = {g->os[i], g->orr[i], g->L[i], g->gap[i]};
+            snprintf(key, sizeof key, "%.17g", g->bytes[i]);
+            for (int k = 0; k < 4; k++) shortest(v[k], sizeof v[k], x[k]);
+            fprintf(f, "%s = %s %s %s %s\n", key, v[0], v[1], v[2], v[3]);
+        }
+    }
     fputs("\n[meta]\n", f);
     for (size_t k = 0; k < sizeof meta_keys / sizeof meta_keys[0]; k++) {
         const struct meta_key *mk = &meta_keys[k];
@@ -554,4 +645,47 @@ double ps_machine_msg_time(const ps_machine *m, double bytes)
     double x0 = m->pp_bytes[i - 1], x1 = m->pp_bytes[i], y0 = m->pp_time[i - 1], y1 = m->pp_time[i];
     double t = y0 + (y1 - y0) * (bytes - x0) / (x1 - x0);
     return t > 0 ? t : y0;
+}
+
+/* ---- LogGOPS per size range ------------------------------------------------- */
+
+/* Linear through rows a and b (a < b) at x; past b the slope is kept but not
+ * allowed to be negative, so a cost never falls as messages grow. */
+static double lin(const double *bx, const double *y, int a, int b, double x)
+{
+    if (a == b) return y[a];
+    double slope = (y[b] - y[a]) / (bx[b] - bx[a]);
+    if (x > bx[b]) {
+        if (slope < 0) slope = 0;
+        return y[b] + slope * (x - bx[b]);
+    }
+    if (x < bx[a]) return y[a];
+    return y[a] + slope * (x - bx[a]);
+}
+
+void ps_loggops_at(const ps_loggops *g, double bytes, ps_loggops_cost *c)
+{
+    if (bytes < 0) bytes = 0;
+    int rndv = g->S > 0 && bytes > g->S;
+    /* the rows of this protocol: [lo, hi] */
+    int lo = 0, hi = g->n - 1;
+    if (g->S > 0) {
+        int split = 0;
+        while (split < g->n && g->bytes[split] <= g->S) split++;
+        if (rndv && split < g->n) lo = split;
+        else if (!rndv && split > 0) hi = split - 1;
+    }
+    int a = lo, b = hi;
+    if (b > a) {
+        /* the segment holding bytes (or the last one) */
+        int i = lo + 1;
+        while (i < hi && g->bytes[i] < bytes) i++;
+        a = i - 1;
+        b = i;
+    }
+    c->os = lin(g->bytes, g->os, a, b, bytes);
+    c->orr = lin(g->bytes, g->orr, a, b, bytes);
+    c->L = lin(g->bytes, g->L, a, b, bytes);
+    c->gap = lin(g->bytes, g->gap, a, b, bytes);
+    c->rendezvous = rndv;
 }

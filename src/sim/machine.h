@@ -7,6 +7,9 @@
  *   [bsp]      r (flop/s), g, l (flop units), h0, h1 (fit interval), p,
  *              r_incache, r_outcache (flop/s), g_us, l_us
  *   [pingpong] one line per size: "bytes = seconds" (half round trip), ascending
+ *   [loggops]  the LogGOPS model probe measures with the runtime's own calls:
+ *              S, o_post, o_done, contention, progress_send, progress_recv,
+ *              rate, burst, and one line per size "bytes = o_s o_r L gap"
  *   [meta]     the machine meta of results (docs/OUTPUTS.md): host, os, cpu,
  *              sockets, cores, pus, memory_bytes, cache_L1d .. cache_L4, mpi,
  *              compiler, date; and source (where the model comes from).  Files
@@ -22,6 +25,39 @@
 #include <stddef.h>
 
 #define PS_MACHINE_MAX_PP 256
+#define PS_LOGGOPS_MAX 64
+
+/* LogGOPS (Alexandrov et al., LogGP, SPAA 1995; Hoefler, Schneider and
+ * Lumsdaine, LogGOPSim, HPDC 2010) per message-size range, as `parscope probe`
+ * measures it through the runtime's own nonblocking calls, instrument
+ * included (docs/PROBE.md "LogGOPS").  Row i gives, for a message of bytes[i]:
+ *   os    the sender's CPU time in the send call (o_s + n O_s),
+ *   orr   the receiver's CPU time completing the receive once the message has
+ *         arrived (o_r + n O_r); above S it includes fetching the data,
+ *   L     from the end of the send call to the message (above S: its
+ *         request to send) being at the receiver,
+ *   gap   the least time between two messages leaving one rank (g + n G).
+ * Between rows each is linear in n (o + O n on that range), never across S. */
+typedef struct ps_loggops {
+    int    n;                          /* rows; 0 = no LogGOPS model (the seed's model applies) */
+    double bytes[PS_LOGGOPS_MAX];      /* ascending */
+    double os[PS_LOGGOPS_MAX], orr[PS_LOGGOPS_MAX], L[PS_LOGGOPS_MAX], gap[PS_LOGGOPS_MAX];
+    double S;                          /* largest message sent eagerly (without its receive); 0 = no
+                                          protocol switch found: every message eager */
+    double o_post;                     /* posting a nonblocking receive, s */
+    double o_done;                     /* completing a request that is already complete, s */
+    double contention;                 /* per-byte CPU costs are this many times longer while another
+                                          rank of the node copies too (1 = no effect) */
+    double progress_send, progress_recv; /* 0..1: how much a rendezvous transfer waits for the sender
+                                          (receiver) to be inside the runtime (>= 0.5: it waits) */
+    double rate, burst;                /* token bucket of a shaped link: bytes/s, bytes; 0 = none */
+} ps_loggops;
+
+/* One message's LogGOPS costs (seconds) at a size. */
+typedef struct ps_loggops_cost {
+    double os, orr, L, gap;
+    int    rendezvous;                 /* bytes > S (and S > 0) */
+} ps_loggops_cost;
 
 typedef struct ps_machine {
     char   name[128];
@@ -53,6 +89,7 @@ typedef struct ps_machine {
     /* "" when the h-relation fit gave g and l; else why it failed ([bsp] fit =
      * failed, fit_note = ...), and the model has no g and l */
     char   bsp_fit_note[256];
+    ps_loggops lg;                       /* lg.n == 0: none */
 } ps_machine;
 
 void ps_machine_init(ps_machine *m);
@@ -67,6 +104,11 @@ int ps_machine_save(const char *path, const ps_machine *m, char *err, size_t err
 /* Cost of one message of `bytes` bytes, seconds, from the ping-pong table
  * when present (piecewise linear in bytes), else send_latency + words * word_time. */
 double ps_machine_msg_time(const ps_machine *m, double bytes);
+
+/* LogGOPS costs of a message of `bytes` bytes: linear between the rows of its
+ * protocol (eager up to S, rendezvous above), extended past the last row with
+ * the last range's slope (never falling).  m->lg.n must be > 0. */
+void ps_loggops_at(const ps_loggops *g, double bytes, ps_loggops_cost *c);
 
 /* The file of a machine model named by path or by name: a path that exists
  * as given; else NAME, NAME.ini or machines/NAME.ini in the machine folders

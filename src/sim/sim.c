@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "parscope/parscope.h"
 #include "sim/eventq.h"
@@ -31,7 +32,10 @@
 
 #define NIL UINT32_MAX
 
-enum { EV_STEP = 0, EV_TXEND = 1 };
+/* EV_TXEND: the seed's transmission ends; under LogGOPS a message (above S:
+ * its request to send) reaches its receiver.  EV_DATAEND: a rendezvous's
+ * data are at the receiver; EV_FIN: the sender learns it. */
+enum { EV_STEP = 0, EV_TXEND = 1, EV_DATAEND = 2, EV_FIN = 3 };
 enum { PH_NEXT = 0, PH_POST, PH_WAKE };
 enum { ST_RUN = 0, ST_BLK_MSG, ST_BLK_ALL, ST_BLK_ONE, ST_DONE };
 
@@ -46,6 +50,8 @@ enum { ST_RUN = 0, ST_BLK_MSG, ST_BLK_ALL, ST_BLK_ONE, ST_DONE };
 #define M_SBLOCK   0x080
 #define M_RBLOCK   0x100
 #define M_QUEUED   0x200
+#define M_RNDV     0x400    /* LogGOPS: above S, sent by rendezvous */
+#define M_DATA     0x800    /* LogGOPS: the rendezvous's data phase has begun */
 #define M_REF      0x1000
 #define M_REFS     0x3000
 
@@ -83,6 +89,16 @@ typedef struct rstate {
     uint64_t       nissued, ord0;
 } rstate;
 
+/* Per-rank state of the LogGOPS model (allocated only when the machine has one). */
+typedef struct lgrank {
+    double    link_free;   /* when its link can take the next message (nobus) */
+    double    tok, tok_t;  /* its token bucket (nobus, shaped): tokens at time tok_t */
+    double    step_t0;     /* start of the request being completed (trace interval) */
+    uint32_t  walk;        /* WAIT: the slot being completed */
+    uint8_t   inrt, busy;  /* inside the runtime (blocked in a call); paying a cost (a wake is due) */
+    uint32_t *stall, nstall, capstall; /* rendezvous waiting for this rank to enter the runtime */
+} lgrank;
+
 /* A channel: its first record (NIL: empty slot) and the hash of its key. */
 typedef struct chan {
     uint32_t head, h;
@@ -108,7 +124,19 @@ typedef struct sim {
     int               bus_busy;
     uint32_t          bus_head, bus_tail;
     double            send_lat, recv_lat;
+    /* LogGOPS (NULL lg: the seed's model) */
+    const ps_loggops *lg;
+    ps_loggops        lgc;      /* the model's, with --eager applied */
+    lgrank           *lgr;
+    int               rp, sp;   /* a rendezvous waits for the receiver / the sender to be in the runtime */
+    double            lfin;     /* latency of the rendezvous's completion notice */
+    double            bus_free, btok, btok_t;
+    int               rpn;      /* ranks per node (copy contention) */
+    double           *cp_end, *cp_prev;  /* per node: end of the latest copy, and of another rank's */
+    int              *cp_rank;
     ps_trace         *tr;
+    ps_sheet_acc     *sh;       /* the result sheet, built as events happen (no trace needed) */
+    double           *sent0;    /* with sh: per message record, when its send began (its SEND event's t0) */
     int               oom;
     char             *err;
     size_t            errlen;
@@ -119,6 +147,7 @@ void ps_sim_defaults(ps_sim_opts *o)
     memset(o, 0, sizeof *o);
     o->bus = -1;
     o->build_trace = 1;
+    o->build_sheet = 1;
 }
 
 /* ---- the cost model ----------------------------------------------------- */
@@ -141,21 +170,37 @@ static double last_level_cache(const ps_machine *m)
     return c;
 }
 
-double ps_sim_work_time(const ps_machine *m, const ps_sim_opts *o, int construct, double flops)
+/* Seconds per flop of a kernel call of `flops` by the working set its flop
+ * count implies (2n, 2n^2, 2n^3 flops on doubles): in-cache or out-of-cache
+ * DAXPY rate; 0 when the construct implies none or the model lacks them. */
+static double ws_flop_time(const ps_machine *m, int construct, double flops)
 {
-    if (flops <= 0) return 0;
-    if (o && construct >= 0 && construct < o->nconstruct_flop_time && o->construct_flop_time[construct] > 0)
-        return flops * o->construct_flop_time[construct];
-    if (construct == PS_C_WORK && o && o->work_flop_time > 0) return flops * o->work_flop_time;
-    /* working set implied by the kernel's flop count (2n, 2n^2, 2n^3 flops on doubles) */
     double ws = 0;
     if (construct == PS_C_SCALPROD) ws = 8.0 * flops;                 /* x, y: 16 n bytes */
     else if (construct == PS_C_MATVECPROD) ws = 4.0 * flops;          /* A: 8 n^2 bytes */
     else if (construct == PS_C_MATPROD) ws = 24.0 * pow(flops / 2.0, 2.0 / 3.0); /* A, B, C */
     double cache = last_level_cache(m);
     if (ws > 0 && cache > 0 && m->r_incache > 0 && m->r_outcache > 0)
-        return flops / (ws <= cache ? m->r_incache : m->r_outcache);
-    return flops * m->flop_time;
+        return 1.0 / (ws <= cache ? m->r_incache : m->r_outcache);
+    return 0;
+}
+
+double ps_sim_work_time(const ps_machine *m, const ps_sim_opts *o, int construct, double flops)
+{
+    if (flops <= 0) return 0;
+    if (o && construct >= 0 && construct < o->nconstruct_flop_time && o->construct_flop_time[construct] > 0) {
+        double p = o->construct_flop_time[construct];
+        /* measured at another working set: the kernel's own price, moved by the
+         * machine's in-cache / out-of-cache ratio when the call crosses the cache
+         * (the estimator seed's memory hierarchy without extra parameters) */
+        double ref = o->construct_flops_per_call ? o->construct_flops_per_call[construct] : 0;
+        double now = ws_flop_time(m, construct, flops), then = ref > 0 ? ws_flop_time(m, construct, ref) : 0;
+        if (now > 0 && then > 0) p *= now / then;
+        return flops * p;
+    }
+    if (construct == PS_C_WORK && o && o->work_flop_time > 0) return flops * o->work_flop_time;
+    double w = ws_flop_time(m, construct, flops);
+    return w > 0 ? flops * w : flops * m->flop_time;
 }
 
 /* ---- message pool ------------------------------------------------------- */
@@ -165,8 +210,16 @@ static void sim_free(sim *S)
 {
     if (S->rk)
         for (int i = 0; i < S->P; i++) free(S->rk[i].out);
+    if (S->lgr)
+        for (int i = 0; i < S->P; i++) free(S->lgr[i].stall);
+    free(S->lgr);
+    free(S->cp_end);
+    free(S->cp_prev);
+    free(S->cp_rank);
     free(S->rk);
-    free(S->pool);
+    if (S->pool) munmap(S->pool, (size_t)S->cappool * sizeof *S->pool);
+    free(S->sent0);
+    ps_sheet_acc_free(S->sh);
     free(S->freestk);
     free(S->ch);
     ps_eventq_free(&S->q);
@@ -185,12 +238,24 @@ static uint32_t msg_new(sim *S)
             msg *np = NULL;
             uint32_t *nf = nc > S->cappool ? realloc(S->freestk, (size_t)nc * sizeof *nf) : NULL;
             if (nf) S->freestk = nf;
-            if (!nf || posix_memalign((void **)&np, 64, (size_t)nc * sizeof *np)) {
+            if (nf && S->sh) {
+                double *ns = realloc(S->sent0, (size_t)nc * sizeof *ns);
+                if (ns) S->sent0 = ns;
+                else nf = NULL;
+            }
+            /* mapped pages, grown in place by mremap: page aligned, and no old and
+             * new pool side by side (a million records in flight are 64 MB) */
+            if (nf) {
+                void *p = S->pool ? mremap(S->pool, (size_t)S->cappool * sizeof *np, (size_t)nc * sizeof *np,
+                                           MREMAP_MAYMOVE)
+                                  : mmap(NULL, (size_t)nc * sizeof *np, PROT_READ | PROT_WRITE,
+                                         MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+                if (p != MAP_FAILED) np = p;
+            }
+            if (!np) {
                 S->oom = 1;
                 return NIL;
             }
-            if (S->npool) memcpy(np, S->pool, (size_t)S->npool * sizeof *np);
-            free(S->pool);
             S->pool = np;
             S->cappool = nc;
         }
@@ -337,7 +402,7 @@ static uint32_t ch_post(sim *S, uint32_t h, int32_t dst, int32_t src, int32_t ta
  * channel's slot was prefetched when the instruction was decoded.) */
 static inline void prefetch_event(const sim *S, const ps_qent *e)
 {
-    if (e->kind == EV_TXEND) {
+    if (e->kind != EV_STEP) {
         __builtin_prefetch(&S->pool[e->id], 1);
         return;
     }
@@ -353,14 +418,33 @@ static inline void prefetch_event(const sim *S, const ps_qent *e)
 /* ---- trace -------------------------------------------------------------- */
 
 /* aux: a nonblocking operation's request id (its issue number + 1), else 0 */
+/* An event to the trace and the sheet; sent0: a receive's send's start. */
+static void tr_put(sim *S, int rank, const ps_event *e, double sent0)
+{
+    if (S->tr && ps_trace_push(S->tr, rank, e)) S->oom = 1;
+    if (S->sh && ps_sheet_acc_event(S->sh, rank, e, sent0)) S->oom = 1;
+}
+
 static void tr_event(sim *S, int rank, uint8_t kind, int construct, double t0, double t1, int peer, int tag,
                      uint64_t bytes, uint8_t flags, uint32_t aux)
 {
-    if (!S->tr) return;
+    PS_ASSERT(kind != PS_EV_RECV);   /* tr_recv: the sheet needs its send */
+    if (!S->tr && !S->sh) return;
     ps_event e = {.t0 = t0, .t1 = t1, .bytes = bytes, .peer = peer, .tag = tag,
                   .construct = (uint16_t)construct, .kind = kind,
                   .flags = (uint8_t)(flags | PS_EVF_ESTIMATED), .aux = aux};
-    if (ps_trace_push(S->tr, rank, &e)) S->oom = 1;
+    tr_put(S, rank, &e, NAN);
+}
+
+/* The receive of message record mi. */
+static void tr_recv(sim *S, int rank, int construct, double t0, double t1, uint32_t mi, uint8_t flags, uint32_t aux)
+{
+    if (!S->tr && !S->sh) return;
+    const msg *m = &S->pool[mi];
+    ps_event e = {.t0 = t0, .t1 = t1, .bytes = m->bytes, .peer = m->src, .tag = m->tag,
+                  .construct = (uint16_t)construct, .kind = PS_EV_RECV,
+                  .flags = (uint8_t)(flags | PS_EVF_ESTIMATED), .aux = aux};
+    tr_put(S, rank, &e, S->sh ? S->sent0[mi] : NAN);
 }
 
 /* ---- scheduling ------------------------------------------------------------- */
@@ -475,14 +559,14 @@ static void finish_blocking(sim *S, int rank, uint32_t mi, int is_send, double t
     if (is_send)
         tr_event(S, rank, PS_EV_SEND, m->construct, R->op_t0, t, m->dst, m->tag, m->bytes, 0, 0);
     else
-        tr_event(S, rank, PS_EV_RECV, R->pend.construct, R->op_t0, t, m->src, m->tag, m->bytes, 0, 0);
+        tr_recv(S, rank, R->pend.construct, R->op_t0, t, mi, 0, 0);
     account_block(S, rank, R->blk_t0, t, (m->flags & M_STARTED) ? m->t_start : t);
     msg_release(S, mi);
 }
 
 /* Ends a wait at t for the outstanding requests in slots k0..k1-1 (posting
  * order; tombstones skipped), blocked since tb; all: a wait for every one. */
-static void finish_wait(sim *S, int rank, uint32_t k0, uint32_t k1, double tb, double t, int construct, int all)
+static void finish_wait(sim *S, int rank, uint32_t k0, uint32_t k1, double tb, double t, int all)
 {
     uint8_t fl = (uint8_t)(PS_EVF_NONBLOCKING | (all ? PS_EVF_WAITALL : 0));
     rstate *R = &S->rk[rank];
@@ -493,10 +577,11 @@ static void finish_wait(sim *S, int rank, uint32_t k0, uint32_t k1, double tb, d
         msg *m = &S->pool[o->m];
         double done = o->is_send ? m->t_sdone : m->t_rdone;
         double e = done > prev ? done : prev;
+        /* named after the message's construct, as the runtime records a completion */
         if (o->is_send)
-            tr_event(S, rank, PS_EV_WAIT, construct, prev, e, m->dst, m->tag, m->bytes, fl, (uint32_t)(o->ord + 1));
+            tr_event(S, rank, PS_EV_WAIT, m->construct, prev, e, m->dst, m->tag, m->bytes, fl, (uint32_t)(o->ord + 1));
         else
-            tr_event(S, rank, PS_EV_RECV, construct, prev, e, m->src, m->tag, m->bytes, fl, (uint32_t)(o->ord + 1));
+            tr_recv(S, rank, m->construct, prev, e, o->m, fl, (uint32_t)(o->ord + 1));
         prev = e;
         if (done > last_done) {
             last_done = done;
@@ -540,6 +625,314 @@ static int out_push(sim *S, rstate *R, uint32_t mi, int is_send)
 
 static void exec(sim *S, int rank, double t);
 
+/* ---- LogGOPS ---------------------------------------------------------------
+ * When the machine has a [loggops] section (probe measured it with the
+ * runtime's own calls), messages follow LogGOPS (Hoefler et al., LogGOPSim):
+ *   - a send costs its rank os(n) of CPU; a message up to S then leaves on the
+ *     sender's link (the network, on a bus) no sooner than gap(n) after the
+ *     previous one and after the token bucket of a shaped link lets it, and
+ *     reaches its receiver L(n) later; its send is complete at once;
+ *   - above S only a request to send travels (L); the data move once the
+ *     receive is posted and, where the probe found it needs them, the
+ *     receiver and the sender are inside the runtime (MPI progresses only in
+ *     its calls); the receiver then spends orr(n) fetching them, and the
+ *     sender's request completes a latency later;
+ *   - posting a receive costs o_post; completing a receive whose message has
+ *     arrived costs orr(n), any other request o_done; a WAIT completes its
+ *     requests one after the other in posting order, as the runtime does;
+ *   - per-byte CPU costs of two ranks of a node that copy at the same time
+ *     take `contention` times longer.
+ * The rank's time never runs ahead of the event clock: a cost to pay
+ * schedules a wake. */
+
+static inline void lg_cost(const sim *S, double bytes, ps_loggops_cost *c)
+{
+    ps_loggops_at(S->lg, bytes, c);
+}
+
+/* A CPU copy of `cost` seconds starting at t on rank, of which everything
+ * above `base` grows with the bytes: stretched when another rank of the
+ * node is copying at t.  Returns the (stretched) cost. */
+static double lg_copy(sim *S, int rank, double t, double cost, double base)
+{
+    double per = cost - base;
+    if (per <= 0) return cost;
+    int node = rank / S->rpn;
+    double other = S->cp_rank[node] != rank ? S->cp_end[node] : S->cp_prev[node];
+    if (other > t) cost = base + per * S->lg->contention;
+    double end = t + cost;
+    if (S->cp_rank[node] != rank) {
+        S->cp_prev[node] = S->cp_end[node];
+        S->cp_rank[node] = rank;
+        S->cp_end[node] = end;
+    } else if (end > S->cp_end[node]) {
+        S->cp_end[node] = end;
+    }
+    return cost;
+}
+
+/* n bytes from rank src are ready to leave at t: when they start moving,
+ * after the link's previous message (gap) and the token bucket. */
+static double lg_inject(sim *S, int src, double n, double t, double gap)
+{
+    lgrank *Q = &S->lgr[src];
+    double *fr = S->bus ? &S->bus_free : &Q->link_free;
+    double st = t > *fr ? t : *fr, delay = 0;
+    if (S->lg->rate > 0) {
+        /* a token bucket of depth `burst` filling at `rate`: a message passes
+         * at once while tokens last, the rest at the sustained rate */
+        double *tok = S->bus ? &S->btok : &Q->tok, *tt = S->bus ? &S->btok_t : &Q->tok_t;
+        double k = *tok + S->lg->rate * (st - *tt);
+        if (k > S->lg->burst) k = S->lg->burst;
+        k -= n;
+        if (k < 0) {
+            delay = -k / S->lg->rate;
+            k = 0;
+        }
+        *tok = k;
+        *tt = st + delay;
+    }
+    *fr = st + delay + gap;
+    return st + delay;
+}
+
+static void lg_stall(sim *S, int rank, uint32_t mi)
+{
+    lgrank *Q = &S->lgr[rank];
+    if (Q->nstall == Q->capstall) {
+        uint32_t nc = Q->capstall ? Q->capstall * 2 : 4;
+        uint32_t *n = realloc(Q->stall, (size_t)nc * sizeof *n);
+        if (!n) {
+            S->oom = 1;
+            return;
+        }
+        Q->stall = n;
+        Q->capstall = nc;
+    }
+    Q->stall[Q->nstall++] = mi;
+}
+
+/* A rendezvous's data move when its request to send has arrived, its
+ * receive is posted and the ranks whose progress it needs are in the runtime. */
+static void lg_try_data(sim *S, uint32_t mi, double t)
+{
+    msg *m = &S->pool[mi];
+    if ((m->flags & (M_RNDV | M_ARRIVED | M_RPOSTED | M_DATA)) != (M_RNDV | M_ARRIVED | M_RPOSTED)) return;
+    if (S->rp && !S->lgr[m->dst].inrt) {
+        lg_stall(S, m->dst, mi);
+        return;
+    }
+    if (S->sp && !S->lgr[m->src].inrt) {
+        lg_stall(S, m->src, mi);
+        return;
+    }
+    m->flags |= M_DATA;
+    ps_loggops_cost c;
+    lg_cost(S, (double)m->bytes, &c);
+    double st = lg_inject(S, m->src, (double)m->bytes, t, c.gap);
+    double d = lg_copy(S, m->dst, st, c.orr * S->r->stretch, S->lg->orr[0] * S->r->stretch);
+    m->t_start = st;
+    if (ps_eventq_push(&S->q, st + d, mi, EV_DATAEND)) S->oom = 1;
+}
+
+/* rank enters the runtime (blocks in a call): the rendezvous waiting for it go on */
+static void lg_enter(sim *S, int rank, double t)
+{
+    lgrank *Q = &S->lgr[rank];
+    Q->inrt = 1;
+    while (Q->nstall) {
+        uint32_t mi = Q->stall[--Q->nstall];
+        lg_try_data(S, mi, t);
+    }
+}
+
+/* Completes the blocked rank's requests in order from time t while they are
+ * complete.  Returns 1 when the call is over (the rank goes on at *tp), 0
+ * when it waits for an event or pays a cost (a wake is scheduled). */
+static int lg_walk(sim *S, int rank, double *tp)
+{
+    rstate *R = &S->rk[rank];
+    lgrank *Q = &S->lgr[rank];
+    ps_sim_rank *a = &S->r->rank[rank];
+    double t = *tp;
+    for (;;) {
+        uint32_t mi;
+        int is_send;
+        uint32_t slot = NIL;
+        if (R->state == ST_BLK_MSG) {
+            if (R->blk_msg == NIL) break;
+            mi = R->blk_msg;
+            is_send = R->blk_send;
+        } else {
+            if (R->state == ST_BLK_ALL) {
+                while (Q->walk < R->nout && R->out[Q->walk].m == NIL) Q->walk++;
+                if (Q->walk >= R->nout) break;
+                slot = Q->walk;
+            } else {
+                slot = R->blk_slot;
+                if (R->out[slot].m == NIL) break;
+            }
+            mi = R->out[slot].m;
+            is_send = R->out[slot].is_send;
+        }
+        msg *m = &S->pool[mi];
+        int rndv = (m->flags & M_RNDV) != 0;
+        if (is_send ? !(m->flags & M_SDONE) : rndv ? !(m->flags & M_RDONE) : !(m->flags & M_ARRIVED)) return 0;
+        /* the cost of completing it */
+        double cost = 0;
+        if (!is_send && !rndv) {
+            ps_loggops_cost c;
+            lg_cost(S, (double)m->bytes, &c);
+            cost = lg_copy(S, rank, t, c.orr * S->r->stretch, S->lg->orr[0] * S->r->stretch);
+        } else if (is_send && slot != NIL) {
+            /* (a rendezvous receive's orr was its data phase) */
+            cost = S->lg->o_done * S->r->stretch;
+        }
+        double end = t + cost, t0 = Q->step_t0;
+        a->comm += cost;
+        if (!is_send && rndv) {
+            /* blocked while its own data moved: communication, not waiting */
+            double from = m->t_start > t0 ? m->t_start : t0;
+            if (t > from) a->comm += t - from;
+        }
+        if (slot == NIL) {
+            if (is_send)
+                tr_event(S, rank, PS_EV_SEND, m->construct, R->op_t0, end, m->dst, m->tag, m->bytes, 0, 0);
+            else
+                tr_recv(S, rank, m->construct, R->op_t0, end, mi, 0, 0);
+            R->blk_msg = NIL;
+        } else {
+            uint8_t fl = (uint8_t)(PS_EVF_NONBLOCKING | (R->state == ST_BLK_ALL ? PS_EVF_WAITALL : 0));
+            uint32_t id = (uint32_t)(R->out[slot].ord + 1);
+            if (is_send)
+                tr_event(S, rank, PS_EV_WAIT, m->construct, t0, end, m->dst, m->tag, m->bytes, fl, id);
+            else
+                tr_recv(S, rank, m->construct, t0, end, mi, fl, id);
+            R->out[slot].m = NIL;
+            R->incomplete--;
+        }
+        msg_release(S, mi);
+        Q->step_t0 = end;
+        if (end > t) {
+            Q->busy = 1;
+            schedule_step(S, rank, end, PH_WAKE);
+            return 0;
+        }
+    }
+    while (R->head < R->nout && R->out[R->head].m == NIL) R->head++;
+    if (R->head == R->nout) {
+        R->head = R->nout = 0;
+        R->ord0 = R->nissued;
+    }
+    R->state = ST_RUN;
+    Q->inrt = 0;
+    *tp = t;
+    return 1;
+}
+
+/* Something rank may be waiting for happened at t. */
+static void lg_poke(sim *S, int rank, double t)
+{
+    rstate *R = &S->rk[rank];
+    if (R->state == ST_RUN || R->state == ST_DONE || S->lgr[rank].busy) return;
+    if (lg_walk(S, rank, &t)) exec(S, rank, t);
+}
+
+/* rank blocks in a call at t (WAIT, WAITONE, BSEND, BRECV) */
+static void lg_block(sim *S, int rank, double t, int state)
+{
+    rstate *R = &S->rk[rank];
+    R->state = (uint8_t)state;
+    R->blk_t0 = t;
+    S->lgr[rank].step_t0 = state == ST_BLK_MSG ? R->op_t0 : t;
+    S->lgr[rank].walk = R->head;
+    lg_enter(S, rank, t);
+}
+
+/* The send or receive's CPU cost has passed: post it. */
+static void lg_post(sim *S, int rank, double t)
+{
+    rstate *R = &S->rk[rank];
+    ps_insn *in = &R->pend;
+    int is_send = in->op == PS_OP_SEND || in->op == PS_OP_BSEND;
+    int blocking = in->op == PS_OP_BSEND || in->op == PS_OP_BRECV;
+    uint32_t mi = is_send ? ch_post(S, R->pend_h, in->peer, rank, in->tag, 1)
+                          : ch_post(S, R->pend_h, rank, in->peer, in->tag, 0);
+    if (mi == NIL) return;
+    msg *m = &S->pool[mi];
+    if (is_send) {
+        m->src = rank;
+        m->dst = in->peer;
+        m->tag = in->tag;
+        m->bytes = in->n;
+        m->construct = in->construct;
+        m->flags |= M_SPOSTED | (blocking ? M_SBLOCK : 0);
+        if (S->sh) S->sent0[mi] = R->op_t0;
+        ps_sim_rank *a = &S->r->rank[rank];
+        a->sent++;
+        a->bytes_sent += in->n;
+        S->r->messages++;
+        ps_loggops_cost c;
+        lg_cost(S, (double)in->n, &c);
+        if (c.rendezvous) {
+            m->flags |= M_RNDV;
+            if (ps_eventq_push(&S->q, t + c.L, mi, EV_TXEND)) S->oom = 1;
+        } else {
+            m->t_start = lg_inject(S, rank, (double)in->n, t, c.gap) + c.L;
+            if (ps_eventq_push(&S->q, m->t_start, mi, EV_TXEND)) S->oom = 1;
+            m->flags |= M_SDONE;   /* buffered: complete without its receive */
+            m->t_sdone = t;
+        }
+    } else {
+        m->src = in->peer;
+        m->dst = rank;
+        m->tag = in->tag;
+        m->recv_bytes = in->n;
+        m->flags |= M_RPOSTED | (blocking ? M_RBLOCK : 0);
+        if (!(m->flags & M_SPOSTED)) m->construct = in->construct;
+        S->r->rank[rank].received++;
+        S->r->rank[rank].bytes_received += in->n;
+    }
+    if (!blocking) {
+        if (out_push(S, R, mi, is_send)) return;
+        if (is_send)
+            tr_event(S, rank, PS_EV_SEND, in->construct, R->op_t0, t, in->peer, in->tag, in->n, PS_EVF_NONBLOCKING,
+                     (uint32_t)R->nissued); /* out_push gave it number nissued - 1 */
+        else
+            tr_event(S, rank, PS_EV_POST, in->construct, R->op_t0, t, in->peer, in->tag, in->n, PS_EVF_NONBLOCKING,
+                     (uint32_t)R->nissued);
+        if (!is_send) lg_try_data(S, mi, t);
+        exec(S, rank, t);
+        return;
+    }
+    R->blk_msg = mi;
+    R->blk_send = (uint8_t)is_send;
+    if (!is_send) lg_try_data(S, mi, t);
+    lg_block(S, rank, t, ST_BLK_MSG);
+    if (lg_walk(S, rank, &t)) exec(S, rank, t);
+}
+
+/* A message event: arrival (or a rendezvous's request to send), data at the
+ * receiver, completion notice at the sender. */
+static void lg_event(sim *S, uint32_t mi, uint32_t kind, double t)
+{
+    msg *m = &S->pool[mi];
+    if (kind == EV_TXEND) {
+        m->flags |= M_ARRIVED;
+        if (m->flags & M_RNDV) lg_try_data(S, mi, t);
+        else if (m->flags & M_RPOSTED) lg_poke(S, m->dst, t);
+    } else if (kind == EV_DATAEND) {
+        m->flags |= M_RDONE;
+        m->t_rdone = t;
+        if (ps_eventq_push(&S->q, t + S->lfin, mi, EV_FIN)) S->oom = 1;
+        lg_poke(S, m->dst, t);
+    } else {
+        m->flags |= M_SDONE;
+        m->t_sdone = t;
+        lg_poke(S, m->src, t);
+    }
+}
+
 /* The latency of a send or receive has passed: post it. */
 static void post(sim *S, int rank, double t)
 {
@@ -558,6 +951,7 @@ static void post(sim *S, int rank, double t)
         m->bytes = in->n;
         m->construct = in->construct;
         m->flags |= M_SPOSTED | (blocking ? M_SBLOCK : 0);
+        if (S->sh) S->sent0[mi] = R->op_t0;
         if ((double)in->n <= S->o.eager_bytes) m->flags |= M_EAGER;
         ps_sim_rank *a = &S->r->rank[rank];
         a->sent++;
@@ -603,12 +997,17 @@ static void post(sim *S, int rank, double t)
 static void wake(sim *S, int rank, double t)
 {
     rstate *R = &S->rk[rank];
+    if (S->lg) {
+        S->lgr[rank].busy = 0;
+        if (lg_walk(S, rank, &t)) exec(S, rank, t);
+        return;
+    }
     if (R->pend.op == PS_OP_BSEND || R->pend.op == PS_OP_BRECV) {
         finish_blocking(S, rank, R->blk_msg, R->blk_send, t);
     } else if (R->pend.op == PS_OP_WAIT) {
-        finish_wait(S, rank, R->head, R->nout, R->blk_t0, t, R->pend.construct, 1);
+        finish_wait(S, rank, R->head, R->nout, R->blk_t0, t, 1);
     } else { /* WAITONE */
-        finish_wait(S, rank, R->blk_slot, R->blk_slot + 1, R->blk_t0, t, R->pend.construct, 0);
+        finish_wait(S, rank, R->blk_slot, R->blk_slot + 1, R->blk_t0, t, 0);
     }
     exec(S, rank, t);
 }
@@ -622,6 +1021,8 @@ static void exec(sim *S, int rank, double t)
         if (R->pc >= R->end) {
             R->state = ST_DONE;
             a->end = t;
+            /* (LogGOPS) the rank ends in the runtime: what waits for its progress goes on */
+            if (S->lg) lg_enter(S, rank, t);
             return;
         }
         ps_insn in;
@@ -642,6 +1043,16 @@ static void exec(sim *S, int rank, double t)
         case PS_OP_BRECV: {
             int is_send = in.op == PS_OP_SEND || in.op == PS_OP_BSEND;
             double lat = is_send ? S->send_lat : S->recv_lat;
+            if (S->lg) {
+                /* LogGOPS: the call's CPU time (the seed: its latency) */
+                if (is_send) {
+                    ps_loggops_cost c;
+                    lg_cost(S, (double)in.n, &c);
+                    lat = lg_copy(S, rank, t, c.os * S->r->stretch, S->lg->os[0] * S->r->stretch);
+                } else {
+                    lat = S->lg->o_post * S->r->stretch;
+                }
+            }
             R->pend = in;
             R->pend_h = is_send ? ch_hash(in.peer, rank, in.tag) : ch_hash(rank, in.peer, in.tag);
             ch_prefetch(S, R->pend_h);
@@ -661,8 +1072,13 @@ static void exec(sim *S, int rank, double t)
         }
         case PS_OP_WAIT:
             R->pend = in;
+            if (S->lg) {
+                lg_block(S, rank, t, ST_BLK_ALL);
+                if (lg_walk(S, rank, &t)) continue;
+                return;
+            }
             if (R->incomplete == 0) {
-                finish_wait(S, rank, R->head, R->nout, t, t, in.construct, 1);
+                finish_wait(S, rank, R->head, R->nout, t, t, 1);
                 continue;
             }
             R->blk_t0 = t;
@@ -674,9 +1090,15 @@ static void exec(sim *S, int rank, double t)
             if (ord < R->ord0 + R->head || ord >= R->ord0 + R->nout) continue; /* completed earlier */
             uint32_t k = (uint32_t)(ord - R->ord0);
             if (R->out[k].m == NIL) continue;
+            if (S->lg) {
+                R->blk_slot = k;
+                lg_block(S, rank, t, ST_BLK_ONE);
+                if (lg_walk(S, rank, &t)) continue;
+                return;
+            }
             msg *m = &S->pool[R->out[k].m];
             if (m->flags & (R->out[k].is_send ? M_SDONE : M_RDONE)) {
-                finish_wait(S, rank, k, k + 1, t, t, in.construct, 0);
+                finish_wait(S, rank, k, k + 1, t, t, 0);
                 continue;
             }
             R->blk_t0 = t;
@@ -800,6 +1222,26 @@ int ps_simulate(const ps_streams *s, const ps_machine *m, const ps_sim_opts *o, 
     S.pfdist = S.P >= 64 ? (S.P / 8 < 48 ? (uint32_t)S.P / 8 : 48) : 0;
     S.send_lat = m->send_latency * r->stretch;
     S.recv_lat = m->recv_latency * r->stretch;
+    if (m->lg.n > 0) {
+        /* the LogGOPS model; --eager replaces its S */
+        S.lgc = m->lg;
+        if (o->eager_bytes > 0) S.lgc.S = o->eager_bytes;
+        if (S.lgc.contention < 1) S.lgc.contention = 1;
+        S.lg = &S.lgc;
+        S.rp = S.lgc.progress_recv >= 0.5;
+        S.sp = S.lgc.progress_send >= 0.5;
+        S.lfin = S.lgc.L[0];
+        S.btok = S.lgc.burst;
+        int nodes = o->nodes > 0 ? o->nodes : 1;
+        S.rpn = (S.P + nodes - 1) / nodes;
+        S.lgr = calloc((size_t)S.P, sizeof *S.lgr);
+        S.cp_end = calloc((size_t)nodes, sizeof *S.cp_end);
+        S.cp_prev = calloc((size_t)nodes, sizeof *S.cp_prev);
+        S.cp_rank = malloc((size_t)nodes * sizeof *S.cp_rank);
+        if (!S.lgr || !S.cp_end || !S.cp_prev || !S.cp_rank) goto oom;
+        for (int i = 0; i < nodes; i++) S.cp_rank[i] = -1;
+        for (int i = 0; i < S.P; i++) S.lgr[i].tok = S.lgc.burst;
+    }
     r->rank = calloc((size_t)S.P, sizeof *r->rank);
     S.rk = calloc((size_t)S.P, sizeof *S.rk);
     S.chcap = 1024;
@@ -807,6 +1249,7 @@ int ps_simulate(const ps_streams *s, const ps_machine *m, const ps_sim_opts *o, 
     if (S.ch)
         for (size_t i = 0; i < S.chcap; i++) S.ch[i].head = NIL;
     if (!r->rank || !S.rk || !S.ch || ps_eventq_init(&S.q, (size_t)S.P + 64)) goto oom;
+    if (o->build_sheet && !(S.sh = ps_sheet_acc_new(S.P))) goto oom;
     if (o->build_trace) {
         if (!(S.tr = ps_trace_new(S.P))) goto oom;
         if (ps_trace_set_constructs(S.tr, (const char *const *)s->constructs, s->nconstructs)) goto oom;
@@ -825,15 +1268,19 @@ int ps_simulate(const ps_streams *s, const ps_machine *m, const ps_sim_opts *o, 
         now = e.t;
         const ps_qent *next = ps_eventq_peek(&S.q);
         if (next) prefetch_event(&S, next);
-        if (e.kind == EV_TXEND) {
+        if (e.kind != EV_STEP) {
             r->events++;
-            tx_end(&S, e.id, e.t);
+            if (S.lg) lg_event(&S, e.id, e.kind, e.t);
+            else tx_end(&S, e.id, e.t);
             continue;
         }
         rstate *R = &S.rk[e.id];
         switch (R->phase) {
         case PH_NEXT: exec(&S, (int)e.id, e.t); break;
-        case PH_POST: post(&S, (int)e.id, e.t); break;
+        case PH_POST:
+            if (S.lg) lg_post(&S, (int)e.id, e.t);
+            else post(&S, (int)e.id, e.t);
+            break;
         case PH_WAKE: r->events++; wake(&S, (int)e.id, e.t); break;
         }
     }
@@ -865,6 +1312,16 @@ int ps_simulate(const ps_streams *s, const ps_machine *m, const ps_sim_opts *o, 
     if (stuck) {
         r->deadlock = 1;
         deadlock_report(&S, now);
+    } else if (S.sh) {
+        size_t np = S.P > 0 ? (size_t)S.P : 1;
+        double *tb = calloc(np, sizeof *tb), *te = calloc(np, sizeof *te);
+        for (int i = 0; te && i < S.P; i++) te[i] = r->rank[i].end;
+        int bad = !tb || !te || ps_sheet_acc_finish(S.sh, tb, te, &r->sheet);
+        S.sh = NULL;
+        free(tb);
+        free(te);
+        if (bad) goto oom;
+        r->has_sheet = 1;
     }
     sim_free(&S);
     return stuck ? 1 : 0;
@@ -879,6 +1336,7 @@ void ps_sim_result_free(ps_sim_result *r)
 {
     free(r->rank);
     ps_trace_free(r->trace);
+    ps_sheet_free(&r->sheet);
     free(r->report);
     memset(r, 0, sizeof *r);
 }

@@ -20,6 +20,7 @@
 
 #include "sim/machine.h"
 #include "sim/stream.h"
+#include "trace/sheet.h"
 #include "trace/trace.h"
 
 typedef struct ps_sim_opts {
@@ -29,11 +30,16 @@ typedef struct ps_sim_opts {
                              cores_per_node, else a core per rank) */
     int    bus;           /* -1: the machine's network type, 0 nobus, 1 bus */
     int    build_trace;   /* fill result.trace */
+    int    build_sheet;   /* fill result.sheet as the simulation runs (default 1; no trace needed) */
     double work_flop_time;/* seconds per flop for \WORK instructions (construct WORK); 0 = flop_time */
     /* seconds per flop by construct id (the streams' table), from a calibration run; 0 or
      * beyond n = the machine model's price */
     const double *construct_flop_time;
     int           nconstruct_flop_time;
+    /* with construct_flop_time: the flops per call it was measured at (0: unknown); a
+     * kernel call whose working set falls on the other side of the last-level cache
+     * is priced by the machine's r_incache / r_outcache ratio (ps_sim_work_time) */
+    const double *construct_flops_per_call;
 } ps_sim_opts;
 
 void ps_sim_defaults(ps_sim_opts *o);
@@ -58,6 +64,8 @@ typedef struct ps_sim_result {
     double       stretch;       /* oversubscription factor applied to CPU costs */
     ps_sim_rank *rank;
     ps_trace    *trace;         /* when build_trace */
+    ps_sheet     sheet;         /* the predicted trace's result sheet, when build_sheet and has_sheet */
+    int          has_sheet;
     int          deadlock;      /* 1 if the program deadlocked */
     char        *report;        /* deadlock report (which ranks wait on what), or NULL */
 } ps_sim_result;
@@ -71,9 +79,10 @@ void ps_sim_result_free(ps_sim_result *r);
 
 /* The pieces of the cost model (seconds), exposed for tests and exports. */
 double ps_sim_transfer_time(const ps_machine *m, double bytes);
-/* Seconds for a WORK of `flops` issued by `construct`: priced by working set
- * when the construct implies one and the machine gives in-cache and
- * out-of-cache rates, else flops * flop_time. */
+/* Seconds for a WORK of `flops` issued by `construct`: at its calibrated
+ * price (moved across the cache as construct_flops_per_call says), else by
+ * working set when the construct implies one and the machine gives in-cache
+ * and out-of-cache rates, else flops * flop_time. */
 double ps_sim_work_time(const ps_machine *m, const ps_sim_opts *o, int construct, double flops);
 
 #endif

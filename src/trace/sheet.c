@@ -96,6 +96,48 @@ static int queue_lengths(const ps_trace *t, const ps_match *m, double gb, double
     return 0;
 }
 
+/* A rank's busy / overhead / idle from its time in the communication layer
+ * (comm) and waiting there (idle), both within [gb, ge]; adds them to sums
+ * and its traffic to the sheet's. */
+static void close_rank(ps_sheet *s, ps_rank_sheet *rs, double tb, double te, double gb, double ge, double comm,
+                       double idle, double sums[3])
+{
+    double lane = s->time;
+    /* before its own start and after its own end a rank waits in the
+     * runtime for the others (start-up barrier, finalize): idle */
+    double outside = (clip(tb, gb, ge) - gb) + (ge - clip(te, gb, ge));
+    comm += outside;
+    idle += outside;
+    if (comm > lane) comm = lane;
+    if (idle > comm) idle = comm;
+    rs->idle = idle;
+    rs->overhead = comm - idle;
+    rs->busy = lane - comm;
+    sums[0] += rs->busy;
+    sums[1] += rs->overhead;
+    sums[2] += rs->idle;
+    s->messages_sent += rs->messages_sent;
+    s->bytes_sent += rs->bytes_sent;
+    s->messages_received += rs->messages_received;
+    s->bytes_received += rs->bytes_received;
+    s->runtime_sent += rs->runtime_sent;
+    s->runtime_received += rs->runtime_received;
+    stat_merge(&s->send_time, &rs->send_time);
+    stat_merge(&s->recv_time, &rs->recv_time);
+}
+
+static void close_sheet(ps_sheet *s, const double sums[3])
+{
+    double tot = sums[0] + sums[1] + sums[2];
+    if (tot > 0) {
+        s->busy_pct = 100.0 * sums[0] / tot;
+        s->overhead_pct = 100.0 * sums[1] / tot;
+        s->idle_pct = 100.0 * sums[2] / tot;
+    } else if (s->nranks) {
+        s->busy_pct = 100.0;
+    }
+}
+
 int ps_sheet_compute(const ps_trace *t, ps_sheet *s)
 {
     memset(s, 0, sizeof *s);
@@ -139,7 +181,7 @@ int ps_sheet_compute(const ps_trace *t, ps_sheet *s)
         }
     }
 
-    double busy_sum = 0, over_sum = 0, idle_sum = 0;
+    double sums[3] = {0, 0, 0};
     for (int r = 0; r < t->nranks; r++) {
         const ps_rank_trace *rt = &t->rank[r];
         ps_rank_sheet *rs = &s->rank[r];
@@ -193,37 +235,9 @@ int ps_sheet_compute(const ps_trace *t, ps_sheet *s)
             }
             if (is_comm(e->kind)) comm += d;
         }
-        double lane = s->time;
-        /* before its own start and after its own end a rank waits in the
-         * runtime for the others (start-up barrier, finalize): idle */
-        double outside = (clip(rt->t_begin, gb, ge) - gb) + (ge - clip(rt->t_end, gb, ge));
-        comm += outside;
-        idle += outside;
-        if (comm > lane) comm = lane;
-        if (idle > comm) idle = comm;
-        rs->idle = idle;
-        rs->overhead = comm - idle;
-        rs->busy = lane - comm;
-        busy_sum += rs->busy;
-        over_sum += rs->overhead;
-        idle_sum += rs->idle;
-        s->messages_sent += rs->messages_sent;
-        s->bytes_sent += rs->bytes_sent;
-        s->messages_received += rs->messages_received;
-        s->bytes_received += rs->bytes_received;
-        s->runtime_sent += rs->runtime_sent;
-        s->runtime_received += rs->runtime_received;
-        stat_merge(&s->send_time, &rs->send_time);
-        stat_merge(&s->recv_time, &rs->recv_time);
+        close_rank(s, rs, rt->t_begin, rt->t_end, gb, ge, comm, idle, sums);
     }
-    double tot = busy_sum + over_sum + idle_sum;
-    if (tot > 0) {
-        s->busy_pct = 100.0 * busy_sum / tot;
-        s->overhead_pct = 100.0 * over_sum / tot;
-        s->idle_pct = 100.0 * idle_sum / tot;
-    } else if (t->nranks) {
-        s->busy_pct = 100.0;
-    }
+    close_sheet(s, sums);
     free(nbar);
     free(last_enter);
     int rc = queue_lengths(t, &m, gb, ge, s);
@@ -236,6 +250,283 @@ void ps_sheet_free(ps_sheet *s)
 {
     free(s->rank);
     s->rank = NULL;
+}
+
+/* ---- event by event ------------------------------------------------------------ */
+
+typedef struct dvec {
+    double *v;
+    size_t  n, cap;
+} dvec;
+
+static int dvec_push2(dvec *d, double a, double b)
+{
+    if (d->n + 2 > d->cap) {
+        size_t nc = d->cap ? d->cap + d->cap / 2 + 2 : 16;
+        double *nv = realloc(d->v, nc * sizeof *nv);
+        if (!nv) return -1;
+        d->v = nv;
+        d->cap = nc;
+    }
+    d->v[d->n++] = a;
+    d->v[d->n++] = b;
+    return 0;
+}
+
+/* A receiver's messages for its queue: the send starts as they are, the
+ * receive ends (in order, so close to each other) as varint differences of
+ * their order-preserving 64-bit keys: ~11 bytes a message, not 16. */
+typedef struct qlog {
+    dvec     start;
+    uint8_t *end;
+    size_t   nend, capend;
+    uint64_t last;
+    int      sorted;          /* 0 once an end came before the one it follows */
+} qlog;
+
+static uint64_t dkey(double x)
+{
+    uint64_t u;
+    memcpy(&u, &x, sizeof u);
+    return (u >> 63) ? ~u : u | (1ULL << 63);
+}
+
+static double dunkey(uint64_t k)
+{
+    uint64_t u = (k >> 63) ? k & ~(1ULL << 63) : ~k;
+    double x;
+    memcpy(&x, &u, sizeof x);
+    return x;
+}
+
+static int qlog_add(qlog *q, double start, double end)
+{
+    if (q->start.n + 1 > q->start.cap) {
+        size_t nc = q->start.cap ? q->start.cap + q->start.cap / 2 + 1 : 16;
+        double *nv = realloc(q->start.v, nc * sizeof *nv);
+        if (!nv) return -1;
+        q->start.v = nv;
+        q->start.cap = nc;
+    }
+    q->start.v[q->start.n++] = start;
+    if (q->nend + 10 > q->capend) {
+        size_t nc = q->capend ? q->capend + q->capend / 2 + 10 : 64;
+        uint8_t *ne = realloc(q->end, nc);
+        if (!ne) return -1;
+        q->end = ne;
+        q->capend = nc;
+    }
+    uint64_t k = dkey(end), zz;
+    if (q->start.n == 1) q->sorted = 1;
+    if (q->start.n > 1 && k < q->last) q->sorted = 0;
+    int64_t d = (int64_t)(k - q->last);
+    zz = ((uint64_t)d << 1) ^ (uint64_t)(d >> 63);
+    q->last = k;
+    do {
+        uint8_t b = zz & 0x7f;
+        zz >>= 7;
+        q->end[q->nend++] = (uint8_t)(b | (zz ? 0x80 : 0));
+    } while (zz);
+    return 0;
+}
+
+struct ps_sheet_acc {
+    int            nranks;
+    ps_rank_sheet *rank;
+    double        *comm, *idle;
+    qlog          *queue;     /* per receiver: (send start, receive end) of each matched message */
+    dvec          *barrier;   /* per rank: (t0, t1) of each barrier */
+    double         lo, hi;    /* earliest and latest event time */
+};
+
+ps_sheet_acc *ps_sheet_acc_new(int nranks)
+{
+    ps_sheet_acc *a = calloc(1, sizeof *a);
+    size_t n = nranks > 0 ? (size_t)nranks : 1;
+    if (!a) return NULL;
+    a->nranks = nranks;
+    a->rank = calloc(n, sizeof *a->rank);
+    a->comm = calloc(n, sizeof *a->comm);
+    a->idle = calloc(n, sizeof *a->idle);
+    a->queue = calloc(n, sizeof *a->queue);
+    a->barrier = calloc(n, sizeof *a->barrier);
+    a->lo = INFINITY;
+    a->hi = -INFINITY;
+    if (!a->rank || !a->comm || !a->idle || !a->queue || !a->barrier) {
+        ps_sheet_acc_free(a);
+        return NULL;
+    }
+    return a;
+}
+
+void ps_sheet_acc_free(ps_sheet_acc *a)
+{
+    if (!a) return;
+    for (int r = 0; a->queue && r < a->nranks; r++) {
+        free(a->queue[r].start.v);
+        free(a->queue[r].end);
+    }
+    for (int r = 0; a->barrier && r < a->nranks; r++) free(a->barrier[r].v);
+    free(a->queue);
+    free(a->barrier);
+    free(a->rank);
+    free(a->comm);
+    free(a->idle);
+    free(a);
+}
+
+/* As ps_sheet_compute's loop over a rank's events, except that the events
+ * are not clipped to the timed interval (not known yet): finish checks that
+ * they lay inside it. */
+int ps_sheet_acc_event(ps_sheet_acc *a, int r, const ps_event *e, double send_t0)
+{
+    ps_rank_sheet *rs = &a->rank[r];
+    double d = e->t1 > e->t0 ? e->t1 - e->t0 : 0;
+    if (e->t0 < a->lo) a->lo = e->t0;
+    if (e->t1 > a->hi) a->hi = e->t1;
+    switch (e->kind) {
+    case PS_EV_SEND:
+        if (ps_tag_runtime(e->tag)) {
+            rs->runtime_sent++;
+            break;
+        }
+        rs->messages_sent++;
+        rs->bytes_sent += e->bytes;
+        ps_stat_add(&rs->send_time, e->t1 - e->t0);
+        break;
+    case PS_EV_RECV:
+        if (ps_tag_runtime(e->tag)) {
+            rs->runtime_received++;
+        } else {
+            rs->messages_received++;
+            rs->bytes_received += e->bytes;
+            ps_stat_add(&rs->recv_time, e->t1 - e->t0);
+        }
+        if (!isnan(send_t0)) {
+            a->idle[r] += clip(send_t0, e->t0, e->t1) - e->t0;
+            /* the runtime's own messages are not in the workload's queue */
+            if (ps_tag_runtime(e->tag)) break;
+            /* a receive ending before its send began: clocks, not a queue (the
+             * same as queue_lengths's after clipping: clipping is monotone) */
+            if (qlog_add(&a->queue[r], send_t0, e->t1 < send_t0 ? send_t0 : e->t1)) return -1;
+        }
+        break;
+    case PS_EV_BARRIER:
+        if (dvec_push2(&a->barrier[r], e->t0, e->t1)) return -1;
+        break;
+    case PS_EV_COMPUTE:
+        rs->compute += d;
+        rs->flops += (double)e->bytes;
+        break;
+    case PS_EV_DATA:
+        rs->data_move += d;
+        break;
+    default:
+        break;
+    }
+    if (is_comm(e->kind)) a->comm[r] += d;
+    return 0;
+}
+
+static int dcmp(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return a < b ? -1 : a > b;
+}
+
+/* One node's queue (queue_lengths): its messages' starts and ends, clipped
+ * as there; at one instant departures before arrivals.  -1: out of memory. */
+static int acc_queue(qlog *q, double gb, double ge, ps_rank_sheet *rs)
+{
+    size_t n = q->start.n;
+    double *a = q->start.v, *b = malloc((n ? n : 1) * sizeof *b);
+    if (!b) return -1;
+    uint64_t k = 0;
+    for (size_t i = 0, p = 0; i < n; i++) {
+        uint64_t zz = 0;
+        for (int sh = 0;; sh += 7) {
+            uint8_t c = q->end[p++];
+            zz |= (uint64_t)(c & 0x7f) << sh;
+            if (!(c & 0x80)) break;
+        }
+        k += (uint64_t)((int64_t)(zz >> 1) ^ -(int64_t)(zz & 1));
+        b[i] = clip(dunkey(k), gb, ge);
+        a[i] = clip(a[i], gb, ge);
+    }
+    qsort(a, n, sizeof *a, dcmp);
+    if (!q->sorted) qsort(b, n, sizeof *b, dcmp);
+    int len = 0, mx = 0;
+    double area = 0, last = gb;
+    for (size_t i = 0, j = 0; i < n || j < n;) {
+        int dep = j < n && (i >= n || b[j] <= a[i]);
+        double t = dep ? b[j++] : a[i++];
+        area += len * (t - last);
+        last = t;
+        len += dep ? -1 : 1;
+        if (len > mx) mx = len;
+    }
+    free(b);
+    rs->max_queue = mx;
+    rs->avg_queue = ge > gb ? area / (ge - gb) : 0;
+    return 0;
+}
+
+int ps_sheet_acc_finish(ps_sheet_acc *a, const double *t_begin, const double *t_end, ps_sheet *s)
+{
+    memset(s, 0, sizeof *s);
+    int P = a->nranks;
+    double gb = INFINITY, ge = -INFINITY;
+    for (int r = 0; r < P; r++) {
+        if (t_begin[r] < gb) gb = t_begin[r];
+        if (t_end[r] > ge) ge = t_end[r];
+    }
+    /* events outside the timed interval would have needed clipping */
+    if (P && (a->lo < gb || a->hi > ge)) {
+        ps_sheet_acc_free(a);
+        return -1;
+    }
+    s->nranks = P;
+    s->time = P ? ge - gb : 0;
+    s->rank = a->rank;
+    a->rank = NULL;
+    /* barrier idle: the k-th barrier of every rank is one episode */
+    size_t maxbar = 0;
+    for (int r = 0; r < P; r++)
+        if (a->barrier[r].n / 2 > maxbar) maxbar = a->barrier[r].n / 2;
+    double *last_enter = maxbar ? malloc(maxbar * sizeof *last_enter) : NULL;
+    if (maxbar && !last_enter) {
+        ps_sheet_acc_free(a);
+        ps_sheet_free(s);
+        return -1;
+    }
+    for (size_t k = 0; k < maxbar; k++) last_enter[k] = -INFINITY;
+    for (int r = 0; r < P; r++)
+        for (size_t k = 0; k < a->barrier[r].n / 2; k++)
+            if (a->barrier[r].v[2 * k] > last_enter[k]) last_enter[k] = a->barrier[r].v[2 * k];
+    double sums[3] = {0, 0, 0};
+    for (int r = 0; r < P; r++) {
+        double idle = a->idle[r];
+        for (size_t k = 0; k < a->barrier[r].n / 2; k++) {
+            double b0 = a->barrier[r].v[2 * k], b1 = a->barrier[r].v[2 * k + 1];
+            idle += clip(last_enter[k], b0, b1) - b0;
+        }
+        close_rank(s, &s->rank[r], t_begin[r], t_end[r], gb, ge, a->comm[r], idle, sums);
+        if (acc_queue(&a->queue[r], gb, ge, &s->rank[r])) {
+            free(last_enter);
+            ps_sheet_acc_free(a);
+            ps_sheet_free(s);
+            return -1;
+        }
+        free(a->queue[r].start.v);
+        free(a->queue[r].end);
+        a->queue[r] = (qlog){0};
+        if (s->rank[r].max_queue > s->max_queue) s->max_queue = s->rank[r].max_queue;
+        s->avg_queue += s->rank[r].avg_queue / P;
+    }
+    close_sheet(s, sums);
+    free(last_enter);
+    ps_sheet_acc_free(a);
+    return 0;
 }
 
 void ps_sheet_print(const ps_sheet *s, const ps_trace *t, const char *workload, long size, long iterations, FILE *f)

@@ -65,6 +65,19 @@ typedef struct ps_sheet {
 
 int  ps_sheet_compute(const ps_trace *t, ps_sheet *s);
 void ps_sheet_free(ps_sheet *s);
+
+/* The same sheet built event by event, for a producer that knows each
+ * receive's matching send (the simulator) and keeps no trace: its memory is
+ * the sheet's and two times per message for the queue lengths.  Feed each
+ * rank's events in its order (ps_sheet_acc_event; send_t0 is a receive's
+ * matched send's start, NAN if none), then ps_sheet_acc_finish with every
+ * rank's timed interval.  NULL / -1: out of memory. */
+typedef struct ps_sheet_acc ps_sheet_acc;
+ps_sheet_acc *ps_sheet_acc_new(int nranks);
+int           ps_sheet_acc_event(ps_sheet_acc *a, int rank, const ps_event *e, double send_t0);
+/* Fills s and frees a (also on failure). */
+int           ps_sheet_acc_finish(ps_sheet_acc *a, const double *t_begin, const double *t_end, ps_sheet *s);
+void          ps_sheet_acc_free(ps_sheet_acc *a);
 /* The sheet as text, the seed's two pages: evaluated problem (workload with
  * its structural and runtime parameters), hardware, main results, the
  * per-processor summary and the statistics.  Structure and hardware come

@@ -23,6 +23,18 @@ int main(int argc, char **argv)
     REQUIRE(m.t0 > 0 && m.r_inf > 0 && m.npp >= 60 && m.pp_bytes[0] == 1 && m.pp_bytes[m.npp - 1] == 4194307);
     REQUIRE(m.r_incache > 0 && m.r_outcache > 0 && m.cores > 0 && m.mpi[0]);
     if (argc < 3) REQUIRE(m.bsp_g > 0 && m.bsp_l > 0);
+    /* the LogGOPS table through the runtime's calls: ascending sizes from 1 B, positive CPU costs,
+     * an S that is one of the rows (or none found) */
+    REQUIRE(m.lg.n >= 4 && m.lg.bytes[0] == 1);
+    int s_row = m.lg.S == 0;
+    for (int i = 0; i < m.lg.n; i++) {
+        REQUIRE(m.lg.os[i] > 0 && m.lg.orr[i] > 0 && m.lg.L[i] >= 0 && m.lg.gap[i] >= 0);
+        if (i) REQUIRE(m.lg.bytes[i] > m.lg.bytes[i - 1]);
+        if (m.lg.bytes[i] == m.lg.S) s_row = 1;
+    }
+    REQUIRE(s_row);
+    REQUIRE(m.lg.o_post > 0 && m.lg.o_done > 0 && m.lg.contention >= 1);
+    REQUIRE(m.lg.rate == 0 && m.lg.burst == 0);   /* shared memory is not a shaped link */
     printf("latency %.3g s, r_inf %.3g B/s, r %.3g flop/s, g %.3g, l %.3g\n", m.t0, m.r_inf, m.bsp_r, m.bsp_g, m.bsp_l);
     if (argc > 2) {
         json_error_t je;
@@ -39,6 +51,7 @@ int main(int argc, char **argv)
             REQUIRE(json_array_size(json_array_get(rounds, 0)) >= 3);
         }
         REQUIRE(json_array_size(json_object_get(doc, "agreement")) == 5);
+        REQUIRE((int)json_array_size(json_object_get(json_object_get(doc, "loggops"), "sizes")) == m.lg.n);
         json_t *w = json_object_get(doc, "warnings");
         REQUIRE(json_is_array(w));
         /* g and l are positive, or (a loaded machine, seed 004's artefact) the probe says

@@ -136,6 +136,34 @@ TEST_IMPL(machine_save_load)
     CHECK(ps_machine_save(rt, &m, err, sizeof err) == 0);
     load_ok(rt, &n);
     CHECK(memcmp(&m, &n, sizeof m) == 0);
+    /* with the LogGOPS table probe writes: every figure reads back exactly */
+    {
+        ps_loggops *g = &m.lg;
+        g->n = 4;
+        double lb[] = {1, 4040, 4041, 1048576}, os[] = {9e-8, 1.3e-7, 1e-7, 1.01e-7};
+        double orr[] = {2.26e-7, 7.17e-7, 2.981e-6, 5.1257e-5}, lat[] = {1.1584e-7, 1.16e-7, 6.2e-7, 2.1e-5};
+        double gap[] = {1.92e-7, 5.7e-7, 2.6e-6, 4.8e-5};
+        memcpy(g->bytes, lb, sizeof lb);
+        memcpy(g->os, os, sizeof os);
+        memcpy(g->orr, orr, sizeof orr);
+        memcpy(g->L, lat, sizeof lat);
+        memcpy(g->gap, gap, sizeof gap);
+        g->S = 4040;
+        g->o_post = 8.0000518e-8;
+        g->o_done = 1.0 / 3.0 * 1e-7;
+        g->contention = 1.4393199617419252;
+        g->progress_send = 0.13;
+        g->progress_recv = 1;
+        g->rate = 1.25e6;
+        g->burst = 65536;
+        CHECK(ps_machine_save(rt, &m, err, sizeof err) == 0);
+        load_ok(rt, &n);
+        CHECK(memcmp(&m, &n, sizeof m) == 0);
+        char *text = ps_read_file(rt, NULL, err, sizeof err);
+        CHECK(text && strstr(text, "\n[loggops]\n") && strstr(text, "\nS = 4040\n") && strstr(text, "\n4041 = 1e-07 2.981e-06 6.2e-07 2.6e-06\n"));
+        free(text);
+        memset(&m.lg, 0, sizeof m.lg);
+    }
     /* saving over an unwritable path fails with the path, leaving nothing */
     char *bad = ps_xasprintf("%s/missing-dir/m.ini", tmpdir());
     CHECK(ps_machine_save(bad, &m, err, sizeof err) == -1 && strstr(err, bad));
@@ -192,7 +220,7 @@ TEST_IMPL(machine_bad_files)
     load_bad("unk.ini", "[machine]\nword_tme = 1\n", ":2: word_tme: unknown key in [machine]");
     load_bad("dup.ini", "[machine]\nword_time = 1\n  word_time = 2\n", ":3: word_time: duplicate key in [machine]");
     load_bad("sect.ini", "[machine]\n[bsp2]\nr = 1\n",
-             ":3: unknown section [bsp2] (expected machine, bsp, pingpong or meta)");
+             ":3: unknown section [bsp2] (expected machine, bsp, pingpong, loggops or meta)");
     load_bad("nosect.ini", "send_latency = 1\n[bsp]\n", ":1: send_latency: key outside a section (start with [machine])");
     load_bad("nomachine.ini", "[bsp]\nr = 1\n",
              ": no [machine] section (it needs send_latency, recv_latency, word_time, flop_time)");
@@ -203,6 +231,32 @@ TEST_IMPL(machine_bad_files)
     free(txt);
     txt = ps_xasprintf("%s[pingpong]\nbig = 1e-6\n", good);
     load_bad("ppkey.ini", txt, ":7: 'big': expected a message size in bytes, or t0, r_inf, n_half");
+    free(txt);
+    /* [loggops]: rows of four numbers, ascending; scalars in range */
+    txt = ps_xasprintf("%s[loggops]\nS = 100\n1 = 1e-7 2e-7 3e-7\n", good);
+    load_bad("lg1.ini", txt, ":8: 1: expected four numbers 'o_s o_r L gap' (seconds), got '1e-7 2e-7 3e-7'");
+    free(txt);
+    txt = ps_xasprintf("%s[loggops]\n1 = 1e-7 2e-7 3e-7 4e-7 5\n", good);
+    load_bad("lg2.ini", txt, ":7: 1: expected four numbers 'o_s o_r L gap' (seconds), got '1e-7 2e-7 3e-7 4e-7 5'");
+    free(txt);
+    txt = ps_xasprintf("%s[loggops]\n1 = 1e-7 -2e-7 3e-7 4e-7\n", good);
+    load_bad("lg3.ini", txt, ":7: 1 (o_r): must be >= 0 (got -2e-7)");
+    free(txt);
+    txt = ps_xasprintf("%s[loggops]\n8 = 1e-7 2e-7 3e-7 4e-7\n8 = 1e-7 2e-7 3e-7 4e-7\n", good);
+    load_bad("lg4.ini", txt, ":8: 8: message sizes must be in ascending order");
+    free(txt);
+    txt = ps_xasprintf("%s[loggops]\ncontention = 0.5\n1 = 1e-7 2e-7 3e-7 4e-7\n", good);
+    load_bad("lg5.ini", txt, ":7: contention: must be >= 1 (got 0.5)");
+    free(txt);
+    txt = ps_xasprintf("%s[loggops]\nprogress_recv = 2\n", good);
+    load_bad("lg6.ini", txt, ":7: progress_recv: must be between 0 and 1 (got 2)");
+    free(txt);
+    txt = ps_xasprintf("%s[loggops]\nS = 100\n", good);
+    load_bad("lg7.ini", txt, ":6: [loggops] has no size rows ('bytes = o_s o_r L gap')");
+    free(txt);
+    txt = ps_xasprintf("%s[loggops]\nlatency = 1\n", good);
+    load_bad("lg8.ini", txt, ":7: 'latency': expected a message size in bytes, or S, o_post, o_done, contention, "
+             "progress_send, progress_recv, rate, burst");
     free(txt);
     txt = ps_xasprintf("%s[bsp]\np = 2.5\n", good);
     load_bad("p.ini", txt, ":7: p: not a non-negative integer ('2.5')");

@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# How close are predictions to measurements at P = 2?  Probes the machine
+# (parscope probe --quick), then for each program predicts and measures it
+# (parscope predict W -m MODEL -n 2 --compare -k K), and prints the table:
+# measured and predicted time (fastest of K trials), the error, and the load
+# average when the row was taken; then the median and largest |error| and the
+# count of errors of each sign.  Programs that compute are priced by a 1-rank
+# calibration run (--calibrate); programs that only communicate are predicted
+# from the probe alone.
+#
+# usage: bench/predict_accuracy.sh [-k TRIALS] [--slownet RATE] [--model FILE] [--only NAME,...]
+#   --slownet RATE  probe and run under ../shared/tools/slownet RATE (MPI over a
+#                   shaped TCP loopback); SLOWNET names the tool if elsewhere
+#   --model FILE    use this machine model instead of probing
+#   PARSCOPE        the parscope binary (default: on PATH, else build/bin/parscope)
+set -eu
+. "$(dirname "$0")/clue_common.sh"
+here=$(cd "$(dirname "$0")" && pwd)
+k=5
+rate=""
+model=""
+only=""
+while [ $# -gt 0 ]; do
+  case $1 in
+    -k) k=$2; shift 2 ;;
+    --slownet) rate=$2; shift 2 ;;
+    --model) model=$2; shift 2 ;;
+    --only) only=$2; shift 2 ;;
+    *) echo "usage: $0 [-k TRIALS] [--slownet RATE] [--model FILE] [--only NAME,...]" >&2; exit 2 ;;
+  esac
+done
+slownet=${SLOWNET:-$here/../../shared/tools/slownet}
+wrap=()
+[ -n "$rate" ] && wrap=("$slownet" "$rate")
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# name | workload and its parameters | calibrate (1) or not (0)
+programs=(
+  "fingerprint|fingerprint -s 2000 -i 1|1"
+  "cg|cg -s 512 -i 20|1"
+  "mmm_s|mmm_s -s 256 -i 1|1"
+  "mmm_a|mmm_a -s 256 -i 1|1"
+  "red_black|red_black -s 1024 -i 5|1"
+  "adi|adi|1"
+  "psrs|psrs|1"
+  "ring|$here/programs/ring.loop -s 4096 -i 100|1"
+  "mix|$here/programs/mix.loop -s 1024 -i 10|1"
+  "xbcast|$here/programs/xbcast.loop -s 2048 -i 100|0"
+  "alter|$here/programs/alter.loop -s 1000 -i 2000|0"
+)
+
+machine
+if [ -n "$rate" ]; then echo "network: slownet $rate (MPI over a shaped TCP loopback)"; else echo "network: shared memory"; fi
+if [ -z "$model" ]; then
+  model=$work/machine.ini
+  echo "probe:   ${wrap[*]} $PARSCOPE probe --quick -o $model   (load $(cut -d' ' -f1 /proc/loadavg))"
+  # a busy machine stretches the probe well beyond its usual minute
+  "${wrap[@]}" "$PARSCOPE" probe --quick -q --timeout 900 -o "$model" --json "$work/probe.json" --svg-dir "$work"
+fi
+grep -E '^(S|o_post|o_done|contention|progress_send|progress_recv|rate|burst) = ' "$model" | tr '\n' ' ' |
+  sed 's/^/model:   /'
+echo
+echo
+printf "%-12s %-34s %12s %12s %8s  %s\n" program command measured predicted error load
+for row in "${programs[@]}"; do
+  IFS='|' read -r name cmd cal <<< "$row"
+  if [ -n "$only" ] && [[ ",$only," != *",$name,"* ]]; then continue; fi
+  extra=()
+  [ "$cal" = 1 ] && extra=(--calibrate)
+  load=$(cut -d' ' -f1 /proc/loadavg)
+  # shellcheck disable=SC2086
+  if ! "${wrap[@]}" "$PARSCOPE" predict $cmd -m "$model" -n 2 --compare -k "$k" "${extra[@]}" --timeout 120 -q \
+      -o "$work/$name.pred.json" --measured "$work/$name.meas.json" > "$work/$name.out" 2>&1; then
+    printf "%-12s %-34s failed: %s\n" "$name" "${cmd/#$here\//}" "$(tail -1 "$work/$name.out")"
+    continue
+  fi
+  python3 - "$work/$name.meas.json" "$work/$name.pred.json" "$name" "${cmd/#$here\//}${extra:+ --calibrate}" "$load" \
+      "$(cut -d' ' -f1 /proc/loadavg)" >> "$work/table" <<'PY'
+import json, sys
+def t(path):
+    d = json.load(open(path))
+    d = d["points"][0] if "points" in d else d
+    return d["time"]["min"]
+m, p = t(sys.argv[1]), t(sys.argv[2])
+print("%s\t%s\t%.6g\t%.6g\t%.4f\t%s-%s" % (sys.argv[3], sys.argv[4], m, p, (p - m) / m, sys.argv[5], sys.argv[6]))
+PY
+  tail -1 "$work/table" | awk -F'\t' '{printf "%-12s %-34s %10.4g ms %10.4g ms %+7.1f%%  %s\n", $1, $2, $3*1e3, $4*1e3, $5*100, $6}'
+done
+echo
+[ -s "$work/table" ] && python3 - "$work/table" <<'PY'
+import statistics, sys
+e = [float(l.split("\t")[4]) for l in open(sys.argv[1])]
+a = [abs(x) for x in e]
+print("median |error| %.1f%%, largest |error| %.1f%%, %d of %d within 20%%, %d negative, %d positive"
+      % (100 * statistics.median(a), 100 * max(a), sum(x <= 0.2 for x in a), len(a),
+         sum(x < 0 for x in e), sum(x > 0 for x in e)))
+PY
+echo "load at the end: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# The whole 'parscope predict' command at many ranks, as a user runs it:
+# wall time and peak memory (/usr/bin/time -v: the largest process, the
+# recording's children included), then its two parts apart: recording the
+# streams (a process per rank) and simulating them from disk.  Each is run
+# REPEAT times; the load average is printed with each figure.
+#
+# usage: bench/predict_scale.sh [-n RANKS] [-r REPEAT] [-m MODEL] [WORKLOAD]
+#   defaults: -n 1024 -r 3 -m machines/sp2.ini fingerprint
+#   PARSCOPE  the parscope binary (default: on PATH, else build/bin/parscope)
+set -eu
+. "$(dirname "$0")/clue_common.sh"
+here=$(cd "$(dirname "$0")" && pwd)
+n=1024
+repeat=3
+model=$here/../machines/sp2.ini
+while [ $# -gt 0 ]; do
+  case $1 in
+    -n) n=$2; shift 2 ;;
+    -r) repeat=$2; shift 2 ;;
+    -m) model=$2; shift 2 ;;
+    -*) echo "usage: $0 [-n RANKS] [-r REPEAT] [-m MODEL] [WORKLOAD]" >&2; exit 2 ;;
+    *) break ;;
+  esac
+done
+w=${1:-fingerprint}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+[ -x /usr/bin/time ] || { echo "needs /usr/bin/time (Debian package time)" >&2; exit 2; }
+
+machine
+echo
+# one line: what, wall seconds, user + system CPU seconds, peak memory, load before / after
+timed() {
+  local what=$1
+  shift
+  local l0
+  l0=$(cut -d' ' -f1 /proc/loadavg)
+  /usr/bin/time -f "%e %U %S %M" -o "$work/time" "$@" > "$work/out" 2> "$work/err" ||
+    { echo "$what: failed: $(tail -1 "$work/err")" >&2; return 1; }
+  read -r wall user sys rss < "$work/time"
+  awk -v w="$what" -v e="$wall" -v u="$user" -v s="$sys" -v m="$rss" -v l0="$l0" -v l1="$(cut -d' ' -f1 /proc/loadavg)" \
+    'BEGIN { printf "%-30s %7.2f s wall %7.2f s CPU %6.0f MB   load %s-%s\n", w, e, u + s, m / 1024, l0, l1 }'
+}
+echo "command: $PARSCOPE predict $w -m $model -n $n"
+for i in $(seq "$repeat"); do
+  timed "end to end" "$PARSCOPE" predict "$w" -m "$model" -n "$n" -o "$work/p.json" --force
+  # the recording alone: the workload in the recording back end, as predict runs it
+  rm -rf "$work/streams" && mkdir "$work/streams"
+  timed "recording (a process per rank)" env LD_BIND_NOW=1 PARSCOPE_RECORD="$n" PARSCOPE_RECORD_DIR="$work/streams" \
+    "$PARSCOPE" __rank "$w" --workload "$w" --quiet
+  timed "simulation of the streams" "$PARSCOPE" predict "$work/streams" -m "$model" -q -o "$work/s.json" --force
+done
+python3 - "$work/p.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+s = d["simulation"]
+print("predicted time %.6g s, %d messages, %d instructions, %d events; simulation %.2f s of it"
+      % (d["time"]["min"], s["messages"], s["instructions"], s["events"], s["seconds"]))
+PY

@@ -1,0 +1,987 @@
+/*
+ * loggops.c - the LogGOPS model of point-to-point messages (Alexandrov et
+ * al., LogGP, SPAA 1995; Hoefler, Schneider, Lumsdaine, LogGOPSim, HPDC 2010),
+ * measured between ranks 0 and 1 the way netgauge measures LogGP, but through
+ * the parscope runtime's own calls (ps_isend, ps_irecv, ps_wait) with its
+ * trace instrument on: what a workload pays per call is what is measured.
+ *
+ * Per message size n (a table; the simulator interpolates between rows):
+ *   o_s(n)   the send call, timed alone, sends spaced so none waits for another;
+ *   o_r(n)   the wait of a receive whose message (above S: its request to
+ *            send) arrived long before: copying it out, or fetching it;
+ *   L(n)     half a ping-pong round trip minus o_s, o_r and o_post: the rest of
+ *            the way (the model's round trip is 2 (o_s + L + o_r + o_post));
+ *   gap(n)   per message of a long stream of n-byte messages: (T(k) - T(1)) /
+ *            (k - 1), netgauge's g + (n - 1) G;
+ * and per machine:
+ *   S        the largest message whose send completes before its receive is
+ *            posted (a receiver that posts late does not hold the sender up);
+ *            found by doubling then bisection;
+ *   o_post   posting a receive; o_done  completing a request already complete;
+ *   progress how much a rendezvous waits for the receiver (sender) to be in
+ *            a call: its data move while that side computes, or not;
+ *   contention  both ranks sending to each other at once against the model
+ *            without interference: the factor on per-byte CPU costs;
+ *   rate, burst a token bucket (a shaped link), from a stop-and-wait series
+ *            of 8 KiB messages after the link was idle: the first ones pass at
+ *            line speed while the bucket lasts, then one per chunk / rate.
+ * On a shaped link every test sends at most half the bucket, after an idle
+ * pause long enough to refill it, so the table holds line-speed costs and the
+ * bucket stays the simulator's (and no single write exceeds the bucket: a TCP
+ * segment larger than a token-bucket filter's depth is dropped, not delayed).
+ */
+#include <math.h>
+#include <mpi.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "report/html.h"
+#include "parscope/parscope.h"
+#include "probe/probe_int.h"
+#include "runtime/rt.h"
+#include "util/util.h"
+
+enum { TAG_LG = 0x4c47, TAG_LG_CTRL = 0x4c48, TAG_LG_ACK = 0x4c49 };
+
+#define LG_MAX_SIZES   24
+#define LG_CHUNK       8192      /* bucket probe: bytes per stop-and-wait message */
+#define LG_CHUNKS      64        /* ... at most this many after the idle pause */
+#define LG_MAX_BURST   (LG_CHUNK * LG_CHUNKS * 3 / 4) /* largest bucket the probe can see */
+#define LG_SHAPED_MAX  32768     /* largest table size on a shaped link */
+
+/* Decided in the first round, kept: every round measures the same sizes. */
+static int    lg_decided, lg_shaped, lg_shared;
+static long   lg_S;              /* 0: no switch up to lg_max */
+static long   lg_max;
+static double lg_rate, lg_burst; /* the first round's bucket (shaped only) */
+static long   lg_sizes[LG_MAX_SIZES];
+static int    lg_nsizes;
+static double lg_clk;            /* cost of reading the clock */
+
+static char *sbuf, *rbuf;
+static size_t buflen;
+
+/* ---- small tools -------------------------------------------------------------- */
+
+static void spin_until(double t)
+{
+    while (ps_now() < t) {
+    }
+}
+
+static void nap(double s)
+{
+    if (s <= 0) return;
+    struct timespec ts = {(time_t)s, (long)((s - floor(s)) * 1e9)};
+    nanosleep(&ts, NULL);
+}
+
+/* Both ranks leave at about the same time (one message each way). */
+static void pair_sync(int peer)
+{
+    int a = 0, b = 0;
+    MPI_Sendrecv(&a, 1, MPI_INT, peer, TAG_LG_CTRL, &b, 1, MPI_INT, peer, TAG_LG_CTRL, MPI_COMM_WORLD,
+                 MPI_STATUS_IGNORE);
+}
+
+/* Rank 0 decides, rank 1 learns. */
+static void share_double(int rank, int peer, double *v)
+{
+    if (rank == 0) MPI_Send(v, 1, MPI_DOUBLE, peer, TAG_LG_CTRL, MPI_COMM_WORLD);
+    else MPI_Recv(v, 1, MPI_DOUBLE, peer, TAG_LG_CTRL, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+}
+
+/* The trace buffer is rewound before each batch, so every call records its
+ * event as in a workload (a full buffer would drop events, which is cheaper). */
+static void rewind_trace(void) { ps__rt.nev = 0; }
+
+static double median_of(double *v, int n) { return n > 0 ? ps_median(v, (size_t)n) : NAN; }
+
+/* On a shaped link: wait until the bucket holds `bytes` again. */
+static void refill(double bytes)
+{
+    if (lg_shaped && lg_rate > 0) nap(bytes / lg_rate + 1e-3);
+}
+
+/* ---- the measurements (ranks 0 and 1; peer = the other) ------------------------- */
+
+/* m round trips of n bytes with the runtime's calls; half the mean round trip
+ * (rank 0's figure; rank 1 returns 0). */
+static double rt_pingpong(int rank, int peer, long n, int m)
+{
+    rewind_trace();
+    ps_request r = ps_irecv(rbuf, (size_t)n, peer, TAG_LG, PS_C_RECEIVE);
+    pair_sync(peer);
+    double t0 = ps_now();
+    for (int i = 0; i < m; i++) {
+        if (rank == 0) {
+            ps_request s = ps_isend(sbuf, (size_t)n, peer, TAG_LG, PS_C_SEND);
+            ps_wait(s);
+            ps_wait(r);
+            if (i + 1 < m) r = ps_irecv(rbuf, (size_t)n, peer, TAG_LG, PS_C_RECEIVE);
+        } else {
+            ps_wait(r);
+            if (i + 1 < m) r = ps_irecv(rbuf, (size_t)n, peer, TAG_LG, PS_C_RECEIVE);
+            ps_request s = ps_isend(sbuf, (size_t)n, peer, TAG_LG, PS_C_SEND);
+            ps_wait(s);
+        }
+    }
+    double t = ps_now() - t0;
+    return rank == 0 ? t / m / 2 : 0;
+}
+
+/* k sends of n bytes, each timed alone and spaced d apart so none waits for
+ * the previous; then each send's wait (eager: already complete).  Rank 1
+ * times its k receive posts.  Fills os[] and done[] (rank 0) or post[]. */
+static void time_calls(int rank, int peer, long n, int k, double d, double *os, double *done, double *post)
+{
+    ps_request q[64];
+    rewind_trace();
+    if (rank == 1) {
+        for (int i = 0; i < k; i++) {
+            double t0 = ps_now();
+            q[i] = ps_irecv(rbuf + (size_t)i * (size_t)n, (size_t)n, peer, TAG_LG, PS_C_RECEIVE);
+            post[i] = ps_now() - t0 - lg_clk;
+        }
+        pair_sync(peer);
+        ps_waitall();
+    } else {
+        pair_sync(peer);
+        for (int i = 0; i < k; i++) {
+            double t0 = ps_now();
+            q[i] = ps_isend(sbuf, (size_t)n, peer, TAG_LG, PS_C_SEND);
+            os[i] = ps_now() - t0 - lg_clk;
+            spin_until(t0 + d);
+        }
+        for (int i = 0; i < k; i++) {
+            double t0 = ps_now();
+            ps_wait(q[i]);
+            done[i] = ps_now() - t0 - lg_clk;
+        }
+    }
+    pair_sync(peer);
+}
+
+/* One message of n bytes; the receiver waits d before completing it: the
+ * wait's duration (rank 1). */
+static double time_recv(int rank, int peer, long n, double d)
+{
+    double w = 0;
+    rewind_trace();
+    if (rank == 1) {
+        ps_request r = ps_irecv(rbuf, (size_t)n, peer, TAG_LG, PS_C_RECEIVE);
+        pair_sync(peer);
+        spin_until(ps_now() + d);
+        double t0 = ps_now();
+        ps_wait(r);
+        w = ps_now() - t0 - lg_clk;
+    } else {
+        pair_sync(peer);
+        ps_request s = ps_isend(sbuf, (size_t)n, peer, TAG_LG, PS_C_SEND);
+        ps_wait(s);
+    }
+    pair_sync(peer);
+    return w;
+}
+
+/* A stream of k messages of n bytes, then a 1-byte answer: its time (rank 0). */
+static double stream(int rank, int peer, long n, int k)
+{
+    size_t step = (size_t)k * (size_t)n <= buflen ? (size_t)n : 0;
+    rewind_trace();
+    double t = 0;
+    if (rank == 1) {
+        for (int i = 0; i < k; i++) ps_irecv(rbuf + i * step, (size_t)n, peer, TAG_LG, PS_C_RECEIVE);
+        pair_sync(peer);
+        ps_waitall();
+        ps_send(sbuf, 1, peer, TAG_LG_ACK, PS_C_SEND);
+    } else {
+        pair_sync(peer);
+        double t0 = ps_now();
+        for (int i = 0; i < k; i++) ps_isend(sbuf, (size_t)n, peer, TAG_LG, PS_C_SEND);
+        ps_waitall();
+        ps_recv(rbuf, 1, peer, TAG_LG_ACK, PS_C_RECEIVE);
+        t = ps_now() - t0;
+    }
+    pair_sync(peer);
+    return t;
+}
+
+/* Does a send of n bytes complete while its receiver has not posted the
+ * receive yet (d late)?  The send's time on rank 0; 0 on rank 1. */
+static double send_alone(int rank, int peer, long n, double d)
+{
+    double t = 0;
+    rewind_trace();
+    if (rank == 1) {
+        pair_sync(peer);
+        spin_until(ps_now() + d);
+        ps_request r = ps_irecv(rbuf, (size_t)n, peer, TAG_LG, PS_C_RECEIVE);
+        ps_wait(r);
+    } else {
+        pair_sync(peer);
+        double t0 = ps_now();
+        ps_request s = ps_isend(sbuf, (size_t)n, peer, TAG_LG, PS_C_SEND);
+        ps_wait(s);
+        t = ps_now() - t0;
+    }
+    pair_sync(peer);
+    return t;
+}
+
+/* Rendezvous progress: the receive's completion time on rank 1 from the
+ * start, when the sender (who == 0) or the receiver (who == 1) computes d
+ * between its call and its wait, or neither (who < 0).  With who == 1 it is
+ * the wait alone. */
+static double progress_run(int rank, int peer, long n, int who, double d)
+{
+    double t = 0;
+    rewind_trace();
+    if (rank == 1) {
+        ps_request r = ps_irecv(rbuf, (size_t)n, peer, TAG_LG, PS_C_RECEIVE);
+        pair_sync(peer);
+        double t0 = ps_now();
+        if (who == 1) {
+            spin_until(t0 + d);
+            t0 = ps_now();
+        }
+        ps_wait(r);
+        t = ps_now() - t0;
+    } else {
+        pair_sync(peer);
+        ps_request s = ps_isend(sbuf, (size_t)n, peer, TAG_LG, PS_C_SEND);
+        if (who == 0) spin_until(ps_now() + d);
+        ps_wait(s);
+    }
+    pair_sync(peer);
+    return t;
+}
+
+/* Both ranks send n bytes to each other at once: the time until both
+ * directions are complete (the slower rank's; on rank 0). */
+static double exchange(int peer, long n)
+{
+    rewind_trace();
+    ps_request r = ps_irecv(rbuf, (size_t)n, peer, TAG_LG, PS_C_RECEIVE);
+    pair_sync(peer);
+    double t0 = ps_now();
+    ps_request s = ps_isend(sbuf, (size_t)n, peer, TAG_LG, PS_C_SEND);
+    ps_wait(r);
+    ps_wait(s);
+    double t = ps_now() - t0, other = 0;
+    MPI_Sendrecv(&t, 1, MPI_DOUBLE, peer, TAG_LG_CTRL, &other, 1, MPI_DOUBLE, peer, TAG_LG_CTRL, MPI_COMM_WORLD,
+                 MPI_STATUS_IGNORE);
+    return t > other ? t : other;
+}
+
+/* Stop and wait: after an idle pause, LG_CHUNKS messages of LG_CHUNK bytes,
+ * each answered before the next goes; their round trips (rank 0). */
+static void bucket_series(int rank, int peer, double idle, double *rt, int nchunks)
+{
+    rewind_trace();
+    pair_sync(peer);
+    if (rank == 0) nap(idle);
+    for (int j = 0; j < nchunks; j++) {
+        if (rank == 0) {
+            double t0 = ps_now();
+            ps_send(sbuf, LG_CHUNK, peer, TAG_LG, PS_C_SEND);
+            ps_recv(rbuf, 1, peer, TAG_LG_ACK, PS_C_RECEIVE);
+            rt[j] = ps_now() - t0;
+        } else {
+            ps_recv(rbuf, LG_CHUNK, peer, TAG_LG, PS_C_RECEIVE);
+            ps_send(sbuf, 1, peer, TAG_LG_ACK, PS_C_SEND);
+        }
+        if ((j & 15) == 15) rewind_trace();
+    }
+    pair_sync(peer);
+}
+
+/* Both directions at once: after an idle pause, each round both ranks send
+ * a chunk to each other and wait for both; the rounds' times (rank 0). */
+static void bucket_series_both(int peer, double idle, double *rt, int nchunks)
+{
+    rewind_trace();
+    pair_sync(peer);
+    nap(idle);
+    pair_sync(peer);
+    for (int j = 0; j < nchunks; j++) {
+        double t0 = ps_now();
+        ps_irecv(rbuf, LG_CHUNK, peer, TAG_LG, PS_C_RECEIVE);
+        ps_isend(sbuf, LG_CHUNK, peer, TAG_LG, PS_C_SEND);
+        ps_waitall();
+        rt[j] = ps_now() - t0;
+        if ((j & 15) == 15) rewind_trace();
+    }
+    pair_sync(peer);
+}
+
+/* ---- the bucket, from a stop-and-wait series ------------------------------------ */
+
+/* From the round trips of a series after an idle pause: the sustained rate
+ * (in the last quarter a chunk takes chunk / rate: the tokens for the next
+ * refill while this one's answer travels) and the burst (the bytes sent beyond what the rate delivered over
+ * the whole series: b = J c - rate T).  Shaped when the last quarter is at
+ * least 3 times slower than the fastest chunk and more than two chunks
+ * passed at line speed. */
+void ps__loggops_bucket(const double *rt, int n, double chunk, int *shaped, double *rate, double *burst)
+{
+    *shaped = 0;
+    *rate = *burst = 0;
+    if (n < 8) return;
+    double fast = INFINITY, total = 0, tail[LG_CHUNKS];
+    int nt = 0;
+    for (int j = 0; j < n; j++) {
+        if (rt[j] < fast) fast = rt[j];
+        total += rt[j];
+        if (j >= n - n / 4 && nt < LG_CHUNKS) tail[nt++] = rt[j];
+    }
+    double slow = ps_median(tail, (size_t)nt);
+    if (!(slow > 3 * fast) || !(fast > 0)) return;
+    double r = chunk / slow;   /* tokens refill during the round trip: one chunk per chunk / rate */
+    double b = n * chunk - r * total;
+    if (b <= 2 * chunk) return;
+    *shaped = 1;
+    *rate = r;
+    *burst = b;
+}
+
+/* ---- the rank side ---------------------------------------------------------------- */
+
+int ps__loggops_begin(void)
+{
+    static char a0[] = "parscope-probe", a1[] = "--quiet";
+    static char *av[] = {a0, a1, NULL};
+    int ac = 2;
+    char **avp = av;
+    ps_set_args(&ac, &avp);
+    if (ps_init(4096) != 0) return -1;
+    buflen = (size_t)PS_PROBE_MAX_BYTES;
+    sbuf = ps_xmalloc(buflen);
+    rbuf = ps_xmalloc(buflen);
+    memset(sbuf, 1, buflen);
+    memset(rbuf, 0, buflen);
+    /* the clock's own cost, taken off single-call timings */
+    double best = INFINITY;
+    for (int i = 0; i < 2000; i++) {
+        double a = ps_now(), b = ps_now();
+        if (b - a < best) best = b - a;
+    }
+    lg_clk = best;
+    return 0;
+}
+
+void ps__loggops_end(void)
+{
+    ps_finalize();
+    free(sbuf);
+    free(rbuf);
+    sbuf = rbuf = NULL;
+}
+
+static void add_size(long n)
+{
+    if (n < 1 || n > lg_max || lg_nsizes >= LG_MAX_SIZES) return;
+    for (int i = 0; i < lg_nsizes; i++)
+        if (lg_sizes[i] == n) return;
+    lg_sizes[lg_nsizes++] = n;
+    for (int i = lg_nsizes - 1; i > 0 && lg_sizes[i - 1] > lg_sizes[i]; i--) {
+        long t = lg_sizes[i];
+        lg_sizes[i] = lg_sizes[i - 1];
+        lg_sizes[i - 1] = t;
+    }
+}
+
+/* The fastest half round trip of n bytes (both ranks get it). */
+static double best_half(int rank, int peer, long n)
+{
+    double best = INFINITY;
+    for (int k = 0; k < 3; k++) {
+        refill(2.0 * n);
+        int m = lg_shaped ? 1 : (int)fmax(2, fmin(50, 20e-6 / fmax(isfinite(best) ? best : 1e-6, 1e-7)));
+        double h = rt_pingpong(rank, peer, n, m);
+        share_double(rank, peer, &h);
+        if (h < best) best = h;
+    }
+    return best;
+}
+
+/* Another repetition?  At least `min`, at most `max`, and none once `since`
+ * is `budget` seconds ago (a slow network); rank 0 decides for both. */
+static int again(int rank, int peer, int r, int min, int max, double since, double budget)
+{
+    double v = r + 1 < max && (r + 1 < min || ps_now() - since < budget);
+    share_double(rank, peer, &v);
+    return v > 0.5;
+}
+
+/* Is n sent by rendezvous?  (the send waits for a late receiver) */
+static int is_rendezvous(int rank, int peer, long n)
+{
+    double half = 0;
+    for (int k = 0; k < 2; k++) {
+        refill(2.0 * n);
+        double h = rt_pingpong(rank, peer, n, 2);
+        if (k == 0 || h < half) half = h;
+    }
+    share_double(rank, peer, &half);
+    double d = fmax(50e-6, 8 * half), best = INFINITY;
+    for (int k = 0; k < 2; k++) {
+        refill(2.0 * n);
+        double t = send_alone(rank, peer, n, d);
+        if (t < best) best = t;
+    }
+    double v = rank == 0 ? (best > d / 2) : 0;
+    share_double(rank, peer, &v);
+    return v > 0.5;
+}
+
+/* First round: the bucket, S and the sizes. */
+static void decide(int rank, int peer, const ps_probe_budget *b, json_t *out)
+{
+    /* a shaped link?  steady state first, for the rate that sets the pause */
+    double rt[LG_CHUNKS];
+    bucket_series(rank, peer, 0, rt, 16);
+    double steady = 0;
+    if (rank == 0) {
+        double t[16];
+        memcpy(t, rt + 8, sizeof t[0] * 8);
+        steady = ps_median(t, 8);
+    }
+    share_double(rank, peer, &steady);
+    /* a pause long enough to refill the largest bucket the series can see
+     * at the steady rate (which is at least the sustained one) */
+    double idle = fmin(1.0, fmax(1e-3, LG_MAX_BURST / (LG_CHUNK / fmax(steady, 1e-9))));
+    bucket_series(rank, peer, idle, rt, LG_CHUNKS);
+    double v[3] = {0, 0, 0};
+    if (rank == 0) {
+        int shaped;
+        ps__loggops_bucket(rt, LG_CHUNKS, LG_CHUNK, &shaped, &v[1], &v[2]);
+        v[0] = shaped;
+        json_t *bk = json_object();
+        json_object_set_new(bk, "chunk", json_integer(LG_CHUNK));
+        json_object_set_new(bk, "idle", json_real(idle));
+        json_object_set_new(bk, "round_trips", ps__json_array_of(rt, LG_CHUNKS));
+        json_object_set_new(out, "bucket_series", bk);
+    }
+    for (int i = 0; i < 3; i++) share_double(rank, peer, &v[i]);
+    lg_shaped = v[0] > 0.5;
+    lg_rate = v[1];
+    lg_burst = v[2];
+    /* one bucket for both directions (one shaping queue: a bus) or one each? */
+    lg_shared = 0;
+    if (lg_shaped) {
+        bucket_series_both(peer, fmin(1.0, 1.5 * lg_burst / lg_rate), rt, LG_CHUNKS);
+        double ratio = 0;
+        if (rank == 0) {
+            double tail[LG_CHUNKS / 4];
+            memcpy(tail, rt + LG_CHUNKS - LG_CHUNKS / 4, sizeof tail);
+            ratio = ps_median(tail, LG_CHUNKS / 4) / (LG_CHUNK / lg_rate);
+            json_object_set_new(out, "bucket_both_ways", json_pack("{sfso}", "ratio", ratio, "round_trips",
+                                                                   ps__json_array_of(rt, LG_CHUNKS)));
+        }
+        share_double(rank, peer, &ratio);
+        lg_shared = ratio > PS_PROBE_BUS_RATIO;
+    }
+    lg_max = b->name[0] == 'f' ? PS_PROBE_MAX_BYTES : PS_PROBE_MAX_BYTES / 4;
+    if (lg_shaped) lg_max = (long)fmin(LG_SHAPED_MAX, lg_burst / 2);
+
+    /* S: doubling, then bisection to the byte */
+    lg_S = 0;
+    long lo = 0, hi = 0;
+    for (long n = 1; n <= lg_max; n *= 2) {
+        if (is_rendezvous(rank, peer, n)) {
+            hi = n;
+            break;
+        }
+        lo = n;
+    }
+    if (hi) {
+        while (hi - lo > 1) {
+            long mid = lo + (hi - lo) / 2;
+            if (is_rendezvous(rank, peer, mid)) hi = mid;
+            else lo = mid;
+        }
+        lg_S = lo;
+    }
+    /* the table: both sides of S and of every step of the ping-pong time
+     * (a protocol switch that S alone does not show), and a few decades */
+    lg_nsizes = 0;
+    long pw[32];
+    double hp[32];
+    int np = 0;
+    for (long n = 1; n <= lg_max && np < 32; n *= 2) {
+        pw[np] = n;
+        hp[np++] = best_half(rank, peer, n);
+    }
+    for (int k = 1; k + 1 < np; k++) {
+        /* the extra time per extra byte peaks between 2^k and 2^(k+1), and
+         * the time jumps (as the ping-pong's steps: docs/PROBE.md) */
+        double c0 = (hp[k] - hp[k - 1]) / (double)(pw[k] - pw[k - 1]);
+        double c1 = (hp[k + 1] - hp[k]) / (double)(pw[k + 1] - pw[k]);
+        double c2 = k + 2 < np ? (hp[k + 2] - hp[k + 1]) / (double)(pw[k + 2] - pw[k + 1]) : 0;
+        if (!(hp[k + 1] - hp[k] > 0.2 * hp[k] && c1 > 1.8 * c0 && c1 > 1.8 * c2)) continue;
+        long a = pw[k], z = pw[k + 1];
+        double mid_t = (hp[k] + hp[k + 1]) / 2;
+        while (z - a > 1) {
+            long mid = a + (z - a) / 2;
+            if (best_half(rank, peer, mid) > mid_t) z = mid;
+            else a = mid;
+        }
+        /* a step, or a gradual rise (data leaving a cache)?  most of the
+         * jump must be between the two sizes found */
+        if (best_half(rank, peer, z) - best_half(rank, peer, a) > 0.5 * (hp[k + 1] - hp[k])) {
+            add_size(a);
+            add_size(z);
+        }
+    }
+    static const long base[] = {1, 16, 128, 1024, 4096, 16384, 65536, 262144, 1048576, 4194304};
+    for (size_t i = 0; i < sizeof base / sizeof base[0]; i++)
+        if (!lg_S || base[i] < lg_S) add_size(base[i]);
+    if (lg_S) {
+        add_size(lg_S / 2);
+        add_size(lg_S);
+        add_size(lg_S + 1);
+        for (long n = 4 * (lg_S + 1); n <= lg_max; n *= 4) add_size(n);
+        add_size(lg_max);
+    }
+    lg_decided = 1;
+}
+
+json_t *ps__loggops_measure(const ps_probe_budget *b)
+{
+    int rank;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (rank > 1) {
+        ps__quiet_barrier();
+        return NULL;
+    }
+    const int peer = 1 - rank;
+    json_t *out = rank == 0 ? json_object() : NULL;
+    if (!lg_decided) decide(rank, peer, b, out);
+    /* this round's bucket (only where there is one: it takes seconds) */
+    if (lg_shaped) {
+        double rt[LG_CHUNKS];
+        bucket_series(rank, peer, fmin(1.0, 1.5 * lg_burst / lg_rate), rt, LG_CHUNKS);
+        if (rank == 0) {
+            int shaped;
+            double rate, burst;
+            ps__loggops_bucket(rt, LG_CHUNKS, LG_CHUNK, &shaped, &rate, &burst);
+            json_object_set_new(out, "bucket", json_pack("{sbsfsf}", "shaped", shaped, "rate", rate, "burst", burst));
+        }
+    }
+    int reps = lg_shaped ? 2 : b->min_samples;
+    json_t *sizes = rank == 0 ? json_array() : NULL;
+    double *post_all = ps_xmalloc(sizeof(double) * 64 * (size_t)reps * LG_MAX_SIZES);
+    int npost = 0;
+    /* each size's share of the time budget, split over its five parts; every
+     * part repeats at least once (twice for the ping-pong) */
+    const double part = fmax(b->pingpong_s, 0.3) / lg_nsizes / 5;
+    for (int si = 0; si < lg_nsizes; si++) {
+        long n = lg_sizes[si];
+        int rndv = lg_S && n > lg_S;
+        /* ping-pong: half round trip (on a shaped link one round trip per
+         * sample, after a pause) */
+        double half = INFINITY, t0 = ps_now();
+        for (int r = 0;; r++) {
+            refill(2.0 * n);
+            int m = lg_shaped ? 1 : (int)fmax(2, fmin(200, 20e-6 / fmax(half, 1e-7)));
+            double h = rt_pingpong(rank, peer, n, isfinite(half) ? m : 2);
+            share_double(rank, peer, &h);   /* both ranks choose the same m next */
+            if (h < half) half = h;
+            if (!again(rank, peer, r, 2, reps, t0, part)) break;
+        }
+        /* the calls alone, spaced by a few one-way times */
+        double d = fmax(2e-6, 3 * half);
+        int k = lg_shaped ? (int)fmax(2, fmin(16, lg_burst / 2 / n)) : (int)fmax(2, fmin(16, part / d));
+        if ((size_t)k * (size_t)n > buflen) k = (int)fmax(1, buflen / (size_t)n);
+        double os_med = INFINITY, done_med = INFINITY, or_med = INFINITY;
+        double os[64], done[64], post[64], orr[64];
+        t0 = ps_now();
+        for (int r = 0;; r++) {
+            refill((double)k * n);
+            time_calls(rank, peer, n, k, d, os, done, post);
+            if (rank == 0) {
+                os_med = fmin(os_med, median_of(os, k));
+                if (!rndv) done_med = fmin(done_med, median_of(done, k));
+            } else {
+                for (int i = 0; i < k; i++) post_all[npost++] = post[i];
+            }
+            if (!again(rank, peer, r, 1, reps, t0, part)) break;
+        }
+        /* the wait of a receive whose message has long arrived */
+        int kr = lg_shaped ? 2 : (int)fmax(2, fmin(8, part / (d + 2 * half)));
+        t0 = ps_now();
+        for (int r = 0;; r++) {
+            for (int i = 0; i < kr; i++) {
+                refill((double)n);
+                orr[i] = time_recv(rank, peer, n, d + 2e-6);
+            }
+            if (rank == 1) or_med = fmin(or_med, median_of(orr, kr));
+            if (!again(rank, peer, r, 1, reps, t0, part)) break;
+        }
+        /* a stream: per message time (as long as the budget allows) */
+        int ks = lg_shaped ? (int)fmin(16, lg_burst / 2 / n) : (int)fmax(4, fmin(32, (double)(8L << 20) / n));
+        double t1 = INFINITY, tk = INFINITY;
+        if (ks >= 2) {
+            refill((double)n);
+            t1 = stream(rank, peer, n, 1);
+            share_double(rank, peer, &t1);
+            if (!lg_shaped) ks = (int)fmax(2, fmin(ks, part / fmax(t1, 1e-9)));
+            t0 = ps_now();
+            for (int r = 0;; r++) {
+                refill((double)n);
+                t1 = fmin(t1, stream(rank, peer, n, 1));
+                refill((double)ks * n);
+                tk = fmin(tk, stream(rank, peer, n, ks));
+                if (!again(rank, peer, r, 1, reps, t0, part)) break;
+            }
+        }
+        /* both directions at once */
+        double ex = INFINITY;
+        t0 = ps_now();
+        for (int r = 0;; r++) {
+            refill(2.0 * n);
+            ex = fmin(ex, exchange(peer, n));
+            if (!again(rank, peer, r, 1, lg_shaped ? 1 : 3, t0, part)) break;
+        }
+        if (rank == 0) {
+            json_t *row = json_object();
+            json_object_set_new(row, "bytes", json_integer(n));
+            json_object_set_new(row, "half_round_trip", json_real(half));
+            json_object_set_new(row, "o_s", json_real(os_med));
+            if (isfinite(done_med)) json_object_set_new(row, "o_done", json_real(done_med));
+            json_object_set_new(row, "spacing", json_real(d));
+            if (ks >= 2) {
+                json_object_set_new(row, "stream_k", json_integer(ks));
+                json_object_set_new(row, "stream_1", json_real(t1));
+                json_object_set_new(row, "stream_k_time", json_real(tk));
+            }
+            json_object_set_new(row, "exchange", json_real(ex));
+            json_array_append_new(sizes, row);
+        }
+        /* rank 1 measured o_r: to rank 0 */
+        if (rank == 1) MPI_Send(&or_med, 1, MPI_DOUBLE, peer, TAG_LG_CTRL, MPI_COMM_WORLD);
+        else {
+            MPI_Recv(&or_med, 1, MPI_DOUBLE, peer, TAG_LG_CTRL, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            json_object_set_new(json_array_get(sizes, json_array_size(sizes) - 1), "o_r", json_real(or_med));
+        }
+    }
+    /* receive posts: rank 1's samples, to rank 0 */
+    double post_med = npost ? median_of(post_all, npost) : NAN;
+    if (rank == 1) MPI_Send(&post_med, 1, MPI_DOUBLE, peer, TAG_LG_CTRL, MPI_COMM_WORLD);
+    else MPI_Recv(&post_med, 1, MPI_DOUBLE, peer, TAG_LG_CTRL, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    free(post_all);
+
+    /* does a rendezvous wait for the receiver / the sender to be in a call? */
+    if (lg_S) {
+        /* a rendezvous size in the middle (geometrically) of those measured */
+        long n = lg_S + 1;
+        double want = sqrt((double)(lg_S + 1) * (double)lg_max), dist = INFINITY;
+        for (int si = 0; si < lg_nsizes; si++)
+            if (lg_sizes[si] > lg_S && fabs(log((double)lg_sizes[si] / want)) < dist) {
+                dist = fabs(log((double)lg_sizes[si] / want));
+                n = lg_sizes[si];
+            }
+        double t0 = INFINITY, wr = INFINITY, ts = INFINITY;
+        for (int r = 0; r < 3; r++) {
+            refill(2.0 * n);
+            double x = progress_run(rank, peer, n, -1, 0);
+            if (x < t0) t0 = x;
+        }
+        share_double(rank == 1 ? 0 : 1, peer, &t0); /* rank 1 measured: to rank 0 */
+        double d = 3 * t0 + 20e-6;
+        share_double(rank, peer, &d);
+        for (int r = 0; r < 3; r++) {
+            refill(2.0 * n);
+            double x = progress_run(rank, peer, n, 1, d);
+            if (x < wr) wr = x;
+            refill(2.0 * n);
+            x = progress_run(rank, peer, n, 0, d);
+            if (x < ts) ts = x;
+        }
+        share_double(rank == 1 ? 0 : 1, peer, &wr);
+        share_double(rank == 1 ? 0 : 1, peer, &ts);
+        if (rank == 0) {
+            json_t *p = json_object();
+            json_object_set_new(p, "bytes", json_integer(n));
+            json_object_set_new(p, "delay", json_real(d));
+            json_object_set_new(p, "both_wait", json_real(t0));
+            json_object_set_new(p, "receiver_busy_wait", json_real(wr));
+            json_object_set_new(p, "sender_busy_receive", json_real(ts));
+            json_object_set_new(out, "progress", p);
+        }
+    }
+    ps__quiet_barrier();
+    if (rank != 0) return NULL;
+    json_object_set_new(out, "clock", json_real(lg_clk));
+    json_object_set_new(out, "shaped", json_boolean(lg_shaped));
+    if (lg_shaped) {
+        json_object_set_new(out, "rate", json_real(lg_rate));
+        json_object_set_new(out, "burst", json_real(lg_burst));
+        json_object_set_new(out, "shared_bucket", json_boolean(lg_shared));
+    }
+    json_object_set_new(out, "S", json_integer(lg_S));
+    json_object_set_new(out, "max_bytes", json_integer(lg_max));
+    json_object_set_new(out, "o_post", json_real(post_med));
+    json_object_set_new(out, "sizes", sizes);
+    return out;
+}
+
+/* ---- analysis --------------------------------------------------------------------- */
+
+static double clamp01(double x) { return x < 0 ? 0 : x > 1 ? 1 : x; }
+
+/* The best (smallest) value of key in row si over the rounds. */
+static double best_over_rounds(const json_t *rounds, size_t si, const char *key)
+{
+    double best = INFINITY;
+    size_t r;
+    json_t *round;
+    json_array_foreach(rounds, r, round) {
+        const json_t *row = json_array_get(json_object_get(json_object_get(round, "loggops"), "sizes"), si);
+        double v = ps__json_num(row, key);
+        if (isfinite(v) && v < best) best = v;
+    }
+    return best;
+}
+
+static double best_scalar(const json_t *rounds, const char *obj, const char *key)
+{
+    double best = INFINITY;
+    size_t r;
+    json_t *round;
+    json_array_foreach(rounds, r, round) {
+        const json_t *lg = json_object_get(round, "loggops");
+        const json_t *o = obj ? json_object_get(lg, obj) : lg;
+        double v = ps__json_num(o, key);
+        if (isfinite(v) && v < best) best = v;
+    }
+    return best;
+}
+
+int ps__loggops_analyze(const json_t *rounds, json_t *doc, json_t *warnings)
+{
+    const json_t *first = json_object_get(json_array_get(rounds, 0), "loggops");
+    const json_t *sizes0 = json_object_get(first, "sizes");
+    size_t ns = json_array_size(sizes0);
+    if (!json_is_object(first) || ns == 0) return -1;
+    double S = ps__json_num(first, "S");
+    double o_post = best_scalar(rounds, NULL, "o_post");
+    if (!isfinite(o_post) || o_post < 0) o_post = 0;
+    json_t *lg = json_object(), *rows = json_array();
+    double bytes[LG_MAX_SIZES], os[LG_MAX_SIZES], orr[LG_MAX_SIZES], half[LG_MAX_SIZES], gap[LG_MAX_SIZES];
+    double ex[LG_MAX_SIZES], done[LG_MAX_SIZES];
+    int n = 0, ndone = 0;
+    for (size_t si = 0; si < ns && n < LG_MAX_SIZES; si++) {
+        bytes[n] = ps__json_num(json_array_get(sizes0, si), "bytes");
+        os[n] = fmax(0, best_over_rounds(rounds, si, "o_s"));
+        orr[n] = fmax(0, best_over_rounds(rounds, si, "o_r"));
+        half[n] = best_over_rounds(rounds, si, "half_round_trip");
+        ex[n] = best_over_rounds(rounds, si, "exchange");
+        double d = best_over_rounds(rounds, si, "o_done");
+        if (isfinite(d)) done[ndone++] = d;
+        /* a stream's time per message: netgauge's (T(k) - T(1)) / (k - 1) */
+        double k = ps__json_num(json_array_get(sizes0, si), "stream_k");
+        double t1 = best_over_rounds(rounds, si, "stream_1"), tk = best_over_rounds(rounds, si, "stream_k_time");
+        gap[n] = k >= 2 && isfinite(t1) && isfinite(tk) ? fmax(0, (tk - t1) / (k - 1)) : NAN;
+        if (!isfinite(os[n]) || !isfinite(orr[n]) || !isfinite(half[n])) continue;
+        n++;
+    }
+    if (n == 0) {
+        json_decref(lg);
+        json_decref(rows);
+        return -1;
+    }
+    /* sizes without a stream (a shaped link's largest): the last known gap grows with the bytes */
+    for (int i = 0; i < n; i++)
+        if (!isfinite(gap[i])) {
+            int j = i - 1;
+            while (j >= 0 && !isfinite(gap[j])) j--;
+            gap[i] = j >= 0 ? gap[j] * bytes[i] / bytes[j] : 0;
+        }
+    double o_done = ndone ? median_of(done, ndone) : 0;
+    for (int i = 0; i < n; i++) {
+        json_t *row = json_object();
+        double L = fmax(0, half[i] - os[i] - orr[i] - o_post);
+        json_object_set_new(row, "bytes", json_real(bytes[i]));
+        json_object_set_new(row, "o_s", json_real(os[i]));
+        json_object_set_new(row, "o_r", json_real(orr[i]));
+        json_object_set_new(row, "L", json_real(L));
+        json_object_set_new(row, "gap", json_real(gap[i]));
+        json_object_set_new(row, "half_round_trip", json_real(half[i]));
+        json_object_set_new(row, "exchange", isfinite(ex[i]) ? json_real(ex[i]) : json_null());
+        json_array_append_new(rows, row);
+    }
+    /* both directions at once against the model without interference:
+     * the factor on the per-byte CPU costs where they matter */
+    double cf[LG_MAX_SIZES];
+    int ncf = 0;
+    int shaped = json_is_true(json_object_get(first, "shaped"));
+    for (int i = 0; i < n && !shaped; i++) {
+        double L = fmax(0, half[i] - os[i] - orr[i] - o_post);
+        int rndv = S > 0 && bytes[i] > S;
+        double L0 = fmax(0, half[0] - os[0] - orr[0] - o_post);
+        double model = os[i] + L + orr[i] + o_done + (rndv ? L0 : 0);
+        double copy = (os[i] - os[0]) + (orr[i] - orr[0]);
+        if (isfinite(ex[i]) && copy > 0.25 * model) cf[ncf++] = 1 + (ex[i] - model) / copy;
+    }
+    double contention = ncf ? median_of(cf, ncf) : 1;
+    contention = contention < 1 ? 1 : contention > 3 ? 3 : contention;
+    /* rendezvous progress */
+    double ps_ = 0, pr = 0;
+    const json_t *pg = json_object_get(first, "progress");
+    if (json_is_object(pg)) {
+        double t0 = best_scalar(rounds, "progress", "both_wait");
+        double wr = best_scalar(rounds, "progress", "receiver_busy_wait");
+        double ts = best_scalar(rounds, "progress", "sender_busy_receive");
+        double d = ps__json_num(pg, "delay");
+        pr = t0 > 0 ? clamp01(wr / t0) : 0;
+        ps_ = d > 0 ? clamp01((ts - t0) / d) : 0;
+    }
+    json_object_set_new(lg, "S", json_real(S));
+    json_object_set_new(lg, "max_bytes", json_real(ps__json_num(first, "max_bytes")));
+    json_object_set_new(lg, "o_post", json_real(o_post));
+    json_object_set_new(lg, "o_done", json_real(o_done));
+    json_object_set_new(lg, "contention", json_real(contention));
+    json_object_set_new(lg, "progress_send", json_real(ps_));
+    json_object_set_new(lg, "progress_recv", json_real(pr));
+    json_object_set_new(lg, "shaped", json_boolean(shaped));
+    double rate = 0, burst = 0;
+    if (shaped) {
+        /* the bucket: the rounds' median (each is one series after a pause) */
+        double rr[64], bb[64];
+        int nb = 0;
+        size_t r;
+        json_t *round;
+        json_array_foreach(rounds, r, round) {
+            const json_t *bk = json_object_get(json_object_get(round, "loggops"), "bucket");
+            if (nb < 64 && json_is_true(json_object_get(bk, "shaped"))) {
+                rr[nb] = ps__json_num(bk, "rate");
+                bb[nb++] = ps__json_num(bk, "burst");
+            }
+        }
+        rate = nb ? median_of(rr, nb) : ps__json_num(first, "rate");
+        burst = nb ? median_of(bb, nb) : ps__json_num(first, "burst");
+        char a[32];
+        ps_fmt_bytes(a, sizeof a, burst);
+        ps__warn(warnings, "the link is shaped: a token bucket of %s passes at line speed, then %.3g MB/s; the "
+                 "LogGOPS table is measured below half the bucket, the simulator adds the bucket", a, rate / 1e6);
+    }
+    json_object_set_new(lg, "rate", json_real(rate));
+    json_object_set_new(lg, "burst", json_real(burst));
+    json_object_set_new(lg, "shared_bucket", json_boolean(shaped && json_is_true(json_object_get(first, "shared_bucket"))));
+    if (S <= 0) {
+        char a[32];
+        ps_fmt_bytes(a, sizeof a, ps__json_num(first, "max_bytes"));
+        ps__warn(warnings, "no eager/rendezvous switch found up to %s: every message is modelled as sent eagerly", a);
+    }
+    json_object_set_new(lg, "sizes", rows);
+    json_object_set_new(doc, "loggops", lg);
+    return 0;
+}
+
+void ps__loggops_model(const json_t *doc, int bus, ps_machine *m)
+{
+    const json_t *lg = json_object_get(doc, "loggops");
+    const json_t *rows = json_object_get(lg, "sizes");
+    ps_loggops *g = &m->lg;
+    memset(g, 0, sizeof *g);
+    if (!json_is_object(lg) || json_array_size(rows) == 0) return;
+    size_t i;
+    json_t *row;
+    json_array_foreach(rows, i, row) {
+        if (g->n >= PS_LOGGOPS_MAX) break;
+        g->bytes[g->n] = ps__json_num(row, "bytes");
+        g->os[g->n] = ps__json_num(row, "o_s");
+        g->orr[g->n] = ps__json_num(row, "o_r");
+        g->L[g->n] = ps__json_num(row, "L");
+        g->gap[g->n] = ps__json_num(row, "gap");
+        g->n++;
+    }
+    g->S = fmax(0, ps__json_num(lg, "S"));
+    g->o_post = ps__json_num(lg, "o_post");
+    g->o_done = ps__json_num(lg, "o_done");
+    /* on a shared link the bus already serialises the two directions */
+    g->contention = bus ? 1 : ps__json_num(lg, "contention");
+    g->progress_send = ps__json_num(lg, "progress_send");
+    g->progress_recv = ps__json_num(lg, "progress_recv");
+    g->rate = ps__json_num(lg, "rate");
+    g->burst = ps__json_num(lg, "burst");
+}
+
+void ps__loggops_print(const json_t *doc, FILE *out)
+{
+    const json_t *lg = json_object_get(doc, "loggops");
+    if (!json_is_object(lg)) return;
+    char a[32], b[32], c[32], d[32];
+    fprintf(out, "\nLogGOPS (ranks 0 and 1 through the runtime's calls, instrument on; linear between sizes):\n");
+    double S = ps__json_num(lg, "S");
+    ps_fmt_time(a, sizeof a, ps__json_num(lg, "o_post"));
+    ps_fmt_time(b, sizeof b, ps__json_num(lg, "o_done"));
+    if (S > 0) {
+        ps_fmt_bytes(c, sizeof c, S);
+        fprintf(out, "  S = %s (larger sends wait for their receiver), posting a receive %s, completing a done "
+                "request %s\n", c, a, b);
+    } else {
+        ps_fmt_bytes(c, sizeof c, ps__json_num(lg, "max_bytes"));
+        fprintf(out, "  no switch to rendezvous up to %s, posting a receive %s, completing a done request %s\n", c, a,
+                b);
+    }
+    fprintf(out, "  %10s  %10s  %10s  %10s  %10s\n", "bytes", "o_s", "o_r", "L", "gap");
+    size_t i;
+    json_t *row;
+    json_array_foreach(json_object_get(lg, "sizes"), i, row) {
+        ps_fmt_time(a, sizeof a, ps__json_num(row, "o_s"));
+        ps_fmt_time(b, sizeof b, ps__json_num(row, "o_r"));
+        ps_fmt_time(c, sizeof c, ps__json_num(row, "L"));
+        ps_fmt_time(d, sizeof d, ps__json_num(row, "gap"));
+        fprintf(out, "  %10.0f  %10s  %10s  %10s  %10s\n", ps__json_num(row, "bytes"), a, b, c, d);
+    }
+    if (S > 0)
+        fprintf(out, "  a rendezvous waits for its receiver in a call: %.2f, for its sender: %.2f (>= 0.5: it waits)\n",
+                ps__json_num(lg, "progress_recv"), ps__json_num(lg, "progress_send"));
+    fprintf(out, "  two ranks copying at once: per-byte costs x %.2f\n", ps__json_num(lg, "contention"));
+    if (json_is_true(json_object_get(lg, "shaped"))) {
+        ps_fmt_bytes(a, sizeof a, ps__json_num(lg, "burst"));
+        fprintf(out, "  shaped link: a token bucket of %s, then %.4g MB/s\n", a, ps__json_num(lg, "rate") / 1e6);
+    }
+}
+
+void ps__loggops_html(const json_t *doc, FILE *out)
+{
+    const json_t *lg = json_object_get(doc, "loggops");
+    if (!json_is_object(lg)) return;
+    char a[32], b[32], c[32], d[32];
+    ps_html_heading(out, "LogGOPS through the runtime's calls");
+    double S = ps__json_num(lg, "S");
+    ps_fmt_bytes(a, sizeof a, S > 0 ? S : ps__json_num(lg, "max_bytes"));
+    ps_fmt_time(b, sizeof b, ps__json_num(lg, "o_post"));
+    ps_fmt_time(c, sizeof c, ps__json_num(lg, "o_done"));
+    ps_html_note(out, "%s %s; posting a receive %s, completing a complete request %s; two ranks copying at once: "
+                 "per-byte costs x %.2f; a rendezvous waits for its receiver %.2f, for its sender %.2f.",
+                 S > 0 ? "S (largest send that completes without its receiver) =" : "no switch to rendezvous up to", a,
+                 b, c, ps__json_num(lg, "contention"), ps__json_num(lg, "progress_recv"),
+                 ps__json_num(lg, "progress_send"));
+    if (json_is_true(json_object_get(lg, "shaped"))) {
+        ps_fmt_bytes(a, sizeof a, ps__json_num(lg, "burst"));
+        ps_html_note(out, "Shaped link: a token bucket of %s, then %.4g MB/s.", a, ps__json_num(lg, "rate") / 1e6);
+    }
+    ps_html_table_begin(out, 5, "bytes", "o_s", "o_r", "L", "gap");
+    size_t i;
+    json_t *row;
+    json_array_foreach(json_object_get(lg, "sizes"), i, row) {
+        ps_fmt_time(a, sizeof a, ps__json_num(row, "o_s"));
+        ps_fmt_time(b, sizeof b, ps__json_num(row, "o_r"));
+        ps_fmt_time(c, sizeof c, ps__json_num(row, "L"));
+        ps_fmt_time(d, sizeof d, ps__json_num(row, "gap"));
+        ps_html_row_begin(out);
+        ps_html_cell(out, 1, "%.0f", ps__json_num(row, "bytes"));
+        ps_html_cell(out, 1, "%s", a);
+        ps_html_cell(out, 1, "%s", b);
+        ps_html_cell(out, 1, "%s", c);
+        ps_html_cell(out, 1, "%s", d);
+        ps_html_row_end(out);
+    }
+    ps_html_table_end(out);
+}

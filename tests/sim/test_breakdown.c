@@ -1,0 +1,64 @@
+/*
+ * test_breakdown.c - where a rank's time goes, by activity and construct, on
+ * a trace made by hand (times in seconds, small integers):
+ *   rank 0: compute A [0,10], isend B [10,11] (tag 5 to 1), its wait B [11,20],
+ *           barrier C [20,21], ends at 22
+ *   rank 1: post B [0,1], compute A [1,15], receive B [15,16], barrier C [16,21],
+ *           ends at 22
+ * The send's wait waits 4 for rank 1 to reach its receive (15 - 11), the rest
+ * (5) is send overhead; the receive waits 0 (the message was sent at 11).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "sim/breakdown.h"
+
+#include "check.h"
+
+static void push(ps_trace *t, int r, int kind, int construct, double t0, double t1, int peer, int tag, int flags)
+{
+    ps_event e = {.t0 = t0, .t1 = t1, .bytes = 8, .peer = peer, .tag = tag, .construct = (uint16_t)construct,
+                  .kind = (uint8_t)kind, .flags = (uint8_t)flags};
+    CHECK(ps_trace_push(t, r, &e) == 0);
+}
+
+TEST_IMPL(breakdown)
+{
+    ps_trace *t = ps_trace_new(2);
+    const char *names[] = {"NONE", "A", "B", "C"};
+    CHECK(ps_trace_set_constructs(t, names, 4) == 0);
+    push(t, 0, PS_EV_COMPUTE, 1, 0, 10, -1, 0, 0);
+    push(t, 0, PS_EV_SEND, 2, 10, 11, 1, 5, PS_EVF_NONBLOCKING);
+    push(t, 0, PS_EV_WAIT, 2, 11, 20, 1, 5, PS_EVF_NONBLOCKING);
+    push(t, 0, PS_EV_BARRIER, 3, 20, 21, -1, 0, 0);
+    push(t, 1, PS_EV_POST, 2, 0, 1, 0, 5, PS_EVF_NONBLOCKING);
+    push(t, 1, PS_EV_COMPUTE, 1, 1, 15, -1, 0, 0);
+    push(t, 1, PS_EV_RECV, 2, 15, 16, 0, 5, PS_EVF_NONBLOCKING);
+    push(t, 1, PS_EV_BARRIER, 3, 16, 21, -1, 0, 0);
+    for (int r = 0; r < 2; r++) {
+        t->rank[r].t_begin = 0;
+        t->rank[r].t_end = 22;
+    }
+    ps_breakdown b;
+    CHECK(ps_breakdown_compute(t, &b) == 0);
+    /* per rank, averaged: compute (10 + 14) / 2, send (1 + 5) / 2, recv (1 + 1) / 2,
+     * wait (4 + 1 + 5) / 2, other (1 + 1) / 2; 22 in all */
+    const double want[PS_ACT__COUNT] = {12, 3, 1, 5, 1};
+    for (int k = 0; k < PS_ACT__COUNT; k++)
+        CHECK(fabs(b.total[k] - want[k]) < 1e-12, "%s = %g, expected %g", ps_activity_names[k], b.total[k], want[k]);
+    const double *A = &b.by_construct[1 * PS_ACT__COUNT], *B = &b.by_construct[2 * PS_ACT__COUNT],
+                 *C = &b.by_construct[3 * PS_ACT__COUNT];
+    CHECK(A[PS_ACT_COMPUTE] == 12 && A[PS_ACT_SEND] == 0 && A[PS_ACT_WAIT] == 0);
+    CHECK(B[PS_ACT_SEND] == 3 && B[PS_ACT_RECV] == 1 && B[PS_ACT_WAIT] == 2 && B[PS_ACT_COMPUTE] == 0);
+    CHECK(C[PS_ACT_WAIT] == 3 && C[PS_ACT_SEND] == 0);
+    ps_breakdown_free(&b);
+    /* the JSON names the constructs with any time */
+    json_t *j = ps_breakdown_json(t);
+    json_t *cs = json_object_get(j, "constructs");
+    CHECK(json_object_size(cs) == 3 && json_object_get(cs, "B") && !json_object_get(cs, "NONE"));
+    CHECK(json_real_value(json_object_get(json_object_get(cs, "B"), "wait")) == 2);
+    CHECK(json_real_value(json_object_get(json_object_get(j, "total"), "other")) == 1);
+    json_decref(j);
+    ps_trace_free(t);
+}

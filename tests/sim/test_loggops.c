@@ -1,0 +1,267 @@
+/*
+ * test_loggops.c - the simulator's LogGOPS model against timings computed by
+ * hand: per size range interpolation, one message, two back to back (the gap),
+ * a rendezvous that waits for its receiver to enter the runtime (or not), a
+ * token bucket passing a burst at line speed and then the sustained rate, two
+ * ranks copying at once, and the probe's bucket estimate from a series.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "probe/probe_int.h"
+#include "sim/sim.h"
+#include "sim/stream.h"
+
+#include "check.h"
+
+#define US 1e-6
+#define NEAR(a, b)                                                                              \
+    do {                                                                                        \
+        double a_ = (a), b_ = (b);                                                              \
+        if (fabs(a_ - b_) > 1e-15 + 1e-9 * fabs(b_)) {                                          \
+            fprintf(stderr, "%s:%d: %s = %.12g, expected %.12g\n", __FILE__, __LINE__, #a, a_, b_); \
+            failures++;                                                                         \
+        }                                                                                       \
+    } while (0)
+
+/* The machine: o_s, o_r, L, gap per size in microseconds; S = 1000.
+ *   eager       1 B: o_s 1, o_r 2, L 3, gap 0.5      1000 B: o_s 2, o_r 4, L 3, gap 1.5
+ *   rendezvous  1001 B: o_s 1, o_r 10, L 4, gap 1    101001 B: o_s 1, o_r 110, L 4, gap 11
+ * so a rendezvous's o_r is 10 us + 1 ns per byte above 1001; a multiply costs 1 ns. */
+static const char *model_fmt =
+    "[machine]\nsend_latency = 1e-6\nrecv_latency = 1e-6\nword_time = 8e-9\nflop_time = 1e-9\nnetwork = %s\n"
+    "[loggops]\nS = %s\no_post = 0.1e-6\no_done = 0.05e-6\ncontention = %s\nprogress_send = 0\n"
+    "progress_recv = %s\nrate = %s\nburst = %s\n"
+    "1 = 1e-6 2e-6 3e-6 %s\n1000 = 2e-6 4e-6 3e-6 1.5e-6\n1001 = 1e-6 10e-6 4e-6 1e-6\n"
+    "101001 = 1e-6 110e-6 4e-6 11e-6\n";
+
+static ps_machine model(const char *net, const char *S, const char *contention, const char *progress_recv,
+                        const char *rate, const char *burst, const char *gap1)
+{
+    char text[2048], err[512];
+    snprintf(text, sizeof text, model_fmt, net, S, contention, progress_recv, rate, burst, gap1);
+    ps_machine m;
+    if (ps_machine_parse(text, "model.ini", &m, err, sizeof err)) {
+        fprintf(stderr, "%s\n", err);
+        exit(1);
+    }
+    return m;
+}
+
+static double run(const ps_machine *m, const char *text, ps_sim_result *r)
+{
+    ps_streams *s;
+    char err[512];
+    if (ps_streams_parse_text(text, "test", &s, err, sizeof err)) {
+        fprintf(stderr, "parse failed: %s\n", err);
+        exit(1);
+    }
+    int rc = ps_simulate(s, m, NULL, r, err, sizeof err);
+    if (rc != 0) fprintf(stderr, "simulate: rc %d %s\n", rc, rc < 0 ? err : r->report);
+    CHECK(rc == 0);
+    ps_streams_free(s);
+    return r->time;
+}
+
+TEST_IMPL(loggops_interpolation)
+{
+    ps_machine m = model("nobus", "1000", "1", "1", "0", "0", "0.5e-6");
+    ps_loggops_cost c;
+    ps_loggops_at(&m.lg, 500.5, &c);   /* halfway between 1 and 1000: o + O n */
+    NEAR(c.os, 1.5 * US);
+    NEAR(c.orr, 3 * US);
+    NEAR(c.gap, 1.0 * US);
+    CHECK(!c.rendezvous);
+    ps_loggops_at(&m.lg, 1000, &c);
+    NEAR(c.os, 2 * US);
+    CHECK(!c.rendezvous);
+    ps_loggops_at(&m.lg, 1001, &c);     /* never interpolated across S */
+    NEAR(c.os, 1 * US);
+    NEAR(c.orr, 10 * US);
+    NEAR(c.L, 4 * US);
+    CHECK(c.rendezvous);
+    ps_loggops_at(&m.lg, 51001, &c);
+    NEAR(c.orr, 60 * US);
+    ps_loggops_at(&m.lg, 201001, &c);   /* past the last row: the last slope */
+    NEAR(c.orr, 210 * US);
+    NEAR(c.gap, 21 * US);
+    ps_loggops_at(&m.lg, 0, &c);        /* below the first row: the first */
+    NEAR(c.os, 1 * US);
+    /* S = 0: every message eager, one protocol over all rows */
+    ps_machine e = model("nobus", "0", "1", "1", "0", "0", "0.5e-6");
+    ps_loggops_at(&e.lg, 1000.5, &c);
+    CHECK(!c.rendezvous);
+    NEAR(c.os, 1.5 * US);
+}
+
+/* One eager byte: sent at o_s = 1, there at 1 + L = 4; the receiver posted at
+ * 0.1 and waits; it copies for o_r = 2: 6 us.  The sender's wait costs o_done. */
+TEST_IMPL(loggops_one_message)
+{
+    ps_machine m = model("nobus", "1000", "1", "1", "0", "0", "0.5e-6");
+    ps_sim_result r;
+    NEAR(run(&m, "ranks 2\nrank 0\n SEND 1 1\n WAIT\nrank 1\n RECEIVE 0 1\n WAIT\n", &r), 6 * US);
+    NEAR(r.rank[0].end, 1.05 * US);
+    NEAR(r.rank[1].end, 6 * US);
+    /* the trace: the receive's wait from 0.1 to 6 */
+    CHECK(r.trace->rank[1].n == 2);
+    NEAR(r.trace->rank[1].ev[1].t0, 0.1 * US);
+    NEAR(r.trace->rank[1].ev[1].t1, 6 * US);
+    ps_sim_result_free(&r);
+    /* posted late (after 10 us of computation): the message waits as an unexpected one; the
+     * receive costs o_post then o_r: 10 + 0.1 + 2 */
+    NEAR(run(&m, "ranks 2\nrank 0\n SEND 1 1\n WAIT\nrank 1\n WORK 10000\n RECEIVE 0 1\n WAIT\n", &r),
+         12.1 * US);
+    ps_sim_result_free(&r);
+    /* blocking: BSEND costs o_s only (buffered), BRECEIVE o_post + wait + o_r */
+    NEAR(run(&m, "ranks 2\nrank 0\n BSEND 1 1\nrank 1\n BRECEIVE 0 1\n", &r), 6 * US);
+    NEAR(r.rank[0].end, 1 * US);
+    ps_sim_result_free(&r);
+}
+
+/* Two messages back to back: the second leaves at max(2 o_s, o_s + gap).
+ * gap 0.5: at 2, there at 5; the receiver copies the first 4..6, the second
+ * 6..8.  gap 3: the second leaves at 1 + 3 = 4, there at 7, copied 7..9. */
+TEST_IMPL(loggops_gap)
+{
+    const char *two = "ranks 2\nrank 0\n SEND 1 1\n SEND 1 1\n WAIT\nrank 1\n RECEIVE 0 1\n RECEIVE 0 1\n WAIT\n";
+    ps_sim_result r;
+    ps_machine m = model("nobus", "1000", "1", "1", "0", "0", "0.5e-6");
+    NEAR(run(&m, two, &r), 8 * US);
+    ps_sim_result_free(&r);
+    m = model("nobus", "1000", "1", "1", "0", "0", "3e-6");
+    NEAR(run(&m, two, &r), 9 * US);
+    NEAR(r.rank[0].end, 2.1 * US);   /* the sender: two o_s, two o_done */
+    ps_sim_result_free(&r);
+}
+
+/* A rendezvous of 11001 bytes (o_r 20 us) to a receiver that computes 10 us:
+ * its request to send is there at 1 + 4 = 5.  progress_recv 1: the data move
+ * when the receiver waits (10.1), until 30.1; the sender learns it a latency
+ * L(1) = 3 later and pays o_done: 33.15.  progress_recv 0: the data move at 5,
+ * until 25; the receiver's wait ends at 25; the sender at 28.05. */
+TEST_IMPL(loggops_rendezvous)
+{
+    const char *p = "ranks 2\nrank 0\n SEND 1 11001\n WAIT\nrank 1\n RECEIVE 0 11001\n WORK 10000\n WAIT\n";
+    ps_sim_result r;
+    ps_machine m = model("nobus", "1000", "1", "1", "0", "0", "0.5e-6");
+    NEAR(run(&m, p, &r), 33.15 * US);
+    NEAR(r.rank[1].end, 30.1 * US);
+    ps_sim_result_free(&r);
+    m = model("nobus", "1000", "1", "0", "0", "0", "0.5e-6");
+    NEAR(run(&m, p, &r), 28.05 * US);
+    NEAR(r.rank[1].end, 25 * US);
+    ps_sim_result_free(&r);
+}
+
+/* A token bucket of 10000 bytes at 1e6 bytes/s, every cost 0 but the bucket:
+ * three 8000-byte messages back to back: the first passes at once, the second
+ * waits for 6000 tokens (6 ms), the third for 8000 more (at 14 ms).  After
+ * 30 ms of computation the bucket is full again: a fourth passes at once. */
+TEST_IMPL(loggops_token_bucket)
+{
+    char err[512];
+    const char *text = "[machine]\nsend_latency = 0\nrecv_latency = 0\nword_time = 0\nflop_time = 1e-9\n"
+                       "network = bus\n[loggops]\nS = 0\no_post = 0\no_done = 0\nrate = 1e6\nburst = 10000\n"
+                       "1 = 0 0 0 0\n1000000 = 0 0 0 0\n";
+    ps_machine m;
+    CHECK(ps_machine_parse(text, "bucket.ini", &m, err, sizeof err) == 0);
+    ps_sim_result r;
+    NEAR(run(&m, "ranks 2\nrank 0\n SEND 1 8000\n SEND 1 8000\n SEND 1 8000\n WAIT\n"
+                 "rank 1\n RECEIVE 0 8000\n RECEIVE 0 8000\n RECEIVE 0 8000\n WAIT\n", &r), 14e-3);
+    CHECK(r.trace->rank[1].n == 6);
+    NEAR(r.trace->rank[1].ev[3].t1, 0);       /* the first receive completes at once */
+    NEAR(r.trace->rank[1].ev[4].t1, 6e-3);
+    ps_sim_result_free(&r);
+    NEAR(run(&m, "ranks 2\nrank 0\n SEND 1 8000\n SEND 1 8000\n WORK 30000000\n SEND 1 8000\n WAIT\n"
+                 "rank 1\n RECEIVE 0 8000\n RECEIVE 0 8000\n RECEIVE 0 8000\n WAIT\n", &r), 30e-3);
+    ps_sim_result_free(&r);
+    /* both directions share the bus's bucket: 8000 each way at once: 6 ms */
+    NEAR(run(&m, "ranks 2\nrank 0\n SEND 1 8000\n RECEIVE 1 8000\n WAIT\nrank 1\n SEND 0 8000\n RECEIVE 0 8000\n WAIT\n",
+             &r), 6e-3);
+    ps_sim_result_free(&r);
+}
+
+/* Two ranks send 1000 bytes to each other at once, contention 2 (per-byte
+ * parts: o_s 1 us above the 1-byte row's, o_r 2 us).  Rank 0 starts copying
+ * first: o_s 2, posted at 2, there at 5.  Rank 1 starts while rank 0 copies:
+ * 1 + 2 x 1 = 3, posted at 3, there at 6.  Each posts its receive (0.1) and
+ * completes its send (0.05).  Rank 1 copies the message in at 5, alone: 4,
+ * until 9.  Rank 0 copies at 6 while rank 1 copies: 2 + 2 x 2 = 6, until 12. */
+TEST_IMPL(loggops_contention)
+{
+    ps_machine m = model("nobus", "1000", "2", "1", "0", "0", "0.5e-6");
+    ps_sim_result r;
+    NEAR(run(&m, "ranks 2\nrank 0\n SEND 1 1000\n RECEIVE 1 1000\n WAIT\nrank 1\n SEND 0 1000\n RECEIVE 0 1000\n WAIT\n",
+             &r), 12 * US);
+    NEAR(r.rank[1].end, 9 * US);
+    ps_sim_result_free(&r);
+    /* contention 1: both 2 + 3 + 4 */
+    m = model("nobus", "1000", "1", "1", "0", "0", "0.5e-6");
+    NEAR(run(&m, "ranks 2\nrank 0\n SEND 1 1000\n RECEIVE 1 1000\n WAIT\nrank 1\n SEND 0 1000\n RECEIVE 0 1000\n WAIT\n",
+             &r), 9 * US);
+    ps_sim_result_free(&r);
+}
+
+/* The probe derives L from its ping-pong through the runtime's calls (rank 0:
+ * isend, wait it, wait the reply, post the next receive; rank 1: wait, post
+ * the next receive, isend, wait it) as half a round trip less o_s, o_r and
+ * o_post.  The simulator must give that round trip back, 2 (o_s + L + o_r +
+ * o_post), for an eager and for a rendezvous size: after its first post and
+ * 3 rounds rank 0 ends at o_post + 2 round trips + 2 (o_s + L + o_r) (no
+ * post in the last round). */
+TEST_IMPL(loggops_probe_pingpong)
+{
+    ps_machine m = model("nobus", "1000", "1", "1", "0", "0", "0.5e-6");
+    const long sizes[2] = {500, 11001};
+    for (int k = 0; k < 2; k++) {
+        long n = sizes[k];
+        char text[4096];
+        int len = snprintf(text, sizeof text, "ranks 2\nrank 0\n RECEIVE 1 %ld\n", n);
+        for (int i = 0; i < 3; i++) {
+            len += snprintf(text + len, sizeof text - (size_t)len, " SEND 1 %ld\n WAITONE 0\n WAITONE 1\n", n);
+            if (i < 2) len += snprintf(text + len, sizeof text - (size_t)len, " RECEIVE 1 %ld\n", n);
+        }
+        len += snprintf(text + len, sizeof text - (size_t)len, "rank 1\n RECEIVE 0 %ld\n", n);
+        for (int i = 0; i < 3; i++) {
+            /* the receive: the last request issued, then the one before the last send */
+            len += snprintf(text + len, sizeof text - (size_t)len, " WAITONE %d\n", i ? 1 : 0);
+            if (i < 2) len += snprintf(text + len, sizeof text - (size_t)len, " RECEIVE 0 %ld\n", n);
+            len += snprintf(text + len, sizeof text - (size_t)len, " SEND 0 %ld\n WAITONE 0\n", n);
+        }
+        ps_loggops_cost c;
+        ps_loggops_at(&m.lg, (double)n, &c);
+        double rtt = 2 * (c.os + c.L + c.orr + m.lg.o_post);
+        ps_sim_result r;
+        run(&m, text, &r);
+        NEAR(r.rank[0].end, m.lg.o_post + 2 * rtt + 2 * (c.os + c.L + c.orr));
+        ps_sim_result_free(&r);
+    }
+}
+
+/* The probe's bucket estimate: a stop-and-wait series of 8 KiB messages
+ * through a bucket of 64 KiB at 1.25 MB/s, 50 us per round trip at line
+ * speed, gives back the rate and the burst; an unshaped series gives none. */
+TEST_IMPL(loggops_bucket_estimate)
+{
+    const double c = 8192, rate = 1.25e6, burst = 65536, rtt = 50e-6;
+    double rt[64], tok = burst;
+    for (int j = 0; j < 64; j++) {
+        double wait = tok >= c ? 0 : (c - tok) / rate;
+        tok = tok >= c ? tok - c : 0;
+        rt[j] = rtt + wait;
+        tok += rate * rtt;   /* refills during the round trip */
+        if (tok > burst) tok = burst;
+    }
+    int shaped;
+    double r, b;
+    ps__loggops_bucket(rt, 64, c, &shaped, &r, &b);
+    CHECK(shaped);
+    CHECK(fabs(r - rate) < 1e-6 * rate);
+    CHECK(fabs(b - burst) < 0.01 * burst);
+    for (int j = 0; j < 64; j++) rt[j] = rtt * (1 + 0.1 * (j % 3));
+    ps__loggops_bucket(rt, 64, c, &shaped, &r, &b);
+    CHECK(!shaped && r == 0 && b == 0);
+}

@@ -1,0 +1,140 @@
+/*
+ * test_sheet_stream.c - the result sheet the simulator builds as it runs
+ * (no trace kept) against the sheet computed from its predicted trace
+ * (ps_sheet_compute), on programs with blocking and nonblocking messages,
+ * waits for one request and for all, several messages in flight between
+ * the same pair, and computation; on the seed's SP2 and on a LogGOPS model.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/sim.h"
+#include "sim/stream.h"
+#include "trace/sheet.h"
+
+#include "check.h"
+
+static int near(double a, double b) { return fabs(a - b) <= 1e-12 + 1e-9 * fabs(b); }
+
+static void same_stat(const ps_stat *a, const ps_stat *b, const char *what, int r)
+{
+    CHECK(a->n == b->n && near(a->sum, b->sum) && near(a->min, b->min) && near(a->max, b->max), "%s of rank %d", what,
+          r);
+}
+
+static void same_sheet(const ps_sheet *a, const ps_sheet *b)
+{
+    CHECK(a->nranks == b->nranks);
+    CHECK(near(a->time, b->time));
+    CHECK(near(a->busy_pct, b->busy_pct) && near(a->overhead_pct, b->overhead_pct) && near(a->idle_pct, b->idle_pct),
+          "busy %g / %g, overhead %g / %g, idle %g / %g", a->busy_pct, b->busy_pct, a->overhead_pct, b->overhead_pct,
+          a->idle_pct, b->idle_pct);
+    CHECK(a->messages_sent == b->messages_sent && a->bytes_sent == b->bytes_sent);
+    CHECK(a->messages_received == b->messages_received && a->bytes_received == b->bytes_received);
+    CHECK(a->unmatched == b->unmatched && a->dropped == b->dropped);
+    CHECK(a->max_queue == b->max_queue, "max queue %d, from the trace %d", a->max_queue, b->max_queue);
+    CHECK(near(a->avg_queue, b->avg_queue), "average queue %g, from the trace %g", a->avg_queue, b->avg_queue);
+    for (int r = 0; r < a->nranks && r < b->nranks; r++) {
+        const ps_rank_sheet *x = &a->rank[r], *y = &b->rank[r];
+        CHECK(near(x->busy, y->busy) && near(x->overhead, y->overhead) && near(x->idle, y->idle),
+              "rank %d: busy %g / %g, overhead %g / %g, idle %g / %g", r, x->busy, y->busy, x->overhead, y->overhead,
+              x->idle, y->idle);
+        CHECK(near(x->compute, y->compute) && near(x->flops, y->flops), "rank %d computation", r);
+        CHECK(x->messages_sent == y->messages_sent && x->messages_received == y->messages_received, "rank %d", r);
+        CHECK(x->max_queue == y->max_queue && near(x->avg_queue, y->avg_queue), "rank %d queue %d %g / %d %g", r,
+              x->max_queue, x->avg_queue, y->max_queue, y->avg_queue);
+        same_stat(&x->send_time, &y->send_time, "send time", r);
+        same_stat(&x->recv_time, &y->recv_time, "receive time", r);
+    }
+}
+
+/* P ranks, rounds of: nonblocking sends to the next k ranks and receives
+ * from the previous k (two messages per pair, the second larger), work
+ * that differs by rank, a WAITONE for the last receive, then WAIT; and a
+ * blocking ring shift. */
+static char *program(int P, int rounds)
+{
+    size_t cap = 1 << 20, n = 0;
+    char *t = malloc(cap);
+    n += (size_t)snprintf(t + n, cap - n, "ranks %d\n", P);
+    for (int r = 0; r < P; r++) {
+        n += (size_t)snprintf(t + n, cap - n, "rank %d\n", r);
+        for (int k = 0; k < rounds; k++) {
+            int nreq = 0;
+            /* ranks start their sends at different times: a receiver's messages
+             * are not sent in the order it completes them */
+            n += (size_t)snprintf(t + n, cap - n, " WORK %d\n", 20000 * ((r * 5 + k) % 3));
+            for (int d = 1; d <= 2 && d < P; d++) {
+                int to = (r + d) % P, from = (r - d + P) % P;
+                /* tags apart: a WAITONE completes a later receive before an earlier
+                 * one, and a trace lists receives in completion order */
+                n += (size_t)snprintf(t + n, cap - n, " RECEIVE %d %d tag %d\n RECEIVE %d %d tag %d\n", from,
+                                      64 * (k + 1), 10 * d, from, 4096 * (d + k), 10 * d + 1);
+                n += (size_t)snprintf(t + n, cap - n, " SEND %d %d tag %d\n SEND %d %d tag %d\n", to, 64 * (k + 1),
+                                      10 * d, to, 4096 * (d + k), 10 * d + 1);
+                nreq += 4;
+            }
+            n += (size_t)snprintf(t + n, cap - n, " WORK %d\n", 10000 * (1 + (r * 7 + k * 3) % 5));
+            if (nreq) n += (size_t)snprintf(t + n, cap - n, " WAITONE %d\n WAIT\n", 2);
+            if (r % 2 == 0) n += (size_t)snprintf(t + n, cap - n, " BSEND %d 800\n BRECEIVE %d 800\n", (r + 1) % P, (r - 1 + P) % P);
+            else n += (size_t)snprintf(t + n, cap - n, " BRECEIVE %d 800\n BSEND %d 800\n", (r - 1 + P) % P, (r + 1) % P);
+        }
+    }
+    return t;
+}
+
+static void check_program(const ps_machine *m, int P, int rounds)
+{
+    char err[512], *text = program(P, rounds);
+    ps_streams *s;
+    CHECK(ps_streams_parse_text(text, "sheet.txt", &s, err, sizeof err) == 0, "%s", err);
+    free(text);
+    ps_sim_opts o;
+    ps_sim_defaults(&o);
+    ps_sim_result r;
+    CHECK(ps_simulate(s, m, &o, &r, err, sizeof err) == 0, "%s", err);
+    CHECK(r.has_sheet && r.trace);
+    ps_sheet fromtrace;
+    if (r.has_sheet && r.trace && ps_sheet_compute(r.trace, &fromtrace) == 0) {
+        CHECK(r.sheet.messages_sent > 0 && r.sheet.max_queue > 0);
+        same_sheet(&r.sheet, &fromtrace);
+        ps_sheet_free(&fromtrace);
+    }
+    ps_sim_result_free(&r);
+    /* without the trace: the same sheet */
+    o.build_trace = 0;
+    ps_sim_result r2;
+    CHECK(ps_simulate(s, m, &o, &r2, err, sizeof err) == 0 && r2.has_sheet && !r2.trace);
+    ps_streams_free(s);
+    ps_sim_result_free(&r2);
+}
+
+static ps_machine load(const char *path_or_text, int text)
+{
+    ps_machine m;
+    char err[512];
+    int rc = text ? ps_machine_parse(path_or_text, "model.ini", &m, err, sizeof err)
+                  : ps_machine_load(path_or_text, &m, err, sizeof err);
+    if (rc) {
+        fprintf(stderr, "%s\n", err);
+        exit(1);
+    }
+    return m;
+}
+
+TEST_IMPL(sheet_as_it_runs)
+{
+    ps_machine sp2 = load(PS_SOURCE_DIR "/machines/sp2.ini", 0);
+    ps_machine lg = load("[machine]\nsend_latency = 1e-6\nrecv_latency = 1e-6\nword_time = 8e-9\nflop_time = 1e-9\n"
+                         "network = nobus\n[loggops]\nS = 1000\no_post = 0.1e-6\no_done = 0.05e-6\ncontention = 1.5\n"
+                         "progress_send = 0\nprogress_recv = 1\nrate = 0\nburst = 0\n"
+                         "1 = 1e-6 2e-6 3e-6 0.5e-6\n1000 = 2e-6 4e-6 3e-6 1.5e-6\n"
+                         "1001 = 1e-6 10e-6 4e-6 1e-6\n101001 = 1e-6 110e-6 4e-6 11e-6\n",
+                         1);
+    for (int P = 2; P <= 10; P += 4) {
+        check_program(&sp2, P, 3);
+        check_program(&lg, P, 3);
+    }
+}
