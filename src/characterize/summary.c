@@ -1,14 +1,24 @@
 /*
  * summary.c - the characterization's summary (see characterize.h).
  *
- * The main bottleneck is named from measurements, never assumed: the
- * communication share (overhead + idle) of the computing workloads cg,
- * mmm_s and red_black at the largest P, and the sweep's own network
- * conclusion.  Above half of the time in communication, or the sweep finding
- * the network limiting while the workloads spend at least a quarter of their
- * time communicating, names the network; otherwise a sweep efficiency
- * under 80% names the shared memory system (the ranks of one node compete for
- * memory bandwidth); otherwise no parallel bottleneck up to that P.
+ * The main bottleneck is named from figures of the same report, each with its
+ * noise (docs/CHARACTERIZE.md "The main bottleneck"):
+ *   C  the communication share (overhead + idle) of cg, mmm_s and red_black
+ *      at the largest P, their mean; its noise the mean of theirs, each
+ *      max(S, 1 - S) u / (1 + u) for a run whose best two trials differ by u
+ *      (the most a disturbance of that size moves a share);
+ *   L  the clue sweep's efficiency loss 1 - E at its largest P, with the
+ *      sweep's own noise (its "efficiency-falls" conclusion);
+ *   M  the share of the memory-bandwidth bound the clue kernel reaches
+ *      (the sweep's "memory-bandwidth" conclusion).
+ * The network is named when communication takes more than half of the time
+ * beyond its noise, or accounts for the efficiency loss within the noise
+ * (C + nC >= L - nL) while the sweep finds the network limiting; the memory
+ * system when the efficiency falls beyond its noise and the kernel runs at
+ * the memory-bandwidth bound within the noise (M + nM >= 0.8).  When the
+ * efficiency does not fall beyond its noise and communication stays small,
+ * nothing is named; when it falls but neither explains it, the summary says
+ * that no bottleneck stands out beyond the noise.
  */
 #include "characterize/characterize.h"
 
@@ -20,13 +30,14 @@
 
 #include "launch/launch.h"
 #include "report/html.h"
+#include "report/noise.h"
 #include "report/result.h"
 #include "predict/compare.h"
 #include "util/util.h"
 
 /* Thresholds of the bottleneck rule (see the top comment). */
-#define PS_COMM_SHARE_NETWORK 50.0
-#define PS_EFFICIENCY_OK 0.8
+#define PS_COMM_SHARE_NETWORK 0.5
+#define PS_MEMORY_NEAR 0.8
 
 static json_t *load(const char *dir, const char *name)
 {
@@ -98,6 +109,10 @@ static void summary_probe(json_t *s, const char *dir)
     json_object_set_new(o, "best_two_agree", json_boolean(agree));
     json_t *w = json_object_get(pr, "warnings");
     json_object_set(o, "warnings", json_is_array(w) ? w : json_array());
+    if (json_object_get(pr, "noise")) json_object_set(o, "noise", json_object_get(pr, "noise"));
+    json_object_set(o, "g_range", json_object_get(bsp, "g_range"));
+    json_object_set(o, "l_range", json_object_get(bsp, "l_range"));
+    if (json_object_get(bsp, "fit_note")) json_object_set(o, "bsp_fit_note", json_object_get(bsp, "fit_note"));
     json_object_set_new(s, "probe", o);
     json_t *m = json_object_get(pr, "machine");
     if (json_is_object(m)) json_object_set(s, "machine", m);
@@ -112,7 +127,10 @@ static void summary_fingerprint(json_t *s, const char *dir)
     json_t *o = json_object();
     json_object_set_new(o, "ranks", json_integer(json_integer_value(json_object_get(json_object_get(fp, "params"), "ranks"))));
     json_object_set_new(o, "time_s", jnum(num(t, "min")));
+    json_object_set_new(o, "time_uncertainty", jnum(num(t, "uncertainty")));
     json_object_set_new(o, "trials", json_integer(json_integer_value(json_object_get(t, "trials"))));
+    json_object_set_new(o, "oversubscribed", json_boolean(json_is_true(json_object_get(fp, "oversubscribed"))));
+    if (json_object_get(fp, "noise")) json_object_set(o, "noise", json_object_get(fp, "noise"));
     json_object_set_new(o, "busy_pct", jnum(num(sh, "busy_pct")));
     json_object_set_new(o, "overhead_pct", jnum(num(sh, "overhead_pct")));
     json_object_set_new(o, "idle_pct", jnum(num(sh, "idle_pct")));
@@ -121,47 +139,74 @@ static void summary_fingerprint(json_t *s, const char *dir)
     json_decref(fp);
 }
 
-static void summary_scale(json_t *s, const char *dir, int *network_concluded, double *eff_out, int *p_out)
+/* What the bottleneck rule takes from the sweep: its efficiency loss and
+ * the memory bound, each with the sweep's noise. */
+typedef struct scale_figs {
+    int    network_limited;   /* the sweep's "network-limited" is a finding */
+    int    maxp;
+    double eff, loss, loss_noise, mem, mem_noise;
+} scale_figs;
+
+static const json_t *record(const json_t *arr, const char *id)
 {
+    size_t i;
+    json_t *c;
+    json_array_foreach(arr, i, c) {
+        const char *x = json_string_value(json_object_get(c, "id"));
+        if (x && !strcmp(x, id)) return c;
+    }
+    return NULL;
+}
+
+static void summary_scale(json_t *s, const char *dir, scale_figs *f)
+{
+    f->network_limited = 0;
+    f->maxp = 0;
+    f->eff = f->loss = f->loss_noise = f->mem = f->mem_noise = NAN;
     json_t *sc = load(dir, "scale/scale.json");
     if (!sc) return;
     json_t *o = json_object();
-    int maxp = 0;
-    double eff = NAN;
     size_t i;
     json_t *p;
     json_array_foreach(json_object_get(sc, "points"), i, p) {
         const char *v = json_string_value(json_object_get(p, "variation"));
         int r = (int)json_integer_value(json_object_get(json_object_get(p, "params"), "ranks"));
-        if (v && !strcmp(v, "base") && r >= maxp && isfinite(num(p, "efficiency"))) {
-            maxp = r;
-            eff = num(p, "efficiency");
+        if (v && !strcmp(v, "base") && r >= f->maxp && isfinite(num(p, "efficiency"))) {
+            f->maxp = r;
+            f->eff = num(p, "efficiency");
         }
     }
-    json_object_set_new(o, "largest_ranks", json_integer(maxp));
-    json_object_set_new(o, "efficiency_base", jnum(eff));
-    json_t *texts = json_array();
-    json_t *c;
-    json_array_foreach(json_object_get(sc, "conclusions"), i, c) {
-        const char *id = json_string_value(json_object_get(c, "id"));
-        const char *text = json_string_value(json_object_get(c, "text"));
-        if (text) json_array_append_new(texts, json_string(text));
-        if (id && strstr(id, "network")) *network_concluded = 1;
+    const json_t *cs = json_object_get(sc, "conclusions");
+    const json_t *ef = record(cs, "efficiency-falls"), *mb = record(cs, "memory-bandwidth");
+    const json_t *nl = record(cs, "network-limited");
+    f->network_limited = nl && !strcmp(json_string_value(json_object_get(nl, "verdict")), "finding");
+    if (ef) {
+        f->loss = num(ef, "effect");
+        f->loss_noise = num(ef, "noise");
     }
-    json_object_set_new(o, "conclusions", texts);
+    if (mb) {
+        f->mem = 1 - num(mb, "effect");
+        f->mem_noise = num(mb, "noise");
+    }
+    json_object_set_new(o, "largest_ranks", json_integer(f->maxp));
+    json_object_set_new(o, "efficiency_base", jnum(f->eff));
+    json_object_set_new(o, "efficiency_noise", jnum(f->loss_noise));
+    json_object_set_new(o, "conclusions", json_is_array(cs) ? json_deep_copy(cs) : json_array());
     json_object_set_new(o, "complete", json_boolean(json_is_true(json_object_get(sc, "complete"))));
+    json_object_set_new(o, "oversubscribed", json_boolean(json_is_true(json_object_get(sc, "oversubscribed"))));
+    json_t *mn = json_object_get(json_object_get(sc, "noise"), "machine");
+    if (mn) json_object_set(o, "noise", mn);
     json_object_set_new(s, "scale", o);
-    *eff_out = eff;
-    *p_out = maxp;
     json_decref(sc);
 }
 
 static const char *const predicted[] = {"fingerprint", "cg", "mmm_s", "red_black", NULL};
 
-static void summary_predict(json_t *s, const char *dir, int ranks, double *comm_share)
+static void summary_predict(json_t *s, const char *dir, int ranks, double *comm_share, double *comm_noise,
+                            int *over)
 {
     json_t *rows = json_array();
-    double maxabs = 0, sumabs = 0;
+    double maxabs = 0, sumabs = 0, noise = 0;
     int n = 0, nshare = 0;
     double share = 0;
     for (int w = 0; predicted[w]; w++) {
@@ -178,6 +223,18 @@ static void summary_predict(json_t *s, const char *dir, int ranks, double *comm_
             if (isfinite(o) && isfinite(i) && pr > 1) {
                 share += o + i;
                 nshare++;
+                /* A disturbance d added to a run of time T moves its
+                 * communication share S by at most max(S, 1 - S) d / (T + d)
+                 * (all of d in one class); d is taken as the second-best
+                 * trial's excess, u T.  A share of time-sliced ranks is no
+                 * measurement: its noise is the share itself. */
+                double S = (o + i) / 100, u = num(json_object_get(pt, "time"), "uncertainty");
+                double ns = isfinite(u) ? fmax(S, 1 - S) * u / (1 + u) : NAN;
+                if (json_is_true(json_object_get(pt, "oversubscribed"))) {
+                    *over = 1;
+                    ns = S;
+                }
+                noise += ns;   /* the mean's noise: the mean of the shares' (NAN stays NAN) */
             }
         }
         if (pd && md) {
@@ -212,7 +269,131 @@ static void summary_predict(json_t *s, const char *dir, int ranks, double *comm_
     json_object_set_new(o, "max_abs_error", n ? json_real(maxabs) : json_null());
     json_object_set_new(o, "mean_abs_error", n ? json_real(sumabs / n) : json_null());
     json_object_set_new(s, "prediction", o);
-    *comm_share = nshare ? share / nshare : NAN;
+    *comm_share = nshare ? share / nshare / 100 : NAN;
+    *comm_noise = nshare ? noise / nshare : NAN;
+}
+
+static const char *pm(char *b, size_t n, double v, double e)
+{
+    if (!isfinite(v)) snprintf(b, n, "not measured");
+    else if (isfinite(e)) snprintf(b, n, "%.0f%% +/- %.0f%%", 100 * v, 100 * e);
+    else snprintf(b, n, "%.0f%% (noise unknown)", 100 * v);
+    return b;
+}
+
+/* The main bottleneck from C (communication share), L (efficiency loss) and
+ * M (share of the memory bound), each with its noise (see the top comment). */
+static json_t *bottleneck(double C, double nC, const scale_figs *f, int ranks, int over)
+{
+    json_t *b = json_object();
+    double L = f->loss, nL = f->loss_noise, M = f->mem, nM = f->mem_noise;
+    char c1[64], c2[64], c3[64], reason[900];
+    pm(c1, sizeof c1, C, nC);
+    pm(c2, sizeof c2, L, nL);
+    pm(c3, sizeof c3, M, nM);
+    int loss_beyond = isfinite(L) && isfinite(nL) && L > nL;
+    int comm_large = isfinite(C) && isfinite(nC) && C - nC > PS_COMM_SHARE_NETWORK;
+    int comm_covers = isfinite(C) && isfinite(nC) && C > nC && loss_beyond && C + nC >= L - nL;
+    int mem_at_bound = isfinite(M) && isfinite(nM) && M + nM >= PS_MEMORY_NEAR;
+    const char *name, *verdict = "finding";
+    double effect = NAN, noise = NAN;
+    if (comm_large || (comm_covers && f->network_limited)) {
+        name = "network";
+        effect = C;
+        noise = nC;
+        snprintf(reason, sizeof reason,
+                 "cg, mmm_s and red_black spend %s of their time communicating at P = %d%s (efficiency loss %s, "
+                 "memory bound reached %s)",
+                 c1, ranks,
+                 comm_large ? ", more than half beyond the noise"
+                            : ", which accounts for the clue sweep's efficiency loss, and the sweep finds the network "
+                              "limiting",
+                 c2, c3);
+    } else if (loss_beyond && mem_at_bound) {
+        name = "memory system";
+        effect = L;
+        noise = nL;
+        snprintf(reason, sizeof reason,
+                 "the clue sweep loses %s of its efficiency at P = %d while its kernel runs at %s of the memory-bandwidth "
+                 "bound: the ranks compete for the node's memory bandwidth (communication %s)",
+                 c2, f->maxp, c3, c1);
+    } else if (loss_beyond && comm_covers) {
+        name = "communication";
+        effect = C;
+        noise = nC;
+        snprintf(reason, sizeof reason,
+                 "the clue sweep loses %s of its efficiency at P = %d and communication takes %s of the workloads' "
+                 "time, enough to account for it (memory bound reached %s)",
+                 c2, f->maxp, c1, c3);
+    } else if (loss_beyond) {
+        name = "none beyond the noise";
+        verdict = "within-noise";
+        effect = L;
+        noise = nL;
+        snprintf(reason, sizeof reason,
+                 "the clue sweep loses %s of its efficiency at P = %d, but neither communication (%s of the time) nor "
+                 "the memory bound (%s of it reached) accounts for that beyond the noise: cannot tell what limits it "
+                 "at this noise level%s; run on a quieter machine or with more trials",
+                 c2, f->maxp, c1, c3,
+                 over ? " (more ranks than cores: the loss is likely time-slicing)" : "");
+    } else if (isfinite(C) || isfinite(L)) {
+        /* that nothing limits is never a finding: the noise bounds it */
+        name = "none";
+        verdict = "within-noise";
+        effect = isfinite(L) ? L : C;
+        noise = isfinite(L) ? nL : nC;
+        snprintf(reason, sizeof reason,
+                 "no parallel bottleneck stands out beyond the noise up to P = %d: efficiency loss %s, communication %s "
+                 "of the workloads' time, memory bound reached %s; cannot tell of a smaller one at this noise level",
+                 ranks, c2, c1, c3);
+    } else {
+        name = "unknown";
+        verdict = "within-noise";
+        snprintf(reason, sizeof reason,
+                 "not enough was measured to tell (see the steps that failed): cannot tell at this noise level");
+    }
+    json_object_set_new(b, "name", json_string(name));
+    json_object_set_new(b, "reason", json_string(reason));
+    json_object_set_new(b, "verdict", json_string(verdict));
+    json_object_set_new(b, "effect", jnum(effect));
+    json_object_set_new(b, "noise", jnum(noise));
+    json_t *fig = json_object();
+    json_object_set_new(fig, "communication_share", jnum(C));
+    json_object_set_new(fig, "communication_share_noise", jnum(nC));
+    json_object_set_new(fig, "efficiency_loss", jnum(L));
+    json_object_set_new(fig, "efficiency_loss_noise", jnum(nL));
+    json_object_set_new(fig, "memory_bound_fraction", jnum(M));
+    json_object_set_new(fig, "memory_bound_noise", jnum(nM));
+    json_object_set_new(fig, "sweep_network_limited", json_boolean(f->network_limited));
+    json_object_set_new(b, "figures", fig);
+    json_object_set_new(b, "communication_share_pct", jnum(100 * C));
+    return b;
+}
+
+/* The machine's noise as each step measured it, and the worst level. */
+static json_t *noise_of_steps(const json_t *s)
+{
+    json_t *o = json_object(), *steps = json_object();
+    static const char *const levels[] = {"quiet", "busy", "very busy"};
+    int worst = -1;
+    const char *keys[] = {"probe", "fingerprint", "scale"};
+    for (int k = 0; k < 3; k++) {
+        const json_t *n = json_object_get(json_object_get(s, keys[k]), "noise");
+        if (!n) continue;
+        json_object_set(steps, keys[k], (json_t *)n);
+        const char *l = json_string_value(json_object_get(n, "level"));
+        for (int i = 0; i < 3; i++)
+            if (l && !strcmp(l, levels[i]) && i > worst) worst = i;
+    }
+    json_object_set_new(o, "steps", steps);
+    json_object_set_new(o, "level", worst >= 0 ? json_string(levels[worst]) : json_null());
+    char line[300];
+    if (worst >= 0) {
+        snprintf(line, sizeof line, "machine noise: %s (the worst the steps measured; each step's figures carry their own)",
+                 levels[worst]);
+        json_object_set_new(o, "summary", json_string(line));
+    }
+    return o;
 }
 
 json_t *ps_characterize_summary(const char *dir, int ranks, double budget, double elapsed,
@@ -247,46 +428,18 @@ json_t *ps_characterize_summary(const char *dir, int ranks, double budget, doubl
     json_object_set_new(s, "steps", st);
     json_object_set_new(s, "missing", missing);
 
-    int network_concluded = 0, maxp = 0;
-    double eff = NAN, share = NAN;
+    double share = NAN, share_noise = NAN;
+    int over = 0;
+    scale_figs sf;
     summary_probe(s, dir);
     summary_fingerprint(s, dir);
-    summary_scale(s, dir, &network_concluded, &eff, &maxp);
-    summary_predict(s, dir, ranks, &share);
-
-    json_t *b = json_object();
-    char reason[512];
-    const char *name;
-    /* the sweep's own network finding counts only where the workloads also
-     * spend a real share of their time communicating */
-    if ((isfinite(share) && share > PS_COMM_SHARE_NETWORK) ||
-        (network_concluded && (!isfinite(share) || share > PS_COMM_SHARE_NETWORK / 2))) {
-        name = "network";
-        snprintf(reason, sizeof reason,
-                 "%s%.0f%% of the time of cg, mmm_s and red_black at P = %d is spent communicating%s",
-                 isfinite(share) ? "" : "(no workload measurement) ", isfinite(share) ? share : 0.0, ranks,
-                 network_concluded ? "; the clue sweep finds the network limiting its efficiency" : "");
-    } else if (isfinite(eff) && eff < PS_EFFICIENCY_OK) {
-        name = "memory system";
-        snprintf(reason, sizeof reason,
-                 "the clue sweep keeps %.0f%% efficiency at P = %d while %s: the ranks compete for the node's "
-                 "memory bandwidth",
-                 100 * eff, maxp, isfinite(share) ? "communication takes a small share of the workloads' time" :
-                                                   "the sweep finds no network limit");
-    } else if (isfinite(share) || isfinite(eff)) {
-        name = "none";
-        snprintf(reason, sizeof reason,
-                 "no parallel bottleneck up to P = %d: communication takes %.0f%% of the workloads' time%s",
-                 ranks, isfinite(share) ? share : 0.0,
-                 isfinite(eff) ? " and the clue sweep keeps its efficiency" : "");
-    } else {
-        name = "unknown";
-        snprintf(reason, sizeof reason, "not enough was measured to tell (see the steps that failed)");
-    }
-    json_object_set_new(b, "name", json_string(name));
-    json_object_set_new(b, "reason", json_string(reason));
-    json_object_set_new(b, "communication_share_pct", jnum(share));
-    json_object_set_new(s, "bottleneck", b);
+    summary_scale(s, dir, &sf);
+    summary_predict(s, dir, ranks, &share, &share_noise, &over);
+    over |= json_is_true(json_object_get(json_object_get(s, "fingerprint"), "oversubscribed")) ||
+            json_is_true(json_object_get(json_object_get(s, "scale"), "oversubscribed"));
+    json_object_set_new(s, "oversubscribed", json_boolean(over));
+    json_object_set_new(s, "bottleneck", bottleneck(share, share_noise, &sf, ranks, over));
+    json_object_set_new(s, "noise", noise_of_steps(s));
     return s;
 }
 
@@ -320,6 +473,11 @@ void ps_characterize_print(const json_t *s, FILE *f)
     char a[64], c[64];
     fprintf(f, "Machine: %s (%s, %lld cores), %s\n", str(m, "host"), str(m, "cpu"),
             (long long)json_integer_value(json_object_get(m, "cores")), str(m, "mpi"));
+    const char *nl = json_string_value(json_object_get(json_object_get(s, "noise"), "summary"));
+    if (nl) fprintf(f, "  %s\n", nl);
+    if (json_is_true(json_object_get(s, "oversubscribed")))
+        fprintf(f, "  WARNING: more ranks than cores in some steps: their times include time-slicing and their busy / "
+                   "idle figures are marked\n");
     if (p) {
         fmt_t(a, sizeof a, num(p, "latency_s"));
         fmt_bw(c, sizeof c, num(p, "bandwidth_Bps"));
@@ -341,13 +499,14 @@ void ps_characterize_print(const json_t *s, FILE *f)
                 num(fp, "overhead_pct"), num(fp, "idle_pct"));
     }
     if (sc)
-        fprintf(f, "  clue sweep: efficiency %.0f%% at P = %lld (base variation)\n", 100 * num(sc, "efficiency_base"),
+        fprintf(f, "  clue sweep: efficiency %.0f%% +/- %.0f%% at P = %lld (base variation)\n",
+                100 * num(sc, "efficiency_base"), 100 * num(sc, "efficiency_noise"),
                 (long long)json_integer_value(json_object_get(sc, "largest_ranks")));
     if (pr && json_integer_value(json_object_get(pr, "points")) > 0)
         fprintf(f, "  predictions (P > 1): mean |error| %.1f%%, max %.1f%% over %lld points\n",
                 100 * num(pr, "mean_abs_error"), 100 * num(pr, "max_abs_error"),
                 (long long)json_integer_value(json_object_get(pr, "points")));
-    fprintf(f, "  main bottleneck: %s: %s\n", str(b, "name"), str(b, "reason"));
+    fprintf(f, "  main bottleneck [%s]: %s: %s\n", str(b, "verdict"), str(b, "name"), str(b, "reason"));
     const char *warn = json_string_value(json_object_get(s, "warning"));
     if (warn) fprintf(f, "  warning: %s\n", warn);
     json_t *missing = json_object_get(s, "missing");
@@ -371,7 +530,11 @@ int ps_characterize_report_html(FILE *out, const json_t *s, const char *dir, con
     const json_t *pr = json_object_get(s, "prediction"), *b = json_object_get(s, "bottleneck");
     char a[64];
     ps_html_section_begin(out, "characterization", "Characterization");
-    ps_html_note(out, "Main bottleneck: %s. %s.", str(b, "name"), str(b, "reason"));
+    ps_noise_html(out, json_object_get(s, "noise"));
+    if (json_is_true(json_object_get(s, "oversubscribed")))
+        ps_html_note(out, "More ranks than cores in some steps: their times include time-slicing and their busy / idle "
+                          "figures are marked.");
+    ps_html_note(out, "Main bottleneck [%s]: %s. %s.", str(b, "verdict"), str(b, "name"), str(b, "reason"));
     const char *warn = json_string_value(json_object_get(s, "warning"));
     if (warn) ps_html_note(out, "Warning: %s.", warn);
     ps_html_kv_begin(out);
@@ -401,8 +564,9 @@ int ps_characterize_report_html(FILE *out, const json_t *s, const char *dir, con
                    num(fp, "overhead_pct"), num(fp, "idle_pct"));
     }
     if (sc)
-        ps_html_kv(out, "Efficiency at the largest P (clue, base)", "%.0f%% at P = %lld",
-                   100 * num(sc, "efficiency_base"), (long long)json_integer_value(json_object_get(sc, "largest_ranks")));
+        ps_html_kv(out, "Efficiency at the largest P (clue, base)", "%.0f%% +/- %.0f%% at P = %lld",
+                   100 * num(sc, "efficiency_base"), 100 * num(sc, "efficiency_noise"),
+                   (long long)json_integer_value(json_object_get(sc, "largest_ranks")));
     if (pr && json_integer_value(json_object_get(pr, "points")) > 0)
         ps_html_kv(out, "Prediction accuracy (P > 1)", "mean |error| %.1f%%, max %.1f%% over %lld points",
                    100 * num(pr, "mean_abs_error"), 100 * num(pr, "max_abs_error"),
@@ -431,7 +595,11 @@ int ps_characterize_report_html(FILE *out, const json_t *s, const char *dir, con
         ps_html_heading(out, "Scalability conclusions");
         size_t i;
         json_t *c;
-        json_array_foreach(json_object_get(sc, "conclusions"), i, c) ps_html_note(out, "%s", json_string_value(c));
+        json_array_foreach(json_object_get(sc, "conclusions"), i, c) {
+            /* records {id, text, verdict, ...}; older summaries kept strings */
+            if (json_is_string(c)) ps_html_note(out, "%s", json_string_value(c));
+            else ps_html_note(out, "[%s] %s", str(c, "verdict"), str(c, "text"));
+        }
     }
     json_t *steps = json_object_get(s, "steps");
     ps_html_heading(out, "Steps");

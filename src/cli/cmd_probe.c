@@ -125,7 +125,7 @@ int ps_cmd_probe(int argc, char **argv)
         PS_OPT_RANKS(&a.po.ranks, "ranks for the BSP measurements (default: the cores, at least 2)"),
         PS_OPT_OUTPUT(&a.output, "FILE", "machine model (default: machine.ini; '-': standard output)"),
         PS_OPT_FORCE(&a.force, "replace an existing machine model or --json file"),
-        PS_OPT_BOOL(0, "quick", &a.quick, "a shorter budget: seconds instead of about a minute and a half"),
+        PS_OPT_BOOL(0, "quick", &a.quick, "a shorter budget: seconds instead of more than a minute (announced at the start)"),
         PS_OPT_BOOL(0, "tiny", &a.tiny, NULL), /* the test suite's budget */
         PS_OPT_STR(0, "json", "FILE", &a.json, "the result JSON with every sample (\"kind\": \"probe\"; '-': standard output)"),
         PS_OPT_STR(0, "svg-dir", "DIR", &a.svg_dir, "plots (default: the directory of the machine model)"),
@@ -152,9 +152,8 @@ int ps_cmd_probe(int argc, char **argv)
     if ((rc = check_outputs(&cmd, &a))) return rc;
     if (!a.po.ranks) a.po.ranks = ps_probe_default_ranks();
     if (!a.quiet)
-        fprintf(stderr, "parscope probe: measuring on %d ranks (%s, about %s)...\n", a.po.ranks,
-                ps_probe_budget_for(a.po.mode)->name,
-                a.po.mode == PS_PROBE_FULL ? "2 minutes" : a.po.mode == PS_PROBE_QUICK ? "15 s" : "3 s");
+        fprintf(stderr, "parscope probe: measuring on %d ranks (%s, about %.0f s)...\n", a.po.ranks,
+                ps_probe_budget_for(a.po.mode)->name, ps_probe_budget_seconds(a.po.mode));
     json_t *doc;
     ps_machine m;
     char err[1024];

@@ -105,17 +105,8 @@ static void print_run(const ps_run_result *r, const double *samples, FILE *out)
         ps_sheet_print(&s, r->best_trace, r->workload, r->size, r->iterations, out);
         ps_sheet_free(&s);
     }
-    if (r->ntrials < 2) return;
-    double mn = INFINITY, mx = -INFINITY;
-    int ok = 0;
-    for (int k = 0; k < r->ntrials; k++)
-        if (isfinite(samples[k])) {
-            ok++;
-            mn = fmin(mn, samples[k]);
-            mx = fmax(mx, samples[k]);
-        }
-    fprintf(out, "\nTrials: %d (%d ok); min %.6f s, max %.6f s; the sheet is the fastest trial's\n", r->ntrials, ok,
-            mn, mx);
+    (void)samples;
+    ps_run_print_conditions(r, out);
 }
 
 /* The result JSON: every trial, the failures, the trace relative to the
@@ -137,6 +128,7 @@ static int write_result(const run_opts *o, const ps_run_result *r, const char *t
                                 r->ntrials, r->best_trace, rel ? rel : (tracefile[0] ? tracefile : NULL));
     free(samples);
     free(rel);
+    ps_run_annotate(r, doc);
     json_t *fails = json_array();
     for (int k = 0; k < r->ntrials; k++)
         if (r->trial[k].status)

@@ -75,12 +75,17 @@ static int set_workload(const ps_opt_cmd *c, ps_scale_params *p, const char *wor
 int ps_cmd_scale(int argc, char **argv)
 {
     const char *v[PS_K__COUNT] = {0}, *config = NULL, *resume = NULL;
+    int auto_trials = 0;
     const ps_opt opts[] = {
         KEY(0, "max-ranks", "N", PS_K_MAX_RANKS, "largest P (default: the machine's cores)"),
         KEY(0, "ranks", "LIST", PS_K_RANKS, "processor counts, e.g. 1,2,4 (default 1, 2, 4 .. N); must include 1"),
         KEY(0, "variations", "LIST", PS_K_VARIATIONS, "clue: all (default) or some of base,int,double,rearrange,\n"
                                                        "nodeorder,vonneumann,scatter,cellwise"),
         COMMON(PS_OPT_TRIALS(NULL, "runs per point (default 3)"), PS_K_TRIALS),
+        PS_OPT_BOOL(0, "auto-trials", &auto_trials, "3 to 10 runs per point: more where the best two trials differ by\n"
+                                                   "more than --spread-target, until --time-budget is spent"),
+        KEY(0, "spread-target", "X", PS_K_SPREAD_TARGET, "auto trials: the best two trials' relative gap to reach (0.05)"),
+        KEY(0, "time-budget", "SEC", PS_K_TIME_BUDGET, "auto trials: seconds the sweep may take (600)"),
         COMMON(PS_OPT_OUTPUT_NOT_TEXT(NULL, "DIR", "a directory",
                                       "where results go (default scale-WORKLOAD-DATE); must not hold a sweep"),
                PS_K_OUTPUT),
@@ -96,7 +101,8 @@ int ps_cmd_scale(int argc, char **argv)
         KEY(0, "seed", "N", PS_K_SEED, "initial grid and node order (1)"),
         COMMON(PS_OPT_TIMEOUT(NULL, "per run (default: automatic)"), PS_K_TIMEOUT),
         KEY(0, "efficiency-threshold", "X", PS_K_EFF_THRESHOLD, "below it adding nodes is 'not cost effective' (0.8)"),
-        KEY_FLAG("oversubscribe", PS_K_OVERSUBSCRIBE, "allow more ranks than cores"),
+        KEY_FLAG("oversubscribe", PS_K_OVERSUBSCRIBE, "accepted for old configurations: more ranks than cores always\n"
+                                                       "run, and the results mark them oversubscribed"),
         COMMON(PS_OPT_LAUNCHER(NULL, "e.g. 'srun -n {ranks}' (default mpiexec)"), PS_K_LAUNCHER),
         KEY(0, "workload-args", "ARGS", PS_K_WORKLOAD_ARGS, "more arguments for every run of the workload"),
         KEY(0, "cache", "BYTES", PS_K_CACHE, "override what hwloc reports (also --memory BYTES, --cores N)"),
@@ -108,6 +114,10 @@ int ps_cmd_scale(int argc, char **argv)
                                      "                      [-o DIR] [--strong] [--config FILE] [--resume DIR] [options]"};
     int n, rc = ps_opt_parse(&cmd, argc, argv, &n);
     if (rc != PS_OPT_GO) return rc;
+    if (auto_trials) {
+        if (v[PS_K_TRIALS]) return ps_opt_error(cmd.name, "--auto-trials chooses the trials: give it or --trials, not both");
+        v[PS_K_TRIALS] = "auto";   /* the parameter's value, as in a config file (trials = auto) */
+    }
     int given = 0;
     for (int k = 0; k < PS_K__COUNT; k++) given |= v[k] != NULL;
     char err[2048];

@@ -19,6 +19,7 @@
 #include "runtime/config.h"
 #include "workloads/workloads.h"
 #include "util/proc.h"
+#include "util/stats.h"
 #include "util/util.h"
 
 static int ends_with(const char *s, const char *suffix)
@@ -210,19 +211,25 @@ int ps_run_workload(const ps_run_spec *s, ps_run_result *r, ps_run_progress cb, 
 
     r->trial = ps_xcalloc((size_t)trials, sizeof *r->trial);
     r->planned = trials;
+    ps_noise_take(&r->noise_before, !s->noise_quick);
     int failed = 0;
     double overhead = 0;
     int nok = 0;
     for (int k = 0; k < trials && !ps_interrupted(); k++) {
         ps_run_trial *t = &r->trial[k];
         t->time = NAN;
+        t->others = NAN;
         unlink(tracefile);
+        ps_noise_sample n0, n1;
+        ps_noise_take(&n0, 0);
         ps_launch_opts lo = s->launch;
         lo.ranks = s->ranks;
         lo.status_dir = dir;
         lo.self_stop = s->launch.timeout > 0;
         ps_launch_result lr;
         int lrc = ps_launch(&lo, full, &lr);
+        ps_noise_take(&n1, 0);
+        t->others = ps_noise_others(&n0, &n1);
         if (lrc == 2) {
             ps_seterr(err, errlen, "%s", lr.message);
             rc = 2;
@@ -267,6 +274,7 @@ int ps_run_workload(const ps_run_spec *s, ps_run_result *r, ps_run_progress cb, 
         if (cb) cb(s, r, k, ctx);
     }
     if (ps_interrupted()) r->interrupted = 1;
+    ps_noise_take(&r->noise_after, !s->noise_quick && !ps_interrupted());
     r->launch_overhead = nok ? overhead / nok : 0;
     /* an executable's parameters are known only from its trace */
     if (r->best_trace && r->best_trace->meta_json && (r->size <= 0 || r->iterations <= 0)) {
@@ -291,4 +299,58 @@ void ps_run_result_free(ps_run_result *r)
     free(r->trial);
     ps_trace_free(r->best_trace);
     memset(r, 0, sizeof *r);
+}
+
+void ps_run_annotate(const ps_run_result *r, json_t *doc)
+{
+    json_object_set_new(doc, "noise", ps_noise_json(&r->noise_before, &r->noise_after));
+    json_t *tm = json_object_get(doc, "time");
+    if (json_is_object(tm)) {
+        json_t *a = json_array();
+        for (int k = 0; k < r->ntrials; k++)
+            json_array_append_new(a, isfinite(r->trial[k].others) ? json_real(100 * r->trial[k].others) : json_null());
+        json_object_set_new(tm, "others_busy_pct", a);
+    }
+    ps_placement p;
+    ps_placement_of(r->best_trace, r->ranks, &p);
+    ps_placement_annotate(doc, &p);
+}
+
+/* "Trials: 3 (3 ok); best 1.99 ms +/- 72% (the gap of the best two), ..."
+ * (nothing when no trial succeeded: they are reported one by one). */
+static void print_trials(const ps_run_result *r, FILE *out)
+{
+    double *v = ps_xcalloc((size_t)r->ntrials, sizeof *v);
+    for (int k = 0; k < r->ntrials; k++) v[k] = r->trial[k].time;
+    ps_sample_stats st;
+    ps_sample_stats_of(v, r->ntrials, &st);
+    free(v);
+    if (st.n == 0) return;
+    char best[32], med[32], lo[32], hi[32], unc[48];
+    ps_fmt_time(best, sizeof best, st.min);
+    ps_fmt_time(med, sizeof med, st.median);
+    double u = ps_stat_uncertainty(&st, PS_STAT_MIN);
+    if (isfinite(u)) snprintf(unc, sizeof unc, " +/- %.1f%%", 100 * u);
+    else snprintf(unc, sizeof unc, " (one successful trial: no spread)");
+    fprintf(out, "\nTrials: %d (%d ok); best %s%s (the gap of the best two), median %s", r->ntrials, st.n, best, unc,
+            med);
+    if (st.n >= 2) {
+        ps_fmt_time(lo, sizeof lo, st.ci_low);
+        ps_fmt_time(hi, sizeof hi, st.ci_high);
+        fprintf(out, " in [%s, %s] (%.0f%% interval)", lo, hi, 100 * st.ci_coverage);
+    }
+    fprintf(out, "; the sheet is the fastest trial's\n");
+}
+
+void ps_run_print_conditions(const ps_run_result *r, FILE *out)
+{
+    if (r->ntrials > 1) print_trials(r, out);
+    ps_placement p;
+    ps_placement_of(r->best_trace, r->ranks, &p);
+    char w[600];
+    ps_placement_warning(&p, w, sizeof w);
+    if (w[0]) fprintf(out, "WARNING: %s\n", w);
+    json_t *n = ps_noise_json(&r->noise_before, &r->noise_after);
+    fprintf(out, "%s\n", json_string_value(json_object_get(n, "summary")));
+    json_decref(n);
 }

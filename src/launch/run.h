@@ -10,7 +10,10 @@
 #ifndef PS_RUN_H
 #define PS_RUN_H
 
+#include <stdio.h>
+
 #include "launch/launch.h"
+#include "launch/noise.h"
 #include "trace/trace.h"
 
 typedef struct ps_run_spec {
@@ -23,6 +26,7 @@ typedef struct ps_run_spec {
     char *const *extra_args;   /* more program arguments (NULL-terminated) or NULL */
     ps_launch_opts launch;     /* ranks is taken from above */
     int          keep_all;     /* keep every trial's trace in the result */
+    int          noise_quick;  /* 1: no calibration loop around the trials (a sweep calibrates once) */
 } ps_run_spec;
 
 typedef struct ps_run_trial {
@@ -30,6 +34,7 @@ typedef struct ps_run_trial {
     int       status;          /* 0 ok, 1 failed */
     char      message[512];
     ps_trace *trace;           /* NULL unless kept */
+    double    others;          /* share of the machine other processes used during the trial, NAN unknown */
 } ps_run_trial;
 
 typedef struct ps_run_result {
@@ -43,6 +48,7 @@ typedef struct ps_run_result {
     double        launch_overhead; /* mean seconds per launch outside the timed interval */
     int           planned;         /* trials asked for; ntrials < planned: the rest are missing */
     int           interrupted;     /* parscope was interrupted: the trial running then is not in trial[] */
+    ps_noise_sample noise_before, noise_after;   /* the machine around the trials (noise.h) */
 } ps_run_result;
 
 /* Runs the trials.  Returns 0 if every trial succeeded, 1 if any failed
@@ -56,6 +62,15 @@ typedef void (*ps_run_progress)(const ps_run_spec *s, const ps_run_result *r, in
 int  ps_run_workload(const ps_run_spec *s, ps_run_result *r, ps_run_progress cb, void *ctx,
                      char *err, size_t errlen);
 void ps_run_result_free(ps_run_result *r);
+
+/* Adds to a run's result document what every result carries about the
+ * conditions of the measurement: "noise" (noise.h), "oversubscribed" and
+ * "placement" (from the fastest trial's trace; busy / idle figures marked
+ * when oversubscribed), and time.others_busy_pct per trial. */
+void ps_run_annotate(const ps_run_result *r, json_t *doc);
+
+/* The same as text: the oversubscription warning and the machine noise. */
+void ps_run_print_conditions(const ps_run_result *r, FILE *out);
 
 /* The argv to run one trial of a workload (before the launcher words):
  * resolves built-ins to "parscope __rank NAME", .loop files to a cached

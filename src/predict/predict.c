@@ -307,6 +307,10 @@ static int check_input(predict_ctx *c, char *err, size_t errlen)
 {
     const char *w = c->o->workload;
     if (ps_machine_load(c->o->machine_path, &c->m, err, errlen)) return 2;
+    if (c->m.bsp_fit_note[0] && !c->o->quiet)
+        fprintf(stderr, "parscope predict: %s has no BSP g and l (its h-relation fit failed: %s); the prediction uses "
+                        "the estimator's latency, word time and flop time only\n",
+                c->o->machine_path, c->m.bsp_fit_note);
     if (!ps_predict_is_streams(w) && !ps_workload_find(w) && !ends_with(w, ".loop") &&
         !(strchr(w, '/') && ps_file_exists(w))) {
         ps_seterr(err, errlen, "unknown workload '%s' (a built-in name, FILE.loop, a program, or streams)", w);

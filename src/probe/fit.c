@@ -9,7 +9,8 @@ int ps_lsq_line(const double *x, const double *y, const double *w, int n, ps_lin
     f->intercept = f->slope = NAN;
     f->n = n;
     f->rms = f->rms_rel = f->max_abs = NAN;
-    if (n < 2) return -1;
+    /* two points give a line with no residual: nothing says it fits */
+    if (n < PS_FIT_MIN_POINTS) return -1;
     /* centred sums: stable when x is large (message sizes up to 4 MiB) */
     double sw = 0, sx = 0, sy = 0;
     for (int i = 0; i < n; i++) {

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "probe/probe_int.h"
+#include "util/stats.h"
 #include "util/util.h"
 
 static int h_grid(int p, int step, int *h, int max)
@@ -69,24 +70,44 @@ json_t *ps__hrelation_measure(const ps_probe_budget *b, int combined)
     for (int k = 0; k < 3; k++) superstep(PS_PROBE_H_MAX, combined, s, p, src, win);
     double t = MPI_Wtime();
     for (int k = 0; k < 5; k++) superstep(PS_PROBE_H_MAX, combined, s, p, src, win);
-    double dt = (MPI_Wtime() - t) / 5, tmax;
+    double dt = (MPI_Wtime() - t) / 5, tmax = 0;
     MPI_Allreduce(&dt, &tmax, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
     /* PS_PROBE_H_BATCHES batches per h; the round's T(h) is the best batch,
      * so a rank descheduled by another process on a shared machine spoils one
-     * batch, not the figure.  A batch's length follows the last batch's time
-     * (the same on all ranks: it is reduced), so the budget holds under load. */
+     * batch, not the figure.  The h are measured coarse to fine (every h up
+     * to p, h_max, then halving strides over the rest), and once the share of
+     * the budget is spent no further h is started: a loaded machine costs
+     * points, not minutes, and the points left still span [p, h_max].  A
+     * batch's length comes from the times measured so far (reduced, so the
+     * same on every rank); the stop rides on the same reduction, so all ranks
+     * take it together. */
     double batch_s = share / (nh * PS_PROBE_H_BATCHES);
-    double est = tmax > 0 ? tmax : 1e-5;
+    double est0 = NAN, estmax = tmax > 0 ? tmax : 1e-5;
     long total = 0;
+    int order[PS_PROBE_H_MAX + 1], no = 0, seen[PS_PROBE_H_MAX + 1] = {0};
+    for (int k = 0; k < nh; k++)
+        if (hs[k] <= p) { order[no++] = k; seen[k] = 1; }
+    if (!seen[nh - 1]) { order[no++] = nh - 1; seen[nh - 1] = 1; }
+    int stride = 1;
+    while (stride * 2 <= nh) stride *= 2;
+    for (; stride >= 1; stride /= 2)
+        for (int k = 0; k < nh; k += stride)
+            if (!seen[k]) { order[no++] = k; seen[k] = 1; }
     double *times = ps_xmalloc(sizeof(double) * (size_t)nh);
     double *batches = ps_xmalloc(sizeof(double) * (size_t)nh * PS_PROBE_H_BATCHES);
-    /* Past 1.5 times its share (a loaded machine: every fence waits for a
-     * descheduled rank) only every 4th remaining h and h_max are measured; the
-     * decision rides on the reduction, so all ranks take it together. */
+    int *hm = ps_xmalloc(sizeof(int) * (size_t)nh);
     double start = MPI_Wtime();
-    int thin = 0, nm = 0, skipped = 0;
-    for (int k = 0; k < nh; k++) {
-        if (thin && hs[k] > p && hs[k] != PS_PROBE_H_MAX && (skipped++ % 4) != 0) continue;
+    /* always measured: h = 0..p, h_max and the next PS_PROBE_H_MIN_MID of the
+     * coarse order, so every round has a line to fit over [p, h_max] */
+    int nm = 0, must = 0;
+    for (int k = 0; k < nh; k++) must += hs[k] <= p || k == nh - 1;
+    must += PS_PROBE_H_MIN_MID;
+    if (must > no) must = no;
+    for (int o = 0; o < no; o++) {
+        int k = order[o];
+        /* T(h) is about linear in h: the estimate from T(0..p) and T(h_max) */
+        double est = isfinite(est0) ? est0 + (estmax - est0) * hs[k] / PS_PROBE_H_MAX : estmax;
+        if (!(est > 0)) est = estmax;
         double want = batch_s / est, mine[PS_PROBE_H_BATCHES + 1], worst[PS_PROBE_H_BATCHES + 1];
         int per = want < 1 ? 1 : want > 20000 ? 20000 : (int)want;
         for (int bt = 0; bt < PS_PROBE_H_BATCHES; bt++) {
@@ -97,17 +118,33 @@ json_t *ps__hrelation_measure(const ps_probe_budget *b, int combined)
         }
         mine[PS_PROBE_H_BATCHES] = MPI_Wtime() - start;
         MPI_Allreduce(mine, worst, PS_PROBE_H_BATCHES + 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-        thin = worst[PS_PROBE_H_BATCHES] > 1.5 * share;
         total += (long)per * PS_PROBE_H_BATCHES;
-        hs[nm] = hs[k];
+        hm[nm] = hs[k];
         times[nm] = INFINITY;
         for (int bt = 0; bt < PS_PROBE_H_BATCHES; bt++) {
             batches[nm * PS_PROBE_H_BATCHES + bt] = worst[bt];
             if (worst[bt] < times[nm]) times[nm] = worst[bt];
         }
-        if (times[nm] > 0 && isfinite(times[nm])) est = times[nm];
+        if (times[nm] > 0 && isfinite(times[nm])) {
+            if (hs[k] == 0 || (!isfinite(est0) && hs[k] <= p)) est0 = times[nm];
+            if (k == nh - 1) estmax = times[nm];
+        }
         nm++;
+        if (o + 1 >= must && worst[PS_PROBE_H_BATCHES] > share) break;
     }
+    /* back in the order of h */
+    for (int i = 1; i < nm; i++)
+        for (int j = i; j > 0 && hm[j - 1] > hm[j]; j--) {
+            int th = hm[j]; hm[j] = hm[j - 1]; hm[j - 1] = th;
+            double tt = times[j]; times[j] = times[j - 1]; times[j - 1] = tt;
+            for (int bt = 0; bt < PS_PROBE_H_BATCHES; bt++) {
+                double tb = batches[j * PS_PROBE_H_BATCHES + bt];
+                batches[j * PS_PROBE_H_BATCHES + bt] = batches[(j - 1) * PS_PROBE_H_BATCHES + bt];
+                batches[(j - 1) * PS_PROBE_H_BATCHES + bt] = tb;
+            }
+        }
+    for (int i = 0; i < nm; i++) hs[i] = hm[i];
+    free(hm);
     nh = nm;
     MPI_Win_free(&win);
     free(src);
@@ -228,6 +265,47 @@ static json_t *fit_obj(const double *h, const double *t, int n, double h0, doubl
     return o;
 }
 
+/* The fit of each round over [p, h_max]: the reported g and l are the
+ * medians of these ("Run the benchmark at least three times", seed 004), so
+ * they lie within the rounds' own range.  A fit of the rounds pooled per h
+ * would mix rounds that saw different machines and can match none of them. */
+static json_t *round_fits(const json_t *rounds, int p, double r, double *gs, double *ls, int *nf)
+{
+    json_t *a = json_array();
+    *nf = 0;
+    size_t i;
+    json_t *round;
+    json_array_foreach(rounds, i, round) {
+        double h[PS_PROBE_H_MAX + 1], t[PS_PROBE_H_MAX + 1];
+        int n = read_series(json_object_get(round, "hrelation"), h, t, PS_PROBE_H_MAX + 1);
+        ps_linfit f;
+        json_t *o;
+        if (n >= 3 && fit_range(h, t, n, p, PS_PROBE_H_MAX, &f) == 0) {
+            o = ps__fit_json(&f, p, PS_PROBE_H_MAX, r);
+            if (*nf < 64) {
+                gs[*nf] = f.slope;
+                ls[*nf] = f.intercept;
+                (*nf)++;
+            }
+        } else {
+            o = json_object();
+            json_object_set_new(o, "note", json_string("fewer than 3 values of h in [p, h_max]: no fit"));
+        }
+        json_object_set_new(o, "round", json_integer((json_int_t)i + 1));
+        json_array_append_new(a, o);
+    }
+    return a;
+}
+
+static double median_of(const double *v, int n, double *lo, double *hi)
+{
+    ps_sample_stats st;
+    ps_sample_stats_of(v, n, &st);
+    *lo = st.min;
+    *hi = st.max;
+    return st.median;
+}
+
 int ps__hrelation_analyze(const json_t *rounds, int p, double r, json_t *bsp, json_t *warnings, char *err,
                           size_t errlen)
 {
@@ -240,25 +318,65 @@ int ps__hrelation_analyze(const json_t *rounds, int p, double r, json_t *bsp, js
         return -1;
     }
     json_t *lo = fit_obj(h, t, n, 0, p, r), *hi = fit_obj(h, t, n, p, PS_PROBE_H_MAX, r);
+    if (json_is_object(hi))
+        json_object_set_new(hi, "role", json_string("the rounds pooled per h (best round): drawn, not reported"));
     json_object_set_new(single, "fit_low", lo);
     json_object_set_new(single, "fit_high", hi);
+    double gs[64], ls[64];
+    int nf;
+    json_object_set_new(single, "round_fits", round_fits(rounds, p, r, gs, ls, &nf));
+    double glo, ghi, llo, lhi;
+    double g_s = median_of(gs, nf, &glo, &ghi), l_s = median_of(ls, nf, &llo, &lhi);
+    json_t *rep = json_object();
+    json_object_set_new(rep, "statistic", json_string("median of the rounds' fits over [p, h_max]"));
+    json_object_set_new(rep, "rounds", json_integer(nf));
+    json_object_set_new(rep, "g_s", isfinite(g_s) ? json_real(g_s) : json_null());
+    json_object_set_new(rep, "l_s", isfinite(l_s) ? json_real(l_s) : json_null());
+    json_object_set_new(rep, "g", isfinite(g_s) ? json_real(g_s * r) : json_null());
+    json_object_set_new(rep, "l", isfinite(l_s) ? json_real(l_s * r) : json_null());
+    json_object_set_new(rep, "g_range", nf ? json_pack("[ff]", glo * r, ghi * r) : json_null());
+    json_object_set_new(rep, "l_range", nf ? json_pack("[ff]", llo * r, lhi * r) : json_null());
+    json_object_set_new(single, "reported", rep);
     json_object_set_new(bsp, "hrelation", single);
     json_object_set_new(bsp, "h0", json_integer(p));
     json_object_set_new(bsp, "h1", json_integer(PS_PROBE_H_MAX));
-    double g = ps__json_num(hi, "g"), l = ps__json_num(hi, "l");
-    json_object_set(bsp, "g", json_object_get(hi, "g"));
-    json_object_set(bsp, "l", json_object_get(hi, "l"));
-    json_object_set(bsp, "g_us", json_object_get(hi, "g_us"));
-    json_object_set(bsp, "l_us", json_object_get(hi, "l_us"));
+    double g = g_s * r, l = l_s * r;
+    json_object_set(bsp, "g_range", json_object_get(rep, "g_range"));
+    json_object_set(bsp, "l_range", json_object_get(rep, "l_range"));
 
-    /* the seed's artefacts (seed 004, "Advice from the trenches") */
-    if (!(g > 0))
-        ps__warn(warnings, "g = %.3g flops is not positive: g is small and l is large, so the least-squares "
-                 "fit over [%d, %d] does not give an accurate g", g, p, PS_PROBE_H_MAX);
-    else if (g * PS_PROBE_H_MAX < 0.2 * l)
-        ps__warn(warnings, "the h-relation fit is dominated by l: at h = %d, h*g is only %.0f%% of l, so g is "
-                 "inaccurate", PS_PROBE_H_MAX, 100 * g * PS_PROBE_H_MAX / l);
-    if (!(l > 0)) ps__warn(warnings, "l = %.3g flops is not positive: the fitted line is not a BSP cost", l);
+    /* the seed's artefacts (seed 004, "Advice from the trenches"); a fit that
+     * is not a BSP cost is never a model value: the model says why */
+    char failed[400] = "";
+    if (nf == 0)
+        snprintf(failed, sizeof failed, "no round measured three values of h in [%d, %d]", p, PS_PROBE_H_MAX);
+    else if (!(g > 0))
+        snprintf(failed, sizeof failed,
+                 "g = %.3g flops is not positive: g is small and l is large, so the least-squares fit over [%d, %d] "
+                 "does not give an accurate g",
+                 g, p, PS_PROBE_H_MAX);
+    else if (!(l > 0))
+        snprintf(failed, sizeof failed,
+                 "l = %.3g flops is not positive: the fitted line is not a BSP cost (the rounds' l range from %.3g to "
+                 "%.3g)",
+                 l, llo * r, lhi * r);
+    if (failed[0]) {
+        ps__warn(warnings, "the h-relation fit failed: %s; the model carries no g and l", failed);
+        json_object_set_new(bsp, "g", json_null());
+        json_object_set_new(bsp, "l", json_null());
+        json_object_set_new(bsp, "g_us", json_null());
+        json_object_set_new(bsp, "l_us", json_null());
+        json_object_set_new(bsp, "fit", json_string("failed"));
+        json_object_set_new(bsp, "fit_note", json_string(failed));
+    } else {
+        json_object_set_new(bsp, "g", json_real(g));
+        json_object_set_new(bsp, "l", json_real(l));
+        json_object_set_new(bsp, "g_us", json_real(g_s * 1e6));
+        json_object_set_new(bsp, "l_us", json_real(l_s * 1e6));
+        json_object_set_new(bsp, "fit", json_string("ok"));
+        if (g * PS_PROBE_H_MAX < 0.2 * l)
+            ps__warn(warnings, "the h-relation fit is dominated by l: at h = %d, h*g is only %.0f%% of l, so g is "
+                     "inaccurate", PS_PROBE_H_MAX, 100 * g * PS_PROBE_H_MAX / l);
+    }
     double rms_rel = ps__json_num(hi, "rms_rel");
     if (rms_rel > 0.10)
         ps__warn(warnings, "T(h) is not a straight line over [%d, %d] (rms residual %.0f%%): see the plot",

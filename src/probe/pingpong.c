@@ -488,10 +488,10 @@ json_t *ps__duplex_measure(long bytes)
     double best = INFINITY;
     for (int k = 0; k < PS_PROBE_DUPLEX_REPS + 1; k++) {
         MPI_Request q[2];
-        /* the two start together (a pairwise sync: the other ranks wait in
-         * their own barrier, which a barrier of all would be matched with) */
-        char tok = 0, got;
-        MPI_Sendrecv(&tok, 1, MPI_CHAR, peer, TAG_CTRL, &got, 1, MPI_CHAR, peer, TAG_CTRL, MPI_COMM_WORLD,
+        /* the two start together; a barrier of MPI_COMM_WORLD here would not
+         * match the other ranks' one nonblocking barrier (MPI-3 5.12), and
+         * the job hung beyond two ranks */
+        MPI_Sendrecv(NULL, 0, MPI_BYTE, peer, TAG_CTRL, NULL, 0, MPI_BYTE, peer, TAG_CTRL, MPI_COMM_WORLD,
                      MPI_STATUS_IGNORE);
         double t = MPI_Wtime();
         MPI_Irecv(rb, (int)bytes, MPI_BYTE, peer, TAG_DATA, MPI_COMM_WORLD, &q[0]);

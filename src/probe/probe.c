@@ -13,6 +13,7 @@
 
 #include "launch/meta.h"
 #include "report/html.h"
+#include "report/noise.h"
 #include "report/plot.h"
 #include "report/result.h"
 #include "probe/probe_int.h"
@@ -28,6 +29,12 @@ static const ps_probe_budget budgets[] = {
 const ps_probe_budget *ps_probe_budget_for(ps_probe_mode mode)
 {
     return &budgets[mode];
+}
+
+double ps_probe_budget_seconds(ps_probe_mode mode)
+{
+    const ps_probe_budget *b = &budgets[mode];
+    return b->rounds * (b->pingpong_s + b->hrelation_s + b->daxpy_s) + PS_PROBE_START_S;
 }
 
 /* ---- small JSON helpers ------------------------------------------------------------ */
@@ -98,8 +105,8 @@ void ps__quiet_barrier(void)
 }
 
 /* The raw document (rank 0): the rounds so far; complete when all ran. */
-static json_t *raw_doc(const ps_probe_budget *b, int p, const char *names, json_t *meta, json_t *rounds,
-                       double elapsed, double setup, int complete)
+static json_t *raw_doc(const ps_probe_budget *b, double budget, int p, const char *names, json_t *meta,
+                       json_t *rounds, double elapsed, double setup, int complete)
 {
     json_t *doc = json_object();
     json_object_set_new(doc, "schema", json_integer(PS_RESULT_SCHEMA));
@@ -111,6 +118,7 @@ static json_t *raw_doc(const ps_probe_budget *b, int p, const char *names, json_
     json_object_set_new(doc, "hosts", hosts);
     json_object_set(doc, "machine", meta);
     json_object_set_new(doc, "elapsed", json_real(elapsed));
+    json_object_set_new(doc, "budget_seconds", json_real(budget));
     json_object_set_new(doc, "setup_seconds", json_real(setup));
     json_object_set(doc, "rounds", rounds);
     json_object_set_new(doc, "rounds_planned", json_integer(b->rounds));
@@ -185,23 +193,38 @@ int ps_probe_rank_side(const ps_probe_opts *o, json_t **raw, char *err, size_t e
     ps__daxpy *dx = ps__daxpy_setup(b);
     setup = MPI_Wtime() - setup;
     json_t *rounds = rank == 0 ? json_array() : NULL;
+    /* The budget is kept over the rounds: a round that ran long (a loaded
+     * machine) shortens the parts of the rounds after it, so the rounds share
+     * what is left.  Rank 0 decides and tells the others: the parts size
+     * their batches from the budget, and every rank must run as many. */
+    double per_round = b->pingpong_s + b->hrelation_s + b->daxpy_s;
+    double deadline = start + b->rounds * per_round + PS_PROBE_START_S - PS_PROBE_LAUNCH_S;
     for (int r = 0; r < b->rounds; r++) {
+        double f = (deadline - MPI_Wtime()) / ((b->rounds - r) * per_round);
+        if (!(f <= 1)) f = 1;
+        if (f < PS_PROBE_MIN_SCALE) f = PS_PROBE_MIN_SCALE;
+        MPI_Bcast(&f, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+        ps_probe_budget br = *b;
+        br.pingpong_s *= f;
+        br.hrelation_s *= f;
+        br.daxpy_s *= f;
         double t[6];
         t[0] = MPI_Wtime();
-        json_t *pp = ps__pingpong_measure(b);
+        json_t *pp = ps__pingpong_measure(&br);
         json_t *dup = ps__duplex_measure(PS_PROBE_DUPLEX_BYTES);
         json_t *po = other[0] ? ps__pingpong_pair_measure(other[0]) : NULL;
         t[5] = MPI_Wtime();
-        json_t *lg = ps__loggops_measure(b);
+        json_t *lg = ps__loggops_measure(&br);
         t[1] = MPI_Wtime();
-        json_t *da = ps__daxpy_measure(dx, b);
+        json_t *da = ps__daxpy_measure(dx, &br);
         t[2] = MPI_Wtime();
-        json_t *hr = ps__hrelation_measure(b, 0);
+        json_t *hr = ps__hrelation_measure(&br, 0);
         t[3] = MPI_Wtime();
-        json_t *hc = ps__hrelation_measure(b, 1);
+        json_t *hc = ps__hrelation_measure(&br, 1);
         t[4] = MPI_Wtime();
         if (rank == 0) {
             json_t *round = json_object();
+            json_object_set_new(round, "budget_scale", json_real(f));
             json_object_set_new(round, "seconds", json_pack("{sfsfsfsfsf}", "pingpong", t[5] - t[0], "loggops",
                                                             t[1] - t[5], "daxpy", t[2] - t[1], "hrelation",
                                                             t[3] - t[2], "combined", t[4] - t[3]));
@@ -215,14 +238,14 @@ int ps_probe_rank_side(const ps_probe_opts *o, json_t **raw, char *err, size_t e
             json_object_set_new(round, "hrelation", hr);
             json_object_set_new(round, "combined", hc);
             json_array_append_new(rounds, round);
-            if (o->raw_path) write_partial(o->raw_path, raw_doc(b, p, names, meta, rounds, MPI_Wtime() - start, setup, 0));
+            if (o->raw_path) write_partial(o->raw_path, raw_doc(b, ps_probe_budget_seconds(o->mode), p, names, meta, rounds, MPI_Wtime() - start, setup, 0));
         }
     }
     ps__daxpy_free(dx);
     ps__loggops_end();
     double elapsed = MPI_Wtime() - start;
     if (rank == 0) {
-        *raw = raw_doc(b, p, names, meta, rounds, elapsed, setup, 1);
+        *raw = raw_doc(b, ps_probe_budget_seconds(o->mode), p, names, meta, rounds, elapsed, setup, 1);
         json_decref(meta);
         json_decref(rounds);
     }
@@ -300,6 +323,9 @@ int ps_probe_model(const json_t *doc, ps_machine *m, char *err, size_t errlen)
     m->r_incache = NUM0(bsp, "r_incache");
     m->r_outcache = NUM0(bsp, "r_outcache");
     m->bsp_g_combined = NUM0(bsp, "g_combined");
+    const char *fn = json_string_value(json_object_get(bsp, "fit_note"));
+    if (fn && !strcmp(json_string_value(json_object_get(bsp, "fit")) ? json_string_value(json_object_get(bsp, "fit")) : "", "failed"))
+        snprintf(m->bsp_fit_note, sizeof m->bsp_fit_note, "%s", fn);
     const json_t *h = json_object_get(pp, "hockney");
     m->t0 = NUM0(h, "t0");
     m->r_inf = NUM0(h, "r_inf");
@@ -366,7 +392,13 @@ json_t *ps_probe_analyze(const json_t *raw, ps_machine *m, char *err, size_t err
     json_object_set_new(params, "rounds", json_integer(nr));
     json_object_set(params, "hosts", json_object_get(raw, "hosts"));
     json_object_set(params, "elapsed", json_object_get(raw, "elapsed"));
+    if (json_object_get(raw, "budget_seconds")) json_object_set(params, "budget_seconds", json_object_get(raw, "budget_seconds"));
     json_object_set_new(doc, "params", params);
+    if (json_object_get(raw, "noise")) json_object_set(doc, "noise", json_object_get(raw, "noise"));
+    double budget = ps__json_num(raw, "budget_seconds"), took = ps__json_num(raw, "elapsed");
+    if (budget > 0 && took > budget)
+        ps__warn(warnings, "the measurement took %.0f s on the ranks, beyond its budget of %.0f s: the machine was "
+                 "slower than the budget assumes", took, budget);
     json_object_set(doc, "machine", json_object_get(raw, "machine"));
 
     if (ps__pingpong_analyze(rounds, doc, warnings, err, errlen) != 0) goto fail;
@@ -397,9 +429,11 @@ json_t *ps_probe_analyze(const json_t *raw, ps_machine *m, char *err, size_t err
         double s = 0;
         for (size_t k = 0; k < json_array_size(rates); k++) s += json_number_value(json_array_get(rates, k));
         rr[i] = json_array_size(rates) ? s / (double)json_array_size(rates) : NAN;
+        /* in flops with the reported r, so the rounds compare with the figure;
+         * a round whose fit is no BSP cost (g or l not positive) has none */
         ps__hrelation_round_fit(round, p, &gs, &ls);
-        g[i] = gs * rr[i];
-        l[i] = ls * rr[i];
+        g[i] = gs > 0 && ls > 0 ? gs * r : NAN;
+        l[i] = gs > 0 && ls > 0 ? ls * r : NAN;
         json_t *o = json_object();
         json_object_set_new(o, "latency", num_or_null(lat[i]));
         json_object_set_new(o, "bandwidth", num_or_null(bw[i]));
@@ -415,6 +449,33 @@ json_t *ps_probe_analyze(const json_t *raw, ps_machine *m, char *err, size_t err
     agreement(agree, warnings, "g", "flop", g, n, 1);
     agreement(agree, warnings, "l", "flop", l, n, 1);
     json_object_set_new(doc, "agreement", agree);
+    /* the uncertainty next to each figure: best-of figures by the gap of the
+     * best two rounds; g and l, the median of the rounds' fits, by the
+     * farther end of the rounds' range (with three rounds, the median's
+     * distribution-free interval is that range, 75%) */
+    {
+        size_t i;
+        json_t *a;
+        json_array_foreach(agree, i, a) {
+            const char *fig = json_string_value(json_object_get(a, "figure"));
+            double u = ps__json_num(a, "rel_diff");
+            json_t *where = !strcmp(fig, "latency") || !strcmp(fig, "bandwidth") ? json_object_get(doc, "pingpong")
+                                                                                    : json_object_get(doc, "bsp");
+            char key[64];
+            snprintf(key, sizeof key, "%s_uncertainty", fig);
+            if (!strcmp(fig, "g") || !strcmp(fig, "l")) {
+                double v = ps__json_num(where, fig);
+                json_t *rg = json_object_get(where, !strcmp(fig, "g") ? "g_range" : "l_range");
+                double lo = json_number_value(json_array_get(rg, 0)), hi = json_number_value(json_array_get(rg, 1));
+                u = v > 0 && json_array_size(rg) == 2 ? fmax(v - lo, hi - v) / v : NAN;
+                json_object_set_new(a, "statistic", json_string("median"));
+            } else {
+                json_object_set_new(a, "statistic", json_string("best"));
+            }
+            json_object_set_new(a, "uncertainty", num_or_null(u));
+            json_object_set_new(where, key, num_or_null(u));
+        }
+    }
 
     /* more ranks than cores: time-sharing shows in every figure */
     const json_t *meta = json_object_get(raw, "machine");
@@ -532,6 +593,12 @@ void ps_probe_print(const json_t *doc, FILE *out)
             json_string_value(json_object_get(doc, "mode")),
             json_string_value(json_object_get(meta, "host")), (int)ps__json_num(params, "ranks"),
             (int)ps__json_num(params, "rounds"), json_string_value(json_object_get(meta, "mpi")));
+    char line[600];
+    ps_noise_line(json_object_get(doc, "noise"), line, sizeof line);
+    fprintf(out, "%s\n", line);
+    double bud = ps__json_num(params, "budget_seconds"), el = ps__json_num(params, "elapsed");
+    if (bud > 0 && el > 0)
+        fprintf(out, "measured in %.1f s on the ranks (budget %.0f s, launch included)\n", el, bud);
     fprintf(out, "\nping-pong (ranks 0 and 1, half round trip, best sample):\n");
     ps_fmt_time(a, sizeof a, ps__json_num(pp, "latency"));
     fprintf(out, "  latency (%d B)        %s\n", (int)ps__json_num(pp, "latency_bytes"), a);
@@ -547,14 +614,25 @@ void ps_probe_print(const json_t *doc, FILE *out)
     fprintf(out, "  r (DAXPY in cache)    %.1f Mflop/s\n", ps__json_num(bsp, "r_incache") / 1e6);
     fprintf(out, "  r (out of cache)      %.1f Mflop/s\n", ps__json_num(bsp, "r_outcache") / 1e6);
     const json_t *hr = json_object_get(bsp, "hrelation");
-    const char *fits[2] = {"fit_low", "fit_high"};
-    for (int k = 0; k < 2; k++) {
-        const json_t *f = json_object_get(hr, fits[k]);
-        if (!json_is_object(f)) continue;
-        fprintf(out, "  h in [%3.0f, %3.0f]       g = %.4g flop (%.3g us), l = %.4g flop (%.3g us), rms residual %.1f%%\n",
+    const json_t *f = json_object_get(hr, "fit_low");
+    if (json_is_object(f))
+        fprintf(out, "  h in [%3.0f, %3.0f]       g = %.4g flop (%.3g us), l = %.4g flop (%.3g us), rms residual %.1f%% "
+                     "(rounds pooled)\n",
                 ps__json_num(f, "h0"), ps__json_num(f, "h1"), ps__json_num(f, "g"), ps__json_num(f, "g_us"),
                 ps__json_num(f, "l"), ps__json_num(f, "l_us"), 100 * ps__json_num(f, "rms_rel"));
-    }
+    const json_t *gr = json_object_get(bsp, "g_range"), *lr = json_object_get(bsp, "l_range");
+    const json_t *rep = json_object_get(hr, "reported");
+    if (!strcmp(jstr(bsp, "fit"), "ok"))
+        fprintf(out, "  h in [%3.0f, %3.0f]       g = %.4g flop (%.3g us) [rounds %.4g .. %.4g], l = %.4g flop (%.3g us) "
+                     "[rounds %.4g .. %.4g]\n"
+                     "                        (the median of %d rounds' fits)\n",
+                ps__json_num(bsp, "h0"), ps__json_num(bsp, "h1"), ps__json_num(bsp, "g"), ps__json_num(bsp, "g_us"),
+                json_number_value(json_array_get(gr, 0)), json_number_value(json_array_get(gr, 1)),
+                ps__json_num(bsp, "l"), ps__json_num(bsp, "l_us"), json_number_value(json_array_get(lr, 0)),
+                json_number_value(json_array_get(lr, 1)), (int)ps__json_num(rep, "rounds"));
+    else
+        fprintf(out, "  h in [%3.0f, %3.0f]       the fit failed: %s; no g and l in the model\n", ps__json_num(bsp, "h0"),
+                ps__json_num(bsp, "h1"), jstr(bsp, "fit_note"));
     if (json_object_get(bsp, "g_combined"))
         fprintf(out, "  combined messages     g = %.4g flop (%.3g us) (optimistic, one message per destination)\n",
                 ps__json_num(bsp, "g_combined"), ps__json_num(bsp, "g_combined_us"));
@@ -598,7 +676,7 @@ void ps_probe_print(const json_t *doc, FILE *out)
 typedef struct probe_plots {
     ps_plot time, bw, hrel;
     double *bytes, *t, *bwv, *tfit, *bwfit;
-    double *h, *ht, *hc, *hct, lo_x[2], lo_y[2], hi_x[2], hi_y[2];
+    double *h, *ht, *hc, *hct, *hlo, *hhi, lo_x[2], lo_y[2], hi_x[2], hi_y[2];
     int ns, nh, nhc;
 } probe_plots;
 
@@ -664,21 +742,45 @@ static int build_plots(const json_t *doc, probe_plots *pl)
     const json_t *bsp = json_object_get(doc, "bsp"), *hr = json_object_get(bsp, "hrelation");
     pl->nh = read_xy(hr, "h", "time", &pl->h, &pl->ht);
     pl->nhc = read_xy(json_object_get(bsp, "combined"), "h", "time", &pl->hc, &pl->hct);
+    /* error bars: each h's best batch over the rounds, lowest to highest */
+    pl->hlo = ps_xcalloc((size_t)pl->nh + 1, sizeof(double));
+    pl->hhi = ps_xcalloc((size_t)pl->nh + 1, sizeof(double));
+    const json_t *smp = json_object_get(hr, "samples");
+    for (int i = 0; i < pl->nh; i++) {
+        const json_t *row = json_array_get(smp, (size_t)i);
+        double lo = INFINITY, hi = -INFINITY;
+        for (size_t k = 0; k < json_array_size(row); k++) {
+            double v = json_number_value(json_array_get(row, k));
+            if (v < lo) lo = v;
+            if (v > hi) hi = v;
+        }
+        pl->hlo[i] = isfinite(lo) ? lo : NAN;
+        pl->hhi[i] = isfinite(hi) ? hi : NAN;
+    }
     ps_plot_init(&pl->hrel, "Full h-relation: time of one superstep", "h (8-byte words per rank)", "time");
     pl->hrel.yfmt = ps_html_fmt_time;
-    ps_plot_add(&pl->hrel, "single words, cyclic (bspbench)", pl->h, pl->ht, pl->nh, PS_PLOT_POINTS);
-    const json_t *lo = json_object_get(hr, "fit_low"), *hi = json_object_get(hr, "fit_high");
+    ps_plot_series *hs = ps_plot_add(&pl->hrel, "single words, cyclic (bspbench): best round, bars: the rounds' range",
+                                     pl->h, pl->ht, pl->nh, PS_PLOT_POINTS);
+    if (hs) {
+        hs->ylo = pl->hlo;
+        hs->yhi = pl->hhi;
+    }
+    const json_t *lo = json_object_get(hr, "fit_low");
     if (json_is_object(lo)) {
         pl->lo_x[0] = ps__json_num(lo, "h0");
         pl->lo_x[1] = ps__json_num(lo, "h1");
         for (int k = 0; k < 2; k++) pl->lo_y[k] = ps__json_num(lo, "l_s") + ps__json_num(lo, "g_s") * pl->lo_x[k];
         ps_plot_add(&pl->hrel, "least squares over [0, p]", pl->lo_x, pl->lo_y, 2, PS_PLOT_LINE | PS_PLOT_DASHED);
     }
-    if (json_is_object(hi)) {
-        pl->hi_x[0] = ps__json_num(hi, "h0");
-        pl->hi_x[1] = ps__json_num(hi, "h1");
-        for (int k = 0; k < 2; k++) pl->hi_y[k] = ps__json_num(hi, "l_s") + ps__json_num(hi, "g_s") * pl->hi_x[k];
-        ps_plot_add(&pl->hrel, "least squares over [p, 256]", pl->hi_x, pl->hi_y, 2, PS_PLOT_LINE);
+    /* the reported line: the median of the rounds' fits */
+    const json_t *rep = json_object_get(hr, "reported");
+    if (json_is_object(rep) && isfinite(ps__json_num(rep, "g_s")) && isfinite(ps__json_num(rep, "l_s"))) {
+        pl->hi_x[0] = ps__json_num(bsp, "h0");
+        pl->hi_x[1] = ps__json_num(bsp, "h1");
+        for (int k = 0; k < 2; k++) pl->hi_y[k] = ps__json_num(rep, "l_s") + ps__json_num(rep, "g_s") * pl->hi_x[k];
+        ps_plot_add(&pl->hrel, strcmp(jstr(bsp, "fit"), "failed") ? "g, l: median of the rounds' fits over [p, 256]"
+                                                                   : "median of the rounds' fits (failed: not a model)",
+                    pl->hi_x, pl->hi_y, 2, PS_PLOT_LINE);
     }
     if (pl->nhc) ps_plot_add(&pl->hrel, "one message per destination (bspprobe)", pl->hc, pl->hct, pl->nhc, PS_PLOT_POINTS);
     return ns > 0 ? 0 : -1;
@@ -687,7 +789,7 @@ static int build_plots(const json_t *doc, probe_plots *pl)
 static void free_plots(probe_plots *pl)
 {
     free(pl->bytes); free(pl->t); free(pl->bwv); free(pl->tfit); free(pl->bwfit);
-    free(pl->h); free(pl->ht); free(pl->hc); free(pl->hct);
+    free(pl->h); free(pl->ht); free(pl->hc); free(pl->hct); free(pl->hlo); free(pl->hhi);
 }
 
 int ps_probe_write_svgs(const json_t *doc, const char *dir, char *err, size_t errlen)
@@ -728,6 +830,7 @@ int ps_probe_report_html(FILE *out, const json_t *doc, const char *dir, const ch
     const json_t *meta = json_object_get(doc, "machine"), *params = json_object_get(doc, "params");
     char a[32], b[32];
     ps_html_section_begin(out, "probe", "Machine probe: ping-pong and BSP r, g, l");
+    ps_noise_html(out, json_object_get(doc, "noise"));
     ps_html_kv_begin(out);
     ps_html_kv(out, "host", "%s", jstr(meta, "host"));
     ps_html_kv(out, "CPU", "%s", jstr(meta, "cpu"));
@@ -743,8 +846,16 @@ int ps_probe_report_html(FILE *out, const json_t *doc, const char *dir, const ch
                ps__json_num(hk, "n_half"));
     ps_html_kv(out, "r (DAXPY in / out of cache)", "%.1f / %.1f Mflop/s", ps__json_num(bsp, "r_incache") / 1e6,
                ps__json_num(bsp, "r_outcache") / 1e6);
-    ps_html_kv(out, "g, l over [p, 256]", "%.4g flop (%.3g \xc2\xb5s), %.4g flop (%.3g \xc2\xb5s)", ps__json_num(bsp, "g"),
-               ps__json_num(bsp, "g_us"), ps__json_num(bsp, "l"), ps__json_num(bsp, "l_us"));
+    if (!strcmp(jstr(bsp, "fit"), "failed")) {
+        ps_html_kv(out, "g, l over [p, 256]", "the fit failed: %s; the model has no g and l", jstr(bsp, "fit_note"));
+    } else {
+        const json_t *gr = json_object_get(bsp, "g_range"), *lr = json_object_get(bsp, "l_range");
+        ps_html_kv(out, "g, l over [p, 256] (median of the rounds' fits)",
+                   "%.4g flop (%.3g \xc2\xb5s) [rounds %.4g .. %.4g], %.4g flop (%.3g \xc2\xb5s) [rounds %.4g .. %.4g]",
+                   ps__json_num(bsp, "g"), ps__json_num(bsp, "g_us"), json_number_value(json_array_get(gr, 0)),
+                   json_number_value(json_array_get(gr, 1)), ps__json_num(bsp, "l"), ps__json_num(bsp, "l_us"),
+                   json_number_value(json_array_get(lr, 0)), json_number_value(json_array_get(lr, 1)));
+    }
     if (json_object_get(bsp, "g_combined"))
         ps_html_kv(out, "g, one message per destination", "%.4g flop (%.3g \xc2\xb5s)", ps__json_num(bsp, "g_combined"),
                    ps__json_num(bsp, "g_combined_us"));

@@ -44,6 +44,10 @@ typedef struct ps_probe_budget {
 
 const ps_probe_budget *ps_probe_budget_for(ps_probe_mode mode);
 
+/* The time the probe announces and keeps: the rounds' measuring budgets
+ * plus PS_PROBE_START_S for launching, MPI start-up and the DAXPY set-up. */
+double ps_probe_budget_seconds(ps_probe_mode mode);
+
 #define PS_PROBE_MAX_BYTES   (4L << 20)   /* largest ping-pong message */
 #define PS_PROBE_PERTURB     3            /* NetPIPE's default perturbation */
 #define PS_PROBE_H_MAX       256          /* largest h of the h-relation */
@@ -51,6 +55,10 @@ const ps_probe_budget *ps_probe_budget_for(ps_probe_mode mode);
 #define PS_PROBE_H_BATCHES   5            /* h-relation: batches per h, the best one counts */
 #define PS_PROBE_DAXPY_BATCHES 5          /* DAXPY: batches per length, the best one counts */
 #define PS_PROBE_AGREE       0.05         /* best two rounds must agree within this */
+#define PS_PROBE_START_S     5.0          /* launch, MPI start-up and DAXPY set-up, in the announced time */
+#define PS_PROBE_LAUNCH_S    2.0          /*   of which launching and MPI start-up (the rest: set-up, on the ranks) */
+#define PS_PROBE_MIN_SCALE   0.2          /* a late round still gets this share of its parts' budgets */
+#define PS_PROBE_H_MIN_MID   3            /* h-relation: values of h inside (p, h_max) measured however late */
 #define PS_PROBE_SLOW_RT     20e-3        /* ping-pong: a round trip above this = a slow network: */
 #define PS_PROBE_SLOW_SAMPLES 3           /*   powers of two only, this many samples per size, */
 #define PS_PROBE_MAX_RT      0.25         /*   and no larger size once a round trip exceeds this */
@@ -76,7 +84,9 @@ typedef struct ps_linfit {
 
 /* Least squares y = intercept + slope * x over n points, weighted by w (NULL
  * = all 1): minimises sum w_i (y_i - a - b x_i)^2 by the 2x2 normal equations
- * (seed 004, "Least-squares fit").  -1 when n < 2 or all x are equal. */
+ * (seed 004, "Least-squares fit").  -1 when n < PS_FIT_MIN_POINTS (a line
+ * through two points has no residual to judge it by) or all x are equal. */
+#define PS_FIT_MIN_POINTS 3
 int ps_lsq_line(const double *x, const double *y, const double *w, int n, ps_linfit *f);
 
 /* Hockney / COMMS1 fit t(n) = t0 + n / r_inf to ping-pong times (seconds)

@@ -8,6 +8,7 @@
 
 #include "launch/launch.h"
 #include "launch/meta.h"
+#include "launch/noise.h"
 #include "probe/probe.h"
 #include "util/util.h"
 
@@ -36,7 +37,11 @@ int ps_probe_run(const ps_probe_opts *o, json_t **doc, ps_machine *m, char *err,
     ps_launch_opts lo = {.ranks = o->ranks > 0 ? o->ranks : ps_probe_default_ranks(), .launcher = o->launcher,
                          .timeout = o->timeout, .quiet = 1};
     ps_launch_result lr;
+    /* how busy the machine was around the measurement */
+    ps_noise_sample before, after;
+    ps_noise_take(&before, 1);
     int rc = ps_launch(&lo, av, &lr);
+    ps_noise_take(&after, 1);
     if (rc) {
         ps_seterr(err, errlen, "%s", lr.message);
         /* stopped (interrupted, at its time limit, a rank lost): the whole
@@ -64,7 +69,10 @@ int ps_probe_run(const ps_probe_opts *o, json_t **doc, ps_machine *m, char *err,
         json_error_t je;
         json_t *raw = json_load_file(rawpath, 0, &je);
         if (!raw) ps_seterr(err, errlen, "the ranks left no measurements (%s: %s)", rawpath, je.text);
-        else *doc = ps_probe_analyze(raw, m, err, errlen);
+        else {
+            json_object_set_new(raw, "noise", ps_noise_json(&before, &after));
+            *doc = ps_probe_analyze(raw, m, err, errlen);
+        }
         rc = *doc ? 0 : 1;
         json_decref(raw);
     }

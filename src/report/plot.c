@@ -116,6 +116,9 @@ static int axis_range(const ps_plot *p, int yaxis, double *lo, double *hi)
             double v = yaxis ? y : x;
             if (v < a) a = v;
             if (v > b) b = v;
+            /* error bars count on the y axis where they can be drawn */
+            if (yaxis && se->ylo && usable(se->ylo[i], p->ylog) && se->ylo[i] < a) a = se->ylo[i];
+            if (yaxis && se->yhi && usable(se->yhi[i], p->ylog) && se->yhi[i] > b) b = se->yhi[i];
         }
     }
     if (!(a <= b)) return -1;
@@ -316,6 +319,25 @@ int ps_plot_svg(const ps_plot *p, FILE *out)
         }
         fprintf(out, "<clipPath id=\"psplot%d\"><rect x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" height=\"%.0f\"/></clipPath>\n",
                 id, f.px - 4, f.py - 4, f.pw + 8, f.ph + 8);
+        /* error bars first, in a group of their own: under the markers, and
+         * their caps (3 px either side) are no data positions */
+        fprintf(out, "<g class=\"errorbars\" clip-path=\"url(#psplot%d)\">\n", id);
+        for (int s = 0; s < p->nseries; s++) {
+            const ps_plot_series *se = &p->series[s];
+            const char *color = se->color ? se->color : palette[s % NPALETTE];
+            if (se->ylo && se->yhi) {
+                for (int i = 0; i < se->n; i++) {
+                    if (!usable(se->x[i], f.xlog) || !usable(se->ylo[i], f.ylog) || !usable(se->yhi[i], f.ylog))
+                        continue;
+                    double x = map_x(&f, se->x[i]), y0 = map_y(&f, se->ylo[i]), y1 = map_y(&f, se->yhi[i]);
+                    fprintf(out, "<path fill=\"none\" stroke=\"%s\" stroke-width=\"1\" d=\"M%.1f %.1fL%.1f %.1f"
+                                 "M%.1f %.1fL%.1f %.1fM%.1f %.1fL%.1f %.1f\"/>",
+                            color, x, y0, x, y1, x - 3, y0, x + 3, y0, x - 3, y1, x + 3, y1);
+                }
+                fputc('\n', out);
+            }
+        }
+        fputs("</g>\n", out);
         fprintf(out, "<g class=\"data\" clip-path=\"url(#psplot%d)\">\n", id);
         for (int s = 0; s < p->nseries; s++) {
             const ps_plot_series *se = &p->series[s];

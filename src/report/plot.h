@@ -10,6 +10,7 @@
  *   p.xfmt = ps_fmt_bytes;  p.yfmt = ps_fmt_time;     (tick labels; NULL = %g)
  *   ps_plot_add(&p, "measured", x, y, n, PS_PLOT_POINTS);
  *   ps_plot_add(&p, "Hockney fit", x, yfit, n, PS_PLOT_LINE | PS_PLOT_DASHED);
+ *   s = ps_plot_add(...); s->ylo = lo; s->yhi = hi;     (error bars, optional)
  *   ps_plot_write(&p, "time.svg", err, sizeof err);   (or ps_plot_svg(&p, FILE*))
  *
  * The plot keeps pointers to the data and the strings; they must live until
@@ -40,6 +41,8 @@ typedef struct ps_plot_series {
     int           n;
     int           style;      /* PS_PLOT_* */
     const char   *color;      /* CSS colour; NULL = the palette's next colour */
+    const double *ylo, *yhi;  /* error bars from ylo[i] to yhi[i] (both, or NULL: none); a
+                                 bar whose ends cannot be drawn (NaN) is left out */
     int           shape;      /* marker: 0 by the series' place, k > 0 the k-th shape (one per
                                  machine on every figure of a page) */
 } ps_plot_series;

@@ -9,6 +9,7 @@
 #include "report/activity.h"
 #include "report/diagram.h"
 #include "report/html.h"
+#include "report/noise.h"
 #include "report/profiles.h"
 #include "report/result.h"
 #include "report/sheetpage.h"
@@ -152,6 +153,22 @@ static void run_section(FILE *f, const json_t *doc, const char *dir, const char 
              n == 1 ? "" : "s");
     ps_html_section_begin(f, kind ? kind : "result", title);
     if (source) ps_html_note(f, "From %s.", source);
+    /* how busy the machine was, and whether the ranks shared cores: before
+     * any figure (a prediction has neither) */
+    if (json_object_get(doc, "noise")) ps_noise_html(f, json_object_get(doc, "noise"));
+    if (json_is_true(json_object_get(doc, "oversubscribed")))
+        ps_html_note(f, "Oversubscribed: %s",
+                     json_string_value(json_object_get(json_object_get(doc, "sheet"), "time_sliced_note"))
+                         ? json_string_value(json_object_get(json_object_get(doc, "sheet"), "time_sliced_note"))
+                         : "more ranks than cores; busy / overhead / idle are time-slicing artefacts");
+    const json_t *tm = json_object_get(doc, "time");
+    if (json_is_number(json_object_get(tm, "uncertainty")))
+        ps_html_note(f, "Time: %s of %lld trial(s), +/- %.1f%% (the gap of the best two)%s",
+                     json_string_value(json_object_get(tm, "used")) ? json_string_value(json_object_get(tm, "used"))
+                                                                  : "min",
+                     (long long)json_integer_value(json_object_get(tm, "successful")),
+                     100 * json_number_value(json_object_get(tm, "uncertainty")),
+                     json_is_object(json_object_get(tm, "ci_median")) ? "; the median's interval is in the JSON" : "");
     if (compact_page) {
         /* many results on the page: the headline shows, the sheets open on demand */
         headline(line, sizeof line, doc);

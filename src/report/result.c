@@ -12,37 +12,53 @@
 #include <unistd.h>
 
 #include "trace/describe.h"
+#include "util/stats.h"
 #include "util/util.h"
 
 static json_t *num_or_null(double v) { return isfinite(v) ? json_real(v) : json_null(); }
+
+json_t *ps_result_ci(const ps_sample_stats *st)
+{
+    if (st->n < 2) return json_null();
+    json_t *o = json_object();
+    json_object_set_new(o, "low", json_real(st->ci_low));
+    json_object_set_new(o, "high", json_real(st->ci_high));
+    json_object_set_new(o, "coverage", json_real(st->ci_coverage));
+    json_object_set_new(o, "method", json_string("order statistics (binomial), distribution-free"));
+    return o;
+}
+
+void ps_result_set_uncertainty(json_t *o, const ps_sample_stats *st, ps_statistic used)
+{
+    json_object_set_new(o, "statistic", json_string(ps_statistic_name(used)));
+    json_object_set_new(o, "value", num_or_null(ps_stat_value(st, used)));
+    /* relative: best-of-K by the gap of the best two, the median by its interval */
+    json_object_set_new(o, "uncertainty", num_or_null(ps_stat_uncertainty(st, used)));
+    json_object_set_new(o, "uncertainty_method",
+                        json_string(used == PS_STAT_MIN ? "best two trials' gap (x2 - x1) / x1"
+                                                        : "half width of the median's interval / median"));
+    json_object_set_new(o, "spread", num_or_null(ps_stat_spread(st)));
+    json_object_set_new(o, "sd", num_or_null(st->sd));
+    json_object_set_new(o, "ci_median", ps_result_ci(st));
+}
 
 json_t *ps_result_time(const double *samples, int n)
 {
     json_t *t = json_object();
     json_t *arr = json_array();
-    double *ok = ps_xmalloc((size_t)(n ? n : 1) * sizeof *ok);
-    int k = 0;
-    for (int i = 0; i < n; i++) {
-        json_array_append_new(arr, num_or_null(samples[i]));
-        if (isfinite(samples[i])) ok[k++] = samples[i];
-    }
+    for (int i = 0; i < n; i++) json_array_append_new(arr, num_or_null(samples[i]));
+    ps_sample_stats st;
+    ps_sample_stats_of(samples, n, &st);
     json_object_set_new(t, "trials", json_integer(n));
-    json_object_set_new(t, "successful", json_integer(k));
-    if (k) {
-        ps_sort_doubles(ok, (size_t)k);
-        json_object_set_new(t, "min", json_real(ok[0]));
-        json_object_set_new(t, "median", json_real(ps_median(ok, (size_t)k)));
-        json_object_set_new(t, "max", json_real(ok[k - 1]));
-    } else {
-        json_object_set_new(t, "min", json_null());
-        json_object_set_new(t, "median", json_null());
-        json_object_set_new(t, "max", json_null());
-    }
+    json_object_set_new(t, "successful", json_integer(st.n));
+    json_object_set_new(t, "min", num_or_null(st.min));
+    json_object_set_new(t, "median", num_or_null(st.median));
+    json_object_set_new(t, "max", num_or_null(st.max));
     json_object_set_new(t, "samples", arr);
     /* the analysis uses the fastest trial, as CLUE does (best-of-K) */
     json_object_set_new(t, "used", json_string("min"));
     json_object_set_new(t, "unit", json_string("s"));
-    free(ok);
+    ps_result_set_uncertainty(t, &st, PS_STAT_MIN);
     return t;
 }
 
@@ -153,28 +169,88 @@ static json_t *agg(const double *v, int n)
     return o;
 }
 
+/* What the process metrics cover.  The runtime takes getrusage at the start
+ * and the end of the timed interval (runtime/memcount.c), the interval CLUE
+ * times between Timer.Start and Timer.Stop (seed 3.2): the figures are its
+ * differences, the wall time the rank's own interval.  Max RSS is a peak,
+ * the process's.  A trace without them (a prediction, a file written before
+ * trace version 4) has the whole-process figures, read when a rank ended. */
+#define PS_PROCSTATS_TIMED                                                                                           \
+    "timed interval: getrusage at its start and its end on every rank (CLUE's Timer.Start .. Timer.Stop); max RSS " \
+    "is the process's peak"
+#define PS_PROCSTATS_WHOLE "whole process: getrusage at the end of the rank, wall from the process start"
+
+static int procstats_timed(const ps_trace *t)
+{
+    for (int r = 0; r < t->nranks; r++) {
+        const ps_procstats *p = &t->rank[r].proc;
+        if (p->timed_user_us < 0 || p->timed_sys_us < 0 || p->timed_minflt < 0 || p->timed_majflt < 0 ||
+            p->timed_nvcsw < 0 || p->timed_nivcsw < 0)
+            return 0;
+    }
+    return t->nranks > 0;
+}
+
+/* Rank r's metrics over the interval procstats_timed chose. */
+static ps_procstats procstats_of(const ps_trace *t, int r, int timed)
+{
+    ps_procstats q = t->rank[r].proc;
+    if (!timed) return q;
+    q.wall = t->rank[r].t_end - t->rank[r].t_begin;
+    q.user = 1e-6 * (double)q.timed_user_us;
+    q.sys = 1e-6 * (double)q.timed_sys_us;
+    q.minflt = (uint64_t)q.timed_minflt;
+    q.majflt = (uint64_t)q.timed_majflt;
+    q.nvcsw = (uint64_t)q.timed_nvcsw;
+    q.nivcsw = (uint64_t)q.timed_nivcsw;
+    return q;
+}
+
+json_t *ps_result_procstats_ranks(const ps_trace *t)
+{
+    json_t *a = json_array();
+    int timed = procstats_timed(t);
+    for (int r = 0; r < t->nranks; r++) {
+        ps_procstats p = procstats_of(t, r, timed);
+        json_t *o = json_object();
+        json_object_set_new(o, "rank", json_integer(r));
+        if (t->rank[r].host[0]) json_object_set_new(o, "host", json_string(t->rank[r].host));
+        json_object_set_new(o, "wall_s", json_real(p.wall));
+        json_object_set_new(o, "user_s", json_real(p.user));
+        json_object_set_new(o, "system_s", json_real(p.sys));
+        json_object_set_new(o, "minor_faults", json_integer((json_int_t)p.minflt));
+        json_object_set_new(o, "major_faults", json_integer((json_int_t)p.majflt));
+        json_object_set_new(o, "voluntary_switches", json_integer((json_int_t)p.nvcsw));
+        json_object_set_new(o, "involuntary_switches", json_integer((json_int_t)p.nivcsw));
+        json_object_set_new(o, "max_rss_kb", json_integer((json_int_t)p.maxrss_kb));
+        json_array_append_new(a, o);
+    }
+    return a;
+}
+
 json_t *ps_result_procstats(const ps_trace *t)
 {
-    int n = t->nranks;
+    int n = t->nranks, timed = procstats_timed(t);
     double *v = ps_xcalloc((size_t)(n ? n : 1), sizeof *v);
     json_t *o = json_object();
-#define PS_AGG(key, expr)                                   \
+    json_object_set_new(o, "interval", json_string(timed ? PS_PROCSTATS_TIMED : PS_PROCSTATS_WHOLE));
+    json_object_set_new(o, "timed", json_boolean(timed));
+#define PS_AGG(key, field)                                  \
     do {                                                    \
         for (int r = 0; r < n; r++) {                       \
-            const ps_procstats *p = &t->rank[r].proc;       \
-            (void)p;                                        \
-            v[r] = (double)(expr);                          \
+            ps_procstats p = procstats_of(t, r, timed);     \
+            v[r] = (double)p.field;                         \
         }                                                   \
         json_object_set_new(o, key, agg(v, n));             \
     } while (0)
-    PS_AGG("wall_s", p->wall);
-    PS_AGG("user_s", p->user);
-    PS_AGG("system_s", p->sys);
-    PS_AGG("minor_faults", p->minflt);
-    PS_AGG("major_faults", p->majflt);
-    PS_AGG("voluntary_switches", p->nvcsw);
-    PS_AGG("involuntary_switches", p->nivcsw);
-    PS_AGG("max_rss_kb", p->maxrss_kb);
+    PS_AGG("wall_s", wall);
+    PS_AGG("user_s", user);
+    PS_AGG("system_s", sys);
+    PS_AGG("minor_faults", minflt);
+    PS_AGG("major_faults", majflt);
+    PS_AGG("voluntary_switches", nvcsw);
+    PS_AGG("involuntary_switches", nivcsw);
+    PS_AGG("max_rss_kb", maxrss_kb);
 #undef PS_AGG
     free(v);
     return o;
@@ -225,6 +301,7 @@ json_t *ps_result_run_sheet(const char *kind, const char *workload, json_t *mach
             ps_sheet_free(&s);
         }
         json_object_set_new(d, "procstats", ps_result_procstats(best));
+        json_object_set_new(d, "procstats_ranks", ps_result_procstats_ranks(best));
         ps_result_describe(d, best, workload);
         if (best->meta_json) {
             json_error_t jerr;

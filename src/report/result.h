@@ -18,15 +18,27 @@
 
 #include "trace/sheet.h"
 #include "trace/trace.h"
+#include "util/stats.h"
 
-/* time {trials, min, median, max, samples, used: "min"} from samples (NAN = failed trial). */
+/* time {trials, successful, min, median, max, samples, used: "min", unit,
+ * and the uncertainty below} from samples (NAN = failed trial). */
 json_t *ps_result_time(const double *samples, int n);
+
+/* The uncertainty of a repeated figure (util/stats.h), set into o:
+ * statistic ("min" | "median"), value, uncertainty (relative; null when it
+ * cannot be told, e.g. one trial), uncertainty_method, spread ((max - min) /
+ * min), sd, ci_median {low, high, coverage, method} (null below 2 samples). */
+void ps_result_set_uncertainty(json_t *o, const ps_sample_stats *st, ps_statistic used);
+json_t *ps_result_ci(const ps_sample_stats *st);
 
 /* sheet {busy_pct, ...} and ranks [...] from a computed sheet. */
 json_t *ps_result_sheet(const ps_sheet *s);
 json_t *ps_result_ranks(const ps_sheet *s, const ps_trace *t);
-/* procstats: per-rank process metrics aggregated (avg, sd, min, max). */
+/* procstats: per-rank process metrics aggregated over the ranks (avg, sd,
+ * min, max, as CLUE's timer class prints them), with "interval" saying what
+ * they cover; procstats_ranks: the same metrics of each rank. */
 json_t *ps_result_procstats(const ps_trace *t);
+json_t *ps_result_procstats_ranks(const ps_trace *t);
 
 #define PS_RESULT_SCHEMA 1
 

@@ -5,6 +5,10 @@
  * different memory states (a buffer touched for the first time inside the
  * interval in one of them) differ here even when their events look alike;
  * the white-box analysis compares them (docs/WHITEBOX.md).
+ * The same two getrusage snapshots give the process metrics of CLUE's timer
+ * class over the interval (user and system time, context switches): the
+ * CLUE seed takes them at Timer.Start and Timer.Stop, around the iterations
+ * only, which `parscope scale` reports (docs/SCALE.md).
  */
 #include <linux/perf_event.h>
 #include <stdint.h>
@@ -16,8 +20,11 @@
 
 #include "runtime/rt.h"
 
-static long minflt0, majflt0;
+static long minflt0, majflt0, nvcsw0, nivcsw0;
+static int64_t user0_us, sys0_us;
 static int perf_fd = -2;   /* -2: not tried yet, -1: not available */
+
+static int64_t tv_us(struct timeval t) { return (int64_t)t.tv_sec * 1000000 + (int64_t)t.tv_usec; }
 
 static int open_cache_misses(void)
 {
@@ -45,6 +52,10 @@ void ps__memcount_begin(void)
     if (getrusage(RUSAGE_SELF, &ru) == 0) {
         minflt0 = ru.ru_minflt;
         majflt0 = ru.ru_majflt;
+        nvcsw0 = ru.ru_nvcsw;
+        nivcsw0 = ru.ru_nivcsw;
+        user0_us = tv_us(ru.ru_utime);
+        sys0_us = tv_us(ru.ru_stime);
     } else {
         minflt0 = majflt0 = -1;
     }
@@ -58,6 +69,10 @@ void ps__memcount_end(void)
     if (minflt0 >= 0 && getrusage(RUSAGE_SELF, &ru) == 0) {
         ps__rt.timed_minflt = ru.ru_minflt - minflt0;
         ps__rt.timed_majflt = ru.ru_majflt - majflt0;
+        ps__rt.timed_nvcsw = ru.ru_nvcsw - nvcsw0;
+        ps__rt.timed_nivcsw = ru.ru_nivcsw - nivcsw0;
+        ps__rt.timed_user_us = tv_us(ru.ru_utime) - user0_us;
+        ps__rt.timed_sys_us = tv_us(ru.ru_stime) - sys0_us;
     }
     uint64_t v;
     if (perf_fd >= 0 && read(perf_fd, &v, sizeof v) == (ssize_t)sizeof v) ps__rt.timed_cache_misses = (int64_t)v;

@@ -455,6 +455,10 @@ static void fill_procstats(ps_procstats *p)
     p->timed_minflt = ps__rt.timed_minflt;
     p->timed_majflt = ps__rt.timed_majflt;
     p->timed_cache_misses = ps__rt.timed_cache_misses;
+    p->timed_user_us = ps__rt.timed_user_us;
+    p->timed_sys_us = ps__rt.timed_sys_us;
+    p->timed_nvcsw = ps__rt.timed_nvcsw;
+    p->timed_nivcsw = ps__rt.timed_nivcsw;
 }
 
 /* The fixed part of a rank's record sent to rank 0. */

@@ -27,7 +27,11 @@ ps__runtime ps__rt = {.default_size = PS_DEFAULT_PROBLEM_SIZE,
                       .waiting_peer = -1,
                       .timed_minflt = -1,
                       .timed_majflt = -1,
-                      .timed_cache_misses = -1};
+                      .timed_cache_misses = -1,
+                      .timed_user_us = -1,
+                      .timed_sys_us = -1,
+                      .timed_nvcsw = -1,
+                      .timed_nivcsw = -1};
 
 /* what 'parscope run PROGRAM' looks for before it launches PROGRAM */
 __attribute__((used)) const char ps__runtime_mark[] = PS_RUNTIME_MARK;

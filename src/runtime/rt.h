@@ -62,6 +62,9 @@ typedef struct ps__runtime {
     int                  setup_ended;    /* ps_setup_end() restarted the timed interval */
     /* memory-system counters over the timed interval (memcount.c); -1: not measured */
     int64_t              timed_minflt, timed_majflt, timed_cache_misses;
+    /* CPU time (microseconds) and context switches over the timed interval
+     * (memcount.c; CLUE's Timer.Start .. Timer.Stop); -1: not measured */
+    int64_t              timed_user_us, timed_sys_us, timed_nvcsw, timed_nivcsw;
 } ps__runtime;
 
 extern ps__runtime ps__rt;

@@ -6,6 +6,7 @@
 #include "report/result.h"
 #include "scale/metrics.h"
 #include "scale/scale.h"
+#include "util/stats.h"
 #include "util/util.h"
 
 static json_t *num(double v) { return isfinite(v) ? json_real(v) : json_null(); }
@@ -36,6 +37,206 @@ const json_t *ps_scale_find_run(const json_t *runs, const char *variation, int r
     return rec;
 }
 
+/* Where a run's ranks ran: the record's own placement (the sweep stores
+ * it), else counted from its per-rank hosts with the plan's cores. */
+static json_t *placement_of(const json_t *rec, const json_t *plan, int P)
+{
+    json_t *pl = json_object_get(rec, "placement");
+    if (json_is_object(pl)) return json_deep_copy(pl);
+    int cores = (int)json_integer_value(json_object_get(json_object_get(plan, "machine"), "cores"));
+    json_t *rs = json_object_get(rec, "rank_sheets");
+    int nodes = 0, most = 0;
+    const char *busiest = NULL;
+    size_t i, j;
+    json_t *a, *b;
+    json_array_foreach(rs, i, a) {
+        const char *h = json_string_value(json_object_get(a, "host"));
+        if (!h) return json_null();
+        int count = 0, first = 1;
+        json_array_foreach(rs, j, b) {
+            const char *h2 = json_string_value(json_object_get(b, "host"));
+            if (h2 && !strcmp(h, h2)) {
+                count++;
+                if (j < i) first = 0;
+            }
+        }
+        nodes += first;
+        if (count > most) {
+            most = count;
+            busiest = h;
+        }
+    }
+    if (!nodes) return json_null();
+    json_t *o = json_object();
+    json_object_set_new(o, "ranks", json_integer(P));
+    json_object_set_new(o, "nodes", json_integer(nodes));
+    json_object_set_new(o, "ranks_per_node", json_integer(most));
+    json_object_set_new(o, "cores", json_integer(cores));
+    json_object_set_new(o, "host", json_string(busiest));
+    json_object_set_new(o, "source", json_string("the ranks' hosts (run record), cores from the plan's machine"));
+    return o;
+}
+
+/* The relative uncertainty of a point's time (best-of-K: the best two's gap). */
+static double time_unc(const json_t *pt)
+{
+    return getnum(json_object_get(pt, "time"), "uncertainty");
+}
+
+/* The counters' getrusage snapshots lie just outside the clock's readings of
+ * the timed interval (runtime/memcount.c): this much CPU time, seconds. */
+#define PS_SCALE_COUNTER_SLACK 1e-4
+
+/* A point's process metrics against its execution time: over the same
+ * interval no rank can use more CPU than the interval lasted, beyond the
+ * time's noise (the best two trials' gap) and the counters' slack.  More
+ * means CPU the rank's clock did not see (MPI's helper threads, a
+ * whole-process figure): procstats.user_check says so. */
+static void procstats_check(json_t *pt, double tp)
+{
+    const json_t *rec = json_object_get(pt, "procstats");
+    if (!json_is_object(rec) || !json_is_true(json_object_get(rec, "timed")) || !(tp > 0)) return;
+    double u = time_unc(pt), umax = getnum(json_object_get(rec, "user_s"), "max");
+    if (!isfinite(umax)) return;
+    /* the run record's object is shared: the point gets its own */
+    json_t *ps = json_deep_copy(rec);
+    json_object_set_new(pt, "procstats", ps);
+    double lim = tp * (1 + (isfinite(u) ? u : 0)) + PS_SCALE_COUNTER_SLACK;
+    json_t *c = json_object();
+    json_object_set_new(c, "user_max_s", json_real(umax));
+    json_object_set_new(c, "limit_s", json_real(lim));
+    json_object_set_new(c, "within", json_boolean(umax <= lim));
+    if (umax > lim)
+        json_object_set_new(c, "note", json_string("a rank used more CPU than the timed interval lasted, beyond the "
+                                                   "noise: CPU its clock did not see (MPI's helper threads)"));
+    json_object_set_new(ps, "user_check", c);
+}
+
+/* Identical configurations measured as two points of one sweep (base and
+ * nodeorder where the order gives every rank the same neighbours): their
+ * difference is noise, whatever the trials' gaps say. */
+static json_t *identical_runs(const json_t *doc, double *largest)
+{
+    json_t *a = json_array();
+    *largest = NAN;
+    const json_t *pts = json_object_get(doc, "points");
+    uint64_t seed = 1;
+    const char *sv = json_string_value(json_object_get(json_object_get(json_object_get(doc, "params"), "seed"), "value"));
+    if (sv) seed = strtoull(sv, NULL, 10);
+    size_t i, j;
+    json_t *p, *q;
+    json_array_foreach(pts, i, p) {
+        const char *v = json_string_value(json_object_get(p, "variation"));
+        if (!v || strcmp(v, "base")) continue;
+        int P = (int)json_integer_value(json_object_get(json_object_get(p, "params"), "ranks"));
+        if (ps_scale_order_differs(P, seed)) continue;
+        json_array_foreach(pts, j, q) {
+            const char *w = json_string_value(json_object_get(q, "variation"));
+            if (!w || strcmp(w, "nodeorder") ||
+                json_integer_value(json_object_get(json_object_get(q, "params"), "ranks")) != P)
+                continue;
+            double ta = getnum(p, "time_s"), tb = getnum(q, "time_s");
+            if (!(ta > 0 && tb > 0)) continue;
+            double d = fabs(ta - tb) / fmin(ta, tb);
+            json_t *o = json_object();
+            json_object_set_new(o, "a", json_string("base"));
+            json_object_set_new(o, "b", json_string("nodeorder"));
+            json_object_set_new(o, "ranks", json_integer(P));
+            json_object_set_new(o, "time_a", json_real(ta));
+            json_object_set_new(o, "time_b", json_real(tb));
+            json_object_set_new(o, "difference", json_real(d));
+            json_array_append_new(a, o);
+            if (!(*largest >= d)) *largest = d;
+        }
+    }
+    return a;
+}
+
+/* The uncertainty of every derived figure of a point (docs/SCALE.md
+ * "Statistics"): time and ACT/s carry the point's own; speedup and
+ * efficiency are quotients of T(1) and T(P), so their relative uncertainties
+ * add; the serial fraction's follows from the speedup's. */
+static json_t *point_noise(const json_t *pt, double u1, int P)
+{
+    double u = time_unc(pt), e = getnum(pt, "efficiency"), s = getnum(pt, "speedup");
+    json_t *o = json_object();
+    json_object_set_new(o, "time", num(u));
+    json_object_set_new(o, "act_per_s", num(getnum(pt, "act_per_s") * u));
+    if (P > 1) {
+        double us = ps_uncertainty_ratio(u1, u);
+        json_object_set_new(o, "speedup", num(s * us));
+        json_object_set_new(o, "efficiency", num(e * us));
+        /* f = (1/S - 1/P) / (1 - 1/P): |df| = (1/S) us / (1 - 1/P) */
+        json_object_set_new(o, "serial_fraction", num(s > 0 ? us / s / (1.0 - 1.0 / P) : NAN));
+    } else {
+        json_object_set_new(o, "speedup", json_null());
+        json_object_set_new(o, "efficiency", json_null());
+        json_object_set_new(o, "serial_fraction", json_null());
+    }
+    json_object_set_new(o, "method", json_string("time: the best two trials' gap; speedup and efficiency: T(1)'s and "
+                                                 "T(P)'s added; serial fraction: from the speedup's"));
+    return o;
+}
+
+/* The CLUE seed's averages (3.5) "for each node count, each variation type,
+ * and overall": ACT/s and net ACT/s over every point of the group, efficiency
+ * and serial fraction over its points with P > 1 (at P = 1 they are 1 and
+ * undefined by definition). */
+static void avg_add(double *sum, int *n, double v)
+{
+    if (isfinite(v)) {
+        *sum += v;
+        (*n)++;
+    }
+}
+
+static json_t *average_of(const json_t *points, const char *var, int ranks)
+{
+    double sa = 0, sn = 0, se = 0, sf = 0;
+    int na = 0, nn = 0, ne = 0, nf = 0, count = 0;
+    size_t i;
+    json_t *p;
+    json_array_foreach(points, i, p) {
+        const char *v = json_string_value(json_object_get(p, "variation"));
+        int P = (int)json_integer_value(json_object_get(json_object_get(p, "params"), "ranks"));
+        if ((var && (!v || strcmp(v, var))) || (ranks > 0 && P != ranks)) continue;
+        if (!isfinite(getnum(p, "time_s"))) continue;
+        count++;
+        avg_add(&sa, &na, getnum(p, "act_per_s"));
+        avg_add(&sn, &nn, getnum(p, "net_act_per_s"));
+        if (P > 1) {
+            avg_add(&se, &ne, getnum(p, "efficiency"));
+            avg_add(&sf, &nf, getnum(p, "serial_fraction"));
+        }
+    }
+    json_t *o = json_object();
+    if (var) json_object_set_new(o, "variation", json_string(var));
+    if (ranks > 0) json_object_set_new(o, "ranks", json_integer(ranks));
+    json_object_set_new(o, "points", json_integer(count));
+    json_object_set_new(o, "act_per_s", num(na ? sa / na : NAN));
+    json_object_set_new(o, "net_act_per_s", num(nn ? sn / nn : NAN));
+    json_object_set_new(o, "efficiency", num(ne ? se / ne : NAN));
+    json_object_set_new(o, "serial_fraction", num(nf ? sf / nf : NAN));
+    return o;
+}
+
+static json_t *averages(const json_t *plan, const json_t *points)
+{
+    json_t *o = json_object(), *byp = json_array(), *byv = json_array();
+    size_t i;
+    json_t *x;
+    json_array_foreach(json_object_get(plan, "ranks"), i, x)
+        json_array_append_new(byp, average_of(points, NULL, (int)json_integer_value(x)));
+    json_array_foreach(json_object_get(plan, "variations"), i, x)
+        json_array_append_new(byv, average_of(points, json_string_value(x), 0));
+    json_object_set_new(o, "by_ranks", byp);
+    json_object_set_new(o, "by_variation", byv);
+    json_object_set_new(o, "overall", average_of(points, NULL, 0));
+    json_object_set_new(o, "note", json_string("ACT/s over every point of the group; efficiency and serial fraction "
+                                               "over its points with P > 1 (CLUE seed 3.5)"));
+    return o;
+}
+
 json_t *ps_scale_analyze(const json_t *plan, const json_t *runs)
 {
     json_t *doc = json_object();
@@ -57,6 +258,9 @@ json_t *ps_scale_analyze(const json_t *plan, const json_t *runs)
     long iters = (long)json_integer_value(json_object_get(plan, "iterations"));
     long size = (long)json_integer_value(json_object_get(plan, "size"));
     int trials = (int)json_integer_value(json_object_get(plan, "trials"));
+    /* automatic trials: beyond the minimum a point has the trials it needed */
+    const json_t *ta = json_object_get(plan, "trials_auto");
+    int min_trials = json_is_object(ta) ? (int)json_integer_value(json_object_get(ta, "min")) : trials;
     if (is_clue) {
         json_t *g = json_object();
         json_object_set_new(g, "width", json_integer(w));
@@ -86,6 +290,7 @@ json_t *ps_scale_analyze(const json_t *plan, const json_t *runs)
             json_t *failed = json_array();
             for (int t = 1; t <= trials; t++) {
                 const json_t *rec = ps_scale_find_run(runs, vname, P, t);
+                if (!rec && t > min_trials) continue;
                 if (!rec) {
                     json_t *m = json_object();
                     json_object_set_new(m, "variation", json_string(vname));
@@ -126,6 +331,16 @@ json_t *ps_scale_analyze(const json_t *plan, const json_t *runs)
                 json_t *rs = json_object_get(best, "rank_sheets");
                 if (rs) json_object_set(pt, "ranks", rs);
                 copy_key(pt, best, "procstats");
+                copy_key(pt, best, "procstats_ranks");
+                copy_key(pt, best, "others_busy_pct");
+                json_t *pl = placement_of(best, plan, P);
+                int over = json_is_object(pl) && json_integer_value(json_object_get(pl, "cores")) > 0 &&
+                           json_integer_value(json_object_get(pl, "ranks_per_node")) >
+                               json_integer_value(json_object_get(pl, "cores"));
+                json_object_set_new(pt, "placement", pl);
+                json_object_set_new(pt, "oversubscribed", json_boolean(over));
+                if (over && json_is_object(json_object_get(pt, "sheet")))
+                    json_object_set_new(json_object_get(pt, "sheet"), "time_sliced", json_true());
             }
             json_object_set_new(pt, "_t", num(tp));
             json_array_append_new(points, pt);
@@ -133,6 +348,10 @@ json_t *ps_scale_analyze(const json_t *plan, const json_t *runs)
         }
         /* metrics need T(1): a second pass over this variation's points */
         size_t n = json_array_size(points), first = n - json_array_size(ranks);
+        double u1 = NAN;
+        for (size_t i = first; i < n; i++)
+            if (json_integer_value(json_object_get(json_object_get(json_array_get(points, i), "params"), "ranks")) == 1)
+                u1 = time_unc(json_array_get(points, i));
         for (size_t i = first; i < n; i++) {
             json_t *pt = json_array_get(points, i);
             int P = (int)json_integer_value(json_object_get(json_object_get(pt, "params"), "ranks"));
@@ -149,15 +368,28 @@ json_t *ps_scale_analyze(const json_t *plan, const json_t *runs)
             json_object_set_new(pt, "speedup", num(m.speedup));
             json_object_set_new(pt, "efficiency", num(m.efficiency));
             json_object_set_new(pt, "serial_fraction", num(m.serial_fraction));
+            json_object_set_new(pt, "noise", point_noise(pt, u1, P));
+            procstats_check(pt, tp);
             if (np < PS_SCALE_MAX_POINTS && isfinite(m.speedup)) {
                 pv[np] = P;
                 sv[np++] = m.speedup;
             }
         }
-        double ra, rg;
-        double fa = ps_fit_amdahl(pv, sv, np, &ra), fg = ps_fit_gustafson(pv, sv, np, &rg);
+        /* a fit of one parameter needs three points to have a residual that
+         * means anything; with fewer, no fit is shown */
+        int nfit = 0;
+        for (int i = 0; i < np; i++) nfit += pv[i] > 1;
+        double ra = NAN, rg = NAN, fa = NAN, fg = NAN;
+        if (nfit >= PS_SCALE_FIT_MIN_POINTS) {
+            fa = ps_fit_amdahl(pv, sv, np, &ra);
+            fg = ps_fit_gustafson(pv, sv, np, &rg);
+        }
         json_t *fit = json_object();
         json_object_set_new(fit, "variation", json_string(vname));
+        json_object_set_new(fit, "points", json_integer(nfit));
+        if (nfit < PS_SCALE_FIT_MIN_POINTS)
+            json_object_set_new(fit, "note", json_sprintf("no fit: %d point(s) with P > 1, a fit needs %d", nfit,
+                                                          PS_SCALE_FIT_MIN_POINTS));
         json_object_set_new(fit, "amdahl_f", num(fa));
         json_object_set_new(fit, "amdahl_rms_rel_error", num(ra));
         json_object_set_new(fit, "gustafson_f", num(fg));
@@ -195,6 +427,75 @@ json_t *ps_scale_analyze(const json_t *plan, const json_t *runs)
     }
     json_object_set_new(doc, "missing", missing);
     json_object_set_new(doc, "complete", json_boolean(json_array_size(missing) == 0));
+    json_object_set_new(doc, "averages", averages(plan, points));
+    /* one rule for every command: oversubscribed runs are marked, here and in
+     * each point */
+    {
+        int over = 0, most = 0, cores = 0;
+        size_t i;
+        json_t *pt;
+        json_array_foreach(points, i, pt)
+            if (json_is_true(json_object_get(pt, "oversubscribed"))) {
+                over = 1;
+                json_t *pl = json_object_get(pt, "placement");
+                if (json_integer_value(json_object_get(pl, "ranks_per_node")) > most) {
+                    most = (int)json_integer_value(json_object_get(pl, "ranks_per_node"));
+                    cores = (int)json_integer_value(json_object_get(pl, "cores"));
+                }
+            }
+        json_object_set_new(doc, "oversubscribed", json_boolean(over));
+        if (over)
+            json_object_set_new(doc, "oversubscribed_note",
+                                json_sprintf("oversubscribed: up to %d ranks shared %d cores; the points marked "
+                                             "oversubscribed include time-slicing, and their busy / idle figures show "
+                                             "when the scheduler ran each rank", most, cores));
+    }
+    if (json_is_object(ta)) {
+        json_t *a = json_deep_copy(ta);
+        int mx = 0, above = 0;
+        size_t i;
+        json_t *pt;
+        json_array_foreach(points, i, pt) {
+            json_t *tm = json_object_get(pt, "time");
+            int n = (int)json_integer_value(json_object_get(tm, "trials"));
+            if (n > mx) mx = n;
+            double u = getnum(tm, "uncertainty");
+            if (!(u <= getnum(ta, "target"))) above++;
+        }
+        const char *st = json_string_value(json_object_get(ta, "stopped"));
+        json_object_set_new(a, "max_done", json_integer(mx));
+        json_object_set_new(a, "points_above_target", json_integer(above));
+        char text[512];
+        snprintf(text, sizeof text,
+                 "automatic, %d to %d per point until the best two trials agree within %.0f%%: %s", min_trials,
+                 (int)json_integer_value(json_object_get(ta, "max")), 100 * getnum(ta, "target"),
+                 !st                         ? "not finished"
+                 : !strcmp(st, "target")     ? "stopped because every point met the target"
+                 : !strcmp(st, "budget")     ? "stopped because the time budget ran out"
+                 : !strcmp(st, "max")        ? "stopped at the most trials allowed"
+                 : !strcmp(st, "interrupted") ? "interrupted"
+                                              : "stopped by a failure");
+        if (above) {
+            size_t o = strlen(text);
+            snprintf(text + o, sizeof text - o, "; %d point(s) still above the target", above);
+        }
+        if (st && !strcmp(st, "budget")) {
+            size_t o = strlen(text);
+            snprintf(text + o, sizeof text - o, " (budget %.0f s)", getnum(ta, "budget_s"));
+        }
+        json_object_set_new(a, "text", json_string(text));
+        json_object_set_new(doc, "trials_auto", a);
+    }
+    double aa;
+    json_t *same = identical_runs(doc, &aa), *nz = json_object();
+    json_object_set_new(nz, "identical_runs", same);
+    json_object_set_new(nz, "identical_largest", num(aa));
+    json_object_set_new(nz, "method",
+                        json_string("a point's time: the gap of its best two trials; a comparison of two points: "
+                                    "the sum of their figures' uncertainties, and at least the largest difference "
+                                    "between identical configurations of the sweep (identical_runs)"));
+    if (json_object_get(plan, "noise")) json_object_set(nz, "machine", json_object_get(plan, "noise"));
+    json_object_set_new(doc, "noise", nz);
     json_object_set_new(doc, "conclusions", ps_scale_conclude(doc));
     return doc;
 }

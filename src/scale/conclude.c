@@ -1,13 +1,21 @@
 /*
- * conclude.c - automatic conclusions of a sweep (CLUE seed 5.2.3), each
- * with the numbers behind it.
+ * conclude.c - automatic conclusions of a sweep (CLUE seed 5.2.3), each a
+ * record {id, text, effect, noise, unit, verdict, numbers} (report/findings.h).
  *
- * A difference counts when it exceeds the threshold max(5 %, the sweep's
- * noise), the noise being the median relative spread (max - min) / min of
- * the trials of the points.  Efficiency losses are relative to base's
- * efficiency at the same P: (E_base - E_var) / E_base.  The noise is the
- * median over the points of (median - min) / min of their trials: one
- * disturbed trial does not make the whole sweep look noisy.
+ * The effect of a conclusion is compared with the noise measured in the same
+ * sweep (docs/SCALE.md "How noise is judged"):
+ *   - a point's time is best-of-K; its uncertainty is the relative gap of its
+ *     best two trials (seed 004);
+ *   - a quotient of times (an ACT/s ratio, an efficiency, an efficiency loss)
+ *     adds the relative uncertainties of the times in it;
+ *   - and never less than the largest difference between two identical
+ *     configurations of the sweep (base and nodeorder where the order
+ *     changes no neighbours): what the machine does to identical runs.
+ * Only an effect larger than that is a finding; a claim that something does
+ * not matter is never a finding (the noise bounds it, and the text says so).
+ * A record's id names the claim examined ("network-limited"); its verdict
+ * says whether the sweep established it.
+ * Pairs of conclusions that cannot both hold are reconciled at the end.
  */
 #include <math.h>
 #include <stdarg.h>
@@ -15,15 +23,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "workloads/ca.h"
+#include "report/findings.h"
 #include "scale/scale.h"
 #include "util/util.h"
+#include "workloads/ca.h"
 
-#define MIN_THRESHOLD 0.05
+const char *const ps_scale_exclusive[][2] = {{"network-limited", "floating-point-limited"},
+                                            {"cost-effective", "not-cost-effective"},
+                                            {"node-order-sensitive", "node-order-untestable"},
+                                            {NULL, NULL}};
 
 typedef struct pt {
-    int    ok;
-    double t, act, eff, f, spread, comm_pct;
+    int    ok, P;
+    double t, u, act, eff, f, comm_pct, eff_pm, f_pm, others;
+    int    over, nodes;
 } pt;
 
 static double getnum(const json_t *o, const char *k)
@@ -32,28 +45,38 @@ static double getnum(const json_t *o, const char *k)
     return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
+static pt from_json(const json_t *p)
+{
+    pt r = {0, 0, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, 0, 0};
+    r.P = (int)json_integer_value(json_object_get(json_object_get(p, "params"), "ranks"));
+    r.t = getnum(p, "time_s");
+    r.ok = isfinite(r.t) && r.t > 0;
+    r.u = getnum(json_object_get(p, "time"), "uncertainty");
+    r.act = getnum(p, "act_per_s");
+    r.eff = getnum(p, "efficiency");
+    r.f = getnum(p, "serial_fraction");
+    json_t *sh = json_object_get(p, "sheet");
+    r.comm_pct = getnum(sh, "overhead_pct") + getnum(sh, "idle_pct");
+    json_t *nz = json_object_get(p, "noise");
+    r.eff_pm = getnum(nz, "efficiency");
+    r.f_pm = getnum(nz, "serial_fraction");
+    r.others = getnum(p, "others_busy_pct");
+    r.over = json_is_true(json_object_get(p, "oversubscribed"));
+    r.nodes = (int)json_integer_value(json_object_get(json_object_get(p, "placement"), "nodes"));
+    return r;
+}
+
 static pt find(const json_t *doc, const char *var, int P)
 {
-    pt r = {0, NAN, NAN, NAN, NAN, NAN, NAN};
     size_t i;
     json_t *p;
     json_array_foreach(json_object_get(doc, "points"), i, p) {
         const char *v = json_string_value(json_object_get(p, "variation"));
-        if (!v || strcmp(v, var) ||
-            json_integer_value(json_object_get(json_object_get(p, "params"), "ranks")) != P)
-            continue;
-        r.t = getnum(p, "time_s");
-        r.ok = isfinite(r.t);
-        r.act = getnum(p, "act_per_s");
-        r.eff = getnum(p, "efficiency");
-        r.f = getnum(p, "serial_fraction");
-        json_t *tm = json_object_get(p, "time");
-        double mn = getnum(tm, "min"), mx = getnum(tm, "max");
-        if (json_integer_value(json_object_get(tm, "successful")) >= 2 && mn > 0) r.spread = (mx - mn) / mn;
-        json_t *sh = json_object_get(p, "sheet");
-        r.comm_pct = getnum(sh, "overhead_pct") + getnum(sh, "idle_pct");
+        if (v && !strcmp(v, var) && json_integer_value(json_object_get(json_object_get(p, "params"), "ranks")) == P)
+            return from_json(p);
     }
-    return r;
+    pt none = {0, P, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, 0, 0};
+    return none;
 }
 
 static int has_var(const json_t *doc, const char *var)
@@ -65,47 +88,6 @@ static int has_var(const json_t *doc, const char *var)
         if (v && !strcmp(v, var)) return 1;
     }
     return 0;
-}
-
-static int cmp_d(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double noise(const json_t *doc)
-{
-    size_t n = json_array_size(json_object_get(doc, "points")), k = 0, i;
-    double *v = ps_xcalloc(n + 1, sizeof *v);
-    json_t *p;
-    json_array_foreach(json_object_get(doc, "points"), i, p) {
-        json_t *tm = json_object_get(p, "time");
-        double mn = getnum(tm, "min"), md = getnum(tm, "median");
-        if (json_integer_value(json_object_get(tm, "successful")) >= 2 && mn > 0) v[k++] = (md - mn) / mn;
-    }
-    double r = 0;
-    if (k) {
-        if (k) qsort(v, k, sizeof *v, cmp_d);
-        r = k % 2 ? v[k / 2] : 0.5 * (v[k / 2 - 1] + v[k / 2]);
-    }
-    free(v);
-    return r;
-}
-
-static void add(json_t *arr, const char *id, json_t *numbers, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static void add(json_t *arr, const char *id, json_t *numbers, const char *fmt, ...)
-{
-    char text[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(text, sizeof text, fmt, ap);
-    va_end(ap);
-    json_t *c = json_object();
-    json_object_set_new(c, "id", json_string(id));
-    json_object_set_new(c, "text", json_string(text));
-    json_object_set_new(c, "numbers", numbers ? numbers : json_object());
-    json_array_append_new(arr, c);
 }
 
 static json_t *nums(int n, ...)
@@ -128,8 +110,7 @@ static int common_pmax(const json_t *doc, const char *const *vars, int nv)
     int best = 0;
     size_t i;
     json_t *r;
-    json_t *pts = json_object_get(doc, "points");
-    json_array_foreach(pts, i, r) {
+    json_array_foreach(json_object_get(doc, "points"), i, r) {
         int P = (int)json_integer_value(json_object_get(json_object_get(r, "params"), "ranks"));
         if (P <= 1 || P <= best) continue;
         int all = 1;
@@ -139,10 +120,7 @@ static int common_pmax(const json_t *doc, const char *const *vars, int nv)
     return best;
 }
 
-static double loss(pt base, pt v) { return (base.eff - v.eff) / base.eff; }
-
-/* Does the nodeorder permutation at P change who neighbours whom? */
-static int order_differs(int P, uint64_t seed)
+int ps_scale_order_differs(int P, uint64_t seed)
 {
     if (P < 4) return 0; /* rings of 1..3 ranks: every order has the same neighbours */
     int *pos = ps_xcalloc((size_t)P, sizeof(int)), *at = ps_xcalloc((size_t)P, sizeof(int));
@@ -200,11 +178,50 @@ static int pairs_across(int P, const char **host, int random, uint64_t seed, int
     return across;
 }
 
+/* The noise of a relative comparison of figures whose times have the given
+ * uncertainties (n of them, NAN = unknown): their sum, at least the largest
+ * difference between identical runs (floor, NAN = none measured). */
+static double cmp_noise(double floor, int n, ...)
+{
+    double sum = 0;
+    va_list ap;
+    va_start(ap, n);
+    for (int i = 0; i < n; i++) {
+        double u = va_arg(ap, double);
+        if (!isfinite(u)) sum = NAN;
+        else sum += u;
+    }
+    va_end(ap);
+    if (isfinite(floor) && isfinite(sum) && floor > sum) sum = floor;
+    return sum;
+}
+
+/* A point's efficiency and serial-fraction uncertainties with the sweep's
+ * floor: its speedup's relative uncertainty is T(1)'s and T(P)'s added, at
+ * least the largest difference between identical runs. */
+static void with_floor(pt *x, pt one, double aa)
+{
+    if (x->P <= 1) return;
+    double us = cmp_noise(aa, 2, one.u, x->u);
+    x->eff_pm = x->eff * us;
+    x->f_pm = x->eff > 0 ? us / (x->eff * x->P) / (1.0 - 1.0 / x->P) : NAN;
+}
+
+/* Efficiency loss of v against base at the same P, relative to base's:
+ * 1 - E_v / E_b = 1 - (T_v1 T_bP) / (T_b1 T_vP). */
+static double loss(pt b, pt v) { return (b.eff - v.eff) / b.eff; }
+
+static const char *percent(char *buf, size_t n, double v)
+{
+    if (isfinite(v)) snprintf(buf, n, "%.1f%%", 100 * v);
+    else snprintf(buf, n, "-");
+    return buf;
+}
+
 json_t *ps_scale_conclude(const json_t *doc)
 {
     json_t *out = json_array();
-    double nz = noise(doc);
-    double T = nz > MIN_THRESHOLD ? nz : MIN_THRESHOLD;
+    double aa = getnum(json_object_get(doc, "noise"), "identical_largest");
     double thr = getnum(doc, "efficiency_threshold");
     if (!(thr > 0)) thr = PS_SCALE_EFF_THRESHOLD;
     const char *first = NULL;
@@ -216,87 +233,134 @@ json_t *ps_scale_conclude(const json_t *doc)
     const char *main_name = main_var;
     if (!strcmp(main_var, "default") && json_string_value(json_object_get(doc, "workload")))
         main_name = json_string_value(json_object_get(doc, "workload"));
+    char claim[1024], q[512], a1[32], a2[32], a3[32];
 
-    /* float against integer (seed 4.2) */
-    pt b1 = find(doc, "base", 1), i1 = find(doc, "int", 1), d1 = find(doc, "double", 1);
-    if (b1.ok && i1.ok && isfinite(b1.act) && isfinite(i1.act)) {
-        double r = i1.act / b1.act;
-        add(out, "float-vs-int", nums(3, "act_int", i1.act, "act_float", b1.act, "ratio", r),
-            "Float against integer: at P = 1 integer cells (int) update at %.3g ACT/s and single-precision "
-            "float cells (base) at %.3g ACT/s: integer arithmetic is %.0f%% %s here%s.",
-            i1.act, b1.act, fabs(r - 1) * 100, r >= 1 ? "faster" : "slower",
-            fabs(r - 1) < T ? " (within the noise threshold)" : "");
+    /* ---- at P = 1: the variations' computation alone (seed 4.2) ---- */
+    pt b1 = find(doc, "base", 1);
+    struct {
+        const char *var, *id, *against, *what_claim, *question;
+    } one[] = {
+        {"int", "float-vs-int", "base",
+         "integer arithmetic (int, 32-bit cells, the float's width)",
+         "whether integer arithmetic is slower or faster than single-precision float"},
+        {"double", "double-computation", "base", "double-precision cells (twice the bytes, computed in double)",
+         "whether double precision costs computation time"},
+        {"long", "integer-width", "int", "64-bit integer cells (twice int's bytes, the same arithmetic)",
+         "whether twice the cell width costs time"},
+        {"scatter", "memory-hierarchy", "base", "8 scattered non-adjacent neighbours (locality lost)",
+         "whether losing locality costs throughput"},
+        {"vonneumann", "stencil-size", "base", "the 4-neighbour stencil (half the additions)",
+         "whether a stencil with half the operations is faster"},
+    };
+    for (size_t k = 0; k < sizeof one / sizeof one[0]; k++) {
+        pt ref = find(doc, one[k].against, 1), v = find(doc, one[k].var, 1);
+        if (!ref.ok || !v.ok || !isfinite(ref.act) || !isfinite(v.act)) continue;
+        double r = v.act / ref.act, effect = r - 1;
+        double nz = cmp_noise(aa, 2, ref.u, v.u);
+        snprintf(claim, sizeof claim,
+                 "At P = 1, %s update at %.3g ACT/s against %.3g for %s: %.0f%% %s (noise %s).%s", one[k].what_claim,
+                 v.act, ref.act, one[k].against, fabs(effect) * 100, effect < 0 ? "slower" : "faster",
+                 percent(a1, sizeof a1, nz),
+                 !strcmp(one[k].id, "stencil-size") && effect < 0
+                     ? " Fewer operations do not help: the kernel is bound by memory traffic, not arithmetic."
+                 : !strcmp(one[k].id, "integer-width") && effect < 0
+                     ? " The width, not the arithmetic, costs: the kernel is bound by memory traffic."
+                     : "");
+        snprintf(q, sizeof q, "At P = 1, %s (%.3g against %.3g ACT/s)", one[k].question, v.act, ref.act);
+        ps_finding_add(out, one[k].id, effect, nz, "relative",
+                       nums(4, "act", v.act, "act_reference", ref.act, "ratio", r, "identical_runs", aa), claim, q,
+                       NULL);
     }
-    if (b1.ok && d1.ok && isfinite(b1.act) && isfinite(d1.act)) {
-        double r = d1.act / b1.act;
-        add(out, "double-computation", nums(3, "act_double", d1.act, "act_float", b1.act, "ratio", r),
-            "Double precision on computation: at P = 1 (no communication) double cells update at %.3g ACT/s "
-            "against %.3g for float: %.0f%% %s.",
-            d1.act, b1.act, fabs(1 - r) * 100, r <= 1 ? "slower" : "faster");
-    }
-    /* double precision on the network versus on floating point (seed 4.2,
-     * 5.2.3): double and rearrange both double the border bytes; only
-     * double also computes in double precision */
+
+    /* ---- the network against floating point (seed 4.2, 5.2.3): double and
+     * rearrange both double the border bytes; only double also computes in
+     * double precision, rearrange computes exactly as base ---- */
     const char *dr[] = {"base", "double", "rearrange"};
     int pn = common_pmax(doc, dr, 3);
     if (pn) {
         pt b = find(doc, "base", pn), d = find(doc, "double", pn), r = find(doc, "rearrange", pn);
+        pt d1 = find(doc, "double", 1), r1 = find(doc, "rearrange", 1);
         double ld = loss(b, d), lr = loss(b, r);
+        double nd = cmp_noise(aa, 4, b1.u, b.u, d1.u, d.u), nr = cmp_noise(aa, 4, b1.u, b.u, r1.u, r.u);
         json_t *n = nums(7, "ranks", (double)pn, "efficiency_base", b.eff, "efficiency_double", d.eff,
-                         "efficiency_rearrange", r.eff, "loss_double", ld, "loss_rearrange", lr, "threshold", T);
-        if (lr >= T) {
-            /* rearrange computes exactly as base: only its border bytes differ */
-            json_object_set_new(n, "network_limited", json_true());
-            add(out, "network-limited", n,
-                "The network limits efficiency at P = %d: rearrange, which computes exactly as base but sends "
-                "twice the border bytes, loses %.0f%% of base's efficiency (%.1f%% against %.1f%%); double, twice "
-                "the bytes both sent and computed, loses %.0f%% (%.1f%%)%s (threshold %.0f%%).",
-                pn, lr * 100, r.eff * 100, b.eff * 100, ld * 100, d.eff * 100,
-                ld >= T ? "" : ": its computation grows with the bytes as well, keeping communication's share",
-                T * 100);
-        } else if (ld >= T) {
-            add(out, "floating-point-limited", n,
-                "Double precision loses %.0f%% of base's efficiency at P = %d while rearrange, with the same "
-                "doubled border, loses %.0f%%: the cost is double-precision computation, not communication "
-                "(threshold %.0f%%).",
-                ld * 100, pn, lr * 100, T * 100);
+                         "efficiency_rearrange", r.eff, "loss_double", ld, "loss_rearrange", lr, "noise_double", nd);
+        if (isfinite(lr) && isfinite(nr) && lr > nr && lr >= PS_SCALE_MIN_EFFECT) {
+            snprintf(claim, sizeof claim,
+                     "The network limits efficiency at P = %d: rearrange, which computes exactly as base but sends "
+                     "twice the border bytes, loses %.0f%% of base's efficiency (%s against %s; noise %s).",
+                     pn, lr * 100, percent(a1, sizeof a1, r.eff), percent(a2, sizeof a2, b.eff),
+                     percent(a3, sizeof a3, nr));
+            ps_finding_add(out, "network-limited", lr, nr, "relative", n, claim, "", NULL);
+        } else if (isfinite(ld) && isfinite(nd) && ld - (lr > 0 ? lr : 0) > fmax(nd, nr) &&
+                   ld >= PS_SCALE_MIN_EFFECT) {
+            double e = ld - (lr > 0 ? lr : 0), nz = fmax(nd, nr);
+            snprintf(claim, sizeof claim,
+                     "Double precision loses %.0f%% of base's efficiency at P = %d while rearrange, with the same "
+                     "doubled border, loses %.0f%%: the cost is double-precision computation, not communication "
+                     "(noise %s).",
+                     ld * 100, pn, lr * 100, percent(a1, sizeof a1, nz));
+            ps_finding_add(out, "floating-point-limited", e, nz, "relative", n, claim, "", NULL);
         } else {
-            add(out, "border-bytes-free", n,
-                "Doubling the border bytes costs no efficiency at P = %d: double loses %.1f%% and rearrange "
-                "%.1f%% of base's efficiency, within the %.0f%% threshold.",
-                pn, ld * 100, lr * 100, T * 100);
+            snprintf(q, sizeof q,
+                     "Whether doubling the border bytes costs efficiency at P = %d (rearrange's efficiency is %s, "
+                     "double's %s, base's %s)",
+                     pn, percent(a1, sizeof a1, r.eff), percent(a2, sizeof a2, d.eff), percent(a3, sizeof a3, b.eff));
+            ps_finding_add(out, "network-limited", lr, nr, "relative", n, "", q, NULL);
         }
     }
-    /* node order (topology) */
+
+    /* ---- node order (topology): only where the order changes neighbours
+     * and the ranks span more than one node ---- */
     if (has_var(doc, "nodeorder")) {
-        const char *bn[] = {"base", "nodeorder"};
         uint64_t seed = 1;
         const char *sv = json_string_value(
             json_object_get(json_object_get(json_object_get(doc, "params"), "seed"), "value"));
         if (sv) seed = strtoull(sv, NULL, 10);
-        int pt_ = 0;
+        int pt_ = 0, multi = 0, pmax = 0;
         size_t i;
         json_t *r;
         json_array_foreach(json_object_get(doc, "points"), i, r) {
-            int P = (int)json_integer_value(json_object_get(json_object_get(r, "params"), "ranks"));
-            if (P > pt_ && order_differs(P, seed) && find(doc, "base", P).ok && find(doc, "nodeorder", P).ok)
-                pt_ = P;
+            pt x = from_json(r);
+            const char *v = json_string_value(json_object_get(r, "variation"));
+            if (x.P > pmax) pmax = x.P;
+            if (x.nodes > 1 && v && (!strcmp(v, "nodeorder") || !strcmp(v, "base"))) multi = 1;
+            if (x.P > pt_ && ps_scale_order_differs(x.P, seed) && find(doc, "base", x.P).ok &&
+                find(doc, "nodeorder", x.P).ok)
+                pt_ = x.P;
         }
-        (void)bn;
-        if (!pt_) {
-            add(out, "node-order-untested", NULL,
-                "Node order not tested: up to the largest P measured every order of the ranks gives each rank "
-                "the same neighbours (a ring needs P >= 4 for a different order).");
+        const char *host = NULL;
+        json_array_foreach(json_object_get(doc, "points"), i, r)
+            if (!host) host = json_string_value(json_object_get(json_object_get(r, "placement"), "host"));
+        json_t *c = NULL;
+        if (!multi) {
+            snprintf(claim, sizeof claim,
+                     "Node order cannot be tested here: every rank ran on one host (%s), where all ranks reach each "
+                     "other through its memory, so there is no network topology to see; cannot tell whether node "
+                     "order matters without a run over several nodes.",
+                     host ? host : "this machine");
+            c = ps_finding_add_text(out, "node-order-untestable", NAN, NAN, "relative",
+                                    nums(1, "largest_ranks", (double)pmax), "", claim);
+        } else if (!pt_) {
+            snprintf(claim, sizeof claim,
+                     "Node order cannot be tested up to P = %d: every order of a ring of fewer than 4 ranks gives each "
+                     "rank the same neighbours; cannot tell whether node order matters (run with P >= 4).",
+                     pmax);
+            c = ps_finding_add_text(out, "node-order-untestable", NAN, NAN, "relative",
+                                    nums(1, "largest_ranks", (double)pmax), "", claim);
+        }
+        if (c) {
+            json_object_set_new(c, "verdict", json_string("untestable"));
         } else {
-            pt b = find(doc, "base", pt_), o = find(doc, "nodeorder", pt_);
-            double l = loss(b, o);
-            json_t *n = nums(6, "ranks", (double)pt_, "efficiency_base", b.eff, "efficiency_nodeorder", o.eff,
-                             "loss", l, "threshold", T, "noise", nz);
+            pt b = find(doc, "base", pt_), o = find(doc, "nodeorder", pt_), o1 = find(doc, "nodeorder", 1);
+            double l = loss(b, o), nz = cmp_noise(aa, 4, b1.u, b.u, o1.u, o.u);
+            json_t *n = nums(5, "ranks", (double)pt_, "efficiency_base", b.eff, "efficiency_nodeorder", o.eff,
+                             "loss", l, "noise", nz);
+            int matters = isfinite(l) && isfinite(nz) && fabs(l) > nz;
             /* on several nodes, which ring neighbours the two orders put on
              * different nodes: the messages that cross a node's link */
             const char **hb = ps_xcalloc((size_t)pt_, sizeof *hb), **ho = ps_xcalloc((size_t)pt_, sizeof *ho);
             int nodes = 1, xb = -1, xo = -1, nodes_o = 0;
-            char where[400] = "";
+            char where[400] = "", how[400] = "";
             if (point_hosts(doc, "base", pt_, hb) && point_hosts(doc, "nodeorder", pt_, ho)) {
                 xb = pairs_across(pt_, hb, 0, seed, &nodes);
                 xo = pairs_across(pt_, ho, 1, seed, &nodes_o);
@@ -309,135 +373,240 @@ json_t *ps_scale_conclude(const json_t *doc)
                     snprintf(where, sizeof where,
                              " On %d nodes, %d of the %d ring neighbour pairs are on different nodes in random order "
                              "against %d in rank order%s",
-                             nodes, xo, pt_, xb,
-                             l >= T && xo > xb   ? ": messages between nodes cost more than within one."
-                             : l < T && xo > xb  ? ", yet no extra cost of crossing nodes shows."
-                                                 : ".");
-                else
+                             nodes, xo, pt_, xb, l > 0 && xo > xb ? ": messages between nodes cost more than within one." : ".");
+                else if (matters)
                     snprintf(where, sizeof where,
-                             " On %d nodes both orders put %d of the %d ring neighbour pairs on different nodes, "
-                             "so the order changes no message's way between nodes%s",
-                             nodes, xb, pt_,
-                             l >= T ? "; the loss is not explained by the nodes (noise or an uneven machine)."
-                                    : " (place ranks in blocks, e.g. parscope emulate --map block, to test it).");
+                             " On %d nodes both orders put %d of the %d ring neighbour pairs on different nodes, so the "
+                             "order changes no message's way between nodes; the difference is not explained by the "
+                             "nodes (noise or an uneven machine).",
+                             nodes, xb, pt_);
+                else
+                    snprintf(how, sizeof how,
+                             "on %d nodes both orders put %d of the %d ring neighbour pairs on different nodes, so the "
+                             "order changes no message's way between nodes: place ranks in blocks (e.g. parscope "
+                             "emulate --map block) to test it",
+                             nodes, xb, pt_);
             }
-            if (l >= T)
-                add(out, "node-order-sensitive", n,
-                    "Node order matters at P = %d: ranks in a random order lose %.0f%% of efficiency (%.1f%% "
-                    "against %.1f%%; the threshold is %.0f%%, the sweep's noise %.0f%%): the interconnect has a "
-                    "topology in which ring neighbours are closer.%s",
-                    pt_, l * 100, o.eff * 100, b.eff * 100, T * 100, nz * 100, where);
-            else
-                add(out, "node-order-insensitive", n,
-                    "Node order does not matter at P = %d (efficiency %.1f%% in random order against %.1f%%, "
-                    "a difference within the %.0f%% threshold; the sweep's noise %.0f%%): no topology is visible, "
-                    "as with a switch or shared memory.%s",
-                    pt_, o.eff * 100, b.eff * 100, T * 100, nz * 100, where);
+            if (matters) {
+                snprintf(claim, sizeof claim,
+                         "Node order matters at P = %d: ranks in a random order %s %.0f%% of efficiency (%s against "
+                         "%s, noise %s): the interconnect has a topology in which ring neighbours are %s.%s",
+                         pt_, l > 0 ? "lose" : "gain", fabs(l) * 100, percent(a1, sizeof a1, o.eff),
+                         percent(a2, sizeof a2, b.eff), percent(a3, sizeof a3, nz), l > 0 ? "closer" : "farther", where);
+                ps_finding_add(out, "node-order-sensitive", l, nz, "relative", n, claim, "", NULL);
+            } else {
+                snprintf(q, sizeof q, "Whether node order matters at P = %d (efficiency %s in random order against %s)",
+                         pt_, percent(a1, sizeof a1, o.eff), percent(a2, sizeof a2, b.eff));
+                ps_finding_add(out, "node-order-sensitive", l, nz, "relative", n, "", q, how[0] ? how : NULL);
+            }
             free(hb);
             free(ho);
         }
     }
-    /* efficiency with P, and where adding nodes stops paying */
+
+    /* ---- efficiency with P, and where adding nodes stops paying ---- */
     {
+        pt m1 = find(doc, main_var, 1);
         char list[512] = "", plist[256] = "";
         size_t o1 = 0, o2 = 0;
-        double e_first = NAN, e_last = NAN;
         int p_last = 0, p_cut = 0, p_before = 1;
-        double e_cut = NAN;
-        pt last = {0};
+        pt last = {0}, cut = {0};
         size_t i;
         json_t *r;
         json_array_foreach(json_object_get(doc, "points"), i, r) {
             const char *v = json_string_value(json_object_get(r, "variation"));
             if (!v || strcmp(v, main_var)) continue;
-            int P = (int)json_integer_value(json_object_get(json_object_get(r, "params"), "ranks"));
-            pt x = find(doc, main_var, P);
+            pt x = from_json(r);
             if (!x.ok || !isfinite(x.eff)) continue;
-            if (o1 < sizeof list) o1 += (size_t)snprintf(list + o1, sizeof list - o1, "%s%.1f%%", o1 ? ", " : "", x.eff * 100);
-            if (o2 < sizeof plist) o2 += (size_t)snprintf(plist + o2, sizeof plist - o2, "%s%d", o2 ? ", " : "", P);
-            if (P > 1 && isnan(e_first)) e_first = x.eff;
-            if (P > 1) {
-                e_last = x.eff;
-                p_last = P;
+            with_floor(&x, m1, aa);
+            char pm[32] = "";
+            if (x.P > 1 && isfinite(x.eff_pm)) snprintf(pm, sizeof pm, " +/- %.1f", x.eff_pm * 100);
+            if (o1 < sizeof list)
+                o1 += (size_t)snprintf(list + o1, sizeof list - o1, "%s%.1f%s%%", o1 ? ", " : "", x.eff * 100, pm);
+            if (o2 < sizeof plist) o2 += (size_t)snprintf(plist + o2, sizeof plist - o2, "%s%d", o2 ? ", " : "", x.P);
+            if (x.P > 1) {
+                p_last = x.P;
                 last = x;
             }
-            if (!p_cut && x.eff < thr) {
-                p_cut = P;
-                e_cut = x.eff;
+            if (x.P > 1 && !p_cut && x.eff < thr) {
+                p_cut = x.P;
+                cut = x;
             } else if (!p_cut) {
-                p_before = P;
+                p_before = x.P;
             }
         }
         if (p_last) {
-            json_t *n = nums(4, "ranks", (double)p_last, "efficiency", e_last, "serial_fraction", last.f,
-                             "communication_pct", last.comm_pct);
-            if (e_last < 1 - T) {
-                int comm = isfinite(last.comm_pct) && last.comm_pct >= T * 100;
-                json_object_set_new(n, "communication_bound", json_boolean(comm));
-                if (comm)
-                    add(out, "efficiency-falls", n,
-                        "Efficiency of %s falls with P: %s at P = %s; communication-bound: at P = %d the ranks "
-                        "spend %.0f%% of the time in the communication layer (overhead + idle).",
-                        main_name, list, plist, p_last, last.comm_pct);
-                else
-                    add(out, "efficiency-falls", n, "Efficiency of %s falls with P: %s at P = %s.", main_name, list,
-                        plist);
+            char sliced[200] = "";
+            if (last.over)
+                snprintf(sliced, sizeof sliced, " (oversubscribed: the ranks share cores, so this share is time-slicing)");
+            else if (isfinite(last.others) && last.others > 100 * PS_SCALE_MIN_EFFECT)
+                snprintf(sliced, sizeof sliced,
+                         "; other processes used %.0f%% of the machine during that run, so part of the loss may be "
+                         "theirs",
+                         last.others);
+            json_t *n = nums(5, "ranks", (double)p_last, "efficiency", last.eff, "efficiency_noise", last.eff_pm,
+                             "serial_fraction", last.f, "communication_pct", last.comm_pct);
+            double l = 1 - last.eff;
+            json_object_set_new(n, "oversubscribed", json_boolean(last.over));
+            if (isfinite(l) && l < 0 && isfinite(last.eff_pm) && -l > last.eff_pm) {
+                /* above 1 beyond the noise: flagged below as an impossible value */
+            } else if (isfinite(last.comm_pct) && isfinite(l) && l > last.eff_pm) {
+                snprintf(claim, sizeof claim,
+                         "Efficiency of %s falls with P: %s at P = %s; at P = %d the ranks spend %.0f%% of the time in "
+                         "the communication layer (overhead + idle)%s.",
+                         main_name, list, plist, p_last, last.comm_pct, sliced);
+                snprintf(q, sizeof q, "Whether the efficiency of %s falls with P (%s at P = %s)", main_name, list,
+                         plist);
+                ps_finding_add(out, "efficiency-falls", l, last.eff_pm, "efficiency", n, claim, q, NULL);
             } else {
-                add(out, "efficiency-holds", n, "Efficiency of %s holds with P: %s at P = %s (within %.0f%%).",
-                    main_name, list, plist, T * 100);
+                snprintf(claim, sizeof claim, "Efficiency of %s falls with P: %s at P = %s%s.", main_name, list, plist,
+                         sliced);
+                snprintf(q, sizeof q, "Whether the efficiency of %s falls with P (%s at P = %s)", main_name, list,
+                         plist);
+                ps_finding_add(out, "efficiency-falls", l, last.eff_pm, "efficiency", n, claim, q, NULL);
             }
-            (void)e_first;
+            /* the cost-effective cut: the first P under the threshold, by
+             * more than its noise; else whether the last P is above it */
+            pt x = p_cut ? cut : last;
+            double e = p_cut ? thr - x.eff : x.eff - thr;
+            json_t *m = nums(5, "beyond", (double)p_before, "ranks", (double)x.P, "efficiency", x.eff,
+                             "efficiency_noise", x.eff_pm, "threshold", thr);
             if (p_cut) {
-                add(out, "not-cost-effective",
-                    nums(4, "beyond", (double)p_before, "ranks", (double)p_cut, "efficiency", e_cut, "threshold", thr),
-                    "Adding nodes is not cost effective beyond P = %d: efficiency of %s drops to %.1f%% at P = %d, "
-                    "under the %.0f%% threshold.",
-                    p_before, main_name, e_cut * 100, p_cut, thr * 100);
+                snprintf(claim, sizeof claim,
+                         "Adding nodes is not cost effective beyond P = %d: efficiency of %s drops to %.1f%% +/- %.1f%% "
+                         "at P = %d, under the %.0f%% threshold.",
+                         p_before, main_name, x.eff * 100, x.eff_pm * 100, x.P, thr * 100);
+                snprintf(q, sizeof q,
+                         "Whether adding nodes beyond P = %d is cost effective (efficiency %.1f%% at P = %d against the "
+                         "%.0f%% threshold)",
+                         p_before, x.eff * 100, x.P, thr * 100);
+                ps_finding_add(out, "not-cost-effective", e, x.eff_pm, "efficiency", m, claim, q, NULL);
             } else {
-                add(out, "cost-effective", nums(2, "ranks", (double)p_last, "threshold", thr),
-                    "Adding nodes stays cost effective up to P = %d: efficiency of %s never drops under %.0f%%.",
-                    p_last, main_name, thr * 100);
+                snprintf(claim, sizeof claim,
+                         "Adding nodes stays cost effective up to P = %d: efficiency of %s is %.1f%% +/- %.1f%% there, "
+                         "above the %.0f%% threshold.",
+                         x.P, main_name, x.eff * 100, x.eff_pm * 100, thr * 100);
+                snprintf(q, sizeof q,
+                         "Whether adding nodes stays cost effective up to P = %d (efficiency %.1f%% against the %.0f%% "
+                         "threshold)",
+                         x.P, x.eff * 100, thr * 100);
+                ps_finding_add(out, "cost-effective", e, x.eff_pm, "efficiency", m, claim, q, NULL);
             }
         }
     }
-    /* the further variations (seed 5.2.2) */
+
+    /* ---- one cell per message (seed 5.2.2) ---- */
     const char *bc[] = {"base", "cellwise"};
     int pc = common_pmax(doc, bc, 2);
     if (pc) {
-        pt b = find(doc, "base", pc), c = find(doc, "cellwise", pc);
-        double l = loss(b, c);
-        add(out, l >= T ? "per-message-cost" : "per-message-cost-small",
-            nums(4, "ranks", (double)pc, "efficiency_base", b.eff, "efficiency_cellwise", c.eff, "loss", l),
-            "Sending the borders one cell per message %s %.0f%% of base's efficiency at P = %d (%.1f%% against "
-            "%.1f%%)%s",
-            l >= 0 ? "loses" : "gains", fabs(l) * 100, pc, c.eff * 100, b.eff * 100,
-            l >= T ? ": the per-message cost of the network stack and its buffers is high." : ", within the threshold.");
+        pt b = find(doc, "base", pc), c = find(doc, "cellwise", pc), c1 = find(doc, "cellwise", 1);
+        double l = loss(b, c), nz = cmp_noise(aa, 4, b1.u, b.u, c1.u, c.u);
+        snprintf(claim, sizeof claim,
+                 "Sending the borders one cell per message %s %.0f%% of base's efficiency at P = %d (%s against %s, "
+                 "noise %s)%s",
+                 l >= 0 ? "loses" : "gains", fabs(l) * 100, pc, percent(a1, sizeof a1, c.eff),
+                 percent(a2, sizeof a2, b.eff), percent(a3, sizeof a3, nz),
+                 l > 0 ? ": the per-message cost of the network stack and its buffers is high." : ".");
+        snprintf(q, sizeof q, "Whether one message per cell costs efficiency at P = %d (%s against %s)", pc,
+                 percent(a1, sizeof a1, c.eff), percent(a2, sizeof a2, b.eff));
+        ps_finding_add(out, "per-message-cost", l, nz,
+                       "relative", nums(4, "ranks", (double)pc, "efficiency_base", b.eff, "efficiency_cellwise", c.eff,
+                                        "loss", l),
+                       claim, q, NULL);
     }
-    pt s1 = find(doc, "scatter", 1), v1 = find(doc, "vonneumann", 1);
-    if (b1.ok && s1.ok && isfinite(s1.act)) {
-        double r = s1.act / b1.act;
-        add(out, "memory-hierarchy", nums(3, "act_scatter", s1.act, "act_base", b1.act, "ratio", r),
-            "Memory hierarchy: with 8 scattered non-adjacent neighbours the cells update at %.3g ACT/s, %.0f%% of "
-            "base's %.3g at P = 1: losing locality costs %.0f%% of the throughput.",
-            s1.act, r * 100, b1.act, (1 - r) * 100);
-    }
-    if (b1.ok && v1.ok && isfinite(v1.act)) {
-        double r = v1.act / b1.act;
-        add(out, "stencil-size", nums(3, "act_vonneumann", v1.act, "act_base", b1.act, "ratio", r),
-            "The 4-neighbour stencil updates at %.3g ACT/s, %.2f times the 8-neighbour base (%.3g) at P = 1%s",
-            v1.act, r, b1.act,
-            r < 1.25 ? ": fewer operations per cell do not make it faster, the kernel is bound by memory traffic."
-                     : ": the arithmetic of the stencil matters.");
-    }
+
+    /* ---- the memory-bandwidth bound ---- */
     json_t *mb = json_object_get(json_object_get(json_object_get(doc, "memory_bound"), "variations"), "base");
-    if (mb && isfinite(getnum(mb, "fraction"))) {
-        double bw = getnum(json_object_get(doc, "memory_bound"), "copy_bytes_per_s");
-        add(out, "memory-bandwidth",
-            nums(3, "fraction", getnum(mb, "fraction"), "act_per_s", getnum(mb, "act_per_s"), "bound_act_per_s",
-                 getnum(mb, "bound_act_per_s")),
-            "The base kernel reaches %.0f%% of this machine's memory-bandwidth bound at P = 1 (%.3g of %.3g ACT/s, "
-            "from a %.1f GB/s copy over the same footprint).",
-            getnum(mb, "fraction") * 100, getnum(mb, "act_per_s"), getnum(mb, "bound_act_per_s"), bw / 1e9);
+    if (mb && isfinite(getnum(mb, "fraction")) && b1.ok) {
+        double fr = getnum(mb, "fraction"), bw = getnum(json_object_get(doc, "memory_bound"), "copy_bytes_per_s");
+        double nz = fr * cmp_noise(aa, 1, b1.u);
+        snprintf(claim, sizeof claim,
+                 "The base kernel reaches %.1f%% +/- %.1f%% of this machine's memory-bandwidth bound at P = 1 (%.3g of "
+                 "%.3g ACT/s, from a %.1f GB/s copy over the same footprint): something other than memory bandwidth "
+                 "limits it.",
+                 fr * 100, nz * 100, getnum(mb, "act_per_s"), getnum(mb, "bound_act_per_s"), bw / 1e9);
+        snprintf(q, sizeof q, "Whether the base kernel runs at the memory-bandwidth bound (%.0f%% of it at P = 1)",
+                 fr * 100);
+        ps_finding_add(out, "memory-bandwidth", 1 - fr, nz, "efficiency",
+                       nums(3, "fraction", fr, "act_per_s", getnum(mb, "act_per_s"), "bound_act_per_s",
+                            getnum(mb, "bound_act_per_s")),
+                       claim, q, NULL);
     }
+
+    /* ---- impossible values: efficiency above 1 (a negative serial
+     * fraction) or a serial fraction above 1, beyond their noise ---- */
+    {
+        char hi_list[600] = "", lo_list[600] = "";
+        size_t oh = 0, ol = 0;
+        double worst_hi = 0, worst_hi_n = NAN, worst_lo = 0, worst_lo_n = NAN;
+        int over = 0, strong = !strcmp(json_string_value(json_object_get(doc, "scaling")) ? json_string_value(json_object_get(doc, "scaling")) : "", "strong");
+        double others = NAN;
+        size_t i;
+        json_t *r;
+        json_array_foreach(json_object_get(doc, "points"), i, r) {
+            pt x = from_json(r);
+            const char *v = json_string_value(json_object_get(r, "variation"));
+            with_floor(&x, find(doc, v ? v : "", 1), aa);
+            if (x.P <= 1 || !isfinite(x.eff) || !isfinite(x.eff_pm)) continue;
+            json_t *flags = json_array();
+            if (x.eff - 1 > x.eff_pm) {
+                json_array_append_new(flags, json_string("efficiency above 1"));
+                if (oh < sizeof hi_list)
+                    oh += (size_t)snprintf(hi_list + oh, sizeof hi_list - oh, "%s%s P = %d (%.0f%% +/- %.0f%%)",
+                                           oh ? ", " : "", v, x.P, x.eff * 100, x.eff_pm * 100);
+                if (x.eff - 1 - x.eff_pm > worst_hi) {
+                    worst_hi = x.eff - 1 - x.eff_pm;
+                    worst_hi_n = x.eff_pm;
+                }
+            }
+            if (isfinite(x.f) && isfinite(x.f_pm) && x.f - 1 > x.f_pm) {
+                json_array_append_new(flags, json_string("serial fraction above 1"));
+                if (ol < sizeof lo_list)
+                    ol += (size_t)snprintf(lo_list + ol, sizeof lo_list - ol, "%s%s P = %d (%.0f%% +/- %.0f%%)",
+                                           ol ? ", " : "", v, x.P, x.f * 100, x.f_pm * 100);
+                if (x.f - 1 - x.f_pm > worst_lo) {
+                    worst_lo = x.f - 1 - x.f_pm;
+                    worst_lo_n = x.f_pm;
+                }
+                over |= x.over;
+                if (isfinite(x.others) && !(others >= x.others)) others = x.others;
+            }
+            if (json_array_size(flags)) json_object_set_new(r, "flags", flags);
+            else json_decref(flags);
+        }
+        if (oh) {
+            snprintf(claim, sizeof claim,
+                     "Impossible values: efficiency above 100%% (a negative serial fraction) beyond the noise at %s. "
+                     "Likely cause: %s.",
+                     hi_list,
+                     strong ? "cache effects: each rank's smaller share of the problem fits a faster level of the "
+                              "memory hierarchy (superlinear speedup)"
+                            : "noise in the one-rank run (its best trial was still disturbed) or a different CPU clock "
+                              "between the runs; with the grid per rank fixed the parallel runs do the same work per "
+                              "rank");
+            ps_finding_add_text(out, "efficiency-superlinear", worst_hi + worst_hi_n, worst_hi_n, "efficiency",
+                                nums(1, "excess_beyond_noise", worst_hi), claim, "");
+        }
+        if (ol) {
+            char why[400];
+            if (over)
+                snprintf(why, sizeof why, "more ranks than cores: they take turns on the cores (time-slicing)");
+            else if (isfinite(others) && others > 5)
+                snprintf(why, sizeof why,
+                         "other processes took the cores (they used %.0f%% of the machine during the run): the ranks "
+                         "took turns with them",
+                         others);
+            else
+                snprintf(why, sizeof why, "the parallel runs are slower than one rank: contention for a shared "
+                                          "resource (memory bandwidth, cores) or noise");
+            snprintf(claim, sizeof claim,
+                     "Impossible values: serial fraction above 100%% beyond the noise at %s: the runs on P ranks took "
+                     "longer in all than one rank. Likely cause: %s.",
+                     lo_list, why);
+            ps_finding_add_text(out, "serial-fraction-above-one", worst_lo + worst_lo_n, worst_lo_n, "efficiency",
+                                nums(1, "excess_beyond_noise", worst_lo), claim, "");
+        }
+    }
+    ps_findings_reconcile(out, ps_scale_exclusive);
     return out;
 }

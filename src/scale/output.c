@@ -4,7 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/findings.h"
 #include "report/html.h"
+#include "report/noise.h"
 #include "report/result.h"
 #include "scale/scale.h"
 #include "util/util.h"
@@ -85,6 +87,69 @@ static void fmt_or_dash(char *b, size_t n, const char *fmt, double v, double sca
     else snprintf(b, n, "-");
 }
 
+/* "12.3 +/- 4.5" (pm absolute, in the value's scale) or "0.2194 +/- 12%"
+ * (rel: pm relative), the value alone when the uncertainty is unknown (one
+ * trial), "-" when there is no value. */
+static void fmt_pm(char *b, size_t n, const char *fmt, double v, double pm, double scale, int rel)
+{
+    if (!isfinite(v)) {
+        snprintf(b, n, "-");
+        return;
+    }
+    int o = snprintf(b, n, fmt, v * scale);
+    if (!isfinite(pm) || o <= 0 || (size_t)o >= n) return;
+    if (rel) snprintf(b + o, n - (size_t)o, " +/- %.0f%%", 100 * pm);
+    else snprintf(b + o, n - (size_t)o, " +/- %.1f", pm * scale);
+}
+
+/* One process metric of a point: "avg sd min max" over its ranks (CLUE's
+ * timer class, seed 3.2), "-" when the point has none. */
+static void fmt_agg(char *b, size_t n, const json_t *ps, const char *key, const char *fmt)
+{
+    const json_t *a = json_object_get(ps, key);
+    if (!json_is_object(a)) {
+        snprintf(b, n, "-");
+        return;
+    }
+    char f[64];
+    snprintf(f, sizeof f, "%s %s %s %s", fmt, fmt, fmt, fmt);
+    snprintf(b, n, f, getnum(a, "avg"), getnum(a, "sd"), getnum(a, "min"), getnum(a, "max"));
+}
+
+/* The process metrics of every point, over the interval procstats.interval
+ * names (the timed interval where the runtime measured it). */
+static void print_procstats(const json_t *doc, FILE *out)
+{
+    size_t i;
+    json_t *p;
+    const char *interval = NULL;
+    json_array_foreach(json_object_get(doc, "points"), i, p) {
+        const json_t *ps = json_object_get(p, "procstats");
+        if (json_is_object(ps)) {
+            interval = json_string_value(json_object_get(ps, "interval"));
+            break;
+        }
+    }
+    if (!interval) return;
+    fprintf(out, "\nprocess metrics per rank, avg sd min max over the ranks (%s):\n", interval);
+    fprintf(out, "%-11s %3s %-31s %-31s %-23s %-23s %-23s\n", "variation", "P", "user s", "system s", "minor faults",
+            "vol. switches", "invol. switches");
+    json_array_foreach(json_object_get(doc, "points"), i, p) {
+        const json_t *ps = json_object_get(p, "procstats");
+        if (!json_is_object(ps)) continue;
+        char u[96], s[96], mf[96], vc[96], ic[96];
+        fmt_agg(u, sizeof u, ps, "user_s", "%.5f");
+        fmt_agg(s, sizeof s, ps, "system_s", "%.5f");
+        fmt_agg(mf, sizeof mf, ps, "minor_faults", "%.0f");
+        fmt_agg(vc, sizeof vc, ps, "voluntary_switches", "%.0f");
+        fmt_agg(ic, sizeof ic, ps, "involuntary_switches", "%.0f");
+        const json_t *uc = json_object_get(ps, "user_check");
+        fprintf(out, "%-11s %3d %-31s %-31s %-23s %-23s %-23s%s\n", json_string_value(json_object_get(p, "variation")),
+                (int)json_integer_value(json_object_get(json_object_get(p, "params"), "ranks")), u, s, mf, vc, ic,
+                json_is_false(json_object_get(uc, "within")) ? "  USER TIME ABOVE THE EXECUTION TIME" : "");
+    }
+}
+
 void ps_scale_print(const json_t *doc, FILE *out)
 {
     json_t *g = json_object_get(doc, "grid");
@@ -95,45 +160,90 @@ void ps_scale_print(const json_t *doc, FILE *out)
                 (long long)json_integer_value(json_object_get(g, "height")),
                 json_is_true(json_object_get(g, "per_rank")) ? "per rank" : "in all",
                 (long long)json_integer_value(json_object_get(g, "iterations")));
-    fprintf(out, "; best of %d trial(s)\n\n", (int)json_integer_value(json_object_get(doc, "trials")));
-    fprintf(out, "%-11s %5s %10s %10s %11s %11s %8s %8s %8s\n", "variation", "P", "time_s", "spread", "ACT/s",
-            "net ACT/s", "speedup", "effic.", "serial f");
+    json_t *tr = json_object_get(doc, "trials_auto");
+    if (json_is_object(tr))
+        fprintf(out, "; best of %d to %d trials (automatic)\n", (int)json_integer_value(json_object_get(tr, "min")),
+                (int)json_integer_value(json_object_get(tr, "max_done")));
+    else
+        fprintf(out, "; best of %d trial(s)\n", (int)json_integer_value(json_object_get(doc, "trials")));
+    json_t *mn = json_object_get(json_object_get(doc, "noise"), "machine");
+    if (mn) {
+        char line[512];
+        ps_noise_line(mn, line, sizeof line);
+        fprintf(out, "%s\n", line);
+    }
+    if (json_is_object(tr)) fprintf(out, "trials: %s\n", json_string_value(json_object_get(tr, "text")));
+    if (json_is_true(json_object_get(doc, "oversubscribed")))
+        fprintf(out, "WARNING: %s\n", json_string_value(json_object_get(doc, "oversubscribed_note")));
+    fprintf(out, "(+/-: the best two trials' gap for times, T(1)'s and T(P)'s added for speedup, efficiency and serial "
+                 "fraction)\n\n");
+    fprintf(out, "%-11s %3s %18s %11s %11s %15s %17s %17s\n", "variation", "P", "time_s", "ACT/s", "net ACT/s",
+            "speedup", "effic. %", "serial f %");
     size_t i;
     json_t *p;
     json_array_foreach(json_object_get(doc, "points"), i, p) {
-        char t[32], sp[32], a[32], na[32], s[32], e[32], f[32];
-        json_t *tm = json_object_get(p, "time");
-        double mn = getnum(tm, "min"), mx = getnum(tm, "max");
-        fmt_or_dash(t, sizeof t, "%.4f", getnum(p, "time_s"), 1);
-        fmt_or_dash(sp, sizeof sp, "%.1f%%", mn > 0 ? (mx - mn) / mn : NAN, 100);
+        char t[48], a[32], na[32], s[48], e[48], f[48];
+        json_t *nz = json_object_get(p, "noise");
+        double tm = getnum(p, "time_s");
+        fmt_pm(t, sizeof t, "%.4f", tm, getnum(nz, "time"), 1, 1);
         fmt_or_dash(a, sizeof a, "%.4g", getnum(p, "act_per_s"), 1);
         fmt_or_dash(na, sizeof na, "%.4g", getnum(p, "net_act_per_s"), 1);
-        fmt_or_dash(s, sizeof s, "%.3f", getnum(p, "speedup"), 1);
-        fmt_or_dash(e, sizeof e, "%.1f%%", getnum(p, "efficiency"), 100);
-        fmt_or_dash(f, sizeof f, "%.2f%%", getnum(p, "serial_fraction"), 100);
+        fmt_pm(s, sizeof s, "%.3f", getnum(p, "speedup"), getnum(nz, "speedup"), 1, 0);
+        fmt_pm(e, sizeof e, "%.1f", getnum(p, "efficiency"), getnum(nz, "efficiency"), 100, 0);
+        fmt_pm(f, sizeof f, "%.1f", getnum(p, "serial_fraction"), getnum(nz, "serial_fraction"), 100, 0);
         const char *st = json_string_value(json_object_get(p, "status"));
-        fprintf(out, "%-11s %5d %10s %10s %11s %11s %8s %8s %8s%s%s\n",
+        fprintf(out, "%-11s %3d %18s %11s %11s %15s %17s %17s%s%s%s%s\n",
                 json_string_value(json_object_get(p, "variation")),
-                (int)json_integer_value(json_object_get(json_object_get(p, "params"), "ranks")), t, sp, a, na, s, e, f,
-                st && strcmp(st, "ok") ? "  " : "", st && strcmp(st, "ok") ? st : "");
+                (int)json_integer_value(json_object_get(json_object_get(p, "params"), "ranks")), t, a, na, s, e, f,
+                st && strcmp(st, "ok") ? "  " : "", st && strcmp(st, "ok") ? st : "",
+                json_is_true(json_object_get(p, "oversubscribed")) ? "  oversubscribed" : "",
+                json_array_size(json_object_get(p, "flags")) ? "  IMPOSSIBLE VALUE" : "");
     }
+    print_procstats(doc, out);
     json_t *fits = json_object_get(doc, "fits");
     if (json_array_size(fits)) {
-        fprintf(out, "\nserial fraction fitted over the sweep (Amdahl (1) / Gustafson (2), rms relative error):\n");
+        fprintf(out, "\nserial fraction fitted over the sweep (Amdahl (1) / Gustafson (2), rms relative residual):\n");
         json_array_foreach(fits, i, p) {
+            const char *note = json_string_value(json_object_get(p, "note"));
+            if (note) {
+                fprintf(out, "  %-11s %s\n", json_string_value(json_object_get(p, "variation")), note);
+                continue;
+            }
             char fa[32], fg[32], ra[32], rg[32];
             fmt_or_dash(fa, sizeof fa, "%.3f%%", getnum(p, "amdahl_f"), 100);
             fmt_or_dash(ra, sizeof ra, "%.1f%%", getnum(p, "amdahl_rms_rel_error"), 100);
             fmt_or_dash(fg, sizeof fg, "%.3f%%", getnum(p, "gustafson_f"), 100);
             fmt_or_dash(rg, sizeof rg, "%.1f%%", getnum(p, "gustafson_rms_rel_error"), 100);
-            fprintf(out, "  %-11s Amdahl f %9s (%s)   Gustafson f %9s (%s)\n",
+            fprintf(out, "  %-11s Amdahl f %9s (residual %s)   Gustafson f %9s (residual %s)\n",
                     json_string_value(json_object_get(p, "variation")), fa, ra, fg, rg);
+        }
+    }
+    json_t *av = json_object_get(doc, "averages");
+    if (av) {
+        fprintf(out, "\naverages (CLUE seed 3.5; efficiency and serial fraction over P > 1):\n");
+        fprintf(out, "  %-14s %11s %11s %8s %10s\n", "", "ACT/s", "net ACT/s", "effic.", "serial f");
+        const char *groups[] = {"by_ranks", "by_variation"};
+        for (int k = 0; k < 3; k++) {
+            json_t *arr = k < 2 ? json_object_get(av, groups[k]) : NULL;
+            size_t n = k < 2 ? json_array_size(arr) : 1;
+            for (size_t j = 0; j < n; j++) {
+                json_t *x = k < 2 ? json_array_get(arr, j) : json_object_get(av, "overall");
+                char name[64], a[32], na[32], e[32], f[32];
+                if (k == 0) snprintf(name, sizeof name, "P = %d", (int)json_integer_value(json_object_get(x, "ranks")));
+                else if (k == 1) snprintf(name, sizeof name, "%s", json_string_value(json_object_get(x, "variation")));
+                else snprintf(name, sizeof name, "overall");
+                fmt_or_dash(a, sizeof a, "%.4g", getnum(x, "act_per_s"), 1);
+                fmt_or_dash(na, sizeof na, "%.4g", getnum(x, "net_act_per_s"), 1);
+                fmt_or_dash(e, sizeof e, "%.1f%%", getnum(x, "efficiency"), 100);
+                fmt_or_dash(f, sizeof f, "%.1f%%", getnum(x, "serial_fraction"), 100);
+                fprintf(out, "  %-14s %11s %11s %8s %10s\n", name, a, na, e, f);
+            }
         }
     }
     json_t *c = json_object_get(doc, "conclusions");
     if (json_array_size(c)) {
-        fprintf(out, "\nconclusions:\n");
-        json_array_foreach(c, i, p) fprintf(out, "  - %s\n", json_string_value(json_object_get(p, "text")));
+        fprintf(out, "\nconclusions (a finding only where the effect exceeds the noise of this sweep):\n");
+        ps_findings_print(c, out);
     }
     json_t *m = json_object_get(doc, "missing");
     if (json_array_size(m)) {

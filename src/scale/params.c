@@ -20,7 +20,7 @@ static const char *const key_names[PS_K__COUNT] = {
     [PS_K_EFF_THRESHOLD] = "efficiency-threshold", [PS_K_OVERSUBSCRIBE] = "oversubscribe",
     [PS_K_LAUNCHER] = "launcher", [PS_K_WORKLOAD_ARGS] = "workload-args",
     [PS_K_CACHE] = "cache", [PS_K_MEMORY] = "memory", [PS_K_CORES] = "cores",
-    [PS_K_WORD_BITS] = "word-bits"};
+    [PS_K_WORD_BITS] = "word-bits", [PS_K_SPREAD_TARGET] = "spread-target", [PS_K_TIME_BUDGET] = "time-budget"};
 
 const char *ps_scale_key_name(int k) { return k >= 0 && k < PS_K__COUNT ? key_names[k] : "?"; }
 
@@ -48,13 +48,15 @@ void ps_scale_params_defaults(ps_scale_params *p)
     strcpy(p->workload, "clue");
     p->is_clue = 1;
     p->trials = PS_SCALE_TRIALS;
+    p->spread_target = PS_SCALE_SPREAD_TARGET;
     p->iterations = 0;
     p->size = -1;
     p->target_time = PS_SCALE_TARGET_TIME;
     p->seed = 1;
     p->eff_threshold = PS_SCALE_EFF_THRESHOLD;
     p->word_bits = (int)(sizeof(void *) * 8);
-    for (const ps_ca_variation *v = ps_ca_variations; v->name; v++) p->var[p->nvar++] = v;
+    for (const ps_ca_variation *v = ps_ca_variations; v->name; v++)
+        if (!v->extra) p->var[p->nvar++] = v;
 }
 
 static int parse_bool(const char *s, int *out)
@@ -130,7 +132,7 @@ static int parse_variations(ps_scale_params *p, const char *s, char *err, size_t
             const ps_ca_variation *v = ps_ca_variation_find(t);
             if (!v) {
                 ps_seterr(err, errlen, "unknown variation '%s' (known: all, base, int, double, rearrange, "
-                          "nodeorder, vonneumann, scatter, cellwise)", t);
+                          "nodeorder, vonneumann, scatter, cellwise, long)", t);
                 free(copy);
                 return -1;
             }
@@ -173,8 +175,23 @@ int ps_scale_params_set(ps_scale_params *p, const char *key, const char *value, 
         if (parse_variations(p, value, err, errlen)) return -1;
         break;
     case PS_K_TRIALS:
-        if (ps_parse_long(value, 1, 1000, &l)) expect = "an integer 1..1000";
-        else p->trials = (int)l;
+        if (!strcmp(value, "auto")) {
+            p->trials_auto = 1;
+            p->trials = PS_SCALE_AUTO_MAX_TRIALS;
+        } else if (ps_parse_long(value, 1, 1000, &l)) {
+            expect = "an integer 1..1000 or auto";
+        } else {
+            p->trials = (int)l;
+            p->trials_auto = 0;
+        }
+        break;
+    case PS_K_SPREAD_TARGET:
+        if (ps_parse_double(value, &d) || !(d > 0 && d < 1)) expect = "a fraction in (0, 1)";
+        else p->spread_target = d;
+        break;
+    case PS_K_TIME_BUDGET:
+        if (ps_parse_double(value, &d) || !(d > 0)) expect = "seconds > 0";
+        else p->time_budget = d;
         break;
     case PS_K_OUTPUT:
         if (!*value || strlen(value) >= sizeof p->output) expect = "a directory";
@@ -400,10 +417,11 @@ int ps_scale_params_auto(ps_scale_params *p, char *err, size_t errlen)
         ps_seterr(err, errlen, "the ranks list goes to %d, beyond --max-ranks %d", top, p->max_ranks);
         return -1;
     }
-    if (top > p->cores && !p->oversubscribe) {
-        ps_seterr(err, errlen, "%d ranks exceed the machine's %d cores; add --oversubscribe to run them anyway",
-                  top, p->cores);
-        return -1;
+    /* more ranks than cores run, as with every command: each run's result
+     * says so (oversubscribed) and its busy / idle figures are marked */
+    if (p->trials_auto && p->time_budget <= 0) {
+        p->time_budget = PS_SCALE_AUTO_BUDGET;
+        set_why(p, PS_K_TIME_BUDGET, "default budget of automatic trials");
     }
     if (!p->is_clue) {
         if (p->timeout <= 0) {
@@ -496,7 +514,12 @@ void ps_scale_params_value(const ps_scale_params *p, int k, char *buf, size_t le
             o += (size_t)snprintf(buf + o, len - o, "%s%s", i ? "," : "", p->var[i]->name);
         break;
     }
-    case PS_K_TRIALS: snprintf(buf, len, "%d", p->trials); break;
+    case PS_K_TRIALS:
+        if (p->trials_auto) snprintf(buf, len, "auto");
+        else snprintf(buf, len, "%d", p->trials);
+        break;
+    case PS_K_SPREAD_TARGET: snprintf(buf, len, "%g", p->spread_target); break;
+    case PS_K_TIME_BUDGET: snprintf(buf, len, "%g", p->time_budget); break;
     case PS_K_OUTPUT: snprintf(buf, len, "%s", p->output); break;
     case PS_K_STRONG: snprintf(buf, len, "%s", p->strong ? "yes" : "no"); break;
     case PS_K_GRID: snprintf(buf, len, "%ldx%ld", p->width, p->height); break;

@@ -21,9 +21,15 @@
 #define PS_SCALE_MAX_FOOTPRINT    (128L << 20) /* bytes per rank for both grids of 8-byte cells */
 #define PS_SCALE_CACHE_SHARE      3      /* row width <= cache / 3 (seed 3.4) */
 #define PS_SCALE_TRIALS           3
+#define PS_SCALE_AUTO_MIN_TRIALS  3      /* --auto-trials: at least this many per point ... */
+#define PS_SCALE_AUTO_MAX_TRIALS  10     /*   ... at most this many ... */
+#define PS_SCALE_SPREAD_TARGET    0.05   /*   ... until the best two trials agree within this */
+#define PS_SCALE_AUTO_BUDGET      600.0  /*   ... or this many seconds of sweep are spent */
 #define PS_SCALE_EFF_THRESHOLD    0.80   /* "not cost effective" below this efficiency */
 #define PS_SCALE_MAX_RANKS_LIMIT  4096
 #define PS_SCALE_MAX_POINTS       64     /* processor counts in one sweep */
+#define PS_SCALE_FIT_MIN_POINTS   3      /* Amdahl / Gustafson fits need this many points with P > 1 */
+#define PS_SCALE_MIN_EFFECT       0.05   /* a difference smaller than this is not called a limit */
 #define PS_SCALE_RUN_TIMEOUT_MIN  30.0   /* seconds; per run timeout floor */
 #define PS_SCALE_TRACE_BUDGET     (256L << 10) /* trace events per rank per run: cellwise runs fewer
                                                   iterations to stay within it (ACT/s is per iteration) */
@@ -36,7 +42,7 @@ enum ps_scale_key {
     PS_K_MAX_RANKS, PS_K_RANKS, PS_K_VARIATIONS, PS_K_TRIALS, PS_K_OUTPUT, PS_K_STRONG,
     PS_K_GRID, PS_K_ITERATIONS, PS_K_SIZE, PS_K_TARGET_TIME, PS_K_SEED, PS_K_TIMEOUT,
     PS_K_EFF_THRESHOLD, PS_K_OVERSUBSCRIBE, PS_K_LAUNCHER, PS_K_WORKLOAD_ARGS,
-    PS_K_CACHE, PS_K_MEMORY, PS_K_CORES, PS_K_WORD_BITS,
+    PS_K_CACHE, PS_K_MEMORY, PS_K_CORES, PS_K_WORD_BITS, PS_K_SPREAD_TARGET, PS_K_TIME_BUDGET,
     PS_K__COUNT
 };
 
@@ -48,7 +54,10 @@ typedef struct ps_scale_params {
     int    nranks;                           /* 0 = 1, 2, 4 .. max_ranks */
     const ps_ca_variation *var[16];
     int    nvar;
-    int    trials;
+    int    trials;                           /* with trials_auto: the most a point gets */
+    int    trials_auto;                      /* --auto-trials: more trials until the spread meets the target */
+    double spread_target;                    /* relative gap of the best two trials */
+    double time_budget;                      /* seconds for the whole sweep (auto trials), 0 = none */
     char   output[4096];
     int    strong;
     long   width, height;                    /* 0 = automatic */
@@ -58,7 +67,8 @@ typedef struct ps_scale_params {
     uint64_t seed;
     double timeout;                          /* per run, 0 = automatic */
     double eff_threshold;
-    int    oversubscribe;
+    int    oversubscribe;                    /* accepted for old plans; more ranks than cores always run,
+                                                marked oversubscribed in the results */
     char   launcher[1024];
     char   workload_args[1024];
     /* the machine facts behind the automatic choices (overridable) */

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "report/html.h"
+#include "report/noise.h"
 #include "report/plot.h"
 #include "scale/scale.h"
 #include "util/util.h"
@@ -24,6 +25,8 @@ typedef struct table {
     const char *var[MAXV];
     int         P[MAXP];
     double      act[MAXV][MAXP], eff[MAXV][MAXP], f[MAXV][MAXP];
+    /* each figure's +/- (point noise, absolute) */
+    double      act_pm[MAXV][MAXP], eff_pm[MAXV][MAXP], f_pm[MAXV][MAXP];
 } table;
 
 static double getnum(const json_t *o, const char *k)
@@ -46,19 +49,25 @@ static void collect(const json_t *doc, table *t)
         if (vi < 0 && t->nv < MAXV) {
             vi = t->nv++;
             t->var[vi] = v;
-            for (int k = 0; k < MAXP; k++) t->act[vi][k] = t->eff[vi][k] = t->f[vi][k] = NAN;
+            for (int k = 0; k < MAXP; k++)
+                t->act[vi][k] = t->eff[vi][k] = t->f[vi][k] = t->act_pm[vi][k] = t->eff_pm[vi][k] = t->f_pm[vi][k] = NAN;
         }
         for (int k = 0; k < t->np; k++)
             if (t->P[k] == P) pi = k;
         if (pi < 0 && t->np < MAXP) {
             pi = t->np++;
             t->P[pi] = P;
-            for (int k = 0; k < MAXV; k++) t->act[k][pi] = t->eff[k][pi] = t->f[k][pi] = NAN;
+            for (int k = 0; k < MAXV; k++)
+                t->act[k][pi] = t->eff[k][pi] = t->f[k][pi] = t->act_pm[k][pi] = t->eff_pm[k][pi] = t->f_pm[k][pi] = NAN;
         }
         if (vi < 0 || pi < 0) continue;
         t->act[vi][pi] = getnum(p, "act_per_s");
         t->eff[vi][pi] = getnum(p, "efficiency");
         t->f[vi][pi] = getnum(p, "serial_fraction");
+        const json_t *nz = json_object_get(p, "noise");
+        t->act_pm[vi][pi] = getnum(nz, "act_per_s");
+        t->eff_pm[vi][pi] = getnum(nz, "efficiency");
+        t->f_pm[vi][pi] = getnum(nz, "serial_fraction");
     }
 }
 
@@ -66,8 +75,8 @@ static const char *const palette[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728"
                                       "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"};
 
 /* Grouped bars: groups = variations, one bar per processor count. */
-static void bars(FILE *f, const char *title, const char *ylabel, const table *t, double (*v)[MAXP], double scale,
-                 int skip_p1)
+static void bars(FILE *f, const char *title, const char *ylabel, const table *t, double (*v)[MAXP],
+                 double (*pm)[MAXP], double scale, int skip_p1)
 {
     double mx = 0;
     for (int i = 0; i < t->nv; i++)
@@ -110,6 +119,17 @@ static void bars(FILE *f, const char *title, const char *ylabel, const table *t,
                 fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\">"
                            "<title>%s P=%d: %.4g</title></rect>\n",
                         x0 + b * bw, T + ph - hgt, bw * 0.9, hgt, palette[j % 10], t->var[i], t->P[j], val);
+                /* the uncertainty as a whisker, clipped to the plot */
+                double e = pm[i][j] * scale;
+                if (isfinite(e) && e > 0) {
+                    double ylo = val - e < 0 ? 0 : val - e, yhi = val + e > top ? top : val + e;
+                    double xc = x0 + b * bw + bw * 0.45;
+                    fprintf(f, "<path fill=\"none\" stroke=\"#222\" d=\"M%.1f %.1fL%.1f %.1fM%.1f %.1fL%.1f %.1f"
+                               "M%.1f %.1fL%.1f %.1f\"/>\n",
+                            xc, T + ph - ylo / top * ph, xc, T + ph - yhi / top * ph, xc - 3, T + ph - ylo / top * ph,
+                            xc + 3, T + ph - ylo / top * ph, xc - 3, T + ph - yhi / top * ph, xc + 3,
+                            T + ph - yhi / top * ph);
+                }
             }
             b++;
         }
@@ -127,10 +147,10 @@ static void bars(FILE *f, const char *title, const char *ylabel, const table *t,
     fprintf(f, "<line x1=\"%d\" x2=\"%d\" y1=\"%d\" y2=\"%d\" stroke=\"#333\"/></svg>\n", L, W - R, T + ph, T + ph);
 }
 
-static void by_p(FILE *f, const char *title, const char *ylabel, const table *t, double (*v)[MAXP], double scale,
-                 int skip_p1)
+static void by_p(FILE *f, const char *title, const char *ylabel, const table *t, double (*v)[MAXP],
+                 double (*pm)[MAXP], double scale, int skip_p1)
 {
-    static double xs[MAXV][MAXP], ys[MAXV][MAXP];
+    static double xs[MAXV][MAXP], ys[MAXV][MAXP], lo[MAXV][MAXP], hi[MAXV][MAXP];
     ps_plot p;
     ps_plot_init(&p, title, "processors P", ylabel);
     p.xlog = 2;
@@ -141,10 +161,16 @@ static void by_p(FILE *f, const char *title, const char *ylabel, const table *t,
         for (int j = 0; j < t->np; j++) {
             if (skip_p1 && t->P[j] == 1) continue;
             xs[i][n] = t->P[j];
+            lo[i][n] = (v[i][j] - pm[i][j]) * scale;
+            hi[i][n] = (v[i][j] + pm[i][j]) * scale;
             ys[i][n++] = v[i][j] * scale;
         }
         ps_plot_series *s = ps_plot_add(&p, t->var[i], xs[i], ys[i], n, PS_PLOT_LINE | PS_PLOT_POINTS);
-        if (s) s->color = palette[i % 10];
+        if (s) {
+            s->color = palette[i % 10];
+            s->ylo = lo[i];
+            s->yhi = hi[i];
+        }
     }
     ps_plot_svg(&p, f);
 }
@@ -159,6 +185,11 @@ int ps_scale_report_html(FILE *out, const json_t *doc, const char *dir, const ch
     snprintf(title, sizeof title, "Scalability sweep: %s (%s scaling)", wl ? wl : "?",
              json_string_value(json_object_get(doc, "scaling")) ? json_string_value(json_object_get(doc, "scaling")) : "?");
     ps_html_section_begin(out, "scale", title);
+    ps_noise_html(out, json_object_get(json_object_get(doc, "noise"), "machine"));
+    if (json_is_true(json_object_get(doc, "oversubscribed")))
+        ps_html_note(out, "Oversubscribed: %s.", json_string_value(json_object_get(doc, "oversubscribed_note")));
+    if (json_is_object(json_object_get(doc, "trials_auto")))
+        ps_html_note(out, "Trials: %s.", json_string_value(json_object_get(json_object_get(doc, "trials_auto"), "text")));
     if (dir) ps_html_note(out, "Sweep directory: %s", dir);
     if (json_is_true(json_object_get(doc, "interrupted")) || !json_is_true(json_object_get(doc, "complete")))
         ps_html_note(out, "Partial sweep: %zu run(s) missing; the figures cover what was measured.",
@@ -170,7 +201,9 @@ int ps_scale_report_html(FILE *out, const json_t *doc, const char *dir, const ch
     size_t i;
     json_t *c;
     json_array_foreach(json_object_get(doc, "conclusions"), i, c) {
-        fputs("<li>", out);
+        fputs("<li>[", out);
+        ps_html_escape(out, json_string_value(json_object_get(c, "verdict")) ? json_string_value(json_object_get(c, "verdict")) : "?");
+        fputs("] ", out);
         ps_html_escape(out, json_string_value(json_object_get(c, "text")));
         fputs("</li>\n", out);
     }
@@ -196,9 +229,13 @@ int ps_scale_report_html(FILE *out, const json_t *doc, const char *dir, const ch
             else ps_html_cell(out, 1, "-");
         }
         double e = getnum(p, "efficiency"), f = getnum(p, "serial_fraction");
-        if (isfinite(e)) ps_html_cell(out, 1, "%.1f%%", e * 100);
+        const json_t *nz = json_object_get(p, "noise");
+        double ep = getnum(nz, "efficiency"), fp = getnum(nz, "serial_fraction");
+        if (isfinite(e) && isfinite(ep)) ps_html_cell(out, 1, "%.1f%% +/- %.1f", e * 100, ep * 100);
+        else if (isfinite(e)) ps_html_cell(out, 1, "%.1f%%", e * 100);
         else ps_html_cell(out, 1, "-");
-        if (isfinite(f)) ps_html_cell(out, 1, "%.2f%%", f * 100);
+        if (isfinite(f) && isfinite(fp)) ps_html_cell(out, 1, "%.2f%% +/- %.2f", f * 100, fp * 100);
+        else if (isfinite(f)) ps_html_cell(out, 1, "%.2f%%", f * 100);
         else ps_html_cell(out, 1, "-");
         ps_html_cell(out, 0, "%s", json_string_value(json_object_get(p, "status")));
         ps_html_row_end(out);
@@ -209,11 +246,13 @@ int ps_scale_report_html(FILE *out, const json_t *doc, const char *dir, const ch
     collect(doc, &t);
     ps_html_heading(out, "Figures (CLUE seed, Figures 4.2 to 4.6)");
     fputs("<div class=\"figures\">\n", out);
-    bars(out, "Figure 4.2: ACT/s by variation", "ACT/s (million)", &t, t.act, 1e-6, 0);
-    bars(out, "Figure 4.3: efficiency by variation", "efficiency (%)", &t, t.eff, 100, 1);
-    bars(out, "Figure 4.4: serial fraction by variation", "serial fraction (%)", &t, t.f, 100, 1);
-    by_p(out, "Figure 4.5: efficiency by processor count", "efficiency (%)", &t, t.eff, 100, 0);
-    by_p(out, "Figure 4.6: serial fraction by processor count", "serial fraction (%)", &t, t.f, 100, 1);
+    ps_html_note(out, "Bars and whiskers: each figure +/- its uncertainty (times: the best two trials' gap; speedup, "
+                      "efficiency and serial fraction: T(1)'s and T(P)'s added).");
+    bars(out, "Figure 4.2: ACT/s by variation", "ACT/s (million)", &t, t.act, t.act_pm, 1e-6, 0);
+    bars(out, "Figure 4.3: efficiency by variation", "efficiency (%)", &t, t.eff, t.eff_pm, 100, 1);
+    bars(out, "Figure 4.4: serial fraction by variation", "serial fraction (%)", &t, t.f, t.f_pm, 100, 1);
+    by_p(out, "Figure 4.5: efficiency by processor count", "efficiency (%)", &t, t.eff, t.eff_pm, 100, 0);
+    by_p(out, "Figure 4.6: serial fraction by processor count", "serial fraction (%)", &t, t.f, t.f_pm, 100, 1);
     fputs("</div>\n", out);
 
     json_t *fits = json_object_get(doc, "fits");

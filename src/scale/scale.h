@@ -13,6 +13,7 @@
 #define PS_SCALE_H
 
 #include <jansson.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "scale/params.h"
@@ -53,8 +54,17 @@ int ps_scale_write_csv(const json_t *doc, FILE *out);
 void ps_scale_print(const json_t *doc, FILE *out);
 
 /* The automatic conclusions (seed 5.2.3) of an analysis document, as an
- * array of {id, text, numbers {...}} (conclude.c). */
+ * array of {id, text, effect, noise, unit, verdict, numbers {...}}
+ * (report/findings.h, conclude.c). */
 json_t *ps_scale_conclude(const json_t *doc);
+
+/* Conclusions of one sweep that cannot both be findings (pairs of ids,
+ * terminated by {NULL, NULL}). */
+extern const char *const ps_scale_exclusive[][2];
+
+/* Does the nodeorder permutation of `seed` change who neighbours whom on a
+ * ring of P ranks?  (Rings of 1 to 3 ranks: never.) */
+int ps_scale_order_differs(int P, uint64_t seed);
 
 /* The report fragment (report/report.h) for a "scale" document: a <section>
  * with the parameters, the table, the conclusions and the seed's Figures

@@ -9,7 +9,9 @@
 #include <unistd.h>
 
 #include "launch/launch.h"
+#include "launch/noise.h"
 #include "launch/run.h"
+#include "util/stats.h"
 #include "report/result.h"
 #include "trace/sheet.h"
 #include "util/output.h"
@@ -41,6 +43,14 @@ static json_t *plan_json(const ps_scale_params *p, double copy_bps, size_t copy_
     }
     json_object_set_new(d, "ranks", r);
     json_object_set_new(d, "trials", json_integer(p->trials));
+    if (p->trials_auto) {
+        json_t *a = json_object();
+        json_object_set_new(a, "min", json_integer(PS_SCALE_AUTO_MIN_TRIALS));
+        json_object_set_new(a, "max", json_integer(p->trials));
+        json_object_set_new(a, "target", json_real(p->spread_target));
+        json_object_set_new(a, "budget_s", json_real(p->time_budget));
+        json_object_set_new(d, "trials_auto", a);
+    }
     json_object_set_new(d, "width", json_integer(p->width));
     json_object_set_new(d, "height", json_integer(p->height));
     json_object_set_new(d, "iterations", json_integer(p->iterations));
@@ -200,6 +210,7 @@ static json_t *run_one(const ps_scale_params *p, const ps_ca_variation *var, int
     s.launch.launcher = p->launcher[0] ? p->launcher : NULL;
     s.launch.timeout = p->timeout;
     s.launch.quiet = 1;
+    s.noise_quick = 1;   /* the sweep calibrates once, before and after */
     ps_run_result r;
     double t0 = ps_clock();
     int rc = ps_run_workload(&s, &r, NULL, NULL, err, errlen);
@@ -229,6 +240,13 @@ static json_t *run_one(const ps_scale_params *p, const ps_ca_variation *var, int
             ps_sheet_free(&sh);
         }
         json_object_set_new(o, "procstats", ps_result_procstats(r.best_trace));
+        json_object_set_new(o, "procstats_ranks", ps_result_procstats_ranks(r.best_trace));
+    }
+    if (ok) {
+        ps_placement pl;
+        ps_placement_of(r.best_trace, ranks, &pl);
+        ps_placement_annotate(o, &pl);
+        if (isfinite(r.trial[0].others)) json_object_set_new(o, "others_busy_pct", json_real(100 * r.trial[0].others));
     }
     if (r.launch_overhead > 0) json_object_set_new(o, "launch_overhead", json_real(r.launch_overhead));
     char date[64];
@@ -272,8 +290,9 @@ int ps_scale_sweep(ps_scale_params *p, const char *dir, int resume, char *err, s
     json_t *runs = ps_scale_read_runs(dir, err, errlen);
 
     int nv = p->is_clue ? p->nvar : 1;
+    int planned = p->trials_auto ? PS_SCALE_AUTO_MIN_TRIALS : p->trials;
     int todo = 0;
-    for (int t = 1; t <= p->trials; t++)
+    for (int t = 1; t <= planned; t++)
         for (int v = 0; v < nv; v++)
             for (int i = 0; i < p->nranks; i++)
                 if (!run_done(runs, p->is_clue ? p->var[v]->name : "default", p->ranks[i], t)) todo++;
@@ -281,16 +300,66 @@ int ps_scale_sweep(ps_scale_params *p, const char *dir, int resume, char *err, s
     ps_progress_begin(&pr, todo, 0);
     if (resume && !pr.on)
         fprintf(stderr, "parscope scale: resuming %s: %d of %d runs to go\n", dir, todo,
-                p->trials * nv * p->nranks);
+                planned * nv * p->nranks);
+    if (p->ranks[p->nranks - 1] > p->cores)
+        fprintf(stderr,
+                "parscope scale: P = %d exceeds the machine's %d cores: those runs are oversubscribed (marked in the "
+                "results; their busy / idle figures are time-slicing)\n",
+                p->ranks[p->nranks - 1], p->cores);
 
+    ps_noise_sample nz0, nz1;
+    ps_noise_take(&nz0, 1);
     ps_interrupt_install();
-    int status = 0, fatal = 0;
-    for (int t = 1; t <= p->trials && !fatal && !ps_interrupted(); t++)
+    int status = 0, fatal = 0, last_trial = 0;
+    const char *stopped = NULL;
+    char *need = ps_xcalloc((size_t)(nv * p->nranks), 1);
+    memset(need, 1, (size_t)(nv * p->nranks));
+    for (int t = 1; t <= p->trials && !fatal && !ps_interrupted(); t++) {
+        if (p->trials_auto && t > PS_SCALE_AUTO_MIN_TRIALS) {
+            /* CLUE's future work: more trials only where the best two still
+             * disagree, until they agree or the time budget is spent */
+            int left = 0;
+            double est = 0;
+            for (int v = 0; v < nv; v++)
+                for (int i = 0; i < p->nranks; i++) {
+                    const char *vn = p->is_clue ? p->var[v]->name : "default";
+                    double x[PS_SCALE_AUTO_MAX_TRIALS + 1], el = 0;
+                    int k = 0, ne = 0;
+                    for (int q = 1; q < t && k <= PS_SCALE_AUTO_MAX_TRIALS; q++) {
+                        const json_t *rec = ps_scale_find_run(runs, vn, p->ranks[i], q);
+                        const char *st = rec ? json_string_value(json_object_get(rec, "status")) : NULL;
+                        if (st && !strcmp(st, "ok")) x[k++] = json_number_value(json_object_get(rec, "time"));
+                        if (rec) {
+                            el += json_number_value(json_object_get(rec, "elapsed"));
+                            ne++;
+                        }
+                    }
+                    ps_sample_stats ss;
+                    ps_sample_stats_of(x, k, &ss);
+                    double u = ps_stat_uncertainty(&ss, PS_STAT_MIN);
+                    need[v * p->nranks + i] = !(u <= p->spread_target);
+                    if (need[v * p->nranks + i]) {
+                        left++;
+                        est += ne ? el / ne : 0;
+                    }
+                }
+            if (!left) {
+                stopped = "target";
+                break;
+            }
+            if (ps_clock() - pr.t0 + est > p->time_budget) {
+                stopped = "budget";
+                break;
+            }
+            pr.total += left;
+        }
+        last_trial = t;
         for (int v = 0; v < nv && !fatal && !ps_interrupted(); v++)
             for (int i = 0; i < p->nranks && !fatal && !ps_interrupted(); i++) {
                 const ps_ca_variation *var = p->is_clue ? p->var[v] : NULL;
                 const char *vn = var ? var->name : "default";
                 if (run_done(runs, vn, p->ranks[i], t)) continue;
+                if (p->trials_auto && t > PS_SCALE_AUTO_MIN_TRIALS && !need[v * p->nranks + i]) continue;
                 ps_progress_show(&pr, "%s P=%d trial %d/%d", vn, p->ranks[i], t, p->trials);
                 json_t *rec = run_one(p, var, p->ranks[i], t, &fatal, err, errlen);
                 if (!rec) break;
@@ -318,7 +387,28 @@ int ps_scale_sweep(ps_scale_params *p, const char *dir, int resume, char *err, s
                 json_array_append_new(runs, rec);
                 ps_progress_step(&pr);
             }
+    }
+    free(need);
+    if (p->trials_auto) {
+        if (!stopped) stopped = ps_interrupted() ? "interrupted" : fatal ? "failed" : "max";
+        json_t *a = json_object_get(plan, "trials_auto");
+        if (json_is_object(a)) {
+            json_object_set_new(a, "stopped", json_string(stopped));
+            json_object_set_new(a, "rounds", json_integer(last_trial));
+            json_object_set_new(a, "elapsed_s", json_real(ps_clock() - pr.t0));
+            char e5[512];
+            ps_result_write(plan_path, plan, e5, sizeof e5);
+        }
+    }
     ps_progress_end(&pr);
+    ps_noise_take(&nz1, !ps_interrupted());
+    /* the machine's noise of the session that ran the runs, kept with the
+     * plan: a --resume that only analyses keeps it */
+    if (pr.done > 0) {
+        json_object_set_new(plan, "noise", ps_noise_json(&nz0, &nz1));
+        char e6[512];
+        ps_result_write(plan_path, plan, e6, sizeof e6);
+    }
     int interrupted = ps_interrupted();
     /* the bound is a best-of too: measure the copy again now and keep the faster */
     json_t *mb = json_object_get(plan, "memory_bound");

@@ -199,6 +199,17 @@ static int ini_key(parse_state *st, const char *section, const char *name, const
                 return number(st, name, value, mins[i], dst[i]);
             }
         if (strcmp(name, "p") == 0) return int_value(st, name, value, &m->bsp_p);
+        if (strcmp(name, "fit") == 0) {
+            if (strcmp(value, "ok") && strcmp(value, "failed"))
+                return fail(st, "fit: expected 'ok' or 'failed', got '%s'", value);
+            if (!strcmp(value, "failed") && !m->bsp_fit_note[0])
+                copy_str(m->bsp_fit_note, sizeof m->bsp_fit_note, "the h-relation fit failed");
+            return 1;
+        }
+        if (strcmp(name, "fit_note") == 0) {
+            copy_str(m->bsp_fit_note, sizeof m->bsp_fit_note, value);
+            return 1;
+        }
         return fail(st, "%s: unknown key in [bsp]", name);
     }
     if (strcmp(section, "pingpong") == 0) {
@@ -564,12 +575,18 @@ static int machine_file(FILE *f, void *ctx)
     if (m->nodes) fprintf(f, "nodes = %d\n", m->nodes);
     if (m->link_rate > 0) put_num(f, "link_rate", m->link_rate);
 
-    if (m->bsp_r != 0 || m->bsp_g != 0 || m->bsp_l != 0) {
+    if (m->bsp_r != 0 || m->bsp_g != 0 || m->bsp_l != 0 || m->bsp_fit_note[0]) {
         fputs("\n[bsp]\n# r in flop/s; g, l in flop units (T(h) = h*g + l, fitted over [h0, h1]); g_us, l_us in us\n", f);
         put_num(f, "r", m->bsp_r);
-        put_num(f, "g", m->bsp_g);
-        put_num(f, "l", m->bsp_l);
-        if (m->bsp_r > 0) {
+        if (m->bsp_fit_note[0]) {
+            /* a fit that is no BSP cost is not written as one */
+            fputs("fit = failed\n", f);
+            put_str(f, "fit_note", m->bsp_fit_note);
+        } else {
+            put_num(f, "g", m->bsp_g);
+            put_num(f, "l", m->bsp_l);
+        }
+        if (m->bsp_r > 0 && !m->bsp_fit_note[0]) {
             put_num(f, "g_us", m->bsp_g / m->bsp_r * 1e6);
             put_num(f, "l_us", m->bsp_l / m->bsp_r * 1e6);
         }

@@ -99,6 +99,9 @@ typedef struct ps_machine {
     /* added by probe: optimistic g (one combined message per destination, as
      * bspprobe), flops; 0 = unknown */
     double bsp_g_combined;
+    /* "" when the h-relation fit gave g and l; else why it failed ([bsp] fit =
+     * failed, fit_note = ...), and the model has no g and l */
+    char   bsp_fit_note[256];
     ps_loggops lg;                       /* lg.n == 0: none */
 } ps_machine;
 

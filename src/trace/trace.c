@@ -1,14 +1,16 @@
 /*
  * trace.c - the in-memory trace, its file format and message matching.
  *
- * File format "PSTRACE" version 3 (docs/TRACE_FORMAT.md), little-endian:
+ * File format "PSTRACE" version 4 (docs/TRACE_FORMAT.md), little-endian:
  *   magic "PSTRACE\0" (8 bytes), u32 version, u32 nranks, u32 nconstructs,
  *   u32 meta length; then nconstructs names (u16 length + bytes);
  *   the meta JSON (meta length bytes);
  *   per rank: a fixed header (u64 n, u64 dropped, f64 t_begin, t_end,
  *   clock_offset, clock_drift, clock_rtt, procstats: f64 wall, user, sys,
  *   u64 minflt, majflt, nvcsw, nivcsw, maxrss_kb, [version 3: i64
- *   timed_minflt, timed_majflt, timed_cache_misses], host[64]) followed by n
+ *   timed_minflt, timed_majflt, timed_cache_misses], [version 4: i64
+ *   timed_user_us, timed_sys_us, timed_nvcsw, timed_nivcsw], host[64])
+ *   followed by n
  *   40-byte event records (f64 t0, f64 t1, u64 bytes, i32 peer, i32 tag,
  *   u16 construct, u8 kind, u8 flags, u32 aux).
  */
@@ -27,7 +29,8 @@
 #define PS_TRACE_MAGIC "PSTRACE"
 /* Version 1 had no PS_EV_COLLECTIVE and no request ids (aux was 0 outside
  * sections); its layout is the same, so it reads unchanged. Version 3 adds
- * the counters over the timed interval to each rank's header. */
+ * the counters over the timed interval to each rank's header, version 4 the
+ * CPU time and context switches over it. */
 #define PS_TRACE_V1_KINDS (PS_EV_DATA + 1)
 /* the smallest rank header (versions 1 and 2): bounds the rank count of a file */
 #define PS_RANK_HEADER_BYTES (2 * 8 + 5 * 8 + 3 * 8 + 5 * 8 + 64)
@@ -48,8 +51,11 @@ ps_trace *ps_trace_new(int nranks)
         free(t);
         return NULL;
     }
-    for (int r = 0; r < nranks; r++)
-        t->rank[r].proc.timed_minflt = t->rank[r].proc.timed_majflt = t->rank[r].proc.timed_cache_misses = -1;
+    for (int r = 0; r < nranks; r++) {
+        ps_procstats *q = &t->rank[r].proc;
+        q->timed_minflt = q->timed_majflt = q->timed_cache_misses = -1;
+        q->timed_user_us = q->timed_sys_us = q->timed_nvcsw = q->timed_nivcsw = -1;
+    }
     return t;
 }
 
@@ -202,6 +208,10 @@ int ps_trace_write(const ps_trace *t, const char *path, char *err, size_t errlen
         wb_u64(&b, (uint64_t)rt->proc.timed_minflt);
         wb_u64(&b, (uint64_t)rt->proc.timed_majflt);
         wb_u64(&b, (uint64_t)rt->proc.timed_cache_misses);
+        wb_u64(&b, (uint64_t)rt->proc.timed_user_us);
+        wb_u64(&b, (uint64_t)rt->proc.timed_sys_us);
+        wb_u64(&b, (uint64_t)rt->proc.timed_nvcsw);
+        wb_u64(&b, (uint64_t)rt->proc.timed_nivcsw);
         char host[64] = {0};
         memcpy(host, rt->host, sizeof host - 1);
         wb_put(&b, host, sizeof host);
@@ -351,6 +361,12 @@ int ps_trace_parse(const void *bytes, size_t len, const char *file, ps_trace **o
             rt->proc.timed_minflt = (int64_t)rb_u64(&b);
             rt->proc.timed_majflt = (int64_t)rb_u64(&b);
             rt->proc.timed_cache_misses = (int64_t)rb_u64(&b);
+        }
+        if (version >= 4) {
+            rt->proc.timed_user_us = (int64_t)rb_u64(&b);
+            rt->proc.timed_sys_us = (int64_t)rb_u64(&b);
+            rt->proc.timed_nvcsw = (int64_t)rb_u64(&b);
+            rt->proc.timed_nivcsw = (int64_t)rb_u64(&b);
         }
         rb_get(&b, rt->host, 64);
         rt->host[63] = '\0';

@@ -80,6 +80,10 @@ typedef struct ps_procstats {
      * whole-process figures); -1: not measured (a prediction, a version 1
      * trace, no perf_event_open for cache misses) */
     int64_t  timed_minflt, timed_majflt, timed_cache_misses;
+    /* CPU time (microseconds) and context switches over the timed interval
+     * (CLUE's Timer.Start .. Timer.Stop); -1: not measured (a prediction, a
+     * trace before version 4) */
+    int64_t  timed_user_us, timed_sys_us, timed_nvcsw, timed_nivcsw;
 } ps_procstats;
 
 typedef struct ps_rank_trace {
@@ -132,7 +136,7 @@ const char *ps_event_kind_name(int kind);
 
 /* The trace format version ps_trace_write writes (docs/TRACE_FORMAT.md);
  * ps_trace_parse reads this one and every earlier one. */
-#define PS_TRACE_VERSION 3u
+#define PS_TRACE_VERSION 4u
 
 /* ---- nonblocking requests -------------------------------------------------- */
 

@@ -638,5 +638,6 @@ int ps_whitebox_analyze(const ps_wb_data *d, const ps_machine *m, const char *ma
     json_object_set_new(doc, "memory", memory_json(d, value, full_median));
     json_object_set_new(doc, "setup", setup_json(d));
     json_object_set_new(doc, "model", model_json(d, m, machine_path));
+    json_object_set_new(doc, "conclusions", ps_whitebox_conclude(doc));
     return 0;
 }

@@ -7,7 +7,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "report/findings.h"
 #include "report/html.h"
+#include "report/noise.h"
 #include "report/svg.h"
 #include "util/util.h"
 #include "whitebox/whitebox.h"
@@ -83,6 +85,15 @@ void ps_whitebox_print(const json_t *doc, FILE *f)
                "interleaved and rotated\n\n",
             jstr(doc, "workload"), (long long)jnum(params, "ranks"), (long long)jnum(params, "size"),
             (long long)jnum(params, "iterations"), (long long)jnum(params, "trials"));
+    char line[600];
+    ps_noise_line(json_object_get(doc, "noise"), line, sizeof line);
+    fprintf(f, "  %s\n", line);
+    if (json_is_true(json_object_get(doc, "oversubscribed")))
+        fprintf(f, "  WARNING: %d ranks share %d cores: the times include time-slicing, and the per-rank parts show "
+                   "when the scheduler ran each rank\n",
+                (int)jnum(json_object_get(doc, "placement"), "ranks_per_node"),
+                (int)jnum(json_object_get(doc, "placement"), "cores"));
+    fputc('\n', f);
     fprintf(f, "  %-10s %-62s %11s %11s %11s\n", "kernel", "", "median", "min", "max");
     const json_t *vars = json_object_get(doc, "variants");
     const char *vn[PS_WB_NVARIANTS] = {"comm", "data", "full", "sections"};
@@ -193,6 +204,11 @@ void ps_whitebox_print(const json_t *doc, FILE *f)
                 tm(c, 32, jnum(mod, "measured_s")), fx(e, 32, "%.3g", jnum(mod, "measured_over_predicted")));
         fprintf(f, "    %s\n", jstr(mod, "note"));
     }
+    const json_t *concl = json_object_get(doc, "conclusions");
+    if (json_array_size(concl)) {
+        fprintf(f, "\n  Conclusions (a finding only where the effect exceeds the noise of these trials):\n");
+        ps_findings_print(concl, f);
+    }
     const json_t *fails = json_object_get(doc, "failures");
     if (json_array_size(fails)) {
         fprintf(f, "\n  Failed trials:\n");
@@ -299,6 +315,18 @@ static int report_html(FILE *f, const json_t *doc, const char *dir, const char *
     snprintf(title, sizeof title, "White-box breakdown: %s on %lld ranks", jstr(doc, "workload"),
              (long long)jnum(params, "ranks"));
     ps_html_section_begin(f, "whitebox", title);
+    ps_noise_html(f, json_object_get(doc, "noise"));
+    if (json_is_true(json_object_get(doc, "oversubscribed")))
+        ps_html_note(f, "Oversubscribed: %d ranks share %d cores; the times include time-slicing and the per-rank "
+                        "parts show when the scheduler ran each rank.",
+                     (int)jnum(json_object_get(doc, "placement"), "ranks_per_node"),
+                     (int)jnum(json_object_get(doc, "placement"), "cores"));
+    {
+        size_t ci;
+        json_t *c;
+        json_array_foreach(json_object_get(doc, "conclusions"), ci, c)
+            ps_html_note(f, "[%s] %s", jstr(c, "verdict"), jstr(c, "text"));
+    }
     ps_html_kv_begin(f);
     ps_html_kv(f, "workload", "%s", jstr(doc, "workload"));
     ps_html_kv(f, "ranks / size / iterations", "%lld / %lld / %lld", (long long)jnum(params, "ranks"),

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "launch/noise.h"
 #include "lang/codegen.h"
 #include "launch/run.h"
 #include "report/result.h"
@@ -149,6 +150,10 @@ int ps_whitebox_run(const ps_whitebox_spec *s, json_t **doc, char *err, size_t e
     int rc = 0, interrupted = 0;
     ps_progress pr;
     ps_progress_begin(&pr, trials * nv, s->quiet);
+    ps_noise_sample nz0, nz1;
+    ps_placement pl;
+    ps_placement_of(NULL, s->ranks, &pl);
+    ps_noise_take(&nz0, 1);
     for (int k = 0; k < trials && !interrupted; k++) {
         for (int j = 0; j < nv && !interrupted; j++) {
             int v = (j + k) % nv;
@@ -162,6 +167,7 @@ int ps_whitebox_run(const ps_whitebox_spec *s, json_t **doc, char *err, size_t e
             rs.trials = 1;
             rs.variant = ps_wb_variant_name(v);
             rs.launch = s->launch;
+            rs.noise_quick = 1;   /* calibrated once, before and after all trials */
             ps_run_result r;
             char rerr[2048];
             int rrc = ps_run_workload(&rs, &r, NULL, NULL, rerr, sizeof rerr);
@@ -185,6 +191,7 @@ int ps_whitebox_run(const ps_whitebox_spec *s, json_t **doc, char *err, size_t e
             ps_wb_sample *smp = &d.sample[v][k];
             d.ntrials[v] = k + 1;
             if (r.best_trace && r.best_trace->nranks == s->ranks) {
+                ps_placement_of(r.best_trace, s->ranks, &pl);
                 if (ps_wb_sample_from_trace(r.best_trace, m, smp)) ps_wb_sample_failed(smp);
             } else {
                 ps_wb_sample_failed(smp);
@@ -211,11 +218,14 @@ int ps_whitebox_run(const ps_whitebox_spec *s, json_t **doc, char *err, size_t e
         }
     }
     ps_progress_end(&pr);
+    ps_noise_take(&nz1, !interrupted);
 
     json_t *o = whitebox_doc(s, &d, m, workload, size, iterations, trials, nv, failures, interrupted);
     json_decref(failures);
     json_t *notes = slicer_notes(s->workload);
     json_object_set_new(o, "slicer", notes ? notes : json_null());
+    json_object_set_new(o, "noise", ps_noise_json(&nz0, &nz1));
+    ps_placement_annotate(o, &pl);
     if (interrupted) rc = 1;
     ps_wb_data_free(&d);
     *doc = o;

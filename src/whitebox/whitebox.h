@@ -112,6 +112,9 @@ double ps_wb_model_time(const ps_wb_model_params *p, uint64_t messages, uint64_t
  * machine_path names it in the document. */
 int ps_whitebox_analyze(const ps_wb_data *d, const ps_machine *m, const char *machine_path, json_t *doc);
 
+/* The conclusions of an analysed document: {id, text, effect, noise, unit,
+ * verdict, numbers} (report/findings.h; conclude.c). */
+json_t *ps_whitebox_conclude(const json_t *doc);
 /* The cost of a page fault here: the median over `repeats` of the time to
  * touch `pages` fresh pages of an anonymous mapping divided by the faults
  * counted (getrusage).  NAN if the faults cannot be counted. */

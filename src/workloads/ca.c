@@ -21,15 +21,17 @@
 #endif
 
 const ps_ca_variation ps_ca_variations[] = {
-    {"base", PS_CA_FLOAT, PS_CA_MOORE, 0, 0, 0, "single-precision float, Moore neighbourhood, whole border rows"},
-    {"int", PS_CA_INT, PS_CA_MOORE, 0, 0, 0, "word-size integer cells and integer arithmetic"},
-    {"double", PS_CA_DOUBLE, PS_CA_MOORE, 0, 0, 0, "double-precision cells: twice the bytes computed and sent"},
-    {"rearrange", PS_CA_FLOAT, PS_CA_MOORE, 1, 0, 0, "each rank's X x Y grid as 2X x Y/2: same memory, twice the border"},
-    {"nodeorder", PS_CA_FLOAT, PS_CA_MOORE, 0, 1, 0, "ranks placed at a random permutation of the ring positions"},
-    {"vonneumann", PS_CA_FLOAT, PS_CA_VONNEUMANN, 0, 0, 0, "4-neighbour (von Neumann) stencil"},
-    {"scatter", PS_CA_FLOAT, PS_CA_SCATTER, 0, 0, 0, "8 random non-adjacent neighbours per cell (memory hierarchy)"},
-    {"cellwise", PS_CA_FLOAT, PS_CA_MOORE, 0, 0, 1, "borders sent one cell per message (network stack)"},
-    {NULL, 0, 0, 0, 0, 0, NULL}};
+    {"base", PS_CA_FLOAT, PS_CA_MOORE, 0, 0, 0, "single-precision float, Moore neighbourhood, whole border rows", 0},
+    {"int", PS_CA_INT, PS_CA_MOORE, 0, 0, 0, "32-bit integer cells, the float's width: only the arithmetic changes", 0},
+    {"double", PS_CA_DOUBLE, PS_CA_MOORE, 0, 0, 0, "double-precision cells: twice the bytes computed and sent", 0},
+    {"rearrange", PS_CA_FLOAT, PS_CA_MOORE, 1, 0, 0, "each rank's X x Y grid as 2X x Y/2: same memory, twice the border", 0},
+    {"nodeorder", PS_CA_FLOAT, PS_CA_MOORE, 0, 1, 0, "ranks placed at a random permutation of the ring positions", 0},
+    {"vonneumann", PS_CA_FLOAT, PS_CA_VONNEUMANN, 0, 0, 0, "4-neighbour (von Neumann) stencil", 0},
+    {"scatter", PS_CA_FLOAT, PS_CA_SCATTER, 0, 0, 0, "8 random non-adjacent neighbours per cell (memory hierarchy)", 0},
+    {"cellwise", PS_CA_FLOAT, PS_CA_MOORE, 0, 0, 1, "borders sent one cell per message (network stack)", 0},
+    /* not in the default set: against int it changes the width alone */
+    {"long", PS_CA_LONG, PS_CA_MOORE, 0, 0, 0, "64-bit integer cells: twice int's bytes, the same arithmetic", 1},
+    {NULL, 0, 0, 0, 0, 0, NULL, 0}};
 
 const ps_ca_variation *ps_ca_variation_find(const char *name)
 {
@@ -43,8 +45,9 @@ size_t ps_ca_cell_bytes(ps_ca_type t)
 {
     switch (t) {
     case PS_CA_FLOAT: return sizeof(float);
-    case PS_CA_INT: return sizeof(long);
+    case PS_CA_INT: return sizeof(int32_t);
     case PS_CA_DOUBLE: return sizeof(double);
+    case PS_CA_LONG: return sizeof(int64_t);
     }
     return 0;
 }
@@ -53,8 +56,9 @@ const char *ps_ca_type_name(ps_ca_type t)
 {
     switch (t) {
     case PS_CA_FLOAT: return "float";
-    case PS_CA_INT: return "long";
+    case PS_CA_INT: return "int32";
     case PS_CA_DOUBLE: return "double";
+    case PS_CA_LONG: return "int64";
     }
     return "?";
 }
@@ -82,7 +86,9 @@ static void fill_row(ps_ca_grid *g, long r, uint64_t seed)
         switch (g->type) {
         case PS_CA_FLOAT: ((float *)row)[x] = (float)(z >> 40) * (1.0f / 16777216.0f); break;
         case PS_CA_DOUBLE: ((double *)row)[x] = (double)(z >> 11) * (1.0 / 9007199254740992.0); break;
-        case PS_CA_INT: ((long *)row)[x] = (long)(z >> 44); break; /* [0, 2^20): sums never overflow */
+        /* [0, 2^20): sums of 8 never overflow, and int and long start alike */
+        case PS_CA_INT: ((int32_t *)row)[x] = (int32_t)(z >> 44); break;
+        case PS_CA_LONG: ((int64_t *)row)[x] = (int64_t)(z >> 44); break;
         }
     }
 }
@@ -192,7 +198,8 @@ void ps_ca_swap(ps_ca_grid *g)
 
 DEFINE_ROWS(float)
 DEFINE_ROWS(double)
-DEFINE_ROWS(long)
+DEFINE_ROWS(int32_t)
+DEFINE_ROWS(int64_t)
 
 #define STEP(T)                                                                                     \
     for (long r = r0; r <= r1; r++) {                                                               \
@@ -212,7 +219,8 @@ void ps_ca_step_rows(ps_ca_grid *g, long r0, long r1)
     switch (g->type) {
     case PS_CA_FLOAT: STEP(float) break;
     case PS_CA_DOUBLE: STEP(double) break;
-    case PS_CA_INT: STEP(long) break;
+    case PS_CA_INT: STEP(int32_t) break;
+    case PS_CA_LONG: STEP(int64_t) break;
     }
 }
 

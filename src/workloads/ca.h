@@ -20,7 +20,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-typedef enum ps_ca_type { PS_CA_FLOAT, PS_CA_INT, PS_CA_DOUBLE } ps_ca_type;
+/* float and int are 4 bytes (the base line's width), double and long 8 */
+typedef enum ps_ca_type { PS_CA_FLOAT, PS_CA_INT, PS_CA_DOUBLE, PS_CA_LONG } ps_ca_type;
 typedef enum ps_ca_hood { PS_CA_MOORE, PS_CA_VONNEUMANN, PS_CA_SCATTER } ps_ca_hood;
 
 /* A CLUE variation: one change against the base line (seed 2.5, 4.1, 5.2.2). */
@@ -32,10 +33,11 @@ typedef struct ps_ca_variation {
     int         nodeorder;  /* ranks at a random permutation of the positions */
     int         cellwise;   /* borders sent one cell per message */
     const char *what;       /* one line for reports */
+    int         extra;      /* 1: only when asked for by name (or "all"), not in the default set */
 } ps_ca_variation;
 
-/* base, int, double, rearrange, nodeorder, vonneumann, scatter, cellwise;
- * terminated by a NULL name. */
+/* base, int, double, rearrange, nodeorder, vonneumann, scatter, cellwise
+ * (the default set), long; terminated by a NULL name. */
 extern const ps_ca_variation ps_ca_variations[];
 const ps_ca_variation *ps_ca_variation_find(const char *name);
 

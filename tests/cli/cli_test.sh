@@ -71,8 +71,23 @@ assert len(d["ranks"]) == 2 and all(abs(r["busy"] + r["overhead"] + r["idle"] - 
 assert "procstats" in d and d["procstats"]["wall_s"]["max"] > 0
 assert d["machine"]["cores"] >= 1 and d["machine"]["mpi"]
 assert os.path.exists(sys.argv[2])
+# the time's uncertainty, the machine's noise, where the ranks ran
+assert t["statistic"] == "min" and "uncertainty" in t and t["ci_median"]["coverage"] == 0.5, t
+n = d["noise"]
+assert n["level"] in ("quiet", "busy", "very busy") and {"before", "during", "after"} <= set(n), n
+assert d["placement"]["ranks"] == 2 and "oversubscribed" in d
 PY
 [ $fails -eq 0 ] && passes=$((passes + 1))
+# more ranks than cores: it runs, the JSON says oversubscribed, the text warns, busy / idle are marked
+over=$(( $(nproc) + 2 ))
+expect 0 "WARNING: oversubscribed: $over ranks share" -- "$ps" run fingerprint -n $over -o "$tmp/over.json"
+python3 - "$tmp/over.json" $over <<'PY' || { echo "FAIL: the oversubscribed run's JSON"; fails=$((fails + 1)); }
+import json, sys
+d = json.load(open(sys.argv[1]))
+n = int(sys.argv[2])
+assert d["oversubscribed"] is True and d["placement"]["ranks_per_node"] == n, d.get("placement")
+assert d["sheet"]["time_sliced"] is True and all(r["time_sliced"] for r in d["ranks"])
+PY
 # no command replaces a result silently
 echo '{"kind": "earlier"}' > "$tmp/earlier.json"
 expect 2 "predict: -o .*earlier.json: exists already \(use --force" -- "$ps" predict cg -m "$src/machines/sp2.ini" -n 2 -o "$tmp/earlier.json"

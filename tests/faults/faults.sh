@@ -247,8 +247,8 @@ for _ in range(ncons):
 off += metalen
 (n,) = struct.unpack_from("<Q", b, off)
 assert n >= 3, n
-# rank 0's header (version 3 adds three counters), then its event 2
-off += 184 + (24 if version >= 3 else 0) + 2 * 40
+# rank 0's header (version 3 adds three counters, version 4 four more), then its event 2
+off += 184 + (24 if version >= 3 else 0) + (32 if version >= 4 else 0) + 2 * 40
 struct.pack_into("<d", b, off, float("nan"))
 open(sys.argv[2], "wb").write(b)
 PY

@@ -31,6 +31,26 @@ for f in pingpong_time pingpong_bandwidth hrelation; do
     grep -q "<svg " "$T/svg/$f.svg" 2>/dev/null || { echo "FAIL: no $f.svg"; fail=1; }
 done
 grep -q "best two must agree" "$T/out" || { echo "FAIL: no agreement report"; fail=1; }
+# on this (busy) machine: the g and l written lie within the range of the
+# rounds' own fits, and a model never has a negative or zero g or l
+python3 - "$T/p.json" "$T/m.ini" <<'PY' || { echo "FAIL: g and l against the rounds' fits"; fail=1; }
+import json, re, sys
+b = json.load(open(sys.argv[1]))["bsp"]
+fits = [f for f in b["hrelation"]["round_fits"] if isinstance(f.get("g"), (int, float))]
+ini = open(sys.argv[2]).read()
+sec = re.search(r"^\[bsp\]\n(.*?)(^\[|\Z)", ini, re.S | re.M).group(1)
+vals = dict(re.findall(r"^(\w+)\s*=\s*(\S+)", sec, re.M))
+if b["fit"] == "ok":
+    g, l = b["g"], b["l"]
+    assert g > 0 and l > 0, b
+    assert min(f["g"] for f in fits) <= g <= max(f["g"] for f in fits), (g, fits)
+    assert min(f["l"] for f in fits) <= l <= max(f["l"] for f in fits), (l, fits)
+    assert float(vals["g"]) > 0 and float(vals["l"]) > 0, vals
+else:
+    assert b["g"] is None and b["l"] is None and "g" not in vals and "l" not in vals, (b, vals)
+    assert vals.get("fit") == "failed", vals
+print("probe: fit %s, g %s, l %s, rounds %s" % (b["fit"], b["g"], b["l"], [(f["g"], f["l"]) for f in fits]))
+PY
 
 # inside an MPI job: the job's ranks measure, rank 0 writes
 expect 0 "wrote $T/in.ini" -- "$MPIEXEC" -n 2 "$PS" probe --tiny -o "$T/in.ini" --json "$T/in.json" --svg-dir "$T/svg2"

@@ -115,6 +115,14 @@ def points_of_plot(root):
                     m = re.match(r"M\s*(-?[\d.]+)\s+(-?[\d.]+)", d)
                     if m:
                         pts.append((float(m.group(1)), float(m.group(2)) + 4))
+    # error bars are data the axes must show: the ends of each bar's vertical
+    # stroke (the first two vertices; the caps are drawing, not data)
+    for g in root.iter(NS + "g"):
+        if g.get("class") != "errorbars":
+            continue
+        for el in g.iter(NS + "path"):
+            v = re.findall(r"[ML]\s*(-?[\d.]+)\s+(-?[\d.]+)", el.get("d", ""))
+            pts.extend((float(x), float(y)) for x, y in v[:2])
     return pts
 
 

@@ -24,7 +24,7 @@ for _ in range(ncons):
     (l,) = struct.unpack_from("<H", b, off)
     off += 2 + l
 meta = json.loads(b[off:off + metalen].decode())
-assert version == 3, version
+assert version == 4, version
 print(json.dumps(meta))
 PY
 check() { # check FILE KEY... EXPECTED: FILE parses as JSON and FILE[KEY]... == EXPECTED

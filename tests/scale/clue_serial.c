@@ -10,11 +10,14 @@
 int main(int argc, char **argv)
 {
     if (argc != 7) {
-        fprintf(stderr, "usage: clue_serial W H STEPS SEED float|long|double OUT\n");
+        fprintf(stderr, "usage: clue_serial W H STEPS SEED float|int32|int64|double OUT\n");
         return 2;
     }
     long w = atol(argv[1]), h = atol(argv[2]), steps = atol(argv[3]);
-    ps_ca_type t = !strcmp(argv[5], "long") ? PS_CA_INT : !strcmp(argv[5], "double") ? PS_CA_DOUBLE : PS_CA_FLOAT;
+    ps_ca_type t = !strcmp(argv[5], "int32")   ? PS_CA_INT
+                   : !strcmp(argv[5], "int64")  ? PS_CA_LONG
+                   : !strcmp(argv[5], "double") ? PS_CA_DOUBLE
+                                                : PS_CA_FLOAT;
     ps_ca_grid g;
     if (ps_ca_init(&g, t, PS_CA_MOORE, w, h, 0, (uint64_t)atoll(argv[4])) != 0) return 1;
     for (long i = 0; i < steps; i++) {

@@ -25,7 +25,8 @@ expect2 "must include 1" --ranks 2 "${small[@]}"
 expect2 "unknown variation 'warp'" --variations base,warp
 expect2 "unknown workload" no_such_workload
 expect2 "clue workload only" cg --variations base
-expect2 "--oversubscribe" --max-ranks 64 "${small[@]}"
+expect2 "spread-target" --auto-trials --spread-target 3
+expect2 "not both" --auto-trials --trials 4
 expect2 "bad_grid.conf:3:10" --config "$data/data/bad_grid.conf"
 expect2 "--grid" --grid 10x3
 
@@ -57,7 +58,31 @@ pt = [x for x in d["points"] if x["params"]["ranks"] == 1][0]
 assert pt["serial_fraction"] is None and pt["speedup"] == 1.0
 assert len(pt["time"]["samples"]) == 2 and pt["time"]["min"] <= pt["time"]["median"] <= pt["time"]["max"]
 assert "procstats" in pt and "user_s" in pt["procstats"]
+# the process metrics cover the timed interval (CLUE's Start .. Stop), not
+# MPI's start-up: each rank's user time is at most the execution time plus
+# its noise (the best two trials' gap) and the 0.1 ms of the counters' reads
+for q in d["points"]:
+    pr = q["procstats"]
+    assert pr["timed"] is True and pr["interval"].startswith("timed interval"), pr
+    assert pr["user_check"]["within"] is True, pr["user_check"]
+    assert len(q["procstats_ranks"]) == q["params"]["ranks"]
+    lim = q["time_s"] * (1 + (q["time"]["uncertainty"] or 0)) + 1e-4
+    assert all(r["user_s"] <= lim and r["wall_s"] <= q["time_s"] + 1e-4 for r in q["procstats_ranks"]), (q["time_s"], q["procstats_ranks"])
+    assert pr["user_s"]["min"] <= pr["user_s"]["avg"] <= pr["user_s"]["max"] and pr["user_s"]["sd"] >= 0
 assert d["complete"] is True and d["conclusions"]
+# every conclusion a record with its effect, noise and verdict
+for c in d["conclusions"]:
+    assert {"id", "text", "effect", "noise", "verdict"} <= set(c), c
+    assert c["verdict"] in ("finding", "within-noise", "untestable"), c
+    if c["verdict"] == "finding":
+        assert c["effect"] is not None and c["noise"] is not None and abs(c["effect"]) > c["noise"], c
+    else:
+        assert "cannot tell" in c["text"], c
+# every point's time with its uncertainty; the machine's noise before, during, after
+assert "uncertainty" in pt["time"] and "ci_median" in pt["time"]
+assert d["noise"]["machine"]["level"] in ("quiet", "busy", "very busy")
+assert {"before", "during", "after"} <= set(d["noise"]["machine"])
+assert "averages" in d and d["averages"]["overall"]["points"] == 4
 PY
 [ -s s1/scale.csv ] && ! grep -q "ETA" s1.err && ok "quiet off a terminal" || bad "progress line off a terminal"
 grep -q " - " s1.out && grep -q "serial f" s1.out && ok "text table" || bad "text table"
@@ -67,7 +92,7 @@ grep -q " - " s1.out && grep -q "serial f" s1.out && ok "text table" || bad "tex
 # --- any workload can be swept (strong scaling, no variations, no ACT/s)
 "$ps" scale cg --ranks 1,2 --trials 1 -s 32 -i 2 -o s4 > s4.out 2> s4.err; rc=$?
 [ $rc -eq 0 ] && awk -F, 'NR>1 { if ($1 != "cg" || $2 != "default" || $5 != "" || $10 != "strong") exit 1 } END { exit NR != 3 }' s4/scale.csv \
-  && grep -q "Efficiency of cg" s4.out && ok "sweep of another workload" || bad "cg sweep rc $rc: $(cat s4.err) $(cat s4/scale.csv)"
+  && grep -qi "efficiency of cg" s4.out && ok "sweep of another workload" || bad "cg sweep rc $rc: $(cat s4.err) $(cat s4/scale.csv)"
 
 # --- a failing run (rank 1 killed) is recorded as failed; the sweep goes on
 "$ps" scale clue "${small[@]}" --ranks 1,2 --variations base,int --trials 1 --workload-args "--kill-rank 1" \
@@ -122,4 +147,36 @@ PY
 grep -q '"complete": true' s3/scale.json && ok "resume: complete" || bad "resume: not complete"
 "$ps" scale --resume s3 --trials 2 > /dev/null 2> e.txt; [ $? -eq 2 ] && ok "resume takes no other options" || bad "resume + options"
 "$ps" scale --resume nowhere > /dev/null 2> e.txt; [ $? -eq 2 ] && grep -q "no sweep" e.txt && ok "resume: no sweep" || bad "resume nowhere"
+# --- more ranks than cores: run, as 'run' does, and marked (one rule, one flag)
+over=$(( $(nproc) + 1 ))
+"$ps" scale clue --ranks 1,$over --trials 1 --variations base "${small[@]}" -o over > over.out 2> over.err
+rc=$?
+[ $rc -eq 0 ] && grep -q "oversubscribed" over.err && grep -q "WARNING: oversubscribed" over.out \
+  && ok "$over ranks on $(nproc) processing units run and warned" || bad "oversubscribed sweep (rc $rc): $(cat over.err)"
+python3 - over/scale.json $over <<'PY' && ok "oversubscribed marked in the JSON" || bad "oversubscribed JSON"
+import json, sys
+d = json.load(open(sys.argv[1]))
+n = int(sys.argv[2])
+assert d["oversubscribed"] is True
+p3 = [x for x in d["points"] if x["params"]["ranks"] == n][0]
+assert p3["oversubscribed"] is True and p3["placement"]["ranks_per_node"] == n
+assert p3["sheet"]["time_sliced"] is True
+p1 = [x for x in d["points"] if x["params"]["ranks"] == 1][0]
+assert p1["oversubscribed"] is False
+PY
+
+# --- automatic trials: a target no sweep meets, a budget that runs out, the reason recorded
+"$ps" scale clue --ranks 1,2 --variations base "${small[@]}" --auto-trials --spread-target 0.000001 \
+  --time-budget 1 -o auto > auto.out 2> auto.err
+rc=$?
+[ $rc -eq 0 ] && grep -q "trials: automatic, 3 to 10 per point" auto.out && grep -q "time budget ran out" auto.out \
+  && ok "auto trials stop at the budget" || bad "auto trials (rc $rc): $(cat auto.out auto.err | head -20)"
+python3 - auto/scale.json <<'PY' && ok "auto trials recorded" || bad "auto trials JSON"
+import json, sys
+d = json.load(open(sys.argv[1]))
+a = d["trials_auto"]
+assert a["stopped"] == "budget" and a["min"] == 3 and a["max_done"] == 3, a
+assert d["complete"] is True and not d["missing"]
+PY
+
 exit $fail

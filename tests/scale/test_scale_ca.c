@@ -1,6 +1,7 @@
 /* The CLUE automaton against an independent naive torus, and split over
  * "ranks" in one process against the serial grid (bit for bit). */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,7 +23,8 @@ static void naive_step(ps_ca_type t, ps_ca_hood hood, const void *in, void *out,
                                        AT(T, y, r) + AT(T, d, l) + AT(T, d, x) + AT(T, d, r)) / (T)8); \
     else                                                                                             \
         ((T *)out)[y * w + x] = (T)((T)(AT(T, u, x) + AT(T, y, l) + AT(T, y, r) + AT(T, d, x)) / (T)4);
-            if (t == PS_CA_FLOAT) { RULE(float) } else if (t == PS_CA_DOUBLE) { RULE(double) } else { RULE(long) }
+            if (t == PS_CA_FLOAT) { RULE(float) } else if (t == PS_CA_DOUBLE) { RULE(double) }
+            else if (t == PS_CA_INT) { RULE(int32_t) } else { RULE(int64_t) }
         }
 }
 
@@ -59,12 +61,18 @@ TEST_IMPL(ca_hand)
 {
     ps_ca_grid g;
     ps_ca_init(&g, PS_CA_INT, PS_CA_MOORE, 6, 4, 0, 1);
-    for (long y = 1; y <= 4; y++) for (long x = 0; x < 6; x++) ((long *)ps_ca_row(&g, y))[x] = x + 10 * (y - 1);
+    for (long y = 1; y <= 4; y++) for (long x = 0; x < 6; x++) ((int32_t *)ps_ca_row(&g, y))[x] = (int32_t)(x + 10 * (y - 1));
     serial_grid(&g, 1);
     /* cell (1,1) = 11: neighbours 0,1,2,10,12,20,21,22 -> 88/8 = 11 */
-    CHECK(((long *)ps_ca_row(&g, 2))[1] == 11, "interior mean %ld", ((long *)ps_ca_row(&g, 2))[1]);
+    CHECK(((int32_t *)ps_ca_row(&g, 2))[1] == 11, "interior mean %d", ((int32_t *)ps_ca_row(&g, 2))[1]);
     /* cell (0,0): up row 30..: 35,30,31, own 5,1, down 15,10,11 -> 138/8 = 17 (truncated) */
-    CHECK(((long *)ps_ca_row(&g, 1))[0] == 17, "corner mean %ld", ((long *)ps_ca_row(&g, 1))[0]);
+    CHECK(((int32_t *)ps_ca_row(&g, 1))[0] == 17, "corner mean %d", ((int32_t *)ps_ca_row(&g, 1))[0]);
+    ps_ca_free(&g);
+    /* long: the same cells, twice the bytes */
+    ps_ca_init(&g, PS_CA_LONG, PS_CA_MOORE, 6, 4, 0, 1);
+    for (long y = 1; y <= 4; y++) for (long x = 0; x < 6; x++) ((int64_t *)ps_ca_row(&g, y))[x] = x + 10 * (y - 1);
+    serial_grid(&g, 1);
+    CHECK(((int64_t *)ps_ca_row(&g, 1))[0] == 17, "long corner mean %lld", (long long)((int64_t *)ps_ca_row(&g, 1))[0]);
     ps_ca_free(&g);
     ps_ca_init(&g, PS_CA_FLOAT, PS_CA_VONNEUMANN, 6, 4, 0, 1);
     for (long y = 1; y <= 4; y++) for (long x = 0; x < 6; x++) ((float *)ps_ca_row(&g, y))[x] = (float)(x + 10 * (y - 1));
@@ -127,20 +135,26 @@ TEST_IMPL(ca_permutation)
 
 TEST_IMPL(ca_variations)
 {
-    const char *names[] = {"base", "int", "double", "rearrange", "nodeorder", "vonneumann", "scatter", "cellwise"};
-    for (int i = 0; i < 8; i++) CHECK(ps_ca_variation_find(names[i]) != NULL, "variation %s missing", names[i]);
+    const char *names[] = {"base", "int", "double", "rearrange", "nodeorder", "vonneumann", "scatter", "cellwise", "long"};
+    for (int i = 0; i < 9; i++) CHECK(ps_ca_variation_find(names[i]) != NULL, "variation %s missing", names[i]);
     CHECK(ps_ca_variation_find("nope") == NULL, "unknown variation found");
-    CHECK(ps_ca_cell_bytes(PS_CA_INT) == sizeof(void *), "int cell is not word-size");
+    /* int changes the arithmetic only: the same width as base's float; long
+     * and double are twice that */
+    const ps_ca_variation *base = ps_ca_variation_find("base"), *in = ps_ca_variation_find("int");
+    CHECK(ps_ca_cell_bytes(in->type) == ps_ca_cell_bytes(base->type) && ps_ca_cell_bytes(in->type) == 4,
+          "int cell %zu bytes against float %zu", ps_ca_cell_bytes(in->type), ps_ca_cell_bytes(base->type));
+    CHECK(ps_ca_cell_bytes(ps_ca_variation_find("long")->type) == 8 && ps_ca_cell_bytes(PS_CA_DOUBLE) == 8, "8-byte");
+    CHECK(ps_ca_variation_find("long")->extra && !in->extra, "long is asked for by name only");
     CHECK(ps_ca_stream_copy(1 << 20, 3) > 1e8, "stream copy implausibly slow");
     CHECK(ps_ca_time_serial(PS_CA_FLOAT, PS_CA_MOORE, 64, 64, 2, 1) > 1e5, "timing run implausibly slow");
 }
 
-static const ps_ca_type types[] = {PS_CA_FLOAT, PS_CA_INT, PS_CA_DOUBLE};
+static const ps_ca_type types[] = {PS_CA_FLOAT, PS_CA_INT, PS_CA_DOUBLE, PS_CA_LONG};
 
 /* every cell type and neighbourhood against the naive torus */
 TEST_IMPL(ca_naive)
 {
-    for (int t = 0; t < 3; t++) {
+    for (int t = 0; t < 4; t++) {
         naive(types[t], PS_CA_MOORE);
         naive(types[t], PS_CA_VONNEUMANN);
     }
@@ -149,7 +163,7 @@ TEST_IMPL(ca_naive)
 /* every cell type and neighbourhood split over 1 to 4 blocks */
 TEST_IMPL(ca_split)
 {
-    for (int t = 0; t < 3; t++)
+    for (int t = 0; t < 4; t++)
         for (int P = 1; P <= 4; P++) {
             split(types[t], PS_CA_MOORE, P);
             split(types[t], PS_CA_SCATTER, P);

@@ -82,9 +82,35 @@ TEST_IMPL(params_oversubscribe)
     ps_scale_params_set(&p, "max-ranks", "4", PS_SRC_OPTION, err, sizeof err);
     ps_scale_params_set(&p, "grid", "64x64", PS_SRC_OPTION, err, sizeof err);
     ps_scale_params_set(&p, "iterations", "2", PS_SRC_OPTION, err, sizeof err);
-    CHECK(ps_scale_params_auto(&p, err, sizeof err) == -1 && strstr(err, "--oversubscribe"), "%s", err);
-    ps_scale_params_set(&p, "oversubscribe", "yes", PS_SRC_OPTION, err, sizeof err);
-    CHECK(ps_scale_params_auto(&p, err, sizeof err) == 0, "%s", err);
+    /* one rule with run and whitebox: more ranks than cores run, and the
+     * results mark them oversubscribed (the option is accepted, not needed) */
+    CHECK(ps_scale_params_auto(&p, err, sizeof err) == 0 && p.ranks[p.nranks - 1] == 4, "%s", err);
+    CHECK(ps_scale_params_set(&p, "oversubscribe", "yes", PS_SRC_OPTION, err, sizeof err) == 0, "%s", err);
+}
+
+/* trials = auto (--auto-trials): 3 to 10 trials, the spread target and the time budget */
+TEST_IMPL(params_auto_trials)
+{
+    ps_scale_params p;
+    char err[512], buf[64];
+    ps_scale_params_defaults(&p);
+    CHECK(!p.trials_auto && p.trials == 3, "default");
+    CHECK(ps_scale_params_set(&p, "trials", "auto", PS_SRC_OPTION, err, sizeof err) == 0 && p.trials_auto &&
+              p.trials == PS_SCALE_AUTO_MAX_TRIALS, "%s", err);
+    ps_scale_params_value(&p, PS_K_TRIALS, buf, sizeof buf);
+    CHECK(!strcmp(buf, "auto"), "value %s", buf);
+    CHECK(ps_scale_params_set(&p, "spread-target", "0.1", PS_SRC_OPTION, err, sizeof err) == 0 &&
+              p.spread_target == 0.1, "%s", err);
+    CHECK(ps_scale_params_set(&p, "spread-target", "2", PS_SRC_OPTION, err, sizeof err) == -1 &&
+              strstr(err, "spread-target"), "%s", err);
+    CHECK(ps_scale_params_set(&p, "time-budget", "-1", PS_SRC_OPTION, err, sizeof err) == -1, "negative budget");
+    CHECK(ps_scale_params_set(&p, "trials", "many", PS_SRC_OPTION, err, sizeof err) == -1 && strstr(err, "auto"),
+          "%s", err);
+    ps_scale_params_set(&p, "grid", "64x64", PS_SRC_OPTION, err, sizeof err);
+    ps_scale_params_set(&p, "iterations", "2", PS_SRC_OPTION, err, sizeof err);
+    CHECK(ps_scale_params_auto(&p, err, sizeof err) == 0 && p.time_budget == PS_SCALE_AUTO_BUDGET, "budget %g",
+          p.time_budget);
+    CHECK(ps_scale_params_set(&p, "trials", "4", PS_SRC_OPTION, err, sizeof err) == 0 && !p.trials_auto, "back");
 }
 
 /* bad values name the key and what is expected */

@@ -54,6 +54,11 @@ static ps_trace *two_rank_trace(void)
         t->rank[r].proc.timed_majflt = 0;
         /* rank 1 could not count cache misses */
         t->rank[r].proc.timed_cache_misses = r ? -1 : 123456;
+        /* CPU time and context switches over the timed interval */
+        t->rank[r].proc.timed_user_us = 1500000 + r;
+        t->rank[r].proc.timed_sys_us = 20 + r;
+        t->rank[r].proc.timed_nvcsw = 3;
+        t->rank[r].proc.timed_nivcsw = r ? -1 : 5;
     }
     return t;
 }
@@ -117,12 +122,16 @@ TEST_IMPL(roundtrip)
             CHECK(u->rank[r].proc.timed_minflt == 17 + r && u->rank[r].proc.timed_majflt == 0 &&
                       u->rank[r].proc.timed_cache_misses == (r ? -1 : 123456),
                   "timed memory counters of rank %d", r);
+            CHECK(u->rank[r].proc.timed_user_us == 1500000 + r && u->rank[r].proc.timed_sys_us == 20 + r &&
+                      u->rank[r].proc.timed_nvcsw == 3 && u->rank[r].proc.timed_nivcsw == (r ? -1 : 5),
+                  "timed CPU counters of rank %d", r);
         }
         ps_trace_free(u);
     }
     /* a new trace has no memory counters until a run fills them in */
     ps_trace *fresh = ps_trace_new(1);
-    CHECK(fresh && fresh->rank[0].proc.timed_minflt == -1 && fresh->rank[0].proc.timed_cache_misses == -1,
+    CHECK(fresh && fresh->rank[0].proc.timed_minflt == -1 && fresh->rank[0].proc.timed_cache_misses == -1 &&
+              fresh->rank[0].proc.timed_user_us == -1 && fresh->rank[0].proc.timed_nivcsw == -1,
           "new trace: counters not measured");
     ps_trace_free(fresh);
     /* truncated, corrupt, missing */
@@ -144,9 +153,37 @@ TEST_IMPL(roundtrip)
     CHECK(ps_trace_read(bad, &u, err, sizeof err) == -1 && strstr(err, "version 9"), "version: %s", err);
     snprintf(bad, sizeof bad, "%s/missing.pst", dir);
     CHECK(ps_trace_read(bad, &u, err, sizeof err) == -1 && strstr(err, "missing.pst"), "missing: %s", err);
-    /* version 1 (no memory counters) still reads: the same file without
-     * each rank's 24 bytes of counters */
-    data[8] = 2;
+    /* versions 1 (no counters) and 3 (memory counters only) still read: the
+     * same file without each rank's 24 bytes of memory counters and 32 of
+     * CPU counters, or without the CPU counters */
+    data[8] = 4;
+    size_t off0 = 8 + 16;
+    for (int i = 0; i < t->nconstructs; i++) off0 += 2 + strlen(t->constructs[i]);
+    off0 += strlen(t->meta_json);
+    char *v3 = malloc(len);
+    size_t n3 = off0, o3 = off0;
+    memcpy(v3, data, off0);
+    v3[8] = 3;
+    for (int r = 0; r < 2; r++) {
+        memcpy(v3 + n3, data + o3, 120 + 24);         /* up to the memory counters */
+        n3 += 120 + 24;
+        o3 += 120 + 24 + 32;                          /* the CPU counters are left out */
+        size_t rest = 64 + t->rank[r].n * 40;
+        memcpy(v3 + n3, data + o3, rest);
+        n3 += rest;
+        o3 += rest;
+    }
+    CHECK(o3 == len, "layout of version 4: %zu of %zu bytes", o3, len);
+    ps_write_file(bad, v3, n3, err, sizeof err);
+    u = NULL;
+    CHECK(ps_trace_read(bad, &u, err, sizeof err) == 0, "version 3: %s", err);
+    if (u) {
+        CHECK(u->rank[1].proc.timed_minflt == 18 && u->rank[1].proc.timed_user_us == -1 &&
+                  u->rank[0].proc.timed_nvcsw == -1 && u->rank[1].n == t->rank[1].n,
+              "version 3: memory counters kept, CPU counters not measured");
+        ps_trace_free(u);
+    }
+    free(v3);
     size_t off = 8 + 16;
     for (int i = 0; i < t->nconstructs; i++) off += 2 + strlen(t->constructs[i]);
     off += strlen(t->meta_json);
@@ -158,13 +195,13 @@ TEST_IMPL(roundtrip)
     for (int r = 0; r < 2; r++) {
         memcpy(v1 + n1, data + off, 120);            /* up to maxrss_kb */
         n1 += 120;
-        off += 120 + 24;                              /* the counters are left out */
+        off += 120 + 24 + 32;                         /* the counters are left out */
         size_t rest = 64 + t->rank[r].n * 40;         /* host and events */
         memcpy(v1 + n1, data + off, rest);
         n1 += rest;
         off += rest;
     }
-    CHECK(off == len, "layout of version 2: %zu of %zu bytes", off, len);
+    CHECK(off == len, "layout of version 4: %zu of %zu bytes", off, len);
     ps_write_file(bad, v1, n1, err, sizeof err);
     u = NULL;
     CHECK(ps_trace_read(bad, &u, err, sizeof err) == 0, "version 1: %s", err);

@@ -2,6 +2,8 @@
 TEST_ENTRY(assert_fails_loudly)
 TEST_ENTRY(assert_holds)
 TEST_ENTRY(assert_compiled_out)
+TEST_ENTRY(stats_order_statistics)
+TEST_ENTRY(stats_median_interval)
 TEST_ENTRY(proc_exit_and_signal)
 TEST_ENTRY(proc_capture)
 TEST_ENTRY(proc_lines_and_env)

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/findings.h"
 #include "util/util.h"
 #include "whitebox/whitebox.h"
 
@@ -240,6 +241,17 @@ TEST_IMPL(breakdown)
     NEAR(get(doc, "model.ranks.1.measured_s"), 0.9);
     CHECK(strstr(gets_(doc, "model", "note"), "slower than the model") != NULL);
     CHECK(strstr(gets_(doc, "model", "note"), "contention") != NULL);
+    /* the conclusions: each part's share against the spread of its trial
+     * pairs (quartiles) relative to T(full) = 4 s; T(comm) 0.9 / 1.0 / 1.1 s
+     * gives quartiles 0.95 and 1.05: noise 0.05 / 4 */
+    char ferr[256];
+    CHECK(ps_findings_check(json_object_get(doc, "conclusions"), NULL, ferr, sizeof ferr) == 0, "%s", ferr);
+    NEAR(get(doc, "conclusions.0.effect"), 0.25);
+    NEAR(get(doc, "conclusions.0.noise"), 0.05 / 4);
+    /* the model: 999 times the prediction, against T(comm)'s median interval of 3 trials (the range: 10%) */
+    NEAR(get(doc, "conclusions.3.noise"), 0.1);
+    CHECK(!strcmp(json_string_value(json_object_get(json_array_get(json_object_get(doc, "conclusions"), 3), "id")),
+                  "model-comparison"));
     /* memory: the largest rank's median per kernel, the differences priced */
     NEAR(get(doc, "memory.fault_cost_s"), 1e-3);
     NEAR(get(doc, "memory.variants.comm.minor_faults"), 2);

@@ -1,0 +1,50 @@
+/* noise.c - the machine's noise in text and HTML (see noise.h). */
+#include "report/noise.h"
+
+#include <math.h>
+#include <stdio.h>
+
+#include "report/html.h"
+
+void ps_noise_line(const json_t *noise, char *buf, size_t len)
+{
+    const char *s = json_string_value(json_object_get(noise, "summary"));
+    snprintf(buf, len, "%s", s ? s : "machine noise: not measured");
+}
+
+static double num(const json_t *o, const char *k)
+{
+    json_t *v = json_object_get(o, k);
+    return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+static void cell(FILE *out, double v, const char *fmt, double scale)
+{
+    if (isfinite(v)) ps_html_cell(out, 1, fmt, v * scale);
+    else ps_html_cell(out, 1, "-");
+}
+
+void ps_noise_html(FILE *out, const json_t *noise)
+{
+    char line[600];
+    ps_noise_line(noise, line, sizeof line);
+    ps_html_note(out, "%s", line);
+    if (!json_is_object(noise)) return;
+    ps_html_table_begin(out, 6, "when", "load (1 min)", "calibration slowdown", "calibration cv",
+                        "others' share of the machine", "steal");
+    const char *when[3] = {"before", "during", "after"};
+    for (int k = 0; k < 3; k++) {
+        const json_t *o = json_object_get(noise, when[k]);
+        if (!o) continue;
+        const json_t *c = json_object_get(o, "calibration");
+        ps_html_row_begin(out);
+        ps_html_cell(out, 0, "%s", when[k]);
+        cell(out, num(o, "load1"), "%.2f", 1);
+        cell(out, num(c, "slowdown"), "%.1f%%", 100);
+        cell(out, num(c, "cv"), "%.2f", 1);
+        cell(out, k == 1 ? num(o, "others_busy_pct") : num(c, "others_pct"), "%.0f%%", 1);
+        cell(out, num(o, "steal_pct"), "%.1f%%", 1);
+        ps_html_row_end(out);
+    }
+    ps_html_table_end(out);
+}
