@@ -453,8 +453,9 @@ static int acc_queue(qlog *q, double gb, double ge, ps_rank_sheet *rs)
         b[i] = clip(dunkey(k), gb, ge);
         a[i] = clip(a[i], gb, ge);
     }
-    qsort(a, n, sizeof *a, dcmp);
-    if (!q->sorted) qsort(b, n, sizeof *b, dcmp);
+    /* (no values: a may be NULL, which qsort must not be given) */
+    if (n) qsort(a, n, sizeof *a, dcmp);
+    if (n && !q->sorted) qsort(b, n, sizeof *b, dcmp);
     int len = 0, mx = 0;
     double area = 0, last = gb;
     for (size_t i = 0, j = 0; i < n || j < n;) {
