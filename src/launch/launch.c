@@ -176,6 +176,12 @@ typedef struct errscan {
     size_t nheld;
 } errscan;
 
+static int int_order(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
 /* A line of one repeated '-' or '=': a box's frame. */
 static char frame_of(const char *line)
 {
@@ -468,6 +474,8 @@ int ps_launch(const ps_launch_opts *o, char *const argv[], ps_launch_result *r)
     if (!dead[0] && es.nslow > 0) {
         /* the ranks' own timeout lines: complete where markers are not (a
          * rank on another host leaves its marker there) */
+        /* in rank order, whichever line came first */
+        qsort(es.slow, (size_t)es.nslow, sizeof es.slow[0], int_order);
         size_t d = (size_t)snprintf(dead, sizeof dead, "%s ", es.nslow > 1 ? "ranks" : "rank");
         for (int i = 0; i < es.nslow && d + 16 < sizeof dead; i++)
             d += (size_t)snprintf(dead + d, sizeof dead - d, "%s%d", i ? ", " : "", es.slow[i]);
