@@ -66,7 +66,8 @@ grep -q "full variant, round 2" "$tmp/stderr" || no "the failed trials are not n
 # SIGTERM in the middle: the trials so far are written, what is missing is said, exit 143 (128 + SIGTERM)
 "$bin" whitebox "$dir/known.loop" -n 2 -i 2 -k 50 -o "$tmp/int.json" -q --timeout 60 2> "$tmp/stderr" &
 pid=$!
-sleep 4
+# after the first round is on disk (a sanitizer build takes seconds to build the kernels)
+for _ in $(seq 300); do [ -s "$tmp/int.json" ] && break; sleep 0.2; done
 kill -TERM $pid
 wait $pid
 rc=$?
