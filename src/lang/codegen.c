@@ -1241,6 +1241,14 @@ static int in_setup(gen *g, size_t k)
 
 typedef void (*decl_fn)(gen *g, size_t name, int float_scalar, void *arg);
 
+/* The significant token after m, or b when there is none before b (at the
+ * end of the tokens ps_next_sig stays on the last one). */
+static size_t next_in(const gen *g, size_t m, size_t b)
+{
+    size_t n = ps_next_sig(g->p, m + 1);
+    return n > m ? n : b;
+}
+
 /* The names declared in [a, b): after a run of type words that starts a
  * declaration or a parameter (`long i = 0, n`, `double *p`, `(int a,
  * double b)`), each declarator's name, and whether it is a floating-point
@@ -1260,22 +1268,22 @@ static void each_declared(gen *g, size_t a, size_t b, decl_fn fn, void *arg)
             if ((t->len == 6 && !memcmp(s, "double", 6)) || (t->len == 5 && !memcmp(s, "float", 5))) isfloat = 1;
             int tag = (t->len == 6 && !memcmp(s, "struct", 6)) || (t->len == 5 && !memcmp(s, "union", 5)) ||
                       (t->len == 4 && !memcmp(s, "enum", 4));
-            m = ps_next_sig(g->p, m + 1);
-            if (tag && m < b && g->t[m].kind == PS_TK_IDENT) m = ps_next_sig(g->p, m + 1);
+            m = next_in(g, m, b);
+            if (tag && m < b && g->t[m].kind == PS_TK_IDENT) m = next_in(g, m, b);
         }
         for (;;) {
             int stars = 0;
             while (m < b && (punct_is(g, m, '*') || tok_in(g, m, type_words))) {
                 stars += punct_is(g, m, '*');
-                m = ps_next_sig(g->p, m + 1);
+                m = next_in(g, m, b);
             }
             if (m >= b || g->t[m].kind != PS_TK_IDENT) break;
-            size_t name = m, n = ps_next_sig(g->p, m + 1);
+            size_t name = m, n = next_in(g, m, b);
             if (n < b && punct_is(g, n, '(')) break;   /* a function */
             fn(g, name, isfloat && !stars && !(n < b && punct_is(g, n, '[')), arg);
             /* on to the next declarator: past the initializer or dimensions */
             int depth = 0;
-            for (m = n; m < b; m = ps_next_sig(g->p, m + 1)) {
+            for (m = n; m < b; m = next_in(g, m, b)) {
                 if (g->t[m].kind != PS_TK_PUNCT) continue;
                 char c = g->src[g->t[m].off];
                 if (c == '(' || c == '[' || c == '{') depth++;
@@ -1284,7 +1292,7 @@ static void each_declared(gen *g, size_t a, size_t b, decl_fn fn, void *arg)
                 } else if (depth == 0 && (c == ',' || c == ';')) break;
             }
             if (m >= b || !punct_is(g, m, ',')) break;
-            m = ps_next_sig(g->p, m + 1);
+            m = next_in(g, m, b);
             if (m < b && tok_in(g, m, type_words)) break;   /* the next parameter has its own type */
         }
     }
