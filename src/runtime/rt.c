@@ -240,6 +240,10 @@ int ps_init(long trace_capacity)
     }
     if (ps__tree_order_init(tree_order[0] ? tree_order : NULL, ps__rt.size) != 0) {
         if (ps__rt.rank == 0) fprintf(stderr, "parscope: %s\n", ps__errbuf);
+        /* every rank found the same fault: they end together, so that the
+         * launcher passes on status 2 (MPICH's kills the others with 9
+         * when one rank leaves without finalizing) */
+        ps__rt.be->finalize();
         exit(2);
     }
     ps__rt.initialized = 1;
