@@ -194,9 +194,11 @@ TEST_IMPL(proc_interruption)
     if (make_dir()) return;
     ps_interrupt_install();
     ps_proc_result r;
-    /* a grace long enough for a loaded machine to deliver the SIGINT first */
+    /* a grace long enough for a loaded machine to deliver the SIGINT first;
+     * exec: a shell that gets SIGINT while starting a foreground job waits
+     * for that job (30 s) before it acts on the signal */
     ps_proc_opts o = {.kill_grace = 2};
-    CHECK(run_sh("kill -INT $PPID; sleep 30", &o, &r) == 1);
+    CHECK(run_sh("kill -INT $PPID; exec sleep 30", &o, &r) == 1);
     CHECK(r.interrupted && r.signal == SIGINT && r.elapsed < 10, "signal %d after %.1f s", r.signal, r.elapsed);
     ps_proc_result_free(&r);
     CHECK(run_sh("trap 'echo got INT >&2; exit 7' INT; kill -INT $PPID; i=0; "
