@@ -874,16 +874,19 @@ static void lg_block(sim *S, int rank, double t, int state)
     lg_enter(S, rank, t);
 }
 
-/* The send or receive's CPU cost has passed: post it. */
-static void lg_post(sim *S, int rank, double t)
+/* A send or receive's message: posted on its channel, its side's fields
+ * and counters set; NIL when the channel could not take it (S->oom). */
+static uint32_t post_message(sim *S, int rank, int *is_send_out, int *blocking_out)
 {
     rstate *R = &S->rk[rank];
     ps_insn *in = &R->pend;
     int is_send = in->op == PS_OP_SEND || in->op == PS_OP_BSEND;
     int blocking = in->op == PS_OP_BSEND || in->op == PS_OP_BRECV;
+    *is_send_out = is_send;
+    *blocking_out = blocking;
     uint32_t mi = is_send ? ch_post(S, R->pend_h, in->peer, rank, in->tag, 1)
                           : ch_post(S, R->pend_h, rank, in->peer, in->tag, 0);
-    if (mi == NIL) return;
+    if (mi == NIL) return NIL;
     msg *m = &S->pool[mi];
     if (is_send) {
         m->src = rank;
@@ -897,6 +900,45 @@ static void lg_post(sim *S, int rank, double t)
         a->sent++;
         a->bytes_sent += in->n;
         S->r->messages++;
+    } else {
+        m->src = in->peer;
+        m->dst = rank;
+        m->tag = in->tag;
+        m->recv_bytes = in->n;
+        m->flags |= M_RPOSTED | (blocking ? M_RBLOCK : 0);
+        if (!(m->flags & M_SPOSTED)) m->construct = in->construct;
+        S->r->rank[rank].received++;
+        S->r->rank[rank].bytes_received += in->n;
+    }
+    return mi;
+}
+
+/* A nonblocking send or receive: its request, and its event in the trace.
+ * Nonzero when the request table could not grow. */
+static int post_event(sim *S, int rank, uint32_t mi, int is_send, double t)
+{
+    rstate *R = &S->rk[rank];
+    ps_insn *in = &R->pend;
+    if (out_push(S, R, mi, is_send)) return 1;
+    if (is_send)
+        tr_event(S, rank, PS_EV_SEND, in->construct, R->op_t0, t, in->peer, in->tag, in->n, PS_EVF_NONBLOCKING,
+                 (uint32_t)R->nissued); /* out_push gave it number nissued - 1 */
+    else
+        tr_event(S, rank, PS_EV_POST, in->construct, R->op_t0, t, in->peer, in->tag, in->n, PS_EVF_NONBLOCKING,
+                 (uint32_t)R->nissued);
+    return 0;
+}
+
+/* The send or receive's CPU cost has passed: post it. */
+static void lg_post(sim *S, int rank, double t)
+{
+    rstate *R = &S->rk[rank];
+    ps_insn *in = &R->pend;
+    int is_send, blocking;
+    uint32_t mi = post_message(S, rank, &is_send, &blocking);
+    if (mi == NIL) return;
+    msg *m = &S->pool[mi];
+    if (is_send) {
         ps_loggops_cost c;
         lg_cost(S, (double)in->n, &c);
         if (c.rendezvous) {
@@ -908,24 +950,9 @@ static void lg_post(sim *S, int rank, double t)
             m->flags |= M_SDONE;   /* buffered: complete without its receive */
             m->t_sdone = t;
         }
-    } else {
-        m->src = in->peer;
-        m->dst = rank;
-        m->tag = in->tag;
-        m->recv_bytes = in->n;
-        m->flags |= M_RPOSTED | (blocking ? M_RBLOCK : 0);
-        if (!(m->flags & M_SPOSTED)) m->construct = in->construct;
-        S->r->rank[rank].received++;
-        S->r->rank[rank].bytes_received += in->n;
     }
     if (!blocking) {
-        if (out_push(S, R, mi, is_send)) return;
-        if (is_send)
-            tr_event(S, rank, PS_EV_SEND, in->construct, R->op_t0, t, in->peer, in->tag, in->n, PS_EVF_NONBLOCKING,
-                     (uint32_t)R->nissued); /* out_push gave it number nissued - 1 */
-        else
-            tr_event(S, rank, PS_EV_POST, in->construct, R->op_t0, t, in->peer, in->tag, in->n, PS_EVF_NONBLOCKING,
-                     (uint32_t)R->nissued);
+        if (post_event(S, rank, mi, is_send, t)) return;
         if (!is_send) lg_try_data(S, mi, t);
         exec(S, rank, t);
         return;
@@ -963,43 +990,13 @@ static void post(sim *S, int rank, double t)
 {
     rstate *R = &S->rk[rank];
     ps_insn *in = &R->pend;
-    int is_send = in->op == PS_OP_SEND || in->op == PS_OP_BSEND;
-    int blocking = in->op == PS_OP_BSEND || in->op == PS_OP_BRECV;
-    uint32_t mi = is_send ? ch_post(S, R->pend_h, in->peer, rank, in->tag, 1)
-                          : ch_post(S, R->pend_h, rank, in->peer, in->tag, 0);
+    int is_send, blocking;
+    uint32_t mi = post_message(S, rank, &is_send, &blocking);
     if (mi == NIL) return;
     msg *m = &S->pool[mi];
-    if (is_send) {
-        m->src = rank;
-        m->dst = in->peer;
-        m->tag = in->tag;
-        m->bytes = in->n;
-        m->construct = in->construct;
-        m->flags |= M_SPOSTED | (blocking ? M_SBLOCK : 0);
-        if (S->sh) S->sent0[mi] = R->op_t0;
-        if ((double)in->n <= S->o.eager_bytes) m->flags |= M_EAGER;
-        ps_sim_rank *a = &S->r->rank[rank];
-        a->sent++;
-        a->bytes_sent += in->n;
-        S->r->messages++;
-    } else {
-        m->src = in->peer;
-        m->dst = rank;
-        m->tag = in->tag;
-        m->recv_bytes = in->n;
-        m->flags |= M_RPOSTED | (blocking ? M_RBLOCK : 0);
-        if (!(m->flags & M_SPOSTED)) m->construct = in->construct;
-        S->r->rank[rank].received++;
-        S->r->rank[rank].bytes_received += in->n;
-    }
+    if (is_send && (double)in->n <= S->o.eager_bytes) m->flags |= M_EAGER;
     if (!blocking) {
-        if (out_push(S, R, mi, is_send)) return;
-        if (is_send)
-            tr_event(S, rank, PS_EV_SEND, in->construct, R->op_t0, t, in->peer, in->tag, in->n, PS_EVF_NONBLOCKING,
-                     (uint32_t)R->nissued); /* out_push gave it number nissued - 1 */
-        else
-            tr_event(S, rank, PS_EV_POST, in->construct, R->op_t0, t, in->peer, in->tag, in->n, PS_EVF_NONBLOCKING,
-                     (uint32_t)R->nissued);
+        if (post_event(S, rank, mi, is_send, t)) return;
     }
     if (!is_send && (m->flags & M_ARRIVED)) complete_side(S, mi, 0, t);
     else try_start(S, mi, t);
