@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # scripts/test.sh - builds parscope and runs every test, four ways:
-#   1. the normal build (warnings are errors) and the whole CTest suite;
+#   (warnings are errors in the normal, sanitizer and MPICH builds)
+#   1. the normal build and the whole CTest suite;
 #   2. an AddressSanitizer + UndefinedBehaviorSanitizer build and the suite again (all but the
 #      tests labelled "timing", which compare measured times and mean nothing under sanitizers);
 #   3. every fuzz harness for a short time (PARSCOPE_FUZZ_SECONDS, default 15) with libFuzzer;
@@ -17,7 +18,7 @@ ctest --test-dir build --output-on-failure -j"$jobs" --timeout 300
 [ "${PARSCOPE_TEST_QUICK:-0}" = 1 ] && exit 0
 
 echo "== sanitizer build (ASan + UBSan) and test"
-cmake -S . -B build-asan -DPARSCOPE_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug > /dev/null
+cmake -S . -B build-asan -DPARSCOPE_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug -DPARSCOPE_WERROR=ON > /dev/null
 cmake --build build-asan -j"$jobs"
 # MPI libraries keep memory until exit by design; leaks in them are not ours
 ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
@@ -28,7 +29,7 @@ scripts/fuzz.sh "${PARSCOPE_FUZZ_SECONDS:-15}" build-fuzz
 
 if command -v mpicc.mpich > /dev/null && [ -x /usr/bin/mpiexec.mpich ]; then
   echo "== MPICH build and its MPI tests"
-  cmake -S . -B build-mpich -DMPI_C_COMPILER="$(command -v mpicc.mpich)" -DMPIEXEC_EXECUTABLE=/usr/bin/mpiexec.mpich > /dev/null
+  cmake -S . -B build-mpich -DPARSCOPE_WERROR=ON -DMPI_C_COMPILER="$(command -v mpicc.mpich)" -DMPIEXEC_EXECUTABLE=/usr/bin/mpiexec.mpich > /dev/null
   cmake --build build-mpich -j"$jobs"
   # (not the emulated cluster's MPI jobs: MPICH 4.0 can hang in MPI_Finalize across nodes, docs/EMULATE.md)
   ctest --test-dir build-mpich --output-on-failure -j"$jobs" --timeout 300 \

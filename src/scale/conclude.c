@@ -233,7 +233,7 @@ json_t *ps_scale_conclude(const json_t *doc)
     const char *main_name = main_var;
     if (!strcmp(main_var, "default") && json_string_value(json_object_get(doc, "workload")))
         main_name = json_string_value(json_object_get(doc, "workload"));
-    char claim[1024], q[512], a1[32], a2[32], a3[32];
+    char claim[2560], q[1024], a1[32], a2[32], a3[32];
 
     /* ---- at P = 1: the variations' computation alone (seed 4.2) ---- */
     pt b1 = find(doc, "base", 1);
