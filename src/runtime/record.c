@@ -460,6 +460,9 @@ static int rec_init(void)
      * process per rank costs a fork, its copy-on-write faults and an exit;
      * on a busy machine most of the wall time is waiting for a processor) */
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    /* PARSCOPE_RECORD_JOBS=N: at most N at once (tests compare 1 and many) */
+    const char *ej = getenv("PARSCOPE_RECORD_JOBS");
+    if (ej && atol(ej) > 0) ncpu = atol(ej);
     int jobs = ncpu > 1 ? (int)(ncpu < 64 ? ncpu : 64) : 1, running = 0, fail = 0;
     snprintf(rec_data_path, sizeof rec_data_path, "%s/.streams.data", rec_dir);
     rec_data = open(rec_data_path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
