@@ -9,15 +9,21 @@
  * BSEND / BRECEIVE / WAIT / WAITONE instructions (received buffers are left
  * as they are: their contents are garbage), computation becomes WORK of its
  * flop count, barriers expand to point-to-point messages on a binary tree.
- * The parent waits for each child, then joins the per-rank streams into
- * PARSCOPE_RECORD_DIR/streams.pss (src/sim/stream.h) and exits: status 0,
- * or 1 if a rank failed.  It never returns into the program.
+ * Each child sends its stream and construct table to the parent through a
+ * pipe, in frames (kind, length, bytes); the parent appends the stream bytes
+ * to one data file (a file per rank costs its creation: ext4's search for a
+ * free inode took a third of a 1024-rank recording's processor time), then
+ * joins them in rank order into PARSCOPE_RECORD_DIR/streams.pss
+ * (src/sim/stream.h) and exits: status 0, or 1 if a rank failed.  It never
+ * returns into the program.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -32,11 +38,15 @@
 
 #define REC_BUF (1 << 20)
 
+/* what goes through a child's pipe: frames of an 8-byte header (kind,
+ * length) and that many bytes */
+enum { FR_STREAM = 1, FR_CONS = 2, FR_END = 3 };
+#define FR_HDR 8
+
 static int rec_p;
-static pid_t *rec_pid;        /* the parent's: each rank's child */
 static char rec_dir[4000];
-static int rec_fd = -1;
-static uint8_t *rec_buf;
+static int rec_fd = -1;       /* the child's: its pipe to the parent */
+static uint8_t *rec_buf;      /* FR_HDR bytes of frame header, then the instructions */
 static size_t rec_n;
 static ps_insn_ctx rec_ctx;
 static uint64_t rec_nreq;     /* nonblocking requests issued */
@@ -58,26 +68,49 @@ static void rec_die(const char *what)
     _exit(1);
 }
 
-static void rec_flush(void)
+static void write_all(const void *p, size_t n)
 {
-    size_t off = 0;
-    while (off < rec_n) {
-        ssize_t w = write(rec_fd, rec_buf + off, rec_n - off);
+    const uint8_t *b = p;
+    while (n) {
+        ssize_t w = write(rec_fd, b, n);
         if (w < 0) {
             if (errno == EINTR) continue;
-            rec_die("writing the instruction stream");
+            rec_die("sending the instruction stream");
         }
-        off += (size_t)w;
+        b += w;
+        n -= (size_t)w;
     }
+}
+
+static void put_header(uint8_t *h, uint32_t kind, uint32_t len)
+{
+    memcpy(h, &kind, 4);
+    memcpy(h + 4, &len, 4);
+}
+
+/* One frame; a stream frame's header goes in front of its bytes in rec_buf. */
+static void send_frame(uint32_t kind, const void *p, size_t n)
+{
+    uint8_t h[FR_HDR];
+    put_header(h, kind, (uint32_t)n);
+    write_all(h, FR_HDR);
+    write_all(p, n);
+}
+
+static void rec_flush(void)
+{
+    if (!rec_n) return;
+    put_header(rec_buf, FR_STREAM, (uint32_t)rec_n);
+    write_all(rec_buf, FR_HDR + rec_n);
     rec_n = 0;
 }
 
 static void emit(uint8_t op, int peer, uint64_t n, int tag, int construct)
 {
-    if (rec_n + PS_INSN_MAX > REC_BUF) rec_flush();
+    if (FR_HDR + rec_n + PS_INSN_MAX > REC_BUF) rec_flush();
     ps_insn in = {.op = op, .peer = peer, .tag = tag, .construct = (uint16_t)construct, .n = n};
-    rec_n += ps_insn_encode(&rec_ctx, &in, rec_buf + rec_n);
-    PS_ASSERT(rec_n <= REC_BUF);
+    rec_n += ps_insn_encode(&rec_ctx, &in, rec_buf + FR_HDR + rec_n);
+    PS_ASSERT(FR_HDR + rec_n <= REC_BUF);
 }
 
 /* ---- the back end's operations -------------------------------------------- */
@@ -144,43 +177,197 @@ static void rec_work(double flops) { rec_compute(PS_C_WORK, 0, 0, flops); }
 
 static void rec_mark(int construct) { emit(PS_OP_MARK, -1, 0, rec_ctx.tag, construct); }
 
+/* ---- the parent: collecting the ranks' streams ---------------------------- */
+
+/* A piece of a rank's stream in the data file; a rank's pieces are chained
+ * in order through next (an index into rec_chunk, -1 ends). */
+typedef struct rec_piece { uint64_t off, len; long next; } rec_piece;
+
+typedef struct rec_slot {
+    pid_t pid;
+    int fd, rank;              /* fd -1: the slot is free */
+    uint8_t hdr[FR_HDR];
+    size_t nh;                 /* header bytes so far */
+    uint32_t kind, left;       /* the frame being read, its bytes still to come */
+    int ended;                 /* FR_END seen: the rank finished its program */
+    uint8_t *buf;              /* stream bytes not yet in the data file */
+    size_t n;
+    char *cons;                /* its construct table */
+    size_t ncons, capcons;
+} rec_slot;
+
+static int rec_data = -1;     /* the data file, its name and length */
+static char rec_data_path[4096 + 32];
+static uint64_t rec_data_len;
+static rec_piece *rec_chunk;
+static long rec_nchunk, rec_capchunk;
+static long *rec_first, *rec_last;
+static uint64_t *rec_len;     /* each rank's stream bytes */
+static char *rec_cons;        /* the longest construct table (every rank registers the same names in order) */
+static size_t rec_conslen;
+static int rec_conslines = -1;
+
+static void *rec_xrealloc(void *p, size_t n)
+{
+    void *q = realloc(p, n ? n : 1);
+    if (!q) {
+        fprintf(stderr, "parscope: recording: out of memory\n");
+        if (rec_data >= 0) unlink(rec_data_path);
+        _exit(1);
+    }
+    return q;
+}
+
+/* The parent's own memory, kept out of its children (MADV_DONTFORK): a
+ * page both share is copy-on-write, and the parent writing to it after each
+ * fork would fault it in again, 1024 times. */
+static void *rec_private(void *old, size_t oldlen, size_t n)
+{
+    void *p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) {
+        fprintf(stderr, "parscope: recording: out of memory\n");
+        if (rec_data >= 0) unlink(rec_data_path);
+        _exit(1);
+    }
+    madvise(p, n, MADV_DONTFORK);
+    if (old) {
+        memcpy(p, old, oldlen);
+        munmap(old, oldlen);
+    }
+    return p;
+}
+
+static void data_write(rec_slot *s)
+{
+    if (!s->n) return;
+    const uint8_t *b = s->buf;
+    size_t n = s->n;
+    while (n) {
+        ssize_t w = write(rec_data, b, n);
+        if (w < 0) {
+            if (errno == EINTR) continue;
+            fprintf(stderr, "parscope: %s: %s\n", rec_data_path, strerror(errno));
+            unlink(rec_data_path);
+            _exit(1);
+        }
+        b += w;
+        n -= (size_t)w;
+    }
+    if (rec_nchunk == rec_capchunk) {
+        long cap = rec_capchunk ? 2 * rec_capchunk : 1024;
+        rec_chunk = rec_private(rec_chunk, (size_t)rec_capchunk * sizeof *rec_chunk, (size_t)cap * sizeof *rec_chunk);
+        rec_capchunk = cap;
+    }
+    rec_chunk[rec_nchunk] = (rec_piece){rec_data_len, s->n, -1};
+    if (rec_last[s->rank] >= 0)
+        rec_chunk[rec_last[s->rank]].next = rec_nchunk;
+    else
+        rec_first[s->rank] = rec_nchunk;
+    rec_last[s->rank] = rec_nchunk++;
+    rec_data_len += s->n;
+    rec_len[s->rank] += s->n;
+    s->n = 0;
+}
+
+/* Takes n bytes a child sent; 0, or -1 if they are not frames. */
+static int slot_take(rec_slot *s, const uint8_t *p, size_t n)
+{
+    while (n) {
+        if (s->nh < FR_HDR) {
+            size_t k = FR_HDR - s->nh < n ? FR_HDR - s->nh : n;
+            memcpy(s->hdr + s->nh, p, k);
+            s->nh += k;
+            p += k;
+            n -= k;
+            if (s->nh < FR_HDR) break;
+            memcpy(&s->kind, s->hdr, 4);
+            memcpy(&s->left, s->hdr + 4, 4);
+            if (s->ended || s->kind < FR_STREAM || s->kind > FR_END || (s->kind == FR_END && s->left)) return -1;
+            if (s->kind == FR_END) s->ended = 1;
+            if (!s->left) s->nh = 0;
+            continue;
+        }
+        size_t k = s->left < n ? s->left : n;
+        if (s->kind == FR_STREAM) {
+            for (size_t done = 0; done < k;) {
+                size_t c = REC_BUF - s->n < k - done ? REC_BUF - s->n : k - done;
+                memcpy(s->buf + s->n, p + done, c);
+                s->n += c;
+                done += c;
+                if (s->n == REC_BUF) data_write(s);
+            }
+        } else {
+            if (s->ncons + k > s->capcons) {
+                s->capcons = 2 * (s->ncons + k);
+                s->cons = rec_xrealloc(s->cons, s->capcons);
+            }
+            memcpy(s->cons + s->ncons, p, k);
+            s->ncons += k;
+        }
+        s->left -= (uint32_t)k;
+        p += k;
+        n -= k;
+        if (!s->left) s->nh = 0;
+    }
+    return 0;
+}
+
+/* The child of a slot closed its pipe: its status, its last bytes to the
+ * data file and its construct table kept if the longest.  0, or the exit
+ * status the recording must end with. */
+static int slot_done(rec_slot *s, int failed)
+{
+    int status;
+    close(s->fd);
+    s->fd = -1;
+    while (waitpid(s->pid, &status, 0) < 0)
+        if (errno != EINTR) {
+            perror("parscope: recording: wait");
+            return 1;
+        }
+    int r = s->rank;
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        /* a bad value: the rank said which (runtime/limits.h) */
+        int bad = WIFEXITED(status) && WEXITSTATUS(status) == PS_EXIT_BAD_INPUT;
+        if (!bad && WIFSIGNALED(status))
+            fprintf(stderr, "parscope: recording: rank %d of %d died (signal %d)\n", r, rec_p, WTERMSIG(status));
+        else if (!bad)
+            fprintf(stderr, "parscope: recording: rank %d of %d failed (exit status %d)\n", r, rec_p,
+                    WEXITSTATUS(status));
+        return bad ? PS_EXIT_BAD_INPUT : 1;
+    }
+    if (failed || !s->ended || s->nh) {
+        fprintf(stderr, "parscope: recording: rank %d of %d sent a cut or garbled stream\n", r, rec_p);
+        return 1;
+    }
+    data_write(s);
+    int lines = 0;
+    for (size_t i = 0; i < s->ncons; i++) lines += s->cons[i] == '\n';
+    if (s->ncons && lines > rec_conslines) {
+        rec_cons = rec_xrealloc(rec_cons, s->ncons);
+        memcpy(rec_cons, s->cons, s->ncons);
+        rec_conslen = s->ncons;
+        rec_conslines = lines;
+    }
+    return 0;
+}
+
 /* ---- joining the ranks' streams ------------------------------------------- */
 
 static int put(FILE *f, const void *p, size_t n) { return fwrite(p, 1, n, f) == n ? 0 : -1; }
 
-/* Writes DIR/streams.pss from DIR/rank-R.stream and DIR/rank-R.cons. */
+/* Writes DIR/streams.pss from the data file and the construct table. */
 static int join_streams(void)
 {
     char path[4096], tmp[4096];
-    /* the longest construct table (every rank registers the same names in order) */
-    char *cons = NULL;
-    size_t conslen = 0;
-    int best_cons = -1;
-    for (int r = 0; r < rec_p; r++) {
-        snprintf(path, sizeof path, "%s/rank-%d.cons", rec_dir, r);
-        FILE *f = fopen(path, "rb");
-        if (!f) continue;
-        char *buf = NULL;
-        size_t cap = 0;
-        ssize_t k = getdelim(&buf, &cap, '\0', f);
-        fclose(f);
-        int lines = 0;
-        for (ssize_t i = 0; i < k; i++) lines += buf[i] == '\n';
-        if (k > 0 && lines > best_cons) {
-            free(cons);
-            cons = buf;
-            conslen = (size_t)k;
-            best_cons = lines;
-        } else {
-            free(buf);
-        }
-    }
+    char *cons = rec_cons;
+    size_t conslen = rec_conslen;
+    int best_cons = rec_conslines;
     snprintf(path, sizeof path, "%s/streams.pss", rec_dir);
     snprintf(tmp, sizeof tmp, "%s/.streams.pss.tmp", rec_dir);
     FILE *out = fopen(tmp, "wb");
     if (!out) {
         fprintf(stderr, "parscope: %s: %s\n", tmp, strerror(errno));
-        free(cons);
         return -1;
     }
     int rc = 0;
@@ -197,7 +384,6 @@ static int join_streams(void)
         rc |= put(out, cons + i, l);
         i = j + 1;
     }
-    free(cons);
     /* the meta JSON: what ran, and rank 0's structure (the arguments its
      * constructs were called with, for the sheet) */
     json_t *mj = json_pack("{s:s?, s:i, s:I, s:I}", "workload", ps__rt.workload, "ranks", rec_p, "size",
@@ -220,34 +406,24 @@ static int join_streams(void)
     rc |= put(out, &u, 4);
     rc |= put(out, meta, ml);
     free(meta);
-    for (int r = 0; r < rec_p; r++) {
-        struct stat st;
-        snprintf(path, sizeof path, "%s/rank-%d.stream", rec_dir, r);
-        if (stat(path, &st) != 0) {
-            fprintf(stderr, "parscope: %s: %s\n", path, strerror(errno));
-            rc = -1;
-            break;
-        }
-        uint64_t l = (uint64_t)st.st_size;
-        rc |= put(out, &l, 8);
-    }
+    for (int r = 0; r < rec_p; r++) rc |= put(out, &rec_len[r], 8);
     char *buf = malloc(REC_BUF);
     if (!buf) rc = -1;
-    for (int r = 0; r < rec_p && !rc; r++) {
-        snprintf(path, sizeof path, "%s/rank-%d.stream", rec_dir, r);
-        FILE *in = fopen(path, "rb");
-        if (!in) {
-            fprintf(stderr, "parscope: %s: %s\n", path, strerror(errno));
-            rc = -1;
-            break;
+    for (int r = 0; r < rec_p && !rc; r++)
+        for (long c = rec_first[r]; c >= 0 && !rc; c = rec_chunk[c].next) {
+            for (uint64_t done = 0; done < rec_chunk[c].len && !rc;) {
+                size_t want = rec_chunk[c].len - done < REC_BUF ? (size_t)(rec_chunk[c].len - done) : REC_BUF;
+                ssize_t k = pread(rec_data, buf, want, (off_t)(rec_chunk[c].off + done));
+                if (k < 0 && errno == EINTR) continue;
+                if (k <= 0) {
+                    fprintf(stderr, "parscope: %s: %s\n", rec_data_path, k ? strerror(errno) : "cut short");
+                    rc = -1;
+                    break;
+                }
+                rc |= put(out, buf, (size_t)k);
+                done += (uint64_t)k;
+            }
         }
-        size_t k;
-        while ((k = fread(buf, 1, REC_BUF, in)) > 0) rc |= put(out, buf, k);
-        fclose(in);
-        unlink(path);
-        snprintf(path, sizeof path, "%s/rank-%d.cons", rec_dir, r);
-        unlink(path);
-    }
     free(buf);
     if (fflush(out) || fsync(fileno(out))) rc = -1;
     if (fclose(out)) rc = -1;
@@ -262,31 +438,19 @@ static int join_streams(void)
 
 /* ---- life cycle -------------------------------------------------------------- */
 
-/* Waits for one child rank; exits 1 if it failed, PS_EXIT_BAD_INPUT if it
- * refused a value. */
-static void rec_reap(void)
+/* The child: rank r, sending to fd; the parent's other descriptors closed. */
+static int rec_child(int r, int fd, const rec_slot *slot, int jobs)
 {
-    int status;
-    pid_t pid;
-    while ((pid = wait(&status)) < 0)
-        if (errno != EINTR) {
-            perror("parscope: recording: wait");
-            _exit(1);
-        }
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        int r = -1;
-        for (int k = 0; k < rec_p; k++)
-            if (rec_pid[k] == pid) r = k;
-        /* a bad value: the rank said which (runtime/limits.h) */
-        int bad = WIFEXITED(status) && WEXITSTATUS(status) == PS_EXIT_BAD_INPUT;
-        if (!bad && WIFSIGNALED(status))
-            fprintf(stderr, "parscope: recording: rank %d of %d died (signal %d)\n", r, rec_p, WTERMSIG(status));
-        else if (!bad)
-            fprintf(stderr, "parscope: recording: rank %d of %d failed (exit status %d)\n", r, rec_p,
-                    WEXITSTATUS(status));
-        while (wait(&status) > 0 || errno == EINTR) {}
-        _exit(bad ? PS_EXIT_BAD_INPUT : 1);
-    }
+    for (int k = 0; k < jobs; k++)
+        if (slot[k].fd >= 0) close(slot[k].fd);
+    close(rec_data);
+    ps__rt.rank = r;
+    ps__rt.size = rec_p;
+    rec_ctx.rank = r;
+    rec_fd = fd;
+    if (!rec_buf && !(rec_buf = malloc(REC_BUF))) rec_die("allocating the stream buffer");
+    atexit(rec_atexit);
+    return 0; /* run the program as rank r */
 }
 
 static int rec_init(void)
@@ -296,38 +460,111 @@ static int rec_init(void)
      * process per rank costs a fork, its copy-on-write faults and an exit;
      * on a busy machine most of the wall time is waiting for a processor) */
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-    int jobs = ncpu > 1 ? (int)(ncpu < 64 ? ncpu : 64) : 1, running = 0;
-    if (!(rec_pid = calloc((size_t)rec_p, sizeof *rec_pid))) {
-        fprintf(stderr, "parscope: recording: out of memory\n");
+    /* PARSCOPE_RECORD_JOBS=N: at most N at once (tests compare 1 and many) */
+    const char *ej = getenv("PARSCOPE_RECORD_JOBS");
+    if (ej && atol(ej) > 0) ncpu = atol(ej);
+    int jobs = ncpu > 1 ? (int)(ncpu < 64 ? ncpu : 64) : 1, running = 0, fail = 0;
+    snprintf(rec_data_path, sizeof rec_data_path, "%s/.streams.data", rec_dir);
+    rec_data = open(rec_data_path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (rec_data < 0) {
+        fprintf(stderr, "parscope: %s: %s\n", rec_data_path, strerror(errno));
         _exit(1);
     }
+    rec_first = rec_private(NULL, 0, (size_t)rec_p * sizeof *rec_first);
+    rec_last = rec_private(NULL, 0, (size_t)rec_p * sizeof *rec_last);
+    rec_len = rec_private(NULL, 0, (size_t)rec_p * sizeof *rec_len);
     for (int r = 0; r < rec_p; r++) {
-        if (running == jobs) {
-            rec_reap();
-            running--;
-        }
-        pid_t pid = fork();
-        if (pid < 0) {
-            fprintf(stderr, "parscope: recording: cannot fork rank %d: %s\n", r, strerror(errno));
-            _exit(1);
-        }
-        if (pid == 0) {
-            char path[4096];
-            ps__rt.rank = r;
-            ps__rt.size = rec_p;
-            rec_ctx.rank = r;
-            snprintf(path, sizeof path, "%s/rank-%d.stream", rec_dir, r);
-            rec_fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-            if (rec_fd < 0) rec_die(path);
-            if (!(rec_buf = malloc(REC_BUF))) rec_die("allocating the stream buffer");
-            atexit(rec_atexit);
-            return 0; /* run the program as rank r */
-        }
-        rec_pid[r] = pid;
-        running++;
+        rec_first[r] = rec_last[r] = -1;
+        rec_len[r] = 0;
     }
-    while (running--) rec_reap();
-    _exit(join_streams() ? 1 : 0);
+    /* the children's stream buffer, mapped once here: each child gets it
+     * fresh and zeroed (MADV_WIPEONFORK, Linux 4.14), without a mapping of
+     * its own; the parent never touches it */
+    void *cb = mmap(NULL, REC_BUF, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (cb != MAP_FAILED && madvise(cb, REC_BUF, MADV_WIPEONFORK) == 0)
+        rec_buf = cb;
+    else if (cb != MAP_FAILED)
+        munmap(cb, REC_BUF);
+    rec_slot slot[64];
+    struct pollfd pfd[64];
+    int who[64];
+    uint8_t *in = rec_private(NULL, 0, 1 << 16);
+    for (int k = 0; k < jobs; k++) {
+        slot[k] = (rec_slot){.fd = -1};
+        slot[k].buf = rec_private(NULL, 0, REC_BUF);
+    }
+    /* a child that failed ends the forking; those running are still read to
+     * their end (a bad value's rank writes its status file), then the
+     * recording ends with the first failure's status */
+    for (int next = 0; next < rec_p || running;) {
+        while (running < jobs && next < rec_p && !fail) {
+            int k = 0;
+            while (slot[k].fd >= 0) k++;
+            int pp[2];
+            if (pipe2(pp, O_CLOEXEC) != 0) {
+                fprintf(stderr, "parscope: recording: cannot make a pipe for rank %d: %s\n", next, strerror(errno));
+                fail = 1;
+                break;
+            }
+            pid_t pid = fork();
+            if (pid < 0) {
+                fprintf(stderr, "parscope: recording: cannot fork rank %d: %s\n", next, strerror(errno));
+                close(pp[0]);
+                close(pp[1]);
+                fail = 1;
+                break;
+            }
+            if (pid == 0) {
+                close(pp[0]);
+                return rec_child(next, pp[1], slot, jobs);
+            }
+            close(pp[1]);
+            slot[k].pid = pid;
+            slot[k].fd = pp[0];
+            slot[k].rank = next++;
+            slot[k].nh = 0;
+            slot[k].ended = 0;
+            slot[k].n = 0;
+            slot[k].ncons = 0;
+            running++;
+        }
+        if (!running) break;
+        int np = 0;
+        for (int k = 0; k < jobs; k++)
+            if (slot[k].fd >= 0) {
+                pfd[np] = (struct pollfd){.fd = slot[k].fd, .events = POLLIN};
+                who[np++] = k;
+            }
+        if (poll(pfd, (nfds_t)np, -1) < 0) {
+            if (errno == EINTR) continue;
+            perror("parscope: recording: poll");
+            fail = 1;
+            break;
+        }
+        for (int i = 0; i < np; i++) {
+            if (!pfd[i].revents) continue;
+            rec_slot *s = &slot[who[i]];
+            ssize_t k = read(s->fd, in, 1 << 16);
+            if (k < 0 && (errno == EINTR || errno == EAGAIN)) continue;
+            int garbled = 0;
+            if (k > 0) {
+                /* once a rank failed the others' bytes are only drained */
+                if (!fail && slot_take(s, in, (size_t)k) != 0) {
+                    garbled = 1;
+                } else {
+                    continue;
+                }
+            }
+            int x = slot_done(s, garbled || k < 0);
+            running--;
+            if (x && !fail) fail = x;
+        }
+    }
+    for (int k = 0; k < jobs; k++) free(slot[k].cons);
+    int rc = fail ? fail : join_streams() ? 1 : 0;
+    close(rec_data);
+    unlink(rec_data_path);
+    _exit(rc);
 }
 
 static void rec_finalize(void)
@@ -335,20 +572,34 @@ static void rec_finalize(void)
     char path[4096];
     rec_finalized = 1;
     rec_flush();
-    if (close(rec_fd) != 0) rec_die("closing the instruction stream");
     /* the construct table, so the simulator can name what issued each instruction */
-    snprintf(path, sizeof path, "%s/rank-%d.cons", rec_dir, ps__rt.rank);
-    FILE *f = fopen(path, "wb");
-    if (!f) rec_die(path);
+    size_t len = 0, cap = 4096;
+    char *cons = malloc(cap);
+    if (!cons) rec_die("allocating the construct table");
     int n = ps__construct_count();
-    for (int i = 0; i < n; i++) fprintf(f, "%s\n", ps_construct_name(i));
-    if (fclose(f) != 0) rec_die(path);
+    for (int i = 0; i < n; i++) {
+        const char *name = ps_construct_name(i);
+        size_t l = strlen(name);
+        if (len + l + 1 > cap) {
+            cap = 2 * (len + l + 1);
+            char *c = realloc(cons, cap);
+            if (!c) rec_die("allocating the construct table");
+            cons = c;
+        }
+        memcpy(cons + len, name, l);
+        cons[len + l] = '\n';
+        len += l + 1;
+    }
+    send_frame(FR_CONS, cons, len);
+    free(cons);
     if (ps__rt.rank == 0) {
         snprintf(path, sizeof path, "%s/rank-0.structure", rec_dir);
         json_t *st = ps__structure_json();
         if (json_dump_file(st, path, JSON_COMPACT) != 0) rec_die(path);
         json_decref(st);
     }
+    send_frame(FR_END, NULL, 0);
+    if (close(rec_fd) != 0) rec_die("closing the instruction stream");
     fflush(NULL);
     _exit(0);
 }

@@ -66,10 +66,10 @@ typedef struct msg {
 
 _Static_assert(sizeof(msg) == 64, "a message record is one cache line");
 
+/* an outstanding request; the one in slot k was issued as number ord0 + k */
 typedef struct outreq {
     uint32_t m;
-    uint8_t  is_send;
-    uint64_t ord;
+    uint32_t is_send;
 } outreq;
 
 typedef struct rstate {
@@ -224,10 +224,22 @@ static void sim_free(sim *S)
     free(S->sent0);
     ps_sheet_acc_free(S->sh);
     free(S->freestk);
-    free(S->ch);
+    if (S->ch) munmap(S->ch, S->chcap * sizeof *S->ch);
     free(S->link_out);
     free(S->link_in);
     ps_eventq_free(&S->q);
+}
+
+/* The message pool and the channel table are read at random, a record or a
+ * slot per step: with 4 KB pages nearly every access also misses the TLB (a
+ * two-level page walk in a VM), so they ask for 2 MB pages where the
+ * kernel gives them on request (transparent huge pages, "madvise"). */
+static void *huge_map(size_t bytes)
+{
+    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) return NULL;
+    if (bytes >= ((size_t)2 << 20)) madvise(p, bytes, MADV_HUGEPAGE);
+    return p;
 }
 
 static uint32_t msg_new(sim *S)
@@ -255,7 +267,11 @@ static uint32_t msg_new(sim *S)
                                            MREMAP_MAYMOVE)
                                   : mmap(NULL, (size_t)nc * sizeof *np, PROT_READ | PROT_WRITE,
                                          MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-                if (p != MAP_FAILED) np = p;
+                if (p != MAP_FAILED) {
+                    np = p;
+                    if ((size_t)nc * sizeof *np >= ((size_t)2 << 20))
+                        madvise(p, (size_t)nc * sizeof *np, MADV_HUGEPAGE);
+                }
             }
             if (!np) {
                 S->oom = 1;
@@ -304,7 +320,7 @@ static int ch_grow(sim *S)
 {
     if (S->chcap >= ((size_t)1 << 32)) return -1;   /* the hash gives 32 bits of home */
     size_t nc = S->chcap * 2;
-    chan *n = malloc(nc * sizeof *n);
+    chan *n = huge_map(nc * sizeof *n);
     if (!n) return -1;
     for (size_t i = 0; i < nc; i++) n[i].head = NIL;
     for (size_t i = 0; i < S->chcap; i++) {
@@ -313,7 +329,7 @@ static int ch_grow(sim *S)
         while (n[j].head != NIL) j = (j + 1) & (nc - 1);
         n[j] = S->ch[i];
     }
-    free(S->ch);
+    munmap(S->ch, S->chcap * sizeof *S->ch);
     S->ch = n;
     S->chcap = nc;
     return 0;
@@ -604,9 +620,9 @@ static void finish_wait(sim *S, int rank, uint32_t k0, uint32_t k1, double tb, d
         double e = done > prev ? done : prev;
         /* named after the message's construct, as the runtime records a completion */
         if (o->is_send)
-            tr_event(S, rank, PS_EV_WAIT, m->construct, prev, e, m->dst, m->tag, m->bytes, fl, (uint32_t)(o->ord + 1));
+            tr_event(S, rank, PS_EV_WAIT, m->construct, prev, e, m->dst, m->tag, m->bytes, fl, (uint32_t)(R->ord0 + k + 1));
         else
-            tr_recv(S, rank, m->construct, prev, e, o->m, fl, (uint32_t)(o->ord + 1));
+            tr_recv(S, rank, m->construct, prev, e, o->m, fl, (uint32_t)(R->ord0 + k + 1));
         prev = e;
         if (done > last_done) {
             last_done = done;
@@ -643,7 +659,9 @@ static int out_push(sim *S, rstate *R, uint32_t mi, int is_send)
         R->capout = nc;
     }
     if (R->nout == 0) R->ord0 = R->nissued;
-    R->out[R->nout++] = (outreq){mi, (uint8_t)is_send, R->nissued++};
+    PS_ASSERT(R->ord0 + R->nout == R->nissued);
+    R->out[R->nout++] = (outreq){mi, (uint32_t)is_send};
+    R->nissued++;
     R->incomplete++;
     return 0;
 }
@@ -828,7 +846,7 @@ static int lg_walk(sim *S, int rank, double *tp)
             R->blk_msg = NIL;
         } else {
             uint8_t fl = (uint8_t)(PS_EVF_NONBLOCKING | (R->state == ST_BLK_ALL ? PS_EVF_WAITALL : 0));
-            uint32_t id = (uint32_t)(R->out[slot].ord + 1);
+            uint32_t id = (uint32_t)(R->ord0 + slot + 1);
             if (is_send)
                 tr_event(S, rank, PS_EV_WAIT, m->construct, t0, end, m->dst, m->tag, m->bytes, fl, id);
             else
@@ -1277,7 +1295,7 @@ int ps_simulate(const ps_streams *s, const ps_machine *m, const ps_sim_opts *o, 
     r->rank = calloc((size_t)S.P, sizeof *r->rank);
     S.rk = calloc((size_t)S.P, sizeof *S.rk);
     S.chcap = 1024;
-    S.ch = malloc(S.chcap * sizeof *S.ch);
+    S.ch = huge_map(S.chcap * sizeof *S.ch);
     if (S.ch)
         for (size_t i = 0; i < S.chcap; i++) S.ch[i].head = NIL;
     if (!r->rank || !S.rk || !S.ch || ps_eventq_init(&S.q, (size_t)S.P + 64)) goto oom;
