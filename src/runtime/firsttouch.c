@@ -9,7 +9,10 @@
  * which maps the missing pages without changing any content.  What existed
  * at ps_init (MPI's memory, its threads' stacks, the trace buffer) is left
  * alone: populating it costs time and, on this VM, delayed the first
- * messages after the set-up by up to milliseconds.
+ * messages after the set-up by up to milliseconds.  The static data of the
+ * program and its libraries (.data and .bss) is made present and private
+ * too: a static table first written inside the interval (the runtime's
+ * record of the constructs, say) cost a fault there in every variant.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -31,10 +34,12 @@ typedef struct range { unsigned long a, b; } range;
 static range known[PS_FIRST_TOUCH_KNOWN];
 static int nknown = -1;   /* -1: no snapshot */
 
-/* One line of /proc/self/maps. */
+/* One line of /proc/self/maps, and whether the line before it was mapped
+ * from a file and ended where this one begins (a .bss after its .data). */
 typedef struct mapping {
     unsigned long a, b, ino;
     char          perm[8], path[256];
+    int           follows_file;
 } mapping;
 
 /* Calls fn for every mapping that keep accepts; fn returns nonzero to stop. */
@@ -43,12 +48,15 @@ static void each_mapping(int (*keep)(const mapping *m), int (*fn)(const mapping 
     FILE *f = fopen("/proc/self/maps", "r");
     if (!f) return;
     char line[512];
+    unsigned long file_end = 0;   /* where the last mapping from a file ended */
     while (fgets(line, sizeof line, f)) {
         mapping m = {.path = ""};
         unsigned long off;
         char dev[32];
         if (sscanf(line, "%lx-%lx %7s %lx %31s %lu %255s", &m.a, &m.b, m.perm, &off, dev, &m.ino, m.path) < 6)
             continue;
+        m.follows_file = file_end && m.a == file_end;
+        file_end = m.ino != 0 ? m.b : 0;
         if (keep(&m) && fn(&m, arg)) break;
     }
     fclose(f);
@@ -58,6 +66,14 @@ static void each_mapping(int (*keep)(const mapping *m), int (*fn)(const mapping 
 static int is_anon(const mapping *m)
 {
     return !strcmp(m->perm, "rw-p") && m->ino == 0 && (!m->path[0] || !strcmp(m->path, "[heap]"));
+}
+
+/* static data: the writable private part of a program or library image
+ * (.data, mapped from its file) and its .bss (anonymous, right after it) */
+static int is_static_data(const mapping *m)
+{
+    return !strcmp(m->perm, "rw-p") && (m->ino != 0 || (m->follows_file && !m->path[0])) &&
+           m->b - m->a <= PS_FIRST_TOUCH_MAX_MAPPING;
 }
 
 /* executable pages mapped from a file, not reservations */
@@ -77,6 +93,16 @@ void ps__first_touch_mark(void)
 {
     nknown = 0;
     each_mapping(is_anon, remember, NULL);
+}
+
+/* A static variable written for the first time inside the timed interval
+ * (the runtime's own tables, a program's globals) costs a copy-on-write or
+ * zero-page fault there; present and private now, with its content kept. */
+static int populate_static(const mapping *m, void *arg)
+{
+    size_t *done = arg;
+    if (madvise((void *)m->a, m->b - m->a, MADV_POPULATE_WRITE) == 0) *done += m->b - m->a;
+    return 0;
 }
 
 static int populate(const mapping *m, void *arg)
@@ -102,6 +128,7 @@ size_t ps__first_touch(void)
 {
     size_t done = 0;
     each_mapping(is_code, populate_code, NULL);
+    each_mapping(is_static_data, populate_static, &done);
     /* without a snapshot (or a full one) nothing is known to be the set-up's */
     if (nknown < 0 || nknown >= PS_FIRST_TOUCH_KNOWN) return 0;
     each_mapping(is_anon, populate, &done);
