@@ -29,6 +29,8 @@
 #define PS_FIRST_TOUCH_MAX_MAPPING (1UL << 30)
 /* Mappings remembered at ps_init, to tell the set-up's memory from the rest. */
 #define PS_FIRST_TOUCH_KNOWN 512
+/* program and library files whose read-only pages are mapped then */
+#define PS_FIRST_TOUCH_IMAGES 256
 /* After the set-up, one round of messages with the ring neighbours (64
  * bytes and this many) warms the caches again; its tag is the runtime's. */
 #define PS_SETUP_WARMUP_BYTES 16384

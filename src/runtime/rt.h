@@ -106,6 +106,8 @@ void ps__memcount_end(void);
  * set-up allocated since, returning the bytes (firsttouch.c). */
 void   ps__first_touch_mark(void);
 size_t ps__first_touch(void);
+/* Each page of [p, p + n) once the target of a single-copy transfer (firsttouch.c). */
+void   ps__pin_for_messages(const void *p, size_t n);
 
 /* Construct table, for writing the trace. */
 int ps__construct_count(void);
