@@ -261,6 +261,30 @@ TEST_IMPL(loggops_bucket_estimate)
     CHECK(shaped);
     CHECK(fabs(r - rate) < 1e-6 * rate);
     CHECK(fabs(b - burst) < 0.01 * burst);
+    /* as seen under slownet 100mbit (12.5 MB/s, 64 KiB): the bucket was not
+     * full at the start (5 chunks passed), and after every 5 chunks that
+     * waited the link stalls for 16 ms, which refills the bucket, so 8
+     * chunks pass at line speed again; half the last quarter is fast.  The
+     * bucket's depth shows after a stall (the 9th chunk waits for 5.5 KB
+     * less than a chunk: 8 x 27 us of refill) */
+    const double rate2 = 12.5e6, rtt2 = 27e-6;
+    double tok2 = 5 * c + 0.5 * c;
+    int waited = 0;
+    for (int j = 0; j < 64; j++) {
+        double wait = tok2 >= c ? 0 : (c - tok2) / rate2;
+        tok2 = tok2 >= c ? tok2 - c : 0;
+        rt[j] = rtt2 + wait;
+        if (wait > 0 && ++waited % 5 == 0) {
+            rt[j] += 16e-3;
+            tok2 = burst;
+        }
+        tok2 += rate2 * rtt2;
+        if (tok2 > burst) tok2 = burst;
+    }
+    ps__loggops_bucket(rt, 64, c, &shaped, &r, &b);
+    CHECK(shaped);
+    CHECK(fabs(r - rate2) < 0.01 * rate2, "rate %g", r);
+    CHECK(fabs(b - burst) < 0.01 * burst, "burst %g", b);
     for (int j = 0; j < 64; j++) rt[j] = rtt * (1 + 0.1 * (j % 3));
     ps__loggops_bucket(rt, 64, c, &shaped, &r, &b);
     CHECK(!shaped && r == 0 && b == 0);
