@@ -138,6 +138,44 @@ static void close_sheet(ps_sheet *s, const double sums[3])
     }
 }
 
+/* What one event adds to its rank's counts, whether the events come as a
+ * whole trace (ps_sheet_compute) or one by one (ps_sheet_acc_event): the
+ * workload's messages and bytes apart from the runtime's own, send and
+ * receive times, computation and data movement.  d: the event's duration
+ * that counts. */
+static void count_event(ps_rank_sheet *rs, const ps_event *e, double d)
+{
+    switch (e->kind) {
+    case PS_EV_SEND:
+        if (ps_tag_runtime(e->tag)) {
+            rs->runtime_sent++;
+            break;
+        }
+        rs->messages_sent++;
+        rs->bytes_sent += e->bytes;
+        ps_stat_add(&rs->send_time, e->t1 - e->t0);
+        break;
+    case PS_EV_RECV:
+        if (ps_tag_runtime(e->tag)) {
+            rs->runtime_received++;
+            break;
+        }
+        rs->messages_received++;
+        rs->bytes_received += e->bytes;
+        ps_stat_add(&rs->recv_time, e->t1 - e->t0);
+        break;
+    case PS_EV_COMPUTE:
+        rs->compute += d;
+        rs->flops += (double)e->bytes;
+        break;
+    case PS_EV_DATA:
+        rs->data_move += d;
+        break;
+    default:
+        break;
+    }
+}
+
 int ps_sheet_compute(const ps_trace *t, ps_sheet *s)
 {
     memset(s, 0, sizeof *s);
@@ -194,44 +232,13 @@ int ps_sheet_compute(const ps_trace *t, ps_sheet *s)
             /* only the timed interval counts; events are clipped to it */
             double a = clip(e->t0, gb, ge), b = clip(e->t1, gb, ge);
             double d = b > a ? b - a : 0;
-            switch (e->kind) {
-            case PS_EV_SEND:
-                if (ps_tag_runtime(e->tag)) {
-                    rs->runtime_sent++;
-                    break;
-                }
-                rs->messages_sent++;
-                rs->bytes_sent += e->bytes;
-                ps_stat_add(&rs->send_time, e->t1 - e->t0);
-                break;
-            case PS_EV_RECV: {
-                if (ps_tag_runtime(e->tag)) {
-                    rs->runtime_received++;
-                } else {
-                    rs->messages_received++;
-                    rs->bytes_received += e->bytes;
-                    ps_stat_add(&rs->recv_time, e->t1 - e->t0);
-                }
+            count_event(rs, e, d);
+            if (e->kind == PS_EV_RECV) {
                 ps_evref sr = ps_match_send(&m, r, i);
-                if (sr.rank >= 0) {
-                    double sstart = t->rank[sr.rank].ev[sr.index].t0;
-                    idle += clip(sstart, a, b) - a;
-                }
-                break;
-            }
-            case PS_EV_BARRIER:
+                if (sr.rank >= 0) idle += clip(t->rank[sr.rank].ev[sr.index].t0, a, b) - a;
+            } else if (e->kind == PS_EV_BARRIER) {
                 if (last_enter && bar < maxbar) idle += clip(last_enter[bar], a, b) - a;
                 bar++;
-                break;
-            case PS_EV_COMPUTE:
-                rs->compute += d;
-                rs->flops += (double)e->bytes;
-                break;
-            case PS_EV_DATA:
-                rs->data_move += d;
-                break;
-            default:
-                break;
             }
             if (is_comm(e->kind)) comm += d;
         }
@@ -384,45 +391,16 @@ int ps_sheet_acc_event(ps_sheet_acc *a, int r, const ps_event *e, double send_t0
     double d = e->t1 > e->t0 ? e->t1 - e->t0 : 0;
     if (e->t0 < a->lo) a->lo = e->t0;
     if (e->t1 > a->hi) a->hi = e->t1;
-    switch (e->kind) {
-    case PS_EV_SEND:
-        if (ps_tag_runtime(e->tag)) {
-            rs->runtime_sent++;
-            break;
-        }
-        rs->messages_sent++;
-        rs->bytes_sent += e->bytes;
-        ps_stat_add(&rs->send_time, e->t1 - e->t0);
-        break;
-    case PS_EV_RECV:
-        if (ps_tag_runtime(e->tag)) {
-            rs->runtime_received++;
-        } else {
-            rs->messages_received++;
-            rs->bytes_received += e->bytes;
-            ps_stat_add(&rs->recv_time, e->t1 - e->t0);
-        }
-        if (!isnan(send_t0)) {
-            a->idle[r] += clip(send_t0, e->t0, e->t1) - e->t0;
-            /* the runtime's own messages are not in the workload's queue */
-            if (ps_tag_runtime(e->tag)) break;
-            /* a receive ending before its send began: clocks, not a queue (the
-             * same as queue_lengths's after clipping: clipping is monotone) */
-            if (qlog_add(&a->queue[r], send_t0, e->t1 < send_t0 ? send_t0 : e->t1)) return -1;
-        }
-        break;
-    case PS_EV_BARRIER:
-        if (dvec_push2(&a->barrier[r], e->t0, e->t1)) return -1;
-        break;
-    case PS_EV_COMPUTE:
-        rs->compute += d;
-        rs->flops += (double)e->bytes;
-        break;
-    case PS_EV_DATA:
-        rs->data_move += d;
-        break;
-    default:
-        break;
+    count_event(rs, e, d);
+    if (e->kind == PS_EV_RECV && !isnan(send_t0)) {
+        a->idle[r] += clip(send_t0, e->t0, e->t1) - e->t0;
+        /* the runtime's own messages are not in the workload's queue; a
+         * receive ending before its send began is clocks, not a queue (the
+         * same as queue_lengths's after clipping: clipping is monotone) */
+        if (!ps_tag_runtime(e->tag) && qlog_add(&a->queue[r], send_t0, e->t1 < send_t0 ? send_t0 : e->t1))
+            return -1;
+    } else if (e->kind == PS_EV_BARRIER && dvec_push2(&a->barrier[r], e->t0, e->t1)) {
+        return -1;
     }
     if (is_comm(e->kind)) a->comm[r] += d;
     return 0;

@@ -94,8 +94,9 @@ for f in fails:
     print("FAIL:", f)
 ratio = max((p["procstats"]["user_s"]["max"] / p["time_s"] for p in d["points"]
              if p.get("procstats") and p.get("time_s")), default=float("nan"))
-print("checked %d conclusions (%d findings), %d points; machine %s (load %s before, others %s%% during); "
+others = m.get("during", {}).get("others_busy_pct")
+print("checked %d conclusions (%d findings), %d points; machine %s (load %s before, others %s during); "
       "largest user time / execution time %.2f" % (len(cs), len(found), len(d["points"]), m["level"],
-      m["before"].get("load1"), m.get("during", {}).get("others_busy_pct"), ratio))
+      m["before"].get("load1"), "%.0f%%" % others if isinstance(others, (int, float)) else "unknown", ratio))
 sys.exit(1 if fails else 0)
 PY
