@@ -30,6 +30,7 @@
 
 #include "launch/launch.h"
 #include "report/html.h"
+#include "report/findings.h"
 #include "report/noise.h"
 #include "report/result.h"
 #include "predict/compare.h"
@@ -147,17 +148,6 @@ typedef struct scale_figs {
     double eff, loss, loss_noise, mem, mem_noise;
 } scale_figs;
 
-static const json_t *record(const json_t *arr, const char *id)
-{
-    size_t i;
-    json_t *c;
-    json_array_foreach(arr, i, c) {
-        const char *x = json_string_value(json_object_get(c, "id"));
-        if (x && !strcmp(x, id)) return c;
-    }
-    return NULL;
-}
-
 static void summary_scale(json_t *s, const char *dir, scale_figs *f)
 {
     f->network_limited = 0;
@@ -177,8 +167,8 @@ static void summary_scale(json_t *s, const char *dir, scale_figs *f)
         }
     }
     const json_t *cs = json_object_get(sc, "conclusions");
-    const json_t *ef = record(cs, "efficiency-falls"), *mb = record(cs, "memory-bandwidth");
-    const json_t *nl = record(cs, "network-limited");
+    const json_t *ef = ps_finding_by_id(cs, "efficiency-falls"), *mb = ps_finding_by_id(cs, "memory-bandwidth");
+    const json_t *nl = ps_finding_by_id(cs, "network-limited");
     f->network_limited = nl && !strcmp(json_string_value(json_object_get(nl, "verdict")), "finding");
     if (ef) {
         f->loss = num(ef, "effect");

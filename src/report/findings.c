@@ -69,7 +69,7 @@ int ps_finding_is(const json_t *rec)
     return v && !strcmp(v, "finding");
 }
 
-static json_t *find_id(const json_t *arr, const char *id)
+json_t *ps_finding_by_id(const json_t *arr, const char *id)
 {
     size_t i;
     json_t *c;
@@ -84,7 +84,7 @@ int ps_findings_reconcile(json_t *arr, const char *const (*ex)[2])
 {
     int changed = 0;
     for (int k = 0; ex && ex[k][0]; k++) {
-        json_t *a = find_id(arr, ex[k][0]), *b = find_id(arr, ex[k][1]);
+        json_t *a = ps_finding_by_id(arr, ex[k][0]), *b = ps_finding_by_id(arr, ex[k][1]);
         if (!a || !b || !ps_finding_is(a) || !ps_finding_is(b)) continue;
         json_t *pair[2] = {a, b};
         for (int i = 0; i < 2; i++) {
@@ -128,7 +128,7 @@ int ps_findings_check(const json_t *arr, const char *const (*ex)[2], char *err, 
         }
     }
     for (int k = 0; ex && ex[k][0]; k++) {
-        json_t *a = find_id(arr, ex[k][0]), *b = find_id(arr, ex[k][1]);
+        json_t *a = ps_finding_by_id(arr, ex[k][0]), *b = ps_finding_by_id(arr, ex[k][1]);
         if (a && b && ps_finding_is(a) && ps_finding_is(b)) {
             ps_seterr(err, errlen, "%s and %s are both findings of one run", ex[k][0], ex[k][1]);
             return -1;

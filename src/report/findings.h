@@ -42,6 +42,9 @@ json_t *ps_finding_add_text(json_t *arr, const char *id, double effect, double n
 /* Nonzero when the record is a finding. */
 int ps_finding_is(const json_t *rec);
 
+/* The record of an array whose "id" is id, or NULL. */
+json_t *ps_finding_by_id(const json_t *arr, const char *id);
+
 /* Conclusions that cannot both hold (pairs of ids, NULL-terminated list of
  * pairs): when both are findings, both become within-noise and say so.
  * Returns how many records were changed. */

@@ -31,67 +31,79 @@ typedef struct range { unsigned long a, b; } range;
 static range known[PS_FIRST_TOUCH_KNOWN];
 static int nknown = -1;   /* -1: no snapshot */
 
-/* Calls fn for every private anonymous read-write mapping. */
-static void each_anon(void (*fn)(unsigned long a, unsigned long b, void *arg), void *arg)
+/* One line of /proc/self/maps. */
+typedef struct mapping {
+    unsigned long a, b, ino;
+    char          perm[8], path[256];
+} mapping;
+
+/* Calls fn for every mapping that keep accepts; fn returns nonzero to stop. */
+static void each_mapping(int (*keep)(const mapping *m), int (*fn)(const mapping *m, void *arg), void *arg)
 {
     FILE *f = fopen("/proc/self/maps", "r");
     if (!f) return;
     char line[512];
     while (fgets(line, sizeof line, f)) {
-        unsigned long a, b, off, ino;
-        char perm[8], dev[32], path[256] = "";
-        if (sscanf(line, "%lx-%lx %7s %lx %31s %lu %255s", &a, &b, perm, &off, dev, &ino, path) < 6) continue;
-        if (strcmp(perm, "rw-p") || ino != 0 || (path[0] && strcmp(path, "[heap]"))) continue;
-        fn(a, b, arg);
+        mapping m = {.path = ""};
+        unsigned long off;
+        char dev[32];
+        if (sscanf(line, "%lx-%lx %7s %lx %31s %lu %255s", &m.a, &m.b, m.perm, &off, dev, &m.ino, m.path) < 6)
+            continue;
+        if (keep(&m) && fn(&m, arg)) break;
     }
     fclose(f);
 }
 
-static void remember(unsigned long a, unsigned long b, void *arg)
+/* private anonymous read-write memory: malloc's blocks and the heap */
+static int is_anon(const mapping *m)
+{
+    return !strcmp(m->perm, "rw-p") && m->ino == 0 && (!m->path[0] || !strcmp(m->path, "[heap]"));
+}
+
+/* executable pages mapped from a file, not reservations */
+static int is_code(const mapping *m)
+{
+    return !strcmp(m->perm, "r-xp") && m->ino != 0 && m->b - m->a <= PS_FIRST_TOUCH_MAX_MAPPING;
+}
+
+static int remember(const mapping *m, void *arg)
 {
     (void)arg;
-    if (nknown < PS_FIRST_TOUCH_KNOWN) known[nknown++] = (range){a, b};
+    if (nknown < PS_FIRST_TOUCH_KNOWN) known[nknown++] = (range){m->a, m->b};
+    return 0;
 }
 
 void ps__first_touch_mark(void)
 {
     nknown = 0;
-    each_anon(remember, NULL);
+    each_mapping(is_anon, remember, NULL);
 }
 
-static void populate(unsigned long a, unsigned long b, void *arg)
+static int populate(const mapping *m, void *arg)
 {
     size_t *done = arg;
     for (int i = 0; i < nknown; i++)
-        if (known[i].a == a && known[i].b == b) return;   /* there before the set-up */
-    if (b - a > PS_FIRST_TOUCH_MAX_MAPPING) return;          /* reserved, not allocated */
-    if (madvise((void *)a, b - a, MADV_POPULATE_WRITE) == 0) *done += b - a;
+        if (known[i].a == m->a && known[i].b == m->b) return 0;   /* there before the set-up */
+    if (m->b - m->a > PS_FIRST_TOUCH_MAX_MAPPING) return 0;          /* reserved, not allocated */
+    if (madvise((void *)m->a, m->b - m->a, MADV_POPULATE_WRITE) == 0) *done += m->b - m->a;
+    return 0;
 }
 
 /* The code: the program's and its libraries' executable pages, mapped from
  * the page cache now rather than on their first execution inside the timed
  * interval (a blocking receive's path, say, which the warm-up did not take). */
-static void populate_code(void)
+static int populate_code(const mapping *m, void *arg)
 {
-    FILE *f = fopen("/proc/self/maps", "r");
-    if (!f) return;
-    char line[512];
-    while (fgets(line, sizeof line, f)) {
-        unsigned long a, b, off, ino;
-        char perm[8], dev[32], path[256] = "";
-        if (sscanf(line, "%lx-%lx %7s %lx %31s %lu %255s", &a, &b, perm, &off, dev, &ino, path) < 7) continue;
-        if (strcmp(perm, "r-xp") || ino == 0 || b - a > PS_FIRST_TOUCH_MAX_MAPPING) continue;
-        if (madvise((void *)a, b - a, MADV_POPULATE_READ) != 0) break;
-    }
-    fclose(f);
+    (void)arg;
+    return madvise((void *)m->a, m->b - m->a, MADV_POPULATE_READ) != 0;
 }
 
 size_t ps__first_touch(void)
 {
     size_t done = 0;
-    populate_code();
+    each_mapping(is_code, populate_code, NULL);
     /* without a snapshot (or a full one) nothing is known to be the set-up's */
     if (nknown < 0 || nknown >= PS_FIRST_TOUCH_KNOWN) return 0;
-    each_anon(populate, &done);
+    each_mapping(is_anon, populate, &done);
     return done;
 }
