@@ -319,27 +319,43 @@ static void bucket_series_both(int peer, double idle, double *rt, int nchunks)
 /* ---- the bucket, from a stop-and-wait series ------------------------------------ */
 
 /* From the round trips of a series after an idle pause: the sustained rate
- * (in the last quarter a chunk takes chunk / rate: the tokens for the next
- * refill while this one's answer travels) and the burst (the bytes sent beyond what the rate delivered over
- * the whole series: b = J c - rate T).  Shaped when the last quarter is at
- * least 3 times slower than the fastest chunk and more than two chunks
- * passed at line speed. */
+ * and the burst.  The rate is one chunk per the median round trip of the
+ * chunks that waited (more than 3 times the fastest): the tokens for the
+ * next refill while this one's answer travels.  Not the series' last
+ * quarter: on a loopback shaped by tbf (slownet 100mbit) a stop-and-wait
+ * series stalls for 8-20 ms every few waiting chunks (and on its first chunk
+ * after the pause), each stall refills the bucket and the next chunks pass
+ * at line speed, so the tail mixes all three.  The burst is the most that
+ * passed beyond the refill between two chunks that waited for tokens (at
+ * least half a chunk's time at the rate): b = J c - rate T over the J chunks
+ * after one such chunk up to and including the next (which waited for
+ * exactly its missing tokens); after a stall the bucket is full.  Shaped
+ * when at least a quarter of the chunks waited and more than two chunks'
+ * worth passed at line speed. */
 void ps__loggops_bucket(const double *rt, int n, double chunk, int *shaped, double *rate, double *burst)
 {
     *shaped = 0;
     *rate = *burst = 0;
-    if (n < 8) return;
-    double fast = INFINITY, total = 0, tail[LG_CHUNKS];
-    int nt = 0;
-    for (int j = 0; j < n; j++) {
+    if (n < 8 || n > LG_CHUNKS) return;
+    double fast = INFINITY, slow[LG_CHUNKS];
+    for (int j = 0; j < n; j++)
         if (rt[j] < fast) fast = rt[j];
-        total += rt[j];
-        if (j >= n - n / 4 && nt < LG_CHUNKS) tail[nt++] = rt[j];
+    if (!(fast > 0)) return;
+    int ns = 0;
+    for (int j = 0; j < n; j++)
+        if (rt[j] > 3 * fast) slow[ns++] = rt[j];
+    if (ns < n / 4) return;
+    double r = chunk / ps_median(slow, (size_t)ns), b = 0, seg = 0;
+    int J = 0;
+    for (int j = 0; j < n; j++) {
+        seg += rt[j];
+        J++;
+        if (rt[j] >= 0.5 * chunk / r) {
+            if (J * chunk - r * seg > b) b = J * chunk - r * seg;
+            seg = 0;
+            J = 0;
+        }
     }
-    double slow = ps_median(tail, (size_t)nt);
-    if (!(slow > 3 * fast) || !(fast > 0)) return;
-    double r = chunk / slow;   /* tokens refill during the round trip: one chunk per chunk / rate */
-    double b = n * chunk - r * total;
     if (b <= 2 * chunk) return;
     *shaped = 1;
     *rate = r;
@@ -444,9 +460,19 @@ static void decide(int rank, int peer, const ps_probe_budget *b, json_t *out)
     bucket_series(rank, peer, 0, rt, 16);
     double steady = 0;
     if (rank == 0) {
-        double t[16];
-        memcpy(t, rt + 8, sizeof t[0] * 8);
-        steady = ps_median(t, 8);
+        /* the chunks that waited for tokens, if any: a pause after fast ones
+         * alone is too short to refill the bucket (1.4 ms under slownet
+         * 100mbit, whose 64 KiB bucket refills in 5 ms) */
+        int shaped;
+        double r0, b0;
+        ps__loggops_bucket(rt, 16, LG_CHUNK, &shaped, &r0, &b0);
+        if (r0 > 0) {
+            steady = LG_CHUNK / r0;
+        } else {
+            double t[8];
+            memcpy(t, rt + 8, sizeof t);
+            steady = ps_median(t, 8);
+        }
     }
     share_double(rank, peer, &steady);
     /* a pause long enough to refill the largest bucket the series can see

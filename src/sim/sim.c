@@ -132,6 +132,7 @@ typedef struct sim {
     ps_loggops        lgc;      /* the model's, with --eager applied */
     lgrank           *lgr;
     int               rp, sp;   /* a rendezvous waits for the receiver / the sender to be in the runtime */
+    int               intra;    /* messages within a node have costs of their own ([pingpong_intra]) */
     double            lfin;     /* latency of the rendezvous's completion notice */
     double            bus_free, btok, btok_t;
     int               rpn;      /* ranks per node (copy contention) */
@@ -688,9 +689,28 @@ static void exec(sim *S, int rank, double t);
  * The rank's time never runs ahead of the event clock: a cost to pay
  * schedules a wake. */
 
-static inline void lg_cost(const sim *S, double bytes, ps_loggops_cost *c)
+static inline int same_node(const sim *S, int a, int b) { return a % S->nodes == b % S->nodes; }
+
+/* The LogGOPS costs of a message from src to dst.  The table is what the
+ * probe measured between ranks 0 and 1; when those were on two nodes and
+ * the model has the ping-pong within a node ([pingpong_intra]), a message
+ * between two ranks of one node uses no link (no gap, no token bucket, no
+ * star link) and its costs are the table's scaled by f, so that one message
+ * takes the half round trip measured within the node:
+ *   f (o_s + L + o_r) + o_post = pingpong_intra(n),  0 <= f <= 1.
+ * Returns f (1: between nodes, or nothing is known within a node). */
+static double lg_msg_cost(const sim *S, int src, int dst, double bytes, ps_loggops_cost *c)
 {
     ps_loggops_at(S->lg, bytes, c);
+    if (!S->intra || !same_node(S, src, dst)) return 1;
+    double sum = c->os + c->L + c->orr, f = 1;
+    if (sum > 0) f = (ps_machine_msg_time_intra(S->m, bytes) - S->lg->o_post) / sum;
+    f = f < 0 ? 0 : f > 1 ? 1 : f;
+    c->os *= f;
+    c->orr *= f;
+    c->L *= f;
+    c->gap = 0;
+    return f;
 }
 
 /* A CPU copy of `cost` seconds starting at t on rank, of which everything
@@ -714,13 +734,18 @@ static double lg_copy(sim *S, int rank, double t, double cost, double base)
     return cost;
 }
 
-/* n bytes from rank src are ready to leave at t: when they start moving,
- * after the link's previous message (gap) and the token bucket. */
-static double lg_inject(sim *S, int src, double n, double t, double gap)
+/* n bytes from rank src to dst are ready to leave at t: when they start
+ * moving, after the link's previous message (gap) and the token bucket.
+ * The link is the network on a bus; on a star the sender node's way out,
+ * and the message also waits for the receiver node's way in, which it then
+ * holds for n / link_rate (as the classic model's star); else the sender's. */
+static double lg_inject(sim *S, int src, int dst, double n, double t, double gap)
 {
-    lgrank *Q = &S->lgr[src];
+    int star = S->star && !same_node(S, src, dst);
+    lgrank *Q = &S->lgr[S->star ? src % S->nodes : src];
     double *fr = S->bus ? &S->bus_free : &Q->link_free;
     double st = t > *fr ? t : *fr, delay = 0;
+    if (star && S->link_in[dst % S->nodes] > st) st = S->link_in[dst % S->nodes];
     if (S->lg->rate > 0) {
         /* a token bucket of depth `burst` filling at `rate`: a message passes
          * at once while tokens last, the rest at the sustained rate */
@@ -736,6 +761,7 @@ static double lg_inject(sim *S, int src, double n, double t, double gap)
         *tt = st + delay;
     }
     *fr = st + delay + gap;
+    if (star) S->link_in[dst % S->nodes] = st + delay + n / S->link_rate;
     return st + delay;
 }
 
@@ -771,9 +797,9 @@ static void lg_try_data(sim *S, uint32_t mi, double t)
     }
     m->flags |= M_DATA;
     ps_loggops_cost c;
-    lg_cost(S, (double)m->bytes, &c);
-    double st = lg_inject(S, m->src, (double)m->bytes, t, c.gap);
-    double d = lg_copy(S, m->dst, st, c.orr * S->r->stretch, S->lg->orr[0] * S->r->stretch);
+    double f = lg_msg_cost(S, m->src, m->dst, (double)m->bytes, &c);
+    double st = S->intra && same_node(S, m->src, m->dst) ? t : lg_inject(S, m->src, m->dst, (double)m->bytes, t, c.gap);
+    double d = lg_copy(S, m->dst, st, c.orr * S->r->stretch, f * S->lg->orr[0] * S->r->stretch);
     m->t_start = st;
     if (ps_eventq_push(&S->q, st + d, mi, EV_DATAEND)) S->oom = 1;
 }
@@ -825,8 +851,8 @@ static int lg_walk(sim *S, int rank, double *tp)
         double cost = 0;
         if (!is_send && !rndv) {
             ps_loggops_cost c;
-            lg_cost(S, (double)m->bytes, &c);
-            cost = lg_copy(S, rank, t, c.orr * S->r->stretch, S->lg->orr[0] * S->r->stretch);
+            double f = lg_msg_cost(S, m->src, m->dst, (double)m->bytes, &c);
+            cost = lg_copy(S, rank, t, c.orr * S->r->stretch, f * S->lg->orr[0] * S->r->stretch);
         } else if (is_send && slot != NIL) {
             /* (a rendezvous receive's orr was its data phase) */
             cost = S->lg->o_done * S->r->stretch;
@@ -958,12 +984,13 @@ static void lg_post(sim *S, int rank, double t)
     msg *m = &S->pool[mi];
     if (is_send) {
         ps_loggops_cost c;
-        lg_cost(S, (double)in->n, &c);
+        lg_msg_cost(S, rank, in->peer, (double)in->n, &c);
         if (c.rendezvous) {
             m->flags |= M_RNDV;
             if (ps_eventq_push(&S->q, t + c.L, mi, EV_TXEND)) S->oom = 1;
         } else {
-            m->t_start = lg_inject(S, rank, (double)in->n, t, c.gap) + c.L;
+            int near = S->intra && same_node(S, rank, in->peer);
+            m->t_start = (near ? t : lg_inject(S, rank, in->peer, (double)in->n, t, c.gap)) + c.L;
             if (ps_eventq_push(&S->q, m->t_start, mi, EV_TXEND)) S->oom = 1;
             m->flags |= M_SDONE;   /* buffered: complete without its receive */
             m->t_sdone = t;
@@ -1087,8 +1114,8 @@ static void exec(sim *S, int rank, double t)
                 /* LogGOPS: the call's CPU time (the seed: its latency) */
                 if (is_send) {
                     ps_loggops_cost c;
-                    lg_cost(S, (double)in.n, &c);
-                    lat = lg_copy(S, rank, t, c.os * S->r->stretch, S->lg->os[0] * S->r->stretch);
+                    double f = lg_msg_cost(S, rank, in.peer, (double)in.n, &c);
+                    lat = lg_copy(S, rank, t, c.os * S->r->stretch, f * S->lg->os[0] * S->r->stretch);
                 } else {
                     lat = S->lg->o_post * S->r->stretch;
                 }
@@ -1281,6 +1308,7 @@ int ps_simulate(const ps_streams *s, const ps_machine *m, const ps_sim_opts *o, 
         S.rp = S.lgc.progress_recv >= 0.5;
         S.sp = S.lgc.progress_send >= 0.5;
         S.lfin = S.lgc.L[0];
+        S.intra = S.nodes > 1 && m->npp_intra >= 2;
         S.btok = S.lgc.burst;
         int nodes = o->nodes > 0 ? o->nodes : 1;
         S.rpn = (S.P + nodes - 1) / nodes;

@@ -261,7 +261,102 @@ TEST_IMPL(loggops_bucket_estimate)
     CHECK(shaped);
     CHECK(fabs(r - rate) < 1e-6 * rate);
     CHECK(fabs(b - burst) < 0.01 * burst);
+    /* as seen under slownet 100mbit (12.5 MB/s, 64 KiB): the bucket was not
+     * full at the start (5 chunks passed), and after every 5 chunks that
+     * waited the link stalls for 16 ms, which refills the bucket, so 8
+     * chunks pass at line speed again; half the last quarter is fast.  The
+     * bucket's depth shows after a stall (the 9th chunk waits for 5.5 KB
+     * less than a chunk: 8 x 27 us of refill) */
+    const double rate2 = 12.5e6, rtt2 = 27e-6;
+    double tok2 = 5 * c + 0.5 * c;
+    int waited = 0;
+    for (int j = 0; j < 64; j++) {
+        double wait = tok2 >= c ? 0 : (c - tok2) / rate2;
+        tok2 = tok2 >= c ? tok2 - c : 0;
+        rt[j] = rtt2 + wait;
+        if (wait > 0 && ++waited % 5 == 0) {
+            rt[j] += 16e-3;
+            tok2 = burst;
+        }
+        tok2 += rate2 * rtt2;
+        if (tok2 > burst) tok2 = burst;
+    }
+    ps__loggops_bucket(rt, 64, c, &shaped, &r, &b);
+    CHECK(shaped);
+    CHECK(fabs(r - rate2) < 0.01 * rate2, "rate %g", r);
+    CHECK(fabs(b - burst) < 0.01 * burst, "burst %g", b);
     for (int j = 0; j < 64; j++) rt[j] = rtt * (1 + 0.1 * (j % 3));
     ps__loggops_bucket(rt, 64, c, &shaped, &r, &b);
     CHECK(!shaped && r == 0 && b == 0);
+}
+
+/* The model measured across two nodes, with the ping-pong within a node
+ * ([pingpong_intra]: 1.01 us at 100 B, 2 us at 10000 B), `nodes` nodes, rank
+ * r on node r mod nodes, links of 100 MB/s (star). */
+static ps_machine node_model(const char *net, int nodes)
+{
+    char text[4096], err[512];
+    int n = snprintf(text, sizeof text,
+                     "[machine]\nsend_latency = 1e-6\nrecv_latency = 1e-6\nword_time = 8e-9\nflop_time = 1e-9\n"
+                     "network = %s\nnodes = %d\nlink_rate = 1e8\n"
+                     "[loggops]\nS = 1000\no_post = 0.1e-6\no_done = 0.05e-6\ncontention = 1\nprogress_send = 0\n"
+                     "progress_recv = 1\nrate = 0\nburst = 0\n"
+                     "1 = 1e-6 2e-6 3e-6 0.5e-6\n1000 = 2e-6 4e-6 3e-6 1.5e-6\n1001 = 1e-6 10e-6 4e-6 1e-6\n"
+                     "101001 = 1e-6 110e-6 4e-6 11e-6\n"
+                     "[pingpong_intra]\n100 = 1.01e-6\n10000 = 2e-6\n",
+                     net, nodes);
+    ps_machine m;
+    if (n >= (int)sizeof text || ps_machine_parse(text, "model.ini", &m, err, sizeof err)) {
+        fprintf(stderr, "%s\n", err);
+        exit(1);
+    }
+    return m;
+}
+
+/* Within a node and between nodes, by hand.  A 100-byte message between
+ * nodes: o_s = 1 + 99/999 us, L = 3 us, o_r = 2 + 2 x 99/999 us, gap
+ * 0.5 + 99/999 us; the receiver (posted at 0.1 us) is done at o_s + L + o_r.
+ * Within a node the costs are scaled by f = (1.01 - 0.1) / (o_s + L + o_r),
+ * so the receiver is done at 1.01 - 0.1 = 0.91 us, and the message does not
+ * wait for the sender's link: rank 0 sending to rank 1 (other node) and
+ * then to rank 2 (its node) posts the second at o_s + f o_s, before the
+ * link is free again (o_s + gap), and rank 2 is done at o_s + 0.91 us. */
+TEST_IMPL(loggops_within_node)
+{
+    const double os = (1 + 99.0 / 999) * US, orr = (2 + 2 * 99.0 / 999) * US, L = 3 * US;
+    ps_machine m = node_model("nobus", 2);
+    ps_sim_result r;
+    run(&m, "ranks 4\nrank 0\n BSEND 1 100\nrank 1\n BRECEIVE 0 100\nrank 2\nrank 3\n", &r);
+    NEAR(r.rank[1].end, os + L + orr);
+    ps_sim_result_free(&r);
+    run(&m, "ranks 4\nrank 0\n BSEND 2 100\nrank 1\nrank 2\n BRECEIVE 0 100\nrank 3\n", &r);
+    NEAR(r.rank[2].end, 0.91 * US);
+    ps_sim_result_free(&r);
+    run(&m, "ranks 4\nrank 0\n SEND 1 100\n SEND 2 100\n WAIT\nrank 1\n BRECEIVE 0 100\n"
+            "rank 2\n BRECEIVE 0 100\nrank 3\n", &r);
+    NEAR(r.rank[1].end, os + L + orr);
+    NEAR(r.rank[2].end, os + 0.91 * US);
+    ps_sim_result_free(&r);
+    /* one node: every message is between ranks 0 and 1's kind (the table) */
+    m.nodes = 1;
+    run(&m, "ranks 4\nrank 0\n BSEND 2 100\nrank 1\nrank 2\n BRECEIVE 0 100\nrank 3\n", &r);
+    NEAR(r.rank[2].end, os + L + orr);
+    ps_sim_result_free(&r);
+}
+
+/* A star under LogGOPS: ranks 1, 2, 3 on nodes 1, 2, 3 each send 1000 bytes
+ * to rank 0 (o_s 2 us, L 3 us, o_r 4 us); node 0's way in carries one at a
+ * time for 1000 B / 100 MB/s = 10 us, so they leave at 2, 12 and 22 us and
+ * the last is received at 22 + 3 + 4 = 29 us.  Without the star all three
+ * arrive at 5 us and the WAIT completes them in 3 x 4 us: 17 us. */
+TEST_IMPL(loggops_star_fan_in)
+{
+    const char *fan_in = "ranks 4\nrank 0\n RECEIVE 1 1000\n RECEIVE 2 1000\n RECEIVE 3 1000\n WAIT\n"
+                         "rank 1\n SEND 0 1000\n WAIT\nrank 2\n SEND 0 1000\n WAIT\nrank 3\n SEND 0 1000\n WAIT\n";
+    ps_machine star = node_model("star", 4), nobus = node_model("nobus", 4);
+    ps_sim_result r;
+    NEAR(run(&star, fan_in, &r), 29 * US);
+    ps_sim_result_free(&r);
+    NEAR(run(&nobus, fan_in, &r), 17 * US);
+    ps_sim_result_free(&r);
 }
