@@ -276,7 +276,8 @@ int ps_launch_bad_input(const char *dir, int ranks, char *buf, size_t len)
         char f[PATH_MAX], e[64];
         snprintf(f, sizeof f, "%s/rank.%d.bad", dir, r);
         if (!ps_file_exists(f)) continue;
-        if (!found) {
+        /* the first rank's message that says something */
+        if (!buf[0]) {
             char *text = ps_read_file(f, NULL, e, sizeof e);
             if (text) {
                 text[strcspn(text, "\n")] = '\0';

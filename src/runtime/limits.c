@@ -43,12 +43,17 @@ void ps__bad_input(const char *construct, const char *fmt, ...)
     int told = 0;
     const char *sd = getenv("PARSCOPE_STATUS_DIR");
     if (sd && *sd) {
-        char path[4200];
+        /* written aside and renamed: another rank's abort can kill this one
+         * between the open and the write, and the launcher then found an
+         * empty message (and printed none) */
+        char path[4200], tmp[4300];
         snprintf(path, sizeof path, "%s/rank.%d.bad", sd, ps__rt.rank);
-        int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+        snprintf(tmp, sizeof tmp, "%s.part", path);
+        int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
         if (fd >= 0) {
             told = write(fd, msg, (size_t)n) == n;
             told &= close(fd) == 0;
+            told = told && rename(tmp, path) == 0;
         }
     }
     if (!told) fprintf(stderr, "parscope: %s", msg);
