@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "report/html.h"
+#include "report/result.h"
 #include "util/util.h"
 
 static double num(const json_t *o, const char *k)
@@ -18,21 +19,13 @@ static double num(const json_t *o, const char *k)
 
 static const char *str(const json_t *o, const char *k) { return json_string_value(json_object_get(o, k)); }
 
-static double used_time(const json_t *d)
-{
-    const json_t *t = json_object_get(d, "time");
-    const char *u = str(t, "used");
-    double v = u && !strcmp(u, "median") ? num(t, "median") : num(t, "min");
-    return isfinite(v) ? v : num(json_object_get(d, "sheet"), "time");
-}
-
 /* "fingerprint on 4 ranks, measured on vm: 94.4 µs (best of 3); busy 61%, overhead 12%, idle 27%; 56 messages" */
 static json_t *run_line(const json_t *d, const char *kind)
 {
     const json_t *sh = json_object_get(d, "sheet"), *m = json_object_get(d, "machine");
     int predicted = kind && !strcmp(kind, "predict");
     const char *w = str(d, "workload");
-    double P = num(json_object_get(d, "params"), "ranks"), t = used_time(d);
+    double P = num(json_object_get(d, "params"), "ranks"), t = ps_result_used_time(d);
     double trials = num(json_object_get(d, "time"), "trials");
     char tb[32], where[200] = "";
     ps_html_fmt_time(tb, sizeof tb, t);
@@ -71,7 +64,7 @@ static json_t *points_line(const json_t *d, const char *kind)
     const json_t *m = json_object_get(a, "machine");
     const char *name = predicted ? str(m, "name") : str(m, "host");
     double Pa = num(json_object_get(a, "params"), "ranks"), Pz = num(json_object_get(z, "params"), "ranks");
-    double ta = used_time(a), tz = used_time(z);
+    double ta = ps_result_used_time(a), tz = ps_result_used_time(z);
     char x[32], y[32];
     ps_html_fmt_time(x, sizeof x, ta);
     ps_html_fmt_time(y, sizeof y, tz);

@@ -103,20 +103,12 @@ static double jnum(const json_t *o, const char *k)
     return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
-static double used_time(const json_t *d)
-{
-    const json_t *t = json_object_get(d, "time");
-    const char *u = json_string_value(json_object_get(t, "used"));
-    double v = u && !strcmp(u, "median") ? jnum(t, "median") : jnum(t, "min");
-    return isfinite(v) ? v : jnum(json_object_get(d, "sheet"), "time");
-}
-
 /* "1.23 ms; busy 80%, overhead 12%, idle 8%; 48 messages" */
 static void headline(char *buf, size_t len, const json_t *d)
 {
     const json_t *sh = json_object_get(d, "sheet");
     char t[32];
-    ps_html_fmt_time(t, sizeof t, used_time(d));
+    ps_html_fmt_time(t, sizeof t, ps_result_used_time(d));
     double b = jnum(sh, "busy_pct"), o = jnum(sh, "overhead_pct"), i = jnum(sh, "idle_pct"), m = jnum(sh, "messages_sent");
     if (isfinite(b) && isfinite(m))
         snprintf(buf, len, "%s; busy %.0f%%, overhead %.0f%%, idle %.0f%%; %.0f messages", t, b, o, i, m);
@@ -204,13 +196,13 @@ static void points_section(FILE *f, const json_t *doc, const char *dir, const ch
     ps_html_new_id(id, sizeof id, "points");
     fprintf(f, "<table id=\"%s\">\n<tr><th>P</th><th>time</th><th>speedup</th><th>busy</th><th>overhead</th>"
                "<th>idle</th><th>messages</th><th>bytes sent</th></tr>\n", id);
-    double t1 = used_time(p0);
+    double t1 = ps_result_used_time(p0);
     size_t i;
     json_t *p;
     json_array_foreach((json_t *)pts, i, p) {
         const json_t *sh = json_object_get(p, "sheet");
         char t[32], bb[32];
-        double tp = used_time(p);
+        double tp = ps_result_used_time(p);
         ps_html_fmt_time(t, sizeof t, tp);
         fprintf(f, "<tr><td class=\"num\">%.0f</td><td class=\"num\">%s</td>", jnum(json_object_get(p, "params"), "ranks"), t);
         if (isfinite(t1 / tp)) fprintf(f, "<td class=\"num\">%.3g</td>", t1 / tp);

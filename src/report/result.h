@@ -57,6 +57,11 @@ json_t *ps_result_run_sheet(const char *kind, const char *workload, json_t *mach
                             long iterations, const double *samples, int nsamples, const ps_trace *best,
                             const ps_sheet *sheet, const char *trace_path);
 
+/* The execution time a document reports: time.median where time.used says
+ * "median", else time.min (best of the trials); the sheet's time where the
+ * document has neither (NAN when it has none). */
+double ps_result_used_time(const json_t *doc);
+
 /* Writes JSON atomically (indent 2). 0 or -1 with err naming the path. */
 int ps_result_write(const char *path, json_t *doc, char *err, size_t errlen);
 

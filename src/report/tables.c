@@ -9,6 +9,7 @@
 
 #include "report/html.h"
 #include "report/plot.h"
+#include "report/result.h"
 #include "util/util.h"
 
 /* The seed's order of its five workloads: from communication bound to
@@ -62,16 +63,6 @@ static double num(const json_t *o, const char *k)
 }
 
 static const char *str(const json_t *o, const char *k) { return json_string_value(json_object_get(o, k)); }
-
-/* The execution time a result uses: best of the trials unless it says median. */
-static double doc_time(const json_t *d)
-{
-    const json_t *t = json_object_get(d, "time");
-    const char *used = str(t, "used");
-    double v = used && !strcmp(used, "median") ? num(t, "median") : num(t, "min");
-    if (!isfinite(v)) v = num(json_object_get(d, "sheet"), "time");
-    return v;
-}
 
 static const char *base_name(const char *path)
 {
@@ -135,7 +126,7 @@ static void observe(ps_tables *t, const json_t *d, int predicted)
 {
     const json_t *params = json_object_get(d, "params");
     const char *w = str(d, "workload");
-    double tm = doc_time(d), P = num(params, "ranks");
+    double tm = ps_result_used_time(d), P = num(params, "ranks");
     if (!w || !isfinite(tm) || tm <= 0 || !(P >= 1)) return;
     row r;
     memset(&r, 0, sizeof r);
@@ -194,6 +185,40 @@ static void add_bsp(ps_tables *t, const bsp_row *b)
     t->bsp[t->nbsp++] = *b;
 }
 
+/* Where a document keeps its BSP signature: a probe's "bsp" object and a
+ * machine's, or a characterization's "probe" object (whose keys name the unit). */
+typedef struct bsp_keys {
+    const char *p, *r, *g, *l;
+} bsp_keys;
+
+static const bsp_keys bsp_keys_probe = {"p", "r", "g", "l"};
+static const bsp_keys bsp_keys_characterize = {"bsp_p", "r_flops", "g_flops", "l_flops"};
+
+/* The signature in o into b; 0 when o has none (no positive r). */
+static int read_bsp(const json_t *o, const bsp_keys *k, bsp_row *b)
+{
+    if (!(num(o, k->r) > 0)) return 0;
+    b->p = num(o, k->p);
+    b->r = num(o, k->r);
+    b->g = num(o, k->g);
+    b->l = num(o, k->l);
+    b->g_us = num(o, "g_us");
+    b->l_us = num(o, "l_us");
+    return 1;
+}
+
+/* A measured machine's row, named by the host the document ran on. */
+static void measured_bsp(ps_tables *t, const json_t *d, const json_t *o, const bsp_keys *k, const char *unnamed)
+{
+    bsp_row b;
+    memset(&b, 0, sizeof b);
+    if (!read_bsp(o, k, &b)) return;
+    const char *h = str(json_object_get(d, "machine"), "host");
+    snprintf(b.name, sizeof b.name, "%s", h ? h : unnamed);
+    snprintf(b.source, sizeof b.source, "parscope probe");
+    add_bsp(t, &b);
+}
+
 static void machine_doc(ps_tables *t, const json_t *d)
 {
     model_row m;
@@ -213,13 +238,7 @@ static void machine_doc(ps_tables *t, const json_t *d)
     memset(&b, 0, sizeof b);
     snprintf(b.name, sizeof b.name, "%s", m.name);
     snprintf(b.source, sizeof b.source, "%.190s", base_name(m.file));
-    if (num(bsp, "r") > 0) {
-        b.p = num(bsp, "p");
-        b.r = num(bsp, "r");
-        b.g = num(bsp, "g");
-        b.l = num(bsp, "l");
-        b.g_us = num(bsp, "g_us");
-        b.l_us = num(bsp, "l_us");
+    if (read_bsp(bsp, &bsp_keys_probe, &b)) {
         if (!isfinite(b.g_us)) b.g_us = b.g / b.r * 1e6;
         if (!isfinite(b.l_us)) b.l_us = b.l / b.r * 1e6;
     } else if (m.flop > 0 && m.word > 0) {
@@ -247,24 +266,10 @@ ps_tables *ps_tables_build(json_t *const *docs, int n)
         if (!strcmp(k, "machine")) {
             machine_doc(t, d);
         } else if (!strcmp(k, "probe")) {
-            const json_t *bsp = json_object_get(d, "bsp");
-            if (!(num(bsp, "r") > 0)) continue;
-            bsp_row b = {.p = num(bsp, "p"), .r = num(bsp, "r"), .g = num(bsp, "g"), .l = num(bsp, "l"),
-                         .g_us = num(bsp, "g_us"), .l_us = num(bsp, "l_us")};
-            const char *h = str(json_object_get(d, "machine"), "host");
-            snprintf(b.name, sizeof b.name, "%s", h ? h : "probe");
-            snprintf(b.source, sizeof b.source, "parscope probe");
-            add_bsp(t, &b);
+            measured_bsp(t, d, json_object_get(d, "bsp"), &bsp_keys_probe, "probe");
         } else if (!strcmp(k, "characterize")) {
             t->characterize = 1;
-            const json_t *p = json_object_get(d, "probe");
-            if (!(num(p, "r_flops") > 0)) continue;
-            bsp_row b = {.p = num(p, "bsp_p"), .r = num(p, "r_flops"), .g = num(p, "g_flops"), .l = num(p, "l_flops"),
-                         .g_us = num(p, "g_us"), .l_us = num(p, "l_us")};
-            const char *h = str(json_object_get(d, "machine"), "host");
-            snprintf(b.name, sizeof b.name, "%s", h ? h : "characterized machine");
-            snprintf(b.source, sizeof b.source, "parscope probe");
-            add_bsp(t, &b);
+            measured_bsp(t, d, json_object_get(d, "probe"), &bsp_keys_characterize, "characterized machine");
         } else if (!strcmp(k, "published")) {
             if (!t->published) t->published = d;
         } else {
