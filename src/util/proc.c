@@ -28,14 +28,20 @@ static void on_interrupt(int sig)
     if (!first_signal) first_signal = sig;
 }
 
-void ps_interrupt_install(void)
+/* Sets handler for each of the signals sigs[0..n); async-signal-safe, so a
+ * child may call it between fork and exec. */
+static void set_handler(void (*handler)(int), const int *sigs, int n)
 {
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_interrupt;
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    sigaction(SIGHUP, &sa, NULL);
+    sa.sa_handler = handler;
+    for (int i = 0; i < n; i++) sigaction(sigs[i], &sa, NULL);
+}
+
+void ps_interrupt_install(void)
+{
+    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+    set_handler(on_interrupt, sigs, (int)(sizeof sigs / sizeof *sigs));
 }
 
 int ps_interrupted(void) { return interrupts > 0; }
@@ -165,12 +171,8 @@ __attribute__((noreturn)) static void child(char *const argv[], char **env, cons
     /* parscope gone: the child is told (SIGTERM) and stops what it started */
     prctl(PR_SET_PDEATHSIG, SIGTERM);
     if (getppid() != parent) _exit(127);
-    struct sigaction dfl;
-    memset(&dfl, 0, sizeof dfl);
-    dfl.sa_handler = SIG_DFL;
-    sigaction(SIGINT, &dfl, NULL);
-    sigaction(SIGTERM, &dfl, NULL);
-    sigaction(SIGPIPE, &dfl, NULL);
+    static const int dfl[] = {SIGINT, SIGTERM, SIGPIPE};
+    set_handler(SIG_DFL, dfl, (int)(sizeof dfl / sizeof *dfl));
     sigset_t none;
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, NULL);
