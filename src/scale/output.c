@@ -40,6 +40,12 @@ static void csv_str(FILE *f, const char *s, int comma)
     }
 }
 
+/* A point's metrics and its time's statistics, in the order of the CSV's
+ * columns (each column named for its key, time_ before the statistics). */
+static const char *const point_metrics[] = {"time_s",     "act_per_s",       "net_act_per_s", "speedup",
+                                            "efficiency", "serial_fraction", NULL};
+static const char *const time_stats[] = {"min", "median", "max", NULL};
+
 int ps_scale_write_csv(const json_t *doc, FILE *out)
 {
     fputs("workload,variation,ranks,time_s,act_per_s,net_act_per_s,speedup,efficiency,serial_fraction,"
@@ -54,19 +60,12 @@ int ps_scale_write_csv(const json_t *doc, FILE *out)
         csv_str(out, wl, 0);
         csv_str(out, json_string_value(json_object_get(p, "variation")), 1);
         fprintf(out, ",%d", (int)json_integer_value(json_object_get(json_object_get(p, "params"), "ranks")));
-        csv_num(out, getnum(p, "time_s"));
-        csv_num(out, getnum(p, "act_per_s"));
-        csv_num(out, getnum(p, "net_act_per_s"));
-        csv_num(out, getnum(p, "speedup"));
-        csv_num(out, getnum(p, "efficiency"));
-        csv_num(out, getnum(p, "serial_fraction"));
+        for (const char *const *k = point_metrics; *k; k++) csv_num(out, getnum(p, *k));
         csv_str(out, sc, 1);
         csv_num(out, getnum(p, "k"));
         fprintf(out, ",%d,%d", (int)json_integer_value(json_object_get(tm, "trials")),
                 (int)json_integer_value(json_object_get(tm, "successful")));
-        csv_num(out, getnum(tm, "min"));
-        csv_num(out, getnum(tm, "median"));
-        csv_num(out, getnum(tm, "max"));
+        for (const char *const *k = time_stats; *k; k++) csv_num(out, getnum(tm, *k));
         fputc(',', out);
         size_t k;
         json_t *s;
