@@ -583,6 +583,23 @@ fail:
 
 /* ---- text ----------------------------------------------------------------------------- */
 
+/* The model's network as a machine file names it, "nobus" when it has none. */
+static const char *model_network(const json_t *model)
+{
+    const char *n = json_string_value(json_object_get(model, "network"));
+    return n ? n : "nobus";
+}
+
+/* Where the ranks ran when they span nodes (the text and the HTML page say it
+ * alike); the line ends here unless a node's link rate follows. */
+static void print_nodes(FILE *out, const json_t *model)
+{
+    if (!(ps__json_num(model, "nodes") > 1)) return;
+    fprintf(out, "       %d nodes, %d ranks on the first; ping-pong between %s%s", (int)ps__json_num(model, "nodes"),
+            (int)ps__json_num(model, "ranks_per_node"), json_string_value(json_object_get(model, "pingpong_between")),
+            isfinite(ps__json_num(model, "link_rate")) ? "" : "\n");
+}
+
 void ps_probe_print(const json_t *doc, FILE *out)
 {
     const json_t *pp = json_object_get(doc, "pingpong"), *hk = json_object_get(pp, "hockney");
@@ -648,11 +665,8 @@ void ps_probe_print(const json_t *doc, FILE *out)
     }
     fprintf(out, "\nmodel: send_latency = recv_latency = %.3g s, word_time = %.3g s, flop_time = %.3g s, %s\n",
             ps__json_num(model, "send_latency"), ps__json_num(model, "word_time"), ps__json_num(model, "flop_time"),
-            json_string_value(json_object_get(model, "network")) ? json_string_value(json_object_get(model, "network")) : "nobus");
-    if (ps__json_num(model, "nodes") > 1)
-        fprintf(out, "       %d nodes, %d ranks on the first; ping-pong between %s%s", (int)ps__json_num(model, "nodes"),
-                (int)ps__json_num(model, "ranks_per_node"), json_string_value(json_object_get(model, "pingpong_between")),
-                isfinite(ps__json_num(model, "link_rate")) ? "" : "\n");
+            model_network(model));
+    print_nodes(out, model);
     const json_t *po2 = json_object_get(doc, "pingpong_other");
     if (po2) {
         char lat[32], at[32];
@@ -861,11 +875,8 @@ int ps_probe_report_html(FILE *out, const json_t *doc, const char *dir, const ch
                    ps__json_num(bsp, "g_combined_us"));
     ps_html_kv(out, "model", "send = recv latency %.3g s, word %.3g s, flop %.3g s, %s",
                ps__json_num(model, "send_latency"), ps__json_num(model, "word_time"), ps__json_num(model, "flop_time"),
-               json_string_value(json_object_get(model, "network")) ? json_string_value(json_object_get(model, "network")) : "nobus");
-    if (ps__json_num(model, "nodes") > 1)
-        fprintf(out, "       %d nodes, %d ranks on the first; ping-pong between %s%s", (int)ps__json_num(model, "nodes"),
-                (int)ps__json_num(model, "ranks_per_node"), json_string_value(json_object_get(model, "pingpong_between")),
-                isfinite(ps__json_num(model, "link_rate")) ? "" : "\n");
+               model_network(model));
+    print_nodes(out, model);
     if (isfinite(ps__json_num(model, "link_rate")))
         fprintf(out, "; a node's link %.2f MB/s each way\n", ps__json_num(model, "link_rate") / 1e6);
     ps_html_kv_end(out);
