@@ -76,6 +76,14 @@ typedef struct ps_placement {
  * this host (a local launch).  Cores from hwloc. */
 void ps_placement_of(const ps_trace *t, int ranks, ps_placement *p);
 
+/* Counts the nodes among the hosts of n ranks (host[r]: rank r's), the ranks
+ * on the fullest and its name, into p. */
+void ps_placement_count_hosts(ps_placement *p, const char *const *host, int n);
+
+/* placement {ranks, nodes, ranks_per_node, cores, host, source}: source says
+ * where the hosts and the cores came from. */
+json_t *ps_placement_json(const ps_placement *p, const char *source);
+
 /* Adds to a result document: "oversubscribed" (bool) and "placement"
  * {ranks, nodes, ranks_per_node, cores, host, source}; when oversubscribed,
  * marks the busy / idle figures: sheet.time_sliced = true with a note, and

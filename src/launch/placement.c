@@ -6,10 +6,32 @@
  * overhead / idle figures are marked: a rank that waits for a core looks
  * busy or idle according to when the scheduler happens to run it. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "launch/meta.h"
 #include "launch/noise.h"
+#include "util/util.h"
+
+void ps_placement_count_hosts(ps_placement *p, const char *const *host, int n)
+{
+    p->nodes = p->max_per_node = 0;
+    p->busiest[0] = 0;
+    for (int r = 0; r < n; r++) {
+        int seen = 0, count = 0;
+        for (int q = 0; q < n; q++) {
+            if (!strcmp(host[q], host[r])) {
+                count++;
+                if (q < r) seen = 1;
+            }
+        }
+        if (!seen) p->nodes++;
+        if (count > p->max_per_node) {
+            p->max_per_node = count;
+            snprintf(p->busiest, sizeof p->busiest, "%s", host[r]);
+        }
+    }
+}
 
 void ps_placement_of(const ps_trace *t, int ranks, ps_placement *p)
 {
@@ -19,20 +41,10 @@ void ps_placement_of(const ps_trace *t, int ranks, ps_placement *p)
     p->ranks = t ? t->nranks : ranks;
     if (t && t->nranks > 0 && t->rank[0].host[0]) {
         p->from_trace = 1;
-        for (int r = 0; r < t->nranks; r++) {
-            int seen = 0, count = 0;
-            for (int q = 0; q < t->nranks; q++) {
-                if (!strcmp(t->rank[q].host, t->rank[r].host)) {
-                    count++;
-                    if (q < r) seen = 1;
-                }
-            }
-            if (!seen) p->nodes++;
-            if (count > p->max_per_node) {
-                p->max_per_node = count;
-                snprintf(p->busiest, sizeof p->busiest, "%s", t->rank[r].host);
-            }
-        }
+        const char **host = ps_xmalloc((size_t)t->nranks * sizeof *host);
+        for (int r = 0; r < t->nranks; r++) host[r] = t->rank[r].host;
+        ps_placement_count_hosts(p, host, t->nranks);
+        free(host);
     } else {
         p->nodes = 1;
         p->max_per_node = p->ranks;
@@ -53,7 +65,7 @@ void ps_placement_warning(const ps_placement *p, char *buf, size_t len)
              p->max_per_node, p->cores, p->busiest);
 }
 
-void ps_placement_annotate(json_t *doc, const ps_placement *p)
+json_t *ps_placement_json(const ps_placement *p, const char *source)
 {
     json_t *o = json_object();
     json_object_set_new(o, "ranks", json_integer(p->ranks));
@@ -61,10 +73,16 @@ void ps_placement_annotate(json_t *doc, const ps_placement *p)
     json_object_set_new(o, "ranks_per_node", json_integer(p->max_per_node));
     json_object_set_new(o, "cores", json_integer(p->cores));
     json_object_set_new(o, "host", json_string(p->busiest));
-    json_object_set_new(o, "source", json_string(p->from_trace ? "the ranks' hosts (trace), cores from hwloc"
-                                                                : "all ranks on this host (no trace), cores from hwloc"));
+    json_object_set_new(o, "source", json_string(source));
+    return o;
+}
+
+void ps_placement_annotate(json_t *doc, const ps_placement *p)
+{
     json_object_set_new(doc, "oversubscribed", json_boolean(p->oversubscribed));
-    json_object_set_new(doc, "placement", o);
+    json_object_set_new(doc, "placement",
+                        ps_placement_json(p, p->from_trace ? "the ranks' hosts (trace), cores from hwloc"
+                                                           : "all ranks on this host (no trace), cores from hwloc"));
     if (!p->oversubscribed) return;
     char w[512];
     ps_placement_warning(p, w, sizeof w);

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "launch/noise.h"
 #include "report/result.h"
 #include "scale/metrics.h"
 #include "scale/scale.h"
@@ -43,38 +44,24 @@ static json_t *placement_of(const json_t *rec, const json_t *plan, int P)
 {
     json_t *pl = json_object_get(rec, "placement");
     if (json_is_object(pl)) return json_deep_copy(pl);
-    int cores = (int)json_integer_value(json_object_get(json_object_get(plan, "machine"), "cores"));
-    json_t *rs = json_object_get(rec, "rank_sheets");
-    int nodes = 0, most = 0;
-    const char *busiest = NULL;
-    size_t i, j;
-    json_t *a, *b;
-    json_array_foreach(rs, i, a) {
-        const char *h = json_string_value(json_object_get(a, "host"));
-        if (!h) return json_null();
-        int count = 0, first = 1;
-        json_array_foreach(rs, j, b) {
-            const char *h2 = json_string_value(json_object_get(b, "host"));
-            if (h2 && !strcmp(h, h2)) {
-                count++;
-                if (j < i) first = 0;
-            }
-        }
-        nodes += first;
-        if (count > most) {
-            most = count;
-            busiest = h;
+    const json_t *rs = json_object_get(rec, "rank_sheets");
+    int n = (int)json_array_size(rs);
+    if (n == 0) return json_null();
+    const char **host = ps_xmalloc((size_t)n * sizeof *host);
+    for (int r = 0; r < n; r++) {
+        host[r] = json_string_value(json_object_get(json_array_get(rs, (size_t)r), "host"));
+        if (!host[r]) {
+            free(host);
+            return json_null();
         }
     }
-    if (!nodes) return json_null();
-    json_t *o = json_object();
-    json_object_set_new(o, "ranks", json_integer(P));
-    json_object_set_new(o, "nodes", json_integer(nodes));
-    json_object_set_new(o, "ranks_per_node", json_integer(most));
-    json_object_set_new(o, "cores", json_integer(cores));
-    json_object_set_new(o, "host", json_string(busiest));
-    json_object_set_new(o, "source", json_string("the ranks' hosts (run record), cores from the plan's machine"));
-    return o;
+    ps_placement p;
+    memset(&p, 0, sizeof p);
+    ps_placement_count_hosts(&p, host, n);
+    free(host);
+    p.ranks = P;
+    p.cores = (int)json_integer_value(json_object_get(json_object_get(plan, "machine"), "cores"));
+    return ps_placement_json(&p, "the ranks' hosts (run record), cores from the plan's machine");
 }
 
 /* The relative uncertainty of a point's time (best-of-K: the best two's gap). */
