@@ -218,6 +218,30 @@ static const char *percent(char *buf, size_t n, double v)
     return buf;
 }
 
+/* The points where a figure lies above 1 beyond its noise (an impossible
+ * value): listed for the finding's claim, with the largest excess and its noise. */
+typedef struct above_one {
+    char   list[600];
+    size_t len;
+    double worst, worst_noise;
+} above_one;
+
+/* Notes variation v at P when its figure x +/- pm lies above 1 beyond the
+ * noise, flagging the point with flag; 1 when it does. */
+static int above_one_note(above_one *a, json_t *flags, const char *flag, const char *v, int P, double x, double pm)
+{
+    if (!isfinite(x) || !isfinite(pm) || !(x - 1 > pm)) return 0;
+    json_array_append_new(flags, json_string(flag));
+    if (a->len < sizeof a->list)
+        a->len += (size_t)snprintf(a->list + a->len, sizeof a->list - a->len, "%s%s P = %d (%.0f%% +/- %.0f%%)",
+                                   a->len ? ", " : "", v, P, x * 100, pm * 100);
+    if (x - 1 - pm > a->worst) {
+        a->worst = x - 1 - pm;
+        a->worst_noise = pm;
+    }
+    return 1;
+}
+
 json_t *ps_scale_conclude(const json_t *doc)
 {
     json_t *out = json_array();
@@ -536,9 +560,7 @@ json_t *ps_scale_conclude(const json_t *doc)
     /* ---- impossible values: efficiency above 1 (a negative serial
      * fraction) or a serial fraction above 1, beyond their noise ---- */
     {
-        char hi_list[600] = "", lo_list[600] = "";
-        size_t oh = 0, ol = 0;
-        double worst_hi = 0, worst_hi_n = NAN, worst_lo = 0, worst_lo_n = NAN;
+        above_one hi = {.worst_noise = NAN}, lo = {.worst_noise = NAN};
         int over = 0, strong = !strcmp(json_string_value(json_object_get(doc, "scaling")) ? json_string_value(json_object_get(doc, "scaling")) : "", "strong");
         double others = NAN;
         size_t i;
@@ -549,45 +571,28 @@ json_t *ps_scale_conclude(const json_t *doc)
             with_floor(&x, find(doc, v ? v : "", 1), aa);
             if (x.P <= 1 || !isfinite(x.eff) || !isfinite(x.eff_pm)) continue;
             json_t *flags = json_array();
-            if (x.eff - 1 > x.eff_pm) {
-                json_array_append_new(flags, json_string("efficiency above 1"));
-                if (oh < sizeof hi_list)
-                    oh += (size_t)snprintf(hi_list + oh, sizeof hi_list - oh, "%s%s P = %d (%.0f%% +/- %.0f%%)",
-                                           oh ? ", " : "", v, x.P, x.eff * 100, x.eff_pm * 100);
-                if (x.eff - 1 - x.eff_pm > worst_hi) {
-                    worst_hi = x.eff - 1 - x.eff_pm;
-                    worst_hi_n = x.eff_pm;
-                }
-            }
-            if (isfinite(x.f) && isfinite(x.f_pm) && x.f - 1 > x.f_pm) {
-                json_array_append_new(flags, json_string("serial fraction above 1"));
-                if (ol < sizeof lo_list)
-                    ol += (size_t)snprintf(lo_list + ol, sizeof lo_list - ol, "%s%s P = %d (%.0f%% +/- %.0f%%)",
-                                           ol ? ", " : "", v, x.P, x.f * 100, x.f_pm * 100);
-                if (x.f - 1 - x.f_pm > worst_lo) {
-                    worst_lo = x.f - 1 - x.f_pm;
-                    worst_lo_n = x.f_pm;
-                }
+            above_one_note(&hi, flags, "efficiency above 1", v, x.P, x.eff, x.eff_pm);
+            if (above_one_note(&lo, flags, "serial fraction above 1", v, x.P, x.f, x.f_pm)) {
                 over |= x.over;
                 if (isfinite(x.others) && !(others >= x.others)) others = x.others;
             }
             if (json_array_size(flags)) json_object_set_new(r, "flags", flags);
             else json_decref(flags);
         }
-        if (oh) {
+        if (hi.len) {
             snprintf(claim, sizeof claim,
                      "Impossible values: efficiency above 100%% (a negative serial fraction) beyond the noise at %s. "
                      "Likely cause: %s.",
-                     hi_list,
+                     hi.list,
                      strong ? "cache effects: each rank's smaller share of the problem fits a faster level of the "
                               "memory hierarchy (superlinear speedup)"
                             : "noise in the one-rank run (its best trial was still disturbed) or a different CPU clock "
                               "between the runs; with the grid per rank fixed the parallel runs do the same work per "
                               "rank");
-            ps_finding_add_text(out, "efficiency-superlinear", worst_hi + worst_hi_n, worst_hi_n, "efficiency",
-                                nums(1, "excess_beyond_noise", worst_hi), claim, "");
+            ps_finding_add_text(out, "efficiency-superlinear", hi.worst + hi.worst_noise, hi.worst_noise, "efficiency",
+                                nums(1, "excess_beyond_noise", hi.worst), claim, "");
         }
-        if (ol) {
+        if (lo.len) {
             char why[400];
             if (over)
                 snprintf(why, sizeof why, "more ranks than cores: they take turns on the cores (time-slicing)");
@@ -602,9 +607,9 @@ json_t *ps_scale_conclude(const json_t *doc)
             snprintf(claim, sizeof claim,
                      "Impossible values: serial fraction above 100%% beyond the noise at %s: the runs on P ranks took "
                      "longer in all than one rank. Likely cause: %s.",
-                     lo_list, why);
-            ps_finding_add_text(out, "serial-fraction-above-one", worst_lo + worst_lo_n, worst_lo_n, "efficiency",
-                                nums(1, "excess_beyond_noise", worst_lo), claim, "");
+                     lo.list, why);
+            ps_finding_add_text(out, "serial-fraction-above-one", lo.worst + lo.worst_noise, lo.worst_noise, "efficiency",
+                                nums(1, "excess_beyond_noise", lo.worst), claim, "");
         }
     }
     ps_findings_reconcile(out, ps_scale_exclusive);
