@@ -151,6 +151,48 @@ static int parse_variations(ps_scale_params *p, const char *s, char *err, size_t
     return 0;
 }
 
+/* The kinds of value several keys take: each sets its field from value and
+ * returns NULL, or returns what was expected and leaves the field alone. */
+static const char *set_rank_count(const char *value, int *field)
+{
+    long l;
+    if (ps_parse_long(value, 1, PS_SCALE_MAX_RANKS_LIMIT, &l)) return "an integer 1..4096";
+    *field = (int)l;
+    return NULL;
+}
+
+static const char *set_count(const char *value, long *field)
+{
+    long l;
+    if (ps_parse_long(value, 1, 1L << 40, &l)) return "an integer >= 1";
+    *field = l;
+    return NULL;
+}
+
+static const char *set_fraction(const char *value, double *field)
+{
+    double d;
+    if (ps_parse_double(value, &d) || !(d > 0 && d < 1)) return "a fraction in (0, 1)";
+    *field = d;
+    return NULL;
+}
+
+static const char *set_seconds(const char *value, double *field)
+{
+    double d;
+    if (ps_parse_double(value, &d) || !(d > 0)) return "seconds > 0";
+    *field = d;
+    return NULL;
+}
+
+static const char *set_yes_no(const char *value, int *field)
+{
+    int b;
+    if (parse_bool(value, &b)) return "yes or no";
+    *field = b;
+    return NULL;
+}
+
 int ps_scale_params_set(ps_scale_params *p, const char *key, const char *value, int src, char *err,
                         size_t errlen)
 {
@@ -161,12 +203,10 @@ int ps_scale_params_set(ps_scale_params *p, const char *key, const char *value, 
     }
     long l;
     double d;
-    int b;
     const char *expect = NULL;
     switch (k) {
     case PS_K_MAX_RANKS:
-        if (ps_parse_long(value, 1, PS_SCALE_MAX_RANKS_LIMIT, &l)) expect = "an integer 1..4096";
-        else p->max_ranks = (int)l;
+        expect = set_rank_count(value, &p->max_ranks);
         break;
     case PS_K_RANKS:
         if (parse_ranks(p, value)) expect = "a comma-separated list of rank counts 1..4096";
@@ -186,20 +226,17 @@ int ps_scale_params_set(ps_scale_params *p, const char *key, const char *value, 
         }
         break;
     case PS_K_SPREAD_TARGET:
-        if (ps_parse_double(value, &d) || !(d > 0 && d < 1)) expect = "a fraction in (0, 1)";
-        else p->spread_target = d;
+        expect = set_fraction(value, &p->spread_target);
         break;
     case PS_K_TIME_BUDGET:
-        if (ps_parse_double(value, &d) || !(d > 0)) expect = "seconds > 0";
-        else p->time_budget = d;
+        expect = set_seconds(value, &p->time_budget);
         break;
     case PS_K_OUTPUT:
         if (!*value || strlen(value) >= sizeof p->output) expect = "a directory";
         else snprintf(p->output, sizeof p->output, "%s", value);
         break;
     case PS_K_STRONG:
-        if (parse_bool(value, &b)) expect = "yes or no";
-        else p->strong = b;
+        expect = set_yes_no(value, &p->strong);
         break;
     case PS_K_GRID: {
         long w, h;
@@ -219,12 +256,10 @@ int ps_scale_params_set(ps_scale_params *p, const char *key, const char *value, 
         break;
     }
     case PS_K_ITERATIONS:
-        if (ps_parse_long(value, 1, 1L << 40, &l)) expect = "an integer >= 1";
-        else p->iterations = l;
+        expect = set_count(value, &p->iterations);
         break;
     case PS_K_SIZE:
-        if (ps_parse_long(value, 1, 1L << 40, &l)) expect = "an integer >= 1";
-        else p->size = l;
+        expect = set_count(value, &p->size);
         break;
     case PS_K_TARGET_TIME:
         if (ps_parse_double(value, &d) || !(d > 0 && d <= 3600)) expect = "seconds in (0, 3600]";
@@ -235,16 +270,13 @@ int ps_scale_params_set(ps_scale_params *p, const char *key, const char *value, 
         else p->seed = (uint64_t)l;
         break;
     case PS_K_TIMEOUT:
-        if (ps_parse_double(value, &d) || !(d > 0)) expect = "seconds > 0";
-        else p->timeout = d;
+        expect = set_seconds(value, &p->timeout);
         break;
     case PS_K_EFF_THRESHOLD:
-        if (ps_parse_double(value, &d) || !(d > 0 && d < 1)) expect = "a fraction in (0, 1)";
-        else p->eff_threshold = d;
+        expect = set_fraction(value, &p->eff_threshold);
         break;
     case PS_K_OVERSUBSCRIBE:
-        if (parse_bool(value, &b)) expect = "yes or no";
-        else p->oversubscribe = b;
+        expect = set_yes_no(value, &p->oversubscribe);
         break;
     case PS_K_LAUNCHER:
         if (strlen(value) >= sizeof p->launcher) expect = "a shorter launcher template";
@@ -263,8 +295,7 @@ int ps_scale_params_set(ps_scale_params *p, const char *key, const char *value, 
         else p->memory_bytes = l;
         break;
     case PS_K_CORES:
-        if (ps_parse_long(value, 1, PS_SCALE_MAX_RANKS_LIMIT, &l)) expect = "an integer 1..4096";
-        else p->cores = (int)l;
+        expect = set_rank_count(value, &p->cores);
         break;
     case PS_K_WORD_BITS:
         if (ps_parse_long(value, 8, 256, &l) || (l & (l - 1))) expect = "a power of two 8..256";
