@@ -287,6 +287,23 @@ static void agreement(json_t *list, json_t *warnings, const char *figure, const 
     json_array_append_new(list, o);
 }
 
+/* A ping-pong table's rows {bytes, time} into bytes[] and time[] (at most
+ * PS_MACHINE_MAX_PP, a figure not known as 0); the number of rows. */
+static int read_pingpong(const json_t *rows, double *bytes, double *time)
+{
+    int n = 0;
+    size_t i;
+    json_t *row;
+    json_array_foreach(rows, i, row) {
+        if (n >= PS_MACHINE_MAX_PP) break;
+        double b = ps__json_num(row, "bytes"), t = ps__json_num(row, "time");
+        bytes[n] = isfinite(b) ? b : 0;
+        time[n] = isfinite(t) ? t : 0;
+        n++;
+    }
+    return n;
+}
+
 int ps_probe_model(const json_t *doc, ps_machine *m, char *err, size_t errlen)
 {
     ps_machine_init(m);
@@ -330,21 +347,8 @@ int ps_probe_model(const json_t *doc, ps_machine *m, char *err, size_t errlen)
     m->t0 = NUM0(h, "t0");
     m->r_inf = NUM0(h, "r_inf");
     m->n_half = NUM0(h, "n_half");
-    const json_t *sizes = json_object_get(pp, "sizes");
-    size_t i;
-    json_t *row;
-    json_array_foreach(sizes, i, row) {
-        if (m->npp >= PS_MACHINE_MAX_PP) break;
-        m->pp_bytes[m->npp] = NUM0(row, "bytes");
-        m->pp_time[m->npp] = NUM0(row, "time");
-        m->npp++;
-    }
-    json_array_foreach(json_object_get(model, "pingpong_intra"), i, row) {
-        if (m->npp_intra >= PS_MACHINE_MAX_PP) break;
-        m->ppi_bytes[m->npp_intra] = NUM0(row, "bytes");
-        m->ppi_time[m->npp_intra] = NUM0(row, "time");
-        m->npp_intra++;
-    }
+    m->npp = read_pingpong(json_object_get(pp, "sizes"), m->pp_bytes, m->pp_time);
+    m->npp_intra = read_pingpong(json_object_get(model, "pingpong_intra"), m->ppi_bytes, m->ppi_time);
     const char *s;
 #define STR(dst, key) if ((s = json_string_value(json_object_get(meta, key)))) snprintf(dst, sizeof dst, "%s", s)
     STR(m->host, "host");
