@@ -408,6 +408,16 @@ static void row_label(char *buf, size_t len, const row *r)
     else snprintf(buf, len, "%s %d/%ld", r->workload, r->ranks, r->size);
 }
 
+/* Opens row r of a time table with its label cell. */
+static void row_open(FILE *f, const ps_tables *t, int r)
+{
+    char label[256];
+    row_label(label, sizeof label, &t->row[r]);
+    fputs("<tr><td>", f);
+    ps_html_escape(f, label);
+    fputs("</td>", f);
+}
+
 static int row_complete(const ps_tables *t, int r)
 {
     for (int c = 0; c < t->ncol; c++)
@@ -425,18 +435,28 @@ static int mixed(const ps_tables *t)
     return p && m;
 }
 
+/* A head cell per machine: its name, then (after sep) whether it is measured
+ * or predicted where the page has both, then tail, which closes the cell. */
+static void machine_heads(FILE *f, const ps_tables *t, const char *sep, const char *tail)
+{
+    int mx = mixed(t);
+    for (int c = 0; c < t->ncol; c++) {
+        fputs("<th>", f);
+        ps_html_escape(f, t->col[c].name);
+        if (mx) {
+            fputs(sep, f);
+            fputs(t->col[c].predicted ? "(predicted)" : "(measured)", f);
+        }
+        fputs(tail, f);
+    }
+}
+
 static void column_heads(FILE *f, const ps_tables *t, const char *first)
 {
     fputs("<tr><th>", f);
     ps_html_escape(f, first);
     fputs("</th>", f);
-    int mx = mixed(t);
-    for (int c = 0; c < t->ncol; c++) {
-        fputs("<th>", f);
-        ps_html_escape(f, t->col[c].name);
-        if (mx) fputs(t->col[c].predicted ? "<br>(predicted)" : "<br>(measured)", f);
-        fputs("</th>", f);
-    }
+    machine_heads(f, t, "<br>", "</th>");
     fputs("</tr>\n", f);
 }
 
@@ -499,7 +519,6 @@ static void seed_tables(FILE *f, const ps_tables *t)
         else n3++;
     }
     const char *ref = t->ref >= 0 ? t->col[t->ref].name : "?";
-    char label[256];
     if (n1) {
         tunit u = table_unit(t, 1);
         ps_html_heading(f, "Table 1: execution times");
@@ -510,10 +529,7 @@ static void seed_tables(FILE *f, const ps_tables *t)
         column_heads(f, t, "workload P/size/iterations");
         for (int r = 0; r < t->nrow; r++) {
             if (!row_complete(t, r)) continue;
-            row_label(label, sizeof label, &t->row[r]);
-            fputs("<tr><td>", f);
-            ps_html_escape(f, label);
-            fputs("</td>", f);
+            row_open(f, t, r);
             for (int c = 0; c < t->ncol; c++) cell_time(f, t->time[r * t->ncol + c], u);
             fputs("</tr>\n", f);
         }
@@ -526,10 +542,7 @@ static void seed_tables(FILE *f, const ps_tables *t)
         column_heads(f, t, "workload P/size/iterations");
         for (int r = 0; r < t->nrow; r++) {
             if (!row_complete(t, r)) continue;
-            row_label(label, sizeof label, &t->row[r]);
-            fputs("<tr><td>", f);
-            ps_html_escape(f, label);
-            fputs("</td>", f);
+            row_open(f, t, r);
             double base = t->time[r * t->ncol + t->ref];
             for (int c = 0; c < t->ncol; c++) cell_ratio(f, t->time[r * t->ncol + c] / base);
             fputs("</tr>\n", f);
@@ -544,13 +557,7 @@ static void seed_tables(FILE *f, const ps_tables *t)
                      u.name, ref);
         table_open(f, "table3");
         fputs("<tr><th>workload P/size/iterations</th>", f);
-        int mx = mixed(t);
-        for (int c = 0; c < t->ncol; c++) {
-            fputs("<th>", f);
-            ps_html_escape(f, t->col[c].name);
-            if (mx) fputs(t->col[c].predicted ? " (predicted)" : " (measured)", f);
-            fputs("<br>time</th>", f);
-        }
+        machine_heads(f, t, " ", "<br>time</th>");
         for (int c = 0; c < t->ncol; c++) {
             if (c == t->ref) continue;
             fputs("<th>", f);
@@ -560,10 +567,7 @@ static void seed_tables(FILE *f, const ps_tables *t)
         fputs("</tr>\n", f);
         for (int r = 0; r < t->nrow; r++) {
             if (row_complete(t, r)) continue;
-            row_label(label, sizeof label, &t->row[r]);
-            fputs("<tr><td>", f);
-            ps_html_escape(f, label);
-            fputs("</td>", f);
+            row_open(f, t, r);
             for (int c = 0; c < t->ncol; c++) cell_time(f, t->time[r * t->ncol + c], u);
             double base = t->time[r * t->ncol + t->ref];
             for (int c = 0; c < t->ncol; c++)
