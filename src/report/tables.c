@@ -848,6 +848,18 @@ static void fmt_speedup(char *b, size_t n, double v) { snprintf(b, n, "%.3g", v)
 /* one colour and marker per machine, the same on every figure of the page */
 static const char *const series_color[] = {"#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9"};
 
+/* Machine col's series in a plot: lines and points, dashed when predicted. */
+static void machine_series(ps_plot *p, const ps_tables *t, int col, const char *name, const double *x,
+                           const double *y, int n)
+{
+    ps_plot_series *se = ps_plot_add(p, name, x, y, n,
+                                     PS_PLOT_LINE | PS_PLOT_POINTS | (t->col[col].predicted ? PS_PLOT_DASHED : 0));
+    if (se) {
+        se->color = series_color[col % 6];
+        se->shape = col + 1;
+    }
+}
+
 /* Predicted against measured where a configuration has both: (predicted -
  * measured) / measured for each measured and predicted column pair. */
 static void errors_table(FILE *f, const ps_tables *t)
@@ -942,13 +954,7 @@ void ps_tables_scaling_html(FILE *f, const ps_tables *t)
         for (int s = 0; s < ns; s++) {
             snprintf(names[s], sizeof names[s], "%s, %s", t->col[cols[s]].name,
                      t->col[cols[s]].predicted ? "predicted" : "measured");
-            ps_plot_series *se = ps_plot_add(&p, names[s], P + (size_t)s * cap, T + (size_t)s * cap, npts[s],
-                                             PS_PLOT_LINE | PS_PLOT_POINTS |
-                                                 (t->col[cols[s]].predicted ? PS_PLOT_DASHED : 0));
-            if (se) {
-                se->color = series_color[cols[s] % 6];
-                se->shape = cols[s] + 1;
-            }
+            machine_series(&p, t, cols[s], names[s], P + (size_t)s * cap, T + (size_t)s * cap, npts[s]);
         }
         ps_plot_svg(&p, f);
         ps_plot q;
@@ -960,13 +966,7 @@ void ps_tables_scaling_html(FILE *f, const ps_tables *t)
         q.yfmt = fmt_speedup;
         double pmin = INFINITY, pmax = 0;
         for (int s = 0; s < ns; s++) {
-            ps_plot_series *se = ps_plot_add(&q, names[s], P + (size_t)s * cap, S + (size_t)s * cap, npts[s],
-                                             PS_PLOT_LINE | PS_PLOT_POINTS |
-                                                 (t->col[cols[s]].predicted ? PS_PLOT_DASHED : 0));
-            if (se) {
-                se->color = series_color[cols[s] % 6];
-                se->shape = cols[s] + 1;
-            }
+            machine_series(&q, t, cols[s], names[s], P + (size_t)s * cap, S + (size_t)s * cap, npts[s]);
             pmin = fmin(pmin, P[(size_t)s * cap]);
             pmax = fmax(pmax, P[(size_t)s * cap + npts[s] - 1]);
         }
