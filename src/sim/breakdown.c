@@ -20,56 +20,6 @@ static int is_barrier(const ps_event *e)
     return e->kind == PS_EV_BARRIER || ((e->kind == PS_EV_SEND || e->kind == PS_EV_RECV) && e->tag == PS_C_BARRIER);
 }
 
-/* The nonblocking send each WAIT completes: the k-th WAIT to (peer, tag)
- * completes the k-th nonblocking SEND to (peer, tag) (requests of one
- * channel are completed in the order they were posted).  pair[i] is the
- * send's index for a WAIT at i, or -1. */
-typedef struct keyed {
-    int32_t peer, tag;
-    size_t  i;
-} keyed;
-
-static int keyed_cmp(const void *a, const void *b)
-{
-    const keyed *x = a, *y = b;
-    if (x->peer != y->peer) return x->peer < y->peer ? -1 : 1;
-    if (x->tag != y->tag) return x->tag < y->tag ? -1 : 1;
-    return x->i < y->i ? -1 : x->i > y->i;
-}
-
-static int pair_waits(const ps_rank_trace *rt, ptrdiff_t *pair)
-{
-    size_t ns = 0, nw = 0;
-    for (size_t i = 0; i < rt->n; i++) {
-        pair[i] = -1;
-        const ps_event *e = &rt->ev[i];
-        if (e->kind == PS_EV_SEND && (e->flags & PS_EVF_NONBLOCKING)) ns++;
-        else if (e->kind == PS_EV_WAIT) nw++;
-    }
-    if (!nw) return 0;
-    keyed *s = malloc((ns ? ns : 1) * sizeof *s), *w = malloc(nw * sizeof *w);
-    if (!s || !w) {
-        free(s);
-        free(w);
-        return -1;
-    }
-    ns = nw = 0;
-    for (size_t i = 0; i < rt->n; i++) {
-        const ps_event *e = &rt->ev[i];
-        if (e->kind == PS_EV_SEND && (e->flags & PS_EVF_NONBLOCKING)) s[ns++] = (keyed){e->peer, e->tag, i};
-        else if (e->kind == PS_EV_WAIT) w[nw++] = (keyed){e->peer, e->tag, i};
-    }
-    qsort(s, ns, sizeof *s, keyed_cmp);
-    qsort(w, nw, sizeof *w, keyed_cmp);
-    for (size_t a = 0, k = 0; k < nw; k++) {
-        while (a < ns && (s[a].peer < w[k].peer || (s[a].peer == w[k].peer && s[a].tag < w[k].tag))) a++;
-        if (a < ns && s[a].peer == w[k].peer && s[a].tag == w[k].tag) pair[w[k].i] = (ptrdiff_t)s[a++].i;
-    }
-    free(s);
-    free(w);
-    return 0;
-}
-
 int ps_breakdown_compute(const ps_trace *t, ps_breakdown *b)
 {
     memset(b, 0, sizeof *b);
@@ -79,7 +29,14 @@ int ps_breakdown_compute(const ps_trace *t, ps_breakdown *b)
     b->by_construct = calloc((size_t)nc * PS_ACT__COUNT, sizeof *b->by_construct);
     if (!b->by_construct) return -1;
     ps_match mt;
+    ps_requests rq;   /* the nonblocking send each WAIT completes */
     if (ps_trace_match(t, &mt) != 0) {
+        free(b->by_construct);
+        b->by_construct = NULL;
+        return -1;
+    }
+    if (ps_trace_requests(t, &rq) != 0) {
+        ps_match_free(&mt);
         free(b->by_construct);
         b->by_construct = NULL;
         return -1;
@@ -87,13 +44,7 @@ int ps_breakdown_compute(const ps_trace *t, ps_breakdown *b)
     for (int r = 0; r < t->nranks; r++) {
         const ps_rank_trace *rt = &t->rank[r];
         double covered = 0;
-        ptrdiff_t *pair = malloc((rt->n ? rt->n : 1) * sizeof *pair);
-        if (!pair || pair_waits(rt, pair) != 0) {
-            free(pair);
-            ps_match_free(&mt);
-            ps_breakdown_free(b);
-            return -1;
-        }
+        const int64_t *pair = rq.partner + rq.base[r];
         for (size_t i = 0; i < rt->n; i++) {
             const ps_event *e = &rt->ev[i];
             double d = e->t1 - e->t0;
@@ -121,7 +72,7 @@ int ps_breakdown_compute(const ps_trace *t, ps_breakdown *b)
                  * or a send's completion waits for the receiver to arrive */
                 double w = 0;
                 if (!(e->kind == PS_EV_SEND && (e->flags & PS_EVF_NONBLOCKING))) {
-                    ptrdiff_t si = e->kind == PS_EV_WAIT ? pair[i] : (ptrdiff_t)i;
+                    int64_t si = e->kind == PS_EV_WAIT ? pair[i] : (int64_t)i;
                     if (si >= 0) {
                         ps_evref q = ps_match_recv(&mt, r, (size_t)si);
                         if (q.rank >= 0) w = clampd(t->rank[q.rank].ev[q.index].t0 - e->t0, 0, d);
@@ -139,11 +90,11 @@ int ps_breakdown_compute(const ps_trace *t, ps_breakdown *b)
                 b->by_construct[(size_t)c * PS_ACT__COUNT + k] += act[k];
             }
         }
-        free(pair);
         double span = rt->t_end - rt->t_begin;
         if (span > covered) b->total[PS_ACT_OTHER] += span - covered;
     }
     ps_match_free(&mt);
+    ps_requests_free(&rq);
     if (t->nranks > 0) {
         for (int k = 0; k < PS_ACT__COUNT; k++) b->total[k] /= t->nranks;
         for (size_t k = 0; k < (size_t)nc * PS_ACT__COUNT; k++) b->by_construct[k] /= t->nranks;
