@@ -20,6 +20,14 @@
 static const char *op_names[PS_OP__COUNT] = {"?", "SEND", "RECEIVE", "BSEND", "BRECEIVE", "WORK", "WAIT",
                                              "WAITONE", "MARK"};
 
+/* A stream being built in memory: its buffer (s->data[r] points into it)
+ * and the encoder's state. */
+struct ps_stream_build {
+    uint8_t    *buf;
+    size_t      cap;
+    ps_insn_ctx ctx;
+};
+
 const char *ps_op_name(int op) { return op > 0 && op < PS_OP__COUNT ? op_names[op] : "?"; }
 
 ps_streams *ps_streams_new(int nranks)
@@ -30,14 +38,12 @@ ps_streams *ps_streams_new(int nranks)
     s->nranks = nranks;
     s->data = calloc((size_t)nranks, sizeof *s->data);
     s->len = calloc((size_t)nranks, sizeof *s->len);
-    s->buf = calloc((size_t)nranks, sizeof *s->buf);
-    s->cap = calloc((size_t)nranks, sizeof *s->cap);
-    s->ctx = calloc((size_t)nranks, sizeof *s->ctx);
-    if (!s->data || !s->len || !s->buf || !s->cap || !s->ctx) {
+    s->build = calloc((size_t)nranks, sizeof *s->build);
+    if (!s->data || !s->len || !s->build) {
         ps_streams_free(s);
         return NULL;
     }
-    for (int r = 0; r < nranks; r++) s->ctx[r].rank = r;
+    for (int r = 0; r < nranks; r++) s->build[r].ctx.rank = r;
     for (int i = 0; i < PS_C__BUILTIN; i++)
         if (ps_streams_construct(s, ps__construct_builtin_names[i]) < 0) {
             ps_streams_free(s);
@@ -50,15 +56,13 @@ void ps_streams_free(ps_streams *s)
 {
     if (!s) return;
     if (s->map) munmap(s->map, s->maplen);
-    if (s->buf)
-        for (int r = 0; r < s->nranks; r++) free(s->buf[r]);
+    if (s->build)
+        for (int r = 0; r < s->nranks; r++) free(s->build[r].buf);
     ps__construct_list_free(&s->constructs, &s->nconstructs);
     free(s->meta);
     free(s->data);
     free(s->len);
-    free(s->buf);
-    free(s->cap);
-    free(s->ctx);
+    free(s->build);
     free(s);
 }
 
@@ -69,12 +73,13 @@ int ps_streams_construct(ps_streams *s, const char *name)
 
 int ps_streams_append(ps_streams *s, int r, const ps_insn *in)
 {
-    if (!s->buf || r < 0 || r >= s->nranks) return -1;
-    uint8_t *b = ps_grow(s->buf[r], &s->cap[r], s->len[r] + PS_INSN_MAX, 1, 48);
+    if (!s->build || r < 0 || r >= s->nranks) return -1;
+    struct ps_stream_build *w = &s->build[r];
+    uint8_t *b = ps_grow(w->buf, &w->cap, s->len[r] + PS_INSN_MAX, 1, 48);
     if (!b) return -1;
-    s->buf[r] = b;
+    w->buf = b;
     s->data[r] = b;
-    s->len[r] += ps_insn_encode(&s->ctx[r], in, s->buf[r] + s->len[r]);
+    s->len[r] += ps_insn_encode(&w->ctx, in, b + s->len[r]);
     return 0;
 }
 

@@ -34,9 +34,7 @@ typedef struct ps_streams {
     /* ownership */
     void           *map;           /* mapped file, or NULL */
     size_t          maplen;
-    uint8_t       **buf;           /* per-rank buffers when built in memory */
-    size_t         *cap;
-    ps_insn_ctx    *ctx;           /* encoders' state when built in memory */
+    struct ps_stream_build *build; /* per rank, when built in memory: its buffer and encoder */
 } ps_streams;
 
 /* An empty set of nranks streams whose construct table is the runtime's
