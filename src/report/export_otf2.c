@@ -359,17 +359,18 @@ static int write_rank(OTF2_EvtWriter *w, const ps_trace *t, int r, const ps_requ
             break;
         }
         case PS_EV_COMPUTE:
-            add_ival(B, x->a, x->b, reg_construct(rg, t, rg->function, e->construct, "", OTF2_REGION_ROLE_FUNCTION),
-                     P_LEAF, i, x->last);
-            break;
         case PS_EV_DATA:
-            add_ival(B, x->a, x->b, reg_construct(rg, t, rg->data, e->construct, "", OTF2_REGION_ROLE_DATA_TRANSFER),
-                     P_LEAF, i, x->last);
+        case PS_EV_MARK: {
+            /* the construct's region for the event's kind; a mark is an instant */
+            int mark = e->kind == PS_EV_MARK, data = e->kind == PS_EV_DATA;
+            int64_t *family = mark ? rg->mark : data ? rg->data : rg->function;
+            OTF2_RegionRole role = mark   ? OTF2_REGION_ROLE_ARTIFICIAL
+                                   : data ? OTF2_REGION_ROLE_DATA_TRANSFER
+                                          : OTF2_REGION_ROLE_FUNCTION;
+            uint32_t region = reg_construct(rg, t, family, e->construct, mark ? " mark" : "", role);
+            add_ival(B, x->a, mark ? x->a : x->b, region, P_LEAF, i, x->last);
             break;
-        case PS_EV_MARK:
-            add_ival(B, x->a, x->a, reg_construct(rg, t, rg->mark, e->construct, " mark", OTF2_REGION_ROLE_ARTIFICIAL),
-                     P_LEAF, i, x->last);
-            break;
+        }
         case PS_EV_SECTION:
             add_ival(B, x->a, x->b, reg_construct(rg, t, rg->code, e->aux, "", OTF2_REGION_ROLE_CODE), P_SECTION, i, i);
             break;
