@@ -392,6 +392,12 @@ static int job_env(const ps_launch_opts *o, char **env)
         DEFAULT_ENV("UCX_TCP_RCVBUF", PS_EMULATED_TCP_BUF);
     }
     DEFAULT_ENV("PARSCOPE_INSIDE_MPI", "1");
+    /* every rank binds its libraries' functions at load: bound lazily, the
+     * first call of each (fmod from the program, memcpy from inside MPI)
+     * looks its symbol up through every library MPI loads, 20-60 us inside
+     * the timed interval of whatever ran first; this covers the built-in
+     * workloads, which run in this binary, and the libraries' own calls */
+    DEFAULT_ENV("LD_BIND_NOW", "1");
 #undef DEFAULT_ENV
     if (o->status_dir) env[n++] = ps_xasprintf("PARSCOPE_STATUS_DIR=%s", o->status_dir);
     env[n] = NULL;

@@ -31,33 +31,21 @@ void ps_profile_utilisation(const ps_timeline *tl, int nbins, double *out)
     }
 }
 
-typedef struct change {
-    double t;
-    int    d;
-} change;
-
-static int change_cmp(const void *a, const void *b)
-{
-    const change *x = a, *y = b;
-    if (x->t != y->t) return (x->t > y->t) - (x->t < y->t);
-    return x->d - y->d;
-}
-
 void ps_profile_concurrency(const ps_timeline *tl, double *out)
 {
     memset(out, 0, ((size_t)tl->nranks + 1) * sizeof *out);
     size_t n = 0;
     for (int r = 0; r < tl->nranks; r++)
         for (size_t i = 0; i < tl->nseg[r]; i++) n += tl->seg[r][i].act == PS_ACT_BUSY ? 2 : 0;
-    change *c = ps_xmalloc((n ? n : 1) * sizeof *c);
+    ps_count_step *c = ps_xmalloc((n ? n : 1) * sizeof *c);
     n = 0;
     for (int r = 0; r < tl->nranks; r++)
         for (size_t i = 0; i < tl->nseg[r]; i++)
             if (tl->seg[r][i].act == PS_ACT_BUSY) {
-                c[n++] = (change){tl->seg[r][i].t0, +1};
-                c[n++] = (change){tl->seg[r][i].t1, -1};
+                c[n++] = (ps_count_step){tl->seg[r][i].t0, +1};
+                c[n++] = (ps_count_step){tl->seg[r][i].t1, -1};
             }
-    if (n) qsort(c, n, sizeof *c, change_cmp);
+    ps_sort_count_steps(c, n);
     int busy = 0;
     double prev = tl->t0;
     for (size_t i = 0; i < n; i++) {

@@ -55,8 +55,9 @@ static void *alloc_or_die(size_t n, const char *what, long r, long c)
     void *p = malloc(n);
     if (!p) ps_abort("out of memory: %s of %ld x %ld elements", what, r, c);
     memset(p, 0, n);
-    /* its pages' first use as a message's target, too (firsttouch.c) */
-    ps__pin_for_messages(p, n);
+    /* its pages' first use as a message's target, too (firsttouch.c);
+     * a recorded rank sends nothing */
+    if (!ps_recording()) ps__pin_for_messages(p, n);
     return p;
 }
 

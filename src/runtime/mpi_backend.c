@@ -464,15 +464,11 @@ static void fill_procstats(ps_procstats *p)
     p->timed_nivcsw = ps__rt.timed_nivcsw;
 }
 
-/* The fixed part of a rank's record sent to rank 0. */
-typedef struct rank_header {
-    uint64_t     n, dropped;
-    double       t_begin, t_end, clock_offset, clock_drift, clock_rtt;
-    ps_procstats proc;
-    char         host[64];
-} rank_header;
-
-static ps_trace *collect(rank_header *mine)
+/* Gathers every rank's entry of the trace on rank 0.  A rank sends its
+ * entry as it stands (the fixed part: counts, clock, process figures, host;
+ * the events pointer means nothing to the receiver and is replaced) and then
+ * its events. */
+static ps_trace *collect(const ps_rank_trace *mine)
 {
     int me = ps__rt.rank, p = ps__rt.size;
     ps_trace *t = NULL;
@@ -481,7 +477,7 @@ static ps_trace *collect(rank_header *mine)
         if (!t) ps_abort("out of memory collecting the trace");
     }
     for (int r = 0; r < p; r++) {
-        rank_header h;
+        ps_rank_trace h;
         ps_event *ev = NULL;
         if (r == me) {
             h = *mine;
@@ -506,6 +502,7 @@ static ps_trace *collect(rank_header *mine)
         }
         if (me == 0) {
             ps_rank_trace *rt = &t->rank[r];
+            *rt = h;
             if (r == 0) {
                 rt->ev = malloc((size_t)(h.n ? h.n : 1) * sizeof *rt->ev);
                 if (!rt->ev) ps_abort("out of memory collecting the trace");
@@ -513,16 +510,8 @@ static ps_trace *collect(rank_header *mine)
             } else {
                 rt->ev = ev;
             }
-            rt->n = rt->cap = h.n;
-            rt->dropped = h.dropped;
-            rt->t_begin = h.t_begin;
-            rt->t_end = h.t_end;
-            rt->clock_offset = h.clock_offset;
-            rt->clock_drift = h.clock_drift;
-            rt->clock_rtt = h.clock_rtt;
-            rt->proc = h.proc;
-            memcpy(rt->host, h.host, sizeof rt->host);
-            rt->host[63] = '\0';
+            rt->cap = h.n;
+            rt->host[sizeof rt->host - 1] = '\0';
         }
     }
     return t;
@@ -581,7 +570,7 @@ static void mpi_finalize(void)
         ps__rt.ev[i].t0 = global_time(ps__rt.ev[i].t0);
         ps__rt.ev[i].t1 = global_time(ps__rt.ev[i].t1);
     }
-    rank_header h;
+    ps_rank_trace h;
     memset(&h, 0, sizeof h);
     PS_ASSERT(ps__rt.nev <= ps__rt.cap);   /* the buffer never grows: a full one drops */
     h.n = ps__rt.nev;

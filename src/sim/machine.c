@@ -158,6 +158,24 @@ static int meta_key(parse_state *st, const char *name, const char *value)
     return 1;
 }
 
+/* A row "bytes = seconds" of a ping-pong table (bytes[], secs[], *n rows):
+ * sizes ascending, at most PS_MACHINE_MAX_PP.  other_keys: the section's
+ * other keys, for the message about a key that is not a size. */
+static int pingpong_row(parse_state *st, const char *name, const char *value, double *bytes, double *secs, int *n,
+                        const char *other_keys)
+{
+    double b, s;
+    if (ps_parse_double(name, &b) != 0 || b < 0)
+        return fail(st, "'%s': expected a message size in bytes%s", name, other_keys);
+    if (!number(st, name, value, 0, &s)) return 0;
+    if (*n >= PS_MACHINE_MAX_PP) return fail(st, "more than %d ping-pong sizes", PS_MACHINE_MAX_PP);
+    if (*n > 0 && b <= bytes[*n - 1]) return fail(st, "%s: message sizes must be in ascending order", name);
+    bytes[*n] = b;
+    secs[*n] = s;
+    (*n)++;
+    return 1;
+}
+
 static int ini_key(parse_state *st, const char *section, const char *name, const char *value)
 {
     ps_machine *m = st->m;
@@ -217,30 +235,10 @@ static int ini_key(parse_state *st, const char *section, const char *name, const
         if (strcmp(name, "t0") == 0) return number(st, name, value, -INFINITY, &m->t0);
         if (strcmp(name, "r_inf") == 0) return number(st, name, value, 0, &m->r_inf);
         if (strcmp(name, "n_half") == 0) return number(st, name, value, -INFINITY, &m->n_half);
-        double bytes, secs;
-        if (ps_parse_double(name, &bytes) != 0 || bytes < 0)
-            return fail(st, "'%s': expected a message size in bytes, or t0, r_inf, n_half", name);
-        if (!number(st, name, value, 0, &secs)) return 0;
-        if (m->npp >= PS_MACHINE_MAX_PP) return fail(st, "more than %d ping-pong sizes", PS_MACHINE_MAX_PP);
-        if (m->npp > 0 && bytes <= m->pp_bytes[m->npp - 1])
-            return fail(st, "%s: message sizes must be in ascending order", name);
-        m->pp_bytes[m->npp] = bytes;
-        m->pp_time[m->npp] = secs;
-        m->npp++;
-        return 1;
+        return pingpong_row(st, name, value, m->pp_bytes, m->pp_time, &m->npp, ", or t0, r_inf, n_half");
     }
-    if (strcmp(section, "pingpong_intra") == 0) {
-        double bytes, secs;
-        if (ps_parse_double(name, &bytes) != 0 || bytes < 0) return fail(st, "'%s': expected a message size in bytes", name);
-        if (!number(st, name, value, 0, &secs)) return 0;
-        if (m->npp_intra >= PS_MACHINE_MAX_PP) return fail(st, "more than %d ping-pong sizes", PS_MACHINE_MAX_PP);
-        if (m->npp_intra > 0 && bytes <= m->ppi_bytes[m->npp_intra - 1])
-            return fail(st, "%s: message sizes must be in ascending order", name);
-        m->ppi_bytes[m->npp_intra] = bytes;
-        m->ppi_time[m->npp_intra] = secs;
-        m->npp_intra++;
-        return 1;
-    }
+    if (strcmp(section, "pingpong_intra") == 0)
+        return pingpong_row(st, name, value, m->ppi_bytes, m->ppi_time, &m->npp_intra, "");
     if (strcmp(section, "loggops") == 0) return loggops_key(st, name, value);
     if (strcmp(section, "meta") == 0) return meta_key(st, name, value);
     return fail(st, "unknown section [%s] (expected machine, bsp, pingpong, pingpong_intra, loggops or meta)", section);

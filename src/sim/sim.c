@@ -973,14 +973,12 @@ static int post_event(sim *S, int rank, uint32_t mi, int is_send, double t)
     return 0;
 }
 
-/* The send or receive's CPU cost has passed: post it. */
-static void lg_post(sim *S, int rank, double t)
+/* LogGOPS: the send or receive's CPU cost has passed and its message mi is
+ * posted: start its transfer. */
+static void lg_post(sim *S, int rank, uint32_t mi, int is_send, int blocking, double t)
 {
     rstate *R = &S->rk[rank];
     ps_insn *in = &R->pend;
-    int is_send, blocking;
-    uint32_t mi = post_message(S, rank, &is_send, &blocking);
-    if (mi == NIL) return;
     msg *m = &S->pool[mi];
     if (is_send) {
         ps_loggops_cost c;
@@ -1030,16 +1028,13 @@ static void lg_event(sim *S, uint32_t mi, uint32_t kind, double t)
     }
 }
 
-/* The latency of a send or receive has passed: post it. */
-static void post(sim *S, int rank, double t)
+/* The classic model: the latency of a send or receive has passed and its
+ * message mi is posted: start or complete it. */
+static void classic_post(sim *S, int rank, uint32_t mi, int is_send, int blocking, double t)
 {
     rstate *R = &S->rk[rank];
-    ps_insn *in = &R->pend;
-    int is_send, blocking;
-    uint32_t mi = post_message(S, rank, &is_send, &blocking);
-    if (mi == NIL) return;
     msg *m = &S->pool[mi];
-    if (is_send && (double)in->n <= S->o.eager_bytes) m->flags |= M_EAGER;
+    if (is_send && (double)R->pend.n <= S->o.eager_bytes) m->flags |= M_EAGER;
     if (!blocking) {
         if (post_event(S, rank, mi, is_send, t)) return;
     }
@@ -1058,6 +1053,17 @@ static void post(sim *S, int rank, double t)
     } else {
         R->state = ST_BLK_MSG;
     }
+}
+
+/* The send or receive of the rank's pending instruction is due: post its
+ * message, then go on by the machine's model. */
+static void post(sim *S, int rank, double t)
+{
+    int is_send, blocking;
+    uint32_t mi = post_message(S, rank, &is_send, &blocking);
+    if (mi == NIL) return;
+    if (S->lg) lg_post(S, rank, mi, is_send, blocking, t);
+    else classic_post(S, rank, mi, is_send, blocking, t);
 }
 
 /* A blocked rank may continue at t. */
@@ -1355,10 +1361,7 @@ int ps_simulate(const ps_streams *s, const ps_machine *m, const ps_sim_opts *o, 
         rstate *R = &S.rk[e.id];
         switch (R->phase) {
         case PH_NEXT: exec(&S, (int)e.id, e.t); break;
-        case PH_POST:
-            if (S.lg) lg_post(&S, (int)e.id, e.t);
-            else post(&S, (int)e.id, e.t);
-            break;
+        case PH_POST: post(&S, (int)e.id, e.t); break;
         case PH_WAKE: r->events++; wake(&S, (int)e.id, e.t); break;
         }
     }

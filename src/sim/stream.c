@@ -52,8 +52,7 @@ void ps_streams_free(ps_streams *s)
     if (s->map) munmap(s->map, s->maplen);
     if (s->buf)
         for (int r = 0; r < s->nranks; r++) free(s->buf[r]);
-    for (int i = 0; i < s->nconstructs; i++) free(s->constructs[i]);
-    free(s->constructs);
+    ps__construct_list_free(&s->constructs, &s->nconstructs);
     free(s->meta);
     free(s->data);
     free(s->len);

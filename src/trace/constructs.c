@@ -22,3 +22,11 @@ int ps__construct_list_add(char ***names, int *n, const char *name)
     if (!(v[*n] = strdup(name))) return -1;
     return (*n)++;
 }
+
+void ps__construct_list_free(char ***names, int *n)
+{
+    for (int i = 0; i < *n; i++) free((*names)[i]);
+    free(*names);
+    *names = NULL;
+    *n = 0;
+}

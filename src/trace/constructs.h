@@ -17,5 +17,7 @@ extern const char *const ps__construct_builtin_names[PS_C__BUILTIN];
  * when new; -1 when the list is full (ids are 16 bits) or out of memory.
  * Traces and instruction streams keep their names so. */
 int ps__construct_list_add(char ***names, int *n, const char *name);
+/* Frees such a list and leaves it empty. */
+void ps__construct_list_free(char ***names, int *n);
 
 #endif

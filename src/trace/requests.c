@@ -45,14 +45,9 @@ void ps_requests_free(ps_requests *q)
 int ps_trace_requests(const ps_trace *t, ps_requests *q)
 {
     memset(q, 0, sizeof *q);
-    size_t total = 0;
-    q->base = calloc((size_t)t->nranks + 1, sizeof *q->base);
+    q->base = ps_trace_event_offsets(t);
     if (!q->base) return -1;
-    for (int r = 0; r < t->nranks; r++) {
-        q->base[r] = total;
-        total += t->rank[r].n;
-    }
-    q->base[t->nranks] = total;
+    size_t total = q->base[t->nranks];
     q->partner = malloc((total ? total : 1) * sizeof *q->partner);
     q->id = calloc(total ? total : 1, sizeof *q->id);
     if (!q->partner || !q->id) {

@@ -35,26 +35,12 @@ static int is_comm(int kind)
 
 static double clip(double x, double lo, double hi) { return x < lo ? lo : x > hi ? hi : x; }
 
-/* One change of a node's message queue: +1 when a message to it is sent, -1
- * when it has received one. */
-typedef struct qstep {
-    double t;
-    int    d;
-} qstep;
-
-static int qstep_cmp(const void *a, const void *b)
-{
-    const qstep *x = a, *y = b;
-    if (x->t != y->t) return x->t < y->t ? -1 : 1;
-    return x->d - y->d; /* at one instant a departure before an arrival */
-}
-
 /* ParaGraph's message queue of every node (sheet.h): a matched message is in
  * its receiver's queue from its send's start to its receive's end, clipped to
  * the execution time [gb, ge].  Returns -1 when out of memory. */
 static int queue_lengths(const ps_trace *t, const ps_match *m, double gb, double ge, ps_sheet *s)
 {
-    qstep *q = NULL;
+    ps_count_step *q = NULL; /* +1 when a message to the node is sent, -1 when it has received one */
     size_t cap = 0;
     for (int d = 0; d < t->nranks; d++) {
         const ps_rank_trace *rt = &t->rank[d];
@@ -65,19 +51,16 @@ static int queue_lengths(const ps_trace *t, const ps_match *m, double gb, double
             if (sr.rank < 0) continue;
             double a = clip(t->rank[sr.rank].ev[sr.index].t0, gb, ge), b = clip(rt->ev[i].t1, gb, ge);
             if (b < a) b = a; /* a receive ending before its send began: clocks, not a queue */
-            if (n + 2 > cap) {
-                cap = cap ? 2 * cap : 256;
-                qstep *nq = realloc(q, cap * sizeof *nq);
-                if (!nq) {
-                    free(q);
-                    return -1;
-                }
-                q = nq;
+            ps_count_step *nq = ps_grow(q, &cap, n + 2, sizeof *nq, 256);
+            if (!nq) {
+                free(q);
+                return -1;
             }
-            q[n++] = (qstep){a, +1};
-            q[n++] = (qstep){b, -1};
+            q = nq;
+            q[n++] = (ps_count_step){a, +1};
+            q[n++] = (ps_count_step){b, -1};
         }
-        if (n) qsort(q, n, sizeof *q, qstep_cmp);
+        ps_sort_count_steps(q, n);
         int len = 0, mx = 0;
         double area = 0, last = gb;
         for (size_t k = 0; k < n; k++) {

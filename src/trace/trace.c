@@ -63,8 +63,7 @@ void ps_trace_free(ps_trace *t)
 {
     if (!t) return;
     for (int r = 0; r < t->nranks; r++) free(t->rank[r].ev);
-    for (int i = 0; i < t->nconstructs; i++) free(t->constructs[i]);
-    free(t->constructs);
+    ps__construct_list_free(&t->constructs, &t->nconstructs);
     free(t->meta_json);
     free(t->rank);
     free(t);
@@ -77,10 +76,7 @@ int ps_trace_add_construct(ps_trace *t, const char *name)
 
 int ps_trace_set_constructs(ps_trace *t, const char *const *names, int n)
 {
-    for (int i = 0; i < t->nconstructs; i++) free(t->constructs[i]);
-    free(t->constructs);
-    t->constructs = NULL;
-    t->nconstructs = 0;
+    ps__construct_list_free(&t->constructs, &t->nconstructs);
     for (int i = 0; i < n; i++) {
         /* keep ids equal to positions even if a name repeats */
         char **nc = realloc(t->constructs, (size_t)(i + 1) * sizeof *nc);
@@ -494,17 +490,24 @@ static int q_push(chan *c, ps_evref r)
     return 0;
 }
 
+size_t *ps_trace_event_offsets(const ps_trace *t)
+{
+    size_t *base = malloc(((size_t)t->nranks + 1) * sizeof *base), total = 0;
+    if (!base) return NULL;
+    for (int r = 0; r < t->nranks; r++) {
+        base[r] = total;
+        total += t->rank[r].n;
+    }
+    base[t->nranks] = total;
+    return base;
+}
+
 int ps_trace_match(const ps_trace *t, ps_match *m)
 {
     memset(m, 0, sizeof *m);
-    size_t total = 0;
-    m->base = calloc((size_t)t->nranks + 1, sizeof *m->base);
+    m->base = ps_trace_event_offsets(t);
     if (!m->base) return -1;
-    for (int r = 0; r < t->nranks; r++) {
-        m->base[r] = total;
-        total += t->rank[r].n;
-    }
-    m->base[t->nranks] = total;
+    size_t total = m->base[t->nranks];
     m->recv_of_send = malloc((total ? total : 1) * sizeof *m->recv_of_send);
     m->send_of_recv = malloc((total ? total : 1) * sizeof *m->send_of_recv);
     if (!m->recv_of_send || !m->send_of_recv) {

@@ -138,6 +138,11 @@ const char *ps_event_kind_name(int kind);
  * ps_trace_parse reads this one and every earlier one. */
 #define PS_TRACE_VERSION 4u
 
+/* Where each rank's events start in one array of all the trace's events
+ * (ps_requests and ps_match index so): a new array of nranks + 1 offsets,
+ * the last one the total; NULL when out of memory. */
+size_t *ps_trace_event_offsets(const ps_trace *t);
+
 /* ---- nonblocking requests -------------------------------------------------- */
 
 /* For every event (indexed like ps_match's arrays, base[r] + i): for a

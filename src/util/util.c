@@ -351,6 +351,18 @@ void ps_sort_doubles(double *v, size_t n)
     if (n) qsort(v, n, sizeof *v, cmp_double);
 }
 
+static int cmp_count_step(const void *a, const void *b)
+{
+    const ps_count_step *x = a, *y = b;
+    if (x->t != y->t) return (x->t > y->t) - (x->t < y->t);
+    return x->d - y->d;
+}
+
+void ps_sort_count_steps(ps_count_step *v, size_t n)
+{
+    if (n) qsort(v, n, sizeof *v, cmp_count_step);
+}
+
 double ps_median(double *v, size_t n)
 {
     if (n == 0) return NAN;

@@ -90,4 +90,14 @@ extern const char *const ps_cache_level_names[PS_CACHE_LEVELS];
 void   ps_sort_doubles(double *v, size_t n);
 double ps_median(double *v, size_t n);
 
+/* A count over time (a queue's length, the ranks busy at once) as its
+ * changes: by d (+1 an arrival, -1 a departure) at instant t. */
+typedef struct ps_count_step {
+    double t;
+    int    d;
+} ps_count_step;
+/* Sorts steps by time; at one instant departures come before arrivals, so
+ * one leaving as another comes does not count both at once. */
+void ps_sort_count_steps(ps_count_step *v, size_t n);
+
 #endif

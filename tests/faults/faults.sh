@@ -122,11 +122,7 @@ probe_signals)
   "$ps" probe --tiny -n 2 -o m.ini --json p.json -q > out 2>&1 &
   pid=$!
   if wait_for 25 sh -c 'ls parscope-probe*/raw.json' > /dev/null 2>&1; then
-    kill -INT $pid
-    wait_pid $pid 30
-    rc=$?
-    check "SIGINT after a round: exit status 130 (got $rc)" test $rc -eq 130
-    nothing_left 10
+    stop_job INT $pid 130 "SIGINT after a round"
     check "SIGINT: the message says what is missing" grep -Eq "interrupted.*rounds? [0-9]+ to [0-9]+ missing|missing" out
     check "SIGINT: the machine model is written" test -s m.ini
     check "SIGINT: the JSON is written and says it was interrupted" json_ok p.json \
@@ -140,22 +136,14 @@ probe_signals)
   "$ps" probe --tiny -n 2 -o m2.ini --json p2.json --svg-dir svg2 -q > out 2>&1 &
   pid=$!
   wait_for 10 sh -c "ps -o args= --ppid $pid | grep -q mpiexec"
-  kill -TERM $pid
-  wait_pid $pid 30
-  rc=$?
-  check "SIGTERM: exit status 143 (got $rc)" test $rc -eq 143
+  stop_job TERM $pid 143 "SIGTERM"
   check "SIGTERM: one line says so" grep -q "interrupted (SIGTERM)" out
-  nothing_left 10
   # Ctrl-C: the terminal signals the whole foreground group (parscope; mpiexec has its own)
   setsid "$ps" probe --tiny -n 2 -o m3.ini --json p3.json --svg-dir svg3 -q > out 2>&1 &
   pid=$!
   wait_for 10 sh -c "ps -o args= --ppid $pid | grep -q mpiexec"
-  kill -INT -- -$pid
-  wait_pid $pid 30
-  rc=$?
-  check "Ctrl-C: exit status 130 (got $rc)" test $rc -eq 130
+  stop_job INT -$pid 130 "Ctrl-C"
   check "Ctrl-C: a message" grep -q "interrupted (SIGINT)" out
-  nothing_left 10
   ;;
 
 # 5. a second characterize into the same directory is refused while the first runs
@@ -328,11 +316,7 @@ run_sigint)
   "$ps" run slow.loop -n 2 -k 3 -q -o r.json > out 2>&1 &
   pid=$!
   if wait_for 60 has_trials r.json 1; then
-    kill -INT $pid
-    wait_pid $pid 30
-    rc=$?
-    check "exit status 130 (got $rc)" test $rc -eq 130
-    nothing_left 10
+    stop_job INT $pid 130 "SIGINT during the trials"
     check "the message says how many trials are missing" grep -Eq "interrupted \(SIGINT\): [12] of 3 trials finished.*[12] missing" out
     check "r.json: interrupted, with the missing trials" json_ok r.json \
       'd["interrupted"] is True and d["complete"] is False and d["trials_planned"] == 3 and len(d["missing"]) == 3 - d["time"]["trials"] and d["time"]["trials"] >= 1'
@@ -348,11 +332,7 @@ characterize_sigterm)
   pid=$!
   wait_for 20 test -e D/steps.ndjson || fail "characterize did not start"
   sleep 1
-  kill -TERM $pid
-  wait_pid $pid 30
-  rc=$?
-  check "exit status 143 (got $rc)" test $rc -eq 143
-  nothing_left 10
+  stop_job TERM $pid 143 "SIGTERM during characterize"
   check "report.html written" test -s D/report.html
   check "summary.json: interrupted, the report not missing" json_ok D/summary.json \
     'd["interrupted"] is True and "report" not in d["missing"]'

@@ -124,6 +124,18 @@ wait_pid() {
   wait "$1"
 }
 
+# stop_job SIGNAL PID STATUS WHAT: sends SIGNAL to PID (to its process group, as a
+# terminal's Ctrl-C does, when PID is given as -PID), waits for it, checks its
+# exit status and that nothing it started is left running
+stop_job() {
+  local sig=$1 target=$2 want=$3 what=$4 rc
+  kill -"$sig" -- "$target"
+  wait_pid "${target#-}" 30
+  rc=$?
+  check "$what: exit status $want (got $rc)" test $rc -eq "$want"
+  nothing_left 10
+}
+
 # wait_for SECONDS COMMAND...: polls until COMMAND succeeds; 1 at the limit
 wait_for() {
   local end=$((SECONDS + $1))
