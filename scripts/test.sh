@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
-# scripts/test.sh - builds parscope and runs every test, four ways:
+# scripts/test.sh - builds parscope and runs every test, in five stages:
 #   (warnings are errors in the normal, sanitizer and MPICH builds)
-#   1. the normal build and the whole CTest suite;
-#   2. an AddressSanitizer + UndefinedBehaviorSanitizer build and the suite again (all but the
+#   1. the normal build and the whole CTest suite but the tests that build an emulated cluster;
+#   2. the emulated cluster (label emulate_cluster, docs/EMULATE.md): parscope emulate's tests, one
+#      at a time since they time links and round trips, each under its own time limit (they skip
+#      without root, the ip and tc tools, or a build folder outside /tmp);
+#   3. an AddressSanitizer + UndefinedBehaviorSanitizer build and the suite again (all but the
 #      tests labelled "timing", which compare measured times and mean nothing under sanitizers);
-#   3. every fuzz harness for a short time (PARSCOPE_FUZZ_SECONDS, default 15) with libFuzzer;
-#   4. a build against MPICH (when mpicc.mpich is installed) and the tests that run MPI programs.
-# Stops at the first failure.  Set PARSCOPE_TEST_QUICK=1 to run only the first.
+#   4. every fuzz harness for a short time (PARSCOPE_FUZZ_SECONDS, default 15) with libFuzzer;
+#   5. a build against MPICH (when mpicc.mpich is installed) and the tests that run MPI programs.
+# Stops at the first failure.  Set PARSCOPE_TEST_QUICK=1 to run only the first two.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=${PARSCOPE_TEST_JOBS:-2}
@@ -14,7 +17,11 @@ jobs=${PARSCOPE_TEST_JOBS:-2}
 echo "== build and test"
 cmake -S . -B build -DPARSCOPE_WERROR=ON > /dev/null
 cmake --build build -j"$jobs"
-ctest --test-dir build --output-on-failure -j"$jobs" --timeout 300
+ctest --test-dir build --output-on-failure -j"$jobs" --timeout 300 -LE emulate_cluster
+
+echo "== emulated cluster"
+# serially: the tests time links and round trips, and a cluster's set-up is slow beside another's
+ctest --test-dir build --output-on-failure -j1 --timeout 120 -L emulate_cluster
 [ "${PARSCOPE_TEST_QUICK:-0}" = 1 ] && exit 0
 
 echo "== sanitizer build (ASan + UBSan) and test"

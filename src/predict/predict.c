@@ -58,7 +58,14 @@ static void point_dir(char *buf, size_t n, const char *base, int P, int several)
     else snprintf(buf, n, "%s", base);
 }
 
-static json_t *model_json(const predict_ctx *c, const ps_sim_opts *so, double stretch)
+/* The ranks outnumber the processors that all the model's nodes share (one
+ * machine's nodes): they take turns on them, which the simulator does not model. */
+static int time_shared(const ps_machine *m, int nranks)
+{
+    return m->processors > 0 && nranks > m->processors;
+}
+
+static json_t *model_json(const predict_ctx *c, const ps_sim_opts *so, double stretch, int nranks)
 {
     const ps_machine *m = &c->m;
     json_t *j = json_pack("{s:s, s:s, s:s, s:s, s:s, s:i, s:f, s:f, s:f, s:f, s:s, s:i, s:i, s:f, s:i, s:f}", "name",
@@ -71,6 +78,10 @@ static json_t *model_json(const predict_ctx *c, const ps_sim_opts *so, double st
                           "oversubscription", stretch);
     if (m->star && so->bus < 0 && m->link_rate > 0) json_object_set_new(j, "link_rate", json_real(m->link_rate));
     if (so->work_flop_time > 0) json_object_set_new(j, "work_flop_time", json_real(so->work_flop_time));
+    if (m->processors > 0) {
+        json_object_set_new(j, "processors", json_integer(m->processors));
+        json_object_set_new(j, "time_shared", json_boolean(time_shared(m, nranks)));
+    }
     return j;
 }
 
@@ -293,7 +304,7 @@ static int predict_one(predict_ctx *c, int P, json_t **doc, ps_sim_result *res, 
                                     res->trace ? res->trace : skel, res->has_sheet ? &res->sheet : NULL,
                                     tracefile[0] ? tracefile : NULL);
     ps_trace_free(skel);
-    json_object_set_new(d, "machine", model_json(c, &so, res->stretch));
+    json_object_set_new(d, "machine", model_json(c, &so, res->stretch, res->nranks));
     json_object_set_new(d, "breakdown", breakdown_json(res));
     if (c->o->activities && res->trace) json_object_set_new(d, "activities", ps_breakdown_json(res->trace));
     if (c->cal.n || c->cal.none) json_object_set_new(d, "calibration", ps__predict_calibration_json(&c->cal));
@@ -356,6 +367,7 @@ int ps_predict_run(const ps_predict_opts *o, json_t **out, FILE *f, char *err, s
     }
     json_t *points = json_array();
     double t1 = NAN;
+    int shared_from = 0; /* the first count whose ranks time-share the processors */
     for (int k = 0; k < o->nranks && !rc; k++) {
         if (ps_interrupted()) {
             ps_seterr(err, errlen, "interrupted; %d of %d counts predicted", k, o->nranks);
@@ -370,6 +382,7 @@ int ps_predict_run(const ps_predict_opts *o, json_t **out, FILE *f, char *err, s
         if (!rc) {
             if (k == 0 || res.nranks == 1) t1 = res.time;
             print_row(f, &res, doc, t1);
+            if (!shared_from && time_shared(&c.m, res.nranks)) shared_from = res.nranks;
             json_array_append_new(points, doc);
         }
         ps_sim_result_free(&res);
@@ -378,6 +391,10 @@ int ps_predict_run(const ps_predict_opts *o, json_t **out, FILE *f, char *err, s
     if (!o->quiet && json_array_size(points))
         fprintf(f, "(speedup against the first count; work / comm / wait: the simulator's breakdown, seconds per "
                    "rank on average)\n");
+    if (!o->quiet && shared_from)
+        fprintf(f, "note: from P = %d the ranks outnumber the %d processors that the model's nodes share (one machine's "
+                   "nodes): they take turns on them, and the prediction has no term for the time a rank waits for its "
+                   "turn\n", shared_from, c.m.processors);
     if (json_array_size(points) == 1 && !c.several)
         *out = json_incref(json_array_get(points, 0));
     else if (json_array_size(points))

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "launch/meta.h"
 #include "report/html.h"
@@ -104,9 +105,36 @@ void ps__quiet_barrier(void)
     }
 }
 
+/* Ranks on several hosts that boot ids show to be one kernel (the nodes of
+ * an emulated cluster) share its processors: their number on rank 0, else
+ * 0 (one host, separate machines, or a boot id that cannot be read). */
+static int one_kernel_cpus(int rank, int p, const char *names)
+{
+    char id[48] = "";
+    FILE *f = fopen("/proc/sys/kernel/random/boot_id", "r");
+    if (f) {
+        if (!fgets(id, sizeof id, f)) id[0] = 0;
+        fclose(f);
+    }
+    char *ids = rank == 0 ? ps_xmalloc((size_t)p * sizeof id) : NULL;
+    MPI_Gather(id, (int)sizeof id, MPI_CHAR, ids, (int)sizeof id, MPI_CHAR, 0, MPI_COMM_WORLD);
+    int cpus = 0;
+    if (rank == 0) {
+        int same = id[0] != 0, several = 0;
+        for (int k = 1; k < p; k++) {
+            same &= strcmp(ids + (size_t)k * sizeof id, id) == 0;
+            several |= strcmp(names + (size_t)k * MPI_MAX_PROCESSOR_NAME, names) != 0;
+        }
+        long n = sysconf(_SC_NPROCESSORS_ONLN);
+        if (same && several && n > 0) cpus = (int)n;
+        free(ids);
+    }
+    return cpus;
+}
+
 /* The raw document (rank 0): the rounds so far; complete when all ran. */
-static json_t *raw_doc(const ps_probe_budget *b, double budget, int p, const char *names, json_t *meta,
-                       json_t *rounds, double elapsed, double setup, int complete)
+static json_t *raw_doc(const ps_probe_budget *b, double budget, int p, const char *names, int kernel_cpus,
+                       json_t *meta, json_t *rounds, double elapsed, double setup, int complete)
 {
     json_t *doc = json_object();
     json_object_set_new(doc, "schema", json_integer(PS_RESULT_SCHEMA));
@@ -116,6 +144,7 @@ static json_t *raw_doc(const ps_probe_budget *b, double budget, int p, const cha
     json_t *hosts = json_array();
     for (int i = 0; i < p; i++) json_array_append_new(hosts, json_string(names + (size_t)i * MPI_MAX_PROCESSOR_NAME));
     json_object_set_new(doc, "hosts", hosts);
+    if (kernel_cpus > 0) json_object_set_new(doc, "one_kernel_cpus", json_integer(kernel_cpus));
     json_object_set(doc, "machine", meta);
     json_object_set_new(doc, "elapsed", json_real(elapsed));
     json_object_set_new(doc, "budget_seconds", json_real(budget));
@@ -166,6 +195,7 @@ int ps_probe_rank_side(const ps_probe_opts *o, json_t **raw, char *err, size_t e
     MPI_Get_processor_name(name, &nlen);
     char *names = rank == 0 ? ps_xmalloc((size_t)p * MPI_MAX_PROCESSOR_NAME) : NULL;
     MPI_Gather(name, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, names, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, 0, MPI_COMM_WORLD);
+    int kernel_cpus = one_kernel_cpus(rank, p, names);
 
     /* several nodes: the pair of rank 0 with the first rank whose node is
      * the other kind than rank 1's (rank 0's own node when 1 is on
@@ -238,14 +268,14 @@ int ps_probe_rank_side(const ps_probe_opts *o, json_t **raw, char *err, size_t e
             json_object_set_new(round, "hrelation", hr);
             json_object_set_new(round, "combined", hc);
             json_array_append_new(rounds, round);
-            if (o->raw_path) write_partial(o->raw_path, raw_doc(b, ps_probe_budget_seconds(o->mode), p, names, meta, rounds, MPI_Wtime() - start, setup, 0));
+            if (o->raw_path) write_partial(o->raw_path, raw_doc(b, ps_probe_budget_seconds(o->mode), p, names, kernel_cpus, meta, rounds, MPI_Wtime() - start, setup, 0));
         }
     }
     ps__daxpy_free(dx);
     ps__loggops_end();
     double elapsed = MPI_Wtime() - start;
     if (rank == 0) {
-        *raw = raw_doc(b, ps_probe_budget_seconds(o->mode), p, names, meta, rounds, elapsed, setup, 1);
+        *raw = raw_doc(b, ps_probe_budget_seconds(o->mode), p, names, kernel_cpus, meta, rounds, elapsed, setup, 1);
         json_decref(meta);
         json_decref(rounds);
     }
@@ -328,6 +358,7 @@ int ps_probe_model(const json_t *doc, ps_machine *m, char *err, size_t errlen)
     m->nodes = (int)fmax(0, ps__json_num(model, "nodes"));
     m->link_rate = fmax(0, ps__json_num(model, "link_rate"));
     m->cores_per_node = (int)fmax(0, ps__json_num(model, "ranks_per_node"));
+    m->processors = (int)fmax(0, ps__json_num(model, "processors"));
     const char *host = json_string_value(json_object_get(meta, "host"));
     snprintf(m->name, sizeof m->name, "%s", host ? host : "");
 #define NUM0(o, k) (isfinite(ps__json_num(o, k)) ? ps__json_num(o, k) : 0)
@@ -563,6 +594,9 @@ json_t *ps_probe_analyze(const json_t *raw, ps_machine *m, char *err, size_t err
     json_object_set_new(model, "ranks_per_node", json_integer(per_node));
     json_object_set_new(model, "nodes", json_integer(nodes));
     json_object_set_new(model, "pingpong_between", json_string(across ? "nodes" : "ranks of one node"));
+    /* the nodes are one machine's (one kernel): all of them share its processors */
+    int kcpus = (int)fmax(0, ps__json_num(raw, "one_kernel_cpus"));
+    if (nodes > 1 && kcpus > 0) json_object_set_new(model, "processors", json_integer(kcpus));
     if (star && across) json_object_set_new(model, "link_rate", json_real(rinf));
     const json_t *po = json_object_get(doc, "pingpong_other");
     if (across && po && !strcmp(json_string_value(json_object_get(po, "between")), "ranks of one node"))

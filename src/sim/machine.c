@@ -201,6 +201,7 @@ static int ini_key(parse_state *st, const char *section, const char *name, const
         if (strcmp(name, "cores_per_node") == 0) return int_value(st, name, value, &m->cores_per_node);
         if (strcmp(name, "nodes") == 0) return int_value(st, name, value, &m->nodes);
         if (strcmp(name, "link_rate") == 0) return number(st, name, value, 0, &m->link_rate);
+        if (strcmp(name, "processors") == 0) return int_value(st, name, value, &m->processors);
         return fail(st, "%s: unknown key in [machine]", name);
     }
     if (strcmp(section, "bsp") == 0) {
@@ -572,6 +573,7 @@ static int machine_file(FILE *f, void *ctx)
     if (m->cores_per_node) fprintf(f, "cores_per_node = %d\n", m->cores_per_node);
     if (m->nodes) fprintf(f, "nodes = %d\n", m->nodes);
     if (m->link_rate > 0) put_num(f, "link_rate", m->link_rate);
+    if (m->processors) fprintf(f, "# the nodes are one machine's: they share its processors\nprocessors = %d\n", m->processors);
 
     if (m->bsp_r != 0 || m->bsp_g != 0 || m->bsp_l != 0 || m->bsp_fit_note[0]) {
         fputs("\n[bsp]\n# r in flop/s; g, l in flop units (T(h) = h*g + l, fitted over [h0, h1]); g_us, l_us in us\n", f);

@@ -4,7 +4,8 @@
  * On disk an INI file (DESIGN.md "Files"):
  *   [machine]  name, send_latency, recv_latency (s), word_time (s per 8-byte word),
  *              flop_time (s per multiply), network = bus|nobus|star, cores_per_node,
- *              nodes, link_rate (bytes/s of a node's link each way: star)
+ *              nodes, link_rate (bytes/s of a node's link each way: star),
+ *              processors (the nodes are one machine's and share these)
  *   [bsp]      r (flop/s), g, l (flop units), h0, h1 (fit interval), p,
  *              r_incache, r_outcache (flop/s), g_us, l_us
  *   [pingpong] one line per size: "bytes = seconds" (half round trip), ascending
@@ -75,6 +76,9 @@ typedef struct ps_machine {
     int    star;                         /* network = star (bus is then 0) */
     int    nodes;                        /* nodes the model was measured on, 0 = unknown */
     double link_rate;                    /* bytes/s of a node's link each way, 0 = 8 / word_time */
+    /* the nodes are one machine's (an emulated cluster): all of them share
+     * these processors, so more ranks than that time-share them */
+    int    processors;                   /* 0 = every node has its own */
     /* BSP (seed 004) */
     double bsp_r, bsp_g, bsp_l;          /* flop/s; g and l in flops */
     double bsp_h0, bsp_h1;               /* fit interval */

@@ -6,7 +6,7 @@
 # the links' token buckets pass short messages at line speed (a line through
 # every size claimed hundreds of MB/s); the model is a star of 2 nodes with
 # that link rate and a ping-pong within a node (ranks 0 and 2) faster than
-# the one between nodes.
+# the one between nodes, and it says the nodes share this machine's processors.
 . "$(dirname "$0")/common.sh"
 need_root
 mkwork
@@ -20,7 +20,7 @@ else
 fi
 if [ -s m.json ]; then
     python3 - m.json m.ini << 'PY' && pass || fail "the probe's figures (above)"
-import json, sys
+import json, os, sys
 d = json.load(open(sys.argv[1]))
 pp = d["pingpong"]; hk = pp["hockney"]; last = pp["sizes"][-1]
 nominal = 12.5e6
@@ -50,6 +50,10 @@ good = po.get("partner") == 2 and po.get("between") == "ranks of one node" and p
     "[pingpong_intra]" in ini and "network = star" in ini and "nodes = 2" in ini
 print("within a node: latency %.2f us against %.2f us between nodes; [pingpong_intra] %s" % (
     po.get("latency", 0) * 1e6, pp["latency"] * 1e6, "written" if "[pingpong_intra]" in ini else "MISSING"))
+ok &= good
+# the two nodes are this machine's: the model says they share its processors
+good = model.get("processors") == os.cpu_count() and "processors = %d\n" % os.cpu_count() in ini
+print("processors shared by the nodes: %s (this machine: %d)" % (model.get("processors"), os.cpu_count()))
 ok &= good
 sys.exit(0 if ok else 1)
 PY

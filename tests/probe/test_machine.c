@@ -169,6 +169,7 @@ TEST_IMPL(machine_save_load)
     m.star = 1;
     m.nodes = 4;
     m.link_rate = 1.25e6;
+    m.processors = 2; /* the 4 nodes are one 2-processor machine's */
     m.npp_intra = 2;
     m.ppi_bytes[0] = 1;
     m.ppi_time[0] = 4e-7;
@@ -177,7 +178,7 @@ TEST_IMPL(machine_save_load)
     CHECK(ps_machine_save(rt, &m, err, sizeof err) == 0);
     char *text = ps_read_file(rt, NULL, err, sizeof err);
     CHECK(text && strstr(text, "network = star\n") && strstr(text, "nodes = 4\n") && strstr(text, "link_rate = 1.25e+06\n") &&
-              strstr(text, "[pingpong_intra]\n# within a node: bytes = seconds (half round trip)\n1 = 4e-07\n1048576 = 0.00015\n"),
+              strstr(text, "\nprocessors = 2\n") && strstr(text, "[pingpong_intra]\n# within a node: bytes = seconds (half round trip)\n1 = 4e-07\n1048576 = 0.00015\n"),
           "%s", text ? text : err);
     free(text);
     load_ok(rt, &n);
@@ -237,6 +238,7 @@ TEST_IMPL(machine_bad_files)
     load_bad("net.ini", "[machine]\nnetwork = ring\n", ":2: network: expected 'bus', 'nobus' or 'star' (got 'ring')");
     load_bad("nodes.ini", "[machine]\nnodes = 2.5\n", ":2: nodes: not a non-negative integer ('2.5')");
     load_bad("link.ini", "[machine]\nnetwork = star\nlink_rate = -1\n", ":3: link_rate: must be >= 0 (got -1)");
+    load_bad("processors.ini", "[machine]\nprocessors = two\n", ":2: processors: not a non-negative integer ('two')");
     load_bad("unk.ini", "[machine]\nword_tme = 1\n", ":2: word_tme: unknown key in [machine]");
     load_bad("dup.ini", "[machine]\nword_time = 1\n  word_time = 2\n", ":3: word_time: duplicate key in [machine]");
     load_bad("sect.ini", "[machine]\n[bsp2]\nr = 1\n",

@@ -125,6 +125,19 @@ expect_status 0 "compare" "$PS" compare "$T/meas.json" "$T/pts.json" -o "$T/cmp.
 grep -qE "^ +2 " "$T/out" || fail "compare prints no row for P = 2"
 [ "$(jget "$T/cmp.json" 'len(d["rows"])')" = 1 ] || fail "compare rows"
 
+# --- nodes that share one machine's processors: same times, said plainly ------
+# (a star of 4 nodes on 2 processors, as inside parscope emulate -N 4 on 2 cores)
+printf '[machine]\nsend_latency = 2e-5\nrecv_latency = 2e-5\nword_time = 6.4e-6\nflop_time = 3e-10\nnetwork = star\nnodes = 4\nlink_rate = 1.25e6\n' > "$T/star.ini"
+{ cat "$T/star.ini"; printf 'processors = 2\n'; } > "$T/star2.ini"
+expect_status 0 "star, own processors" "$PS" predict fingerprint -m "$T/star.ini" -n 2,4 -o "$T/own.json"
+grep -q "take turns" "$T/out" && fail "a note on time-sharing without processors in the model"
+expect_status 0 "star, shared processors" "$PS" predict fingerprint -m "$T/star2.ini" -n 2,4 -o "$T/shared.json"
+grep -q "^note: from P = 4 the ranks outnumber the 2 processors that the model's nodes share" "$T/out" ||
+    fail "no note on time-sharing at P = 4: $(cat "$T/out")"
+[ "$(jget "$T/shared.json" '[p["machine"]["time_shared"] for p in d["points"]]')" = "[False, True]" ] || fail "time_shared per count"
+[ "$(jget "$T/own.json" '[p["time"]["min"] for p in d["points"]]')" = "$(jget "$T/shared.json" '[p["time"]["min"] for p in d["points"]]')" ] ||
+    fail "the processors key changed the predicted times"
+
 # --- machine models by name, from any directory (the build tree's machines/) ------
 for name in sp2 sp2.ini machines/sp2.ini; do
     (cd "$T" && expect_status 0 "-m $name" "$PS" predict psrs -m "$name" -n 2 -s 20000 -q -o "$T/byname.json")
