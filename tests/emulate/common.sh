@@ -26,6 +26,7 @@ need_root() {
 # its own), removed at the end; after need_root, which may skip the test
 mkwork() {
     W=$(mktemp -d "$BIN/work.XXXXXX") || exit 1
+    EXPECT_OUT=$W/out
     trap 'rm -rf "$W"' EXIT
     cd "$W" || exit 1
 }
@@ -37,21 +38,8 @@ finish() {
     [ "$fails" -eq 0 ]
 }
 
-# expect STATUS PATTERN -- COMMAND...: runs it, checks the exit status and
-# that its output (stdout and stderr) matches the extended regex PATTERN
-# (an empty PATTERN: any output)
-expect() {
-    local want=$1 pat=$2
-    shift 3
-    "$@" > "$W/out" 2>&1
-    local got=$?
-    if [ "$got" -ne "$want" ] || { [ -n "$pat" ] && ! grep -Eq -- "$pat" "$W/out"; }; then
-        fail "$* -> status $got (want $want), output:"
-        sed 's/^/    /' "$W/out" | head -20
-    else
-        pass
-    fi
-}
+# expect STATUS PATTERN -- COMMAND... (output in $W/out)
+. "$(dirname "${BASH_SOURCE[0]}")/../common/expect.sh"
 
 # What the host shows of namespaces, links and mounts.
 host_state() {

@@ -69,20 +69,11 @@ check() {
   if "$@"; then pass; else fail "$what"; fi
 }
 
-# expect STATUS PATTERN -- COMMAND...: exit status and output (stdout + stderr) matching PATTERN
-expect() {
-  local want=$1 pat=$2
-  shift 3
-  # bounded: a command that hangs fails the case instead of holding it up
-  timeout -k 5 "${EXPECT_LIMIT:-50}" "$@" > "$tmp/out" 2>&1
-  local got=$?
-  if [ "$got" -ne "$want" ] || { [ -n "$pat" ] && ! grep -Eq -- "$pat" "$tmp/out"; }; then
-    fail "$* -> status $got (want $want, output matching '$pat'), output:"
-    sed 's/^/    /' "$tmp/out" | head -20
-  else
-    pass
-  fi
-}
+# expect STATUS PATTERN -- COMMAND... (output in $tmp/out), each command
+# bounded: one that hangs fails the case instead of holding it up
+EXPECT_OUT=$tmp/out
+EXPECT_LIMIT=${EXPECT_LIMIT:-50}
+. "$(dirname "${BASH_SOURCE[0]}")/../common/expect.sh"
 
 # no_output PATTERN: the last expect's output does not match PATTERN
 no_output() {
