@@ -197,6 +197,15 @@ uint64_t ps_random_seed(int rank, int stream);
 int  ps_verify_requested(void);
 void ps_verify_report(int ok, const char *what);
 
+/* Ends the whole job over a bad parameter of the workload, such as a size
+ * the ranks cannot share: bad input, not a failure of the run (exit status
+ * 2); the launching parscope says the message once. */
+void ps_bad_input(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2), noreturn))
+#endif
+    ;
+
 /* Ends the whole job with a message (exit status 1). */
 void ps_abort(const char *fmt, ...)
 #if defined(__GNUC__)

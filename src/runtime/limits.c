@@ -26,20 +26,12 @@ void ps_loop_at(const char *file, int line)
     loc_line = line;
 }
 
-void ps__bad_input(const char *construct, const char *fmt, ...)
+/* Tells msg (n bytes, ending in a newline) to the launching parscope
+ * through its status directory, which says it once, else says it here; then
+ * ends the job with the bad-input status. */
+static _Noreturn void end_bad_input(const char *msg, int n)
 {
-    char why[512], msg[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(why, sizeof why, fmt, ap);
-    va_end(ap);
-    char where[600] = "";
-    if (loc_file) snprintf(where, sizeof where, "%s:%d: ", loc_file, loc_line);
-    int n = snprintf(msg, sizeof msg, "%s\\%s: %s (rank %d)\n", where, construct, why, ps__rt.rank);
     if (n < 0) n = 0;
-    if ((size_t)n >= sizeof msg) n = (int)sizeof msg - 1;
-    /* told to the launching parscope through its status directory, which
-     * says it once; else said here */
     int told = 0;
     const char *sd = getenv("PARSCOPE_STATUS_DIR");
     if (sd && *sd) {
@@ -60,6 +52,32 @@ void ps__bad_input(const char *construct, const char *fmt, ...)
     fflush(stderr);
     if (ps__rt.be && ps__rt.be->abort) ps__rt.be->abort(PS_EXIT_BAD_INPUT);
     exit(PS_EXIT_BAD_INPUT);
+}
+
+static int clip(int n, size_t cap) { return n < 0 ? 0 : (size_t)n >= cap ? (int)cap - 1 : n; }
+
+void ps__bad_input(const char *construct, const char *fmt, ...)
+{
+    char why[512], msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, sizeof why, fmt, ap);
+    va_end(ap);
+    char where[600] = "";
+    if (loc_file) snprintf(where, sizeof where, "%s:%d: ", loc_file, loc_line);
+    int n = snprintf(msg, sizeof msg, "%s\\%s: %s (rank %d)\n", where, construct, why, ps__rt.rank);
+    end_bad_input(msg, clip(n, sizeof msg));
+}
+
+void ps_bad_input(const char *fmt, ...)
+{
+    char why[900], msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, sizeof why, fmt, ap);
+    va_end(ap);
+    int n = snprintf(msg, sizeof msg, "%s (rank %d)\n", why, ps__rt.rank);
+    end_bad_input(msg, clip(n, sizeof msg));
 }
 
 static void check(int construct, int kind, double v)

@@ -227,7 +227,7 @@ int ps_workload_clue_main(int argc, char **argv)
         int *seen = calloc((size_t)P, sizeof(int));
         for (int r = 0; r < n && seen; r++) seen_ok &= !seen[pos_of[r]]++;
         free(seen);
-        if (n != P || *s || !seen_ok) ps_abort("clue: --perm needs a permutation of 0..%d", P - 1);
+        if (n != P || *s || !seen_ok) ps_bad_input("clue: --perm needs a permutation of 0..%d", P - 1);
     } else if (var->nodeorder) {
         ps_ca_permutation(P, (uint64_t)(order_seed >= 0 ? order_seed : seed), pos_of);
     }
@@ -240,7 +240,7 @@ int ps_workload_clue_main(int argc, char **argv)
     for (int q = 0; q < P; q++) rows_of[q] = strong ? gh / P + (q < gh % P ? 1 : 0) : gh;
     long row0 = 0;
     for (int q = 0; q < pos; q++) row0 += rows_of[q];
-    if (rows_of[pos] < 1) ps_abort("clue: %d ranks need at least %d grid rows (have %ld)", P, P, gh);
+    if (rows_of[pos] < 1) ps_bad_input("clue: %d ranks need at least %d grid rows (have %ld)", P, P, gh);
 
     ps_ca_grid g;
     if (ps_ca_init(&g, var->type, var->hood, gw, rows_of[pos], row0, (uint64_t)seed) != 0)

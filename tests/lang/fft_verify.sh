@@ -1,7 +1,8 @@
 #!/bin/bash
 # fft_verify.sh PARSCOPE - the fft workload equals a serial 2-D DFT at 1, 2
 # and 4 ranks (--verify), sends P (P - 1) transpose blocks of 2 (n/P)^2
-# doubles per transform, refuses a size the ranks do not divide, and a
+# doubles per transform, refuses a size the ranks do not divide (and
+# red_black one too small for its ranks) as bad input, and a
 # transpose that does not transpose fails the same check.
 set -u
 PARSCOPE=$1
@@ -27,10 +28,18 @@ if s["messages_sent"] != want_msgs or s["bytes_sent"] != want_bytes:
     sys.exit(1)
 PY
 done
-out=$(timeout 100 "$PARSCOPE" run fft -n 3 -s 32 -q 2>&1)
-rc=$?
-{ [ $rc -ne 0 ] && grep -q "must be a power of two >= 2 and a multiple of the 3 ranks" <<< "$out"; } ||
-    { echo "fft -n 3 -s 32: status $rc"; echo "$out"; fail=1; }
+# a size the ranks cannot share is bad input (status 2), said once by parscope
+# whichever MPI ends the job (a rank's own output can be lost in the abort)
+bad() {
+    local pat=$1
+    shift
+    out=$(timeout 100 "$PARSCOPE" run "$@" -q 2>&1)
+    rc=$?
+    { [ $rc -eq 2 ] && grep -q "^parscope: .*$pat" <<< "$out"; } ||
+        { echo "$* : status $rc, expected 2 and '$pat'"; echo "$out"; fail=1; }
+}
+bad "fft: the size (-s 32) must be a power of two >= 2 and a multiple of the 3 ranks (rank [0-2])" fft -n 3 -s 32
+bad "red_black: the problem size must be at least 2 x the node count (4)" red_black -n 2 -s 3
 out=$(timeout 100 "$PARSCOPE" run "$here/progs/fft_wrong.loop" -n 2 -s 16 --verify -q 2>&1)
 rc=$?
 [ $rc -eq 1 ] || { echo "fft_wrong: status $rc, expected 1"; echo "$out"; fail=1; }
