@@ -5,17 +5,12 @@
 #include <stdio.h>
 
 #include "report/html.h"
+#include "report/result.h"
 
 void ps_noise_line(const json_t *noise, char *buf, size_t len)
 {
     const char *s = json_string_value(json_object_get(noise, "summary"));
     snprintf(buf, len, "%s", s ? s : "machine noise: not measured");
-}
-
-static double num(const json_t *o, const char *k)
-{
-    json_t *v = json_object_get(o, k);
-    return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
 static void cell(FILE *out, double v, const char *fmt, double scale)
@@ -39,11 +34,11 @@ void ps_noise_html(FILE *out, const json_t *noise)
         const json_t *c = json_object_get(o, "calibration");
         ps_html_row_begin(out);
         ps_html_cell(out, 0, "%s", when[k]);
-        cell(out, num(o, "load1"), "%.2f", 1);
-        cell(out, num(c, "slowdown"), "%.1f%%", 100);
-        cell(out, num(c, "cv"), "%.2f", 1);
-        cell(out, k == 1 ? num(o, "others_busy_pct") : num(c, "others_pct"), "%.0f%%", 1);
-        cell(out, num(o, "steal_pct"), "%.1f%%", 1);
+        cell(out, ps_result_num(o, "load1"), "%.2f", 1);
+        cell(out, ps_result_num(c, "slowdown"), "%.1f%%", 100);
+        cell(out, ps_result_num(c, "cv"), "%.2f", 1);
+        cell(out, k == 1 ? ps_result_num(o, "others_busy_pct") : ps_result_num(c, "others_pct"), "%.0f%%", 1);
+        cell(out, ps_result_num(o, "steal_pct"), "%.1f%%", 1);
         ps_html_row_end(out);
     }
     ps_html_table_end(out);

@@ -97,19 +97,13 @@ static int compact_page;
 
 void ps_report_set_compact(int compact) { compact_page = compact; }
 
-static double jnum(const json_t *o, const char *k)
-{
-    json_t *v = json_object_get(o, k);
-    return json_is_number(v) ? json_number_value(v) : NAN;
-}
-
 /* "1.23 ms; busy 80%, overhead 12%, idle 8%; 48 messages" */
 static void headline(char *buf, size_t len, const json_t *d)
 {
     const json_t *sh = json_object_get(d, "sheet");
     char t[32];
     ps_html_fmt_time(t, sizeof t, ps_result_used_time(d));
-    double b = jnum(sh, "busy_pct"), o = jnum(sh, "overhead_pct"), i = jnum(sh, "idle_pct"), m = jnum(sh, "messages_sent");
+    double b = ps_result_num(sh, "busy_pct"), o = ps_result_num(sh, "overhead_pct"), i = ps_result_num(sh, "idle_pct"), m = ps_result_num(sh, "messages_sent");
     if (isfinite(b) && isfinite(m))
         snprintf(buf, len, "%s; busy %.0f%%, overhead %.0f%%, idle %.0f%%; %.0f messages", t, b, o, i, m);
     else snprintf(buf, len, "%s", t);
@@ -188,8 +182,8 @@ static void points_section(FILE *f, const json_t *doc, const char *dir, const ch
     const char *on = json_string_value(json_object_get(m, predicted ? "name" : "host"));
     char title[512];
     snprintf(title, sizeof title, "%s: %s%s%s, P = %.0f..%.0f", kind_title(kind), workload ? workload : "?",
-             on ? " on " : "", on ? on : "", jnum(json_object_get(p0, "params"), "ranks"),
-             jnum(json_object_get(pz, "params"), "ranks"));
+             on ? " on " : "", on ? on : "", ps_result_num(json_object_get(p0, "params"), "ranks"),
+             ps_result_num(json_object_get(pz, "params"), "ranks"));
     ps_html_section_begin(f, kind ? kind : "result", title);
     if (source) ps_html_note(f, "From %s.", source);
     char id[64];
@@ -204,22 +198,22 @@ static void points_section(FILE *f, const json_t *doc, const char *dir, const ch
         char t[32], bb[32];
         double tp = ps_result_used_time(p);
         ps_html_fmt_time(t, sizeof t, tp);
-        fprintf(f, "<tr><td class=\"num\">%.0f</td><td class=\"num\">%s</td>", jnum(json_object_get(p, "params"), "ranks"), t);
+        fprintf(f, "<tr><td class=\"num\">%.0f</td><td class=\"num\">%s</td>", ps_result_num(json_object_get(p, "params"), "ranks"), t);
         if (isfinite(t1 / tp)) fprintf(f, "<td class=\"num\">%.3g</td>", t1 / tp);
         else fputs("<td class=\"num\">-</td>", f);
         const char *k3[3] = {"busy_pct", "overhead_pct", "idle_pct"};
         for (int k = 0; k < 3; k++) {
-            double v = jnum(sh, k3[k]);
+            double v = ps_result_num(sh, k3[k]);
             if (isfinite(v)) fprintf(f, "<td class=\"num\">%.1f%%</td>", v);
             else fputs("<td class=\"num\">-</td>", f);
         }
-        double msgs = jnum(sh, "messages_sent");
-        ps_fmt_bytes(bb, sizeof bb, jnum(sh, "bytes_sent"));
+        double msgs = ps_result_num(sh, "messages_sent");
+        ps_fmt_bytes(bb, sizeof bb, ps_result_num(sh, "bytes_sent"));
         if (isfinite(msgs)) fprintf(f, "<td class=\"num\">%.0f</td><td class=\"num\">%s</td></tr>\n", msgs, bb);
         else fputs("<td class=\"num\">-</td><td class=\"num\">-</td></tr>\n", f);
     }
     fputs("</table>\n", f);
-    ps_html_note(f, "speedup against P = %.0f, the first count.", jnum(json_object_get(p0, "params"), "ranks"));
+    ps_html_note(f, "speedup against P = %.0f, the first count.", ps_result_num(json_object_get(p0, "params"), "ranks"));
     json_array_foreach((json_t *)pts, i, p) {
         json_t *copy = NULL;
         const json_t *pt = p;
@@ -231,7 +225,7 @@ static void points_section(FILE *f, const json_t *doc, const char *dir, const ch
         }
         char line[256];
         headline(line, sizeof line, pt);
-        ps_html_details_begin(f, "P = %.0f: %s", jnum(json_object_get(pt, "params"), "ranks"), line);
+        ps_html_details_begin(f, "P = %.0f: %s", ps_result_num(json_object_get(pt, "params"), "ranks"), line);
         ps_sheet_page_html(f, pt);
         pictures(f, pt, dir);
         ps_html_details_end(f);

@@ -17,7 +17,7 @@
 
 static json_t *num_or_null(double v) { return isfinite(v) ? json_real(v) : json_null(); }
 
-static double num_of(const json_t *o, const char *k)
+double ps_result_num(const json_t *o, const char *k)
 {
     const json_t *v = json_object_get(o, k);
     return json_is_number(v) ? json_number_value(v) : NAN;
@@ -27,8 +27,8 @@ double ps_result_used_time(const json_t *doc)
 {
     const json_t *t = json_object_get(doc, "time");
     const char *u = json_string_value(json_object_get(t, "used"));
-    double v = u && !strcmp(u, "median") ? num_of(t, "median") : num_of(t, "min");
-    return isfinite(v) ? v : num_of(json_object_get(doc, "sheet"), "time");
+    double v = u && !strcmp(u, "median") ? ps_result_num(t, "median") : ps_result_num(t, "min");
+    return isfinite(v) ? v : ps_result_num(json_object_get(doc, "sheet"), "time");
 }
 
 json_t *ps_result_ci(const ps_sample_stats *st)

@@ -56,12 +56,6 @@ struct ps_tables {
     int     characterize;      /* a characterization on the page: its section has predicted against measured */
 };
 
-static double num(const json_t *o, const char *k)
-{
-    json_t *v = json_object_get(o, k);
-    return json_is_number(v) ? json_number_value(v) : NAN;
-}
-
 static const char *str(const json_t *o, const char *k) { return json_string_value(json_object_get(o, k)); }
 
 static const char *base_name(const char *path)
@@ -126,13 +120,13 @@ static void observe(ps_tables *t, const json_t *d, int predicted)
 {
     const json_t *params = json_object_get(d, "params");
     const char *w = str(d, "workload");
-    double tm = ps_result_used_time(d), P = num(params, "ranks");
+    double tm = ps_result_used_time(d), P = ps_result_num(params, "ranks");
     if (!w || !isfinite(tm) || tm <= 0 || !(P >= 1)) return;
     row r;
     memset(&r, 0, sizeof r);
     snprintf(r.workload, sizeof r.workload, "%s", w);
     r.ranks = (int)P;
-    double s = num(params, "size"), it = num(params, "iterations");
+    double s = ps_result_num(params, "size"), it = ps_result_num(params, "iterations");
     r.size = isfinite(s) ? (long)s : -1;
     r.iterations = isfinite(it) ? (long)it : -1;
     column c;
@@ -197,13 +191,13 @@ static const bsp_keys bsp_keys_characterize = {"bsp_p", "r_flops", "g_flops", "l
 /* The signature in o into b; 0 when o has none (no positive r). */
 static int read_bsp(const json_t *o, const bsp_keys *k, bsp_row *b)
 {
-    if (!(num(o, k->r) > 0)) return 0;
-    b->p = num(o, k->p);
-    b->r = num(o, k->r);
-    b->g = num(o, k->g);
-    b->l = num(o, k->l);
-    b->g_us = num(o, "g_us");
-    b->l_us = num(o, "l_us");
+    if (!(ps_result_num(o, k->r) > 0)) return 0;
+    b->p = ps_result_num(o, k->p);
+    b->r = ps_result_num(o, k->r);
+    b->g = ps_result_num(o, k->g);
+    b->l = ps_result_num(o, k->l);
+    b->g_us = ps_result_num(o, "g_us");
+    b->l_us = ps_result_num(o, "l_us");
     return 1;
 }
 
@@ -227,10 +221,10 @@ static void machine_doc(ps_tables *t, const json_t *d)
     snprintf(m.file, sizeof m.file, "%s", str(d, "file") ? str(d, "file") : "");
     snprintf(m.source, sizeof m.source, "%s", str(d, "source") ? str(d, "source") : "");
     snprintf(m.network, sizeof m.network, "%s", str(d, "network") ? str(d, "network") : "-");
-    m.send = num(d, "send_latency");
-    m.recv = num(d, "recv_latency");
-    m.word = num(d, "word_time");
-    m.flop = num(d, "flop_time");
+    m.send = ps_result_num(d, "send_latency");
+    m.recv = ps_result_num(d, "recv_latency");
+    m.word = ps_result_num(d, "word_time");
+    m.flop = ps_result_num(d, "flop_time");
     t->models = ps_xrealloc(t->models, (size_t)(t->nmodels + 1) * sizeof *t->models);
     t->models[t->nmodels++] = m;
     const json_t *bsp = json_object_get(d, "bsp");
@@ -610,9 +604,9 @@ static int published_row(const ps_tables *t, const json_t *pr)
     row r;
     memset(&r, 0, sizeof r);
     snprintf(r.workload, sizeof r.workload, "%s", str(pr, "workload") ? str(pr, "workload") : "");
-    r.ranks = (int)num(pr, "ranks");
-    r.size = isfinite(num(pr, "size")) ? (long)num(pr, "size") : -1;
-    r.iterations = isfinite(num(pr, "iterations")) ? (long)num(pr, "iterations") : -1;
+    r.ranks = (int)ps_result_num(pr, "ranks");
+    r.size = isfinite(ps_result_num(pr, "size")) ? (long)ps_result_num(pr, "size") : -1;
+    r.iterations = isfinite(ps_result_num(pr, "iterations")) ? (long)ps_result_num(pr, "iterations") : -1;
     return find_row(t, &r);
 }
 
@@ -629,7 +623,7 @@ static int published_table(FILE *f, const ps_tables *t, const pub_machine *pm, i
     for (int k = 0; k < npm; k++)
         if (ref && !strcmp(pm[k].name, ref)) refm = k;
     json_array_foreach(json_object_get(t->published, "rows"), i, pr) {
-        if ((int)num(pr, "table") != table || !json_is_object(json_object_get(pr, what))) continue;
+        if ((int)ps_result_num(pr, "table") != table || !json_is_object(json_object_get(pr, what))) continue;
         if (!rows++) {
             table_open(f, id);
             fputs("<tr><th rowspan=\"2\">workload P/size/iterations</th>", f);
@@ -647,7 +641,7 @@ static int published_table(FILE *f, const ps_tables *t, const pub_machine *pm, i
         ps_html_escape(f, str(pr, "label") ? str(pr, "label") : str(pr, "workload"));
         fputs("</td>", f);
         for (int k = 0; k < npm; k++) {
-            double pub = num(json_object_get(pr, what), pm[k].name), pred = NAN;
+            double pub = ps_result_num(json_object_get(pr, what), pm[k].name), pred = NAN;
             if (r >= 0 && pm[k].col >= 0) {
                 pred = t->time[r * t->ncol + pm[k].col];
                 if (!strcmp(what, "slowdown")) {
@@ -713,7 +707,7 @@ static void published_html(FILE *f, const ps_tables *t)
         int any3 = 0;
         size_t i;
         json_t *pr;
-        json_array_foreach(json_object_get(t->published, "rows"), i, pr) any3 |= (int)num(pr, "table") == 3 &&
+        json_array_foreach(json_object_get(t->published, "rows"), i, pr) any3 |= (int)ps_result_num(pr, "table") == 3 &&
                                                                                  published_row(t, pr) >= 0;
         if (any3) {
             ps_html_heading(f, "Table 3, published and predicted: execution times (s)");
