@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "sim/breakdown.h"
+#include "trace/json.h"
 #include "trace/trace.h"
 #include "util/stats.h"
 #include "util/util.h"
@@ -25,9 +26,8 @@
 double ps_result_doc_time(json_t *doc)
 {
     json_t *t = json_object_get(doc, "time");
-    json_t *v = t ? json_object_get(t, "min") : NULL;
-    if (!v || !json_is_number(v)) v = t ? json_object_get(t, "median") : NULL;
-    return v && json_is_number(v) ? json_number_value(v) : NAN;
+    double v = ps_json_num(t, "min");
+    return isnan(v) ? ps_json_num(t, "median") : v;
 }
 
 static int doc_ranks(json_t *doc)
@@ -57,10 +57,7 @@ static json_t *find_ranks(json_t *pts, int p)
 
 static double pct_seconds(json_t *doc, const char *key)
 {
-    json_t *s = json_object_get(doc, "sheet");
-    json_t *v = s ? json_object_get(s, key) : NULL;
-    double t = ps_result_doc_time(doc);
-    return v && json_is_number(v) ? json_number_value(v) / 100.0 * t : NAN;
+    return ps_json_num(json_object_get(doc, "sheet"), key) / 100.0 * ps_result_doc_time(doc);
 }
 
 static double rel(double pred, double meas) { return meas > 0 ? (pred - meas) / meas : NAN; }
@@ -108,10 +105,11 @@ static int by_size(const void *a, const void *b)
     return dx < dy ? 1 : dx > dy ? -1 : 0;
 }
 
+/* An activity the breakdown does not list took no time: 0, not unknown. */
 static double act_of(json_t *o, int k)
 {
-    json_t *v = json_object_get(o, ps_activity_names[k]);
-    return json_is_number(v) ? json_number_value(v) : 0;
+    double v = ps_json_num(o, ps_activity_names[k]);
+    return isnan(v) ? 0 : v;
 }
 
 /* The measured side's own uncertainty, from its trials (time.samples): the
