@@ -44,6 +44,7 @@ programs=(
   "red_black|red_black -s 1024 -i 5|1"
   "adi|adi|1"
   "psrs|psrs|1"
+  "fft|fft -s 512|1"
   "ring|$here/programs/ring.loop -s 4096 -i 100|1"
   "mix|$here/programs/mix.loop -s 1024 -i 10|1"
   "xbcast|$here/programs/xbcast.loop -s 2048 -i 100|0"

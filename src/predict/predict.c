@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "parscope/parscope.h"
 #include "predict/predict_int.h"
 #include "report/report.h"
 #include "report/result.h"
@@ -263,7 +264,8 @@ static int predict_one(predict_ctx *c, int P, json_t **doc, ps_sim_result *res, 
         rates = ps_xcalloc((size_t)s->nconstructs + 1, sizeof *rates);
         per_call = ps_xcalloc((size_t)s->nconstructs + 1, sizeof *per_call);
         for (int k = 0; k < s->nconstructs; k++) {
-            rates[k] = c->cal.average; /* not exercised at 1 rank: the run's average */
+            /* not exercised at 1 rank: the run's average; a copy not made there: the model's memory rate */
+            rates[k] = k == PS_C_DATA_MOVE ? 0 : c->cal.average;
             for (int j = 0; j < c->cal.n; j++)
                 if (!strcmp(s->constructs[k], c->cal.names[j])) {
                     rates[k] = c->cal.sec_per_flop[j];
@@ -306,6 +308,8 @@ static int predict_one(predict_ctx *c, int P, json_t **doc, ps_sim_result *res, 
     ps_trace_free(skel);
     json_object_set_new(d, "machine", model_json(c, &so, res->stretch, res->nranks));
     json_object_set_new(d, "breakdown", breakdown_json(res));
+    if (res->unpriced_bytes > 0)
+        json_object_set_new(d, "unpriced_data_move_bytes", json_real(res->unpriced_bytes));
     if (c->o->activities && res->trace) json_object_set_new(d, "activities", ps_breakdown_json(res->trace));
     if (c->cal.n || c->cal.none) json_object_set_new(d, "calibration", ps__predict_calibration_json(&c->cal));
     json_object_set_new(d, "simulation", simulation_json(&st, res, wall));
@@ -368,6 +372,7 @@ int ps_predict_run(const ps_predict_opts *o, json_t **out, FILE *f, char *err, s
     json_t *points = json_array();
     double t1 = NAN;
     int shared_from = 0; /* the first count whose ranks time-share the processors */
+    int unpriced_at = 0; /* the first count with \DATA_MOVE bytes the model cannot price */
     for (int k = 0; k < o->nranks && !rc; k++) {
         if (ps_interrupted()) {
             ps_seterr(err, errlen, "interrupted; %d of %d counts predicted", k, o->nranks);
@@ -383,6 +388,7 @@ int ps_predict_run(const ps_predict_opts *o, json_t **out, FILE *f, char *err, s
             if (k == 0 || res.nranks == 1) t1 = res.time;
             print_row(f, &res, doc, t1);
             if (!shared_from && time_shared(&c.m, res.nranks)) shared_from = res.nranks;
+            if (!unpriced_at && res.unpriced_bytes > 0) unpriced_at = res.nranks;
             json_array_append_new(points, doc);
         }
         ps_sim_result_free(&res);
@@ -395,6 +401,10 @@ int ps_predict_run(const ps_predict_opts *o, json_t **out, FILE *f, char *err, s
         fprintf(f, "note: from P = %d the ranks outnumber the %d processors that the model's nodes share (one machine's "
                    "nodes): they take turns on them, and the prediction has no term for the time a rank waits for its "
                    "turn\n", shared_from, c.m.processors);
+    if (!o->quiet && unpriced_at)
+        fprintf(f, "note: the program's \\DATA_MOVE copies are not priced (from P = %d): the model has no memory rate "
+                   "(r_incache and r_outcache, which parscope probe measures), so they cost nothing here; --calibrate "
+                   "prices them from a 1-rank run\n", unpriced_at);
     if (json_array_size(points) == 1 && !c.several)
         *out = json_incref(json_array_get(points, 0));
     else if (json_array_size(points))

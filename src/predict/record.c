@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "launch/launch.h"
+#include "parscope/parscope.h"
 #include "launch/run.h"
 #include "report/result.h"
 #include "predict/predict_int.h"
@@ -69,9 +70,10 @@ void ps__predict_calibration_free(ps__calibration *c)
 }
 
 /* Runs the workload on one rank under MPI and takes, per construct, the
- * seconds per flop its computation events took; time in the timed interval
- * outside any measured computation (uninstrumented code) is spread over all
- * of them in proportion, so the 1-rank prediction reproduces the run. */
+ * seconds per flop its computation events took (per byte for \DATA_MOVE's
+ * copies); time in the timed interval outside any of them (uninstrumented
+ * code) is spread over all of them in proportion, so the 1-rank prediction
+ * reproduces the run. */
 int ps__predict_calibrate(const ps_predict_opts *o, ps__calibration *c, FILE *out, char *err, size_t errlen)
 {
     ps_run_spec spec = {.workload = o->workload, .ranks = 1,
@@ -90,20 +92,23 @@ int ps__predict_calibrate(const ps_predict_opts *o, ps__calibration *c, FILE *ou
     double *tm = ps_xcalloc((size_t)nc + 1, sizeof *tm), *fl = ps_xcalloc((size_t)nc + 1, sizeof *fl);
     double *calls = ps_xcalloc((size_t)nc + 1, sizeof *calls);
     const ps_rank_trace *rt = &t->rank[0];
-    double sum = 0;
+    double sum = 0, csum = 0;
     for (size_t i = 0; i < rt->n; i++) {
         const ps_event *e = &rt->ev[i];
-        if (e->kind != PS_EV_COMPUTE || e->construct >= nc || e->bytes == 0) continue;
+        int move = e->kind == PS_EV_DATA && e->construct == PS_C_DATA_MOVE;
+        if ((e->kind != PS_EV_COMPUTE && !move) || e->construct >= nc || e->bytes == 0) continue;
         tm[e->construct] += e->t1 - e->t0;
         fl[e->construct] += (double)e->bytes;
         calls[e->construct]++;
         sum += e->t1 - e->t0;
+        if (!move) csum += e->t1 - e->t0;
     }
     c->time = rt->t_end - rt->t_begin;
     c->factor = sum > 0 ? c->time / sum : 1;
-    double flops = 0;
-    for (int k = 0; k < nc; k++) flops += fl[k];
-    c->average = flops > 0 ? sum / flops * c->factor : 0;
+    double flops = 0; /* the average price is of computation: bytes copied are no flops */
+    for (int k = 0; k < nc; k++)
+        if (k != PS_C_DATA_MOVE) flops += fl[k];
+    c->average = flops > 0 ? csum / flops * c->factor : 0;
     c->names = ps_xcalloc((size_t)nc + 1, sizeof *c->names);
     c->sec_per_flop = ps_xcalloc((size_t)nc + 1, sizeof *c->sec_per_flop);
     c->flops_per_call = ps_xcalloc((size_t)nc + 1, sizeof *c->flops_per_call);
@@ -129,7 +134,9 @@ int ps__predict_calibrate(const ps_predict_opts *o, ps__calibration *c, FILE *ou
     if (!o->quiet) {
         fprintf(out, "Calibration: 1-rank run, best of %d: %.6g s, %.1f%% outside measured computation; seconds per flop:",
                 o->trials, c->time, 100 * (1 - 1 / c->factor));
-        for (int k = 0; k < c->n; k++) fprintf(out, "%s %s %.3g", k ? "," : "", c->names[k], c->sec_per_flop[k]);
+        for (int k = 0; k < c->n; k++)
+            fprintf(out, "%s %s %.3g%s", k ? "," : "", c->names[k], c->sec_per_flop[k],
+                    strcmp(c->names[k], "DATA_MOVE") ? "" : " (per byte)");
         fprintf(out, "\n");
     }
     return 0;
@@ -159,13 +166,22 @@ json_t *ps__predict_calibration_json(const ps__calibration *c)
     if (!c->none && 1 - 1 / c->factor > PS__CAL_OUTSIDE_MAX)
         json_object_set_new(j, "warning", json_string(ps__calibration_warning(c)));
     json_object_set_new(j, "average_seconds_per_flop", json_real(c->average));
-    json_t *calls = json_object();
+    json_t *calls = json_object(), *brates = json_object(), *bcalls = json_object();
     for (int k = 0; k < c->n; k++) {
-        json_object_set_new(rates, c->names[k], json_real(c->sec_per_flop[k]));
-        json_object_set_new(calls, c->names[k], json_real(c->flops_per_call[k]));
+        /* \DATA_MOVE's price is per byte copied, and its calls' size in bytes */
+        int move = !strcmp(c->names[k], "DATA_MOVE");
+        json_object_set_new(move ? brates : rates, c->names[k], json_real(c->sec_per_flop[k]));
+        json_object_set_new(move ? bcalls : calls, c->names[k], json_real(c->flops_per_call[k]));
     }
     json_object_set_new(j, "seconds_per_flop", rates);
     json_object_set_new(j, "flops_per_call", calls);
+    if (json_object_size(brates)) {
+        json_object_set_new(j, "seconds_per_byte", brates);
+        json_object_set_new(j, "bytes_per_call", bcalls);
+    } else {
+        json_decref(brates);
+        json_decref(bcalls);
+    }
     return j;
 }
 

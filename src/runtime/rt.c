@@ -460,7 +460,11 @@ void ps_data_move_end(double bytes)
 {
     double t1 = ps_now();
     ps__check_value(PS_C_DATA_MOVE, PS_VALUE_DATA, bytes);
-    if (ps_recording()) return;
+    if (ps_recording()) {
+        /* a WORK of the construct DATA_MOVE whose count is bytes: the simulator prices it per byte */
+        ps__rt.be->compute(PS_C_DATA_MOVE, dm_t0, t1, bytes);
+        return;
+    }
     ps__record(PS_EV_DATA, PS_C_DATA_MOVE, dm_t0, t1, -1, 0, (uint64_t)(bytes > 0 ? bytes : 0), 0, 0);
 }
 

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "parscope/parscope.h"
 #include "sim/sim.h"
 #include "util/output.h"
 #include "util/util.h"
@@ -112,7 +113,13 @@ int ps_export_simgrid(const ps_streams *s, const ps_machine *m, const char *dir,
                         (unsigned long long)in.n);
                 break;
             case PS_OP_WORK:
-                fprintf(f, "%d compute %llu\n", r, (unsigned long long)in.n);
+                /* a DATA_MOVE's count is bytes: as the flops its time is worth on a host of speed 1/flop_time */
+                if (in.construct == PS_C_DATA_MOVE)
+                    fprintf(f, "%d compute %.0f\n", r,
+                            ps_sim_work_time(m, NULL, in.construct, (double)in.n) *
+                                (m->flop_time > 0 ? 1.0 / m->flop_time : 1e9));
+                else
+                    fprintf(f, "%d compute %llu\n", r, (unsigned long long)in.n);
                 break;
             case PS_OP_WAIT:
                 if (q.n) fprintf(f, "%d waitall\n", r);

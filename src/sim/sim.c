@@ -184,6 +184,13 @@ static double ws_flop_time(const ps_machine *m, int construct, double flops)
     else if (construct == PS_C_MATVECPROD) ws = 4.0 * flops;          /* A: 8 n^2 bytes */
     else if (construct == PS_C_MATPROD) ws = 24.0 * pow(flops / 2.0, 2.0 / 3.0); /* A, B, C */
     double cache = last_level_cache(m);
+    if (construct == PS_C_DATA_MOVE) {
+        /* a copy of n bytes reads n and writes n.  DAXPY moves 24 bytes per 2 flops (STREAM's
+         * count, McCalpin), so the probe's DAXPY rate r gives 12 r bytes/s of memory traffic:
+         * 2n / 12r seconds, at the in-cache rate while source and destination fit the cache */
+        if (!(m->r_incache > 0 && m->r_outcache > 0)) return 0;
+        return 1.0 / (6.0 * (cache > 0 && 2.0 * flops <= cache ? m->r_incache : m->r_outcache));
+    }
     if (ws > 0 && cache > 0 && m->r_incache > 0 && m->r_outcache > 0)
         return 1.0 / (ws <= cache ? m->r_incache : m->r_outcache);
     return 0;
@@ -204,6 +211,8 @@ double ps_sim_work_time(const ps_machine *m, const ps_sim_opts *o, int construct
     }
     if (construct == PS_C_WORK && o && o->work_flop_time > 0) return flops * o->work_flop_time;
     double w = ws_flop_time(m, construct, flops);
+    /* bytes moved are no flops: without a memory rate they are not priced (the result counts them) */
+    if (construct == PS_C_DATA_MOVE) return flops * w;
     return w > 0 ? flops * w : flops * m->flop_time;
 }
 
@@ -1105,7 +1114,12 @@ static void exec(sim *S, int rank, double t)
         switch (in.op) {
         case PS_OP_WORK: {
             double d = ps_sim_work_time(S->m, &S->o, in.construct, (double)in.n) * S->r->stretch;
-            tr_event(S, rank, PS_EV_COMPUTE, in.construct, t, t + d, -1, 0, in.n, 0, 0);
+            int move = in.construct == PS_C_DATA_MOVE;
+            /* a copy shares the node's memory with the other ranks' copies, as a message's does
+             * (the probe's contention; the calibration's 1-rank run has none) */
+            if (move && S->lg && d > 0) d = lg_copy(S, rank, t, d, 0);
+            if (move && d == 0) S->r->unpriced_bytes += (double)in.n;
+            tr_event(S, rank, move ? PS_EV_DATA : PS_EV_COMPUTE, in.construct, t, t + d, -1, 0, in.n, 0, 0);
             a->work += d;
             schedule_step(S, rank, t + d, PH_NEXT);
             return;

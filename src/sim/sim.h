@@ -47,7 +47,7 @@ void ps_sim_defaults(ps_sim_opts *o);
 /* The seed's breakdown of one rank's time. */
 typedef struct ps_sim_rank {
     double   end;          /* when the rank finished its stream */
-    double   work;         /* in WORK */
+    double   work;         /* in WORK (computation, and \DATA_MOVE's copies) */
     double   comm;         /* latencies, and blocked while its own message was on the wire */
     double   wait;         /* blocked waiting for a partner (end - work - comm) */
     uint64_t sent, received, bytes_sent, bytes_received;
@@ -62,6 +62,7 @@ typedef struct ps_sim_result {
     uint64_t     messages;
     uint64_t     peak_in_flight;/* most message records alive at once */
     double       stretch;       /* oversubscription factor applied to CPU costs */
+    double       unpriced_bytes;/* \DATA_MOVE bytes the model has no memory rate for (priced 0) */
     ps_sim_rank *rank;
     ps_trace    *trace;         /* when build_trace */
     ps_sheet     sheet;         /* the predicted trace's result sheet, when build_sheet and has_sheet */
@@ -82,7 +83,9 @@ double ps_sim_transfer_time(const ps_machine *m, double bytes);
 /* Seconds for a WORK of `flops` issued by `construct`: at its calibrated
  * price (moved across the cache as construct_flops_per_call says), else by
  * working set when the construct implies one and the machine gives in-cache
- * and out-of-cache rates, else flops * flop_time. */
+ * and out-of-cache rates, else flops * flop_time.  For DATA_MOVE the count is
+ * bytes copied: calibrated, or at the memory rate the DAXPY rates imply, or 0
+ * when the model has none. */
 double ps_sim_work_time(const ps_machine *m, const ps_sim_opts *o, int construct, double flops);
 
 #endif

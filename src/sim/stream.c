@@ -261,8 +261,8 @@ static int walk(const ps_streams *s, ps_streams_stats *st, char *err, size_t err
                     st->bytes += in.n;
                 }
                 if (in.op == PS_OP_SEND || in.op == PS_OP_RECV) nreq++;
-            } else if (in.op == PS_OP_WORK) {
-                st->flops += (double)in.n;
+            } else if (in.op == PS_OP_WORK && in.construct != PS_C_DATA_MOVE) {
+                st->flops += (double)in.n; /* a DATA_MOVE's count is bytes copied */
             } else if (in.op == PS_OP_WAITONE && in.n >= nreq) {
                 ps_seterr(err, errlen, "rank %d: instruction %llu: WAITONE %llu names a request never issued", r,
                           (unsigned long long)k, (unsigned long long)in.n);

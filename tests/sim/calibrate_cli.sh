@@ -110,6 +110,53 @@ grep -q "^parscope: predict --calibrate: the 1-rank run spent [0-9]*% of its tim
 grep -q "outside measured computation" "$T/err" && fail "--calibrate, large: warned: $(cat "$T/err")"
 [ -s "$T/large.json" ] && [ "$(jget "$T/large.json" '"warning" in d["calibration"]')" = False ] ||
     fail "--calibrate, large: a warning in the JSON"
+# \DATA_MOVE's copies are predicted: 10 iterations of one copy of n doubles a rank.  A model without
+# a memory rate (sp2) cannot price them and says so, counting the bytes; the model above prices them
+# at 2n bytes of traffic per byte copied at 12 r_incache bytes/s (in cache); a calibration prices
+# them per byte from the 1-rank run
+cat >"$T/move.loop" <<'LOOP'
+#include "LOOP.h"
+int main(void)
+{
+    int nodes, me, host, n;
+    \OPEN0(&nodes, &me, &host, &n, 10000);
+    (void)host;
+    (void)me;
+    (void)nodes;
+    double *a = calloc((size_t)n, sizeof *a), *b = calloc((size_t)n, sizeof *b);
+    \LOOP (ITERATIONS) {
+        \DATA_MOVE(n * sizeof(double)) { memcpy(b, a, (size_t)n * sizeof(double)); }
+    }
+    free(a);
+    free(b);
+    \CLOSE0();
+    return EXIT_SUCCESS;
+}
+LOOP
+"$PS" predict "$T/move.loop" -m "$SP2" -n 2 -s 1000 -i 10 -o "$T/move_sp2.json" >"$T/out" 2>"$T/err" ||
+    fail "DATA_MOVE on sp2: $(cat "$T/err")"
+grep -q "^note: the program's .DATA_MOVE copies are not priced (from P = 2): the model has no memory rate" "$T/out" ||
+    fail "DATA_MOVE on sp2: no note: $(cat "$T/out")"
+[ -s "$T/move_sp2.json" ] && [ "$(jget "$T/move_sp2.json" 'd["unpriced_data_move_bytes"]')" = 160000.0 ] ||
+    fail "DATA_MOVE on sp2: the unpriced bytes (2 ranks x 10 x 8000)"
+"$PS" predict "$T/move.loop" -m "$T/cache.ini" -n 2 -s 1000 -i 10 -o "$T/move_cache.json" >"$T/out" 2>"$T/err" ||
+    fail "DATA_MOVE priced: $(cat "$T/err")"
+grep -q "not priced" "$T/out" && fail "DATA_MOVE priced: a note that it is not"
+[ -s "$T/move_cache.json" ] && python3 - "$T/move_cache.json" <<'PY' || fail "DATA_MOVE priced: the time per rank"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert "unpriced_data_move_bytes" not in d
+want = 10 * 8000 / (6 * 1e9)             # the model has no LogGOPS table: no contention
+assert abs(d["breakdown"]["work"] - want) <= 1e-9 * want, (d["breakdown"]["work"], want)
+assert d["sheet"]["busy_pct"] > 99, d["sheet"]
+PY
+"$PS" predict "$T/move.loop" -m "$SP2" -n 2 -s 1000 -i 10 --calibrate -k 1 -o "$T/move_cal.json" >"$T/out" 2>"$T/err" ||
+    fail "DATA_MOVE calibrated: $(cat "$T/err")"
+grep -q "not priced" "$T/out" && fail "DATA_MOVE calibrated: a note that it is not priced"
+grep -q "DATA_MOVE [0-9.e-]* (per byte)" "$T/out" || fail "DATA_MOVE calibrated: no price per byte: $(cat "$T/out")"
+[ -s "$T/move_cal.json" ] && [ "$(jget "$T/move_cal.json" '[d["calibration"]["bytes_per_call"]["DATA_MOVE"], d["calibration"]["seconds_per_byte"]["DATA_MOVE"] > 0, "DATA_MOVE" in d["calibration"]["seconds_per_flop"]]')" = "[8000.0, True, False]" ] ||
+    fail "DATA_MOVE calibrated: the JSON's price"
+
 "$PS" predict "$T/dot.loop" -m "$SP2" -n 1 --calibrate-size 1000 >"$T/out" 2>"$T/err"
 [ $? = 2 ] && grep -q "\-\-calibrate-size needs --calibrate" "$T/err" || fail "--calibrate-size without --calibrate"
 
