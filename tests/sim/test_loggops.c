@@ -3,7 +3,8 @@
  * hand: per size range interpolation, one message, two back to back (the gap),
  * a rendezvous that waits for its receiver to enter the runtime (or not), a
  * token bucket passing a burst at line speed and then the sustained rate, two
- * ranks copying at once, and the probe's bucket estimate from a series.
+ * ranks copying at once, and the probe's bucket estimate from a series (8 KiB
+ * and 1 KiB chunks, a series that stalls, checked against a stream's rate).
  */
 #include <math.h>
 #include <stdio.h>
@@ -290,6 +291,86 @@ TEST_IMPL(loggops_bucket_estimate)
     CHECK(!shaped && r == 0 && b == 0);
 }
 
+/* A stop-and-wait series of chunks of c bytes through a token bucket (depth
+ * burst, rate bytes/s, full at the start), rtt seconds per round trip at
+ * line speed; with stall_every > 0 every stall_every-th round trip also
+ * stalls `stall` seconds (a rank not scheduled), which refills the bucket. */
+static void tbf_series(double *rt, int n, double c, double rate, double burst, double rtt, int stall_every,
+                       double stall)
+{
+    double tok = burst;
+    for (int j = 0; j < n; j++) {
+        double wait = tok >= c ? 0 : (c - tok) / rate;
+        tok = tok >= c ? tok - c : 0;
+        rt[j] = rtt + wait;
+        tok = fmin(burst, tok + rate * rtt);
+        if (stall_every > 0 && j % stall_every == stall_every - 1) {
+            rt[j] += stall;
+            tok = burst;
+        }
+    }
+}
+
+/* The links of `parscope emulate --link 10mbit`: a bucket of 4 KiB at
+ * 1.25 MB/s, 60 us per round trip.  8 KiB chunks never pass at line speed
+ * (each waits for half or all of its tokens): no bucket.  1 KiB chunks: four
+ * pass, the fifth waits 579 us, and after it every chunk waits for the
+ * 949 bytes the round trip did not refill (819 us in all): the rate is
+ * 1024 B / 819.2 us = 1.25 MB/s and the burst 5 x 1024 - 1.25 MB/s x
+ * (5 x 60 + 579.2) us = 4021 bytes (the tokens the first round trips
+ * refilled are the 75 bytes short of 4096).  A stream of 64 x 8 KiB
+ * through the same bucket (416.2 ms) agrees with it. */
+TEST_IMPL(loggops_bucket_small_chunks)
+{
+    double rt[64], r, b;
+    int shaped;
+    tbf_series(rt, 64, 8192, 1.25e6, 4096, 60e-6, 0, 0);
+    ps__loggops_bucket(rt, 64, 8192, &shaped, &r, &b);
+    CHECK(!shaped && r == 0 && b == 0);
+    tbf_series(rt, 64, 1024, 1.25e6, 4096, 60e-6, 0, 0);
+    ps__loggops_bucket(rt, 64, 1024, &shaped, &r, &b);
+    CHECK(shaped);
+    CHECK(fabs(r - 1.25e6) < 1e-6 * 1.25e6, "rate %g", r);
+    CHECK(fabs(b - 4021) < 0.5, "burst %g", b);
+    const double bytes = 64 * 8192.0, t = (bytes - 4096) / 1.25e6 + 60e-6;
+    CHECK(ps__loggops_bucket_agrees(r, b, bytes, t));
+    /* an unshaped link, 1 KiB chunks: 60-78 us each, none waits */
+    for (int j = 0; j < 64; j++) rt[j] = 60e-6 * (1 + 0.15 * (j % 3));
+    ps__loggops_bucket(rt, 64, 1024, &shaped, &r, &b);
+    CHECK(!shaped && r == 0 && b == 0);
+}
+
+/* A series that stalls reads as a slow bucket: the same link, 8 KiB chunks,
+ * every fourth round trip 13 ms longer (its rank not scheduled; the bucket
+ * refills meanwhile).  The chunk after a stall passes half at line speed
+ * (3.34 ms), the next two wait (6.55 ms), the fourth takes 19.55 ms: the
+ * series reads 8192 B / 19.55 ms = 0.419 MB/s and 4 x 8192 - 0.419 MB/s x
+ * 35.99 ms = 17687 bytes, as the probe once read 28 KiB at 0.48 MB/s at a
+ * load of 13.  The stream says 1.26 MB/s (at least (512 KiB - 17687 B) /
+ * 416.2 ms = 1.22 MB/s with that burst): more than the tolerance apart, so
+ * no bucket.  A bucket faster than the stream does not agree either. */
+TEST_IMPL(loggops_bucket_stalled)
+{
+    double rt[64], r, b;
+    int shaped;
+    tbf_series(rt, 64, 8192, 1.25e6, 4096, 60e-6, 4, 13e-3);
+    ps__loggops_bucket(rt, 64, 8192, &shaped, &r, &b);
+    CHECK(shaped);
+    CHECK(fabs(r - 0.41895e6) < 0.001e6, "rate %g", r);
+    CHECK(fabs(b - 17687) < 1, "burst %g", b);
+    const double bytes = 64 * 8192.0, t = (bytes - 4096) / 1.25e6 + 60e-6;
+    CHECK(!ps__loggops_bucket_agrees(r, b, bytes, t));
+    /* the limits: (bytes - burst) / t / 1.43 and bytes / t x 1.43 */
+    const double lo = (bytes - b) / t / PS_PROBE_BUCKET_TOL, hi = bytes / t * PS_PROBE_BUCKET_TOL;
+    CHECK(ps__loggops_bucket_agrees(lo * 1.001, b, bytes, t));
+    CHECK(!ps__loggops_bucket_agrees(lo * 0.999, b, bytes, t));
+    CHECK(ps__loggops_bucket_agrees(hi * 0.999, b, bytes, t));
+    CHECK(!ps__loggops_bucket_agrees(hi * 1.001, b, bytes, t));
+    /* nothing measured: no agreement */
+    CHECK(!ps__loggops_bucket_agrees(r, b, bytes, 0));
+    CHECK(!ps__loggops_bucket_agrees(0, b, bytes, t));
+}
+
 /* The model measured across two nodes, with the ping-pong within a node
  * ([pingpong_intra]: 1.01 us at 100 B, 2 us at 10000 B), `nodes` nodes, rank
  * r on node r mod nodes, links of 100 MB/s (star). */
@@ -360,3 +441,4 @@ TEST_IMPL(loggops_star_fan_in)
     NEAR(run(&nobus, fan_in, &r), 17 * US);
     ps_sim_result_free(&r);
 }
+
