@@ -2,9 +2,10 @@
  * test_loggops.c - the simulator's LogGOPS model against timings computed by
  * hand: per size range interpolation, one message, two back to back (the gap),
  * a rendezvous that waits for its receiver to enter the runtime (or not), a
- * token bucket passing a burst at line speed and then the sustained rate, two
- * ranks copying at once, and the probe's bucket estimate from a series (8 KiB
- * and 1 KiB chunks, a series that stalls, checked against a stream's rate).
+ * token bucket passing a burst at line speed and then the sustained rate (on
+ * a bus and on a star, whose ways in have buckets too), two ranks copying at
+ * once, and the probe's bucket estimate from a series (8 KiB and 1 KiB
+ * chunks, a series that stalls, checked against a stream's rate).
  */
 #include <math.h>
 #include <stdio.h>
@@ -442,3 +443,33 @@ TEST_IMPL(loggops_star_fan_in)
     ps_sim_result_free(&r);
 }
 
+/* A shaped star: tbf on both ends of every link, buckets of 10000 bytes at
+ * 1e6 bytes/s, every other cost 0.  Ranks 1, 2, 3 (nodes 1, 2, 3) each send
+ * 4000 bytes to rank 0 at once: their ways out are idle (full buckets), and
+ * node 0's way in passes the first two at once (10000 - 8000 = 2000 tokens
+ * left) and the third after the 2000 tokens it misses: 2 ms.  Holding the
+ * way in for 4000 B / 1e6 B/s per message (the star without a bucket) would
+ * take 8 ms.  One message alone passes at once. */
+TEST_IMPL(loggops_star_bucket)
+{
+    char err[512];
+    const char *text = "[machine]\nsend_latency = 0\nrecv_latency = 0\nword_time = 0\nflop_time = 1e-9\n"
+                       "network = star\nnodes = 4\nlink_rate = 1e6\n[loggops]\nS = 0\no_post = 0\no_done = 0\n"
+                       "rate = 1e6\nburst = 10000\n1 = 0 0 0 0\n1000000 = 0 0 0 0\n";
+    ps_machine m;
+    CHECK(ps_machine_parse(text, "star.ini", &m, err, sizeof err) == 0, "%s", err);
+    ps_sim_result r;
+    NEAR(run(&m, "ranks 4\nrank 0\n RECEIVE 1 4000\n RECEIVE 2 4000\n RECEIVE 3 4000\n WAIT\n"
+                 "rank 1\n SEND 0 4000\n WAIT\nrank 2\n SEND 0 4000\n WAIT\nrank 3\n SEND 0 4000\n WAIT\n", &r),
+         2e-3);
+    ps_sim_result_free(&r);
+    NEAR(run(&m, "ranks 4\nrank 0\n RECEIVE 1 4000\n WAIT\nrank 1\n SEND 0 4000\n WAIT\nrank 2\nrank 3\n", &r), 0);
+    ps_sim_result_free(&r);
+    /* the way out too: rank 1 sends 4000 to each of ranks 0, 2, 3 (three
+     * ways in with full buckets): node 1's way out misses 2000 tokens for
+     * the third, which arrives at 2 ms */
+    NEAR(run(&m, "ranks 4\nrank 0\n RECEIVE 1 4000\n WAIT\nrank 1\n SEND 0 4000\n SEND 2 4000\n SEND 3 4000\n WAIT\n"
+                 "rank 2\n RECEIVE 1 4000\n WAIT\nrank 3\n RECEIVE 1 4000\n WAIT\n", &r),
+         2e-3);
+    ps_sim_result_free(&r);
+}
