@@ -26,8 +26,8 @@
  *            of 8 KiB messages after the link was idle: the first ones pass at
  *            line speed while the bucket lasts, then one per chunk / rate;
  *            where that finds none but the series goes at a stream's rate (a
- *            rate-limited link), a series of 1 KiB messages (a bucket of 2 to
- *            16 KiB holds too few 8 KiB chunks to show).  A bucket counts
+ *            rate-limited link), series of 4 KiB, then 1 KiB messages (a
+ *            bucket below 16 KiB holds too few 8 KiB chunks to show).  A bucket counts
  *            only when its rate agrees with the stream's (stalls of a loaded
  *            machine read as a slow bucket in a stop-and-wait series).
  * On a shaped link every test sends at most half the bucket, after an idle
@@ -51,7 +51,7 @@ enum { TAG_LG = 0x4c47, TAG_LG_CTRL = 0x4c48, TAG_LG_ACK = 0x4c49 };
 
 #define LG_MAX_SIZES   24
 #define LG_CHUNK       8192      /* bucket probe: bytes per stop-and-wait message */
-#define LG_SMALL_CHUNK 1024      /* ... for a bucket the first series cannot see */
+static const int lg_small[] = {4096, 1024}; /* ... for a bucket the first series cannot see */
 #define LG_CHUNKS      64        /* ... at most this many after the idle pause */
 #define LG_MAX_BURST(c) ((c) * LG_CHUNKS * 3 / 4) /* largest bucket a series of chunk c can see */
 #define LG_STREAM_S    0.25      /* the reference stream lasts about this long */
@@ -532,20 +532,29 @@ static void decide(int rank, int peer, const ps_probe_budget *b, json_t *out)
         v[4] = !shaped && med < 2 * LG_CHUNK * lg_st / lg_sbytes;
     }
     share_double(rank, peer, &v[4]);
-    if (v[4] > 0.5) {
-        idle = fmin(1.0, fmax(1e-3, 1.5 * LG_MAX_BURST(LG_SMALL_CHUNK) * lg_st / lg_sbytes));
-        bucket_series(rank, peer, idle, rt, LG_CHUNKS, LG_SMALL_CHUNK);
+    /* smaller chunks, each while none is found: a chunk must take over three
+     * times its line-speed round trip at the rate to show (1 KiB at 100 Mbit/s
+     * does not), and the bucket must hold more than two chunks */
+    json_t *small = rank == 0 ? json_array() : NULL;
+    for (size_t i = 0; v[4] > 0.5 && v[0] < 0.5 && i < sizeof lg_small / sizeof lg_small[0]; i++) {
+        idle = fmin(1.0, fmax(1e-3, 1.5 * LG_MAX_BURST(lg_small[i]) * lg_st / lg_sbytes));
+        bucket_series(rank, peer, idle, rt, LG_CHUNKS, (size_t)lg_small[i]);
         if (rank == 0) {
             int shaped;
-            ps__loggops_bucket(rt, LG_CHUNKS, LG_SMALL_CHUNK, &shaped, &v[1], &v[2]);
-            v[0] = shaped;
-            v[3] = LG_SMALL_CHUNK;
+            ps__loggops_bucket(rt, LG_CHUNKS, lg_small[i], &shaped, &v[1], &v[2]);
+            v[3] = lg_small[i];
             json_t *bk = json_object();
-            json_object_set_new(bk, "chunk", json_integer(LG_SMALL_CHUNK));
+            json_object_set_new(bk, "chunk", json_integer(lg_small[i]));
             json_object_set_new(bk, "idle", json_real(idle));
             json_object_set_new(bk, "round_trips", ps__json_array_of(rt, LG_CHUNKS));
-            json_object_set_new(out, "bucket_series_small", bk);
+            json_array_append_new(small, bk);
+            v[0] = shaped;
         }
+        share_double(rank, peer, &v[0]);
+    }
+    if (rank == 0) {
+        json_object_set_new(out, "bucket_series_small", small);
+        if (v[0] < 0.5) v[3] = LG_CHUNK;
     }
     if (rank == 0 && v[0] > 0.5 && !ps__loggops_bucket_agrees(v[1], v[2], lg_sbytes, lg_st)) {
         json_object_set_new(out, "bucket_rejected",

@@ -314,13 +314,14 @@ static void tbf_series(double *rt, int n, double c, double rate, double burst, d
 
 /* The links of `parscope emulate --link 10mbit`: a bucket of 4 KiB at
  * 1.25 MB/s, 60 us per round trip.  8 KiB chunks never pass at line speed
- * (each waits for half or all of its tokens): no bucket.  1 KiB chunks: four
- * pass, the fifth waits 579 us, and after it every chunk waits for the
- * 949 bytes the round trip did not refill (819 us in all): the rate is
- * 1024 B / 819.2 us = 1.25 MB/s and the burst 5 x 1024 - 1.25 MB/s x
- * (5 x 60 + 579.2) us = 4021 bytes (the tokens the first round trips
- * refilled are the 75 bytes short of 4096).  A stream of 64 x 8 KiB
- * through the same bucket (416.2 ms) agrees with it. */
+ * (each waits for half or all of its tokens), and a bucket of one 4 KiB
+ * chunk is not one: no bucket.  1 KiB chunks: four pass, the fifth waits
+ * 579 us, and after it every chunk waits for the 949 bytes the round trip
+ * did not refill (819 us in all): the rate is 1024 B / 819.2 us =
+ * 1.25 MB/s and the burst 5 x 1024 - 1.25 MB/s x (5 x 60 + 579.2) us =
+ * 4021 bytes (the tokens the first round trips refilled are the 75 bytes
+ * short of 4096).  A stream of 64 x 8 KiB through the same bucket
+ * (416.2 ms) agrees with it. */
 TEST_IMPL(loggops_bucket_small_chunks)
 {
     double rt[64], r, b;
@@ -328,6 +329,9 @@ TEST_IMPL(loggops_bucket_small_chunks)
     tbf_series(rt, 64, 8192, 1.25e6, 4096, 60e-6, 0, 0);
     ps__loggops_bucket(rt, 64, 8192, &shaped, &r, &b);
     CHECK(!shaped && r == 0 && b == 0);
+    tbf_series(rt, 64, 4096, 1.25e6, 4096, 60e-6, 0, 0);
+    ps__loggops_bucket(rt, 64, 4096, &shaped, &r, &b);
+    CHECK(!shaped); /* (a bucket of one chunk does not show) */
     tbf_series(rt, 64, 1024, 1.25e6, 4096, 60e-6, 0, 0);
     ps__loggops_bucket(rt, 64, 1024, &shaped, &r, &b);
     CHECK(shaped);
@@ -335,6 +339,23 @@ TEST_IMPL(loggops_bucket_small_chunks)
     CHECK(fabs(b - 4021) < 0.5, "burst %g", b);
     const double bytes = 64 * 8192.0, t = (bytes - 4096) / 1.25e6 + 60e-6;
     CHECK(ps__loggops_bucket_agrees(r, b, bytes, t));
+    /* --link 100mbit: a bucket of 12500 bytes at 12.5 MB/s, 40 us per round
+     * trip.  8 KiB chunks: fewer than three fit; 1 KiB chunks: one takes
+     * 82 us at the rate, under three round trips (never "waited"); 4 KiB:
+     * three pass, the fourth waits 190.7 us for the 2384 bytes missing, then
+     * each takes 327.7 us: the rate, and 4 x 4096 - 12.5 MB/s x (3 x 40 +
+     * 230.7) us = 12000 bytes (the 500 bytes of the last round trip short) */
+    tbf_series(rt, 64, 8192, 12.5e6, 12500, 40e-6, 0, 0);
+    ps__loggops_bucket(rt, 64, 8192, &shaped, &r, &b);
+    CHECK(!shaped);
+    tbf_series(rt, 64, 1024, 12.5e6, 12500, 40e-6, 0, 0);
+    ps__loggops_bucket(rt, 64, 1024, &shaped, &r, &b);
+    CHECK(!shaped);
+    tbf_series(rt, 64, 4096, 12.5e6, 12500, 40e-6, 0, 0);
+    ps__loggops_bucket(rt, 64, 4096, &shaped, &r, &b);
+    CHECK(shaped);
+    CHECK(fabs(r - 12.5e6) < 1e-6 * 12.5e6, "rate %g", r);
+    CHECK(fabs(b - 12000) < 0.5, "burst %g", b);
     /* an unshaped link, 1 KiB chunks: 60-78 us each, none waits */
     for (int j = 0; j < 64; j++) rt[j] = 60e-6 * (1 + 0.15 * (j % 3));
     ps__loggops_bucket(rt, 64, 1024, &shaped, &r, &b);
