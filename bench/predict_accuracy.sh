@@ -62,7 +62,7 @@ grep -E '^(S|o_post|o_done|contention|progress_send|progress_recv|rate|burst) = 
   sed 's/^/model:   /'
 echo
 echo
-printf "%-12s %-34s %12s %12s %8s  %s\n" program command measured predicted error load
+printf "%-12s %-34s %12s %12s %8s %8s  %s\n" program command measured predicted error "meas. +-" load
 for row in "${programs[@]}"; do
   IFS='|' read -r name cmd cal <<< "$row"
   if [ -n "$only" ] && [[ ",$only," != *",$name,"* ]]; then continue; fi
@@ -83,17 +83,25 @@ def t(path):
     d = d["points"][0] if "points" in d else d
     return d["time"]["min"]
 m, p = t(sys.argv[1]), t(sys.argv[2])
-print("%s\t%s\t%.6g\t%.6g\t%.4f\t%s-%s" % (sys.argv[3], sys.argv[4], m, p, (p - m) / m, sys.argv[5], sys.argv[6]))
+# the measured time's own uncertainty (the best two trials' gap), as the comparison gives it
+rows = json.load(open(sys.argv[2])).get("comparison") or [{}]
+u = rows[0].get("measured_uncertainty")
+print("%s\t%s\t%.6g\t%.6g\t%.4f\t%s-%s\t%s" % (sys.argv[3], sys.argv[4], m, p, (p - m) / m, sys.argv[5], sys.argv[6],
+                                             "%.1f%%" % (100 * u) if isinstance(u, (int, float)) else "-"))
 PY
-  tail -1 "$work/table" | awk -F'\t' '{printf "%-12s %-34s %10.4g ms %10.4g ms %+7.1f%%  %s\n", $1, $2, $3*1e3, $4*1e3, $5*100, $6}'
+  tail -1 "$work/table" | awk -F'\t' '{printf "%-12s %-34s %10.4g ms %10.4g ms %+7.1f%% %8s  %s\n", $1, $2, $3*1e3, $4*1e3, $5*100, $7, $6}'
 done
 echo
 [ -s "$work/table" ] && python3 - "$work/table" <<'PY'
 import statistics, sys
-e = [float(l.split("\t")[4]) for l in open(sys.argv[1])]
+rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1])]
+e = [float(r[4]) for r in rows]
 a = [abs(x) for x in e]
 print("median |error| %.1f%%, largest |error| %.1f%%, %d of %d within 20%%, %d negative, %d positive"
       % (100 * statistics.median(a), 100 * max(a), sum(x <= 0.2 for x in a), len(a),
          sum(x < 0 for x in e), sum(x > 0 for x in e)))
+# a measured time whose best two trials differ by more than 5% is no firm reference (parscope compare)
+loose = [r[0] for r in rows if r[6].endswith("%") and float(r[6][:-1]) > 5]
+if loose: print("measured times not reproducible (best two > 5%% apart): %s" % ", ".join(loose))
 PY
 echo "load at the end: $(cut -d' ' -f1-3 /proc/loadavg)"

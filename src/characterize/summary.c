@@ -34,6 +34,7 @@
 #include "report/noise.h"
 #include "report/result.h"
 #include "predict/compare.h"
+#include "trace/json.h"
 #include "util/util.h"
 
 /* Thresholds of the bottleneck rule (see the top comment). */
@@ -46,12 +47,6 @@ static json_t *load(const char *dir, const char *name)
     snprintf(p, sizeof p, "%s/%s", dir, name);
     if (!ps_file_exists(p)) return NULL;
     return json_load_file(p, 0, NULL);
-}
-
-static double num(const json_t *o, const char *key)
-{
-    json_t *v = o ? json_object_get(o, key) : NULL;
-    return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
 static json_t *jnum(double v) { return isfinite(v) ? json_real(v) : json_null(); }
@@ -83,25 +78,25 @@ static void summary_probe(json_t *s, const char *dir)
     json_t *pp = json_object_get(pr, "pingpong"), *bsp = json_object_get(pr, "bsp");
     json_t *h = json_object_get(pp, "hockney");
     json_t *o = json_object();
-    json_object_set_new(o, "latency_s", jnum(num(pp, "latency")));
-    json_object_set_new(o, "bandwidth_Bps", jnum(num(pp, "bandwidth")));
+    json_object_set_new(o, "latency_s", jnum(ps_json_num(pp, "latency")));
+    json_object_set_new(o, "bandwidth_Bps", jnum(ps_json_num(pp, "bandwidth")));
     /* the largest message's rate: a shaped or congested link's sustained rate
      * can be far below the best (burst) figure */
     json_t *sizes = json_object_get(pp, "sizes");
     json_t *last = json_array_get(sizes, json_array_size(sizes) ? json_array_size(sizes) - 1 : 0);
-    if (last && num(last, "min") > 0) {
-        json_object_set_new(o, "largest_bytes", jnum(num(last, "bytes")));
-        json_object_set_new(o, "bandwidth_largest_Bps", jnum(num(last, "bytes") / num(last, "min")));
+    if (last && ps_json_num(last, "min") > 0) {
+        json_object_set_new(o, "largest_bytes", jnum(ps_json_num(last, "bytes")));
+        json_object_set_new(o, "bandwidth_largest_Bps", jnum(ps_json_num(last, "bytes") / ps_json_num(last, "min")));
     }
-    json_object_set_new(o, "hockney_t0_s", jnum(num(h, "t0")));
-    json_object_set_new(o, "hockney_r_inf_Bps", jnum(num(h, "r_inf")));
-    json_object_set_new(o, "n_half_bytes", jnum(num(h, "n_half")));
-    json_object_set_new(o, "bsp_p", jnum(num(bsp, "p")));
-    json_object_set_new(o, "r_flops", jnum(num(bsp, "r")));
-    json_object_set_new(o, "g_flops", jnum(num(bsp, "g")));
-    json_object_set_new(o, "l_flops", jnum(num(bsp, "l")));
-    json_object_set_new(o, "g_us", jnum(num(bsp, "g_us")));
-    json_object_set_new(o, "l_us", jnum(num(bsp, "l_us")));
+    json_object_set_new(o, "hockney_t0_s", jnum(ps_json_num(h, "t0")));
+    json_object_set_new(o, "hockney_r_inf_Bps", jnum(ps_json_num(h, "r_inf")));
+    json_object_set_new(o, "n_half_bytes", jnum(ps_json_num(h, "n_half")));
+    json_object_set_new(o, "bsp_p", jnum(ps_json_num(bsp, "p")));
+    json_object_set_new(o, "r_flops", jnum(ps_json_num(bsp, "r")));
+    json_object_set_new(o, "g_flops", jnum(ps_json_num(bsp, "g")));
+    json_object_set_new(o, "l_flops", jnum(ps_json_num(bsp, "l")));
+    json_object_set_new(o, "g_us", jnum(ps_json_num(bsp, "g_us")));
+    json_object_set_new(o, "l_us", jnum(ps_json_num(bsp, "l_us")));
     int agree = 1;
     size_t i;
     json_t *a;
@@ -127,15 +122,15 @@ static void summary_fingerprint(json_t *s, const char *dir)
     json_t *sh = json_object_get(fp, "sheet"), *t = json_object_get(fp, "time");
     json_t *o = json_object();
     json_object_set_new(o, "ranks", json_integer(json_integer_value(json_object_get(json_object_get(fp, "params"), "ranks"))));
-    json_object_set_new(o, "time_s", jnum(num(t, "min")));
-    json_object_set_new(o, "time_uncertainty", jnum(num(t, "uncertainty")));
+    json_object_set_new(o, "time_s", jnum(ps_json_num(t, "min")));
+    json_object_set_new(o, "time_uncertainty", jnum(ps_json_num(t, "uncertainty")));
     json_object_set_new(o, "trials", json_integer(json_integer_value(json_object_get(t, "trials"))));
     json_object_set_new(o, "oversubscribed", json_boolean(json_is_true(json_object_get(fp, "oversubscribed"))));
     if (json_object_get(fp, "noise")) json_object_set(o, "noise", json_object_get(fp, "noise"));
-    json_object_set_new(o, "busy_pct", jnum(num(sh, "busy_pct")));
-    json_object_set_new(o, "overhead_pct", jnum(num(sh, "overhead_pct")));
-    json_object_set_new(o, "idle_pct", jnum(num(sh, "idle_pct")));
-    json_object_set_new(o, "messages", jnum(num(sh, "messages_sent")));
+    json_object_set_new(o, "busy_pct", jnum(ps_json_num(sh, "busy_pct")));
+    json_object_set_new(o, "overhead_pct", jnum(ps_json_num(sh, "overhead_pct")));
+    json_object_set_new(o, "idle_pct", jnum(ps_json_num(sh, "idle_pct")));
+    json_object_set_new(o, "messages", jnum(ps_json_num(sh, "messages_sent")));
     json_object_set_new(s, "fingerprint", o);
     json_decref(fp);
 }
@@ -161,9 +156,9 @@ static void summary_scale(json_t *s, const char *dir, scale_figs *f)
     json_array_foreach(json_object_get(sc, "points"), i, p) {
         const char *v = json_string_value(json_object_get(p, "variation"));
         int r = (int)json_integer_value(json_object_get(json_object_get(p, "params"), "ranks"));
-        if (v && !strcmp(v, "base") && r >= f->maxp && isfinite(num(p, "efficiency"))) {
+        if (v && !strcmp(v, "base") && r >= f->maxp && isfinite(ps_json_num(p, "efficiency"))) {
             f->maxp = r;
-            f->eff = num(p, "efficiency");
+            f->eff = ps_json_num(p, "efficiency");
         }
     }
     const json_t *cs = json_object_get(sc, "conclusions");
@@ -171,12 +166,12 @@ static void summary_scale(json_t *s, const char *dir, scale_figs *f)
     const json_t *nl = ps_finding_by_id(cs, "network-limited");
     f->network_limited = nl && !strcmp(json_string_value(json_object_get(nl, "verdict")), "finding");
     if (ef) {
-        f->loss = num(ef, "effect");
-        f->loss_noise = num(ef, "noise");
+        f->loss = ps_json_num(ef, "effect");
+        f->loss_noise = ps_json_num(ef, "noise");
     }
     if (mb) {
-        f->mem = 1 - num(mb, "effect");
-        f->mem_noise = num(mb, "noise");
+        f->mem = 1 - ps_json_num(mb, "effect");
+        f->mem_noise = ps_json_num(mb, "noise");
     }
     json_object_set_new(o, "largest_ranks", json_integer(f->maxp));
     json_object_set_new(o, "efficiency_base", jnum(f->eff));
@@ -208,7 +203,7 @@ static void summary_predict(json_t *s, const char *dir, int ranks, double *comm_
             /* communication share of the computing workloads at the largest P */
             json_t *pt = point_at(md, ranks);
             json_t *sh = json_object_get(pt, "sheet");
-            double o = num(sh, "overhead_pct"), i = num(sh, "idle_pct");
+            double o = ps_json_num(sh, "overhead_pct"), i = ps_json_num(sh, "idle_pct");
             int pr = (int)json_integer_value(json_object_get(json_object_get(pt, "params"), "ranks"));
             if (isfinite(o) && isfinite(i) && pr > 1) {
                 share += o + i;
@@ -218,7 +213,7 @@ static void summary_predict(json_t *s, const char *dir, int ranks, double *comm_
                  * (all of d in one class); d is taken as the second-best
                  * trial's excess, u T.  A share of time-sliced ranks is no
                  * measurement: its noise is the share itself. */
-                double S = (o + i) / 100, u = num(json_object_get(pt, "time"), "uncertainty");
+                double S = (o + i) / 100, u = ps_json_num(json_object_get(pt, "time"), "uncertainty");
                 double ns = isfinite(u) ? fmax(S, 1 - S) * u / (1 + u) : NAN;
                 if (json_is_true(json_object_get(pt, "oversubscribed"))) {
                     *over = 1;
@@ -233,12 +228,12 @@ static void summary_predict(json_t *s, const char *dir, int ranks, double *comm_
             size_t i;
             json_t *row;
             json_array_foreach(cmp ? json_object_get(cmp, "rows") : NULL, i, row) {
-                double e = num(row, "error");
+                double e = ps_json_num(row, "error");
                 json_t *r = json_object();
                 json_object_set_new(r, "workload", json_string(predicted[w]));
                 json_object_set_new(r, "ranks", json_integer(json_integer_value(json_object_get(row, "ranks"))));
-                json_object_set_new(r, "measured_s", jnum(num(row, "measured_s")));
-                json_object_set_new(r, "predicted_s", jnum(num(row, "predicted_s")));
+                json_object_set_new(r, "measured_s", jnum(ps_json_num(row, "measured_s")));
+                json_object_set_new(r, "predicted_s", jnum(ps_json_num(row, "predicted_s")));
                 json_object_set_new(r, "error", jnum(e));
                 json_array_append_new(rows, r);
                 /* P = 1 is the calibration run's own case: accuracy is judged above it */
@@ -469,32 +464,32 @@ void ps_characterize_print(const json_t *s, FILE *f)
         fprintf(f, "  WARNING: more ranks than cores in some steps: their times include time-slicing and their busy / "
                    "idle figures are marked\n");
     if (p) {
-        fmt_t(a, sizeof a, num(p, "latency_s"));
-        fmt_bw(c, sizeof c, num(p, "bandwidth_Bps"));
+        fmt_t(a, sizeof a, ps_json_num(p, "latency_s"));
+        fmt_bw(c, sizeof c, ps_json_num(p, "bandwidth_Bps"));
         char d[64], e[32];
-        fmt_bw(d, sizeof d, num(p, "bandwidth_largest_Bps"));
-        ps_fmt_bytes(e, sizeof e, num(p, "largest_bytes"));
+        fmt_bw(d, sizeof d, ps_json_num(p, "bandwidth_largest_Bps"));
+        ps_fmt_bytes(e, sizeof e, ps_json_num(p, "largest_bytes"));
         fprintf(f, "  ping-pong: latency %s, bandwidth %s best, %s at %s; n1/2 = %.0f bytes\n", a, c, d, e,
-                num(p, "n_half_bytes"));
+                ps_json_num(p, "n_half_bytes"));
         fprintf(f, "  BSP (p = %.0f): r = %.0f Mflop/s, g = %.3g flops (%.3g us), l = %.3g flops (%.3g us)%s\n",
-                num(p, "bsp_p"), num(p, "r_flops") / 1e6, num(p, "g_flops"), num(p, "g_us"), num(p, "l_flops"),
-                num(p, "l_us"), json_is_true(json_object_get(p, "best_two_agree")) ? "" : "  [best two runs disagree]");
+                ps_json_num(p, "bsp_p"), ps_json_num(p, "r_flops") / 1e6, ps_json_num(p, "g_flops"), ps_json_num(p, "g_us"),
+                ps_json_num(p, "l_flops"), ps_json_num(p, "l_us"), json_is_true(json_object_get(p, "best_two_agree")) ? "" : "  [best two runs disagree]");
     } else {
         fprintf(f, "  probe: not measured\n");
     }
     if (fp) {
-        fmt_t(a, sizeof a, num(fp, "time_s"));
+        fmt_t(a, sizeof a, ps_json_num(fp, "time_s"));
         fprintf(f, "  fingerprint on %lld ranks: %s; busy %.1f%%, overhead %.1f%%, idle %.1f%%\n",
-                (long long)json_integer_value(json_object_get(fp, "ranks")), a, num(fp, "busy_pct"),
-                num(fp, "overhead_pct"), num(fp, "idle_pct"));
+                (long long)json_integer_value(json_object_get(fp, "ranks")), a, ps_json_num(fp, "busy_pct"),
+                ps_json_num(fp, "overhead_pct"), ps_json_num(fp, "idle_pct"));
     }
     if (sc)
         fprintf(f, "  clue sweep: efficiency %.0f%% +/- %.0f%% at P = %lld (base variation)\n",
-                100 * num(sc, "efficiency_base"), 100 * num(sc, "efficiency_noise"),
+                100 * ps_json_num(sc, "efficiency_base"), 100 * ps_json_num(sc, "efficiency_noise"),
                 (long long)json_integer_value(json_object_get(sc, "largest_ranks")));
     if (pr && json_integer_value(json_object_get(pr, "points")) > 0)
         fprintf(f, "  predictions (P > 1): mean |error| %.1f%%, max %.1f%% over %lld points\n",
-                100 * num(pr, "mean_abs_error"), 100 * num(pr, "max_abs_error"),
+                100 * ps_json_num(pr, "mean_abs_error"), 100 * ps_json_num(pr, "max_abs_error"),
                 (long long)json_integer_value(json_object_get(pr, "points")));
     fprintf(f, "  main bottleneck [%s]: %s: %s\n", str(b, "verdict"), str(b, "name"), str(b, "reason"));
     const char *warn = json_string_value(json_object_get(s, "warning"));
@@ -531,35 +526,35 @@ int ps_characterize_report_html(FILE *out, const json_t *s, const char *dir, con
     ps_html_kv(out, "Machine", "%s (%s, %lld cores, %s)", str(m, "host"), str(m, "cpu"),
                (long long)json_integer_value(json_object_get(m, "cores")), str(m, "mpi"));
     if (p) {
-        ps_html_fmt_time(a, sizeof a, num(p, "latency_s"));
+        ps_html_fmt_time(a, sizeof a, ps_json_num(p, "latency_s"));
         ps_html_kv(out, "Latency (ping-pong, half round trip)", "%s", a);
-        fmt_bw(a, sizeof a, num(p, "bandwidth_Bps"));
+        fmt_bw(a, sizeof a, ps_json_num(p, "bandwidth_Bps"));
         ps_html_kv(out, "Bandwidth (ping-pong, best)", "%s", a);
         char e[32];
-        fmt_bw(a, sizeof a, num(p, "bandwidth_largest_Bps"));
-        ps_fmt_bytes(e, sizeof e, num(p, "largest_bytes"));
+        fmt_bw(a, sizeof a, ps_json_num(p, "bandwidth_largest_Bps"));
+        ps_fmt_bytes(e, sizeof e, ps_json_num(p, "largest_bytes"));
         ps_html_kv(out, "Bandwidth at the largest message", "%s (%s)", a, e);
-        ps_html_kv(out, "BSP r", "%.0f Mflop/s", num(p, "r_flops") / 1e6);
-        ps_html_kv(out, "BSP g", "%.3g flops (%.3g \xc2\xb5s per word)", num(p, "g_flops"), num(p, "g_us"));
-        ps_html_kv(out, "BSP l", "%.3g flops (%.3g \xc2\xb5s)", num(p, "l_flops"), num(p, "l_us"));
+        ps_html_kv(out, "BSP r", "%.0f Mflop/s", ps_json_num(p, "r_flops") / 1e6);
+        ps_html_kv(out, "BSP g", "%.3g flops (%.3g \xc2\xb5s per word)", ps_json_num(p, "g_flops"), ps_json_num(p, "g_us"));
+        ps_html_kv(out, "BSP l", "%.3g flops (%.3g \xc2\xb5s)", ps_json_num(p, "l_flops"), ps_json_num(p, "l_us"));
         ps_html_kv(out, "Best two probe runs agree within 5%", "%s",
                    json_is_true(json_object_get(p, "best_two_agree")) ? "yes" : "no: treat the figures with care");
     } else {
         ps_html_kv(out, "Probe", "not measured");
     }
     if (fp) {
-        ps_html_fmt_time(a, sizeof a, num(fp, "time_s"));
+        ps_html_fmt_time(a, sizeof a, ps_json_num(fp, "time_s"));
         ps_html_kv(out, "Fingerprint", "%s on %lld ranks (busy %.1f%%, overhead %.1f%%, idle %.1f%%)", a,
-                   (long long)json_integer_value(json_object_get(fp, "ranks")), num(fp, "busy_pct"),
-                   num(fp, "overhead_pct"), num(fp, "idle_pct"));
+                   (long long)json_integer_value(json_object_get(fp, "ranks")), ps_json_num(fp, "busy_pct"),
+                   ps_json_num(fp, "overhead_pct"), ps_json_num(fp, "idle_pct"));
     }
     if (sc)
         ps_html_kv(out, "Efficiency at the largest P (clue, base)", "%.0f%% +/- %.0f%% at P = %lld",
-                   100 * num(sc, "efficiency_base"), 100 * num(sc, "efficiency_noise"),
+                   100 * ps_json_num(sc, "efficiency_base"), 100 * ps_json_num(sc, "efficiency_noise"),
                    (long long)json_integer_value(json_object_get(sc, "largest_ranks")));
     if (pr && json_integer_value(json_object_get(pr, "points")) > 0)
         ps_html_kv(out, "Prediction accuracy (P > 1)", "mean |error| %.1f%%, max %.1f%% over %lld points",
-                   100 * num(pr, "mean_abs_error"), 100 * num(pr, "max_abs_error"),
+                   100 * ps_json_num(pr, "mean_abs_error"), 100 * ps_json_num(pr, "max_abs_error"),
                    (long long)json_integer_value(json_object_get(pr, "points")));
     ps_html_kv_end(out);
     if (pr && json_array_size(json_object_get(pr, "rows"))) {
@@ -569,14 +564,14 @@ int ps_characterize_report_html(FILE *out, const json_t *s, const char *dir, con
         json_t *r;
         json_array_foreach(json_object_get(pr, "rows"), i, r) {
             char x[64], y[64];
-            ps_html_fmt_time(x, sizeof x, num(r, "measured_s"));
-            ps_html_fmt_time(y, sizeof y, num(r, "predicted_s"));
+            ps_html_fmt_time(x, sizeof x, ps_json_num(r, "measured_s"));
+            ps_html_fmt_time(y, sizeof y, ps_json_num(r, "predicted_s"));
             ps_html_row_begin(out);
             ps_html_cell(out, 0, "%s", str(r, "workload"));
             ps_html_cell(out, 1, "%lld", (long long)json_integer_value(json_object_get(r, "ranks")));
             ps_html_cell(out, 1, "%s", x);
             ps_html_cell(out, 1, "%s", y);
-            ps_html_cell(out, 1, "%+.1f%%", 100 * num(r, "error"));
+            ps_html_cell(out, 1, "%+.1f%%", 100 * ps_json_num(r, "error"));
             ps_html_row_end(out);
         }
         ps_html_table_end(out);
@@ -600,7 +595,7 @@ int ps_characterize_report_html(FILE *out, const json_t *s, const char *dir, con
         ps_html_row_begin(out);
         ps_html_cell(out, 0, "%s", str(st, "step"));
         ps_html_cell(out, 0, "%s", str(st, "status"));
-        ps_html_cell(out, 1, "%.1f", num(st, "seconds"));
+        ps_html_cell(out, 1, "%.1f", ps_json_num(st, "seconds"));
         const char *msg = json_string_value(json_object_get(st, "message"));
         ps_html_cell(out, 0, "%s", msg ? msg : "");
         ps_html_row_end(out);

@@ -20,7 +20,9 @@ static json_t *load(const char *path)
     json_error_t e;
     json_t *d = json_load_file(path, JSON_REJECT_DUPLICATES, &e);
     if (!d) {
-        fprintf(stderr, "parscope compare: %s:%d:%d: %s\n", path, e.line, e.column, e.text);
+        /* a file that is missing or unreadable has no line to name */
+        if (e.line > 0) fprintf(stderr, "parscope compare: %s:%d:%d: %s\n", path, e.line, e.column, e.text);
+        else fprintf(stderr, "parscope compare: %s\n", e.text);
         return NULL;
     }
     if (!json_is_object(d) || (!json_object_get(d, "points") && !json_object_get(d, "time"))) {

@@ -14,15 +14,20 @@
 #include <string.h>
 
 #include "sim/breakdown.h"
+#include "trace/json.h"
 #include "trace/trace.h"
+#include "util/stats.h"
 #include "util/util.h"
+
+/* The best two measured trials must agree within this (seed 004, as probe's rounds and
+ * scale's trials) for the measured time to be a reproducible reference. */
+#define PS_COMPARE_AGREE 0.05
 
 double ps_result_doc_time(json_t *doc)
 {
     json_t *t = json_object_get(doc, "time");
-    json_t *v = t ? json_object_get(t, "min") : NULL;
-    if (!v || !json_is_number(v)) v = t ? json_object_get(t, "median") : NULL;
-    return v && json_is_number(v) ? json_number_value(v) : NAN;
+    double v = ps_json_num(t, "min");
+    return isnan(v) ? ps_json_num(t, "median") : v;
 }
 
 static int doc_ranks(json_t *doc)
@@ -52,10 +57,7 @@ static json_t *find_ranks(json_t *pts, int p)
 
 static double pct_seconds(json_t *doc, const char *key)
 {
-    json_t *s = json_object_get(doc, "sheet");
-    json_t *v = s ? json_object_get(s, key) : NULL;
-    double t = ps_result_doc_time(doc);
-    return v && json_is_number(v) ? json_number_value(v) / 100.0 * t : NAN;
+    return ps_json_num(json_object_get(doc, "sheet"), key) / 100.0 * ps_result_doc_time(doc);
 }
 
 static double rel(double pred, double meas) { return meas > 0 ? (pred - meas) / meas : NAN; }
@@ -103,10 +105,49 @@ static int by_size(const void *a, const void *b)
     return dx < dy ? 1 : dx > dy ? -1 : 0;
 }
 
+/* An activity the breakdown does not list took no time: 0, not unknown. */
 static double act_of(json_t *o, int k)
 {
-    json_t *v = json_object_get(o, ps_activity_names[k]);
-    return json_is_number(v) ? json_number_value(v) : 0;
+    double v = ps_json_num(o, ps_activity_names[k]);
+    return isnan(v) ? 0 : v;
+}
+
+/* The measured side's own uncertainty, from its trials (time.samples): the
+ * best two's gap and the spread of all.  Printed under the row, with what it
+ * means for the error; NAN when the document has fewer than two trials. */
+static void measured_noise(json_t *doc, double err, json_t *row, FILE *out)
+{
+    json_t *s = json_object_get(json_object_get(doc, "time"), "samples");
+    size_t n = json_array_size(s);
+    double *v = ps_xcalloc(n ? n : 1, sizeof *v);
+    for (size_t i = 0; i < n; i++) {
+        json_t *x = json_array_get(s, i);
+        v[i] = json_is_number(x) ? json_number_value(x) : NAN;
+    }
+    ps_sample_stats st;
+    ps_sample_stats_of(v, (int)n, &st);
+    free(v);
+    double unc = ps_stat_uncertainty(&st, PS_STAT_MIN), spread = ps_stat_spread(&st);
+    int within = isfinite(unc) && isfinite(err) && fabs(err) <= unc;
+    json_object_set_new(row, "measured_trials", json_integer(st.n));
+    json_object_set_new(row, "measured_uncertainty", num(unc));
+    json_object_set_new(row, "measured_spread", num(spread));
+    json_object_set_new(row, "measured_reproducible", isfinite(unc) ? json_boolean(unc <= PS_COMPARE_AGREE) : json_null());
+    json_object_set_new(row, "within_uncertainty", json_boolean(within));
+    if (!out) return;
+    if (!isfinite(unc)) {
+        fprintf(out, "        measured: %d successful trial(s), too few to tell how reproducible the time is\n", st.n);
+        return;
+    }
+    fprintf(out, "        measured: %d trials, the best two %.1f%% apart, all within %.0f%%%s\n", st.n, 100 * unc,
+            100 * spread,
+            unc > PS_COMPARE_AGREE ? ": not reproducible (the best two differ by more than 5%), so an error "
+                                     "of that size says nothing; take more trials (-k) on a quieter machine"
+                                   : "");
+    if (within)
+        fprintf(out, "        the error (%+.1f%%) is within the measured time's own uncertainty (%.1f%%): prediction "
+                     "and measurement cannot be told apart\n",
+                100 * err, 100 * unc);
 }
 
 /* Where the error comes from: per activity and construct, predicted minus
@@ -305,6 +346,7 @@ json_t *ps_compare_results(json_t *measured, json_t *predicted, FILE *out, char 
             fmt_num(t1, sizeof t1, tp);
             fprintf(out, "%6d  %12s  %12s  %8s  %9s  %9s  %9s\n", p, t0, t1, e0, eb[0], eb[1], eb[2]);
         }
+        measured_noise(md, e, row, out);
         /* by activity and construct, when both sides have their traces */
         json_t *ma = activities_of(md), *pa = activities_of(pd);
         if (ma && pa) json_object_set_new(row, "error_sources", error_sources(ma, pa, out));

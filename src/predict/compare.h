@@ -11,7 +11,10 @@
 
 /* Compares; prints a table to out (if not NULL) and returns a JSON object
  * {"kind": "compare", "rows": [{ranks, measured_s, predicted_s, error,
- * activities: {busy: {measured_s, predicted_s, error}, overhead, idle}}],
+ * activities: {busy: {measured_s, predicted_s, error}, overhead, idle},
+ * measured_trials, measured_uncertainty (the best two trials' gap),
+ * measured_spread, measured_reproducible (the best two within 5%),
+ * within_uncertainty (|error| no larger than that gap)}],
  * "max_abs_error"}.  NULL with err if the documents have no processor count
  * in common or are not result documents. */
 json_t *ps_compare_results(json_t *measured, json_t *predicted, FILE *out, char *err, size_t errlen);

@@ -16,6 +16,13 @@ typedef struct ps__calibration {
     int     none;      /* asked for, but the run had no computation with flops: nothing priced */
 } ps__calibration;
 
+/* Beyond this share of the 1-rank run outside measured computation, spreading it over the
+ * flops is a guess the prediction says it rests on. */
+#define PS__CAL_OUTSIDE_MAX 0.25
+
+/* That warning, for the text and the result (a static buffer). */
+const char *ps__calibration_warning(const ps__calibration *c);
+
 /* Runs the workload in the recording back end at P ranks, its streams into
  * dir.  0, 1 it failed (err), 2 bad input (err). */
 int ps__predict_record(const ps_predict_opts *o, int P, const char *dir, char *err, size_t errlen);

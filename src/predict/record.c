@@ -124,6 +124,8 @@ int ps__predict_calibrate(const ps_predict_opts *o, ps__calibration *c, FILE *ou
                         "predicted from the machine model alone\n", o->workload);
         return 0;
     }
+    if (1 - 1 / c->factor > PS__CAL_OUTSIDE_MAX)
+        fprintf(stderr, "parscope: predict --calibrate: %s\n", ps__calibration_warning(c));
     if (!o->quiet) {
         fprintf(out, "Calibration: 1-rank run, best of %d: %.6g s, %.1f%% outside measured computation; seconds per flop:",
                 o->trials, c->time, 100 * (1 - 1 / c->factor));
@@ -131,6 +133,18 @@ int ps__predict_calibrate(const ps_predict_opts *o, ps__calibration *c, FILE *ou
         fprintf(out, "\n");
     }
     return 0;
+}
+
+const char *ps__calibration_warning(const ps__calibration *c)
+{
+    static char w[400];
+    snprintf(w, sizeof w,
+             "the 1-rank run spent %.0f%% of its time outside measured computation (the runtime, code between "
+             "calls); spread over the flops, it shrinks with the ranks' share of the data, which holds only if "
+             "that code's cost grows with the data: predictions at other counts are uncertain (a larger -s or "
+             "--calibrate-size leaves less outside)",
+             100 * (1 - 1 / c->factor));
+    return w;
 }
 
 json_t *ps__predict_calibration_json(const ps__calibration *c)
@@ -142,6 +156,8 @@ json_t *ps__predict_calibration_json(const ps__calibration *c)
                                                    "model's figures are used"));
     json_object_set_new(j, "time", json_real(c->time));
     json_object_set_new(j, "uninstrumented_factor", json_real(c->factor));
+    if (!c->none && 1 - 1 / c->factor > PS__CAL_OUTSIDE_MAX)
+        json_object_set_new(j, "warning", json_string(ps__calibration_warning(c)));
     json_object_set_new(j, "average_seconds_per_flop", json_real(c->average));
     json_t *calls = json_object();
     for (int k = 0; k < c->n; k++) {

@@ -19,6 +19,7 @@
 
 #include "launch/meta.h"
 #include "probe/probe_int.h"
+#include "trace/json.h"
 #include "util/util.h"
 
 struct ps__daxpy {
@@ -158,13 +159,13 @@ int ps__daxpy_analyze(const json_t *rounds, json_t *bsp, json_t *warnings)
             if (!(best[k] >= m)) best[k] = m;
         }
         json_t *o = json_object();
-        json_object_set_new(o, "n", json_integer(any ? (json_int_t)ps__json_num(any, "n") : 0));
-        json_object_set_new(o, "bytes", json_integer(any ? (json_int_t)ps__json_num(any, "bytes") : 0));
+        json_object_set_new(o, "n", json_integer(any ? (json_int_t)ps_json_num(any, "n") : 0));
+        json_object_set_new(o, "bytes", json_integer(any ? (json_int_t)ps_json_num(any, "bytes") : 0));
         json_object_set_new(o, "rate", json_real(best[k]));
         json_object_set_new(o, "rates", rates);   /* per round, per rank, flop/s */
         if (any && json_is_true(json_object_get(any, "capped"))) {
             char b[32];
-            ps_fmt_bytes(b, sizeof b, ps__json_num(any, "bytes"));
+            ps_fmt_bytes(b, sizeof b, ps_json_num(any, "bytes"));
             ps__warn(warnings, "the out-of-cache DAXPY vectors (%s) were capped by the time budget below twice "
                      "the last-level cache: r_outcache may be partly in cache", b);
         }

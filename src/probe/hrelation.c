@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "probe/probe_int.h"
+#include "trace/json.h"
 #include "util/stats.h"
 #include "util/util.h"
 
@@ -239,7 +240,7 @@ static int pool(const json_t *rounds, const char *key, json_t *o, double *h, dou
                     if (tt[i] < tmin[j]) tmin[j] = tt[i];
                     json_array_append_new(json_array_get(samples, (size_t)j), json_real(tt[i]));
                 }
-        json_array_append_new(niters, json_integer((json_int_t)ps__json_num(hr, "niters")));
+        json_array_append_new(niters, json_integer((json_int_t)ps_json_num(hr, "niters")));
     }
     json_object_set_new(o, "statistic", json_string("min"));
     json_object_set_new(o, "niters", niters);
@@ -377,7 +378,7 @@ int ps__hrelation_analyze(const json_t *rounds, int p, double r, json_t *bsp, js
             ps__warn(warnings, "the h-relation fit is dominated by l: at h = %d, h*g is only %.0f%% of l, so g is "
                      "inaccurate", PS_PROBE_H_MAX, 100 * g * PS_PROBE_H_MAX / l);
     }
-    double rms_rel = ps__json_num(hi, "rms_rel");
+    double rms_rel = ps_json_num(hi, "rms_rel");
     if (rms_rel > 0.10)
         ps__warn(warnings, "T(h) is not a straight line over [%d, %d] (rms residual %.0f%%): see the plot",
                  p, PS_PROBE_H_MAX, 100 * rms_rel);
@@ -395,7 +396,7 @@ int ps__hrelation_analyze(const json_t *rounds, int p, double r, json_t *bsp, js
     if (nc >= 2) {
         json_t *fc = fit_obj(hc, tc, nc, p, PS_PROBE_H_MAX, r);
         json_object_set_new(comb, "fit_high", fc);
-        double gc = ps__json_num(fc, "g");
+        double gc = ps_json_num(fc, "g");
         if (!(gc > 0))
             ps__warn(warnings, "the combined-message g = %.3g flops is not positive: with one message per "
                      "destination T(h) hardly grows with h here, so this g is below what the fit resolves", gc);

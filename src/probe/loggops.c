@@ -45,6 +45,7 @@
 #include "parscope/parscope.h"
 #include "probe/probe_int.h"
 #include "runtime/rt.h"
+#include "trace/json.h"
 #include "util/util.h"
 
 enum { TAG_LG = 0x4c47, TAG_LG_CTRL = 0x4c48, TAG_LG_ACK = 0x4c49 };
@@ -841,7 +842,7 @@ static double best_over_rounds(const json_t *rounds, size_t si, const char *key)
     json_t *round;
     json_array_foreach(rounds, r, round) {
         const json_t *row = json_array_get(json_object_get(json_object_get(round, "loggops"), "sizes"), si);
-        double v = ps__json_num(row, key);
+        double v = ps_json_num(row, key);
         if (isfinite(v) && v < best) best = v;
     }
     return best;
@@ -855,7 +856,7 @@ static double best_scalar(const json_t *rounds, const char *obj, const char *key
     json_array_foreach(rounds, r, round) {
         const json_t *lg = json_object_get(round, "loggops");
         const json_t *o = obj ? json_object_get(lg, obj) : lg;
-        double v = ps__json_num(o, key);
+        double v = ps_json_num(o, key);
         if (isfinite(v) && v < best) best = v;
     }
     return best;
@@ -867,7 +868,7 @@ int ps__loggops_analyze(const json_t *rounds, json_t *doc, json_t *warnings)
     const json_t *sizes0 = json_object_get(first, "sizes");
     size_t ns = json_array_size(sizes0);
     if (!json_is_object(first) || ns == 0) return -1;
-    double S = ps__json_num(first, "S");
+    double S = ps_json_num(first, "S");
     double o_post = best_scalar(rounds, NULL, "o_post");
     if (!isfinite(o_post) || o_post < 0) o_post = 0;
     json_t *lg = json_object(), *rows = json_array();
@@ -875,7 +876,7 @@ int ps__loggops_analyze(const json_t *rounds, json_t *doc, json_t *warnings)
     double ex[LG_MAX_SIZES], done[LG_MAX_SIZES];
     int n = 0, ndone = 0;
     for (size_t si = 0; si < ns && n < LG_MAX_SIZES; si++) {
-        bytes[n] = ps__json_num(json_array_get(sizes0, si), "bytes");
+        bytes[n] = ps_json_num(json_array_get(sizes0, si), "bytes");
         os[n] = fmax(0, best_over_rounds(rounds, si, "o_s"));
         orr[n] = fmax(0, best_over_rounds(rounds, si, "o_r"));
         half[n] = best_over_rounds(rounds, si, "half_round_trip");
@@ -883,7 +884,7 @@ int ps__loggops_analyze(const json_t *rounds, json_t *doc, json_t *warnings)
         double d = best_over_rounds(rounds, si, "o_done");
         if (isfinite(d)) done[ndone++] = d;
         /* a stream's time per message: netgauge's (T(k) - T(1)) / (k - 1) */
-        double k = ps__json_num(json_array_get(sizes0, si), "stream_k");
+        double k = ps_json_num(json_array_get(sizes0, si), "stream_k");
         double t1 = best_over_rounds(rounds, si, "stream_1"), tk = best_over_rounds(rounds, si, "stream_k_time");
         gap[n] = k >= 2 && isfinite(t1) && isfinite(tk) ? fmax(0, (tk - t1) / (k - 1)) : NAN;
         if (!isfinite(os[n]) || !isfinite(orr[n]) || !isfinite(half[n])) continue;
@@ -936,12 +937,12 @@ int ps__loggops_analyze(const json_t *rounds, json_t *doc, json_t *warnings)
         double t0 = best_scalar(rounds, "progress", "both_wait");
         double wr = best_scalar(rounds, "progress", "receiver_busy_wait");
         double ts = best_scalar(rounds, "progress", "sender_busy_receive");
-        double d = ps__json_num(pg, "delay");
+        double d = ps_json_num(pg, "delay");
         pr = t0 > 0 ? clamp01(wr / t0) : 0;
         ps_ = d > 0 ? clamp01((ts - t0) / d) : 0;
     }
     json_object_set_new(lg, "S", json_real(S));
-    json_object_set_new(lg, "max_bytes", json_real(ps__json_num(first, "max_bytes")));
+    json_object_set_new(lg, "max_bytes", json_real(ps_json_num(first, "max_bytes")));
     json_object_set_new(lg, "o_post", json_real(o_post));
     json_object_set_new(lg, "o_done", json_real(o_done));
     json_object_set_new(lg, "contention", json_real(contention));
@@ -958,12 +959,12 @@ int ps__loggops_analyze(const json_t *rounds, json_t *doc, json_t *warnings)
         json_array_foreach(rounds, r, round) {
             const json_t *bk = json_object_get(json_object_get(round, "loggops"), "bucket");
             if (nb < 64 && json_is_true(json_object_get(bk, "shaped")) && !json_is_false(json_object_get(bk, "agrees"))) {
-                rr[nb] = ps__json_num(bk, "rate");
-                bb[nb++] = ps__json_num(bk, "burst");
+                rr[nb] = ps_json_num(bk, "rate");
+                bb[nb++] = ps_json_num(bk, "burst");
             }
         }
-        rate = nb ? median_of(rr, nb) : ps__json_num(first, "rate");
-        burst = nb ? median_of(bb, nb) : ps__json_num(first, "burst");
+        rate = nb ? median_of(rr, nb) : ps_json_num(first, "rate");
+        burst = nb ? median_of(bb, nb) : ps_json_num(first, "burst");
         char a[32];
         ps_fmt_bytes(a, sizeof a, burst);
         ps__warn(warnings, "the link is shaped: a token bucket of %s passes at line speed, then %.3g MB/s; the "
@@ -975,15 +976,15 @@ int ps__loggops_analyze(const json_t *rounds, json_t *doc, json_t *warnings)
     const json_t *rej = json_object_get(first, "bucket_rejected"), *st = json_object_get(first, "bucket_stream");
     if (json_is_object(rej) && json_is_object(st)) {
         char a[32], c[32];
-        ps_fmt_bytes(a, sizeof a, ps__json_num(rej, "burst"));
-        ps_fmt_bytes(c, sizeof c, ps__json_num(rej, "chunk"));
+        ps_fmt_bytes(a, sizeof a, ps_json_num(rej, "burst"));
+        ps_fmt_bytes(c, sizeof c, ps_json_num(rej, "chunk"));
         ps__warn(warnings, "a stop-and-wait series of %s messages read a token bucket of %s at %.3g MB/s, but a "
                  "stream went at %.3g MB/s: taken as stalls (a loaded machine?), not a bucket; the model has none",
-                 c, a, ps__json_num(rej, "rate") / 1e6, ps__json_num(st, "bytes") / ps__json_num(st, "seconds") / 1e6);
+                 c, a, ps_json_num(rej, "rate") / 1e6, ps_json_num(st, "bytes") / ps_json_num(st, "seconds") / 1e6);
     }
     if (S <= 0) {
         char a[32];
-        ps_fmt_bytes(a, sizeof a, ps__json_num(first, "max_bytes"));
+        ps_fmt_bytes(a, sizeof a, ps_json_num(first, "max_bytes"));
         ps__warn(warnings, "no eager/rendezvous switch found up to %s: every message is modelled as sent eagerly", a);
     }
     json_object_set_new(lg, "sizes", rows);
@@ -1002,22 +1003,22 @@ void ps__loggops_model(const json_t *doc, int bus, ps_machine *m)
     json_t *row;
     json_array_foreach(rows, i, row) {
         if (g->n >= PS_LOGGOPS_MAX) break;
-        g->bytes[g->n] = ps__json_num(row, "bytes");
-        g->os[g->n] = ps__json_num(row, "o_s");
-        g->orr[g->n] = ps__json_num(row, "o_r");
-        g->L[g->n] = ps__json_num(row, "L");
-        g->gap[g->n] = ps__json_num(row, "gap");
+        g->bytes[g->n] = ps_json_num(row, "bytes");
+        g->os[g->n] = ps_json_num(row, "o_s");
+        g->orr[g->n] = ps_json_num(row, "o_r");
+        g->L[g->n] = ps_json_num(row, "L");
+        g->gap[g->n] = ps_json_num(row, "gap");
         g->n++;
     }
-    g->S = fmax(0, ps__json_num(lg, "S"));
-    g->o_post = ps__json_num(lg, "o_post");
-    g->o_done = ps__json_num(lg, "o_done");
+    g->S = fmax(0, ps_json_num(lg, "S"));
+    g->o_post = ps_json_num(lg, "o_post");
+    g->o_done = ps_json_num(lg, "o_done");
     /* on a shared link the bus already serialises the two directions */
-    g->contention = bus ? 1 : ps__json_num(lg, "contention");
-    g->progress_send = ps__json_num(lg, "progress_send");
-    g->progress_recv = ps__json_num(lg, "progress_recv");
-    g->rate = ps__json_num(lg, "rate");
-    g->burst = ps__json_num(lg, "burst");
+    g->contention = bus ? 1 : ps_json_num(lg, "contention");
+    g->progress_send = ps_json_num(lg, "progress_send");
+    g->progress_recv = ps_json_num(lg, "progress_recv");
+    g->rate = ps_json_num(lg, "rate");
+    g->burst = ps_json_num(lg, "burst");
 }
 
 void ps__loggops_print(const json_t *doc, FILE *out)
@@ -1026,15 +1027,15 @@ void ps__loggops_print(const json_t *doc, FILE *out)
     if (!json_is_object(lg)) return;
     char a[32], b[32], c[32], d[32];
     fprintf(out, "\nLogGOPS (ranks 0 and 1 through the runtime's calls, instrument on; linear between sizes):\n");
-    double S = ps__json_num(lg, "S");
-    ps_fmt_time(a, sizeof a, ps__json_num(lg, "o_post"));
-    ps_fmt_time(b, sizeof b, ps__json_num(lg, "o_done"));
+    double S = ps_json_num(lg, "S");
+    ps_fmt_time(a, sizeof a, ps_json_num(lg, "o_post"));
+    ps_fmt_time(b, sizeof b, ps_json_num(lg, "o_done"));
     if (S > 0) {
         ps_fmt_bytes(c, sizeof c, S);
         fprintf(out, "  S = %s (larger sends wait for their receiver), posting a receive %s, completing a done "
                 "request %s\n", c, a, b);
     } else {
-        ps_fmt_bytes(c, sizeof c, ps__json_num(lg, "max_bytes"));
+        ps_fmt_bytes(c, sizeof c, ps_json_num(lg, "max_bytes"));
         fprintf(out, "  no switch to rendezvous up to %s, posting a receive %s, completing a done request %s\n", c, a,
                 b);
     }
@@ -1042,19 +1043,19 @@ void ps__loggops_print(const json_t *doc, FILE *out)
     size_t i;
     json_t *row;
     json_array_foreach(json_object_get(lg, "sizes"), i, row) {
-        ps_fmt_time(a, sizeof a, ps__json_num(row, "o_s"));
-        ps_fmt_time(b, sizeof b, ps__json_num(row, "o_r"));
-        ps_fmt_time(c, sizeof c, ps__json_num(row, "L"));
-        ps_fmt_time(d, sizeof d, ps__json_num(row, "gap"));
-        fprintf(out, "  %10.0f  %10s  %10s  %10s  %10s\n", ps__json_num(row, "bytes"), a, b, c, d);
+        ps_fmt_time(a, sizeof a, ps_json_num(row, "o_s"));
+        ps_fmt_time(b, sizeof b, ps_json_num(row, "o_r"));
+        ps_fmt_time(c, sizeof c, ps_json_num(row, "L"));
+        ps_fmt_time(d, sizeof d, ps_json_num(row, "gap"));
+        fprintf(out, "  %10.0f  %10s  %10s  %10s  %10s\n", ps_json_num(row, "bytes"), a, b, c, d);
     }
     if (S > 0)
         fprintf(out, "  a rendezvous waits for its receiver in a call: %.2f, for its sender: %.2f (>= 0.5: it waits)\n",
-                ps__json_num(lg, "progress_recv"), ps__json_num(lg, "progress_send"));
-    fprintf(out, "  two ranks copying at once: per-byte costs x %.2f\n", ps__json_num(lg, "contention"));
+                ps_json_num(lg, "progress_recv"), ps_json_num(lg, "progress_send"));
+    fprintf(out, "  two ranks copying at once: per-byte costs x %.2f\n", ps_json_num(lg, "contention"));
     if (json_is_true(json_object_get(lg, "shaped"))) {
-        ps_fmt_bytes(a, sizeof a, ps__json_num(lg, "burst"));
-        fprintf(out, "  shaped link: a token bucket of %s, then %.4g MB/s\n", a, ps__json_num(lg, "rate") / 1e6);
+        ps_fmt_bytes(a, sizeof a, ps_json_num(lg, "burst"));
+        fprintf(out, "  shaped link: a token bucket of %s, then %.4g MB/s\n", a, ps_json_num(lg, "rate") / 1e6);
     }
 }
 
@@ -1064,29 +1065,29 @@ void ps__loggops_html(const json_t *doc, FILE *out)
     if (!json_is_object(lg)) return;
     char a[32], b[32], c[32], d[32];
     ps_html_heading(out, "LogGOPS through the runtime's calls");
-    double S = ps__json_num(lg, "S");
-    ps_fmt_bytes(a, sizeof a, S > 0 ? S : ps__json_num(lg, "max_bytes"));
-    ps_fmt_time(b, sizeof b, ps__json_num(lg, "o_post"));
-    ps_fmt_time(c, sizeof c, ps__json_num(lg, "o_done"));
+    double S = ps_json_num(lg, "S");
+    ps_fmt_bytes(a, sizeof a, S > 0 ? S : ps_json_num(lg, "max_bytes"));
+    ps_fmt_time(b, sizeof b, ps_json_num(lg, "o_post"));
+    ps_fmt_time(c, sizeof c, ps_json_num(lg, "o_done"));
     ps_html_note(out, "%s %s; posting a receive %s, completing a complete request %s; two ranks copying at once: "
                  "per-byte costs x %.2f; a rendezvous waits for its receiver %.2f, for its sender %.2f.",
                  S > 0 ? "S (largest send that completes without its receiver) =" : "no switch to rendezvous up to", a,
-                 b, c, ps__json_num(lg, "contention"), ps__json_num(lg, "progress_recv"),
-                 ps__json_num(lg, "progress_send"));
+                 b, c, ps_json_num(lg, "contention"), ps_json_num(lg, "progress_recv"),
+                 ps_json_num(lg, "progress_send"));
     if (json_is_true(json_object_get(lg, "shaped"))) {
-        ps_fmt_bytes(a, sizeof a, ps__json_num(lg, "burst"));
-        ps_html_note(out, "Shaped link: a token bucket of %s, then %.4g MB/s.", a, ps__json_num(lg, "rate") / 1e6);
+        ps_fmt_bytes(a, sizeof a, ps_json_num(lg, "burst"));
+        ps_html_note(out, "Shaped link: a token bucket of %s, then %.4g MB/s.", a, ps_json_num(lg, "rate") / 1e6);
     }
     ps_html_table_begin(out, 5, "bytes", "o_s", "o_r", "L", "gap");
     size_t i;
     json_t *row;
     json_array_foreach(json_object_get(lg, "sizes"), i, row) {
-        ps_fmt_time(a, sizeof a, ps__json_num(row, "o_s"));
-        ps_fmt_time(b, sizeof b, ps__json_num(row, "o_r"));
-        ps_fmt_time(c, sizeof c, ps__json_num(row, "L"));
-        ps_fmt_time(d, sizeof d, ps__json_num(row, "gap"));
+        ps_fmt_time(a, sizeof a, ps_json_num(row, "o_s"));
+        ps_fmt_time(b, sizeof b, ps_json_num(row, "o_r"));
+        ps_fmt_time(c, sizeof c, ps_json_num(row, "L"));
+        ps_fmt_time(d, sizeof d, ps_json_num(row, "gap"));
         ps_html_row_begin(out);
-        ps_html_cell(out, 1, "%.0f", ps__json_num(row, "bytes"));
+        ps_html_cell(out, 1, "%.0f", ps_json_num(row, "bytes"));
         ps_html_cell(out, 1, "%s", a);
         ps_html_cell(out, 1, "%s", b);
         ps_html_cell(out, 1, "%s", c);

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "probe/probe_int.h"
+#include "trace/json.h"
 #include "util/util.h"
 
 enum { TAG_DATA = 101, TAG_CTRL = 102 };
@@ -248,7 +249,7 @@ int ps__pingpong_round_figures(const json_t *round, double *latency, double *ban
     json_t *row;
     json_array_foreach(pp, i, row) {
         double t = min_of(json_object_get(row, "samples"));
-        double n = ps__json_num(row, "bytes");
+        double n = ps_json_num(row, "bytes");
         if (i == 0) *latency = t;
         if (t > 0 && isfinite(t) && n / t > bw) bw = n / t;
     }
@@ -268,13 +269,13 @@ int ps__pingpong_analyze(const json_t *rounds, json_t *doc, json_t *warnings, ch
     double *bytes = ps_xmalloc(sizeof(double) * ns), *tmin = ps_xmalloc(sizeof(double) * ns);
     json_t *sizes = json_array();
     for (size_t s = 0; s < ns; s++) {
-        bytes[s] = ps__json_num(json_array_get(first, s), "bytes");
+        bytes[s] = ps_json_num(json_array_get(first, s), "bytes");
         json_t *per_round = json_array(), *m_round = json_array();
         double *all = NULL;
         size_t nall = 0;
         for (size_t r = 0; r < nr; r++) {
             const json_t *row = json_array_get(json_object_get(json_array_get(rounds, r), "pingpong"), s);
-            if (!row || ps__json_num(row, "bytes") != bytes[s]) {
+            if (!row || ps_json_num(row, "bytes") != bytes[s]) {
                 ps_seterr(err, errlen, "round %zu of the raw data measured other message sizes", r + 1);
                 json_decref(per_round);
                 json_decref(m_round);
@@ -286,7 +287,7 @@ int ps__pingpong_analyze(const json_t *rounds, json_t *doc, json_t *warnings, ch
             }
             const json_t *smp = json_object_get(row, "samples");
             json_array_append(per_round, (json_t *)smp);
-            json_array_append_new(m_round, json_integer((json_int_t)ps__json_num(row, "round_trips_per_sample")));
+            json_array_append_new(m_round, json_integer((json_int_t)ps_json_num(row, "round_trips_per_sample")));
             size_t i;
             json_t *v;
             json_array_foreach(smp, i, v) {
@@ -527,12 +528,12 @@ void ps__pingpong_other_analyze(const json_t *raw, json_t *doc)
     size_t i;
     json_t *row;
     json_array_foreach(json_object_get(first, "sizes"), i, row) {
-        double bytes = ps__json_num(row, "bytes"), best = INFINITY;
+        double bytes = ps_json_num(row, "bytes"), best = INFINITY;
         /* the best sample of this size over every round that measured it */
         json_array_foreach(rounds, r, round) {
             const json_t *o = json_object_get(json_object_get(round, "pingpong_other"), "sizes");
             const json_t *same = json_array_get(o, i);
-            if (same && ps__json_num(same, "bytes") == bytes) {
+            if (same && ps_json_num(same, "bytes") == bytes) {
                 double t = min_of(json_object_get(same, "samples"));
                 if (t < best) best = t;
             }
@@ -544,7 +545,7 @@ void ps__pingpong_other_analyze(const json_t *raw, json_t *doc)
         bw_bytes = bytes;
     }
     json_t *o = json_object();
-    json_object_set_new(o, "partner", json_integer((json_int_t)ps__json_num(first, "partner")));
+    json_object_set_new(o, "partner", json_integer((json_int_t)ps_json_num(first, "partner")));
     json_object_set_new(o, "between", json_string(json_is_true(json_object_get(first, "between_nodes"))
                                                       ? "nodes" : "ranks of one node"));
     json_object_set_new(o, "latency", isfinite(lat) ? json_real(lat) : json_null());

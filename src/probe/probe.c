@@ -18,6 +18,7 @@
 #include "report/plot.h"
 #include "report/result.h"
 #include "probe/probe_int.h"
+#include "trace/json.h"
 #include "util/util.h"
 
 /*                                 name     rounds pp_s  hrel_s daxpy_s rse   min max   step cap */
@@ -39,12 +40,6 @@ double ps_probe_budget_seconds(ps_probe_mode mode)
 }
 
 /* ---- small JSON helpers ------------------------------------------------------------ */
-
-double ps__json_num(const json_t *o, const char *key)
-{
-    const json_t *v = json_object_get(o, key);
-    return json_is_number(v) ? json_number_value(v) : NAN;
-}
 
 json_t *ps__json_array_of(const double *v, int n)
 {
@@ -326,7 +321,7 @@ static int read_pingpong(const json_t *rows, double *bytes, double *time)
     json_t *row;
     json_array_foreach(rows, i, row) {
         if (n >= PS_MACHINE_MAX_PP) break;
-        double b = ps__json_num(row, "bytes"), t = ps__json_num(row, "time");
+        double b = ps_json_num(row, "bytes"), t = ps_json_num(row, "time");
         bytes[n] = isfinite(b) ? b : 0;
         time[n] = isfinite(t) ? t : 0;
         n++;
@@ -344,10 +339,10 @@ int ps_probe_model(const json_t *doc, ps_machine *m, char *err, size_t errlen)
         ps_seterr(err, errlen, "not a probe document (no \"model\")");
         return -1;
     }
-    m->send_latency = ps__json_num(model, "send_latency");
-    m->recv_latency = ps__json_num(model, "recv_latency");
-    m->word_time = ps__json_num(model, "word_time");
-    m->flop_time = ps__json_num(model, "flop_time");
+    m->send_latency = ps_json_num(model, "send_latency");
+    m->recv_latency = ps_json_num(model, "recv_latency");
+    m->word_time = ps_json_num(model, "word_time");
+    m->flop_time = ps_json_num(model, "flop_time");
     if (!(m->send_latency >= 0 && m->recv_latency >= 0 && m->word_time >= 0 && m->flop_time >= 0)) {
         ps_seterr(err, errlen, "the probe gave no usable latency, word time or flop time");
         return -1;
@@ -355,13 +350,13 @@ int ps_probe_model(const json_t *doc, ps_machine *m, char *err, size_t errlen)
     const char *net = json_string_value(json_object_get(model, "network"));
     m->bus = net && !strcmp(net, "bus");
     m->star = net && !strcmp(net, "star");
-    m->nodes = (int)fmax(0, ps__json_num(model, "nodes"));
-    m->link_rate = fmax(0, ps__json_num(model, "link_rate"));
-    m->cores_per_node = (int)fmax(0, ps__json_num(model, "ranks_per_node"));
-    m->processors = (int)fmax(0, ps__json_num(model, "processors"));
+    m->nodes = (int)fmax(0, ps_json_num(model, "nodes"));
+    m->link_rate = fmax(0, ps_json_num(model, "link_rate"));
+    m->cores_per_node = (int)fmax(0, ps_json_num(model, "ranks_per_node"));
+    m->processors = (int)fmax(0, ps_json_num(model, "processors"));
     const char *host = json_string_value(json_object_get(meta, "host"));
     snprintf(m->name, sizeof m->name, "%s", host ? host : "");
-#define NUM0(o, k) (isfinite(ps__json_num(o, k)) ? ps__json_num(o, k) : 0)
+#define NUM0(o, k) (isfinite(ps_json_num(o, k)) ? ps_json_num(o, k) : 0)
     m->bsp_r = NUM0(bsp, "r");
     m->bsp_g = NUM0(bsp, "g");
     m->bsp_l = NUM0(bsp, "l");
@@ -410,7 +405,7 @@ json_t *ps_probe_analyze(const json_t *raw, ps_machine *m, char *err, size_t err
         return NULL;
     }
     const json_t *rounds = json_object_get(raw, "rounds");
-    int p = (int)ps__json_num(raw, "ranks");
+    int p = (int)ps_json_num(raw, "ranks");
     int nr = (int)json_array_size(rounds);
     if (nr < 1 || p < 2) {
         ps_seterr(err, errlen, "the raw probe data has no rounds");
@@ -430,7 +425,7 @@ json_t *ps_probe_analyze(const json_t *raw, ps_machine *m, char *err, size_t err
     if (json_object_get(raw, "budget_seconds")) json_object_set(params, "budget_seconds", json_object_get(raw, "budget_seconds"));
     json_object_set_new(doc, "params", params);
     if (json_object_get(raw, "noise")) json_object_set(doc, "noise", json_object_get(raw, "noise"));
-    double budget = ps__json_num(raw, "budget_seconds"), took = ps__json_num(raw, "elapsed");
+    double budget = ps_json_num(raw, "budget_seconds"), took = ps_json_num(raw, "elapsed");
     if (budget > 0 && took > budget)
         ps__warn(warnings, "the measurement took %.0f s on the ranks, beyond its budget of %.0f s: the machine was "
                  "slower than the budget assumes", took, budget);
@@ -444,7 +439,7 @@ json_t *ps_probe_analyze(const json_t *raw, ps_machine *m, char *err, size_t err
     json_object_set_new(doc, "bsp", bsp);
     json_object_set_new(bsp, "p", json_integer(p));
     ps__daxpy_analyze(rounds, bsp, warnings);
-    double r = ps__json_num(bsp, "r");
+    double r = ps_json_num(bsp, "r");
     if (!(r > 0)) {
         ps_seterr(err, errlen, "the raw probe data has no DAXPY rate");
         goto fail;
@@ -493,13 +488,13 @@ json_t *ps_probe_analyze(const json_t *raw, ps_machine *m, char *err, size_t err
         json_t *a;
         json_array_foreach(agree, i, a) {
             const char *fig = json_string_value(json_object_get(a, "figure"));
-            double u = ps__json_num(a, "rel_diff");
+            double u = ps_json_num(a, "rel_diff");
             json_t *where = !strcmp(fig, "latency") || !strcmp(fig, "bandwidth") ? json_object_get(doc, "pingpong")
                                                                                     : json_object_get(doc, "bsp");
             char key[64];
             snprintf(key, sizeof key, "%s_uncertainty", fig);
             if (!strcmp(fig, "g") || !strcmp(fig, "l")) {
-                double v = ps__json_num(where, fig);
+                double v = ps_json_num(where, fig);
                 json_t *rg = json_object_get(where, !strcmp(fig, "g") ? "g_range" : "l_range");
                 double lo = json_number_value(json_array_get(rg, 0)), hi = json_number_value(json_array_get(rg, 1));
                 u = v > 0 && json_array_size(rg) == 2 ? fmax(v - lo, hi - v) / v : NAN;
@@ -514,7 +509,7 @@ json_t *ps_probe_analyze(const json_t *raw, ps_machine *m, char *err, size_t err
 
     /* more ranks than cores: time-sharing shows in every figure */
     const json_t *meta = json_object_get(raw, "machine");
-    double cores = ps__json_num(meta, "cores");
+    double cores = ps_json_num(meta, "cores");
     const json_t *hosts = json_object_get(raw, "hosts");
     int per_node = 0;
     for (size_t i = 0; i < json_array_size(hosts); i++)
@@ -534,13 +529,13 @@ json_t *ps_probe_analyze(const json_t *raw, ps_machine *m, char *err, size_t err
         for (size_t i = 0; i < json_array_size(rounds); i++) {
             const json_t *d = json_object_get(json_array_get(rounds, i), "duplex");
             if (!d) continue;
-            dbytes = ps__json_num(d, "bytes");
-            if (ps__json_num(d, "exchange") < ex) ex = ps__json_num(d, "exchange");
+            dbytes = ps_json_num(d, "bytes");
+            if (ps_json_num(d, "exchange") < ex) ex = ps_json_num(d, "exchange");
         }
         size_t k;
         json_t *row;
         json_array_foreach(json_object_get(pp, "sizes"), k, row)
-            if (ps__json_num(row, "bytes") == dbytes) one = ps__json_num(row, "min");
+            if (ps_json_num(row, "bytes") == dbytes) one = ps_json_num(row, "min");
         if (isfinite(ex) && isfinite(one) && one > 0) {
             double ratio = ex / one;
             bus = ratio > PS_PROBE_BUS_RATIO;
@@ -563,15 +558,15 @@ json_t *ps_probe_analyze(const json_t *raw, ps_machine *m, char *err, size_t err
         bus = 1;
         ps__warn(warnings, "both directions share the shaped link's token bucket: the model says network = bus");
     }
-    double t0 = ps__json_num(hk, "t0"), rinf = ps__json_num(hk, "r_inf");
+    double t0 = ps_json_num(hk, "t0"), rinf = ps_json_num(hk, "r_inf");
     const char *lat_from = "hockney t0 / 2";
     if (!(t0 > 0)) {
-        t0 = ps__json_num(pp, "latency");
+        t0 = ps_json_num(pp, "latency");
         lat_from = "smallest-message time / 2";
     }
     const char *word_from = "8 / hockney r_inf";
     if (!(rinf > 0)) {
-        rinf = ps__json_num(pp, "bandwidth");
+        rinf = ps_json_num(pp, "bandwidth");
         word_from = "8 / best bandwidth";
     }
     json_t *model = json_object();
@@ -595,7 +590,7 @@ json_t *ps_probe_analyze(const json_t *raw, ps_machine *m, char *err, size_t err
     json_object_set_new(model, "nodes", json_integer(nodes));
     json_object_set_new(model, "pingpong_between", json_string(across ? "nodes" : "ranks of one node"));
     /* the nodes are one machine's (one kernel): all of them share its processors */
-    int kcpus = (int)fmax(0, ps__json_num(raw, "one_kernel_cpus"));
+    int kcpus = (int)fmax(0, ps_json_num(raw, "one_kernel_cpus"));
     if (nodes > 1 && kcpus > 0) json_object_set_new(model, "processors", json_integer(kcpus));
     if (star && across) json_object_set_new(model, "link_rate", json_real(rinf));
     const json_t *po = json_object_get(doc, "pingpong_other");
@@ -632,10 +627,10 @@ static const char *model_network(const json_t *model)
  * alike); the line ends here unless a node's link rate follows. */
 static void print_nodes(FILE *out, const json_t *model)
 {
-    if (!(ps__json_num(model, "nodes") > 1)) return;
-    fprintf(out, "       %d nodes, %d ranks on the first; ping-pong between %s%s", (int)ps__json_num(model, "nodes"),
-            (int)ps__json_num(model, "ranks_per_node"), json_string_value(json_object_get(model, "pingpong_between")),
-            isfinite(ps__json_num(model, "link_rate")) ? "" : "\n");
+    if (!(ps_json_num(model, "nodes") > 1)) return;
+    fprintf(out, "       %d nodes, %d ranks on the first; ping-pong between %s%s", (int)ps_json_num(model, "nodes"),
+            (int)ps_json_num(model, "ranks_per_node"), json_string_value(json_object_get(model, "pingpong_between")),
+            isfinite(ps_json_num(model, "link_rate")) ? "" : "\n");
 }
 
 void ps_probe_print(const json_t *doc, FILE *out)
@@ -646,51 +641,51 @@ void ps_probe_print(const json_t *doc, FILE *out)
     char a[32], b[32];
     fprintf(out, "parscope probe (%s): %s, %d ranks, %d rounds, %s\n",
             json_string_value(json_object_get(doc, "mode")),
-            json_string_value(json_object_get(meta, "host")), (int)ps__json_num(params, "ranks"),
-            (int)ps__json_num(params, "rounds"), json_string_value(json_object_get(meta, "mpi")));
+            json_string_value(json_object_get(meta, "host")), (int)ps_json_num(params, "ranks"),
+            (int)ps_json_num(params, "rounds"), json_string_value(json_object_get(meta, "mpi")));
     char line[600];
     ps_noise_line(json_object_get(doc, "noise"), line, sizeof line);
     fprintf(out, "%s\n", line);
-    double bud = ps__json_num(params, "budget_seconds"), el = ps__json_num(params, "elapsed");
+    double bud = ps_json_num(params, "budget_seconds"), el = ps_json_num(params, "elapsed");
     if (bud > 0 && el > 0)
         fprintf(out, "measured in %.1f s on the ranks (budget %.0f s, launch included)\n", el, bud);
     fprintf(out, "\nping-pong (ranks 0 and 1, half round trip, best sample):\n");
-    ps_fmt_time(a, sizeof a, ps__json_num(pp, "latency"));
-    fprintf(out, "  latency (%d B)        %s\n", (int)ps__json_num(pp, "latency_bytes"), a);
-    ps_fmt_bytes(b, sizeof b, ps__json_num(pp, "bandwidth_bytes"));
-    fprintf(out, "  best bandwidth        %.1f MB/s at %s\n", ps__json_num(pp, "bandwidth") / 1e6, b);
-    if (isfinite(ps__json_num(pp, "sustained_bandwidth")))
+    ps_fmt_time(a, sizeof a, ps_json_num(pp, "latency"));
+    fprintf(out, "  latency (%d B)        %s\n", (int)ps_json_num(pp, "latency_bytes"), a);
+    ps_fmt_bytes(b, sizeof b, ps_json_num(pp, "bandwidth_bytes"));
+    fprintf(out, "  best bandwidth        %.1f MB/s at %s\n", ps_json_num(pp, "bandwidth") / 1e6, b);
+    if (isfinite(ps_json_num(pp, "sustained_bandwidth")))
         fprintf(out, "  sustained bandwidth   %.1f MB/s (the largest messages)\n",
-                ps__json_num(pp, "sustained_bandwidth") / 1e6);
-    ps_fmt_time(a, sizeof a, ps__json_num(hk, "t0"));
+                ps_json_num(pp, "sustained_bandwidth") / 1e6);
+    ps_fmt_time(a, sizeof a, ps_json_num(hk, "t0"));
     fprintf(out, "  Hockney fit           t0 = %s, r_inf = %.1f MB/s, n_1/2 = %.0f B (rms error %.0f%%)\n", a,
-            ps__json_num(hk, "r_inf") / 1e6, ps__json_num(hk, "n_half"), 100 * ps__json_num(hk, "rms_rel"));
-    fprintf(out, "\nBSP (p = %d):\n", (int)ps__json_num(bsp, "p"));
-    fprintf(out, "  r (DAXPY in cache)    %.1f Mflop/s\n", ps__json_num(bsp, "r_incache") / 1e6);
-    fprintf(out, "  r (out of cache)      %.1f Mflop/s\n", ps__json_num(bsp, "r_outcache") / 1e6);
+            ps_json_num(hk, "r_inf") / 1e6, ps_json_num(hk, "n_half"), 100 * ps_json_num(hk, "rms_rel"));
+    fprintf(out, "\nBSP (p = %d):\n", (int)ps_json_num(bsp, "p"));
+    fprintf(out, "  r (DAXPY in cache)    %.1f Mflop/s\n", ps_json_num(bsp, "r_incache") / 1e6);
+    fprintf(out, "  r (out of cache)      %.1f Mflop/s\n", ps_json_num(bsp, "r_outcache") / 1e6);
     const json_t *hr = json_object_get(bsp, "hrelation");
     const json_t *f = json_object_get(hr, "fit_low");
     if (json_is_object(f))
         fprintf(out, "  h in [%3.0f, %3.0f]       g = %.4g flop (%.3g us), l = %.4g flop (%.3g us), rms residual %.1f%% "
                      "(rounds pooled)\n",
-                ps__json_num(f, "h0"), ps__json_num(f, "h1"), ps__json_num(f, "g"), ps__json_num(f, "g_us"),
-                ps__json_num(f, "l"), ps__json_num(f, "l_us"), 100 * ps__json_num(f, "rms_rel"));
+                ps_json_num(f, "h0"), ps_json_num(f, "h1"), ps_json_num(f, "g"), ps_json_num(f, "g_us"),
+                ps_json_num(f, "l"), ps_json_num(f, "l_us"), 100 * ps_json_num(f, "rms_rel"));
     const json_t *gr = json_object_get(bsp, "g_range"), *lr = json_object_get(bsp, "l_range");
     const json_t *rep = json_object_get(hr, "reported");
     if (!strcmp(jstr(bsp, "fit"), "ok"))
         fprintf(out, "  h in [%3.0f, %3.0f]       g = %.4g flop (%.3g us) [rounds %.4g .. %.4g], l = %.4g flop (%.3g us) "
                      "[rounds %.4g .. %.4g]\n"
                      "                        (the median of %d rounds' fits)\n",
-                ps__json_num(bsp, "h0"), ps__json_num(bsp, "h1"), ps__json_num(bsp, "g"), ps__json_num(bsp, "g_us"),
+                ps_json_num(bsp, "h0"), ps_json_num(bsp, "h1"), ps_json_num(bsp, "g"), ps_json_num(bsp, "g_us"),
                 json_number_value(json_array_get(gr, 0)), json_number_value(json_array_get(gr, 1)),
-                ps__json_num(bsp, "l"), ps__json_num(bsp, "l_us"), json_number_value(json_array_get(lr, 0)),
-                json_number_value(json_array_get(lr, 1)), (int)ps__json_num(rep, "rounds"));
+                ps_json_num(bsp, "l"), ps_json_num(bsp, "l_us"), json_number_value(json_array_get(lr, 0)),
+                json_number_value(json_array_get(lr, 1)), (int)ps_json_num(rep, "rounds"));
     else
-        fprintf(out, "  h in [%3.0f, %3.0f]       the fit failed: %s; no g and l in the model\n", ps__json_num(bsp, "h0"),
-                ps__json_num(bsp, "h1"), jstr(bsp, "fit_note"));
+        fprintf(out, "  h in [%3.0f, %3.0f]       the fit failed: %s; no g and l in the model\n", ps_json_num(bsp, "h0"),
+                ps_json_num(bsp, "h1"), jstr(bsp, "fit_note"));
     if (json_object_get(bsp, "g_combined"))
         fprintf(out, "  combined messages     g = %.4g flop (%.3g us) (optimistic, one message per destination)\n",
-                ps__json_num(bsp, "g_combined"), ps__json_num(bsp, "g_combined_us"));
+                ps_json_num(bsp, "g_combined"), ps_json_num(bsp, "g_combined_us"));
     ps__loggops_print(doc, out);
     fprintf(out, "\nrounds (best two must agree within %.0f%%):\n", 100 * PS_PROBE_AGREE);
     size_t i;
@@ -698,24 +693,24 @@ void ps_probe_print(const json_t *doc, FILE *out)
     json_array_foreach(json_object_get(doc, "agreement"), i, o) {
         fprintf(out, "  %-10s %s", json_string_value(json_object_get(o, "figure")),
                 json_is_true(json_object_get(o, "agree")) ? "agree" : "DIFFER");
-        if (json_object_get(o, "rel_diff")) fprintf(out, " (%.1f%%)", 100 * ps__json_num(o, "rel_diff"));
+        if (json_object_get(o, "rel_diff")) fprintf(out, " (%.1f%%)", 100 * ps_json_num(o, "rel_diff"));
         fputc('\n', out);
     }
     fprintf(out, "\nmodel: send_latency = recv_latency = %.3g s, word_time = %.3g s, flop_time = %.3g s, %s\n",
-            ps__json_num(model, "send_latency"), ps__json_num(model, "word_time"), ps__json_num(model, "flop_time"),
+            ps_json_num(model, "send_latency"), ps_json_num(model, "word_time"), ps_json_num(model, "flop_time"),
             model_network(model));
     print_nodes(out, model);
     const json_t *po2 = json_object_get(doc, "pingpong_other");
     if (po2) {
         char lat[32], at[32];
-        ps_fmt_time(lat, sizeof lat, ps__json_num(po2, "latency"));
-        ps_fmt_bytes(at, sizeof at, ps__json_num(po2, "bandwidth_bytes"));
+        ps_fmt_time(lat, sizeof lat, ps_json_num(po2, "latency"));
+        ps_fmt_bytes(at, sizeof at, ps_json_num(po2, "bandwidth_bytes"));
         fprintf(out, "\nping-pong between ranks 0 and %d (%s): latency %s, %.1f MB/s at %s\n",
-                (int)ps__json_num(po2, "partner"), json_string_value(json_object_get(po2, "between")), lat,
-                ps__json_num(po2, "bandwidth") / 1e6, at);
+                (int)ps_json_num(po2, "partner"), json_string_value(json_object_get(po2, "between")), lat,
+                ps_json_num(po2, "bandwidth") / 1e6, at);
     }
-    if (isfinite(ps__json_num(model, "link_rate")))
-        fprintf(out, "; a node's link %.2f MB/s each way\n", ps__json_num(model, "link_rate") / 1e6);
+    if (isfinite(ps_json_num(model, "link_rate")))
+        fprintf(out, "; a node's link %.2f MB/s each way\n", ps_json_num(model, "link_rate") / 1e6);
     const json_t *w = json_object_get(doc, "warnings");
     if (json_array_size(w)) {
         fprintf(out, "\nwarnings (artefacts, not facts):\n");
@@ -766,11 +761,11 @@ static int build_plots(const json_t *doc, probe_plots *pl)
     pl->bwv = ps_xcalloc((size_t)ns + 1, sizeof(double));
     pl->tfit = ps_xcalloc((size_t)ns + 1, sizeof(double));
     pl->bwfit = ps_xcalloc((size_t)ns + 1, sizeof(double));
-    double t0 = ps__json_num(hk, "t0"), rinf = ps__json_num(hk, "r_inf");
+    double t0 = ps_json_num(hk, "t0"), rinf = ps_json_num(hk, "r_inf");
     for (int i = 0; i < ns; i++) {
         const json_t *row = json_array_get(sizes, (size_t)i);
-        pl->bytes[i] = ps__json_num(row, "bytes");
-        pl->t[i] = ps__json_num(row, "time");
+        pl->bytes[i] = ps_json_num(row, "bytes");
+        pl->t[i] = ps_json_num(row, "time");
         pl->bwv[i] = pl->bytes[i] / pl->t[i];
         pl->tfit[i] = t0 + pl->bytes[i] / rinf;
         pl->bwfit[i] = pl->bytes[i] / pl->tfit[i];
@@ -819,17 +814,17 @@ static int build_plots(const json_t *doc, probe_plots *pl)
     }
     const json_t *lo = json_object_get(hr, "fit_low");
     if (json_is_object(lo)) {
-        pl->lo_x[0] = ps__json_num(lo, "h0");
-        pl->lo_x[1] = ps__json_num(lo, "h1");
-        for (int k = 0; k < 2; k++) pl->lo_y[k] = ps__json_num(lo, "l_s") + ps__json_num(lo, "g_s") * pl->lo_x[k];
+        pl->lo_x[0] = ps_json_num(lo, "h0");
+        pl->lo_x[1] = ps_json_num(lo, "h1");
+        for (int k = 0; k < 2; k++) pl->lo_y[k] = ps_json_num(lo, "l_s") + ps_json_num(lo, "g_s") * pl->lo_x[k];
         ps_plot_add(&pl->hrel, "least squares over [0, p]", pl->lo_x, pl->lo_y, 2, PS_PLOT_LINE | PS_PLOT_DASHED);
     }
     /* the reported line: the median of the rounds' fits */
     const json_t *rep = json_object_get(hr, "reported");
-    if (json_is_object(rep) && isfinite(ps__json_num(rep, "g_s")) && isfinite(ps__json_num(rep, "l_s"))) {
-        pl->hi_x[0] = ps__json_num(bsp, "h0");
-        pl->hi_x[1] = ps__json_num(bsp, "h1");
-        for (int k = 0; k < 2; k++) pl->hi_y[k] = ps__json_num(rep, "l_s") + ps__json_num(rep, "g_s") * pl->hi_x[k];
+    if (json_is_object(rep) && isfinite(ps_json_num(rep, "g_s")) && isfinite(ps_json_num(rep, "l_s"))) {
+        pl->hi_x[0] = ps_json_num(bsp, "h0");
+        pl->hi_x[1] = ps_json_num(bsp, "h1");
+        for (int k = 0; k < 2; k++) pl->hi_y[k] = ps_json_num(rep, "l_s") + ps_json_num(rep, "g_s") * pl->hi_x[k];
         ps_plot_add(&pl->hrel, strcmp(jstr(bsp, "fit"), "failed") ? "g, l: median of the rounds' fits over [p, 256]"
                                                                    : "median of the rounds' fits (failed: not a model)",
                     pl->hi_x, pl->hi_y, 2, PS_PLOT_LINE);
@@ -887,36 +882,36 @@ int ps_probe_report_html(FILE *out, const json_t *doc, const char *dir, const ch
     ps_html_kv(out, "host", "%s", jstr(meta, "host"));
     ps_html_kv(out, "CPU", "%s", jstr(meta, "cpu"));
     ps_html_kv(out, "MPI library", "%s", jstr(meta, "mpi"));
-    ps_html_kv(out, "ranks / rounds", "%d / %d (%s)", (int)ps__json_num(params, "ranks"),
-               (int)ps__json_num(params, "rounds"), jstr(doc, "mode"));
-    ps_html_fmt_time(a, sizeof a, ps__json_num(pp, "latency"));
+    ps_html_kv(out, "ranks / rounds", "%d / %d (%s)", (int)ps_json_num(params, "ranks"),
+               (int)ps_json_num(params, "rounds"), jstr(doc, "mode"));
+    ps_html_fmt_time(a, sizeof a, ps_json_num(pp, "latency"));
     ps_html_kv(out, "ping-pong latency (1 B, half round trip)", "%s", a);
-    ps_fmt_bytes(b, sizeof b, ps__json_num(pp, "bandwidth_bytes"));
-    ps_html_kv(out, "best bandwidth", "%.1f MB/s at %s", ps__json_num(pp, "bandwidth") / 1e6, b);
-    ps_html_fmt_time(a, sizeof a, ps__json_num(hk, "t0"));
-    ps_html_kv(out, "Hockney t0, r_inf, n_1/2", "%s, %.1f MB/s, %.0f B", a, ps__json_num(hk, "r_inf") / 1e6,
-               ps__json_num(hk, "n_half"));
-    ps_html_kv(out, "r (DAXPY in / out of cache)", "%.1f / %.1f Mflop/s", ps__json_num(bsp, "r_incache") / 1e6,
-               ps__json_num(bsp, "r_outcache") / 1e6);
+    ps_fmt_bytes(b, sizeof b, ps_json_num(pp, "bandwidth_bytes"));
+    ps_html_kv(out, "best bandwidth", "%.1f MB/s at %s", ps_json_num(pp, "bandwidth") / 1e6, b);
+    ps_html_fmt_time(a, sizeof a, ps_json_num(hk, "t0"));
+    ps_html_kv(out, "Hockney t0, r_inf, n_1/2", "%s, %.1f MB/s, %.0f B", a, ps_json_num(hk, "r_inf") / 1e6,
+               ps_json_num(hk, "n_half"));
+    ps_html_kv(out, "r (DAXPY in / out of cache)", "%.1f / %.1f Mflop/s", ps_json_num(bsp, "r_incache") / 1e6,
+               ps_json_num(bsp, "r_outcache") / 1e6);
     if (!strcmp(jstr(bsp, "fit"), "failed")) {
         ps_html_kv(out, "g, l over [p, 256]", "the fit failed: %s; the model has no g and l", jstr(bsp, "fit_note"));
     } else {
         const json_t *gr = json_object_get(bsp, "g_range"), *lr = json_object_get(bsp, "l_range");
         ps_html_kv(out, "g, l over [p, 256] (median of the rounds' fits)",
                    "%.4g flop (%.3g \xc2\xb5s) [rounds %.4g .. %.4g], %.4g flop (%.3g \xc2\xb5s) [rounds %.4g .. %.4g]",
-                   ps__json_num(bsp, "g"), ps__json_num(bsp, "g_us"), json_number_value(json_array_get(gr, 0)),
-                   json_number_value(json_array_get(gr, 1)), ps__json_num(bsp, "l"), ps__json_num(bsp, "l_us"),
+                   ps_json_num(bsp, "g"), ps_json_num(bsp, "g_us"), json_number_value(json_array_get(gr, 0)),
+                   json_number_value(json_array_get(gr, 1)), ps_json_num(bsp, "l"), ps_json_num(bsp, "l_us"),
                    json_number_value(json_array_get(lr, 0)), json_number_value(json_array_get(lr, 1)));
     }
     if (json_object_get(bsp, "g_combined"))
-        ps_html_kv(out, "g, one message per destination", "%.4g flop (%.3g \xc2\xb5s)", ps__json_num(bsp, "g_combined"),
-                   ps__json_num(bsp, "g_combined_us"));
+        ps_html_kv(out, "g, one message per destination", "%.4g flop (%.3g \xc2\xb5s)", ps_json_num(bsp, "g_combined"),
+                   ps_json_num(bsp, "g_combined_us"));
     ps_html_kv(out, "model", "send = recv latency %.3g s, word %.3g s, flop %.3g s, %s",
-               ps__json_num(model, "send_latency"), ps__json_num(model, "word_time"), ps__json_num(model, "flop_time"),
+               ps_json_num(model, "send_latency"), ps_json_num(model, "word_time"), ps_json_num(model, "flop_time"),
                model_network(model));
     print_nodes(out, model);
-    if (isfinite(ps__json_num(model, "link_rate")))
-        fprintf(out, "; a node's link %.2f MB/s each way\n", ps__json_num(model, "link_rate") / 1e6);
+    if (isfinite(ps_json_num(model, "link_rate")))
+        fprintf(out, "; a node's link %.2f MB/s each way\n", ps_json_num(model, "link_rate") / 1e6);
     ps_html_kv_end(out);
 
     const json_t *w = json_object_get(doc, "warnings");
@@ -938,7 +933,7 @@ int ps_probe_report_html(FILE *out, const json_t *doc, const char *dir, const ch
                      jstr(o, "unit"));
         ps_html_cell(out, 1, "%.4g, %.4g", json_number_value(json_array_get(bt, 0)),
                      json_number_value(json_array_get(bt, 1)));
-        ps_html_cell(out, 1, "%.1f%%", 100 * ps__json_num(o, "rel_diff"));
+        ps_html_cell(out, 1, "%.1f%%", 100 * ps_json_num(o, "rel_diff"));
         ps_html_cell(out, 0, "%s", json_is_true(json_object_get(o, "agree")) ? "yes" : "no");
         ps_html_row_end(out);
     }
@@ -957,14 +952,14 @@ int ps_probe_report_html(FILE *out, const json_t *doc, const char *dir, const ch
     ps_html_table_begin(out, 6, "bytes", "best", "median", "samples", "rse", "bandwidth (MB/s)");
     json_array_foreach(json_object_get(pp, "sizes"), i, o) {
         ps_html_row_begin(out);
-        ps_html_cell(out, 1, "%.0f", ps__json_num(o, "bytes"));
-        ps_html_fmt_time(a, sizeof a, ps__json_num(o, "min"));
+        ps_html_cell(out, 1, "%.0f", ps_json_num(o, "bytes"));
+        ps_html_fmt_time(a, sizeof a, ps_json_num(o, "min"));
         ps_html_cell(out, 1, "%s", a);
-        ps_html_fmt_time(a, sizeof a, ps__json_num(o, "median"));
+        ps_html_fmt_time(a, sizeof a, ps_json_num(o, "median"));
         ps_html_cell(out, 1, "%s", a);
-        ps_html_cell(out, 1, "%.0f", ps__json_num(o, "n"));
-        ps_html_cell(out, 1, "%.1f%%", 100 * ps__json_num(o, "rse"));
-        ps_html_cell(out, 1, "%.1f", ps__json_num(o, "bandwidth") / 1e6);
+        ps_html_cell(out, 1, "%.0f", ps_json_num(o, "n"));
+        ps_html_cell(out, 1, "%.1f%%", 100 * ps_json_num(o, "rse"));
+        ps_html_cell(out, 1, "%.1f", ps_json_num(o, "bandwidth") / 1e6);
         ps_html_row_end(out);
     }
     ps_html_table_end(out);

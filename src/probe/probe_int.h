@@ -25,7 +25,6 @@ void       ps__daxpy_free(ps__daxpy *d);
 void ps__quiet_barrier(void);
 
 /* Analysis helpers shared by the parts (probe.c). */
-double ps__json_num(const json_t *o, const char *key);      /* NAN if absent */
 json_t *ps__json_array_of(const double *v, int n);
 void ps__warn(json_t *warnings, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 json_t *ps__fit_json(const ps_linfit *f, double h0, double h1, double r);

@@ -9,6 +9,7 @@
 
 #include "report/html.h"
 #include "report/result.h"
+#include "trace/json.h"
 #include "util/util.h"
 
 static const char *str(const json_t *o, const char *k) { return json_string_value(json_object_get(o, k)); }
@@ -19,8 +20,8 @@ static json_t *run_line(const json_t *d, const char *kind)
     const json_t *sh = json_object_get(d, "sheet"), *m = json_object_get(d, "machine");
     int predicted = kind && !strcmp(kind, "predict");
     const char *w = str(d, "workload");
-    double P = ps_result_num(json_object_get(d, "params"), "ranks"), t = ps_result_used_time(d);
-    double trials = ps_result_num(json_object_get(d, "time"), "trials");
+    double P = ps_json_num(json_object_get(d, "params"), "ranks"), t = ps_result_used_time(d);
+    double trials = ps_json_num(json_object_get(d, "time"), "trials");
     char tb[32], where[200] = "";
     ps_html_fmt_time(tb, sizeof tb, t);
     const char *name = predicted ? str(m, "name") : str(m, "host");
@@ -28,8 +29,8 @@ static json_t *run_line(const json_t *d, const char *kind)
     else snprintf(where, sizeof where, ", %s", predicted ? "predicted" : "measured");
     char trial[48] = "";
     if (!predicted && trials > 1) snprintf(trial, sizeof trial, " (best of %.0f)", trials);
-    double b = ps_result_num(sh, "busy_pct"), o = ps_result_num(sh, "overhead_pct"), i = ps_result_num(sh, "idle_pct");
-    double msgs = ps_result_num(sh, "messages_sent");
+    double b = ps_json_num(sh, "busy_pct"), o = ps_json_num(sh, "overhead_pct"), i = ps_json_num(sh, "idle_pct");
+    double msgs = ps_json_num(sh, "messages_sent");
     char shares[160] = "";
     if (isfinite(b) && isfinite(o) && isfinite(i)) {
         const char *most = o + i > b ? (i > o ? ": most of the time is spent waiting for partners"
@@ -40,7 +41,7 @@ static json_t *run_line(const json_t *d, const char *kind)
     char mb[64] = "";
     if (isfinite(msgs)) {
         char bb[32];
-        ps_fmt_bytes(bb, sizeof bb, ps_result_num(sh, "bytes_sent"));
+        ps_fmt_bytes(bb, sizeof bb, ps_json_num(sh, "bytes_sent"));
         snprintf(mb, sizeof mb, "; %.0f messages, %s", msgs, bb);
     }
     return json_sprintf("%s on %.0f rank%s%s: %s%s%s%s.", w ? w : "?", P, P == 1 ? "" : "s", where, tb, trial, shares,
@@ -57,7 +58,7 @@ static json_t *points_line(const json_t *d, const char *kind)
     const char *w = str(d, "workload") ? str(d, "workload") : str(a, "workload");
     const json_t *m = json_object_get(a, "machine");
     const char *name = predicted ? str(m, "name") : str(m, "host");
-    double Pa = ps_result_num(json_object_get(a, "params"), "ranks"), Pz = ps_result_num(json_object_get(z, "params"), "ranks");
+    double Pa = ps_json_num(json_object_get(a, "params"), "ranks"), Pz = ps_json_num(json_object_get(z, "params"), "ranks");
     double ta = ps_result_used_time(a), tz = ps_result_used_time(z);
     char x[32], y[32];
     ps_html_fmt_time(x, sizeof x, ta);
@@ -110,16 +111,16 @@ void ps_report_findings(json_t *list, const json_t *d)
     } else if (!strcmp(kind, "probe")) {
         const json_t *pp = json_object_get(d, "pingpong"), *bsp = json_object_get(d, "bsp");
         char lat[32];
-        ps_html_fmt_time(lat, sizeof lat, ps_result_num(pp, "latency"));
+        ps_html_fmt_time(lat, sizeof lat, ps_json_num(pp, "latency"));
         const char *h = str(json_object_get(d, "machine"), "host");
-        double bw = ps_result_num(pp, "bandwidth");
+        double bw = ps_json_num(pp, "bandwidth");
         char bws[32];
         if (bw >= 1e9) snprintf(bws, sizeof bws, "%.3g GB/s", bw / 1e9);
         else snprintf(bws, sizeof bws, "%.3g MB/s", bw / 1e6);
         json_array_append_new(list, json_sprintf("%s%sping-pong latency %s, bandwidth %s; BSP r = %.0f Mflop/s, "
                                                  "g = %.3g flops, l = %.3g flops (p = %.0f).",
                                                  h ? h : "", h ? ": " : "", lat, bws,
-                                                 ps_result_num(bsp, "r") / 1e6, ps_result_num(bsp, "g"), ps_result_num(bsp, "l"), ps_result_num(bsp, "p")));
+                                                 ps_json_num(bsp, "r") / 1e6, ps_json_num(bsp, "g"), ps_json_num(bsp, "l"), ps_json_num(bsp, "p")));
     } else if (!strcmp(kind, "scale")) {
         /* the sweep's first two conclusions that are findings, named by its workload */
         json_t *mine = json_array();

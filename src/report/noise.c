@@ -5,7 +5,7 @@
 #include <stdio.h>
 
 #include "report/html.h"
-#include "report/result.h"
+#include "trace/json.h"
 
 void ps_noise_line(const json_t *noise, char *buf, size_t len)
 {
@@ -34,11 +34,11 @@ void ps_noise_html(FILE *out, const json_t *noise)
         const json_t *c = json_object_get(o, "calibration");
         ps_html_row_begin(out);
         ps_html_cell(out, 0, "%s", when[k]);
-        cell(out, ps_result_num(o, "load1"), "%.2f", 1);
-        cell(out, ps_result_num(c, "slowdown"), "%.1f%%", 100);
-        cell(out, ps_result_num(c, "cv"), "%.2f", 1);
-        cell(out, k == 1 ? ps_result_num(o, "others_busy_pct") : ps_result_num(c, "others_pct"), "%.0f%%", 1);
-        cell(out, ps_result_num(o, "steal_pct"), "%.1f%%", 1);
+        cell(out, ps_json_num(o, "load1"), "%.2f", 1);
+        cell(out, ps_json_num(c, "slowdown"), "%.1f%%", 100);
+        cell(out, ps_json_num(c, "cv"), "%.2f", 1);
+        cell(out, k == 1 ? ps_json_num(o, "others_busy_pct") : ps_json_num(c, "others_pct"), "%.0f%%", 1);
+        cell(out, ps_json_num(o, "steal_pct"), "%.1f%%", 1);
         ps_html_row_end(out);
     }
     ps_html_table_end(out);

@@ -13,6 +13,7 @@
 #include "report/profiles.h"
 #include "report/result.h"
 #include "report/sheetpage.h"
+#include "trace/json.h"
 #include "trace/sheet.h"
 #include "util/util.h"
 
@@ -103,7 +104,7 @@ static void headline(char *buf, size_t len, const json_t *d)
     const json_t *sh = json_object_get(d, "sheet");
     char t[32];
     ps_html_fmt_time(t, sizeof t, ps_result_used_time(d));
-    double b = ps_result_num(sh, "busy_pct"), o = ps_result_num(sh, "overhead_pct"), i = ps_result_num(sh, "idle_pct"), m = ps_result_num(sh, "messages_sent");
+    double b = ps_json_num(sh, "busy_pct"), o = ps_json_num(sh, "overhead_pct"), i = ps_json_num(sh, "idle_pct"), m = ps_json_num(sh, "messages_sent");
     if (isfinite(b) && isfinite(m))
         snprintf(buf, len, "%s; busy %.0f%%, overhead %.0f%%, idle %.0f%%; %.0f messages", t, b, o, i, m);
     else snprintf(buf, len, "%s", t);
@@ -182,8 +183,8 @@ static void points_section(FILE *f, const json_t *doc, const char *dir, const ch
     const char *on = json_string_value(json_object_get(m, predicted ? "name" : "host"));
     char title[512];
     snprintf(title, sizeof title, "%s: %s%s%s, P = %.0f..%.0f", kind_title(kind), workload ? workload : "?",
-             on ? " on " : "", on ? on : "", ps_result_num(json_object_get(p0, "params"), "ranks"),
-             ps_result_num(json_object_get(pz, "params"), "ranks"));
+             on ? " on " : "", on ? on : "", ps_json_num(json_object_get(p0, "params"), "ranks"),
+             ps_json_num(json_object_get(pz, "params"), "ranks"));
     ps_html_section_begin(f, kind ? kind : "result", title);
     if (source) ps_html_note(f, "From %s.", source);
     char id[64];
@@ -198,22 +199,22 @@ static void points_section(FILE *f, const json_t *doc, const char *dir, const ch
         char t[32], bb[32];
         double tp = ps_result_used_time(p);
         ps_html_fmt_time(t, sizeof t, tp);
-        fprintf(f, "<tr><td class=\"num\">%.0f</td><td class=\"num\">%s</td>", ps_result_num(json_object_get(p, "params"), "ranks"), t);
+        fprintf(f, "<tr><td class=\"num\">%.0f</td><td class=\"num\">%s</td>", ps_json_num(json_object_get(p, "params"), "ranks"), t);
         if (isfinite(t1 / tp)) fprintf(f, "<td class=\"num\">%.3g</td>", t1 / tp);
         else fputs("<td class=\"num\">-</td>", f);
         const char *k3[3] = {"busy_pct", "overhead_pct", "idle_pct"};
         for (int k = 0; k < 3; k++) {
-            double v = ps_result_num(sh, k3[k]);
+            double v = ps_json_num(sh, k3[k]);
             if (isfinite(v)) fprintf(f, "<td class=\"num\">%.1f%%</td>", v);
             else fputs("<td class=\"num\">-</td>", f);
         }
-        double msgs = ps_result_num(sh, "messages_sent");
-        ps_fmt_bytes(bb, sizeof bb, ps_result_num(sh, "bytes_sent"));
+        double msgs = ps_json_num(sh, "messages_sent");
+        ps_fmt_bytes(bb, sizeof bb, ps_json_num(sh, "bytes_sent"));
         if (isfinite(msgs)) fprintf(f, "<td class=\"num\">%.0f</td><td class=\"num\">%s</td></tr>\n", msgs, bb);
         else fputs("<td class=\"num\">-</td><td class=\"num\">-</td></tr>\n", f);
     }
     fputs("</table>\n", f);
-    ps_html_note(f, "speedup against P = %.0f, the first count.", ps_result_num(json_object_get(p0, "params"), "ranks"));
+    ps_html_note(f, "speedup against P = %.0f, the first count.", ps_json_num(json_object_get(p0, "params"), "ranks"));
     json_array_foreach((json_t *)pts, i, p) {
         json_t *copy = NULL;
         const json_t *pt = p;
@@ -225,7 +226,7 @@ static void points_section(FILE *f, const json_t *doc, const char *dir, const ch
         }
         char line[256];
         headline(line, sizeof line, pt);
-        ps_html_details_begin(f, "P = %.0f: %s", ps_result_num(json_object_get(pt, "params"), "ranks"), line);
+        ps_html_details_begin(f, "P = %.0f: %s", ps_json_num(json_object_get(pt, "params"), "ranks"), line);
         ps_sheet_page_html(f, pt);
         pictures(f, pt, dir);
         ps_html_details_end(f);

@@ -12,23 +12,18 @@
 #include <unistd.h>
 
 #include "trace/describe.h"
+#include "trace/json.h"
 #include "util/stats.h"
 #include "util/util.h"
 
 static json_t *num_or_null(double v) { return isfinite(v) ? json_real(v) : json_null(); }
 
-double ps_result_num(const json_t *o, const char *k)
-{
-    const json_t *v = json_object_get(o, k);
-    return json_is_number(v) ? json_number_value(v) : NAN;
-}
-
 double ps_result_used_time(const json_t *doc)
 {
     const json_t *t = json_object_get(doc, "time");
     const char *u = json_string_value(json_object_get(t, "used"));
-    double v = u && !strcmp(u, "median") ? ps_result_num(t, "median") : ps_result_num(t, "min");
-    return isfinite(v) ? v : ps_result_num(json_object_get(doc, "sheet"), "time");
+    double v = u && !strcmp(u, "median") ? ps_json_num(t, "median") : ps_json_num(t, "min");
+    return isfinite(v) ? v : ps_json_num(json_object_get(doc, "sheet"), "time");
 }
 
 json_t *ps_result_ci(const ps_sample_stats *st)

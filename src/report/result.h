@@ -62,9 +62,6 @@ json_t *ps_result_run_sheet(const char *kind, const char *workload, json_t *mach
  * document has neither (NAN when it has none). */
 double ps_result_used_time(const json_t *doc);
 
-/* The number o holds under key k; NAN when it is absent or not a number. */
-double ps_result_num(const json_t *o, const char *k);
-
 /* Writes JSON atomically (indent 2). 0 or -1 with err naming the path. */
 int ps_result_write(const char *path, json_t *doc, char *err, size_t errlen);
 

@@ -6,23 +6,24 @@
 
 #include "report/html.h"
 #include "trace/describe.h"
+#include "trace/json.h"
 #include "util/util.h"
 
-/* A JSON number at a dotted path ("sheet.send_time.avg"), or NAN. */
+/* A JSON number at a dotted path ("sheet.send_time.avg"), or NAN: the objects
+ * on the way walked here, the number itself read as everywhere else. */
 static double num(const json_t *o, const char *path)
 {
     char key[64];
-    const char *p = path;
-    while (o && *p) {
-        const char *dot = strchr(p, '.');
-        size_t n = dot ? (size_t)(dot - p) : strlen(p);
+    const char *dot;
+    while ((dot = strchr(path, '.'))) {
+        size_t n = (size_t)(dot - path);
         if (n >= sizeof key) return NAN;
-        memcpy(key, p, n);
+        memcpy(key, path, n);
         key[n] = 0;
         o = json_object_get(o, key);
-        p = dot ? dot + 1 : p + n;
+        path = dot + 1;
     }
-    return json_is_number(o) ? json_number_value(o) : NAN;
+    return ps_json_num(o, path);
 }
 
 static const char *str(const json_t *o, const char *key)

@@ -10,6 +10,7 @@
 #include "report/html.h"
 #include "report/plot.h"
 #include "report/result.h"
+#include "trace/json.h"
 #include "util/util.h"
 
 /* The seed's order of its five workloads: from communication bound to
@@ -120,13 +121,13 @@ static void observe(ps_tables *t, const json_t *d, int predicted)
 {
     const json_t *params = json_object_get(d, "params");
     const char *w = str(d, "workload");
-    double tm = ps_result_used_time(d), P = ps_result_num(params, "ranks");
+    double tm = ps_result_used_time(d), P = ps_json_num(params, "ranks");
     if (!w || !isfinite(tm) || tm <= 0 || !(P >= 1)) return;
     row r;
     memset(&r, 0, sizeof r);
     snprintf(r.workload, sizeof r.workload, "%s", w);
     r.ranks = (int)P;
-    double s = ps_result_num(params, "size"), it = ps_result_num(params, "iterations");
+    double s = ps_json_num(params, "size"), it = ps_json_num(params, "iterations");
     r.size = isfinite(s) ? (long)s : -1;
     r.iterations = isfinite(it) ? (long)it : -1;
     column c;
@@ -191,13 +192,13 @@ static const bsp_keys bsp_keys_characterize = {"bsp_p", "r_flops", "g_flops", "l
 /* The signature in o into b; 0 when o has none (no positive r). */
 static int read_bsp(const json_t *o, const bsp_keys *k, bsp_row *b)
 {
-    if (!(ps_result_num(o, k->r) > 0)) return 0;
-    b->p = ps_result_num(o, k->p);
-    b->r = ps_result_num(o, k->r);
-    b->g = ps_result_num(o, k->g);
-    b->l = ps_result_num(o, k->l);
-    b->g_us = ps_result_num(o, "g_us");
-    b->l_us = ps_result_num(o, "l_us");
+    if (!(ps_json_num(o, k->r) > 0)) return 0;
+    b->p = ps_json_num(o, k->p);
+    b->r = ps_json_num(o, k->r);
+    b->g = ps_json_num(o, k->g);
+    b->l = ps_json_num(o, k->l);
+    b->g_us = ps_json_num(o, "g_us");
+    b->l_us = ps_json_num(o, "l_us");
     return 1;
 }
 
@@ -221,10 +222,10 @@ static void machine_doc(ps_tables *t, const json_t *d)
     snprintf(m.file, sizeof m.file, "%s", str(d, "file") ? str(d, "file") : "");
     snprintf(m.source, sizeof m.source, "%s", str(d, "source") ? str(d, "source") : "");
     snprintf(m.network, sizeof m.network, "%s", str(d, "network") ? str(d, "network") : "-");
-    m.send = ps_result_num(d, "send_latency");
-    m.recv = ps_result_num(d, "recv_latency");
-    m.word = ps_result_num(d, "word_time");
-    m.flop = ps_result_num(d, "flop_time");
+    m.send = ps_json_num(d, "send_latency");
+    m.recv = ps_json_num(d, "recv_latency");
+    m.word = ps_json_num(d, "word_time");
+    m.flop = ps_json_num(d, "flop_time");
     t->models = ps_xrealloc(t->models, (size_t)(t->nmodels + 1) * sizeof *t->models);
     t->models[t->nmodels++] = m;
     const json_t *bsp = json_object_get(d, "bsp");
@@ -604,9 +605,9 @@ static int published_row(const ps_tables *t, const json_t *pr)
     row r;
     memset(&r, 0, sizeof r);
     snprintf(r.workload, sizeof r.workload, "%s", str(pr, "workload") ? str(pr, "workload") : "");
-    r.ranks = (int)ps_result_num(pr, "ranks");
-    r.size = isfinite(ps_result_num(pr, "size")) ? (long)ps_result_num(pr, "size") : -1;
-    r.iterations = isfinite(ps_result_num(pr, "iterations")) ? (long)ps_result_num(pr, "iterations") : -1;
+    r.ranks = (int)ps_json_num(pr, "ranks");
+    r.size = isfinite(ps_json_num(pr, "size")) ? (long)ps_json_num(pr, "size") : -1;
+    r.iterations = isfinite(ps_json_num(pr, "iterations")) ? (long)ps_json_num(pr, "iterations") : -1;
     return find_row(t, &r);
 }
 
@@ -623,7 +624,7 @@ static int published_table(FILE *f, const ps_tables *t, const pub_machine *pm, i
     for (int k = 0; k < npm; k++)
         if (ref && !strcmp(pm[k].name, ref)) refm = k;
     json_array_foreach(json_object_get(t->published, "rows"), i, pr) {
-        if ((int)ps_result_num(pr, "table") != table || !json_is_object(json_object_get(pr, what))) continue;
+        if ((int)ps_json_num(pr, "table") != table || !json_is_object(json_object_get(pr, what))) continue;
         if (!rows++) {
             table_open(f, id);
             fputs("<tr><th rowspan=\"2\">workload P/size/iterations</th>", f);
@@ -641,7 +642,7 @@ static int published_table(FILE *f, const ps_tables *t, const pub_machine *pm, i
         ps_html_escape(f, str(pr, "label") ? str(pr, "label") : str(pr, "workload"));
         fputs("</td>", f);
         for (int k = 0; k < npm; k++) {
-            double pub = ps_result_num(json_object_get(pr, what), pm[k].name), pred = NAN;
+            double pub = ps_json_num(json_object_get(pr, what), pm[k].name), pred = NAN;
             if (r >= 0 && pm[k].col >= 0) {
                 pred = t->time[r * t->ncol + pm[k].col];
                 if (!strcmp(what, "slowdown")) {
@@ -707,7 +708,7 @@ static void published_html(FILE *f, const ps_tables *t)
         int any3 = 0;
         size_t i;
         json_t *pr;
-        json_array_foreach(json_object_get(t->published, "rows"), i, pr) any3 |= (int)ps_result_num(pr, "table") == 3 &&
+        json_array_foreach(json_object_get(t->published, "rows"), i, pr) any3 |= (int)ps_json_num(pr, "table") == 3 &&
                                                                                  published_row(t, pr) >= 0;
         if (any3) {
             ps_html_heading(f, "Table 3, published and predicted: execution times (s)");

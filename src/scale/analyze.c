@@ -7,16 +7,11 @@
 #include "report/result.h"
 #include "scale/metrics.h"
 #include "scale/scale.h"
+#include "trace/json.h"
 #include "util/stats.h"
 #include "util/util.h"
 
 static json_t *num(double v) { return isfinite(v) ? json_real(v) : json_null(); }
-
-static double getnum(const json_t *o, const char *k)
-{
-    json_t *v = json_object_get(o, k);
-    return json_is_number(v) ? json_number_value(v) : NAN;
-}
 
 static void copy_key(json_t *dst, const json_t *src, const char *k)
 {
@@ -67,7 +62,7 @@ static json_t *placement_of(const json_t *rec, const json_t *plan, int P)
 /* The relative uncertainty of a point's time (best-of-K: the best two's gap). */
 static double time_unc(const json_t *pt)
 {
-    return getnum(json_object_get(pt, "time"), "uncertainty");
+    return ps_json_num(json_object_get(pt, "time"), "uncertainty");
 }
 
 /* The counters' getrusage snapshots lie just outside the clock's readings of
@@ -83,7 +78,7 @@ static void procstats_check(json_t *pt, double tp)
 {
     const json_t *rec = json_object_get(pt, "procstats");
     if (!json_is_object(rec) || !json_is_true(json_object_get(rec, "timed")) || !(tp > 0)) return;
-    double u = time_unc(pt), umax = getnum(json_object_get(rec, "user_s"), "max");
+    double u = time_unc(pt), umax = ps_json_num(json_object_get(rec, "user_s"), "max");
     if (!isfinite(umax)) return;
     /* the run record's object is shared: the point gets its own */
     json_t *ps = json_deep_copy(rec);
@@ -122,7 +117,7 @@ static json_t *identical_runs(const json_t *doc, double *largest)
             if (!w || strcmp(w, "nodeorder") ||
                 json_integer_value(json_object_get(json_object_get(q, "params"), "ranks")) != P)
                 continue;
-            double ta = getnum(p, "time_s"), tb = getnum(q, "time_s");
+            double ta = ps_json_num(p, "time_s"), tb = ps_json_num(q, "time_s");
             if (!(ta > 0 && tb > 0)) continue;
             double d = fabs(ta - tb) / fmin(ta, tb);
             json_t *o = json_object();
@@ -145,10 +140,10 @@ static json_t *identical_runs(const json_t *doc, double *largest)
  * add; the serial fraction's follows from the speedup's. */
 static json_t *point_noise(const json_t *pt, double u1, int P)
 {
-    double u = time_unc(pt), e = getnum(pt, "efficiency"), s = getnum(pt, "speedup");
+    double u = time_unc(pt), e = ps_json_num(pt, "efficiency"), s = ps_json_num(pt, "speedup");
     json_t *o = json_object();
     json_object_set_new(o, "time", num(u));
-    json_object_set_new(o, "act_per_s", num(getnum(pt, "act_per_s") * u));
+    json_object_set_new(o, "act_per_s", num(ps_json_num(pt, "act_per_s") * u));
     if (P > 1) {
         double us = ps_uncertainty_ratio(u1, u);
         json_object_set_new(o, "speedup", num(s * us));
@@ -187,13 +182,13 @@ static json_t *average_of(const json_t *points, const char *var, int ranks)
         const char *v = json_string_value(json_object_get(p, "variation"));
         int P = (int)json_integer_value(json_object_get(json_object_get(p, "params"), "ranks"));
         if ((var && (!v || strcmp(v, var))) || (ranks > 0 && P != ranks)) continue;
-        if (!isfinite(getnum(p, "time_s"))) continue;
+        if (!isfinite(ps_json_num(p, "time_s"))) continue;
         count++;
-        avg_add(&sa, &na, getnum(p, "act_per_s"));
-        avg_add(&sn, &nn, getnum(p, "net_act_per_s"));
+        avg_add(&sa, &na, ps_json_num(p, "act_per_s"));
+        avg_add(&sn, &nn, ps_json_num(p, "net_act_per_s"));
         if (P > 1) {
-            avg_add(&se, &ne, getnum(p, "efficiency"));
-            avg_add(&sf, &nf, getnum(p, "serial_fraction"));
+            avg_add(&se, &ne, ps_json_num(p, "efficiency"));
+            avg_add(&sf, &nf, ps_json_num(p, "serial_fraction"));
         }
     }
     json_t *o = json_object();
@@ -286,7 +281,7 @@ json_t *ps_scale_analyze(const json_t *plan, const json_t *runs)
                     json_array_append_new(missing, m);
                     continue;
                 }
-                double tm = getnum(rec, "time");
+                double tm = ps_json_num(rec, "time");
                 const char *st = json_string_value(json_object_get(rec, "status"));
                 if (!st || strcmp(st, "ok") || !isfinite(tm)) {
                     tm = NAN;
@@ -294,7 +289,7 @@ json_t *ps_scale_analyze(const json_t *plan, const json_t *runs)
                     json_object_set_new(f, "trial", json_integer(t));
                     copy_key(f, rec, "message");
                     json_array_append_new(failed, f);
-                } else if (!best || tm < getnum(best, "time")) {
+                } else if (!best || tm < ps_json_num(best, "time")) {
                     best = rec;
                 }
                 samples[ns++] = tm;
@@ -311,7 +306,7 @@ json_t *ps_scale_analyze(const json_t *plan, const json_t *runs)
             json_object_set_new(pt, "time", ps_result_time(samples, ns));
             json_object_set_new(pt, "status", json_string(best ? "ok" : ns ? "failed" : "missing"));
             json_object_set_new(pt, "failed_trials", failed);
-            double tp = best ? getnum(best, "time") : NAN;
+            double tp = best ? ps_json_num(best, "time") : NAN;
             if (P == 1) t1 = tp;
             if (best) {
                 copy_key(pt, best, "sheet");
@@ -342,7 +337,7 @@ json_t *ps_scale_analyze(const json_t *plan, const json_t *runs)
         for (size_t i = first; i < n; i++) {
             json_t *pt = json_array_get(points, i);
             int P = (int)json_integer_value(json_object_get(json_object_get(pt, "params"), "ranks"));
-            double tp = getnum(pt, "_t");
+            double tp = ps_json_num(pt, "_t");
             json_object_del(pt, "_t");
             double k = weak ? (double)P : 1.0;
             ps_scale_metrics m = ps_scale_metrics_compute(t1, tp, P, k);
@@ -392,7 +387,7 @@ json_t *ps_scale_analyze(const json_t *plan, const json_t *runs)
     json_t *mb = json_object_get(plan, "memory_bound");
     if (is_clue && mb) {
         json_t *m = json_deep_copy(mb);
-        double bps = getnum(mb, "copy_bytes_per_s");
+        double bps = ps_json_num(mb, "copy_bytes_per_s");
         json_t *per = json_object();
         size_t i;
         json_t *pt;
@@ -402,7 +397,7 @@ json_t *ps_scale_analyze(const json_t *plan, const json_t *runs)
             const ps_ca_variation *var = ps_ca_variation_find(vn);
             if (!var) continue;
             double bound = bps / (2.0 * (double)ps_ca_cell_bytes(var->type));
-            double act = getnum(pt, "act_per_s");
+            double act = ps_json_num(pt, "act_per_s");
             json_t *e = json_object();
             json_object_set_new(e, "bound_act_per_s", num(bound));
             json_object_set_new(e, "act_per_s", num(act));
@@ -446,8 +441,8 @@ json_t *ps_scale_analyze(const json_t *plan, const json_t *runs)
             json_t *tm = json_object_get(pt, "time");
             int n = (int)json_integer_value(json_object_get(tm, "trials"));
             if (n > mx) mx = n;
-            double u = getnum(tm, "uncertainty");
-            if (!(u <= getnum(ta, "target"))) above++;
+            double u = ps_json_num(tm, "uncertainty");
+            if (!(u <= ps_json_num(ta, "target"))) above++;
         }
         const char *st = json_string_value(json_object_get(ta, "stopped"));
         json_object_set_new(a, "max_done", json_integer(mx));
@@ -455,7 +450,7 @@ json_t *ps_scale_analyze(const json_t *plan, const json_t *runs)
         char text[512];
         snprintf(text, sizeof text,
                  "automatic, %d to %d per point until the best two trials agree within %.0f%%: %s", min_trials,
-                 (int)json_integer_value(json_object_get(ta, "max")), 100 * getnum(ta, "target"),
+                 (int)json_integer_value(json_object_get(ta, "max")), 100 * ps_json_num(ta, "target"),
                  !st                         ? "not finished"
                  : !strcmp(st, "target")     ? "stopped because every point met the target"
                  : !strcmp(st, "budget")     ? "stopped because the time budget ran out"
@@ -468,7 +463,7 @@ json_t *ps_scale_analyze(const json_t *plan, const json_t *runs)
         }
         if (st && !strcmp(st, "budget")) {
             size_t o = strlen(text);
-            snprintf(text + o, sizeof text - o, " (budget %.0f s)", getnum(ta, "budget_s"));
+            snprintf(text + o, sizeof text - o, " (budget %.0f s)", ps_json_num(ta, "budget_s"));
         }
         json_object_set_new(a, "text", json_string(text));
         json_object_set_new(doc, "trials_auto", a);

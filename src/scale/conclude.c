@@ -25,6 +25,7 @@
 
 #include "report/findings.h"
 #include "scale/scale.h"
+#include "trace/json.h"
 #include "util/util.h"
 #include "workloads/ca.h"
 
@@ -39,28 +40,22 @@ typedef struct pt {
     int    over, nodes;
 } pt;
 
-static double getnum(const json_t *o, const char *k)
-{
-    json_t *v = json_object_get(o, k);
-    return json_is_number(v) ? json_number_value(v) : NAN;
-}
-
 static pt from_json(const json_t *p)
 {
     pt r = {0, 0, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, 0, 0};
     r.P = (int)json_integer_value(json_object_get(json_object_get(p, "params"), "ranks"));
-    r.t = getnum(p, "time_s");
+    r.t = ps_json_num(p, "time_s");
     r.ok = isfinite(r.t) && r.t > 0;
-    r.u = getnum(json_object_get(p, "time"), "uncertainty");
-    r.act = getnum(p, "act_per_s");
-    r.eff = getnum(p, "efficiency");
-    r.f = getnum(p, "serial_fraction");
+    r.u = ps_json_num(json_object_get(p, "time"), "uncertainty");
+    r.act = ps_json_num(p, "act_per_s");
+    r.eff = ps_json_num(p, "efficiency");
+    r.f = ps_json_num(p, "serial_fraction");
     json_t *sh = json_object_get(p, "sheet");
-    r.comm_pct = getnum(sh, "overhead_pct") + getnum(sh, "idle_pct");
+    r.comm_pct = ps_json_num(sh, "overhead_pct") + ps_json_num(sh, "idle_pct");
     json_t *nz = json_object_get(p, "noise");
-    r.eff_pm = getnum(nz, "efficiency");
-    r.f_pm = getnum(nz, "serial_fraction");
-    r.others = getnum(p, "others_busy_pct");
+    r.eff_pm = ps_json_num(nz, "efficiency");
+    r.f_pm = ps_json_num(nz, "serial_fraction");
+    r.others = ps_json_num(p, "others_busy_pct");
     r.over = json_is_true(json_object_get(p, "oversubscribed"));
     r.nodes = (int)json_integer_value(json_object_get(json_object_get(p, "placement"), "nodes"));
     return r;
@@ -245,8 +240,8 @@ static int above_one_note(above_one *a, json_t *flags, const char *flag, const c
 json_t *ps_scale_conclude(const json_t *doc)
 {
     json_t *out = json_array();
-    double aa = getnum(json_object_get(doc, "noise"), "identical_largest");
-    double thr = getnum(doc, "efficiency_threshold");
+    double aa = ps_json_num(json_object_get(doc, "noise"), "identical_largest");
+    double thr = ps_json_num(doc, "efficiency_threshold");
     if (!(thr > 0)) thr = PS_SCALE_EFF_THRESHOLD;
     const char *first = NULL;
     json_t *p0 = json_array_get(json_object_get(doc, "points"), 0);
@@ -541,19 +536,19 @@ json_t *ps_scale_conclude(const json_t *doc)
 
     /* ---- the memory-bandwidth bound ---- */
     json_t *mb = json_object_get(json_object_get(json_object_get(doc, "memory_bound"), "variations"), "base");
-    if (mb && isfinite(getnum(mb, "fraction")) && b1.ok) {
-        double fr = getnum(mb, "fraction"), bw = getnum(json_object_get(doc, "memory_bound"), "copy_bytes_per_s");
+    if (mb && isfinite(ps_json_num(mb, "fraction")) && b1.ok) {
+        double fr = ps_json_num(mb, "fraction"), bw = ps_json_num(json_object_get(doc, "memory_bound"), "copy_bytes_per_s");
         double nz = fr * cmp_noise(aa, 1, b1.u);
         snprintf(claim, sizeof claim,
                  "The base kernel reaches %.1f%% +/- %.1f%% of this machine's memory-bandwidth bound at P = 1 (%.3g of "
                  "%.3g ACT/s, from a %.1f GB/s copy over the same footprint): something other than memory bandwidth "
                  "limits it.",
-                 fr * 100, nz * 100, getnum(mb, "act_per_s"), getnum(mb, "bound_act_per_s"), bw / 1e9);
+                 fr * 100, nz * 100, ps_json_num(mb, "act_per_s"), ps_json_num(mb, "bound_act_per_s"), bw / 1e9);
         snprintf(q, sizeof q, "Whether the base kernel runs at the memory-bandwidth bound (%.0f%% of it at P = 1)",
                  fr * 100);
         ps_finding_add(out, "memory-bandwidth", 1 - fr, nz, "efficiency",
-                       nums(3, "fraction", fr, "act_per_s", getnum(mb, "act_per_s"), "bound_act_per_s",
-                            getnum(mb, "bound_act_per_s")),
+                       nums(3, "fraction", fr, "act_per_s", ps_json_num(mb, "act_per_s"), "bound_act_per_s",
+                            ps_json_num(mb, "bound_act_per_s")),
                        claim, q, NULL);
     }
 

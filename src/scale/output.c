@@ -9,13 +9,8 @@
 #include "report/noise.h"
 #include "report/result.h"
 #include "scale/scale.h"
+#include "trace/json.h"
 #include "util/util.h"
-
-static double getnum(const json_t *o, const char *k)
-{
-    json_t *v = json_object_get(o, k);
-    return json_is_number(v) ? json_number_value(v) : NAN;
-}
 
 /* CSV number: empty where undefined */
 static void csv_num(FILE *f, double v)
@@ -60,12 +55,12 @@ int ps_scale_write_csv(const json_t *doc, FILE *out)
         csv_str(out, wl, 0);
         csv_str(out, json_string_value(json_object_get(p, "variation")), 1);
         fprintf(out, ",%d", (int)json_integer_value(json_object_get(json_object_get(p, "params"), "ranks")));
-        for (const char *const *k = point_metrics; *k; k++) csv_num(out, getnum(p, *k));
+        for (const char *const *k = point_metrics; *k; k++) csv_num(out, ps_json_num(p, *k));
         csv_str(out, sc, 1);
-        csv_num(out, getnum(p, "k"));
+        csv_num(out, ps_json_num(p, "k"));
         fprintf(out, ",%d,%d", (int)json_integer_value(json_object_get(tm, "trials")),
                 (int)json_integer_value(json_object_get(tm, "successful")));
-        for (const char *const *k = time_stats; *k; k++) csv_num(out, getnum(tm, *k));
+        for (const char *const *k = time_stats; *k; k++) csv_num(out, ps_json_num(tm, *k));
         fputc(',', out);
         size_t k;
         json_t *s;
@@ -112,7 +107,7 @@ static void fmt_agg(char *b, size_t n, const json_t *ps, const char *key, const 
     }
     char f[64];
     snprintf(f, sizeof f, "%s %s %s %s", fmt, fmt, fmt, fmt);
-    snprintf(b, n, f, getnum(a, "avg"), getnum(a, "sd"), getnum(a, "min"), getnum(a, "max"));
+    snprintf(b, n, f, ps_json_num(a, "avg"), ps_json_num(a, "sd"), ps_json_num(a, "min"), ps_json_num(a, "max"));
 }
 
 /* The process metrics of every point, over the interval procstats.interval
@@ -183,13 +178,13 @@ void ps_scale_print(const json_t *doc, FILE *out)
     json_array_foreach(json_object_get(doc, "points"), i, p) {
         char t[48], a[32], na[32], s[48], e[48], f[48];
         json_t *nz = json_object_get(p, "noise");
-        double tm = getnum(p, "time_s");
-        fmt_pm(t, sizeof t, "%.4f", tm, getnum(nz, "time"), 1, 1);
-        fmt_or_dash(a, sizeof a, "%.4g", getnum(p, "act_per_s"), 1);
-        fmt_or_dash(na, sizeof na, "%.4g", getnum(p, "net_act_per_s"), 1);
-        fmt_pm(s, sizeof s, "%.3f", getnum(p, "speedup"), getnum(nz, "speedup"), 1, 0);
-        fmt_pm(e, sizeof e, "%.1f", getnum(p, "efficiency"), getnum(nz, "efficiency"), 100, 0);
-        fmt_pm(f, sizeof f, "%.1f", getnum(p, "serial_fraction"), getnum(nz, "serial_fraction"), 100, 0);
+        double tm = ps_json_num(p, "time_s");
+        fmt_pm(t, sizeof t, "%.4f", tm, ps_json_num(nz, "time"), 1, 1);
+        fmt_or_dash(a, sizeof a, "%.4g", ps_json_num(p, "act_per_s"), 1);
+        fmt_or_dash(na, sizeof na, "%.4g", ps_json_num(p, "net_act_per_s"), 1);
+        fmt_pm(s, sizeof s, "%.3f", ps_json_num(p, "speedup"), ps_json_num(nz, "speedup"), 1, 0);
+        fmt_pm(e, sizeof e, "%.1f", ps_json_num(p, "efficiency"), ps_json_num(nz, "efficiency"), 100, 0);
+        fmt_pm(f, sizeof f, "%.1f", ps_json_num(p, "serial_fraction"), ps_json_num(nz, "serial_fraction"), 100, 0);
         const char *st = json_string_value(json_object_get(p, "status"));
         fprintf(out, "%-11s %3d %18s %11s %11s %15s %17s %17s%s%s%s%s\n",
                 json_string_value(json_object_get(p, "variation")),
@@ -209,10 +204,10 @@ void ps_scale_print(const json_t *doc, FILE *out)
                 continue;
             }
             char fa[32], fg[32], ra[32], rg[32];
-            fmt_or_dash(fa, sizeof fa, "%.3f%%", getnum(p, "amdahl_f"), 100);
-            fmt_or_dash(ra, sizeof ra, "%.1f%%", getnum(p, "amdahl_rms_rel_error"), 100);
-            fmt_or_dash(fg, sizeof fg, "%.3f%%", getnum(p, "gustafson_f"), 100);
-            fmt_or_dash(rg, sizeof rg, "%.1f%%", getnum(p, "gustafson_rms_rel_error"), 100);
+            fmt_or_dash(fa, sizeof fa, "%.3f%%", ps_json_num(p, "amdahl_f"), 100);
+            fmt_or_dash(ra, sizeof ra, "%.1f%%", ps_json_num(p, "amdahl_rms_rel_error"), 100);
+            fmt_or_dash(fg, sizeof fg, "%.3f%%", ps_json_num(p, "gustafson_f"), 100);
+            fmt_or_dash(rg, sizeof rg, "%.1f%%", ps_json_num(p, "gustafson_rms_rel_error"), 100);
             fprintf(out, "  %-11s Amdahl f %9s (residual %s)   Gustafson f %9s (residual %s)\n",
                     json_string_value(json_object_get(p, "variation")), fa, ra, fg, rg);
         }
@@ -231,10 +226,10 @@ void ps_scale_print(const json_t *doc, FILE *out)
                 if (k == 0) snprintf(name, sizeof name, "P = %d", (int)json_integer_value(json_object_get(x, "ranks")));
                 else if (k == 1) snprintf(name, sizeof name, "%s", json_string_value(json_object_get(x, "variation")));
                 else snprintf(name, sizeof name, "overall");
-                fmt_or_dash(a, sizeof a, "%.4g", getnum(x, "act_per_s"), 1);
-                fmt_or_dash(na, sizeof na, "%.4g", getnum(x, "net_act_per_s"), 1);
-                fmt_or_dash(e, sizeof e, "%.1f%%", getnum(x, "efficiency"), 100);
-                fmt_or_dash(f, sizeof f, "%.1f%%", getnum(x, "serial_fraction"), 100);
+                fmt_or_dash(a, sizeof a, "%.4g", ps_json_num(x, "act_per_s"), 1);
+                fmt_or_dash(na, sizeof na, "%.4g", ps_json_num(x, "net_act_per_s"), 1);
+                fmt_or_dash(e, sizeof e, "%.1f%%", ps_json_num(x, "efficiency"), 100);
+                fmt_or_dash(f, sizeof f, "%.1f%%", ps_json_num(x, "serial_fraction"), 100);
                 fprintf(out, "  %-14s %11s %11s %8s %10s\n", name, a, na, e, f);
             }
         }

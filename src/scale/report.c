@@ -15,6 +15,7 @@
 #include "report/noise.h"
 #include "report/plot.h"
 #include "scale/scale.h"
+#include "trace/json.h"
 #include "util/util.h"
 
 #define MAXV 16
@@ -28,12 +29,6 @@ typedef struct table {
     /* each figure's +/- (point noise, absolute) */
     double      act_pm[MAXV][MAXP], eff_pm[MAXV][MAXP], f_pm[MAXV][MAXP];
 } table;
-
-static double getnum(const json_t *o, const char *k)
-{
-    json_t *v = json_object_get(o, k);
-    return json_is_number(v) ? json_number_value(v) : NAN;
-}
 
 static void collect(const json_t *doc, table *t)
 {
@@ -61,13 +56,13 @@ static void collect(const json_t *doc, table *t)
                 t->act[k][pi] = t->eff[k][pi] = t->f[k][pi] = t->act_pm[k][pi] = t->eff_pm[k][pi] = t->f_pm[k][pi] = NAN;
         }
         if (vi < 0 || pi < 0) continue;
-        t->act[vi][pi] = getnum(p, "act_per_s");
-        t->eff[vi][pi] = getnum(p, "efficiency");
-        t->f[vi][pi] = getnum(p, "serial_fraction");
+        t->act[vi][pi] = ps_json_num(p, "act_per_s");
+        t->eff[vi][pi] = ps_json_num(p, "efficiency");
+        t->f[vi][pi] = ps_json_num(p, "serial_fraction");
         const json_t *nz = json_object_get(p, "noise");
-        t->act_pm[vi][pi] = getnum(nz, "act_per_s");
-        t->eff_pm[vi][pi] = getnum(nz, "efficiency");
-        t->f_pm[vi][pi] = getnum(nz, "serial_fraction");
+        t->act_pm[vi][pi] = ps_json_num(nz, "act_per_s");
+        t->eff_pm[vi][pi] = ps_json_num(nz, "efficiency");
+        t->f_pm[vi][pi] = ps_json_num(nz, "serial_fraction");
     }
 }
 
@@ -218,8 +213,8 @@ int ps_scale_report_html(FILE *out, const json_t *doc, const char *dir, const ch
         ps_html_row_begin(out);
         ps_html_cell(out, 0, "%s", json_string_value(json_object_get(p, "variation")));
         ps_html_cell(out, 1, "%d", (int)json_integer_value(json_object_get(json_object_get(p, "params"), "ranks")));
-        double v[7] = {getnum(p, "time_s"), getnum(tm, "min"), getnum(tm, "median"), getnum(tm, "max"),
-                       getnum(p, "act_per_s"), getnum(p, "net_act_per_s"), getnum(p, "speedup")};
+        double v[7] = {ps_json_num(p, "time_s"), ps_json_num(tm, "min"), ps_json_num(tm, "median"), ps_json_num(tm, "max"),
+                       ps_json_num(p, "act_per_s"), ps_json_num(p, "net_act_per_s"), ps_json_num(p, "speedup")};
         if (isfinite(v[0])) ps_html_cell(out, 1, "%.4f", v[0]);
         else ps_html_cell(out, 1, "-");
         if (isfinite(v[1])) ps_html_cell(out, 1, "%.4f / %.4f / %.4f", v[1], v[2], v[3]);
@@ -228,9 +223,9 @@ int ps_scale_report_html(FILE *out, const json_t *doc, const char *dir, const ch
             if (isfinite(v[k])) ps_html_cell(out, 1, k == 6 ? "%.3f" : "%.4g", v[k]);
             else ps_html_cell(out, 1, "-");
         }
-        double e = getnum(p, "efficiency"), f = getnum(p, "serial_fraction");
+        double e = ps_json_num(p, "efficiency"), f = ps_json_num(p, "serial_fraction");
         const json_t *nz = json_object_get(p, "noise");
-        double ep = getnum(nz, "efficiency"), fp = getnum(nz, "serial_fraction");
+        double ep = ps_json_num(nz, "efficiency"), fp = ps_json_num(nz, "serial_fraction");
         if (isfinite(e) && isfinite(ep)) ps_html_cell(out, 1, "%.1f%% +/- %.1f", e * 100, ep * 100);
         else if (isfinite(e)) ps_html_cell(out, 1, "%.1f%%", e * 100);
         else ps_html_cell(out, 1, "-");
@@ -264,7 +259,7 @@ int ps_scale_report_html(FILE *out, const json_t *doc, const char *dir, const ch
             ps_html_cell(out, 0, "%s", json_string_value(json_object_get(p, "variation")));
             const char *k[] = {"amdahl_f", "amdahl_rms_rel_error", "gustafson_f", "gustafson_rms_rel_error"};
             for (int j = 0; j < 4; j++) {
-                double v = getnum(p, k[j]);
+                double v = ps_json_num(p, k[j]);
                 if (isfinite(v)) ps_html_cell(out, 1, j % 2 ? "%.1f%%" : "%.3f%%", v * 100);
                 else ps_html_cell(out, 1, "-");
             }
@@ -277,15 +272,15 @@ int ps_scale_report_html(FILE *out, const json_t *doc, const char *dir, const ch
     if (mb) {
         ps_html_heading(out, "Memory-bandwidth bound");
         ps_html_kv_begin(out);
-        ps_html_kv(out, "copy bandwidth", "%.2f GB/s over %.0f MiB", getnum(mb, "copy_bytes_per_s") / 1e9,
-                   getnum(mb, "copy_bytes") / 1048576.0);
+        ps_html_kv(out, "copy bandwidth", "%.2f GB/s over %.0f MiB", ps_json_num(mb, "copy_bytes_per_s") / 1e9,
+                   ps_json_num(mb, "copy_bytes") / 1048576.0);
         const char *key;
         json_t *e;
         json_object_foreach(json_object_get(mb, "variations"), key, e) {
-            double fr = getnum(e, "fraction");
+            double fr = ps_json_num(e, "fraction");
             if (isfinite(fr))
-                ps_html_kv(out, key, "%.3g of %.3g ACT/s (%.0f%% of the bound)", getnum(e, "act_per_s"),
-                           getnum(e, "bound_act_per_s"), fr * 100);
+                ps_html_kv(out, key, "%.3g of %.3g ACT/s (%.0f%% of the bound)", ps_json_num(e, "act_per_s"),
+                           ps_json_num(e, "bound_act_per_s"), fr * 100);
         }
         ps_html_kv_end(out);
     }

@@ -17,19 +17,14 @@
 #include <string.h>
 
 #include "report/findings.h"
+#include "trace/json.h"
 #include "whitebox/whitebox.h"
-
-static double num(const json_t *o, const char *k)
-{
-    json_t *v = json_object_get(o, k);
-    return json_is_number(v) ? json_number_value(v) : NAN;
-}
 
 json_t *ps_whitebox_conclude(const json_t *doc)
 {
     json_t *out = json_array();
     const json_t *parts = json_object_get(doc, "parts");
-    double full = num(json_object_get(doc, "time"), "median");
+    double full = ps_json_num(json_object_get(doc, "time"), "median");
     static const struct {
         const char *key, *label, *id;
     } part[3] = {{"communication", "communication", "communication-share"},
@@ -38,9 +33,9 @@ json_t *ps_whitebox_conclude(const json_t *doc)
     char claim[800], q[600];
     for (int p = 0; p < 3 && full > 0; p++) {
         const json_t *o = json_object_get(parts, part[p].key);
-        double v = num(o, "value"), q1 = num(o, "q1"), q3 = num(o, "q3");
+        double v = ps_json_num(o, "value"), q1 = ps_json_num(o, "q1"), q3 = ps_json_num(o, "q3");
         if (!isfinite(v)) continue;
-        double nz = isfinite(q1) && isfinite(q3) && num(o, "pairs") >= 2 ? fmax(v - q1, q3 - v) / full : NAN;
+        double nz = isfinite(q1) && isfinite(q3) && ps_json_num(o, "pairs") >= 2 ? fmax(v - q1, q3 - v) / full : NAN;
         double share = v / full;
         json_t *n = json_pack("{s:f, s:f}", "value_s", v, "full_median_s", full);
         if (share < 0 && isfinite(nz) && -share > nz) {
@@ -57,12 +52,12 @@ json_t *ps_whitebox_conclude(const json_t *doc)
         ps_finding_add(out, part[p].id, share, nz, "relative", n, claim, q, NULL);
     }
     const json_t *model = json_object_get(doc, "model");
-    double ratio = num(model, "measured_over_predicted");
+    double ratio = ps_json_num(model, "measured_over_predicted");
     const json_t *tc = json_object_get(json_object_get(json_object_get(doc, "variants"), "comm"), "time");
     const json_t *ci = json_object_get(tc, "ci_median");
-    double med = num(tc, "median");
+    double med = ps_json_num(tc, "median");
     if (json_is_true(json_object_get(model, "available")) && isfinite(ratio) && med > 0) {
-        double nz = json_is_object(ci) ? fmax(med - num(ci, "low"), num(ci, "high") - med) / med : NAN;
+        double nz = json_is_object(ci) ? fmax(med - ps_json_num(ci, "low"), ps_json_num(ci, "high") - med) / med : NAN;
         double effect = ratio - 1;
         snprintf(claim, sizeof claim,
                  "The communication kernel takes %.3g times what a latency + bandwidth model from the ping-pong "
@@ -74,8 +69,8 @@ json_t *ps_whitebox_conclude(const json_t *doc)
         snprintf(q, sizeof q, "Whether the communication kernel differs from the latency + bandwidth model (%.3g times "
                  "the prediction)", ratio);
         ps_finding_add(out, "model-comparison", effect, nz, "relative",
-                       json_pack("{s:f, s:f}", "measured_s", num(model, "measured_s"), "predicted_s",
-                                 num(model, "predicted_s")),
+                       json_pack("{s:f, s:f}", "measured_s", ps_json_num(model, "measured_s"), "predicted_s",
+                                 ps_json_num(model, "predicted_s")),
                        claim, q, NULL);
     }
     return out;

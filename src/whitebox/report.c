@@ -11,18 +11,13 @@
 #include "report/html.h"
 #include "report/noise.h"
 #include "report/svg.h"
+#include "trace/json.h"
 #include "util/util.h"
 #include "whitebox/whitebox.h"
 
 static const char *const part_key[3] = {"communication", "data_movement", "computation"};
 static const char *const part_label[3] = {"communication", "data movement", "computation"};
 static const char *const part_color[3] = {PS_COLOR_MESSAGE, PS_COLOR_OVERHEAD, PS_COLOR_BUSY};
-
-static double jnum(const json_t *o, const char *key)
-{
-    json_t *v = o ? json_object_get(o, key) : NULL;
-    return v && json_is_number(v) ? json_number_value(v) : NAN;
-}
 
 static const char *jstr(const json_t *o, const char *key)
 {
@@ -60,7 +55,7 @@ static const char *fx(char *buf, size_t len, const char *fmt, double v)
 /* An integer count, or "-" when it was not measured. */
 static const char *cnt(char *buf, size_t len, const json_t *o, const char *key)
 {
-    double v = jnum(o, key);
+    double v = ps_json_num(o, key);
     if (isfinite(v)) snprintf(buf, len, "%.0f", v);
     else snprintf(buf, len, "-");
     return buf;
@@ -83,16 +78,16 @@ void ps_whitebox_print(const json_t *doc, FILE *f)
     const json_t *params = json_object_get(doc, "params");
     fprintf(f, "White-box breakdown of %s: %lld ranks, size %lld, %lld iterations; %lld trials per variant, "
                "interleaved and rotated\n\n",
-            jstr(doc, "workload"), (long long)jnum(params, "ranks"), (long long)jnum(params, "size"),
-            (long long)jnum(params, "iterations"), (long long)jnum(params, "trials"));
+            jstr(doc, "workload"), (long long)ps_json_num(params, "ranks"), (long long)ps_json_num(params, "size"),
+            (long long)ps_json_num(params, "iterations"), (long long)ps_json_num(params, "trials"));
     char line[600];
     ps_noise_line(json_object_get(doc, "noise"), line, sizeof line);
     fprintf(f, "  %s\n", line);
     if (json_is_true(json_object_get(doc, "oversubscribed")))
         fprintf(f, "  WARNING: %d ranks share %d cores: the times include time-slicing, and the per-rank parts show "
                    "when the scheduler ran each rank\n",
-                (int)jnum(json_object_get(doc, "placement"), "ranks_per_node"),
-                (int)jnum(json_object_get(doc, "placement"), "cores"));
+                (int)ps_json_num(json_object_get(doc, "placement"), "ranks_per_node"),
+                (int)ps_json_num(json_object_get(doc, "placement"), "cores"));
     fputc('\n', f);
     fprintf(f, "  %-10s %-62s %11s %11s %11s\n", "kernel", "", "median", "min", "max");
     const json_t *vars = json_object_get(doc, "variants");
@@ -101,8 +96,8 @@ void ps_whitebox_print(const json_t *doc, FILE *f)
         const json_t *x = json_object_get(vars, vn[v]);
         if (!x) continue;
         const json_t *t = json_object_get(x, "time");
-        fprintf(f, "  %-10s %-62s %11s %11s %11s\n", vn[v], jstr(x, "kernel"), tm(a, 32, jnum(t, "median")),
-                tm(b, 32, jnum(t, "min")), tm(c, 32, jnum(t, "max")));
+        fprintf(f, "  %-10s %-62s %11s %11s %11s\n", vn[v], jstr(x, "kernel"), tm(a, 32, ps_json_num(t, "median")),
+                tm(b, 32, ps_json_num(t, "min")), tm(c, 32, ps_json_num(t, "max")));
     }
     const json_t *parts = json_object_get(doc, "parts");
     fprintf(f, "\n  %-15s %-24s %11s %8s %11s   %s\n", "part", "", "time", "share", "best-of-K",
@@ -111,8 +106,8 @@ void ps_whitebox_print(const json_t *doc, FILE *f)
         const json_t *o = json_object_get(parts, part_key[p]);
         char sh[32];
         fprintf(f, "  %-15s %-24s %11s %8s %11s   %s .. %s (%lld %s)\n", part_label[p], jstr(o, "formula"),
-                tm(a, 32, jnum(o, "value")), fx(sh, 32, "%.1f%%", jnum(o, "share_pct")), tm(e, 32, jnum(o, "best")),
-                tm(b, 32, jnum(o, "min")), tm(c, 32, jnum(o, "max")), (long long)jnum(o, "pairs"),
+                tm(a, 32, ps_json_num(o, "value")), fx(sh, 32, "%.1f%%", ps_json_num(o, "share_pct")), tm(e, 32, ps_json_num(o, "best")),
+                tm(b, 32, ps_json_num(o, "min")), tm(c, 32, ps_json_num(o, "max")), (long long)ps_json_num(o, "pairs"),
                 p == 0 ? "trials" : "pairs");
         if (json_is_true(json_object_get(o, "negative"))) fprintf(f, "  %17s%s\n", "", jstr(o, "note"));
     }
@@ -120,9 +115,9 @@ void ps_whitebox_print(const json_t *doc, FILE *f)
     const json_t *prof = json_object_get(doc, "profile");
     fprintf(f, "  Profile: communication %s %%, data movement %s %%, computation %s %%; "
                "(communication + data movement) / computation = %s\n",
-            fx(a, 32, "%.1f", jnum(prof, "communication_pct")), fx(b, 32, "%.1f", jnum(prof, "data_movement_pct")),
-            fx(c, 32, "%.1f", jnum(prof, "computation_pct")),
-            fx(e, 32, "%.3g", jnum(prof, "communication_over_computation")));
+            fx(a, 32, "%.1f", ps_json_num(prof, "communication_pct")), fx(b, 32, "%.1f", ps_json_num(prof, "data_movement_pct")),
+            fx(c, 32, "%.1f", ps_json_num(prof, "computation_pct")),
+            fx(e, 32, "%.3g", ps_json_num(prof, "communication_over_computation")));
     const json_t *msg = json_object_get(doc, "messages");
     if (msg && !json_is_true(json_object_get(msg, "same"))) fprintf(f, "  Warning: %s\n", jstr(msg, "note"));
 
@@ -131,23 +126,23 @@ void ps_whitebox_print(const json_t *doc, FILE *f)
     size_t i;
     json_t *r;
     json_array_foreach(json_object_get(doc, "ranks"), i, r) {
-        fprintf(f, "  %4lld %14s %14s %14s %14s %12lld %12lld\n", (long long)jnum(r, "rank"),
-                tm(a, 32, jnum(json_object_get(r, "communication"), "value")),
-                tm(b, 32, jnum(json_object_get(r, "data_movement"), "value")),
-                tm(c, 32, jnum(json_object_get(r, "computation"), "value")),
-                tm(e, 32, jnum(r, "instrumented_compute_s")), (long long)jnum(r, "messages_sent"),
-                (long long)jnum(r, "bytes_sent"));
+        fprintf(f, "  %4lld %14s %14s %14s %14s %12lld %12lld\n", (long long)ps_json_num(r, "rank"),
+                tm(a, 32, ps_json_num(json_object_get(r, "communication"), "value")),
+                tm(b, 32, ps_json_num(json_object_get(r, "data_movement"), "value")),
+                tm(c, 32, ps_json_num(json_object_get(r, "computation"), "value")),
+                tm(e, 32, ps_json_num(r, "instrumented_compute_s")), (long long)ps_json_num(r, "messages_sent"),
+                (long long)ps_json_num(r, "bytes_sent"));
     }
     const json_t *lb = json_object_get(doc, "load_balance");
     fprintf(f, "  Load balance: computation max/mean %s by subtraction, %s instrumented (most loaded rank %s, "
                "imbalance %s %%)\n",
-            fx(a, 32, "%.3f", jnum(lb, "computation_max_over_mean")),
-            fx(b, 32, "%.3f", jnum(lb, "instrumented_compute_max_over_mean")),
-            fx(c, 32, "%.0f", jnum(lb, "most_loaded_rank")), fx(e, 32, "%.1f", jnum(lb, "imbalance_pct")));
+            fx(a, 32, "%.3f", ps_json_num(lb, "computation_max_over_mean")),
+            fx(b, 32, "%.3f", ps_json_num(lb, "instrumented_compute_max_over_mean")),
+            fx(c, 32, "%.0f", ps_json_num(lb, "most_loaded_rank")), fx(e, 32, "%.1f", ps_json_num(lb, "imbalance_pct")));
 
     const json_t *mem = json_object_get(doc, "memory");
     if (json_is_object(mem)) {
-        double fc = jnum(mem, "fault_cost_s");
+        double fc = ps_json_num(mem, "fault_cost_s");
         fprintf(f, "\n  Memory over the timed interval (the largest rank, median over the trials); a page fault costs "
                    "%s here (%s)\n",
                 tm(a, 32, fc), isfinite(fc) ? "measured" : "not measured");
@@ -174,7 +169,7 @@ void ps_whitebox_print(const json_t *doc, FILE *f)
     if (json_array_size(sl)) {
         fprintf(f, "\n  Generator notes (statements kept in every kernel without certainty):\n");
         json_array_foreach(sl, i, r)
-            fprintf(f, "    %s:%lld:%lld: %s\n", jstr(r, "file"), (long long)jnum(r, "line"), (long long)jnum(r, "col"),
+            fprintf(f, "    %s:%lld:%lld: %s\n", jstr(r, "file"), (long long)ps_json_num(r, "line"), (long long)ps_json_num(r, "col"),
                     jstr(r, "message"));
     }
 
@@ -186,8 +181,8 @@ void ps_whitebox_print(const json_t *doc, FILE *f)
             fprintf(f, "\n  %-24s %14s %14s %8s\n", "section", "slowest rank", "mean rank", "of run");
         json_array_foreach(secs, i, r) {
             char pc[32];
-            fprintf(f, "  %-24s %14s %14s %8s\n", jstr(r, "name"), tm(a, 32, jnum(r, "max_rank_s")),
-                    tm(b, 32, jnum(r, "mean_rank_s")), fx(pc, 32, "%.1f%%", jnum(r, "pct_of_run")));
+            fprintf(f, "  %-24s %14s %14s %8s\n", jstr(r, "name"), tm(a, 32, ps_json_num(r, "max_rank_s")),
+                    tm(b, 32, ps_json_num(r, "mean_rank_s")), fx(pc, 32, "%.1f%%", ps_json_num(r, "pct_of_run")));
         }
     }
 
@@ -197,11 +192,11 @@ void ps_whitebox_print(const json_t *doc, FILE *f)
         fprintf(f, "    %s\n", jstr(mod, "note"));
     } else {
         fprintf(f, "    machine %s: latency %s, bandwidth %s MB/s (%s)\n", jstr(mod, "machine"),
-                tm(a, 32, jnum(mod, "latency_s")), fx(b, 32, "%.4g", jnum(mod, "bandwidth_Bps") / 1e6),
+                tm(a, 32, ps_json_num(mod, "latency_s")), fx(b, 32, "%.4g", ps_json_num(mod, "bandwidth_Bps") / 1e6),
                 jstr(mod, "parameters"));
         fprintf(f, "    predicted %s (ping-pong table: %s), measured %s: measured / predicted = %s\n",
-                tm(a, 32, jnum(mod, "predicted_s")), tm(b, 32, jnum(mod, "predicted_table_s")),
-                tm(c, 32, jnum(mod, "measured_s")), fx(e, 32, "%.3g", jnum(mod, "measured_over_predicted")));
+                tm(a, 32, ps_json_num(mod, "predicted_s")), tm(b, 32, ps_json_num(mod, "predicted_table_s")),
+                tm(c, 32, ps_json_num(mod, "measured_s")), fx(e, 32, "%.3g", ps_json_num(mod, "measured_over_predicted")));
         fprintf(f, "    %s\n", jstr(mod, "note"));
     }
     const json_t *concl = json_object_get(doc, "conclusions");
@@ -213,7 +208,7 @@ void ps_whitebox_print(const json_t *doc, FILE *f)
     if (json_array_size(fails)) {
         fprintf(f, "\n  Failed trials:\n");
         json_array_foreach(fails, i, r)
-            fprintf(f, "    %s, round %lld: %s\n", jstr(r, "variant"), (long long)jnum(r, "round"), jstr(r, "message"));
+            fprintf(f, "    %s, round %lld: %s\n", jstr(r, "variant"), (long long)ps_json_num(r, "round"), jstr(r, "message"));
     }
 }
 
@@ -226,11 +221,11 @@ static void bar(FILE *f, double x0, double y, double h, double scale, const char
     double x = x0;
     ps_svg_text(f, x0 - 8, y + h * 0.68, "end", 12, "#222", 0, "%s", label);
     for (int p = 0; p < 3; p++) {
-        double v = jnum(row[p], "value");
+        double v = ps_json_num(row[p], "value");
         char a[32], b[32], c[32];
         char tip[200];
         snprintf(tip, sizeof tip, "%s: %s (spread %s .. %s)", part_label[p], tm(a, 32, v),
-                 tm(b, 32, jnum(row[p], "min")), tm(c, 32, jnum(row[p], "max")));
+                 tm(b, 32, ps_json_num(row[p], "min")), tm(c, 32, ps_json_num(row[p], "max")));
         if (!isfinite(v)) continue;
         if (v > 0) {
             ps_svg_rect(f, x, y, v * scale, h, part_color[p], tip);
@@ -252,7 +247,7 @@ static void svg_bars(FILE *f, const json_t *doc)
         const json_t *src = i < 0 ? parts : json_array_get(ranks, (size_t)i);
         double sum = 0;
         for (int p = 0; p < 3; p++) {
-            double v = jnum(json_object_get(src, part_key[p]), "value");
+            double v = ps_json_num(json_object_get(src, part_key[p]), "value");
             if (isfinite(v) && v > 0) sum += v;
         }
         if (sum > maxsum) maxsum = sum;
@@ -273,7 +268,7 @@ static void svg_bars(FILE *f, const json_t *doc)
         for (int p = 0; p < 3; p++) row[p] = json_object_get(src, part_key[p]);
         char label[32];
         if (i < 0) snprintf(label, sizeof label, "overall");
-        else snprintf(label, sizeof label, "rank %lld", (long long)jnum(src, "rank"));
+        else snprintf(label, sizeof label, "rank %lld", (long long)ps_json_num(src, "rank"));
         bar(f, left, y, rowh, scale, label, row);
         y += rowh + gap;
     }
@@ -313,14 +308,14 @@ static int report_html(FILE *f, const json_t *doc, const char *dir, const char *
     const json_t *params = json_object_get(doc, "params");
     char title[320];
     snprintf(title, sizeof title, "White-box breakdown: %s on %lld ranks", jstr(doc, "workload"),
-             (long long)jnum(params, "ranks"));
+             (long long)ps_json_num(params, "ranks"));
     ps_html_section_begin(f, "whitebox", title);
     ps_noise_html(f, json_object_get(doc, "noise"));
     if (json_is_true(json_object_get(doc, "oversubscribed")))
         ps_html_note(f, "Oversubscribed: %d ranks share %d cores; the times include time-slicing and the per-rank "
                         "parts show when the scheduler ran each rank.",
-                     (int)jnum(json_object_get(doc, "placement"), "ranks_per_node"),
-                     (int)jnum(json_object_get(doc, "placement"), "cores"));
+                     (int)ps_json_num(json_object_get(doc, "placement"), "ranks_per_node"),
+                     (int)ps_json_num(json_object_get(doc, "placement"), "cores"));
     {
         size_t ci;
         json_t *c;
@@ -329,21 +324,21 @@ static int report_html(FILE *f, const json_t *doc, const char *dir, const char *
     }
     ps_html_kv_begin(f);
     ps_html_kv(f, "workload", "%s", jstr(doc, "workload"));
-    ps_html_kv(f, "ranks / size / iterations", "%lld / %lld / %lld", (long long)jnum(params, "ranks"),
-               (long long)jnum(params, "size"), (long long)jnum(params, "iterations"));
+    ps_html_kv(f, "ranks / size / iterations", "%lld / %lld / %lld", (long long)ps_json_num(params, "ranks"),
+               (long long)ps_json_num(params, "size"), (long long)ps_json_num(params, "iterations"));
     ps_html_kv(f, "trials per variant", "%lld (interleaved, the order rotated each round)",
-               (long long)jnum(params, "trials"));
+               (long long)ps_json_num(params, "trials"));
     const json_t *prof = json_object_get(doc, "profile");
     ps_html_kv(f, "profile", "communication %s %%, data movement %s %%, computation %s %%",
-               fx(a, 32, "%.1f", jnum(prof, "communication_pct")), fx(b, 32, "%.1f", jnum(prof, "data_movement_pct")),
-               fx(c, 32, "%.1f", jnum(prof, "computation_pct")));
+               fx(a, 32, "%.1f", ps_json_num(prof, "communication_pct")), fx(b, 32, "%.1f", ps_json_num(prof, "data_movement_pct")),
+               fx(c, 32, "%.1f", ps_json_num(prof, "computation_pct")));
     ps_html_kv(f, "(communication + data movement) / computation", "%s",
-               fx(a, 32, "%.3g", jnum(prof, "communication_over_computation")));
+               fx(a, 32, "%.3g", ps_json_num(prof, "communication_over_computation")));
     ps_html_kv(f, "order of the kernels", "%s", jstr(json_object_get(doc, "ordered"), "note"));
     const json_t *lb = json_object_get(doc, "load_balance");
     ps_html_kv(f, "load balance (computation max / mean)", "%s by subtraction, %s instrumented",
-               fx(a, 32, "%.3f", jnum(lb, "computation_max_over_mean")),
-               fx(b, 32, "%.3f", jnum(lb, "instrumented_compute_max_over_mean")));
+               fx(a, 32, "%.3f", ps_json_num(lb, "computation_max_over_mean")),
+               fx(b, 32, "%.3f", ps_json_num(lb, "instrumented_compute_max_over_mean")));
     const json_t *msg = json_object_get(doc, "messages");
     if (msg) ps_html_kv(f, "messages in the kernels", "%s", jstr(msg, "note"));
     ps_html_kv_end(f);
@@ -360,13 +355,13 @@ static int report_html(FILE *f, const json_t *doc, const char *dir, const char *
         ps_html_row_begin(f);
         ps_html_cell(f, 0, "%s", part_label[p]);
         ps_html_cell(f, 0, "%s", jstr(o, "formula"));
-        ps_html_cell(f, 1, "%s", tm(a, 32, jnum(o, "value")));
-        ps_html_cell(f, 1, "%s", fx(e, 32, "%.1f %%", jnum(o, "share_pct")));
-        ps_html_cell(f, 1, "%s", tm(b, 32, jnum(o, "best")));
-        ps_html_cell(f, 1, "%s", tm(b, 32, jnum(o, "min")));
-        ps_html_cell(f, 1, "%s", tm(c, 32, jnum(o, "q1")));
-        ps_html_cell(f, 1, "%s", tm(d, 32, jnum(o, "q3")));
-        ps_html_cell(f, 1, "%s", tm(e, 32, jnum(o, "max")));
+        ps_html_cell(f, 1, "%s", tm(a, 32, ps_json_num(o, "value")));
+        ps_html_cell(f, 1, "%s", fx(e, 32, "%.1f %%", ps_json_num(o, "share_pct")));
+        ps_html_cell(f, 1, "%s", tm(b, 32, ps_json_num(o, "best")));
+        ps_html_cell(f, 1, "%s", tm(b, 32, ps_json_num(o, "min")));
+        ps_html_cell(f, 1, "%s", tm(c, 32, ps_json_num(o, "q1")));
+        ps_html_cell(f, 1, "%s", tm(d, 32, ps_json_num(o, "q3")));
+        ps_html_cell(f, 1, "%s", tm(e, 32, ps_json_num(o, "max")));
         ps_html_cell(f, 0, "%s", jstr(o, "note"));
         ps_html_row_end(f);
     }
@@ -387,12 +382,12 @@ static int report_html(FILE *f, const json_t *doc, const char *dir, const char *
             snprintf(order + n, sizeof order - n, "%s%s", j ? ", " : "", json_string_value(o) ? json_string_value(o) : "?");
         }
         ps_html_row_begin(f);
-        count_cell(f, jnum(r, "round"));
+        count_cell(f, ps_json_num(r, "round"));
         ps_html_cell(f, 0, "%s", order);
-        time_cell(f, jnum(r, "comm"));
-        time_cell(f, jnum(r, "data"));
-        time_cell(f, jnum(r, "full"));
-        if (has_sec) time_cell(f, jnum(r, "sections"));
+        time_cell(f, ps_json_num(r, "comm"));
+        time_cell(f, ps_json_num(r, "data"));
+        time_cell(f, ps_json_num(r, "full"));
+        if (has_sec) time_cell(f, ps_json_num(r, "sections"));
         ps_html_row_end(f);
     }
     ps_html_table_end(f);
@@ -403,15 +398,15 @@ static int report_html(FILE *f, const json_t *doc, const char *dir, const char *
     json_array_foreach(json_object_get(doc, "ranks"), i, r) {
         const json_t *cp = json_object_get(r, "computation");
         ps_html_row_begin(f);
-        count_cell(f, jnum(r, "rank"));
-        time_cell(f, jnum(json_object_get(r, "communication"), "value"));
-        time_cell(f, jnum(json_object_get(r, "data_movement"), "value"));
-        time_cell(f, jnum(cp, "value"));
+        count_cell(f, ps_json_num(r, "rank"));
+        time_cell(f, ps_json_num(json_object_get(r, "communication"), "value"));
+        time_cell(f, ps_json_num(json_object_get(r, "data_movement"), "value"));
+        time_cell(f, ps_json_num(cp, "value"));
         char s1[32], s2[32];
-        ps_html_cell(f, 1, "%s .. %s", tm(s1, 32, jnum(cp, "min")), tm(s2, 32, jnum(cp, "max")));
-        time_cell(f, jnum(r, "instrumented_compute_s"));
-        count_cell(f, jnum(r, "messages_sent"));
-        count_cell(f, jnum(r, "bytes_sent"));
+        ps_html_cell(f, 1, "%s .. %s", tm(s1, 32, ps_json_num(cp, "min")), tm(s2, 32, ps_json_num(cp, "max")));
+        time_cell(f, ps_json_num(r, "instrumented_compute_s"));
+        count_cell(f, ps_json_num(r, "messages_sent"));
+        count_cell(f, ps_json_num(r, "bytes_sent"));
         ps_html_row_end(f);
     }
     ps_html_table_end(f);
@@ -420,7 +415,7 @@ static int report_html(FILE *f, const json_t *doc, const char *dir, const char *
     if (json_is_object(mem)) {
         ps_html_heading(f, "Memory system over the timed interval");
         ps_html_kv_begin(f);
-        double fc = jnum(mem, "fault_cost_s");
+        double fc = ps_json_num(mem, "fault_cost_s");
         ps_html_kv(f, "cost of a page fault here", "%s (%s)", tm(a, 32, fc), jstr(mem, "fault_cost_note"));
         ps_html_kv_end(f);
         ps_html_table_begin(f, 4, "kernel", "minor page faults", "major page faults", "cache misses");
@@ -443,8 +438,8 @@ static int report_html(FILE *f, const json_t *doc, const char *dir, const char *
             ps_html_row_begin(f);
             ps_html_cell(f, 0, "%s", part_label[p]);
             ps_html_cell(f, 1, "%s", cnt(a, 32, o, "fault_difference"));
-            ps_html_cell(f, 1, "%s", tm(b, 32, jnum(o, "fault_time_s")));
-            double sh = jnum(o, "share_of_part_pct");
+            ps_html_cell(f, 1, "%s", tm(b, 32, ps_json_num(o, "fault_time_s")));
+            double sh = ps_json_num(o, "share_of_part_pct");
             if (isfinite(sh)) ps_html_cell(f, 1, "%.1f %%", sh);
             else ps_html_cell(f, 1, "-");
             ps_html_cell(f, 0, "%s", json_is_true(json_object_get(o, "flagged")) ? jstr(o, "note") : "");
@@ -461,7 +456,7 @@ static int report_html(FILE *f, const json_t *doc, const char *dir, const char *
         ps_html_table_begin(f, 2, "where", "note");
         json_array_foreach(sl, i, r) {
             ps_html_row_begin(f);
-            ps_html_cell(f, 0, "%s:%lld:%lld", jstr(r, "file"), (long long)jnum(r, "line"), (long long)jnum(r, "col"));
+            ps_html_cell(f, 0, "%s:%lld:%lld", jstr(r, "file"), (long long)ps_json_num(r, "line"), (long long)ps_json_num(r, "col"));
             ps_html_cell(f, 0, "%s", jstr(r, "message"));
             ps_html_row_end(f);
         }
@@ -477,9 +472,9 @@ static int report_html(FILE *f, const json_t *doc, const char *dir, const char *
             json_array_foreach(secs, i, r) {
                 ps_html_row_begin(f);
                 ps_html_cell(f, 0, "%s", jstr(r, "name"));
-                ps_html_cell(f, 1, "%s", tm(a, 32, jnum(r, "max_rank_s")));
-                ps_html_cell(f, 1, "%s", tm(b, 32, jnum(r, "mean_rank_s")));
-                ps_html_cell(f, 1, "%s", fx(c, 32, "%.1f %%", jnum(r, "pct_of_run")));
+                ps_html_cell(f, 1, "%s", tm(a, 32, ps_json_num(r, "max_rank_s")));
+                ps_html_cell(f, 1, "%s", tm(b, 32, ps_json_num(r, "mean_rank_s")));
+                ps_html_cell(f, 1, "%s", fx(c, 32, "%.1f %%", ps_json_num(r, "pct_of_run")));
                 ps_html_row_end(f);
             }
             ps_html_table_end(f);
@@ -493,23 +488,23 @@ static int report_html(FILE *f, const json_t *doc, const char *dir, const char *
     } else {
         ps_html_kv_begin(f);
         ps_html_kv(f, "machine model", "%s", jstr(mod, "machine"));
-        ps_html_kv(f, "latency", "%s", tm(a, 32, jnum(mod, "latency_s")));
-        ps_html_kv(f, "bandwidth", "%s MB/s", fx(b, 32, "%.4g", jnum(mod, "bandwidth_Bps") / 1e6));
+        ps_html_kv(f, "latency", "%s", tm(a, 32, ps_json_num(mod, "latency_s")));
+        ps_html_kv(f, "bandwidth", "%s MB/s", fx(b, 32, "%.4g", ps_json_num(mod, "bandwidth_Bps") / 1e6));
         ps_html_kv(f, "parameters", "%s", jstr(mod, "parameters"));
-        ps_html_kv(f, "predicted (simple model)", "%s", tm(a, 32, jnum(mod, "predicted_s")));
-        ps_html_kv(f, "predicted (ping-pong table per message)", "%s", tm(a, 32, jnum(mod, "predicted_table_s")));
-        ps_html_kv(f, "measured T(comm)", "%s", tm(a, 32, jnum(mod, "measured_s")));
-        ps_html_kv(f, "measured / predicted", "%s", fx(b, 32, "%.3g", jnum(mod, "measured_over_predicted")));
+        ps_html_kv(f, "predicted (simple model)", "%s", tm(a, 32, ps_json_num(mod, "predicted_s")));
+        ps_html_kv(f, "predicted (ping-pong table per message)", "%s", tm(a, 32, ps_json_num(mod, "predicted_table_s")));
+        ps_html_kv(f, "measured T(comm)", "%s", tm(a, 32, ps_json_num(mod, "measured_s")));
+        ps_html_kv(f, "measured / predicted", "%s", fx(b, 32, "%.3g", ps_json_num(mod, "measured_over_predicted")));
         ps_html_kv_end(f);
         ps_html_table_begin(f, 6, "rank", "messages", "bytes", "latency part", "predicted", "measured");
         json_array_foreach(json_object_get(mod, "ranks"), i, r) {
             ps_html_row_begin(f);
-            count_cell(f, jnum(r, "rank"));
-            count_cell(f, jnum(r, "messages"));
-            count_cell(f, jnum(r, "bytes"));
-            time_cell(f, jnum(r, "latency_part_s"));
-            time_cell(f, jnum(r, "predicted_s"));
-            time_cell(f, jnum(r, "measured_s"));
+            count_cell(f, ps_json_num(r, "rank"));
+            count_cell(f, ps_json_num(r, "messages"));
+            count_cell(f, ps_json_num(r, "bytes"));
+            time_cell(f, ps_json_num(r, "latency_part_s"));
+            time_cell(f, ps_json_num(r, "predicted_s"));
+            time_cell(f, ps_json_num(r, "measured_s"));
             ps_html_row_end(f);
         }
         ps_html_table_end(f);
@@ -522,7 +517,7 @@ static int report_html(FILE *f, const json_t *doc, const char *dir, const char *
         json_array_foreach(fails, i, r) {
             ps_html_row_begin(f);
             ps_html_cell(f, 0, "%s", jstr(r, "variant"));
-            count_cell(f, jnum(r, "round"));
+            count_cell(f, ps_json_num(r, "round"));
             ps_html_cell(f, 0, "%s", jstr(r, "message"));
             ps_html_row_end(f);
         }

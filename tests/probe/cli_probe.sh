@@ -52,6 +52,24 @@ else:
 print("probe: fit %s, g %s, l %s, rounds %s" % (b["fit"], b["g"], b["l"], [(f["g"], f["l"]) for f in fits]))
 PY
 
+# the model check itself, on the fit-failed shape a loaded machine gives (seed 004): the same model
+# without g and l passes only when both the model and the result say the fit failed
+python3 - "$T/p.json" "$T/m.ini" "$T/f" <<'PY' || { echo "FAIL: could not make the fit-failed copies"; fail=1; }
+import json, re, sys
+doc = json.load(open(sys.argv[1]))
+ini = open(sys.argv[2]).read()
+sec = re.search(r"^\[bsp\]\n(.*?)(?=^\[|\Z)", ini, re.S | re.M)
+body = re.sub(r"^(g|l|g_us|l_us)\s*=.*\n", "", sec.group(1), flags=re.M)
+failed = ini[:sec.start(1)] + body + "fit = failed\nfit_note = l = -171 flops is not positive\n" + ini[sec.end(1):]
+open(sys.argv[3] + "-nowarn.ini", "w").write(failed)
+open(sys.argv[3] + ".ini", "w").write(failed)
+json.dump(doc, open(sys.argv[3] + "-nowarn.json", "w"))
+doc["warnings"].append("the h-relation fit failed: l = -171 flops is not positive; the model carries no g and l")
+json.dump(doc, open(sys.argv[3] + ".json", "w"))
+PY
+"$CHECK" "$T/f.ini" "$T/f.json" >/dev/null || { echo "FAIL: model check refused a fit that failed and said so"; fail=1; }
+"$CHECK" "$T/f-nowarn.ini" "$T/f-nowarn.json" 2>/dev/null && { echo "FAIL: model check passed a fit that failed silently"; fail=1; }
+
 # inside an MPI job: the job's ranks measure, rank 0 writes
 expect 0 "wrote $T/in.ini" -- "$MPIEXEC" -n 2 "$PS" probe --tiny -o "$T/in.ini" --json "$T/in.json" --svg-dir "$T/svg2"
 "$CHECK" "$T/in.ini" "$T/in.json" || { echo "FAIL: model check (inside MPI)"; fail=1; }

@@ -97,6 +97,19 @@ got = d["breakdown"]["work"]
 assert abs(got - want) <= 1e-9 * want, (got, want)
 PY
 fi
+# a calibration run that is mostly the runtime (10 doubles a call: ~85% outside the products) is
+# said to be a guess, in the text and the result; one of 20000 doubles (~1% outside) is not
+"$PS" predict "$T/dot.loop" -m "$SP2" -n 2 -s 10 -i 200 -q --calibrate -k 1 -o "$T/tiny.json" >"$T/out" 2>"$T/err" ||
+    fail "--calibrate, tiny: $(cat "$T/err")"
+grep -q "^parscope: predict --calibrate: the 1-rank run spent [0-9]*% of its time outside measured computation" "$T/err" ||
+    fail "--calibrate, tiny: no warning: $(cat "$T/err")"
+[ -s "$T/tiny.json" ] && { jget "$T/tiny.json" 'd["calibration"]["warning"]' | grep -q "predictions at other counts are uncertain" ||
+    fail "--calibrate, tiny: no warning in the JSON"; }
+"$PS" predict "$T/dot.loop" -m "$SP2" -n 2 -s 20000 -i 1000 -q --calibrate -k 1 -o "$T/large.json" >"$T/out" 2>"$T/err" ||
+    fail "--calibrate, large: $(cat "$T/err")"
+grep -q "outside measured computation" "$T/err" && fail "--calibrate, large: warned: $(cat "$T/err")"
+[ -s "$T/large.json" ] && [ "$(jget "$T/large.json" '"warning" in d["calibration"]')" = False ] ||
+    fail "--calibrate, large: a warning in the JSON"
 "$PS" predict "$T/dot.loop" -m "$SP2" -n 1 --calibrate-size 1000 >"$T/out" 2>"$T/err"
 [ $? = 2 ] && grep -q "\-\-calibrate-size needs --calibrate" "$T/err" || fail "--calibrate-size without --calibrate"
 

@@ -125,6 +125,37 @@ expect_status 0 "compare" "$PS" compare "$T/meas.json" "$T/pts.json" -o "$T/cmp.
 grep -qE "^ +2 " "$T/out" || fail "compare prints no row for P = 2"
 [ "$(jget "$T/cmp.json" 'len(d["rows"])')" = 1 ] || fail "compare rows"
 
+# the measured time's own uncertainty beside the error: trials set by hand around the predicted
+# time at P = 2 (tp): error -1% with the best two 3% apart (within it), +50% with the best two 20% apart
+mk_meas() { # mk_meas OUT FACTOR GAP [N]: the fastest trial at tp / FACTOR, the second GAP above it
+    python3 - "$T/meas.json" "$T/pts.json" "$@" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1])); pts = json.load(open(sys.argv[2]))
+tp = [p for p in pts["points"] if p["params"]["ranks"] == 2][0]["time"]["min"]
+f, gap = float(sys.argv[4]), float(sys.argv[5]); n = int(sys.argv[6]) if len(sys.argv) > 6 else 4
+lo = tp / f
+s = [lo, lo * (1 + gap), lo * 1.6, lo * 2.0][:n]
+m["time"].update(samples=s, min=lo, median=sorted(s)[len(s) // 2], max=max(s), trials=n, successful=n)
+json.dump(m, open(sys.argv[3], "w"))
+PY
+}
+mk_meas "$T/m_close.json" 0.990099 0.03 && mk_meas "$T/m_far.json" 1.5 0.20 && mk_meas "$T/m_one.json" 1 0 1 ||
+    fail "could not write the hand-made measured results"
+expect_status 0 "compare, within the uncertainty" "$PS" compare "$T/m_close.json" "$T/pts.json" -o "$T/c1.json"
+grep -q "measured: 4 trials, the best two 3.0% apart, all within 100%$" "$T/out" || fail "compare: no measured uncertainty line: $(cat "$T/out")"
+grep -q "the error (-1.0%) is within the measured time's own uncertainty (3.0%)" "$T/out" || fail "compare: the error within the uncertainty not said"
+[ "$(jget "$T/c1.json" '[d["rows"][0][k] for k in ("measured_trials", "measured_reproducible", "within_uncertainty")]')" = "[4, True, True]" ] ||
+    fail "compare JSON: the measured uncertainty of the close case"
+expect_status 0 "compare, not reproducible" "$PS" compare "$T/m_far.json" "$T/pts.json" -o "$T/c2.json"
+grep -q "the best two 20.0% apart, all within 100%: not reproducible" "$T/out" || fail "compare: an unreproducible measurement not said: $(cat "$T/out")"
+grep -q "within the measured time's own uncertainty" "$T/out" && fail "compare: +50% called within a 20% uncertainty"
+[ "$(jget "$T/c2.json" '[round(d["rows"][0]["measured_uncertainty"], 3), d["rows"][0]["measured_reproducible"], d["rows"][0]["within_uncertainty"]]')" = "[0.2, False, False]" ] ||
+    fail "compare JSON: the measured uncertainty of the far case"
+expect_status 0 "compare, one trial" "$PS" compare "$T/m_one.json" "$T/pts.json"
+grep -q "measured: 1 successful trial(s), too few to tell" "$T/out" || fail "compare: one trial not said"
+expect_status 2 "compare: a missing file" "$PS" compare "$T/nosuch.json" "$T/pts.json"
+grep -q "^parscope compare: unable to open $T/nosuch.json" "$T/err" || fail "compare: missing file message: $(cat "$T/err")"
+
 # --- nodes that share one machine's processors: same times, said plainly ------
 # (a star of 4 nodes on 2 processors, as inside parscope emulate -N 4 on 2 cores)
 printf '[machine]\nsend_latency = 2e-5\nrecv_latency = 2e-5\nword_time = 6.4e-6\nflop_time = 3e-10\nnetwork = star\nnodes = 4\nlink_rate = 1.25e6\n' > "$T/star.ini"
