@@ -24,7 +24,12 @@
  *            without interference: the factor on per-byte CPU costs;
  *   rate, burst a token bucket (a shaped link), from a stop-and-wait series
  *            of 8 KiB messages after the link was idle: the first ones pass at
- *            line speed while the bucket lasts, then one per chunk / rate.
+ *            line speed while the bucket lasts, then one per chunk / rate;
+ *            where that finds none but the series goes at a stream's rate (a
+ *            rate-limited link), series of 4 KiB, then 1 KiB messages (a
+ *            bucket below 16 KiB holds too few 8 KiB chunks to show).  A bucket counts
+ *            only when its rate agrees with the stream's (stalls of a loaded
+ *            machine read as a slow bucket in a stop-and-wait series).
  * On a shaped link every test sends at most half the bucket, after an idle
  * pause long enough to refill it, so the table holds line-speed costs and the
  * bucket stays the simulator's (and no single write exceeds the bucket: a TCP
@@ -47,8 +52,10 @@ enum { TAG_LG = 0x4c47, TAG_LG_CTRL = 0x4c48, TAG_LG_ACK = 0x4c49 };
 
 #define LG_MAX_SIZES   24
 #define LG_CHUNK       8192      /* bucket probe: bytes per stop-and-wait message */
+static const int lg_small[] = {4096, 1024}; /* ... for a bucket the first series cannot see */
 #define LG_CHUNKS      64        /* ... at most this many after the idle pause */
-#define LG_MAX_BURST   (LG_CHUNK * LG_CHUNKS * 3 / 4) /* largest bucket the probe can see */
+#define LG_MAX_BURST(c) ((c) * LG_CHUNKS * 3 / 4) /* largest bucket a series of chunk c can see */
+#define LG_STREAM_S    0.25      /* the reference stream lasts about this long */
 #define LG_SHAPED_MAX  32768     /* largest table size on a shaped link */
 
 /* Decided in the first round, kept: every round measures the same sizes. */
@@ -56,6 +63,8 @@ static int    lg_decided, lg_shaped, lg_shared;
 static long   lg_S;              /* 0: no switch up to lg_max */
 static long   lg_max;
 static double lg_rate, lg_burst; /* the first round's bucket (shaped only) */
+static double lg_chunk = LG_CHUNK; /* the chunk of the series that found it */
+static double lg_sbytes, lg_st;  /* the reference stream: bytes, best time */
 static long   lg_sizes[LG_MAX_SIZES];
 static int    lg_nsizes;
 static double lg_clk;            /* cost of reading the clock */
@@ -276,9 +285,9 @@ static double exchange(int peer, long n)
     return t > other ? t : other;
 }
 
-/* Stop and wait: after an idle pause, LG_CHUNKS messages of LG_CHUNK bytes,
+/* Stop and wait: after an idle pause, nchunks messages of `chunk` bytes,
  * each answered before the next goes; their round trips (rank 0). */
-static void bucket_series(int rank, int peer, double idle, double *rt, int nchunks)
+static void bucket_series(int rank, int peer, double idle, double *rt, int nchunks, size_t chunk)
 {
     rewind_trace();
     pair_sync(peer);
@@ -286,11 +295,11 @@ static void bucket_series(int rank, int peer, double idle, double *rt, int nchun
     for (int j = 0; j < nchunks; j++) {
         if (rank == 0) {
             double t0 = ps_now();
-            ps_send(sbuf, LG_CHUNK, peer, TAG_LG, PS_C_SEND);
+            ps_send(sbuf, chunk, peer, TAG_LG, PS_C_SEND);
             ps_recv(rbuf, 1, peer, TAG_LG_ACK, PS_C_RECEIVE);
             rt[j] = ps_now() - t0;
         } else {
-            ps_recv(rbuf, LG_CHUNK, peer, TAG_LG, PS_C_RECEIVE);
+            ps_recv(rbuf, chunk, peer, TAG_LG, PS_C_RECEIVE);
             ps_send(sbuf, 1, peer, TAG_LG_ACK, PS_C_SEND);
         }
         if ((j & 15) == 15) rewind_trace();
@@ -300,7 +309,7 @@ static void bucket_series(int rank, int peer, double idle, double *rt, int nchun
 
 /* Both directions at once: after an idle pause, each round both ranks send
  * a chunk to each other and wait for both; the rounds' times (rank 0). */
-static void bucket_series_both(int peer, double idle, double *rt, int nchunks)
+static void bucket_series_both(int peer, double idle, double *rt, int nchunks, size_t chunk)
 {
     rewind_trace();
     pair_sync(peer);
@@ -308,8 +317,8 @@ static void bucket_series_both(int peer, double idle, double *rt, int nchunks)
     pair_sync(peer);
     for (int j = 0; j < nchunks; j++) {
         double t0 = ps_now();
-        ps_irecv(rbuf, LG_CHUNK, peer, TAG_LG, PS_C_RECEIVE);
-        ps_isend(sbuf, LG_CHUNK, peer, TAG_LG, PS_C_SEND);
+        ps_irecv(rbuf, chunk, peer, TAG_LG, PS_C_RECEIVE);
+        ps_isend(sbuf, chunk, peer, TAG_LG, PS_C_SEND);
         ps_waitall();
         rt[j] = ps_now() - t0;
         if ((j & 15) == 15) rewind_trace();
@@ -361,6 +370,21 @@ void ps__loggops_bucket(const double *rt, int n, double chunk, int *shaped, doub
     *shaped = 1;
     *rate = r;
     *burst = b;
+}
+
+/* Does a bucket (rate, burst) from a stop-and-wait series agree with a
+ * stream of `bytes` that took t seconds?  The stream took at most `burst`
+ * bytes' tokens at once and the rest at the rate, so the rate lies between
+ * (bytes - burst) / t and bytes / t.  A series whose ranks were not
+ * scheduled for a while (a loaded machine) reads its stalls as a slow
+ * bucket: 28 KiB at 0.48 MB/s on a link of 4 KiB at 1.25 MB/s whose stream
+ * went at 1.20 MB/s.  A stream does not stall that way (the kernel drains
+ * the socket while its rank waits).  Agrees within PS_PROBE_BUCKET_TOL. */
+int ps__loggops_bucket_agrees(double rate, double burst, double bytes, double t)
+{
+    if (!(rate > 0) || !(burst >= 0) || !(bytes > 0) || !(t > 0)) return 0;
+    double lo = fmax(bytes - burst, 0) / t, hi = bytes / t;
+    return rate >= lo / PS_PROBE_BUCKET_TOL && rate <= hi * PS_PROBE_BUCKET_TOL;
 }
 
 /* ---- the rank side ---------------------------------------------------------------- */
@@ -458,7 +482,7 @@ static void decide(int rank, int peer, const ps_probe_budget *b, json_t *out)
 {
     /* a shaped link?  steady state first, for the rate that sets the pause */
     double rt[LG_CHUNKS];
-    bucket_series(rank, peer, 0, rt, 16);
+    bucket_series(rank, peer, 0, rt, 16, LG_CHUNK);
     double steady = 0;
     if (rank == 0) {
         /* the chunks that waited for tokens, if any: a pause after fast ones
@@ -476,11 +500,22 @@ static void decide(int rank, int peer, const ps_probe_budget *b, json_t *out)
         }
     }
     share_double(rank, peer, &steady);
+    /* the reference: a stream of chunks (about LG_STREAM_S at the steady
+     * rate), the faster of two */
+    int ks = (int)fmax(16, fmin(64, LG_STREAM_S / fmax(steady, 1e-9)));
+    lg_sbytes = (double)ks * LG_CHUNK;
+    lg_st = INFINITY;
+    for (int r = 0; r < 2; r++) {
+        double t = stream(rank, peer, LG_CHUNK, ks);
+        if (t < lg_st) lg_st = t;
+    }
+    share_double(rank, peer, &lg_st);
     /* a pause long enough to refill the largest bucket the series can see
      * at the steady rate (which is at least the sustained one) */
-    double idle = fmin(1.0, fmax(1e-3, LG_MAX_BURST / (LG_CHUNK / fmax(steady, 1e-9))));
-    bucket_series(rank, peer, idle, rt, LG_CHUNKS);
-    double v[3] = {0, 0, 0};
+    double idle = fmin(1.0, fmax(1e-3, LG_MAX_BURST(LG_CHUNK) / (LG_CHUNK / fmax(steady, 1e-9))));
+    bucket_series(rank, peer, idle, rt, LG_CHUNKS, LG_CHUNK);
+    /* v: shaped, rate, burst, chunk, and whether to try small chunks */
+    double v[5] = {0, 0, 0, LG_CHUNK, 0};
     if (rank == 0) {
         int shaped;
         ps__loggops_bucket(rt, LG_CHUNKS, LG_CHUNK, &shaped, &v[1], &v[2]);
@@ -490,20 +525,57 @@ static void decide(int rank, int peer, const ps_probe_budget *b, json_t *out)
         json_object_set_new(bk, "idle", json_real(idle));
         json_object_set_new(bk, "round_trips", ps__json_array_of(rt, LG_CHUNKS));
         json_object_set_new(out, "bucket_series", bk);
+        json_object_set_new(out, "bucket_stream", json_pack("{sfsf}", "bytes", lg_sbytes, "seconds", lg_st));
+        /* a rate-limited link (each chunk of the series takes no more than
+         * twice its time in the stream: the rate, not the latency, sets it)
+         * whose bucket holds too few chunks to show */
+        double med = ps_median(rt, LG_CHUNKS);
+        v[4] = !shaped && med < 2 * LG_CHUNK * lg_st / lg_sbytes;
     }
-    for (int i = 0; i < 3; i++) share_double(rank, peer, &v[i]);
+    share_double(rank, peer, &v[4]);
+    /* smaller chunks, each while none is found: a chunk must take over three
+     * times its line-speed round trip at the rate to show (1 KiB at 100 Mbit/s
+     * does not), and the bucket must hold more than two chunks */
+    json_t *small = rank == 0 ? json_array() : NULL;
+    for (size_t i = 0; v[4] > 0.5 && v[0] < 0.5 && i < sizeof lg_small / sizeof lg_small[0]; i++) {
+        idle = fmin(1.0, fmax(1e-3, 1.5 * LG_MAX_BURST(lg_small[i]) * lg_st / lg_sbytes));
+        bucket_series(rank, peer, idle, rt, LG_CHUNKS, (size_t)lg_small[i]);
+        if (rank == 0) {
+            int shaped;
+            ps__loggops_bucket(rt, LG_CHUNKS, lg_small[i], &shaped, &v[1], &v[2]);
+            v[3] = lg_small[i];
+            json_t *bk = json_object();
+            json_object_set_new(bk, "chunk", json_integer(lg_small[i]));
+            json_object_set_new(bk, "idle", json_real(idle));
+            json_object_set_new(bk, "round_trips", ps__json_array_of(rt, LG_CHUNKS));
+            json_array_append_new(small, bk);
+            v[0] = shaped;
+        }
+        share_double(rank, peer, &v[0]);
+    }
+    if (rank == 0) {
+        json_object_set_new(out, "bucket_series_small", small);
+        if (v[0] < 0.5) v[3] = LG_CHUNK;
+    }
+    if (rank == 0 && v[0] > 0.5 && !ps__loggops_bucket_agrees(v[1], v[2], lg_sbytes, lg_st)) {
+        json_object_set_new(out, "bucket_rejected",
+                            json_pack("{sfsfsf}", "rate", v[1], "burst", v[2], "chunk", v[3]));
+        v[0] = v[1] = v[2] = 0;
+    }
+    for (int i = 0; i < 4; i++) share_double(rank, peer, &v[i]);
     lg_shaped = v[0] > 0.5;
     lg_rate = v[1];
     lg_burst = v[2];
+    lg_chunk = v[3];
     /* one bucket for both directions (one shaping queue: a bus) or one each? */
     lg_shared = 0;
     if (lg_shaped) {
-        bucket_series_both(peer, fmin(1.0, 1.5 * lg_burst / lg_rate), rt, LG_CHUNKS);
+        bucket_series_both(peer, fmin(1.0, 1.5 * lg_burst / lg_rate), rt, LG_CHUNKS, (size_t)lg_chunk);
         double ratio = 0;
         if (rank == 0) {
             double tail[LG_CHUNKS / 4];
             memcpy(tail, rt + LG_CHUNKS - LG_CHUNKS / 4, sizeof tail);
-            ratio = ps_median(tail, LG_CHUNKS / 4) / (LG_CHUNK / lg_rate);
+            ratio = ps_median(tail, LG_CHUNKS / 4) / (lg_chunk / lg_rate);
             json_object_set_new(out, "bucket_both_ways", json_pack("{sfso}", "ratio", ratio, "round_trips",
                                                                    ps__json_array_of(rt, LG_CHUNKS)));
         }
@@ -589,12 +661,15 @@ json_t *ps__loggops_measure(const ps_probe_budget *b)
     /* this round's bucket (only where there is one: it takes seconds) */
     if (lg_shaped) {
         double rt[LG_CHUNKS];
-        bucket_series(rank, peer, fmin(1.0, 1.5 * lg_burst / lg_rate), rt, LG_CHUNKS);
+        bucket_series(rank, peer, fmin(1.0, 1.5 * lg_burst / lg_rate), rt, LG_CHUNKS, (size_t)lg_chunk);
         if (rank == 0) {
             int shaped;
             double rate, burst;
-            ps__loggops_bucket(rt, LG_CHUNKS, LG_CHUNK, &shaped, &rate, &burst);
-            json_object_set_new(out, "bucket", json_pack("{sbsfsf}", "shaped", shaped, "rate", rate, "burst", burst));
+            ps__loggops_bucket(rt, LG_CHUNKS, lg_chunk, &shaped, &rate, &burst);
+            /* (a series that stalled: not this round's bucket) */
+            int agrees = shaped && ps__loggops_bucket_agrees(rate, burst, lg_sbytes, lg_st);
+            json_object_set_new(out, "bucket", json_pack("{sbsfsfsbsf}", "shaped", shaped, "rate", rate, "burst",
+                                                         burst, "agrees", agrees, "chunk", lg_chunk));
         }
     }
     int reps = lg_shaped ? 2 : b->min_samples;
@@ -883,7 +958,7 @@ int ps__loggops_analyze(const json_t *rounds, json_t *doc, json_t *warnings)
         json_t *round;
         json_array_foreach(rounds, r, round) {
             const json_t *bk = json_object_get(json_object_get(round, "loggops"), "bucket");
-            if (nb < 64 && json_is_true(json_object_get(bk, "shaped"))) {
+            if (nb < 64 && json_is_true(json_object_get(bk, "shaped")) && !json_is_false(json_object_get(bk, "agrees"))) {
                 rr[nb] = ps_json_num(bk, "rate");
                 bb[nb++] = ps_json_num(bk, "burst");
             }
@@ -898,6 +973,15 @@ int ps__loggops_analyze(const json_t *rounds, json_t *doc, json_t *warnings)
     json_object_set_new(lg, "rate", json_real(rate));
     json_object_set_new(lg, "burst", json_real(burst));
     json_object_set_new(lg, "shared_bucket", json_boolean(shaped && json_is_true(json_object_get(first, "shared_bucket"))));
+    const json_t *rej = json_object_get(first, "bucket_rejected"), *st = json_object_get(first, "bucket_stream");
+    if (json_is_object(rej) && json_is_object(st)) {
+        char a[32], c[32];
+        ps_fmt_bytes(a, sizeof a, ps_json_num(rej, "burst"));
+        ps_fmt_bytes(c, sizeof c, ps_json_num(rej, "chunk"));
+        ps__warn(warnings, "a stop-and-wait series of %s messages read a token bucket of %s at %.3g MB/s, but a "
+                 "stream went at %.3g MB/s: taken as stalls (a loaded machine?), not a bucket; the model has none",
+                 c, a, ps_json_num(rej, "rate") / 1e6, ps_json_num(st, "bytes") / ps_json_num(st, "seconds") / 1e6);
+    }
     if (S <= 0) {
         char a[32];
         ps_fmt_bytes(a, sizeof a, ps_json_num(first, "max_bytes"));

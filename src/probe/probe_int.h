@@ -61,5 +61,8 @@ void    ps__loggops_model(const json_t *doc, int bus, ps_machine *m);
 /* The token bucket from a stop-and-wait series of round trips (seconds) of
  * `chunk`-byte messages after an idle pause. */
 void    ps__loggops_bucket(const double *rt, int n, double chunk, int *shaped, double *rate, double *burst);
+/* 1 when that bucket's rate agrees (PS_PROBE_BUCKET_TOL) with a stream of
+ * `bytes` that took t seconds through it; 0 otherwise (a series that stalled). */
+int     ps__loggops_bucket_agrees(double rate, double burst, double bytes, double t);
 
 #endif

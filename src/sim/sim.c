@@ -93,6 +93,7 @@ typedef struct rstate {
 typedef struct lgrank {
     double    link_free;   /* when its link can take the next message (nobus) */
     double    tok, tok_t;  /* its token bucket (nobus, shaped): tokens at time tok_t */
+    double    itok, itok_t; /* star, shaped: the bucket of node (this index)'s way in */
     double    step_t0;     /* start of the request being completed (trace interval) */
     uint32_t  walk;        /* WAIT: the slot being completed */
     uint8_t   inrt, busy;  /* inside the runtime (blocked in a call); paying a cost (a wake is due) */
@@ -743,34 +744,51 @@ static double lg_copy(sim *S, int rank, double t, double cost, double base)
     return cost;
 }
 
+/* Tokens of a bucket (depth burst, filling at rate) that had *tok at *tt,
+ * at time t. */
+static double lg_tokens(const sim *S, const double *tok, const double *tt, double t)
+{
+    double k = *tok + S->lg->rate * (t - *tt);
+    return k > S->lg->burst ? S->lg->burst : k;
+}
+
 /* n bytes from rank src to dst are ready to leave at t: when they start
  * moving, after the link's previous message (gap) and the token bucket.
  * The link is the network on a bus; on a star the sender node's way out,
- * and the message also waits for the receiver node's way in, which it then
- * holds for n / link_rate (as the classic model's star); else the sender's. */
+ * and the message also waits for the receiver node's way in.  Without a
+ * bucket it holds the way in for n / link_rate (as the classic model's
+ * star); on a shaped star each way has a bucket (tbf on both ends of a
+ * link): the message waits for the tokens of both, so one that finds its
+ * link idle passes at line speed, and then holds the way in for gap(n),
+ * as the way out; else the sender's. */
 static double lg_inject(sim *S, int src, int dst, double n, double t, double gap)
 {
     int star = S->star && !same_node(S, src, dst);
     lgrank *Q = &S->lgr[S->star ? src % S->nodes : src];
+    lgrank *I = star ? &S->lgr[dst % S->nodes] : NULL;
     double *fr = S->bus ? &S->bus_free : &Q->link_free;
     double st = t > *fr ? t : *fr, delay = 0;
     if (star && S->link_in[dst % S->nodes] > st) st = S->link_in[dst % S->nodes];
     if (S->lg->rate > 0) {
         /* a token bucket of depth `burst` filling at `rate`: a message passes
-         * at once while tokens last, the rest at the sustained rate */
+         * at once while tokens last, the rest at the sustained rate; on a
+         * star it passes both buckets, the slower one sets when */
         double *tok = S->bus ? &S->btok : &Q->tok, *tt = S->bus ? &S->btok_t : &Q->tok_t;
-        double k = *tok + S->lg->rate * (st - *tt);
-        if (k > S->lg->burst) k = S->lg->burst;
-        k -= n;
-        if (k < 0) {
-            delay = -k / S->lg->rate;
-            k = 0;
-        }
-        *tok = k;
+        double k = lg_tokens(S, tok, tt, st), ki = I ? lg_tokens(S, &I->itok, &I->itok_t, st) : n;
+        double kmin = k < ki ? k : ki;
+        if (kmin < n) delay = (n - kmin) / S->lg->rate;
+        /* each bucket refilled while the message waited (never above its depth) */
+        k += S->lg->rate * delay - n;
+        *tok = k > S->lg->burst ? S->lg->burst : k;
         *tt = st + delay;
+        if (I) {
+            ki += S->lg->rate * delay - n;
+            I->itok = ki > S->lg->burst ? S->lg->burst : ki;
+            I->itok_t = st + delay;
+        }
     }
     *fr = st + delay + gap;
-    if (star) S->link_in[dst % S->nodes] = st + delay + n / S->link_rate;
+    if (star) S->link_in[dst % S->nodes] = st + delay + (S->lg->rate > 0 ? gap : n / S->link_rate);
     return st + delay;
 }
 
@@ -1338,7 +1356,7 @@ int ps_simulate(const ps_streams *s, const ps_machine *m, const ps_sim_opts *o, 
         S.cp_rank = malloc((size_t)nodes * sizeof *S.cp_rank);
         if (!S.lgr || !S.cp_end || !S.cp_prev || !S.cp_rank) goto oom;
         for (int i = 0; i < nodes; i++) S.cp_rank[i] = -1;
-        for (int i = 0; i < S.P; i++) S.lgr[i].tok = S.lgc.burst;
+        for (int i = 0; i < S.P; i++) S.lgr[i].tok = S.lgr[i].itok = S.lgc.burst;
     }
     r->rank = calloc((size_t)S.P, sizeof *r->rank);
     S.rk = calloc((size_t)S.P, sizeof *S.rk);

@@ -2,8 +2,10 @@
  * test_loggops.c - the simulator's LogGOPS model against timings computed by
  * hand: per size range interpolation, one message, two back to back (the gap),
  * a rendezvous that waits for its receiver to enter the runtime (or not), a
- * token bucket passing a burst at line speed and then the sustained rate, two
- * ranks copying at once, and the probe's bucket estimate from a series.
+ * token bucket passing a burst at line speed and then the sustained rate (on
+ * a bus and on a star, whose ways in have buckets too), two ranks copying at
+ * once, and the probe's bucket estimate from a series (8 KiB and 1 KiB
+ * chunks, a series that stalls, checked against a stream's rate).
  */
 #include <math.h>
 #include <stdio.h>
@@ -290,6 +292,107 @@ TEST_IMPL(loggops_bucket_estimate)
     CHECK(!shaped && r == 0 && b == 0);
 }
 
+/* A stop-and-wait series of chunks of c bytes through a token bucket (depth
+ * burst, rate bytes/s, full at the start), rtt seconds per round trip at
+ * line speed; with stall_every > 0 every stall_every-th round trip also
+ * stalls `stall` seconds (a rank not scheduled), which refills the bucket. */
+static void tbf_series(double *rt, int n, double c, double rate, double burst, double rtt, int stall_every,
+                       double stall)
+{
+    double tok = burst;
+    for (int j = 0; j < n; j++) {
+        double wait = tok >= c ? 0 : (c - tok) / rate;
+        tok = tok >= c ? tok - c : 0;
+        rt[j] = rtt + wait;
+        tok = fmin(burst, tok + rate * rtt);
+        if (stall_every > 0 && j % stall_every == stall_every - 1) {
+            rt[j] += stall;
+            tok = burst;
+        }
+    }
+}
+
+/* The links of `parscope emulate --link 10mbit`: a bucket of 4 KiB at
+ * 1.25 MB/s, 60 us per round trip.  8 KiB chunks never pass at line speed
+ * (each waits for half or all of its tokens), and a bucket of one 4 KiB
+ * chunk is not one: no bucket.  1 KiB chunks: four pass, the fifth waits
+ * 579 us, and after it every chunk waits for the 949 bytes the round trip
+ * did not refill (819 us in all): the rate is 1024 B / 819.2 us =
+ * 1.25 MB/s and the burst 5 x 1024 - 1.25 MB/s x (5 x 60 + 579.2) us =
+ * 4021 bytes (the tokens the first round trips refilled are the 75 bytes
+ * short of 4096).  A stream of 64 x 8 KiB through the same bucket
+ * (416.2 ms) agrees with it. */
+TEST_IMPL(loggops_bucket_small_chunks)
+{
+    double rt[64], r, b;
+    int shaped;
+    tbf_series(rt, 64, 8192, 1.25e6, 4096, 60e-6, 0, 0);
+    ps__loggops_bucket(rt, 64, 8192, &shaped, &r, &b);
+    CHECK(!shaped && r == 0 && b == 0);
+    tbf_series(rt, 64, 4096, 1.25e6, 4096, 60e-6, 0, 0);
+    ps__loggops_bucket(rt, 64, 4096, &shaped, &r, &b);
+    CHECK(!shaped); /* (a bucket of one chunk does not show) */
+    tbf_series(rt, 64, 1024, 1.25e6, 4096, 60e-6, 0, 0);
+    ps__loggops_bucket(rt, 64, 1024, &shaped, &r, &b);
+    CHECK(shaped);
+    CHECK(fabs(r - 1.25e6) < 1e-6 * 1.25e6, "rate %g", r);
+    CHECK(fabs(b - 4021) < 0.5, "burst %g", b);
+    const double bytes = 64 * 8192.0, t = (bytes - 4096) / 1.25e6 + 60e-6;
+    CHECK(ps__loggops_bucket_agrees(r, b, bytes, t));
+    /* --link 100mbit: a bucket of 12500 bytes at 12.5 MB/s, 40 us per round
+     * trip.  8 KiB chunks: fewer than three fit; 1 KiB chunks: one takes
+     * 82 us at the rate, under three round trips (never "waited"); 4 KiB:
+     * three pass, the fourth waits 190.7 us for the 2384 bytes missing, then
+     * each takes 327.7 us: the rate, and 4 x 4096 - 12.5 MB/s x (3 x 40 +
+     * 230.7) us = 12000 bytes (the 500 bytes of the last round trip short) */
+    tbf_series(rt, 64, 8192, 12.5e6, 12500, 40e-6, 0, 0);
+    ps__loggops_bucket(rt, 64, 8192, &shaped, &r, &b);
+    CHECK(!shaped);
+    tbf_series(rt, 64, 1024, 12.5e6, 12500, 40e-6, 0, 0);
+    ps__loggops_bucket(rt, 64, 1024, &shaped, &r, &b);
+    CHECK(!shaped);
+    tbf_series(rt, 64, 4096, 12.5e6, 12500, 40e-6, 0, 0);
+    ps__loggops_bucket(rt, 64, 4096, &shaped, &r, &b);
+    CHECK(shaped);
+    CHECK(fabs(r - 12.5e6) < 1e-6 * 12.5e6, "rate %g", r);
+    CHECK(fabs(b - 12000) < 0.5, "burst %g", b);
+    /* an unshaped link, 1 KiB chunks: 60-78 us each, none waits */
+    for (int j = 0; j < 64; j++) rt[j] = 60e-6 * (1 + 0.15 * (j % 3));
+    ps__loggops_bucket(rt, 64, 1024, &shaped, &r, &b);
+    CHECK(!shaped && r == 0 && b == 0);
+}
+
+/* A series that stalls reads as a slow bucket: the same link, 8 KiB chunks,
+ * every fourth round trip 13 ms longer (its rank not scheduled; the bucket
+ * refills meanwhile).  The chunk after a stall passes half at line speed
+ * (3.34 ms), the next two wait (6.55 ms), the fourth takes 19.55 ms: the
+ * series reads 8192 B / 19.55 ms = 0.419 MB/s and 4 x 8192 - 0.419 MB/s x
+ * 35.99 ms = 17687 bytes, as the probe once read 28 KiB at 0.48 MB/s at a
+ * load of 13.  The stream says 1.26 MB/s (at least (512 KiB - 17687 B) /
+ * 416.2 ms = 1.22 MB/s with that burst): more than the tolerance apart, so
+ * no bucket.  A bucket faster than the stream does not agree either. */
+TEST_IMPL(loggops_bucket_stalled)
+{
+    double rt[64], r, b;
+    int shaped;
+    tbf_series(rt, 64, 8192, 1.25e6, 4096, 60e-6, 4, 13e-3);
+    ps__loggops_bucket(rt, 64, 8192, &shaped, &r, &b);
+    CHECK(shaped);
+    CHECK(fabs(r - 0.41895e6) < 0.001e6, "rate %g", r);
+    CHECK(fabs(b - 17687) < 1, "burst %g", b);
+    const double bytes = 64 * 8192.0, t = (bytes - 4096) / 1.25e6 + 60e-6;
+    CHECK(!ps__loggops_bucket_agrees(r, b, bytes, t));
+    /* the limits: (bytes - burst) / t / 1.43 and bytes / t x 1.43 */
+    const double lo = (bytes - b) / t / PS_PROBE_BUCKET_TOL, hi = bytes / t * PS_PROBE_BUCKET_TOL;
+    CHECK(ps__loggops_bucket_agrees(lo * 1.001, b, bytes, t));
+    CHECK(!ps__loggops_bucket_agrees(lo * 0.999, b, bytes, t));
+    CHECK(ps__loggops_bucket_agrees(hi * 0.999, b, bytes, t));
+    CHECK(!ps__loggops_bucket_agrees(hi * 1.001, b, bytes, t));
+    /* nothing measured: no agreement */
+    CHECK(!ps__loggops_bucket_agrees(r, b, bytes, 0));
+    CHECK(!ps__loggops_bucket_agrees(0, b, bytes, t));
+}
+
 /* The model measured across two nodes, with the ping-pong within a node
  * ([pingpong_intra]: 1.01 us at 100 B, 2 us at 10000 B), `nodes` nodes, rank
  * r on node r mod nodes, links of 100 MB/s (star). */
@@ -358,5 +461,36 @@ TEST_IMPL(loggops_star_fan_in)
     NEAR(run(&star, fan_in, &r), 29 * US);
     ps_sim_result_free(&r);
     NEAR(run(&nobus, fan_in, &r), 17 * US);
+    ps_sim_result_free(&r);
+}
+
+/* A shaped star: tbf on both ends of every link, buckets of 10000 bytes at
+ * 1e6 bytes/s, every other cost 0.  Ranks 1, 2, 3 (nodes 1, 2, 3) each send
+ * 4000 bytes to rank 0 at once: their ways out are idle (full buckets), and
+ * node 0's way in passes the first two at once (10000 - 8000 = 2000 tokens
+ * left) and the third after the 2000 tokens it misses: 2 ms.  Holding the
+ * way in for 4000 B / 1e6 B/s per message (the star without a bucket) would
+ * take 8 ms.  One message alone passes at once. */
+TEST_IMPL(loggops_star_bucket)
+{
+    char err[512];
+    const char *text = "[machine]\nsend_latency = 0\nrecv_latency = 0\nword_time = 0\nflop_time = 1e-9\n"
+                       "network = star\nnodes = 4\nlink_rate = 1e6\n[loggops]\nS = 0\no_post = 0\no_done = 0\n"
+                       "rate = 1e6\nburst = 10000\n1 = 0 0 0 0\n1000000 = 0 0 0 0\n";
+    ps_machine m;
+    CHECK(ps_machine_parse(text, "star.ini", &m, err, sizeof err) == 0, "%s", err);
+    ps_sim_result r;
+    NEAR(run(&m, "ranks 4\nrank 0\n RECEIVE 1 4000\n RECEIVE 2 4000\n RECEIVE 3 4000\n WAIT\n"
+                 "rank 1\n SEND 0 4000\n WAIT\nrank 2\n SEND 0 4000\n WAIT\nrank 3\n SEND 0 4000\n WAIT\n", &r),
+         2e-3);
+    ps_sim_result_free(&r);
+    NEAR(run(&m, "ranks 4\nrank 0\n RECEIVE 1 4000\n WAIT\nrank 1\n SEND 0 4000\n WAIT\nrank 2\nrank 3\n", &r), 0);
+    ps_sim_result_free(&r);
+    /* the way out too: rank 1 sends 4000 to each of ranks 0, 2, 3 (three
+     * ways in with full buckets): node 1's way out misses 2000 tokens for
+     * the third, which arrives at 2 ms */
+    NEAR(run(&m, "ranks 4\nrank 0\n RECEIVE 1 4000\n WAIT\nrank 1\n SEND 0 4000\n SEND 2 4000\n SEND 3 4000\n WAIT\n"
+                 "rank 2\n RECEIVE 1 4000\n WAIT\nrank 3\n RECEIVE 1 4000\n WAIT\n", &r),
+         2e-3);
     ps_sim_result_free(&r);
 }
