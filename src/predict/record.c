@@ -192,6 +192,8 @@ int ps_predict_measure(const ps_predict_opts *o, json_t **out, char *err, size_t
     for (int k = 0; k < o->nranks && !ps_interrupted(); k++) {
         ps_run_spec spec = {.workload = o->workload, .ranks = o->ranks[k], .size = o->size,
                             .iterations = o->iterations, .trials = o->trials};
+        static char *const no_warmup[] = {"--no-warmup", NULL};
+        if (o->sim.no_warmup) spec.extra_args = no_warmup;
         spec.launch = (ps_launch_opts){.launcher = o->launcher, .timeout = o->timeout, .quiet = 1};
         if (!o->quiet) fprintf(stderr, "measuring %s at %d ranks (%d trials)\n", o->workload, o->ranks[k], o->trials);
         ps_run_result r;
