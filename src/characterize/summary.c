@@ -49,8 +49,6 @@ static json_t *load(const char *dir, const char *name)
     return json_load_file(p, 0, NULL);
 }
 
-static json_t *jnum(double v) { return isfinite(v) ? json_real(v) : json_null(); }
-
 /* The document for P = ranks in a run/predict result (single or points). */
 static json_t *point_at(json_t *doc, int ranks)
 {
@@ -78,25 +76,26 @@ static void summary_probe(json_t *s, const char *dir)
     json_t *pp = json_object_get(pr, "pingpong"), *bsp = json_object_get(pr, "bsp");
     json_t *h = json_object_get(pp, "hockney");
     json_t *o = json_object();
-    json_object_set_new(o, "latency_s", jnum(ps_json_num(pp, "latency")));
-    json_object_set_new(o, "bandwidth_Bps", jnum(ps_json_num(pp, "bandwidth")));
+    json_object_set_new(o, "latency_s", ps_json_real_or_null(ps_json_num(pp, "latency")));
+    json_object_set_new(o, "bandwidth_Bps", ps_json_real_or_null(ps_json_num(pp, "bandwidth")));
     /* the largest message's rate: a shaped or congested link's sustained rate
      * can be far below the best (burst) figure */
     json_t *sizes = json_object_get(pp, "sizes");
     json_t *last = json_array_get(sizes, json_array_size(sizes) ? json_array_size(sizes) - 1 : 0);
     if (last && ps_json_num(last, "min") > 0) {
-        json_object_set_new(o, "largest_bytes", jnum(ps_json_num(last, "bytes")));
-        json_object_set_new(o, "bandwidth_largest_Bps", jnum(ps_json_num(last, "bytes") / ps_json_num(last, "min")));
+        json_object_set_new(o, "largest_bytes", ps_json_real_or_null(ps_json_num(last, "bytes")));
+        json_object_set_new(o, "bandwidth_largest_Bps",
+                            ps_json_real_or_null(ps_json_num(last, "bytes") / ps_json_num(last, "min")));
     }
-    json_object_set_new(o, "hockney_t0_s", jnum(ps_json_num(h, "t0")));
-    json_object_set_new(o, "hockney_r_inf_Bps", jnum(ps_json_num(h, "r_inf")));
-    json_object_set_new(o, "n_half_bytes", jnum(ps_json_num(h, "n_half")));
-    json_object_set_new(o, "bsp_p", jnum(ps_json_num(bsp, "p")));
-    json_object_set_new(o, "r_flops", jnum(ps_json_num(bsp, "r")));
-    json_object_set_new(o, "g_flops", jnum(ps_json_num(bsp, "g")));
-    json_object_set_new(o, "l_flops", jnum(ps_json_num(bsp, "l")));
-    json_object_set_new(o, "g_us", jnum(ps_json_num(bsp, "g_us")));
-    json_object_set_new(o, "l_us", jnum(ps_json_num(bsp, "l_us")));
+    json_object_set_new(o, "hockney_t0_s", ps_json_real_or_null(ps_json_num(h, "t0")));
+    json_object_set_new(o, "hockney_r_inf_Bps", ps_json_real_or_null(ps_json_num(h, "r_inf")));
+    json_object_set_new(o, "n_half_bytes", ps_json_real_or_null(ps_json_num(h, "n_half")));
+    json_object_set_new(o, "bsp_p", ps_json_real_or_null(ps_json_num(bsp, "p")));
+    json_object_set_new(o, "r_flops", ps_json_real_or_null(ps_json_num(bsp, "r")));
+    json_object_set_new(o, "g_flops", ps_json_real_or_null(ps_json_num(bsp, "g")));
+    json_object_set_new(o, "l_flops", ps_json_real_or_null(ps_json_num(bsp, "l")));
+    json_object_set_new(o, "g_us", ps_json_real_or_null(ps_json_num(bsp, "g_us")));
+    json_object_set_new(o, "l_us", ps_json_real_or_null(ps_json_num(bsp, "l_us")));
     int agree = 1;
     size_t i;
     json_t *a;
@@ -122,15 +121,15 @@ static void summary_fingerprint(json_t *s, const char *dir)
     json_t *sh = json_object_get(fp, "sheet"), *t = json_object_get(fp, "time");
     json_t *o = json_object();
     json_object_set_new(o, "ranks", json_integer(json_integer_value(json_object_get(json_object_get(fp, "params"), "ranks"))));
-    json_object_set_new(o, "time_s", jnum(ps_json_num(t, "min")));
-    json_object_set_new(o, "time_uncertainty", jnum(ps_json_num(t, "uncertainty")));
+    json_object_set_new(o, "time_s", ps_json_real_or_null(ps_json_num(t, "min")));
+    json_object_set_new(o, "time_uncertainty", ps_json_real_or_null(ps_json_num(t, "uncertainty")));
     json_object_set_new(o, "trials", json_integer(json_integer_value(json_object_get(t, "trials"))));
     json_object_set_new(o, "oversubscribed", json_boolean(json_is_true(json_object_get(fp, "oversubscribed"))));
     if (json_object_get(fp, "noise")) json_object_set(o, "noise", json_object_get(fp, "noise"));
-    json_object_set_new(o, "busy_pct", jnum(ps_json_num(sh, "busy_pct")));
-    json_object_set_new(o, "overhead_pct", jnum(ps_json_num(sh, "overhead_pct")));
-    json_object_set_new(o, "idle_pct", jnum(ps_json_num(sh, "idle_pct")));
-    json_object_set_new(o, "messages", jnum(ps_json_num(sh, "messages_sent")));
+    json_object_set_new(o, "busy_pct", ps_json_real_or_null(ps_json_num(sh, "busy_pct")));
+    json_object_set_new(o, "overhead_pct", ps_json_real_or_null(ps_json_num(sh, "overhead_pct")));
+    json_object_set_new(o, "idle_pct", ps_json_real_or_null(ps_json_num(sh, "idle_pct")));
+    json_object_set_new(o, "messages", ps_json_real_or_null(ps_json_num(sh, "messages_sent")));
     json_object_set_new(s, "fingerprint", o);
     json_decref(fp);
 }
@@ -174,8 +173,8 @@ static void summary_scale(json_t *s, const char *dir, scale_figs *f)
         f->mem_noise = ps_json_num(mb, "noise");
     }
     json_object_set_new(o, "largest_ranks", json_integer(f->maxp));
-    json_object_set_new(o, "efficiency_base", jnum(f->eff));
-    json_object_set_new(o, "efficiency_noise", jnum(f->loss_noise));
+    json_object_set_new(o, "efficiency_base", ps_json_real_or_null(f->eff));
+    json_object_set_new(o, "efficiency_noise", ps_json_real_or_null(f->loss_noise));
     json_object_set_new(o, "conclusions", json_is_array(cs) ? json_deep_copy(cs) : json_array());
     json_object_set_new(o, "complete", json_boolean(json_is_true(json_object_get(sc, "complete"))));
     json_object_set_new(o, "oversubscribed", json_boolean(json_is_true(json_object_get(sc, "oversubscribed"))));
@@ -232,9 +231,9 @@ static void summary_predict(json_t *s, const char *dir, int ranks, double *comm_
                 json_t *r = json_object();
                 json_object_set_new(r, "workload", json_string(predicted[w]));
                 json_object_set_new(r, "ranks", json_integer(json_integer_value(json_object_get(row, "ranks"))));
-                json_object_set_new(r, "measured_s", jnum(ps_json_num(row, "measured_s")));
-                json_object_set_new(r, "predicted_s", jnum(ps_json_num(row, "predicted_s")));
-                json_object_set_new(r, "error", jnum(e));
+                json_object_set_new(r, "measured_s", ps_json_real_or_null(ps_json_num(row, "measured_s")));
+                json_object_set_new(r, "predicted_s", ps_json_real_or_null(ps_json_num(row, "predicted_s")));
+                json_object_set_new(r, "error", ps_json_real_or_null(e));
                 json_array_append_new(rows, r);
                 /* P = 1 is the calibration run's own case: accuracy is judged above it */
                 if (isfinite(e) && json_integer_value(json_object_get(row, "ranks")) > 1) {
@@ -340,18 +339,18 @@ static json_t *bottleneck(double C, double nC, const scale_figs *f, int ranks, i
     json_object_set_new(b, "name", json_string(name));
     json_object_set_new(b, "reason", json_string(reason));
     json_object_set_new(b, "verdict", json_string(verdict));
-    json_object_set_new(b, "effect", jnum(effect));
-    json_object_set_new(b, "noise", jnum(noise));
+    json_object_set_new(b, "effect", ps_json_real_or_null(effect));
+    json_object_set_new(b, "noise", ps_json_real_or_null(noise));
     json_t *fig = json_object();
-    json_object_set_new(fig, "communication_share", jnum(C));
-    json_object_set_new(fig, "communication_share_noise", jnum(nC));
-    json_object_set_new(fig, "efficiency_loss", jnum(L));
-    json_object_set_new(fig, "efficiency_loss_noise", jnum(nL));
-    json_object_set_new(fig, "memory_bound_fraction", jnum(M));
-    json_object_set_new(fig, "memory_bound_noise", jnum(nM));
+    json_object_set_new(fig, "communication_share", ps_json_real_or_null(C));
+    json_object_set_new(fig, "communication_share_noise", ps_json_real_or_null(nC));
+    json_object_set_new(fig, "efficiency_loss", ps_json_real_or_null(L));
+    json_object_set_new(fig, "efficiency_loss_noise", ps_json_real_or_null(nL));
+    json_object_set_new(fig, "memory_bound_fraction", ps_json_real_or_null(M));
+    json_object_set_new(fig, "memory_bound_noise", ps_json_real_or_null(nM));
     json_object_set_new(fig, "sweep_network_limited", json_boolean(f->network_limited));
     json_object_set_new(b, "figures", fig);
-    json_object_set_new(b, "communication_share_pct", jnum(100 * C));
+    json_object_set_new(b, "communication_share_pct", ps_json_real_or_null(100 * C));
     return b;
 }
 
@@ -394,7 +393,7 @@ json_t *ps_characterize_summary(const char *dir, int ranks, double budget, doubl
     json_object_set_new(s, "machine", ps_machine_meta());
     /* a machine busy with other work before we began makes every figure a floor */
     long cores = json_integer_value(json_object_get(json_object_get(s, "machine"), "pus"));
-    json_object_set_new(s, "load_average_before", jnum(load));
+    json_object_set_new(s, "load_average_before", ps_json_real_or_null(load));
     if (isfinite(load) && cores > 0 && load > 0.5 * (double)cores + 0.5)
         json_object_set_new(s, "warning",
                             json_sprintf("the machine was busy with other work (load average %.1f on %ld processing units "

@@ -127,6 +127,9 @@ int ps_cmd_predict(int argc, char **argv)
          "nodes the ranks are spread over, rank r on node r mod N (default:\n"
          "the model's nodes, else 1; with cores_per_node more ranks than\n"
          "cores slow down; on a star network messages share node links)", 0, NULL, NULL},
+        PS_OPT_BOOL(0, "no-warmup", &so->no_warmup, "the runs open their connections inside the timed interval (the\n"
+                                                     "program's --no-warmup; --compare's runs get it too): a shaped\n"
+                                                     "link's token bucket then starts full, not drained by the warm-up"),
         PS_OPT_BOOL(0, "bus", &so->bus, "override the model's network type: a bus (--nobus: none)"),
         {0, "nobus", NULL, PS_OPT_FLAG, &so->bus, 0, 0, NULL, NULL, PS_OPT_CLEARS, NULL, NULL},
         {0, "work-flop-time", "S", PS_OPT_DOUBLE, &so->work_flop_time, 0, 1e300, "a number of seconds",

@@ -62,8 +62,6 @@ static double pct_seconds(json_t *doc, const char *key)
 
 static double rel(double pred, double meas) { return meas > 0 ? (pred - meas) / meas : NAN; }
 
-static json_t *num(double v) { return isfinite(v) ? json_real(v) : json_null(); }
-
 /* A figure of the table, "-" where there is none (never "nan"). */
 static void fmt_num(char *b, size_t n, double v)
 {
@@ -130,8 +128,8 @@ static void measured_noise(json_t *doc, double err, json_t *row, FILE *out)
     double unc = ps_stat_uncertainty(&st, PS_STAT_MIN), spread = ps_stat_spread(&st);
     int within = isfinite(unc) && isfinite(err) && fabs(err) <= unc;
     json_object_set_new(row, "measured_trials", json_integer(st.n));
-    json_object_set_new(row, "measured_uncertainty", num(unc));
-    json_object_set_new(row, "measured_spread", num(spread));
+    json_object_set_new(row, "measured_uncertainty", ps_json_real_or_null(unc));
+    json_object_set_new(row, "measured_spread", ps_json_real_or_null(spread));
     json_object_set_new(row, "measured_reproducible", isfinite(unc) ? json_boolean(unc <= PS_COMPARE_AGREE) : json_null());
     json_object_set_new(row, "within_uncertainty", json_boolean(within));
     if (!out) return;
@@ -321,9 +319,9 @@ json_t *ps_compare_results(json_t *measured, json_t *predicted, FILE *out, char 
         if (isfinite(e) && fabs(e) > maxabs) maxabs = fabs(e);
         json_t *row = json_object();
         json_object_set_new(row, "ranks", json_integer(p));
-        json_object_set_new(row, "measured_s", num(tm));
-        json_object_set_new(row, "predicted_s", num(tp));
-        json_object_set_new(row, "error", num(e));
+        json_object_set_new(row, "measured_s", ps_json_real_or_null(tm));
+        json_object_set_new(row, "predicted_s", ps_json_real_or_null(tp));
+        json_object_set_new(row, "error", ps_json_real_or_null(e));
         json_t *ao = json_object();
         char eb[3][32];
         for (int k = 0; k < 3; k++) {
@@ -331,9 +329,9 @@ json_t *ps_compare_results(json_t *measured, json_t *predicted, FILE *out, char 
             snprintf(key, sizeof key, "%s_pct", acts[k]);
             double am = pct_seconds(md, key), ap = pct_seconds(pd, key);
             json_t *a = json_object();
-            json_object_set_new(a, "measured_s", num(am));
-            json_object_set_new(a, "predicted_s", num(ap));
-            json_object_set_new(a, "error", num(rel(ap, am)));
+            json_object_set_new(a, "measured_s", ps_json_real_or_null(am));
+            json_object_set_new(a, "predicted_s", ps_json_real_or_null(ap));
+            json_object_set_new(a, "error", ps_json_real_or_null(rel(ap, am)));
             json_object_set_new(ao, acts[k], a);
             fmt_err(eb[k], sizeof eb[k], rel(ap, am));
         }

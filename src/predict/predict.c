@@ -79,6 +79,8 @@ static json_t *model_json(const predict_ctx *c, const ps_sim_opts *so, double st
                           "oversubscription", stretch);
     if (m->star && so->bus < 0 && m->link_rate > 0) json_object_set_new(j, "link_rate", json_real(m->link_rate));
     if (so->work_flop_time > 0) json_object_set_new(j, "work_flop_time", json_real(so->work_flop_time));
+    if (m->lg.n > 0 && m->lg.rate > 0)
+        json_object_set_new(j, "bucket_at_start", json_string(so->no_warmup ? "full" : "after the warm-up"));
     if (m->processors > 0) {
         json_object_set_new(j, "processors", json_integer(m->processors));
         json_object_set_new(j, "time_shared", json_boolean(time_shared(m, nranks)));

@@ -14,8 +14,12 @@
 #include "report/result.h"
 #include "predict/predict_int.h"
 #include "sim/breakdown.h"
+#include "trace/constructs.h"
 #include "util/proc.h"
 #include "util/util.h"
+
+/* \DATA_MOVE's calibration is a price per byte, every other construct's per flop. */
+static int is_data_move(const char *name) { return !strcmp(name, ps__construct_builtin_names[PS_C_DATA_MOVE]); }
 
 int ps__predict_record(const ps_predict_opts *o, int P, const char *dir, char *err, size_t errlen)
 {
@@ -136,7 +140,7 @@ int ps__predict_calibrate(const ps_predict_opts *o, ps__calibration *c, FILE *ou
                 o->trials, c->time, 100 * (1 - 1 / c->factor));
         for (int k = 0; k < c->n; k++)
             fprintf(out, "%s %s %.3g%s", k ? "," : "", c->names[k], c->sec_per_flop[k],
-                    strcmp(c->names[k], "DATA_MOVE") ? "" : " (per byte)");
+                    is_data_move(c->names[k]) ? " (per byte)" : "");
         fprintf(out, "\n");
     }
     return 0;
@@ -169,7 +173,7 @@ json_t *ps__predict_calibration_json(const ps__calibration *c)
     json_t *calls = json_object(), *brates = json_object(), *bcalls = json_object();
     for (int k = 0; k < c->n; k++) {
         /* \DATA_MOVE's price is per byte copied, and its calls' size in bytes */
-        int move = !strcmp(c->names[k], "DATA_MOVE");
+        int move = is_data_move(c->names[k]);
         json_object_set_new(move ? brates : rates, c->names[k], json_real(c->sec_per_flop[k]));
         json_object_set_new(move ? bcalls : calls, c->names[k], json_real(c->flops_per_call[k]));
     }
@@ -192,6 +196,8 @@ int ps_predict_measure(const ps_predict_opts *o, json_t **out, char *err, size_t
     for (int k = 0; k < o->nranks && !ps_interrupted(); k++) {
         ps_run_spec spec = {.workload = o->workload, .ranks = o->ranks[k], .size = o->size,
                             .iterations = o->iterations, .trials = o->trials};
+        static char *const no_warmup[] = {"--no-warmup", NULL};
+        if (o->sim.no_warmup) spec.extra_args = no_warmup;
         spec.launch = (ps_launch_opts){.launcher = o->launcher, .timeout = o->timeout, .quiet = 1};
         if (!o->quiet) fprintf(stderr, "measuring %s at %d ranks (%d trials)\n", o->workload, o->ranks[k], o->trials);
         ps_run_result r;

@@ -6,8 +6,7 @@
 #include <string.h>
 
 #include "util/util.h"
-
-static json_t *num(double v) { return isfinite(v) ? json_real(v) : json_null(); }
+#include "trace/json.h"
 
 static void fmt(char *buf, size_t len, double v, const char *unit)
 {
@@ -27,8 +26,8 @@ static json_t *record(const char *id, double effect, double noise, const char *u
     json_t *c = json_object();
     json_object_set_new(c, "id", json_string(id));
     json_object_set_new(c, "text", json_string(text));
-    json_object_set_new(c, "effect", num(effect));
-    json_object_set_new(c, "noise", num(noise));
+    json_object_set_new(c, "effect", ps_json_real_or_null(effect));
+    json_object_set_new(c, "noise", ps_json_real_or_null(noise));
     json_object_set_new(c, "unit", json_string(unit ? unit : "relative"));
     json_object_set_new(c, "verdict", json_string(finding ? "finding" : "within-noise"));
     json_object_set_new(c, "numbers", numbers ? numbers : json_object());

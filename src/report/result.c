@@ -16,8 +16,6 @@
 #include "util/stats.h"
 #include "util/util.h"
 
-static json_t *num_or_null(double v) { return isfinite(v) ? json_real(v) : json_null(); }
-
 double ps_result_used_time(const json_t *doc)
 {
     const json_t *t = json_object_get(doc, "time");
@@ -40,14 +38,14 @@ json_t *ps_result_ci(const ps_sample_stats *st)
 void ps_result_set_uncertainty(json_t *o, const ps_sample_stats *st, ps_statistic used)
 {
     json_object_set_new(o, "statistic", json_string(ps_statistic_name(used)));
-    json_object_set_new(o, "value", num_or_null(ps_stat_value(st, used)));
+    json_object_set_new(o, "value", ps_json_real_or_null(ps_stat_value(st, used)));
     /* relative: best-of-K by the gap of the best two, the median by its interval */
-    json_object_set_new(o, "uncertainty", num_or_null(ps_stat_uncertainty(st, used)));
+    json_object_set_new(o, "uncertainty", ps_json_real_or_null(ps_stat_uncertainty(st, used)));
     json_object_set_new(o, "uncertainty_method",
                         json_string(used == PS_STAT_MIN ? "best two trials' gap (x2 - x1) / x1"
                                                         : "half width of the median's interval / median"));
-    json_object_set_new(o, "spread", num_or_null(ps_stat_spread(st)));
-    json_object_set_new(o, "sd", num_or_null(st->sd));
+    json_object_set_new(o, "spread", ps_json_real_or_null(ps_stat_spread(st)));
+    json_object_set_new(o, "sd", ps_json_real_or_null(st->sd));
     json_object_set_new(o, "ci_median", ps_result_ci(st));
 }
 
@@ -55,14 +53,14 @@ json_t *ps_result_time(const double *samples, int n)
 {
     json_t *t = json_object();
     json_t *arr = json_array();
-    for (int i = 0; i < n; i++) json_array_append_new(arr, num_or_null(samples[i]));
+    for (int i = 0; i < n; i++) json_array_append_new(arr, ps_json_real_or_null(samples[i]));
     ps_sample_stats st;
     ps_sample_stats_of(samples, n, &st);
     json_object_set_new(t, "trials", json_integer(n));
     json_object_set_new(t, "successful", json_integer(st.n));
-    json_object_set_new(t, "min", num_or_null(st.min));
-    json_object_set_new(t, "median", num_or_null(st.median));
-    json_object_set_new(t, "max", num_or_null(st.max));
+    json_object_set_new(t, "min", ps_json_real_or_null(st.min));
+    json_object_set_new(t, "median", ps_json_real_or_null(st.median));
+    json_object_set_new(t, "max", ps_json_real_or_null(st.max));
     json_object_set_new(t, "samples", arr);
     /* the analysis uses the fastest trial, as CLUE does (best-of-K) */
     json_object_set_new(t, "used", json_string("min"));

@@ -37,9 +37,8 @@
 #define PS_SETUP_WARMUP_TAG 0x7ff3
 /* ... and this many messages outstanding at once each way. */
 #define PS_SETUP_WARMUP_REQUESTS 64
-/* Before the timed interval every pair of ranks exchanges one message of
- * each protocol size up to this many ranks (ring neighbours beyond). */
-#define PS_WARMUP_ALL_PAIRS 64
+/* The warm-up before the timed interval: PS_WARMUP_ALL_PAIRS and
+ * PS_WARMUP_SIZES in trace/trace.h, which the simulator reads too. */
 /* Every program linked with the runtime holds this string (rt.c), so that
  * parscope can tell one from any other file before launching it. */
 #define PS_RUNTIME_MARK "parscope runtime: programs linked with it report their own trace"

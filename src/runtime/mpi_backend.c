@@ -26,6 +26,7 @@
 #include "runtime/config.h"
 #include "runtime/rt.h"
 #include "trace/sheet.h"
+#include "trace/trace.h"
 #include "util/assert.h"
 
 typedef struct req {
@@ -344,8 +345,11 @@ static void warm_up(void)
 {
     int p = ps__rt.size, me = ps__rt.rank;
     if (p < 2) return;
-    static const int sizes[] = {1, 64, 512, 1024, 4096, 16384, 65536};
-    char *sb = calloc(1, 65536), *rb = calloc(1, 65536);
+    static const int sizes[] = {PS_WARMUP_SIZES};
+    int most = 0;
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+        if (sizes[i] > most) most = sizes[i];
+    char *sb = calloc(1, (size_t)most), *rb = calloc(1, (size_t)most);
     if (!sb || !rb) {
         free(sb);
         free(rb);

@@ -11,8 +11,6 @@
 #include "util/stats.h"
 #include "util/util.h"
 
-static json_t *num(double v) { return isfinite(v) ? json_real(v) : json_null(); }
-
 static void copy_key(json_t *dst, const json_t *src, const char *k)
 {
     json_t *v = json_object_get(src, k);
@@ -142,14 +140,14 @@ static json_t *point_noise(const json_t *pt, double u1, int P)
 {
     double u = time_unc(pt), e = ps_json_num(pt, "efficiency"), s = ps_json_num(pt, "speedup");
     json_t *o = json_object();
-    json_object_set_new(o, "time", num(u));
-    json_object_set_new(o, "act_per_s", num(ps_json_num(pt, "act_per_s") * u));
+    json_object_set_new(o, "time", ps_json_real_or_null(u));
+    json_object_set_new(o, "act_per_s", ps_json_real_or_null(ps_json_num(pt, "act_per_s") * u));
     if (P > 1) {
         double us = ps_uncertainty_ratio(u1, u);
-        json_object_set_new(o, "speedup", num(s * us));
-        json_object_set_new(o, "efficiency", num(e * us));
+        json_object_set_new(o, "speedup", ps_json_real_or_null(s * us));
+        json_object_set_new(o, "efficiency", ps_json_real_or_null(e * us));
         /* f = (1/S - 1/P) / (1 - 1/P): |df| = (1/S) us / (1 - 1/P) */
-        json_object_set_new(o, "serial_fraction", num(s > 0 ? us / s / (1.0 - 1.0 / P) : NAN));
+        json_object_set_new(o, "serial_fraction", ps_json_real_or_null(s > 0 ? us / s / (1.0 - 1.0 / P) : NAN));
     } else {
         json_object_set_new(o, "speedup", json_null());
         json_object_set_new(o, "efficiency", json_null());
@@ -195,10 +193,10 @@ static json_t *average_of(const json_t *points, const char *var, int ranks)
     if (var) json_object_set_new(o, "variation", json_string(var));
     if (ranks > 0) json_object_set_new(o, "ranks", json_integer(ranks));
     json_object_set_new(o, "points", json_integer(count));
-    json_object_set_new(o, "act_per_s", num(na ? sa / na : NAN));
-    json_object_set_new(o, "net_act_per_s", num(nn ? sn / nn : NAN));
-    json_object_set_new(o, "efficiency", num(ne ? se / ne : NAN));
-    json_object_set_new(o, "serial_fraction", num(nf ? sf / nf : NAN));
+    json_object_set_new(o, "act_per_s", ps_json_real_or_null(na ? sa / na : NAN));
+    json_object_set_new(o, "net_act_per_s", ps_json_real_or_null(nn ? sn / nn : NAN));
+    json_object_set_new(o, "efficiency", ps_json_real_or_null(ne ? se / ne : NAN));
+    json_object_set_new(o, "serial_fraction", ps_json_real_or_null(nf ? sf / nf : NAN));
     return o;
 }
 
@@ -324,7 +322,7 @@ json_t *ps_scale_analyze(const json_t *plan, const json_t *runs)
                 if (over && json_is_object(json_object_get(pt, "sheet")))
                     json_object_set_new(json_object_get(pt, "sheet"), "time_sliced", json_true());
             }
-            json_object_set_new(pt, "_t", num(tp));
+            json_object_set_new(pt, "_t", ps_json_real_or_null(tp));
             json_array_append_new(points, pt);
             free(samples);
         }
@@ -343,13 +341,13 @@ json_t *ps_scale_analyze(const json_t *plan, const json_t *runs)
             ps_scale_metrics m = ps_scale_metrics_compute(t1, tp, P, k);
             double cells = is_clue ? (weak ? (double)w * (double)h : (double)w * (double)h / P) : NAN;
             double act = is_clue ? ps_act_per_s(cells, (double)viters, tp) : NAN;
-            json_object_set_new(pt, "time_s", num(tp));
-            json_object_set_new(pt, "act_per_s", num(act));
-            json_object_set_new(pt, "net_act_per_s", num(act * P));
+            json_object_set_new(pt, "time_s", ps_json_real_or_null(tp));
+            json_object_set_new(pt, "act_per_s", ps_json_real_or_null(act));
+            json_object_set_new(pt, "net_act_per_s", ps_json_real_or_null(act * P));
             json_object_set_new(pt, "k", json_real(k));
-            json_object_set_new(pt, "speedup", num(m.speedup));
-            json_object_set_new(pt, "efficiency", num(m.efficiency));
-            json_object_set_new(pt, "serial_fraction", num(m.serial_fraction));
+            json_object_set_new(pt, "speedup", ps_json_real_or_null(m.speedup));
+            json_object_set_new(pt, "efficiency", ps_json_real_or_null(m.efficiency));
+            json_object_set_new(pt, "serial_fraction", ps_json_real_or_null(m.serial_fraction));
             json_object_set_new(pt, "noise", point_noise(pt, u1, P));
             procstats_check(pt, tp);
             if (np < PS_SCALE_MAX_POINTS && isfinite(m.speedup)) {
@@ -372,10 +370,10 @@ json_t *ps_scale_analyze(const json_t *plan, const json_t *runs)
         if (nfit < PS_SCALE_FIT_MIN_POINTS)
             json_object_set_new(fit, "note", json_sprintf("no fit: %d point(s) with P > 1, a fit needs %d", nfit,
                                                           PS_SCALE_FIT_MIN_POINTS));
-        json_object_set_new(fit, "amdahl_f", num(fa));
-        json_object_set_new(fit, "amdahl_rms_rel_error", num(ra));
-        json_object_set_new(fit, "gustafson_f", num(fg));
-        json_object_set_new(fit, "gustafson_rms_rel_error", num(rg));
+        json_object_set_new(fit, "amdahl_f", ps_json_real_or_null(fa));
+        json_object_set_new(fit, "amdahl_rms_rel_error", ps_json_real_or_null(ra));
+        json_object_set_new(fit, "gustafson_f", ps_json_real_or_null(fg));
+        json_object_set_new(fit, "gustafson_rms_rel_error", ps_json_real_or_null(rg));
         json_object_set_new(fit, "matches_scaling", json_string(weak ? "gustafson" : "amdahl"));
         json_array_append_new(fits, fit);
         (void)var;
@@ -399,9 +397,9 @@ json_t *ps_scale_analyze(const json_t *plan, const json_t *runs)
             double bound = bps / (2.0 * (double)ps_ca_cell_bytes(var->type));
             double act = ps_json_num(pt, "act_per_s");
             json_t *e = json_object();
-            json_object_set_new(e, "bound_act_per_s", num(bound));
-            json_object_set_new(e, "act_per_s", num(act));
-            json_object_set_new(e, "fraction", num(act / bound));
+            json_object_set_new(e, "bound_act_per_s", ps_json_real_or_null(bound));
+            json_object_set_new(e, "act_per_s", ps_json_real_or_null(act));
+            json_object_set_new(e, "fraction", ps_json_real_or_null(act / bound));
             json_object_set_new(per, vn, e);
         }
         json_object_set_new(m, "variations", per);
@@ -471,7 +469,7 @@ json_t *ps_scale_analyze(const json_t *plan, const json_t *runs)
     double aa;
     json_t *same = identical_runs(doc, &aa), *nz = json_object();
     json_object_set_new(nz, "identical_runs", same);
-    json_object_set_new(nz, "identical_largest", num(aa));
+    json_object_set_new(nz, "identical_largest", ps_json_real_or_null(aa));
     json_object_set_new(nz, "method",
                         json_string("a point's time: the gap of its best two trials; a comparison of two points: "
                                     "the sum of their figures' uncertainties, and at least the largest difference "

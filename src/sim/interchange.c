@@ -51,6 +51,9 @@ static void reqs_remove(reqs *q, size_t k)
 
 /* Every file goes through the one output writer (util/output.h): a device
  * or FIFO is written in place, a regular file replaced only whole. */
+/* The host's speed in flop/s for SimGrid (a model without flop_time: 1 Gflop/s). */
+static double host_speed(const ps_machine *m) { return m->flop_time > 0 ? 1.0 / m->flop_time : 1e9; }
+
 static FILE *open_out(ps_output *o, const char *path, char *err, size_t errlen)
 {
     return ps_output_open(o, path, 0, err, errlen) ? NULL : o->f;
@@ -116,8 +119,7 @@ int ps_export_simgrid(const ps_streams *s, const ps_machine *m, const char *dir,
                 /* a DATA_MOVE's count is bytes: as the flops its time is worth on a host of speed 1/flop_time */
                 if (in.construct == PS_C_DATA_MOVE)
                     fprintf(f, "%d compute %.0f\n", r,
-                            ps_sim_work_time(m, NULL, in.construct, (double)in.n) *
-                                (m->flop_time > 0 ? 1.0 / m->flop_time : 1e9));
+                            ps_sim_work_time(m, NULL, in.construct, (double)in.n) * host_speed(m));
                 else
                     fprintf(f, "%d compute %llu\n", r, (unsigned long long)in.n);
                 break;
@@ -155,7 +157,7 @@ int ps_export_simgrid(const ps_streams *s, const ps_machine *m, const char *dir,
     snprintf(path, sizeof path, "%s/platform.xml", dir);
     FILE *x = open_out(&fo, path, err, errlen);
     if (!x) return -1;
-    double speed = m->flop_time > 0 ? 1.0 / m->flop_time : 1e9;
+    double speed = host_speed(m);
     double bw = m->word_time > 0 ? 8.0 / m->word_time : 1e10;
     double lat = m->send_latency + m->recv_latency;
     /* a bus: every message crosses one shared backbone of the link's bandwidth */

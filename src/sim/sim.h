@@ -40,6 +40,8 @@ typedef struct ps_sim_opts {
      * kernel call whose working set falls on the other side of the last-level cache
      * is priced by the machine's r_incache / r_outcache ratio (ps_sim_work_time) */
     const double *construct_flops_per_call;
+    int no_warmup;        /* the run had no warm-up (its --no-warmup): a shaped link's token
+                             bucket starts full, not with what the runtime's warm-up left */
 } ps_sim_opts;
 
 void ps_sim_defaults(ps_sim_opts *o);

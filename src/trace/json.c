@@ -1,4 +1,4 @@
-/* json.c - reading figures back from JSON documents (json.h). */
+/* json.c - figures in JSON documents, read back and written (json.h). */
 #include "trace/json.h"
 
 #include <math.h>
@@ -9,3 +9,5 @@ double ps_json_num(const json_t *o, const char *key)
     const json_t *v = json_object_get(o, key);
     return json_is_number(v) ? json_number_value(v) : NAN;
 }
+
+json_t *ps_json_real_or_null(double v) { return isfinite(v) ? json_real(v) : json_null(); }

@@ -1,6 +1,6 @@
 /*
- * json.h - reading figures back from parscope's JSON documents (result
- * files, the trace's metadata, probe and scale documents).
+ * json.h - figures in parscope's JSON documents (result files, the trace's
+ * metadata, probe and scale documents): read back, and written.
  *
  * Here, in the lowest layer that reads JSON, so that every layer above
  * reads a figure the same way.
@@ -15,5 +15,9 @@
  * (null, a string, ...), so a figure that was not measured stays unknown
  * rather than becoming 0. */
 double ps_json_num(const json_t *o, const char *key);
+
+/* A figure to write: v as a real, or null when it is not finite (never
+ * "nan" or "inf" in a document; JSON has neither). */
+json_t *ps_json_real_or_null(double v);
 
 #endif /* PS_JSON_H */

@@ -128,6 +128,14 @@ int ps_trace_parse(const void *data, size_t len, const char *name, ps_trace **ou
 /* Resolves a path (file or directory) to the trace file's path. */
 void ps_trace_path(const char *path, char *buf, size_t len);
 
+/* The timed interval starts right after a warm-up (docs/TRACE_FORMAT.md,
+ * runtime/mpi_backend.c): every pair of ranks up to PS_WARMUP_ALL_PAIRS
+ * exchanges one message of each of PS_WARMUP_SIZES bytes, ring neighbours
+ * both ways beyond.  The simulator charges those bytes to a shaped link's
+ * token bucket, which the timed interval then finds drained. */
+#define PS_WARMUP_ALL_PAIRS 64
+#define PS_WARMUP_SIZES 1, 64, 512, 1024, 4096, 16384, 65536
+
 /* Execution time as DESIGN.md defines it: latest rank's t_end minus the
  * earliest rank's t_begin. */
 double ps_trace_time(const ps_trace *t);

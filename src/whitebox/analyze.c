@@ -11,6 +11,7 @@
 #include "report/result.h"
 #include "util/util.h"
 #include "whitebox/whitebox.h"
+#include "trace/json.h"
 
 /* The three parts: name in the document, minuend and subtrahend variants
  * (-1: none, the part is the variant's time itself). */
@@ -23,14 +24,12 @@ static const struct {
     {"computation", "T(full) - T(comm+data)", PS_WB_FULL, PS_WB_DATA},
 };
 
-static json_t *num(double v) { return isfinite(v) ? json_real(v) : json_null(); }
-
 static void set_stat(json_t *o, const ps_wb_stat *st)
 {
-    json_object_set_new(o, "min", num(st->min));
-    json_object_set_new(o, "q1", num(st->q1));
-    json_object_set_new(o, "q3", num(st->q3));
-    json_object_set_new(o, "max", num(st->max));
+    json_object_set_new(o, "min", ps_json_real_or_null(st->min));
+    json_object_set_new(o, "q1", ps_json_real_or_null(st->q1));
+    json_object_set_new(o, "q3", ps_json_real_or_null(st->q3));
+    json_object_set_new(o, "max", ps_json_real_or_null(st->max));
     json_object_set_new(o, "pairs", json_integer(st->n));
 }
 
@@ -78,19 +77,19 @@ static json_t *part_json(const ps_wb_data *d, int p, int r, double full_median, 
             /* the differences within each round of the interleaved order */
             json_t *paired = json_array();
             int n = d->ntrials[a] < d->ntrials[b] ? d->ntrials[a] : d->ntrials[b];
-            for (int k = 0; k < n; k++) json_array_append_new(paired, num(ta[k] - tb[k]));
+            for (int k = 0; k < n; k++) json_array_append_new(paired, ps_json_real_or_null(ta[k] - tb[k]));
             json_object_set_new(o, "paired", paired);
         }
         free(tb);
     }
-    json_object_set_new(o, "value", num(value));
+    json_object_set_new(o, "value", ps_json_real_or_null(value));
     /* best-of-K (CLUE's figure): interference only adds time, so the fastest
      * trials are the least disturbed */
-    json_object_set_new(o, "best", num(b < 0 ? sa.min : sa.min - best_of(d, b, r)));
+    json_object_set_new(o, "best", ps_json_real_or_null(b < 0 ? sa.min : sa.min - best_of(d, b, r)));
     set_stat(o, &st);
     if (detail) {
         json_object_set_new(o, "formula", json_string(parts[p].formula));
-        json_object_set_new(o, "share_pct", num(full_median > 0 ? 100.0 * value / full_median : NAN));
+        json_object_set_new(o, "share_pct", ps_json_real_or_null(full_median > 0 ? 100.0 * value / full_median : NAN));
     }
     int negative = isfinite(value) && value < 0;
     json_object_set_new(o, "negative", json_boolean(negative));
@@ -197,7 +196,8 @@ static json_t *rounds_json(const ps_wb_data *d)
         json_t *x = json_object();
         json_object_set_new(x, "round", json_integer(k + 1));
         for (int v = 0; v < PS_WB_NVARIANTS; v++)
-            if (k < d->ntrials[v]) json_object_set_new(x, ps_wb_variant_name(v), num(d->sample[v][k].time));
+            if (k < d->ntrials[v])
+                json_object_set_new(x, ps_wb_variant_name(v), ps_json_real_or_null(d->sample[v][k].time));
         json_array_append_new(a, x);
     }
     return a;
@@ -254,13 +254,13 @@ static json_t *load_balance_json(const ps_wb_data *d, const double *comp_rank)
         }
     }
     double mean = ok ? sum / ok : NAN, imean = iok ? isum / iok : NAN;
-    json_object_set_new(o, "computation_max_over_mean", num(ok && mean > 0 ? mx / mean : NAN));
-    json_object_set_new(o, "instrumented_compute_min_s", num(iok ? imn : NAN));
-    json_object_set_new(o, "instrumented_compute_max_s", num(iok ? imx : NAN));
-    json_object_set_new(o, "instrumented_compute_mean_s", num(imean));
+    json_object_set_new(o, "computation_max_over_mean", ps_json_real_or_null(ok && mean > 0 ? mx / mean : NAN));
+    json_object_set_new(o, "instrumented_compute_min_s", ps_json_real_or_null(iok ? imn : NAN));
+    json_object_set_new(o, "instrumented_compute_max_s", ps_json_real_or_null(iok ? imx : NAN));
+    json_object_set_new(o, "instrumented_compute_mean_s", ps_json_real_or_null(imean));
     double ratio = iok && imean > 0 ? imx / imean : NAN;
-    json_object_set_new(o, "instrumented_compute_max_over_mean", num(ratio));
-    json_object_set_new(o, "imbalance_pct", num(iok && imx > 0 ? 100.0 * (imx - imean) / imx : NAN));
+    json_object_set_new(o, "instrumented_compute_max_over_mean", ps_json_real_or_null(ratio));
+    json_object_set_new(o, "imbalance_pct", ps_json_real_or_null(iok && imx > 0 ? 100.0 * (imx - imean) / imx : NAN));
     json_object_set_new(o, "most_loaded_rank", slow >= 0 ? json_integer(slow) : json_null());
     json_object_set_new(o, "note",
                         json_string("max/mean of the per-rank computation; 1 is perfect balance.  The "
@@ -316,9 +316,9 @@ static json_t *sections_json(const ps_wb_data *d)
             json_t *e = json_object();
             json_object_set_new(e, "rank", json_integer(r));
             json_object_set_new(e, "count", json_integer((json_int_t)count));
-            json_object_set_new(e, "median_s", num(st.median));
-            json_object_set_new(e, "min_s", num(st.min));
-            json_object_set_new(e, "max_s", num(st.max));
+            json_object_set_new(e, "median_s", ps_json_real_or_null(st.median));
+            json_object_set_new(e, "min_s", ps_json_real_or_null(st.min));
+            json_object_set_new(e, "max_s", ps_json_real_or_null(st.max));
             json_array_append_new(pr, e);
             if (isfinite(st.median)) {
                 ok++;
@@ -326,9 +326,9 @@ static json_t *sections_json(const ps_wb_data *d)
                 if (st.median > mx) mx = st.median;
             }
         }
-        json_object_set_new(o, "max_rank_s", num(ok ? mx : NAN));
-        json_object_set_new(o, "mean_rank_s", num(ok ? sum / ok : NAN));
-        json_object_set_new(o, "pct_of_run", num(ok && tmed > 0 ? 100.0 * mx / tmed : NAN));
+        json_object_set_new(o, "max_rank_s", ps_json_real_or_null(ok ? mx : NAN));
+        json_object_set_new(o, "mean_rank_s", ps_json_real_or_null(ok ? sum / ok : NAN));
+        json_object_set_new(o, "pct_of_run", ps_json_real_or_null(ok && tmed > 0 ? 100.0 * mx / tmed : NAN));
         json_object_set_new(o, "ranks", pr);
         json_array_append_new(a, o);
     }
@@ -405,9 +405,9 @@ static json_t *mem_part_json(const ps_wb_data *d, int p, double value, double tf
     json_t *o = json_object();
     json_object_set_new(o, "fault_difference", isfinite(diff) ? json_integer((json_int_t)llround(diff)) : json_null());
     double ft = isfinite(diff) && isfinite(d->fault_cost) ? fabs(diff) * d->fault_cost : NAN;
-    json_object_set_new(o, "fault_time_s", num(ft));
+    json_object_set_new(o, "fault_time_s", ps_json_real_or_null(ft));
     double mag = fabs(value);
-    json_object_set_new(o, "share_of_part_pct", num(isfinite(ft) && mag > 0 ? 100.0 * ft / mag : NAN));
+    json_object_set_new(o, "share_of_part_pct", ps_json_real_or_null(isfinite(ft) && mag > 0 ? 100.0 * ft / mag : NAN));
     int flag = isfinite(ft) && ft > 0 && isfinite(value) && ft >= 0.1 * mag && (!isfinite(tfull) || ft >= 0.01 * tfull);
     json_object_set_new(o, "flagged", json_boolean(flag));
     if (flag) {
@@ -436,7 +436,7 @@ static json_t *mem_part_json(const ps_wb_data *d, int p, double value, double tf
 static json_t *memory_json(const ps_wb_data *d, const double value[3], double tfull)
 {
     json_t *o = json_object();
-    json_object_set_new(o, "fault_cost_s", num(d->fault_cost));
+    json_object_set_new(o, "fault_cost_s", ps_json_real_or_null(d->fault_cost));
     char how[256];
     if (isfinite(d->fault_cost))
         snprintf(how, sizeof how, "measured here before the trials: touching %d fresh pages, the median of 3", d->fault_pages);
@@ -471,7 +471,8 @@ static json_t *setup_json(const ps_wb_data *d)
 {
     json_t *o = json_object(), *vars = json_object();
     for (int v = 0; v < PS_WB_NVARIANTS; v++)
-        if (d->ntrials[v]) json_object_set_new(vars, ps_wb_variant_name(v), num(mem_max(d, v, M_SETUP)));
+        if (d->ntrials[v])
+            json_object_set_new(vars, ps_wb_variant_name(v), ps_json_real_or_null(mem_max(d, v, M_SETUP)));
     json_object_set_new(o, "init_array_in_timed_s", vars);
     double c = mem_max(d, PS_WB_COMM, M_SETUP);
     int inside = isfinite(c) && c > 0;
@@ -507,8 +508,8 @@ static json_t *model_json(const ps_wb_data *d, const ps_machine *m, const char *
     json_object_set_new(o, "available", json_true());
     json_object_set_new(o, "machine", json_string(machine_path ? machine_path : ""));
     if (m->name[0]) json_object_set_new(o, "machine_name", json_string(m->name));
-    json_object_set_new(o, "latency_s", num(p.latency));
-    json_object_set_new(o, "bandwidth_Bps", num(p.bandwidth));
+    json_object_set_new(o, "latency_s", ps_json_real_or_null(p.latency));
+    json_object_set_new(o, "bandwidth_Bps", ps_json_real_or_null(p.bandwidth));
     json_object_set_new(o, "parameters", json_string(p.source));
     json_object_set_new(o, "formula", json_string("per rank: messages sent x latency + bytes sent / bandwidth; the "
                                                   "kernel: the largest rank's figure"));
@@ -530,18 +531,18 @@ static json_t *model_json(const ps_wb_data *d, const ps_machine *m, const char *
         json_object_set_new(e, "rank", json_integer(r));
         json_object_set_new(e, "messages", json_integer((json_int_t)s->messages[r]));
         json_object_set_new(e, "bytes", json_integer((json_int_t)s->bytes[r]));
-        json_object_set_new(e, "latency_part_s", num((double)s->messages[r] * p.latency));
-        json_object_set_new(e, "predicted_s", num(pr));
-        json_object_set_new(e, "predicted_table_s", num(s->msg_table[r]));
-        json_object_set_new(e, "measured_s", num(rank_median(d, PS_WB_COMM, r, F_LANE)));
+        json_object_set_new(e, "latency_part_s", ps_json_real_or_null((double)s->messages[r] * p.latency));
+        json_object_set_new(e, "predicted_s", ps_json_real_or_null(pr));
+        json_object_set_new(e, "predicted_table_s", ps_json_real_or_null(s->msg_table[r]));
+        json_object_set_new(e, "measured_s", ps_json_real_or_null(rank_median(d, PS_WB_COMM, r, F_LANE)));
         json_array_append_new(ranks, e);
     }
     json_object_set_new(o, "ranks", ranks);
-    json_object_set_new(o, "predicted_s", num(pmax));
-    json_object_set_new(o, "predicted_table_s", num(tmax));
-    json_object_set_new(o, "measured_s", num(measured));
+    json_object_set_new(o, "predicted_s", ps_json_real_or_null(pmax));
+    json_object_set_new(o, "predicted_table_s", ps_json_real_or_null(tmax));
+    json_object_set_new(o, "measured_s", ps_json_real_or_null(measured));
     double ratio = pmax > 0 ? measured / pmax : NAN;
-    json_object_set_new(o, "measured_over_predicted", num(ratio));
+    json_object_set_new(o, "measured_over_predicted", ps_json_real_or_null(ratio));
     char note[640];
     const char *how = !isfinite(ratio) ? "cannot be compared (the model predicts no time)"
                       : ratio > 1.25   ? "is slower than the model predicts"
@@ -592,11 +593,12 @@ int ps_whitebox_analyze(const ps_wb_data *d, const ps_machine *m, const char *ma
 
     json_t *prof = json_object();
     double tot = full_median;
-    json_object_set_new(prof, "communication_pct", num(tot > 0 ? 100 * value[0] / tot : NAN));
-    json_object_set_new(prof, "data_movement_pct", num(tot > 0 ? 100 * value[1] / tot : NAN));
-    json_object_set_new(prof, "computation_pct", num(tot > 0 ? 100 * value[2] / tot : NAN));
+    json_object_set_new(prof, "communication_pct", ps_json_real_or_null(tot > 0 ? 100 * value[0] / tot : NAN));
+    json_object_set_new(prof, "data_movement_pct", ps_json_real_or_null(tot > 0 ? 100 * value[1] / tot : NAN));
+    json_object_set_new(prof, "computation_pct", ps_json_real_or_null(tot > 0 ? 100 * value[2] / tot : NAN));
     json_object_set_new(prof, "communication_over_computation",
-                        num(isfinite(value[2]) && value[2] > 0 ? (value[0] + value[1]) / value[2] : NAN));
+                        ps_json_real_or_null(isfinite(value[2]) && value[2] > 0 ? (value[0] + value[1]) / value[2]
+                                                                                 : NAN));
     json_object_set_new(doc, "profile", prof);
 
     json_object_set_new(doc, "messages", messages_check(d));
@@ -608,7 +610,7 @@ int ps_whitebox_analyze(const ps_wb_data *d, const ps_machine *m, const char *ma
         json_t *e = json_object();
         json_object_set_new(e, "rank", json_integer(r));
         double *tl = times_of(d, PS_WB_FULL, r);
-        json_object_set_new(e, "lane_full_s", num(median_of(tl, d->ntrials[PS_WB_FULL])));
+        json_object_set_new(e, "lane_full_s", ps_json_real_or_null(median_of(tl, d->ntrials[PS_WB_FULL])));
         free(tl);
         for (int p = 0; p < 3; p++) {
             json_t *o = part_json(d, p, r, full_median, 0);
@@ -618,9 +620,9 @@ int ps_whitebox_analyze(const ps_wb_data *d, const ps_machine *m, const char *ma
             json_object_set_new(e, parts[p].name, o);
         }
         json_object_set_new(e, "instrumented_compute_s",
-                            num(rank_median(d, PS_WB_FULL, r, F_COMPUTE)));
+                            ps_json_real_or_null(rank_median(d, PS_WB_FULL, r, F_COMPUTE)));
         json_object_set_new(e, "instrumented_data_move_s",
-                            num(rank_median(d, PS_WB_FULL, r, F_DATA_MOVE)));
+                            ps_json_real_or_null(rank_median(d, PS_WB_FULL, r, F_DATA_MOVE)));
         if (sc) {
             json_object_set_new(e, "messages_sent", json_integer((json_int_t)sc->messages[r]));
             json_object_set_new(e, "bytes_sent", json_integer((json_int_t)sc->bytes[r]));

@@ -181,6 +181,24 @@ grep -q "nosuchmodel: no such file, and no machine model of that name (models: m
 expect_status 2 "-m missing path" "$PS" predict psrs -m "$T/none/sp2.ini" -n 2
 grep -q "$T/none/sp2.ini: no such file" "$T/err" || fail "missing model path message"
 
+# --- a shaped link's bucket at the timed interval's start -------------------
+# (tests/sim/test_loggops.c has the arithmetic: a 200000-byte bucket at 1e6
+# bytes/s keeps 24766 tokens after the warm-up at P = 2, so 30000 bytes wait
+# 5.234 ms; with --no-warmup the bucket is full and they pass at once)
+printf '[machine]\nsend_latency = 0\nrecv_latency = 0\nword_time = 0\nflop_time = 1e-9\nnetwork = bus\n[loggops]\nS = 0\no_post = 0\no_done = 0\nrate = 1e6\nburst = 200000\n1 = 0 0 0 0\n1000000 = 0 0 0 0\n' >"$T/shaped.ini"
+printf 'ranks 2\nrank 0\n SEND 1 30000\n WAIT\nrank 1\n RECEIVE 0 30000\n WAIT\n' >"$T/burst.txt"
+expect_status 0 "bucket after the warm-up" "$PS" predict "$T/burst.txt" -m "$T/shaped.ini" -q -o "$T/warm.json"
+expect_status 0 "--no-warmup" "$PS" predict "$T/burst.txt" -m "$T/shaped.ini" -q --no-warmup -o "$T/cold.json"
+python3 - "$T/warm.json" "$T/cold.json" <<'PY' || fail "bucket at start: warm-up not charged, or --no-warmup ignored"
+import json, sys
+w, c = (json.load(open(f)) for f in sys.argv[1:])
+assert abs(w["time"]["min"] - 5.234e-3) < 1e-9, w["time"]["min"]
+assert c["time"]["min"] == 0, c["time"]["min"]
+assert w["machine"]["bucket_at_start"] == "after the warm-up", w["machine"]
+assert c["machine"]["bucket_at_start"] == "full", c["machine"]
+PY
+"$PS" predict --help | grep -q -- "--no-warmup" || fail "--no-warmup not in predict --help"
+
 if [ "$fails" -gt 0 ]; then
     echo "$fails failure(s)" >&2
     exit 1

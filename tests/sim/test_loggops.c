@@ -3,7 +3,8 @@
  * hand: per size range interpolation, one message, two back to back (the gap),
  * a rendezvous that waits for its receiver to enter the runtime (or not), a
  * token bucket passing a burst at line speed and then the sustained rate (on
- * a bus and on a star, whose ways in have buckets too), two ranks copying at
+ * a bus and on a star, whose ways in have buckets too; what the runtime's
+ * warm-up leaves of a bucket at the timed interval's start), two ranks copying at
  * once, and the probe's bucket estimate from a series (8 KiB and 1 KiB
  * chunks, a series that stalls, checked against a stream's rate).
  */
@@ -52,7 +53,7 @@ static ps_machine model(const char *net, const char *S, const char *contention, 
     return m;
 }
 
-static double run(const ps_machine *m, const char *text, ps_sim_result *r)
+static double run_o(const ps_machine *m, const char *text, const ps_sim_opts *o, ps_sim_result *r)
 {
     ps_streams *s;
     char err[512];
@@ -60,11 +61,22 @@ static double run(const ps_machine *m, const char *text, ps_sim_result *r)
         fprintf(stderr, "parse failed: %s\n", err);
         exit(1);
     }
-    int rc = ps_simulate(s, m, NULL, r, err, sizeof err);
+    int rc = ps_simulate(s, m, o, r, err, sizeof err);
     if (rc != 0) fprintf(stderr, "simulate: rc %d %s\n", rc, rc < 0 ? err : r->report);
     CHECK(rc == 0);
     ps_streams_free(s);
     return r->time;
+}
+
+static double run(const ps_machine *m, const char *text, ps_sim_result *r) { return run_o(m, text, NULL, r); }
+
+/* The bucket tests below follow a bucket from full: runs without the warm-up. */
+static double run_full(const ps_machine *m, const char *text, ps_sim_result *r)
+{
+    ps_sim_opts o;
+    ps_sim_defaults(&o);
+    o.no_warmup = 1;
+    return run_o(m, text, &o, r);
 }
 
 TEST_IMPL(loggops_interpolation)
@@ -171,17 +183,17 @@ TEST_IMPL(loggops_token_bucket)
     ps_machine m;
     CHECK(ps_machine_parse(text, "bucket.ini", &m, err, sizeof err) == 0);
     ps_sim_result r;
-    NEAR(run(&m, "ranks 2\nrank 0\n SEND 1 8000\n SEND 1 8000\n SEND 1 8000\n WAIT\n"
+    NEAR(run_full(&m, "ranks 2\nrank 0\n SEND 1 8000\n SEND 1 8000\n SEND 1 8000\n WAIT\n"
                  "rank 1\n RECEIVE 0 8000\n RECEIVE 0 8000\n RECEIVE 0 8000\n WAIT\n", &r), 14e-3);
     CHECK(r.trace->rank[1].n == 6);
     NEAR(r.trace->rank[1].ev[3].t1, 0);       /* the first receive completes at once */
     NEAR(r.trace->rank[1].ev[4].t1, 6e-3);
     ps_sim_result_free(&r);
-    NEAR(run(&m, "ranks 2\nrank 0\n SEND 1 8000\n SEND 1 8000\n WORK 30000000\n SEND 1 8000\n WAIT\n"
+    NEAR(run_full(&m, "ranks 2\nrank 0\n SEND 1 8000\n SEND 1 8000\n WORK 30000000\n SEND 1 8000\n WAIT\n"
                  "rank 1\n RECEIVE 0 8000\n RECEIVE 0 8000\n RECEIVE 0 8000\n WAIT\n", &r), 30e-3);
     ps_sim_result_free(&r);
     /* both directions share the bus's bucket: 8000 each way at once: 6 ms */
-    NEAR(run(&m, "ranks 2\nrank 0\n SEND 1 8000\n RECEIVE 1 8000\n WAIT\nrank 1\n SEND 0 8000\n RECEIVE 0 8000\n WAIT\n",
+    NEAR(run_full(&m, "ranks 2\nrank 0\n SEND 1 8000\n RECEIVE 1 8000\n WAIT\nrank 1\n SEND 0 8000\n RECEIVE 0 8000\n WAIT\n",
              &r), 6e-3);
     ps_sim_result_free(&r);
 }
@@ -480,17 +492,67 @@ TEST_IMPL(loggops_star_bucket)
     ps_machine m;
     CHECK(ps_machine_parse(text, "star.ini", &m, err, sizeof err) == 0, "%s", err);
     ps_sim_result r;
-    NEAR(run(&m, "ranks 4\nrank 0\n RECEIVE 1 4000\n RECEIVE 2 4000\n RECEIVE 3 4000\n WAIT\n"
+    NEAR(run_full(&m, "ranks 4\nrank 0\n RECEIVE 1 4000\n RECEIVE 2 4000\n RECEIVE 3 4000\n WAIT\n"
                  "rank 1\n SEND 0 4000\n WAIT\nrank 2\n SEND 0 4000\n WAIT\nrank 3\n SEND 0 4000\n WAIT\n", &r),
          2e-3);
     ps_sim_result_free(&r);
-    NEAR(run(&m, "ranks 4\nrank 0\n RECEIVE 1 4000\n WAIT\nrank 1\n SEND 0 4000\n WAIT\nrank 2\nrank 3\n", &r), 0);
+    NEAR(run_full(&m, "ranks 4\nrank 0\n RECEIVE 1 4000\n WAIT\nrank 1\n SEND 0 4000\n WAIT\nrank 2\nrank 3\n", &r), 0);
     ps_sim_result_free(&r);
     /* the way out too: rank 1 sends 4000 to each of ranks 0, 2, 3 (three
      * ways in with full buckets): node 1's way out misses 2000 tokens for
      * the third, which arrives at 2 ms */
-    NEAR(run(&m, "ranks 4\nrank 0\n RECEIVE 1 4000\n WAIT\nrank 1\n SEND 0 4000\n SEND 2 4000\n SEND 3 4000\n WAIT\n"
+    NEAR(run_full(&m, "ranks 4\nrank 0\n RECEIVE 1 4000\n WAIT\nrank 1\n SEND 0 4000\n SEND 2 4000\n SEND 3 4000\n WAIT\n"
                  "rank 2\n RECEIVE 1 4000\n WAIT\nrank 3\n RECEIVE 1 4000\n WAIT\n", &r),
          2e-3);
+    ps_sim_result_free(&r);
+}
+
+/* The timed interval starts right after the runtime's warm-up: one message
+ * of each size 1, 64, 512, 1 Ki, 4 Ki, 16 Ki, 64 Ki bytes (87617 in all)
+ * each way between every pair of ranks up to 64, ring neighbours both ways
+ * beyond.  Buckets at 1e6 bytes/s, every other cost 0:
+ * - a bus of 200000 bytes at P = 2: 2 x 87617 leave 24766 tokens, so 30000
+ *   bytes wait for 5234 of them, 5.234 ms; without the warm-up, none;
+ * - a bucket of 10000: the warm-up empties it: 8000 bytes wait 8 ms;
+ * - a star of 4 nodes, buckets of 300000: each node's way out and way in
+ *   carried 3 x 87617, 37149 left; 40000 bytes from rank 1 to 0: 2.851 ms;
+ * - nobus at P = 65 (ring neighbours only): each rank's way out carried
+ *   2 x 87617, 24766 left of 200000; 30000 bytes from rank 7: 5.234 ms. */
+TEST_IMPL(loggops_bucket_after_warmup)
+{
+    char err[512], text[1024];
+    const char *fmt = "[machine]\nsend_latency = 0\nrecv_latency = 0\nword_time = 0\nflop_time = 1e-9\n"
+                      "network = %s\nnodes = %d\nlink_rate = 1e6\n[loggops]\nS = 0\no_post = 0\no_done = 0\n"
+                      "rate = 1e6\nburst = %d\n1 = 0 0 0 0\n1000000 = 0 0 0 0\n";
+    ps_machine m;
+    ps_sim_result r;
+    const char *two = "ranks 2\nrank 0\n SEND 1 30000\n WAIT\nrank 1\n RECEIVE 0 30000\n WAIT\n";
+    snprintf(text, sizeof text, fmt, "bus", 1, 200000);
+    CHECK(ps_machine_parse(text, "bus.ini", &m, err, sizeof err) == 0, "%s", err);
+    NEAR(run(&m, two, &r), 5.234e-3);
+    ps_sim_result_free(&r);
+    NEAR(run_full(&m, two, &r), 0);
+    ps_sim_result_free(&r);
+
+    snprintf(text, sizeof text, fmt, "bus", 1, 10000);
+    CHECK(ps_machine_parse(text, "bus.ini", &m, err, sizeof err) == 0, "%s", err);
+    NEAR(run(&m, "ranks 2\nrank 0\n SEND 1 8000\n WAIT\nrank 1\n RECEIVE 0 8000\n WAIT\n", &r), 8e-3);
+    ps_sim_result_free(&r);
+
+    snprintf(text, sizeof text, fmt, "star", 4, 300000);
+    CHECK(ps_machine_parse(text, "star.ini", &m, err, sizeof err) == 0, "%s", err);
+    NEAR(run(&m, "ranks 4\nrank 0\n RECEIVE 1 40000\n WAIT\nrank 1\n SEND 0 40000\n WAIT\nrank 2\nrank 3\n", &r),
+         2.851e-3);
+    ps_sim_result_free(&r);
+
+    snprintf(text, sizeof text, fmt, "nobus", 1, 200000);
+    CHECK(ps_machine_parse(text, "nobus.ini", &m, err, sizeof err) == 0, "%s", err);
+    char streams[4096];
+    int n = snprintf(streams, sizeof streams, "ranks 65\n");
+    for (int k = 0; k < 65; k++)
+        n += snprintf(streams + n, sizeof streams - (size_t)n, "rank %d\n%s", k,
+                      k == 7 ? " SEND 8 30000\n WAIT\n" : k == 8 ? " RECEIVE 7 30000\n WAIT\n" : "");
+    CHECK(n < (int)sizeof streams);
+    NEAR(run(&m, streams, &r), 5.234e-3);
     ps_sim_result_free(&r);
 }

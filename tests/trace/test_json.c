@@ -1,7 +1,11 @@
 /* test_json.c - ps_json_num on known values: integers and reals come back
  * exactly, everything that is not a number (absent, null, string, boolean,
- * object, a NULL or non-object document) is NAN, never 0. */
+ * object, a NULL or non-object document) is NAN, never 0; and
+ * ps_json_real_or_null writes a finite figure as itself, anything else as
+ * null (a document never holds "nan"). */
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "trace/json.h"
 
@@ -37,4 +41,16 @@ TEST_IMPL(json_num)
     CHECK(isnan(ps_json_num(json_object_get(o, "arr"), "int")), "array document");
     CHECK(isnan(ps_json_num(json_object_get(o, "int"), "int")), "number document");
     json_decref(o);
+    /* and the way back: finite figures as themselves, the rest as null */
+    json_t *d = json_object();
+    json_object_set_new(d, "x", ps_json_real_or_null(0.25));
+    json_object_set_new(d, "nan", ps_json_real_or_null(NAN));
+    json_object_set_new(d, "inf", ps_json_real_or_null(-INFINITY));
+    CHECK(ps_json_num(d, "x") == 0.25, "finite %g", ps_json_num(d, "x"));
+    CHECK(json_is_null(json_object_get(d, "nan")), "NAN is not null");
+    CHECK(json_is_null(json_object_get(d, "inf")), "-inf is not null");
+    char *text = json_dumps(d, JSON_COMPACT | JSON_SORT_KEYS);
+    CHECK(text && !strcmp(text, "{\"inf\":null,\"nan\":null,\"x\":0.25}"), "document %s", text ? text : "(none)");
+    free(text);
+    json_decref(d);
 }
