@@ -113,7 +113,7 @@ PY
 grep -q ',failed$' s2/scale.csv && ok "CSV marks failed" || bad "CSV failed"
 
 # --- SIGINT: the current run finishes, the partial analysis is written, exit 130
-"$ps" scale clue "${small[@]}" --ranks 1,2 --variations base,int --trials 8 -o s3 > s3.out 2> s3.err &
+"$ps" scale clue "${small[@]}" --ranks 1,2 --variations base,int --trials 4 -o s3 > s3.out 2> s3.err &
 pid=$!
 for i in $(seq 1 200); do
   [ -f s3/runs.ndjson ] && [ "$(wc -l < s3/runs.ndjson)" -ge 3 ] && break
@@ -123,13 +123,13 @@ kill -INT $pid
 wait $pid; rc=$?
 [ $rc -eq 130 ] && ok "SIGINT: exit 130" || bad "SIGINT exit $rc"
 n=$(wc -l < s3/runs.ndjson)
-[ "$n" -ge 3 ] && [ "$n" -lt 32 ] && ok "SIGINT: $n runs kept" || bad "SIGINT: $n runs"
+[ "$n" -ge 3 ] && [ "$n" -lt 16 ] && ok "SIGINT: $n runs kept" || bad "SIGINT: $n runs"
 grep -q "missing" s3.err && ok "SIGINT: says what is missing" || bad "SIGINT message: $(cat s3.err)"
 python3 - s3/scale.json $n <<'PY' && ok "SIGINT: partial analysis" || bad "partial analysis"
 import json, sys
 d = json.load(open(sys.argv[1])); n = int(sys.argv[2])
 assert d["interrupted"] is True and d["complete"] is False
-assert len(d["missing"]) == 32 - n, (len(d["missing"]), n)
+assert len(d["missing"]) == 16 - n, (len(d["missing"]), n)
 assert any(p["time_s"] is not None for p in d["points"])
 PY
 [ -s s3/scale.csv ] && [ -s s3/report.html ] && ok "SIGINT: CSV and report" || bad "SIGINT files"
@@ -138,10 +138,10 @@ PY
 head -3 s3/runs.ndjson > before.txt
 "$ps" scale --resume s3 > r.out 2> r.err; rc=$?
 [ $rc -eq 0 ] && ok "resume: exit 0" || bad "resume exit $rc: $(tail -3 r.err)"
-python3 - s3/runs.ndjson <<'PY' && ok "resume: 32 runs, none repeated" || bad "resume repeated runs"
+python3 - s3/runs.ndjson <<'PY' && ok "resume: 16 runs, none repeated" || bad "resume repeated runs"
 import json, sys
 keys = [(r["variation"], r["ranks"], r["trial"]) for r in map(json.loads, open(sys.argv[1]))]
-assert len(keys) == 32 and len(set(keys)) == 32, (len(keys), len(set(keys)))
+assert len(keys) == 16 and len(set(keys)) == 16, (len(keys), len(set(keys)))
 PY
 [ "$(wc -l < before.txt)" -eq 3 ] && head -3 s3/runs.ndjson | cmp -s - before.txt && ok "resume: earlier runs untouched" || bad "earlier runs changed"
 grep -q '"complete": true' s3/scale.json && ok "resume: complete" || bad "resume: not complete"
