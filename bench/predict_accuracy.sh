@@ -87,8 +87,10 @@ m, p = t(sys.argv[1]), t(sys.argv[2])
 # the measured time's own uncertainty (the best two trials' gap), as the comparison gives it
 rows = json.load(open(sys.argv[2])).get("comparison") or [{}]
 u = rows[0].get("measured_uncertainty")
-print("%s\t%s\t%.6g\t%.6g\t%.4f\t%s-%s\t%s" % (sys.argv[3], sys.argv[4], m, p, (p - m) / m, sys.argv[5], sys.argv[6],
-                                             "%.1f%%" % (100 * u) if isinstance(u, (int, float)) else "-"))
+busy = rows[0].get("measured_others_busy_pct")
+print("%s\t%s\t%.6g\t%.6g\t%.4f\t%s-%s\t%s\t%s" % (sys.argv[3], sys.argv[4], m, p, (p - m) / m, sys.argv[5], sys.argv[6],
+                                                 "%.1f%%" % (100 * u) if isinstance(u, (int, float)) else "-",
+                                                 "%.0f" % busy if isinstance(busy, (int, float)) else "-"))
 PY
   tail -1 "$work/table" | awk -F'\t' '{printf "%-12s %-34s %10.4g ms %10.4g ms %+7.1f%% %8s  %s\n", $1, $2, $3*1e3, $4*1e3, $5*100, $7, $6}'
 done
@@ -104,5 +106,8 @@ print("median |error| %.1f%%, largest |error| %.1f%%, %d of %d within 20%%, %d n
 # a measured time whose best two trials differ by more than 5% is no firm reference (parscope compare)
 loose = [r[0] for r in rows if r[6].endswith("%") and float(r[6][:-1]) > 5]
 if loose: print("measured times not reproducible (best two > 5%% apart): %s" % ", ".join(loose))
+# other processes busy during the fastest trial (parscope compare's measured_disturbed, above 10%)
+busy = ["%s (%s%%)" % (r[0], r[7]) for r in rows if len(r) > 7 and r[7] != "-" and float(r[7]) > 10]
+if busy: print("measured while other processes used over 10%% of the machine: %s" % ", ".join(busy))
 PY
 echo "load at the end: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -191,7 +191,7 @@ static void summary_predict(json_t *s, const char *dir, int ranks, double *comm_
 {
     json_t *rows = json_array();
     double maxabs = 0, sumabs = 0, noise = 0;
-    int n = 0, nshare = 0;
+    int n = 0, nshare = 0, nloose = 0;
     double share = 0;
     for (int w = 0; predicted[w]; w++) {
         char pn[256], mn[256];
@@ -234,12 +234,18 @@ static void summary_predict(json_t *s, const char *dir, int ranks, double *comm_
                 json_object_set_new(r, "measured_s", ps_json_real_or_null(ps_json_num(row, "measured_s")));
                 json_object_set_new(r, "predicted_s", ps_json_real_or_null(ps_json_num(row, "predicted_s")));
                 json_object_set_new(r, "error", ps_json_real_or_null(e));
+                /* a measured time that is no firm reference: its best two trials disagree,
+                 * or other processes kept the machine busy during the fastest (compare.c) */
+                int loose = json_is_false(json_object_get(row, "measured_reproducible")) ||
+                            json_is_true(json_object_get(row, "measured_disturbed"));
+                json_object_set_new(r, "measured_firm", json_boolean(!loose));
                 json_array_append_new(rows, r);
                 /* P = 1 is the calibration run's own case: accuracy is judged above it */
                 if (isfinite(e) && json_integer_value(json_object_get(row, "ranks")) > 1) {
                     maxabs = fmax(maxabs, fabs(e));
                     sumabs += fabs(e);
                     n++;
+                    nloose += loose;
                 }
             }
             json_decref(cmp);
@@ -252,6 +258,7 @@ static void summary_predict(json_t *s, const char *dir, int ranks, double *comm_
     json_object_set_new(o, "points", json_integer(n));
     json_object_set_new(o, "max_abs_error", n ? json_real(maxabs) : json_null());
     json_object_set_new(o, "mean_abs_error", n ? json_real(sumabs / n) : json_null());
+    json_object_set_new(o, "points_not_firm", json_integer(nloose));
     json_object_set_new(s, "prediction", o);
     *comm_share = nshare ? share / nshare / 100 : NAN;
     *comm_noise = nshare ? noise / nshare : NAN;
@@ -449,12 +456,25 @@ static void fmt_t(char *b, size_t n, double s)
     else ps_fmt_time(b, n, s);
 }
 
+/* "; 1 of them against a measured time that is no firm reference (...)" when
+ * some points' measured times are not reproducible or were taken under load. */
+static const char *not_firm(char *b, size_t n, const json_t *pr)
+{
+    long long k = (long long)json_integer_value(json_object_get(pr, "points_not_firm"));
+    if (k > 0)
+        snprintf(b, n, "; %lld of them against a measured time that is no firm reference (not reproducible, or "
+                       "taken while other processes kept the machine busy)", k);
+    else
+        b[0] = '\0';
+    return b;
+}
+
 void ps_characterize_print(const json_t *s, FILE *f)
 {
     const json_t *m = json_object_get(s, "machine"), *p = json_object_get(s, "probe");
     const json_t *fp = json_object_get(s, "fingerprint"), *sc = json_object_get(s, "scale");
     const json_t *pr = json_object_get(s, "prediction"), *b = json_object_get(s, "bottleneck");
-    char a[64], c[64];
+    char a[64], c[64], nf[160];
     fprintf(f, "Machine: %s (%s, %lld cores), %s\n", str(m, "host"), str(m, "cpu"),
             (long long)json_integer_value(json_object_get(m, "cores")), str(m, "mpi"));
     const char *nl = json_string_value(json_object_get(json_object_get(s, "noise"), "summary"));
@@ -487,9 +507,9 @@ void ps_characterize_print(const json_t *s, FILE *f)
                 100 * ps_json_num(sc, "efficiency_base"), 100 * ps_json_num(sc, "efficiency_noise"),
                 (long long)json_integer_value(json_object_get(sc, "largest_ranks")));
     if (pr && json_integer_value(json_object_get(pr, "points")) > 0)
-        fprintf(f, "  predictions (P > 1): mean |error| %.1f%%, max %.1f%% over %lld points\n",
+        fprintf(f, "  predictions (P > 1): mean |error| %.1f%%, max %.1f%% over %lld points%s\n",
                 100 * ps_json_num(pr, "mean_abs_error"), 100 * ps_json_num(pr, "max_abs_error"),
-                (long long)json_integer_value(json_object_get(pr, "points")));
+                (long long)json_integer_value(json_object_get(pr, "points")), not_firm(nf, sizeof nf, pr));
     fprintf(f, "  main bottleneck [%s]: %s: %s\n", str(b, "verdict"), str(b, "name"), str(b, "reason"));
     const char *warn = json_string_value(json_object_get(s, "warning"));
     if (warn) fprintf(f, "  warning: %s\n", warn);
@@ -512,7 +532,7 @@ int ps_characterize_report_html(FILE *out, const json_t *s, const char *dir, con
     const json_t *m = json_object_get(s, "machine"), *p = json_object_get(s, "probe");
     const json_t *fp = json_object_get(s, "fingerprint"), *sc = json_object_get(s, "scale");
     const json_t *pr = json_object_get(s, "prediction"), *b = json_object_get(s, "bottleneck");
-    char a[64];
+    char a[64], nf[160];
     ps_html_section_begin(out, "characterization", "Characterization");
     ps_noise_html(out, json_object_get(s, "noise"));
     if (json_is_true(json_object_get(s, "oversubscribed")))
@@ -552,9 +572,9 @@ int ps_characterize_report_html(FILE *out, const json_t *s, const char *dir, con
                    100 * ps_json_num(sc, "efficiency_base"), 100 * ps_json_num(sc, "efficiency_noise"),
                    (long long)json_integer_value(json_object_get(sc, "largest_ranks")));
     if (pr && json_integer_value(json_object_get(pr, "points")) > 0)
-        ps_html_kv(out, "Prediction accuracy (P > 1)", "mean |error| %.1f%%, max %.1f%% over %lld points",
+        ps_html_kv(out, "Prediction accuracy (P > 1)", "mean |error| %.1f%%, max %.1f%% over %lld points%s",
                    100 * ps_json_num(pr, "mean_abs_error"), 100 * ps_json_num(pr, "max_abs_error"),
-                   (long long)json_integer_value(json_object_get(pr, "points")));
+                   (long long)json_integer_value(json_object_get(pr, "points")), not_firm(nf, sizeof nf, pr));
     ps_html_kv_end(out);
     if (pr && json_array_size(json_object_get(pr, "rows"))) {
         ps_html_heading(out, "Predicted against measured");
@@ -570,7 +590,8 @@ int ps_characterize_report_html(FILE *out, const json_t *s, const char *dir, con
             ps_html_cell(out, 1, "%lld", (long long)json_integer_value(json_object_get(r, "ranks")));
             ps_html_cell(out, 1, "%s", x);
             ps_html_cell(out, 1, "%s", y);
-            ps_html_cell(out, 1, "%+.1f%%", 100 * ps_json_num(r, "error"));
+            ps_html_cell(out, 1, "%+.1f%%%s", 100 * ps_json_num(r, "error"),
+                         json_is_false(json_object_get(r, "measured_firm")) ? " (measured time not firm)" : "");
             ps_html_row_end(out);
         }
         ps_html_table_end(out);

@@ -22,6 +22,10 @@
 /* The best two measured trials must agree within this (seed 004, as probe's rounds and
  * scale's trials) for the measured time to be a reproducible reference. */
 #define PS_COMPARE_AGREE 0.05
+/* Other processes using more than this share of the machine during the
+ * fastest measured trial make it no firm reference (scale's conclusions
+ * name them from 5%; at 10% of a 2-core machine a fifth of a core is gone). */
+#define PS_COMPARE_BUSY 0.10
 
 double ps_result_doc_time(json_t *doc)
 {
@@ -124,28 +128,45 @@ static void measured_noise(json_t *doc, double err, json_t *row, FILE *out)
     }
     ps_sample_stats st;
     ps_sample_stats_of(v, (int)n, &st);
+    /* how busy other processes kept the machine during the fastest trial (run's
+     * time.others_busy_pct, one per trial as the samples) */
+    json_t *ob = json_object_get(json_object_get(doc, "time"), "others_busy_pct");
+    double others = NAN, best = INFINITY;
+    if (json_array_size(ob) == n)
+        for (size_t i = 0; i < n; i++)
+            if (isfinite(v[i]) && v[i] < best) {
+                json_t *o = json_array_get(ob, i);
+                best = v[i];
+                others = json_is_number(o) ? json_number_value(o) / 100 : NAN;
+            }
     free(v);
     double unc = ps_stat_uncertainty(&st, PS_STAT_MIN), spread = ps_stat_spread(&st);
     int within = isfinite(unc) && isfinite(err) && fabs(err) <= unc;
+    int disturbed = isfinite(others) && others > PS_COMPARE_BUSY;
+    json_object_set_new(row, "measured_others_busy_pct", ps_json_real_or_null(100 * others));
+    json_object_set_new(row, "measured_disturbed", json_boolean(disturbed));
     json_object_set_new(row, "measured_trials", json_integer(st.n));
     json_object_set_new(row, "measured_uncertainty", ps_json_real_or_null(unc));
     json_object_set_new(row, "measured_spread", ps_json_real_or_null(spread));
     json_object_set_new(row, "measured_reproducible", isfinite(unc) ? json_boolean(unc <= PS_COMPARE_AGREE) : json_null());
     json_object_set_new(row, "within_uncertainty", json_boolean(within));
     if (!out) return;
-    if (!isfinite(unc)) {
+    if (!isfinite(unc))
         fprintf(out, "        measured: %d successful trial(s), too few to tell how reproducible the time is\n", st.n);
-        return;
-    }
-    fprintf(out, "        measured: %d trials, the best two %.1f%% apart, all within %.0f%%%s\n", st.n, 100 * unc,
-            100 * spread,
-            unc > PS_COMPARE_AGREE ? ": not reproducible (the best two differ by more than 5%), so an error "
-                                     "of that size says nothing; take more trials (-k) on a quieter machine"
-                                   : "");
+    else
+        fprintf(out, "        measured: %d trials, the best two %.1f%% apart, all within %.0f%%%s\n", st.n, 100 * unc,
+                100 * spread,
+                unc > PS_COMPARE_AGREE ? ": not reproducible (the best two differ by more than 5%), so an error "
+                                         "of that size says nothing; take more trials (-k) on a quieter machine"
+                                       : "");
     if (within)
         fprintf(out, "        the error (%+.1f%%) is within the measured time's own uncertainty (%.1f%%): prediction "
                      "and measurement cannot be told apart\n",
                 100 * err, 100 * unc);
+    if (disturbed)
+        fprintf(out, "        other processes used %.0f%% of the machine during the fastest trial: part of the "
+                     "error may be the load's, not the model's; measure on a quieter machine\n",
+                100 * others);
 }
 
 /* Where the error comes from: per activity and construct, predicted minus

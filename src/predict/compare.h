@@ -14,7 +14,8 @@
  * activities: {busy: {measured_s, predicted_s, error}, overhead, idle},
  * measured_trials, measured_uncertainty (the best two trials' gap),
  * measured_spread, measured_reproducible (the best two within 5%),
- * within_uncertainty (|error| no larger than that gap)}],
+ * within_uncertainty (|error| no larger than that gap), measured_others_busy_pct (other
+ * processes' share of the machine during the fastest trial), measured_disturbed (above 10%)}],
  * "max_abs_error"}.  NULL with err if the documents have no processor count
  * in common or are not result documents. */
 json_t *ps_compare_results(json_t *measured, json_t *predicted, FILE *out, char *err, size_t errlen);

@@ -127,7 +127,8 @@ grep -qE "^ +2 " "$T/out" || fail "compare prints no row for P = 2"
 
 # the measured time's own uncertainty beside the error: trials set by hand around the predicted
 # time at P = 2 (tp): error -1% with the best two 3% apart (within it), +50% with the best two 20% apart
-mk_meas() { # mk_meas OUT FACTOR GAP [N]: the fastest trial at tp / FACTOR, the second GAP above it
+mk_meas() { # mk_meas OUT FACTOR GAP [N [BUSY]]: the fastest trial at tp / FACTOR, the second GAP above it;
+            # BUSY: each trial's others_busy_pct, comma-separated
     python3 - "$T/meas.json" "$T/pts.json" "$@" <<'PY'
 import json, sys
 m = json.load(open(sys.argv[1])); pts = json.load(open(sys.argv[2]))
@@ -136,6 +137,7 @@ f, gap = float(sys.argv[4]), float(sys.argv[5]); n = int(sys.argv[6]) if len(sys
 lo = tp / f
 s = [lo, lo * (1 + gap), lo * 1.6, lo * 2.0][:n]
 m["time"].update(samples=s, min=lo, median=sorted(s)[len(s) // 2], max=max(s), trials=n, successful=n)
+if len(sys.argv) > 7: m["time"]["others_busy_pct"] = [float(x) for x in sys.argv[7].split(",")]
 json.dump(m, open(sys.argv[3], "w"))
 PY
 }
@@ -151,6 +153,19 @@ grep -q "the best two 20.0% apart, all within 100%: not reproducible" "$T/out" |
 grep -q "within the measured time's own uncertainty" "$T/out" && fail "compare: +50% called within a 20% uncertainty"
 [ "$(jget "$T/c2.json" '[round(d["rows"][0]["measured_uncertainty"], 3), d["rows"][0]["measured_reproducible"], d["rows"][0]["within_uncertainty"]]')" = "[0.2, False, False]" ] ||
     fail "compare JSON: the measured uncertainty of the far case"
+# other processes busy during the fastest trial (40% of the machine) make the row suspect; during
+# a slower trial only, not
+mk_meas "$T/m_busy.json" 0.990099 0.03 4 40,0,0,0 && mk_meas "$T/m_calm.json" 0.990099 0.03 4 5,60,0,0 ||
+    fail "could not write the hand-made busy results"
+expect_status 0 "compare, a disturbed measurement" "$PS" compare "$T/m_busy.json" "$T/pts.json" -o "$T/c3.json"
+grep -q "other processes used 40% of the machine during the fastest trial: part of the error may be the load's" "$T/out" ||
+    fail "compare: a measurement under load not said: $(cat "$T/out")"
+[ "$(jget "$T/c3.json" '[d["rows"][0][k] for k in ("measured_others_busy_pct", "measured_disturbed")]')" = "[40.0, True]" ] ||
+    fail "compare JSON: the disturbed measurement"
+expect_status 0 "compare, a calm fastest trial" "$PS" compare "$T/m_calm.json" "$T/pts.json" -o "$T/c4.json"
+grep -q "other processes used" "$T/out" && fail "compare: a calm fastest trial called disturbed"
+[ "$(jget "$T/c4.json" '[d["rows"][0][k] for k in ("measured_others_busy_pct", "measured_disturbed")]')" = "[5.0, False]" ] ||
+    fail "compare JSON: the calm measurement"
 expect_status 0 "compare, one trial" "$PS" compare "$T/m_one.json" "$T/pts.json"
 grep -q "measured: 1 successful trial(s), too few to tell" "$T/out" || fail "compare: one trial not said"
 expect_status 2 "compare: a missing file" "$PS" compare "$T/nosuch.json" "$T/pts.json"
