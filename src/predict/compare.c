@@ -26,6 +26,9 @@
  * fastest measured trial make it no firm reference (scale's conclusions
  * name them from 5%; at 10% of a 2-core machine a fifth of a core is gone). */
 #define PS_COMPARE_BUSY 0.10
+/* computation this much slower than predicted, with ranks sharing a node, is
+ * named as the ranks slowing each other */
+#define PS_COMPARE_SHARED 0.10
 
 double ps_result_doc_time(json_t *doc)
 {
@@ -235,6 +238,27 @@ static json_t *error_sources(json_t *ma, json_t *pa, FILE *out)
     return arr;
 }
 
+/* Computation slower than priced while ranks share a node.  Prices come from
+ * a 1-rank run (or the model's rates), with the node's other processors
+ * idle; ranks that compute at once share caches, memory bandwidth and, in a
+ * VM, the host's processors, and each runs slower.  No term of the model
+ * covers it, so the row says so with the measured factor. */
+static void shared_node_compute(json_t *md, json_t *ma, json_t *pa, json_t *row, FILE *out)
+{
+    double cm = act_of(json_object_get(ma, "total"), PS_ACT_COMPUTE);
+    double cp = act_of(json_object_get(pa, "total"), PS_ACT_COMPUTE);
+    double ratio = cm > 0 && cp > 0 ? cm / cp : NAN;
+    json_int_t per = json_integer_value(json_object_get(json_object_get(md, "placement"), "ranks_per_node"));
+    int slowed = per > 1 && isfinite(ratio) && ratio > 1 + PS_COMPARE_SHARED;
+    json_object_set_new(row, "compute_measured_over_predicted", ps_json_real_or_null(ratio));
+    json_object_set_new(row, "compute_slowed_on_shared_node", json_boolean(slowed));
+    if (!out || !slowed) return;
+    fprintf(out, "        the computation took %.2f times its predicted time with %lld ranks on a node: ranks that "
+                 "compute at once slow each other (shared caches and memory), which prices from a 1-rank run "
+                 "cannot see\n",
+            ratio, (long long)per);
+}
+
 /* A workload's name as both sides give it: a .loop file by its base name
  * without the extension ("./w.loop" and "w" are the same workload). */
 static void workload_key(const json_t *doc, const json_t *top, char *buf, size_t len)
@@ -368,7 +392,10 @@ json_t *ps_compare_results(json_t *measured, json_t *predicted, FILE *out, char 
         measured_noise(md, e, row, out);
         /* by activity and construct, when both sides have their traces */
         json_t *ma = activities_of(md), *pa = activities_of(pd);
-        if (ma && pa) json_object_set_new(row, "error_sources", error_sources(ma, pa, out));
+        if (ma && pa) {
+            json_object_set_new(row, "error_sources", error_sources(ma, pa, out));
+            shared_node_compute(md, ma, pa, row, out);
+        }
         json_decref(ma);
         json_decref(pa);
     }
