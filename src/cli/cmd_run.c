@@ -16,7 +16,9 @@
 #include "report/result.h"
 #include "trace/sheet.h"
 #include "util/proc.h"
+#include "trace/json.h"
 #include "util/util.h"
+#include "whitebox/whitebox.h"
 #include "workloads/workloads.h"
 
 static const char about[] =
@@ -98,7 +100,64 @@ static int run_inside(const ps_opt_cmd *c, const char *workload, const run_opts 
 }
 
 /* The sheet of the fastest trial, and the spread of the trials. */
-static void print_run(const ps_run_result *r, const double *samples, FILE *out)
+/* Page faults inside the timed interval of the fastest trial: memory first
+ * touched while timed (a buffer allocated after the set-up, a library's
+ * scratch mapped on every call such as glibc's qsort's).  Each costs what it
+ * costs this machine (measured here, ~10 us in a VM), which no model of the
+ * program's work or its messages covers; above PS_RUN_FAULT_SHARE of the
+ * time the run says so.  Computed once: rank with the most, their count, the
+ * cost per fault, the share of the fastest trial's time. */
+#define PS_RUN_FAULT_SHARE 0.02
+#define PS_RUN_FAULT_MIN 32   /* ... and at least this many (a stray few are the system's) */
+typedef struct timed_faults {
+    int    rank;       /* -1: no rank counted any (or none could be counted) */
+    long   count;
+    double cost, share;
+} timed_faults;
+
+static timed_faults faults_of(const ps_run_result *r)
+{
+    timed_faults f = {.rank = -1, .cost = NAN, .share = NAN};
+    const ps_trace *t = r->best_trace;
+    if (!t || r->best < 0) return f;
+    for (int k = 0; k < t->nranks; k++)
+        if (t->rank[k].proc.timed_minflt > f.count) {
+            f.count = (long)t->rank[k].proc.timed_minflt;
+            f.rank = k;
+        }
+    if (f.rank < 0) return f;
+    f.cost = ps_wb_fault_cost(256, 5);
+    double time = r->trial[r->best].time;
+    if (isfinite(f.cost) && time > 0) f.share = (double)f.count * f.cost / time;
+    return f;
+}
+
+static int faults_significant(const timed_faults *f)
+{
+    return f->count >= PS_RUN_FAULT_MIN && isfinite(f->share) && f->share > PS_RUN_FAULT_SHARE;
+}
+
+static void print_faults(const timed_faults *f, FILE *out)
+{
+    if (!faults_significant(f)) return;
+    char c[32], d[32];
+    ps_fmt_time(c, sizeof c, (double)f->count * f->cost);
+    ps_fmt_time(d, sizeof d, f->cost);
+    fprintf(out,
+            "WARNING: rank %d took %ld page faults inside the timed interval, about %s at %s a fault here (%.0f%% of "
+            "the fastest trial): memory first touched while timed (a buffer allocated after the set-up, or a "
+            "library's scratch mapped on each call); allocate and touch it in the set-up\n",
+            f->rank, f->count, c, d, fmin(100, 100 * f->share));
+}
+
+static json_t *faults_json(const timed_faults *f)
+{
+    return json_pack("{s:o, s:I, s:o, s:o, s:b}", "rank", f->rank >= 0 ? json_integer(f->rank) : json_null(),
+                     "count", (json_int_t)f->count, "cost_per_fault_s", ps_json_real_or_null(f->cost), "share",
+                     ps_json_real_or_null(f->share), "significant", faults_significant(f));
+}
+
+static void print_run(const ps_run_result *r, const double *samples, const timed_faults *f, FILE *out)
 {
     ps_sheet s;
     if (ps_sheet_compute(r->best_trace, &s) == 0) {
@@ -107,13 +166,15 @@ static void print_run(const ps_run_result *r, const double *samples, FILE *out)
     }
     (void)samples;
     ps_run_print_conditions(r, out);
+    print_faults(f, out);
 }
 
 /* The result JSON: every trial, the failures, the trace relative to the
  * JSON's directory, and whether it is complete: written after each trial
  * too (with "interrupted": true until the last), so that whatever stops
  * parscope, even SIGKILL, the trials that finished are on disk. */
-static int write_result(const run_opts *o, const ps_run_result *r, const char *tracefile, int final)
+static int write_result(const run_opts *o, const ps_run_result *r, const char *tracefile, int final,
+                        const timed_faults *f)
 {
     char *rel = NULL, err[1024];
     if (tracefile[0] && strcmp(o->output, "-")) {
@@ -135,6 +196,7 @@ static int write_result(const run_opts *o, const ps_run_result *r, const char *t
             json_array_append_new(fails, json_pack("{s:i, s:s}", "trial", k + 1, "message", r->trial[k].message));
     json_object_set_new(doc, "failures", fails);
     json_object_set_new(doc, "launch_overhead_s", json_real(r->launch_overhead));
+    if (f) json_object_set_new(doc, "timed_faults", faults_json(f));
     if (o->variant) json_object_set_new(doc, "variant", json_string(o->variant));
     /* what is missing: the trials not run (a document written between
      * trials says so too, in case it is the last one written) */
@@ -177,7 +239,7 @@ static void after_trial(const ps_run_spec *spec, const ps_run_result *r, int tri
     }
     /* a FIFO or a device takes the one document at the end */
     if (st->o->output && ps_output_replaceable(st->o->output) &&
-        write_result(st->o, r, st->tracefile, r->ntrials >= r->planned))
+        write_result(st->o, r, st->tracefile, r->ntrials >= r->planned, NULL))
         st->write_error = 1;
 }
 
@@ -207,9 +269,10 @@ static int run_outside(const char *workload, const run_opts *o, char **extra)
     if (rc && r.ntrials == 0) fprintf(stderr, "parscope: no trial ran%s%s\n", err[0] ? ": " : "", err);
     double *samples = ps_xcalloc((size_t)(r.ntrials ? r.ntrials : 1), sizeof *samples);
     for (int k = 0; k < r.ntrials; k++) samples[k] = r.trial[k].time;
-    if (r.best_trace && !o->quiet) print_run(&r, samples, ps_text_out(o->output));
+    timed_faults f = faults_of(&r);
+    if (r.best_trace && !o->quiet) print_run(&r, samples, &f, ps_text_out(o->output));
     free(samples);
-    if (o->output && write_result(o, &r, st.tracefile, 1)) rc = rc ? rc : 1;
+    if (o->output && write_result(o, &r, st.tracefile, 1, &f)) rc = rc ? rc : 1;
     if (st.write_error) rc = rc ? rc : 1;
     if (!r.best_trace && rc == 0) rc = 1;
     if (ps_interrupted()) {

@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# faults_test.sh PARSCOPE - page faults inside the timed interval are said:
+# a program that maps 8 MiB afresh in every iteration and writes each page
+# (as glibc's qsort does with its scratch) takes one fault a page, counted
+# by the runtime, and parscope run warns with the rank, the count and their
+# share of the time (JSON timed_faults); the same writes into memory the
+# set-up allocated take none (the runtime touches it before the interval)
+# and nothing is said.
+set -u
+bin=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+common='#include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#define BYTES ((size_t)8 << 20)'
+cat > "$tmp/late.loop" <<LOOP
+$common
+int main(void)
+{
+    int nodes, me, host, n;
+    \OPEN0(&nodes, &me, &host, &n, 0);
+    (void)nodes; (void)me; (void)host; (void)n;
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    \LOOP (ITERATIONS) {
+        char *b = mmap(NULL, BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (b == MAP_FAILED) ps_abort("mmap failed");
+        for (size_t i = 0; i < BYTES; i += page) b[i] = 1;
+        munmap(b, BYTES);
+        \WORK(1e6);
+    }
+    \CLOSE0();
+    return 0;
+}
+LOOP
+cat > "$tmp/early.loop" <<LOOP
+$common
+int main(void)
+{
+    int nodes, me, host, n;
+    \OPEN0(&nodes, &me, &host, &n, 0);
+    (void)nodes; (void)me; (void)host; (void)n;
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    char *b = malloc(BYTES);
+    if (!b) ps_abort("out of memory");
+    \LOOP (ITERATIONS) {
+        for (size_t i = 0; i < BYTES; i += page) b[i] = 1;
+        \WORK(1e7);
+    }
+    \CLOSE0();
+    free(b);
+    return 0;
+}
+LOOP
+pages=$(( (8 << 20) / $(getconf PAGESIZE) ))
+jget() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))" "$@"; }
+
+timeout 120 "$bin" run "$tmp/late.loop" -n 1 -i 2 -o "$tmp/late.json" > "$tmp/out" 2>&1 ||
+    { echo "FAIL: late.loop did not run"; cat "$tmp/out"; fail=1; }
+grep -q "^WARNING: rank 0 took [0-9]* page faults inside the timed interval, about .* a fault here (.*% of the fastest trial): memory first touched while timed" "$tmp/out" ||
+    { echo "FAIL: no page-fault warning for memory mapped inside the interval"; cat "$tmp/out"; fail=1; }
+# two iterations of $pages pages each, and the runtime's own few
+count=$(jget "$tmp/late.json" 'd["timed_faults"]["count"]')
+[ "$count" -ge $((2 * pages)) ] && [ "$count" -le $((2 * pages + 200)) ] ||
+    { echo "FAIL: $count faults counted, expected $((2 * pages)) and a few"; fail=1; }
+[ "$(jget "$tmp/late.json" '[d["timed_faults"][k] for k in ("rank", "significant")]')" = "[0, True]" ] ||
+    { echo "FAIL: timed_faults in the JSON: $(jget "$tmp/late.json" 'd["timed_faults"]')"; fail=1; }
+python3 - "$tmp/late.json" <<'PY' || fail=1
+import json, sys
+f = json.load(open(sys.argv[1]))["timed_faults"]
+# the share is the count priced at the measured cost over the fastest trial's time
+d = json.load(open(sys.argv[1]))
+want = f["count"] * f["cost_per_fault_s"] / d["time"]["min"]
+if not (f["cost_per_fault_s"] > 0 and abs(f["share"] - want) <= 1e-9 * max(1, want)):
+    print("FAIL: share %s, expected %s" % (f["share"], want)); sys.exit(1)
+PY
+
+# the set-up's memory is touched before the interval: nothing to say (under
+# the sanitizers each page's shadow is touched afresh, so not checked there)
+if [ "${PS_TEST_SANITIZED:-0}" != 1 ]; then
+    timeout 120 "$bin" run "$tmp/early.loop" -n 1 -i 2 -o "$tmp/early.json" > "$tmp/out" 2>&1 ||
+        { echo "FAIL: early.loop did not run"; cat "$tmp/out"; fail=1; }
+    grep -q "page faults inside the timed interval" "$tmp/out" &&
+        { echo "FAIL: memory touched in the set-up called a fault inside the interval"; cat "$tmp/out"; fail=1; }
+    [ "$(jget "$tmp/early.json" 'd["timed_faults"]["significant"]')" = False ] ||
+        { echo "FAIL: early.loop's timed_faults: $(jget "$tmp/early.json" 'd["timed_faults"]')"; fail=1; }
+fi
+exit $fail
