@@ -11,42 +11,27 @@ bin=$1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
-common='#include <stdlib.h>
+# FAULTS_LATE set: 8 MiB mapped afresh in every iteration; unset: allocated in the set-up
+cat > "$tmp/touch.loop" <<'LOOP'
+#include <stdlib.h>
 #include <sys/mman.h>
 #include <unistd.h>
-#define BYTES ((size_t)8 << 20)'
-cat > "$tmp/late.loop" <<LOOP
-$common
+#define BYTES ((size_t)8 << 20)
 int main(void)
 {
     int nodes, me, host, n;
     \OPEN0(&nodes, &me, &host, &n, 0);
     (void)nodes; (void)me; (void)host; (void)n;
     size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    int late = getenv("FAULTS_LATE") != NULL;
+    char *b = late ? NULL : malloc(BYTES);
+    if (!late && !b) ps_abort("out of memory");
     \LOOP (ITERATIONS) {
-        char *b = mmap(NULL, BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (b == MAP_FAILED) ps_abort("mmap failed");
-        for (size_t i = 0; i < BYTES; i += page) b[i] = 1;
-        munmap(b, BYTES);
-        \WORK(1e6);
-    }
-    \CLOSE0();
-    return 0;
-}
-LOOP
-cat > "$tmp/early.loop" <<LOOP
-$common
-int main(void)
-{
-    int nodes, me, host, n;
-    \OPEN0(&nodes, &me, &host, &n, 0);
-    (void)nodes; (void)me; (void)host; (void)n;
-    size_t page = (size_t)sysconf(_SC_PAGESIZE);
-    char *b = malloc(BYTES);
-    if (!b) ps_abort("out of memory");
-    \LOOP (ITERATIONS) {
-        for (size_t i = 0; i < BYTES; i += page) b[i] = 1;
-        \WORK(1e7);
+        char *m = late ? mmap(NULL, BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0) : b;
+        if (m == MAP_FAILED) ps_abort("mmap failed");
+        for (size_t i = 0; i < BYTES; i += page) m[i] = 1;
+        if (late) munmap(m, BYTES);
+        \WORK(late ? 1e6 : 1e7);
     }
     \CLOSE0();
     free(b);
@@ -56,8 +41,8 @@ LOOP
 pages=$(( (8 << 20) / $(getconf PAGESIZE) ))
 jget() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))" "$@"; }
 
-timeout 120 "$bin" run "$tmp/late.loop" -n 1 -i 2 -o "$tmp/late.json" > "$tmp/out" 2>&1 ||
-    { echo "FAIL: late.loop did not run"; cat "$tmp/out"; fail=1; }
+FAULTS_LATE=1 timeout 120 "$bin" run "$tmp/touch.loop" -n 1 -i 2 -o "$tmp/late.json" > "$tmp/out" 2>&1 ||
+    { echo "FAIL: the late mapping did not run"; cat "$tmp/out"; fail=1; }
 grep -q "^WARNING: rank 0 took [0-9]* page faults inside the timed interval, about .* a fault here (.*% of the fastest trial): memory first touched while timed" "$tmp/out" ||
     { echo "FAIL: no page-fault warning for memory mapped inside the interval"; cat "$tmp/out"; fail=1; }
 # two iterations of $pages pages each, and the runtime's own few
@@ -79,11 +64,11 @@ PY
 # the set-up's memory is touched before the interval: nothing to say (under
 # the sanitizers each page's shadow is touched afresh, so not checked there)
 if [ "${PS_TEST_SANITIZED:-0}" != 1 ]; then
-    timeout 120 "$bin" run "$tmp/early.loop" -n 1 -i 2 -o "$tmp/early.json" > "$tmp/out" 2>&1 ||
-        { echo "FAIL: early.loop did not run"; cat "$tmp/out"; fail=1; }
+    timeout 120 "$bin" run "$tmp/touch.loop" -n 1 -i 2 -o "$tmp/early.json" > "$tmp/out" 2>&1 ||
+        { echo "FAIL: the set-up's buffer did not run"; cat "$tmp/out"; fail=1; }
     grep -q "page faults inside the timed interval" "$tmp/out" &&
         { echo "FAIL: memory touched in the set-up called a fault inside the interval"; cat "$tmp/out"; fail=1; }
     [ "$(jget "$tmp/early.json" 'd["timed_faults"]["significant"]')" = False ] ||
-        { echo "FAIL: early.loop's timed_faults: $(jget "$tmp/early.json" 'd["timed_faults"]')"; fail=1; }
+        { echo "FAIL: the set-up buffer's timed_faults: $(jget "$tmp/early.json" 'd["timed_faults"]')"; fail=1; }
 fi
 exit $fail
