@@ -14,9 +14,9 @@
 #include "launch/run.h"
 #include "parscope/parscope.h"
 #include "report/result.h"
+#include "trace/json.h"
 #include "trace/sheet.h"
 #include "util/proc.h"
-#include "trace/json.h"
 #include "util/util.h"
 #include "whitebox/whitebox.h"
 #include "workloads/workloads.h"
@@ -99,14 +99,14 @@ static int run_inside(const ps_opt_cmd *c, const char *workload, const run_opts 
     return rc;
 }
 
-/* The sheet of the fastest trial, and the spread of the trials. */
 /* Page faults inside the timed interval of the fastest trial: memory first
  * touched while timed (a buffer allocated after the set-up, a library's
  * scratch mapped on every call such as glibc's qsort's).  Each costs what it
  * costs this machine (measured here, ~10 us in a VM), which no model of the
  * program's work or its messages covers; above PS_RUN_FAULT_SHARE of the
  * time the run says so.  Computed once: rank with the most, their count, the
- * cost per fault, the share of the fastest trial's time. */
+ * cost per fault and the share of the fastest trial's time (both unknown
+ * below PS_RUN_FAULT_MIN faults, which are not priced). */
 #define PS_RUN_FAULT_SHARE 0.02
 #define PS_RUN_FAULT_MIN 32   /* ... and at least this many (a stray few are the system's) */
 typedef struct timed_faults {
@@ -125,7 +125,7 @@ static timed_faults faults_of(const ps_run_result *r)
             f.count = (long)t->rank[k].proc.timed_minflt;
             f.rank = k;
         }
-    if (f.rank < 0) return f;
+    if (f.count < PS_RUN_FAULT_MIN) return f;   /* a stray few: not priced */
     f.cost = ps_wb_fault_cost(256, 5);
     double time = r->trial[r->best].time;
     if (isfinite(f.cost) && time > 0) f.share = (double)f.count * f.cost / time;
@@ -157,6 +157,7 @@ static json_t *faults_json(const timed_faults *f)
                      ps_json_real_or_null(f->share), "significant", faults_significant(f));
 }
 
+/* The sheet of the fastest trial, and the spread of the trials. */
 static void print_run(const ps_run_result *r, const double *samples, const timed_faults *f, FILE *out)
 {
     ps_sheet s;
