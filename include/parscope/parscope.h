@@ -186,9 +186,14 @@ void ps_data_move_end(double bytes);
  * ps_finalize); used for messages whose content does not matter. */
 void *ps_scratch(size_t bytes);
 
-/* Reproducible pseudo-random doubles in [0,1), seeded by (rank, stream). */
+/* Reproducible pseudo-random doubles in [0,1), seeded by (rank, stream).
+ * ps_random_skip advances a state by k draws at once, so that one stream
+ * can be shared out: a rank draws elements [lo, hi) of it after skipping lo
+ * (different ranks' streams can overlap: in stream 1, rank 2's starts one
+ * draw after rank 1's). */
 double ps_random(uint64_t *state);
 uint64_t ps_random_seed(int rank, int stream);
+void ps_random_skip(uint64_t *state, uint64_t k);
 
 /* --verify: nonzero when the user asked the workload to check its result
  * against a serial computation.  ps_verify_report() prints the outcome on

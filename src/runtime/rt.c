@@ -554,9 +554,15 @@ uint64_t ps_random_seed(int rank, int stream)
     return z ? z : 1;
 }
 
+/* SplitMix64 (Steele, Lea, Flood, OOPSLA 2014): the state advances by a
+ * fixed odd step per draw, so k draws at once are one multiplication. */
+#define PS_RANDOM_STEP 0x9E3779B97F4A7C15ull
+
+void ps_random_skip(uint64_t *state, uint64_t k) { *state += k * PS_RANDOM_STEP; }
+
 double ps_random(uint64_t *state)
 {
-    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+    uint64_t z = (*state += PS_RANDOM_STEP);
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
     z ^= z >> 31;

@@ -2,11 +2,13 @@
  * exactly, everything that is not a number (absent, null, string, boolean,
  * object, a NULL or non-object document) is NAN, never 0; and
  * ps_json_real_or_null writes a finite figure as itself, anything else as
- * null (a document never holds "nan"). */
+ * null (a document never holds "nan"); and ps_random_skip lands where the
+ * single draws would. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "parscope/parscope.h"
 #include "trace/json.h"
 
 #include "check.h"
@@ -53,4 +55,34 @@ TEST_IMPL(json_num)
     CHECK(text && !strcmp(text, "{\"inf\":null,\"nan\":null,\"x\":0.25}"), "document %s", text ? text : "(none)");
     free(text);
     json_decref(d);
+}
+
+/* ps_random_skip(k) leaves a state where k single draws would: the next
+ * draws are the same numbers, so a rank that skips to its share of a stream
+ * draws what a serial pass would draw there. */
+TEST_IMPL(random_skip)
+{
+    enum { N = 1000 };
+    static double serial[N];
+    uint64_t s = ps_random_seed(0, 21);
+    for (int i = 0; i < N; i++) serial[i] = ps_random(&s);
+    static const uint64_t at[] = {0, 1, 2, 17, 500, 999};
+    for (size_t k = 0; k < sizeof at / sizeof at[0]; k++) {
+        uint64_t t = ps_random_seed(0, 21);
+        ps_random_skip(&t, at[k]);
+        for (uint64_t i = at[k]; i < N; i++) {
+            double x = ps_random(&t);
+            CHECK(x == serial[i], "skip %llu: draw %llu is %.17g, serially %.17g", (unsigned long long)at[k],
+                  (unsigned long long)i, x, serial[i]);
+            if (x != serial[i]) break;
+        }
+    }
+    /* a skip of 0 changes nothing; skips add up */
+    uint64_t a = ps_random_seed(3, 1), b = a;
+    ps_random_skip(&a, 0);
+    CHECK(a == b, "a skip of 0 moved the state");
+    ps_random_skip(&a, 123);
+    ps_random_skip(&a, 877);
+    ps_random_skip(&b, 1000);
+    CHECK(a == b, "skips of 123 and 877 differ from one of 1000");
 }
