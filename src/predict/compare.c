@@ -254,8 +254,8 @@ static void shared_node_compute(json_t *md, json_t *ma, json_t *pa, json_t *row,
     json_object_set_new(row, "compute_slowed_on_shared_node", json_boolean(slowed));
     if (!out || !slowed) return;
     fprintf(out, "        the computation took %.2f times its predicted time with %lld ranks on a node: ranks that "
-                 "compute at once slow each other (shared caches and memory), which prices from a 1-rank run "
-                 "cannot see\n",
+                 "compute at once may slow each other (shared caches and memory), which prices from a 1-rank "
+                 "run cannot see\n",
             ratio, (long long)per);
 }
 
