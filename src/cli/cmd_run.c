@@ -99,14 +99,8 @@ static int run_inside(const ps_opt_cmd *c, const char *workload, const run_opts 
     return rc;
 }
 
-/* Page faults inside the timed interval of the fastest trial: memory first
- * touched while timed (a buffer allocated after the set-up, a library's
- * scratch mapped on every call such as glibc's qsort's).  Each costs what it
- * costs this machine (measured here, ~10 us in a VM), which no model of the
- * program's work or its messages covers; above PS_RUN_FAULT_SHARE of the
- * time the run says so.  Computed once: rank with the most, their count, the
- * cost per fault and the share of the fastest trial's time (both unknown
- * below PS_RUN_FAULT_MIN faults, which are not priced). */
+/* Page faults inside the fastest trial's timed interval (memory first
+ * touched while timed), priced on this host; said above 2% of the trial. */
 #define PS_RUN_FAULT_SHARE 0.02
 #define PS_RUN_FAULT_MIN 32   /* ... and at least this many (a stray few are the system's) */
 typedef struct timed_faults {
@@ -126,7 +120,7 @@ static timed_faults faults_of(const ps_run_result *r)
             f.rank = k;
         }
     if (f.count < PS_RUN_FAULT_MIN) return f;   /* a stray few: not priced */
-    f.cost = ps_wb_fault_cost(256, 5);
+    f.cost = ps_wb_fault_cost(PS_WB_FAULT_PAGES, PS_WB_FAULT_REPEATS);
     double time = r->trial[r->best].time;
     if (isfinite(f.cost) && time > 0) f.share = (double)f.count * f.cost / time;
     return f;

@@ -711,10 +711,9 @@ json_t *ps__loggops_measure(const ps_probe_budget *b)
             }
             if (!again(rank, peer, r, 1, reps, t0, part)) break;
         }
-        /* the wait of a receive whose message has long arrived */
-        /* (on a shaped link as many as half the bucket holds, up to 8: over TCP a
-         * receive finds its message either taken in already or still in the
-         * socket, 0.3-1 us or 9-15 us here, and two samples mixed the two) */
+        /* the wait of a receive whose message has long arrived; on a shaped
+         * link as many as half the bucket holds, 2 to 8 (over TCP the message is
+         * either taken in already or still in the socket: 0.3-1 or 9-15 us here) */
         int kr = lg_shaped ? (int)fmax(2, fmin(8, lg_burst / 2 / n)) : (int)fmax(2, fmin(8, part / (d + 2 * half)));
         t0 = ps_now();
         for (int r = 0;; r++) {

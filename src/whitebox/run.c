@@ -26,9 +26,6 @@
 #include "whitebox/whitebox.h"
 #include "workloads/workloads.h"
 
-/* Pages touched to price a page fault (ps_wb_fault_cost). */
-#define PS_WB_FAULT_PAGES 2048
-
 /* A .loop file is named by its base name, as 'parscope run' names it. */
 static void workload_name(const char *w, char *buf, size_t len)
 {
@@ -142,7 +139,7 @@ int ps_whitebox_run(const ps_whitebox_spec *s, json_t **doc, char *err, size_t e
     /* the price of a page fault on this machine, to weigh the kernels'
      * differences in page faults with */
     d.fault_pages = PS_WB_FAULT_PAGES;
-    d.fault_cost = ps_wb_fault_cost(PS_WB_FAULT_PAGES, 3);
+    d.fault_cost = ps_wb_fault_cost(PS_WB_FAULT_PAGES, PS_WB_FAULT_REPEATS);
 
     json_t *failures = json_array();
     char workload[256] = "";

@@ -119,6 +119,9 @@ json_t *ps_whitebox_conclude(const json_t *doc);
  * touch `pages` fresh pages of an anonymous mapping divided by the faults
  * counted (getrusage).  NAN if the faults cannot be counted. */
 double ps_wb_fault_cost(int pages, int repeats);
+/* What whitebox and run price a page fault with: pages touched, repeats. */
+#define PS_WB_FAULT_PAGES   2048
+#define PS_WB_FAULT_REPEATS 3
 
 /* ---- running ------------------------------------------------------------ */
 

@@ -29,6 +29,7 @@ int main(void)
     \LOOP (ITERATIONS) {
         char *m = late ? mmap(NULL, BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0) : b;
         if (m == MAP_FAILED) ps_abort("mmap failed");
+        if (late) madvise(m, BYTES, MADV_NOHUGEPAGE);   /* a fault a page, whatever THP's setting */
         for (size_t i = 0; i < BYTES; i += page) m[i] = 1;
         if (late) munmap(m, BYTES);
         \WORK(late ? 1e6 : 1e7);
