@@ -44,11 +44,16 @@ else
     mkdir -p only-ip && ln -sf "$(command -v ip)" only-ip/ip
     expect 2 "--link needs the 'tc' tool on PATH" -- env PATH="$W/only-ip" "$PS" emulate -N 2 --link 10mbit -- true
     expect 2 "the current directory /tmp is under /tmp" -- sh -c "cd /tmp && exec '$PS' emulate -N 2 -- true"
-    # inside a cluster: an unknown host, and the anchor PIDs checked
-    expect 255 "node7: no such node in this emulated cluster" -- "$PS" emulate -q -N 2 -- "$PS" __node -x node7 true
-    expect 255 "process 1 is not the node's anchor" -- "$PS" emulate -q -N 2 -- \
-        sh -c 'PARSCOPE_EMULATE_NODES=node0/198.18.0.1/1 exec "$0" __node node0 true' "$PS"
-    expect 0 "^node1$" -- "$PS" emulate -q -N 2 -- "$PS" __node -x 198.18.0.2 hostname
-    expect 0 "^node0$" -- "$PS" emulate -q -N 2 -- "$PS" __node node0 hostname
+    # inside a cluster: an unknown host, and the anchor PIDs checked (the nodes need this
+    # binary, out of their reach under /tmp: parscope emulate refuses to start there, checked above)
+    if build_in_tmp; then
+        echo "note: the build folder is under /tmp; the four checks inside a cluster are not run"
+    else
+        expect 255 "node7: no such node in this emulated cluster" -- "$PS" emulate -q -N 2 -- "$PS" __node -x node7 true
+        expect 255 "process 1 is not the node's anchor" -- "$PS" emulate -q -N 2 -- \
+            sh -c 'PARSCOPE_EMULATE_NODES=node0/198.18.0.1/1 exec "$0" __node node0 true' "$PS"
+        expect 0 "^node1$" -- "$PS" emulate -q -N 2 -- "$PS" __node -x 198.18.0.2 hostname
+        expect 0 "^node0$" -- "$PS" emulate -q -N 2 -- "$PS" __node node0 hostname
+    fi
 fi
 finish

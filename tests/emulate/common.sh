@@ -5,14 +5,20 @@ PS=$(abspath "$1") BIN=$(abspath "$2") RT=$(abspath "$3")
 NETCHECK=$BIN/emulate_netcheck
 fails=0 passes=0
 
-need_root() {
-    # the nodes see the host's files except /tmp: a build under /tmp is out of their reach
+# build_in_tmp: the nodes see the host's files except /tmp, so a build under
+# /tmp is out of their reach (status 0 when it is there)
+build_in_tmp() {
     case "$(cd "$BIN" && pwd -P)/" in
-    /tmp/*)
+    /tmp/*) return 0 ;;
+    esac
+    return 1
+}
+
+need_root() {
+    if build_in_tmp; then
         echo "SKIP: the build folder $BIN is under /tmp, which every emulated node has to itself; build outside /tmp to run this test"
         exit 77
-        ;;
-    esac
+    fi
     if [ "$(id -u)" != 0 ]; then
         echo "SKIP: parscope emulate needs root (this test runs as $(id -un))"
         exit 77
