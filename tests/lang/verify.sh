@@ -6,10 +6,10 @@ set -u
 PARSCOPE=$1
 here=$(cd "$(dirname "$0")" && pwd)
 fail=0
-# under the sanitizers (PS_TEST_SANITIZED) at 1 and 3 ranks (whole and uneven
+# with PS_TEST_FEW_POINTS (the sanitizer and MPICH builds) at 1 and 3 ranks (whole and uneven
 # partitions); the normal build checks all four counts
 ranks="1 2 3 4"
-[ -n "${PS_TEST_SANITIZED:-}" ] && ranks="1 3"
+[ -n "${PS_TEST_FEW_POINTS:-}" ] && ranks="1 3"
 for w in mmm_s mmm_a cg red_black; do
     for P in $ranks; do
         out=$(timeout 100 "$PARSCOPE" run $w -n $P -s 48 -i 3 --verify -q 2>&1)

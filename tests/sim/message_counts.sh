@@ -16,11 +16,11 @@ trap 'rm -rf "$T"' EXIT
 fails=0
 fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
 # small sizes: the counts do not depend on them, the test's time does
-# Under the sanitizers (PS_TEST_SANITIZED) the runs are measured at P = 1 and 3
+# With PS_TEST_FEW_POINTS (the sanitizer and MPICH builds) the runs are measured at P = 1 and 3
 # only (no messages, and uneven partitions over a non-power of two), each
 # against the same 1..4 prediction; the normal build measures all four.
 RANKS="2 3 4"
-[ -n "${PS_TEST_SANITIZED:-}" ] && RANKS="3"
+[ -n "${PS_TEST_FEW_POINTS:-}" ] && RANKS="3"
 declare -A ARGS=([fingerprint]="" [cg]="-s 64 -i 2" [mmm_s]="-s 32" [mmm_a]="-s 32" [red_black]="-s 64 -i 2"
                  [clue]="-s 32 -i 4" [adi]="-s 16 -i 2" [psrs]="-s 4000")
 for w in fingerprint cg mmm_s mmm_a red_black clue adi psrs; do
