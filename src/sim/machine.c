@@ -95,9 +95,12 @@ static int int_value(parse_state *st, const char *key, const char *v, int *out)
     return 1;
 }
 
+/* A value longer than the field keeps its first n - 1 bytes. */
 static void copy_str(char *dst, size_t n, const char *v)
 {
-    snprintf(dst, n, "%s", v);
+    size_t l = strnlen(v, n - 1);
+    memcpy(dst, v, l);
+    dst[l] = '\0';
 }
 
 static int network(parse_state *st, const char *key, const char *v)
@@ -139,7 +142,7 @@ static int meta_key(parse_state *st, const char *name, const char *value)
         char *field = (char *)st->m + mk->off;
         if (mk->type == META_CACHES) {
             for (int i = 0; i < PS_CACHE_LEVELS; i++) {
-                char now[16], old[16];
+                char now[24], old[24];
                 snprintf(now, sizeof now, "cache_%s", ps_cache_level_names[i]);
                 snprintf(old, sizeof old, "cache_l%d", i + 1);
                 if (strcmp(name, now) == 0 || strcmp(name, old) == 0)
