@@ -6,7 +6,8 @@
  * Sizes: every power of two from 1 B to 4 MiB and the same +/- 3 bytes (as
  * NetPIPE perturbs them).  Per size: two untimed warm-up round trips, one
  * calibration round trip, then samples, each the mean half round trip of a
- * batch of m round trips (m fills PS_PROBE_BATCH_S).  Sampling stops when the
+ * batch of m round trips (m fills PS_PROBE_BATCH_S); on a slow network's
+ * sizes one warm-up round trip, then samples of one round trip each.  Sampling stops when the
  * relative standard error of the samples reaches the target, or the size's
  * share of the time budget is spent (never below min_samples).
  */
@@ -97,7 +98,11 @@ json_t *ps__pingpong_measure(const ps_probe_budget *b)
         int all_done = 0;
         if (rank == 0) {
             double start = ps_clock(), est = 0;
-            int m = 2, phase = 0, n = 0;   /* phase 0 warm-up, 1 calibration, 2 samples */
+            /* a slow network's sizes (a round trip above PS_PROBE_SLOW_RT): one round
+             * trip a sample whatever the calibration says, so the one warm-up round
+             * trip is all that precedes the samples (two fewer of up to 0.25 s each) */
+            const int slow = bytes >= slow_from;
+            int m = slow ? 1 : 2, phase = 0, n = 0;   /* phase 0 warm-up, 1 calibration, 2 samples */
             for (;;) {
                 MPI_Send(&m, 1, MPI_INT, peer, TAG_CTRL, MPI_COMM_WORLD);
                 double t = MPI_Wtime();
@@ -106,6 +111,12 @@ json_t *ps__pingpong_measure(const ps_probe_budget *b)
                     MPI_Recv(rbuf, bytes, MPI_BYTE, peer, TAG_DATA, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
                 }
                 double half = (MPI_Wtime() - t) / m / 2.0;
+                if (phase == 0 && slow) {
+                    est = half * 2;
+                    phase = 2;
+                    m = 1;
+                    continue;
+                }
                 if (phase == 0) { phase = 1; m = 1; continue; }
                 if (phase == 1) {
                     est = half * 2;
