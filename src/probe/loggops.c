@@ -8,8 +8,7 @@
  * Per message size n (a table; the simulator interpolates between rows):
  *   o_s(n)   the send call, timed alone, sends spaced so none waits for another;
  *   o_r(n)   the wait of a receive whose message (above S: its request to
- *            send) arrived long before, while the receiver computed outside
- *            the runtime: copying it out, or fetching it from the transport;
+ *            send) arrived long before: copying it out, or fetching it;
  *   L(n)     half a ping-pong round trip minus o_s, o_r and o_post: the rest of
  *            the way (the model's round trip is 2 (o_s + L + o_r + o_post));
  *   gap(n)   per message of a long stream of n-byte messages: (T(k) - T(1)) /
@@ -174,14 +173,8 @@ static void time_calls(int rank, int peer, long n, int k, double d, double *os, 
     pair_sync(peer);
 }
 
-/* One message of n bytes that arrives while its receiver computes: the
- * sender waits d after the synchronisation (by then the receiver has left
- * it: d is above a one-way time, which bounds how far apart the two leave
- * it), the receiver 2 d (past the message's arrival); the wait's duration
- * (rank 1).  Sent at once, the message could reach the receiver still in the
- * synchronising call, whose progress took it in: over TCP the wait then took
- * 0.3-1 us instead of 9-15 us, which one a probe saw was chance, and adi's
- * prediction under slownet 100mbit moved between -40% and +7% with it. */
+/* One message of n bytes; the receiver waits d before completing it: the
+ * wait's duration (rank 1). */
 static double time_recv(int rank, int peer, long n, double d)
 {
     double w = 0;
@@ -189,13 +182,12 @@ static double time_recv(int rank, int peer, long n, double d)
     if (rank == 1) {
         ps_request r = ps_irecv(rbuf, (size_t)n, peer, TAG_LG, PS_C_RECEIVE);
         pair_sync(peer);
-        spin_until(ps_now() + 2 * d);
+        spin_until(ps_now() + d);
         double t0 = ps_now();
         ps_wait(r);
         w = ps_now() - t0 - lg_clk;
     } else {
         pair_sync(peer);
-        spin_until(ps_now() + d);
         ps_request s = ps_isend(sbuf, (size_t)n, peer, TAG_LG, PS_C_SEND);
         ps_wait(s);
     }
@@ -719,9 +711,10 @@ json_t *ps__loggops_measure(const ps_probe_budget *b)
             }
             if (!again(rank, peer, r, 1, reps, t0, part)) break;
         }
-        /* the wait of a receive whose message arrived while its rank computed;
-         * on a shaped link as many as half the bucket holds, 2 to 8 */
-        int kr = lg_shaped ? (int)fmax(2, fmin(8, lg_burst / 2 / n)) : (int)fmax(2, fmin(8, part / (3 * d + 2 * half)));
+        /* the wait of a receive whose message has long arrived; on a shaped
+         * link as many as half the bucket holds, 2 to 8 (over TCP the message is
+         * either taken in already or still in the socket: 0.3-1 or 9-15 us here) */
+        int kr = lg_shaped ? (int)fmax(2, fmin(8, lg_burst / 2 / n)) : (int)fmax(2, fmin(8, part / (d + 2 * half)));
         t0 = ps_now();
         for (int r = 0;; r++) {
             for (int i = 0; i < kr; i++) {
