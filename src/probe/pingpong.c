@@ -100,7 +100,7 @@ json_t *ps__pingpong_measure(const ps_probe_budget *b)
             double start = ps_clock(), est = 0;
             /* a slow network's sizes (a round trip above PS_PROBE_SLOW_RT): one round
              * trip a sample whatever the calibration says, so the one warm-up round
-             * trip is all that precedes the samples (two fewer of up to 0.25 s each) */
+             * trip is all that precedes the samples (two round trips fewer a size) */
             const int slow = bytes >= slow_from;
             int m = slow ? 1 : 2, phase = 0, n = 0;   /* phase 0 warm-up, 1 calibration, 2 samples */
             for (;;) {

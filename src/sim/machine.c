@@ -98,6 +98,7 @@ static int int_value(parse_state *st, const char *key, const char *v, int *out)
 /* A value longer than the field keeps its first n - 1 bytes. */
 static void copy_str(char *dst, size_t n, const char *v)
 {
+    if (n == 0) return;
     size_t l = strnlen(v, n - 1);
     memcpy(dst, v, l);
     dst[l] = '\0';
