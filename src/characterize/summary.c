@@ -191,7 +191,7 @@ static void summary_predict(json_t *s, const char *dir, int ranks, double *comm_
 {
     json_t *rows = json_array();
     double maxabs = 0, sumabs = 0, noise = 0;
-    int n = 0, nshare = 0, nloose = 0;
+    int n = 0, nshare = 0, nloose = 0, nother = 0;
     double share = 0;
     for (int w = 0; predicted[w]; w++) {
         char pn[256], mn[256];
@@ -239,6 +239,9 @@ static void summary_predict(json_t *s, const char *dir, int ranks, double *comm_
                 int loose = json_is_false(json_object_get(row, "measured_reproducible")) ||
                             json_is_true(json_object_get(row, "measured_disturbed"));
                 json_object_set_new(r, "measured_firm", json_boolean(!loose));
+                /* the run met the link in another state than the probe (compare.c's latency check) */
+                int other = json_is_true(json_object_get(json_object_get(row, "latency_check"), "differs"));
+                json_object_set_new(r, "link_state_differs", json_boolean(other));
                 json_array_append_new(rows, r);
                 /* P = 1 is the calibration run's own case: accuracy is judged above it */
                 if (isfinite(e) && json_integer_value(json_object_get(row, "ranks")) > 1) {
@@ -246,6 +249,7 @@ static void summary_predict(json_t *s, const char *dir, int ranks, double *comm_
                     sumabs += fabs(e);
                     n++;
                     nloose += loose;
+                    nother += other;
                 }
             }
             json_decref(cmp);
@@ -259,6 +263,7 @@ static void summary_predict(json_t *s, const char *dir, int ranks, double *comm_
     json_object_set_new(o, "max_abs_error", n ? json_real(maxabs) : json_null());
     json_object_set_new(o, "mean_abs_error", n ? json_real(sumabs / n) : json_null());
     json_object_set_new(o, "points_not_firm", json_integer(nloose));
+    json_object_set_new(o, "points_link_state_differs", json_integer(nother));
     json_object_set_new(s, "prediction", o);
     *comm_share = nshare ? share / nshare / 100 : NAN;
     *comm_noise = nshare ? noise / nshare : NAN;
@@ -461,11 +466,15 @@ static void fmt_t(char *b, size_t n, double s)
 static const char *not_firm(char *b, size_t n, const json_t *pr)
 {
     long long k = (long long)json_integer_value(json_object_get(pr, "points_not_firm"));
+    long long o = (long long)json_integer_value(json_object_get(pr, "points_link_state_differs"));
+    int w = 0;
+    b[0] = '\0';
     if (k > 0)
-        snprintf(b, n, "; %lld of them against a measured time that is no firm reference (not reproducible, or "
-                       "taken while other processes kept the machine busy)", k);
-    else
-        b[0] = '\0';
+        w = snprintf(b, n, "; %lld of them against a measured time that is no firm reference (not reproducible, or "
+                           "taken while other processes kept the machine busy)", k);
+    if (o > 0 && w >= 0 && (size_t)w < n)
+        snprintf(b + w, n - (size_t)w, "; %lld of them measured while the link was in another state than the probe "
+                                       "saw (the 1-byte half round trip 1.5 times the model's, or 1/1.5 of it)", o);
     return b;
 }
 
@@ -474,7 +483,7 @@ void ps_characterize_print(const json_t *s, FILE *f)
     const json_t *m = json_object_get(s, "machine"), *p = json_object_get(s, "probe");
     const json_t *fp = json_object_get(s, "fingerprint"), *sc = json_object_get(s, "scale");
     const json_t *pr = json_object_get(s, "prediction"), *b = json_object_get(s, "bottleneck");
-    char a[64], c[64], nf[160];
+    char a[64], c[64], nf[400];
     fprintf(f, "Machine: %s (%s, %lld cores), %s\n", str(m, "host"), str(m, "cpu"),
             (long long)json_integer_value(json_object_get(m, "cores")), str(m, "mpi"));
     const char *nl = json_string_value(json_object_get(json_object_get(s, "noise"), "summary"));
@@ -532,7 +541,7 @@ int ps_characterize_report_html(FILE *out, const json_t *s, const char *dir, con
     const json_t *m = json_object_get(s, "machine"), *p = json_object_get(s, "probe");
     const json_t *fp = json_object_get(s, "fingerprint"), *sc = json_object_get(s, "scale");
     const json_t *pr = json_object_get(s, "prediction"), *b = json_object_get(s, "bottleneck");
-    char a[64], nf[160];
+    char a[64], nf[400];
     ps_html_section_begin(out, "characterization", "Characterization");
     ps_noise_html(out, json_object_get(s, "noise"));
     if (json_is_true(json_object_get(s, "oversubscribed")))
