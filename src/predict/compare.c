@@ -266,8 +266,8 @@ static void shared_node_compute(json_t *md, json_t *ma, json_t *pa, json_t *row,
  * before the measured run's timed interval (the runtime's latency check,
  * trace metadata) against the model's from the probe.  Shared memory on one
  * VM here was 118 ns in some minutes and 378 ns in others; a model probed in
- * the one state predicts the programs that only communicate 30-45% short
- * in the other, and no term of the model can tell. */
+ * the fast state predicted alter 69.7% short in the slow one, and no term of
+ * the model can tell. */
 static void latency_state(json_t *md, json_t *pd, json_t *row, FILE *out)
 {
     double now = ps_json_num(json_object_get(json_object_get(md, "trace_meta"), "latency_check"), "half_round_trip_s");
