@@ -88,7 +88,7 @@ m, p = t(sys.argv[1]), t(sys.argv[2])
 rows = json.load(open(sys.argv[2])).get("comparison") or [{}]
 u = rows[0].get("measured_uncertainty")
 busy = rows[0].get("measured_others_busy_pct")
-# the run's 1-byte half round trip over the model's (parscope compare's latency_check)
+# the run's 8-byte half round trip over the model's (parscope compare's latency_check)
 lc = (rows[0].get("latency_check") or {}).get("run_over_model")
 print("%s\t%s\t%.6g\t%.6g\t%.4f\t%s-%s\t%s\t%s\t%s" % (sys.argv[3], sys.argv[4], m, p, (p - m) / m, sys.argv[5],
                                                      sys.argv[6], "%.1f%%" % (100 * u) if isinstance(u, (int, float)) else "-",
@@ -114,9 +114,9 @@ busy = ["%s (%s%%)" % (r[0], r[7]) for r in rows if len(r) > 7 and r[7] != "-" a
 if busy: print("measured while other processes used over 10%% of the machine: %s" % ", ".join(busy))
 # the link in another state than the probe saw (the run's latency check 1.5 times the model's or more)
 other = ["%s (x%s)" % (r[0], r[8]) for r in rows if len(r) > 8 and r[8] != "-" and not 1 / 1.5 < float(r[8]) < 1.5]
-if other: print("measured with the 1-byte half round trip 1.5 times the model's or more, or 1/1.5 or less "
+if other: print("measured with the 8-byte half round trip 1.5 times the model's or more, or 1/1.5 or less "
                 "(the machine in another state than probed): %s" % ", ".join(other))
 lcs = [float(r[8]) for r in rows if len(r) > 8 and r[8] != "-"]
-if lcs: print("run's 1-byte half round trip over the model's: %.2f-%.2f" % (min(lcs), max(lcs)))
+if lcs: print("run's 8-byte half round trip over the model's: %.2f-%.2f" % (min(lcs), max(lcs)))
 PY
 echo "load at the end: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -474,7 +474,7 @@ static const char *not_firm(char *b, size_t n, const json_t *pr)
                            "taken while other processes kept the machine busy)", k);
     if (o > 0 && w >= 0 && (size_t)w < n)
         snprintf(b + w, n - (size_t)w, "; %lld of them measured while the link was in another state than the probe "
-                                       "saw (the 1-byte half round trip 1.5 times the model's, or 1/1.5 of it)", o);
+                                       "saw (the 8-byte half round trip 1.5 times the model's, or 1/1.5 of it)", o);
     return b;
 }
 

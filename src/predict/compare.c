@@ -29,7 +29,7 @@
 /* computation this much slower than predicted, with ranks sharing a node, is
  * named as the ranks slowing each other */
 #define PS_COMPARE_SHARED 0.10
-/* a run's 1-byte half round trip this many times the model's (or below its
+/* a run's 8-byte half round trip this many times the model's (or below its
  * inverse): the machine is in another state than when it was probed */
 #define PS_COMPARE_LATENCY 1.5
 
@@ -262,16 +262,17 @@ static void shared_node_compute(json_t *md, json_t *ma, json_t *pa, json_t *row,
             ratio, (long long)per);
 }
 
-/* The link's state: the 1-byte half round trip ranks 0 and 1 measured just
- * before the measured run's timed interval (the runtime's latency check,
- * trace metadata) against the model's from the probe.  Shared memory on one
- * VM here was 118 ns in some minutes and 378 ns in others; a model probed in
- * the fast state predicted alter 69.7% short in the slow one, and no term of
- * the model can tell. */
+/* The link's state: half the best round trip of rank 1's clock
+ * synchronisation with rank 0 (one 8-byte message each way, 24 rounds before
+ * and after the timed interval: the run's ranks[1].clock_rtt) against the
+ * model's 8-byte half round trip from the probe.  Shared memory on one VM
+ * here was 118 ns in some minutes and 378 ns in others; a model probed in the
+ * fast state predicted alter 69.7% short in the slow one, and no term of the
+ * model can tell. */
 static void latency_state(json_t *md, json_t *pd, json_t *row, FILE *out)
 {
-    double now = ps_json_num(json_object_get(json_object_get(md, "trace_meta"), "latency_check"), "half_round_trip_s");
-    double model = ps_json_num(json_object_get(pd, "machine"), "half_round_trip_1B_s");
+    double now = ps_json_num(json_array_get(json_object_get(md, "ranks"), 1), "clock_rtt") / 2;
+    double model = ps_json_num(json_object_get(pd, "machine"), "half_round_trip_8B_s");
     if (!(now > 0) || !(model > 0)) return;
     double ratio = now / model;
     int differs = ratio > PS_COMPARE_LATENCY || ratio < 1 / PS_COMPARE_LATENCY;
@@ -281,8 +282,8 @@ static void latency_state(json_t *md, json_t *pd, json_t *row, FILE *out)
     char a[32], b[32];
     ps_fmt_time(a, sizeof a, now);
     ps_fmt_time(b, sizeof b, model);
-    fprintf(out, "        the 1-byte half round trip just before the measured run was %s, the model's %s (%.2f "
-                 "times): the machine was not in the state it was probed in (or the model is another "
+    fprintf(out, "        the 8-byte half round trip between ranks 0 and 1 around the measured run was %s, the "
+                 "model's %s (%.2f times): the machine was not in the state it was probed in (or the model is another "
                  "machine's), and the predicted communication carries that difference\n",
             a, b, ratio);
 }

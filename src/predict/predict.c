@@ -78,8 +78,10 @@ static json_t *model_json(const predict_ctx *c, const ps_sim_opts *so, double st
                           so->eager_bytes, "nodes", so->nodes > 0 ? so->nodes : m->nodes > 0 ? m->nodes : 1,
                           "oversubscription", stretch);
     if (m->star && so->bus < 0 && m->link_rate > 0) json_object_set_new(j, "link_rate", json_real(m->link_rate));
-    /* the probe's 1-byte half round trip (ranks 0 and 1): compare sets a run's beside it */
-    if (m->npp >= 2) json_object_set_new(j, "half_round_trip_1B_s", json_real(ps_machine_msg_time(m, 1)));
+    /* the probe's half round trip of one double (ranks 0 and 1): compare sets beside it a run's
+     * from its clock synchronisation, which sends one double each way */
+    if (m->npp >= 2)
+        json_object_set_new(j, "half_round_trip_8B_s", json_real(ps_machine_msg_time(m, sizeof(double))));
     if (so->work_flop_time > 0) json_object_set_new(j, "work_flop_time", json_real(so->work_flop_time));
     if (m->lg.n > 0 && m->lg.rate > 0)
         json_object_set_new(j, "bucket_at_start", json_string(so->no_warmup ? "full" : "after the warm-up"));

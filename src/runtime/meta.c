@@ -143,10 +143,6 @@ char *ps__trace_meta(const ps_trace *t, const char *mpi_library, int same_host, 
     for (int r = 0; r < t->nranks; r++) json_array_append_new(hosts, str_or_null(t->rank[r].host));
     json_object_set_new(m, "hosts", hosts);
     json_object_set_new(m, "structure", ps__structure_json());
-    /* the link's state just before the timed interval (mpi_backend.c) */
-    if (ps__rt.half_rt_1b > 0)
-        json_object_set_new(m, "latency_check", json_pack("{s:i, s:[i,i], s:f}", "bytes", 1, "ranks", 0, 1,
-                                                          "half_round_trip_s", ps__rt.half_rt_1b));
     char *text = json_dumps(m, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
     json_decref(m);
     return text;

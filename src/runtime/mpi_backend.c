@@ -56,7 +56,6 @@ static int    clk_same_host = 1;
 #define TAG_CLOCK 0x7ff0
 #define TAG_GATHER 0x7ff1
 #define TAG_WARMUP 0x7ff2
-#define PS_LATENCY_CHECK_TRIPS 10   /* round trips a batch of the latency check */
 
 /* ---- clock synchronisation -------------------------------------------------- */
 
@@ -387,35 +386,6 @@ static void warm_up(void)
     free(rb);
 }
 
-/* The state of the link the run meets: ranks 0 and 1 ping-pong 1 byte, three
- * batches of PS_LATENCY_CHECK_TRIPS round trips, rank 0 keeps the best batch's
- * mean half round trip (raw MPI, as the probe's ping-pong; after the warm-up,
- * so connections are open).  A model probed while the machine was in another
- * state (shared memory here: 118 or 378 ns, minutes apart) is told by this. */
-static void latency_check(void)
-{
-    int me = ps__rt.rank;
-    ps__rt.half_rt_1b = 0;
-    if (ps__rt.size < 2 || me > 1) return;
-    char b = 0;
-    double best = 0;
-    for (int k = 0; k < 3; k++) {
-        double t0 = MPI_Wtime();
-        for (int i = 0; i < PS_LATENCY_CHECK_TRIPS; i++) {
-            if (me == 0) {
-                MPI_Send(&b, 1, MPI_BYTE, 1, TAG_WARMUP, comm);
-                MPI_Recv(&b, 1, MPI_BYTE, 1, TAG_WARMUP, comm, MPI_STATUS_IGNORE);
-            } else {
-                MPI_Recv(&b, 1, MPI_BYTE, 0, TAG_WARMUP, comm, MPI_STATUS_IGNORE);
-                MPI_Send(&b, 1, MPI_BYTE, 0, TAG_WARMUP, comm);
-            }
-        }
-        double h = (MPI_Wtime() - t0) / PS_LATENCY_CHECK_TRIPS / 2;
-        if (k == 0 || h < best) best = h;
-    }
-    if (me == 0) ps__rt.half_rt_1b = best;
-}
-
 static int mpi_init(void)
 {
     int flag = 0;
@@ -467,10 +437,7 @@ static int mpi_init(void)
     }
     clk_start = clock_estimate();
     const char *nw = getenv("PARSCOPE_NO_WARMUP");
-    if (!ps__rt.no_warmup && !(nw && *nw && strcmp(nw, "0"))) {
-        warm_up();
-        latency_check();
-    }
+    if (!ps__rt.no_warmup && !(nw && *nw && strcmp(nw, "0"))) warm_up();
     /* twice: the first barrier may set up connections (TCP), so ranks leave
      * it far apart; the second starts the timed interval nearly together */
     MPI_Barrier(comm);

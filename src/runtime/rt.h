@@ -59,9 +59,6 @@ typedef struct ps__runtime {
     int                  verify_failed;
     int                  tracing;        /* 0 with --no-trace: no events, no timestamps */
     int                  no_warmup;      /* --no-warmup: connections open inside the timed interval */
-    /* rank 0: the best 1-byte half round trip with rank 1 just before the
-     * timed interval (mpi_backend.c), 0 = not measured */
-    double               half_rt_1b;
     int                  setup_ended;    /* ps_setup_end() restarted the timed interval */
     /* memory-system counters over the timed interval (memcount.c); -1: not measured */
     int64_t              timed_minflt, timed_majflt, timed_cache_misses;

@@ -194,17 +194,17 @@ for c in "1.4e-3 2 1.4" "1.05e-3 2 -" "1.4e-3 1 -"; do
             fail "compare JSON: slower computation on a shared node"
     fi
 done
-# the link in another state than when the model was probed: the run's 1-byte half round trip
-# (its latency check, in the trace metadata) 1.5 times the model's or more, or 1 / 1.5 or less,
+# the link in another state than when the model was probed: the run's 8-byte half round trip
+# (half rank 1's best clock-synchronisation round trip) 1.5 times the model's or more, or 1 / 1.5 or less,
 # is said with the factor; 1.08 is not; without the check nothing is said
 mk_lat() { # mk_lat MEASURED_OUT PREDICTED_OUT RUN_HALF_RT (- : none)
     python3 - "$T/m_close.json" "$T/pts.json" "$@" <<'PY'
 import json, sys
 m = json.load(open(sys.argv[1])); pts = json.load(open(sys.argv[2]))
-m.setdefault("trace_meta", {}).pop("latency_check", None)
+m["ranks"][1].pop("clock_rtt", None)
 if sys.argv[5] != "-":
-    m["trace_meta"]["latency_check"] = {"bytes": 1, "ranks": [0, 1], "half_round_trip_s": float(sys.argv[5])}
-for p in pts["points"]: p["machine"]["half_round_trip_1B_s"] = 1.2e-7
+    m["ranks"][1]["clock_rtt"] = 2 * float(sys.argv[5])
+for p in pts["points"]: p["machine"]["half_round_trip_8B_s"] = 1.2e-7
 json.dump(m, open(sys.argv[3], "w")); json.dump(pts, open(sys.argv[4], "w"))
 PY
 }
@@ -220,7 +220,7 @@ for c in "3.696e-7 3.08" "0.5e-7 0.42" "1.3e-7 -" "- -"; do
             [ "$(jget "$T/c6.json" 'd["rows"][0]["latency_check"]["differs"]')" = False ] || fail "compare JSON: latency $run"
         fi
     else
-        grep -q "the 1-byte half round trip just before the measured run was .*, the model's 120 ns ($want times): the machine was not in the state it was probed in" "$T/out" ||
+        grep -q "the 8-byte half round trip between ranks 0 and 1 around the measured run was .*, the model's 120 ns ($want times): the machine was not in the state it was probed in" "$T/out" ||
             fail "compare: a run's latency $run against the model's 120 ns not said: $(cat "$T/out")"
         [ "$(jget "$T/c6.json" '[round(d["rows"][0]["latency_check"]["run_over_model"], 2), d["rows"][0]["latency_check"]["differs"]]')" = "[$want, True]" ] ||
             fail "compare JSON: latency $run against 120 ns"
