@@ -59,9 +59,15 @@ if [ -z "$model" ]; then
   # a busy machine stretches the probe well beyond its usual minute
   "${wrap[@]}" "$PARSCOPE" probe --quick -q --timeout 900 -o "$model" --json "$work/probe.json" --svg-dir "$work"
 fi
-grep -E '^(S|o_post|o_done|contention|progress_send|progress_recv|rate|burst) = ' "$model" | tr '\n' ' ' |
+grep -E '^(network|S|o_post|o_done|contention|progress_send|progress_recv|rate|burst) = ' "$model" | tr '\n' ' ' |
   sed 's/^/model:   /'
 echo
+# the bus decision and what it came from (both directions at once against one)
+[ -s "$work/probe.json" ] && python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1])).get("duplex")
+if d: print("duplex:  exchange / one-way %.2f (rounds %s)" % (d["ratio"], ", ".join("%.2f" % r for r in d.get("round_ratios", []))))
+' "$work/probe.json"
 echo
 printf "%-12s %-34s %12s %12s %8s %8s  %s\n" program command measured predicted error "meas. +-" load
 for row in "${programs[@]}"; do

@@ -580,7 +580,7 @@ static void decide(int rank, int peer, const ps_probe_budget *b, json_t *out)
                                                                    ps__json_array_of(rt, LG_CHUNKS)));
         }
         share_double(rank, peer, &ratio);
-        lg_shared = ratio > PS_PROBE_BUS_RATIO;
+        lg_shared = ratio > PS_PROBE_BUCKET_SHARED;
     }
     lg_max = b->name[0] == 'f' ? PS_PROBE_MAX_BYTES : PS_PROBE_MAX_BYTES / 4;
     if (lg_shaped) lg_max = (long)fmin(LG_SHAPED_MAX, lg_burst / 2);

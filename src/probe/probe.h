@@ -64,7 +64,8 @@ double ps_probe_budget_seconds(ps_probe_mode mode);
 #define PS_PROBE_MAX_RT      0.25         /*   and no larger size once a round trip exceeds this */
 #define PS_PROBE_DUPLEX_BYTES (1L << 20)  /* both directions at once: at most this size */
 #define PS_PROBE_DUPLEX_REPS 3            /*   best of this many */
-#define PS_PROBE_BUS_RATIO   1.6          /* exchange / one-way time above this: a shared link (bus) */
+#define PS_PROBE_BUS_RATIO   1.2          /* exchange / one-way time above this (rounds' median): a shared link (bus) */
+#define PS_PROBE_BUCKET_SHARED 1.6        /* a shaped link: both ways' series this much slower = one bucket */
 #define PS_PROBE_BUCKET_TOL  1.43         /* a token bucket's rate and a stream's agree within this factor */
 #define PS_PROBE_STEP_RATIO  0.85         /* bandwidth falling below this fraction of the previous size's = a step */
 #define PS_PROBE_PAIR_MAX_BYTES (1L << 20) /* the other pair (within / between nodes): sizes 1, 4, .. this */
