@@ -525,36 +525,44 @@ json_t *ps_probe_analyze(const json_t *raw, ps_machine *m, char *err, size_t err
      * A full-duplex link takes about the one-way time (1.03 times: the
      * emulated cluster's links, another VM's shared memory), one queue about
      * twice.  The simulator knows only those two; where the directions share
-     * part of the way (one node's memory on this VM: 1.23 to 2.2 times, in two
+     * part of the way (one node's memory on this VM: 1.23 to 2.7 times, in two
      * regimes that change over minutes) one queue predicted the programs that
      * send both ways closer than none (docs/BENCHMARKS.md: xbcast -16% against
      * -45% to -58%), so anything clearly above a free link counts as shared.
-     * Each round's exchange is the best of its few and the rounds' median
-     * counts, not their best, so that one lucky round does not decide.  The
-     * one-way time is the ping-pong's best, which rounds repeat closely. */
+     * Each round's exchange is the best of its few, over the best one-way time
+     * of the same size over all rounds: a round's own best is no fair divisor,
+     * as later rounds of a quick probe get less of the budget, fewer samples and
+     * a higher best (36.7 us in the first round, 42 to 61 us in later ones, on
+     * one VM), while an exchange is always the best of PS_PROBE_DUPLEX_REPS.
+     * The rounds' median ratio counts, not their best, so that one lucky round
+     * does not decide. */
     int bus = 0;
     {
-        double exr[64], one = INFINITY, dbytes = 0;
-        int nex = 0;
-        for (size_t i = 0; i < json_array_size(rounds) && nex < 64; i++) {
+        double rr[64], exr[64], one = INFINITY, dbytes = 0;
+        int nr = 0;
+        size_t k;
+        json_t *row;
+        for (size_t i = 0; i < json_array_size(rounds) && nr < 64; i++) {
             const json_t *d = json_object_get(json_array_get(rounds, i), "duplex");
             double x = ps_json_num(d, "exchange");
             if (!d || !(x > 0)) continue;
             dbytes = ps_json_num(d, "bytes");
-            exr[nex++] = x;
+            exr[nr++] = x;
         }
-        size_t k;
-        json_t *row;
         json_array_foreach(json_object_get(pp, "sizes"), k, row)
             if (ps_json_num(row, "bytes") == dbytes) one = ps_json_num(row, "min");
-        if (nex && isfinite(one) && one > 0) {
+        if (nr && isfinite(one) && one > 0) {
             json_t *per = json_array();
+            double lo = INFINITY, hi = 0;
             int above = 0;
-            for (int i = 0; i < nex; i++) {
-                json_array_append_new(per, json_real(exr[i] / one));
-                above += exr[i] / one > PS_PROBE_BUS_RATIO;
+            for (int i = 0; i < nr; i++) {
+                rr[i] = exr[i] / one;
+                json_array_append_new(per, json_real(rr[i]));
+                above += rr[i] > PS_PROBE_BUS_RATIO;
+                lo = fmin(lo, rr[i]);
+                hi = fmax(hi, rr[i]);
             }
-            double ex = ps_median(exr, (size_t)nex), ratio = ex / one;
+            double ratio = ps_median(rr, (size_t)nr), ex = ps_median(exr, (size_t)nr);
             bus = ratio > PS_PROBE_BUS_RATIO;
             json_object_set_new(doc, "duplex", json_pack("{sfsfsfsfsbso}", "bytes", dbytes, "one_way", one, "exchange",
                                                          ex, "ratio", ratio, "shared", bus, "round_ratios", per));
@@ -565,18 +573,12 @@ json_t *ps_probe_analyze(const json_t *raw, ps_machine *m, char *err, size_t err
                          "two ranks exchanging %s at once take %.2f times one direction's time: the link is shared "
                          "(one queue, half duplex, or one node's memory), so the model says network = bus",
                          a, ratio);
-            if (above && above < nex) {
-                double lo = INFINITY, hi = 0;
-                for (int i = 0; i < nex; i++) {
-                    lo = fmin(lo, exr[i] / one);
-                    hi = fmax(hi, exr[i] / one);
-                }
+            if (above && above < nr)
                 ps__warn(warnings,
                          "the rounds' exchanges of %s took %.2f to %.2f times one direction's time, on both sides of "
                          "%.2f: the link is partly shared, and the model's network = %s (from their median, %.2f) is "
                          "uncertain for programs that send both ways at once",
                          a, lo, hi, PS_PROBE_BUS_RATIO, bus ? "bus" : "nobus", ratio);
-            }
         }
     }
     /* a shaped link whose one token bucket both directions share is a bus too,

@@ -42,8 +42,9 @@ ok &= hosts == ["node0", "node1", "node0"]
 model, po = d["model"], d.get("pingpong_other", {})
 good = model["network"] == "star" and model["nodes"] == 2 and model["pingpong_between"] == "nodes" and \
     abs(model["link_rate"] - hk["r_inf"]) <= 1e-9 * hk["r_inf"]
-print("model: network %s, %s nodes, ping-pong between %s, link %.2f MB/s" % (model["network"], model["nodes"],
-      model["pingpong_between"], model.get("link_rate", 0) / 1e6))
+print("model: network %s, %s nodes, ping-pong between %s, link %.2f MB/s; both ways at once %s times one way (rounds %s)" % (
+      model["network"], model["nodes"], model["pingpong_between"], model.get("link_rate", 0) / 1e6,
+      d.get("duplex", {}).get("ratio"), d.get("duplex", {}).get("round_ratios")))
 ok &= good
 ini = open(sys.argv[2]).read()
 good = po.get("partner") == 2 and po.get("between") == "ranks of one node" and po["latency"] < pp["latency"] and \

@@ -332,7 +332,7 @@ characterize_sigterm)
   # fingerprint alone can end within a second on a warm machine, before any signal
   "$ps" characterize -n 2 -o D --steps fingerprint,scale --budget 20 -q > out 2>&1 &
   pid=$!
-  wait_for 30 grep -q '"step":"fingerprint"' D/steps.ndjson || fail "characterize did not get past its fingerprint"
+  wait_for 30 grep -qs '"step":"fingerprint"' D/steps.ndjson || fail "characterize did not get past its fingerprint"
   sleep 0.5
   stop_job TERM $pid 143 "SIGTERM during characterize"
   check "report.html written" test -s D/report.html

@@ -357,7 +357,9 @@ TEST_IMPL(probe_bus)
         if (doc) {
             const json_t *d = json_object_get(doc, "duplex");
             CHECK(NEAR(num(d, "ratio"), median[c], 1e-6), "case %d: ratio %g", c, num(d, "ratio"));
-            CHECK(json_array_size(json_object_get(d, "round_ratios")) == 3);
+            CHECK(json_array_size(json_object_get(d, "round_ratios")) == 3 &&
+                  NEAR(json_number_value(json_array_get(json_object_get(d, "round_ratios"), 2)), rounds[c][2], 1e-6),
+                  "case %d: the rounds' ratios in their order", c);
             CHECK(m.bus == bus[c], "case %d", c);
             CHECK(strcmp(json_string_value(json_object_get(json_object_get(doc, "model"), "network")),
                          bus[c] ? "bus" : "nobus") == 0);
@@ -512,6 +514,18 @@ TEST_IMPL(probe_recorded)
             failed_fits++;
             CHECK(json_is_null(json_object_get(bsp, "l")) && m.bsp_l == 0 && m.bsp_g == 0 && m.bsp_fit_note[0],
                   "%s: a failed fit in the model", files[i]);
+        }
+        /* both directions at once: each round's exchange over the best one-way time, the median
+         * decides; the first file's rounds read 1.49, 1.88 and 20.6 (exchanges of 80.5, 102.1 and
+         * 1117 us against 54.2 us): a bus, where the old rule (the best round against 1.6) said nobus */
+        const json_t *du = json_object_get(doc, "duplex");
+        CHECK(m.bus == 1 && json_is_true(json_object_get(du, "shared")), "%s: not a bus", files[i]);
+        if (i == 0) {
+            const json_t *rr = json_object_get(du, "round_ratios");
+            CHECK(json_array_size(rr) == 3 && NEAR(json_number_value(json_array_get(rr, 0)), 80.5 / 54.2, 0.01) &&
+                      NEAR(json_number_value(json_array_get(rr, 2)), 1117.3 / 54.2, 0.01) &&
+                      NEAR(num(du, "ratio"), json_number_value(json_array_get(rr, 1)), 1e-9),
+                  "%s: the rounds' ratios", files[i]);
         }
         if (i == 0) {
             const json_t *pooled = json_object_get(json_object_get(bsp, "hrelation"), "fit_high");
