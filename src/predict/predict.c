@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "parscope/parscope.h"
 #include "predict/predict_int.h"
@@ -24,7 +25,8 @@
 typedef struct predict_ctx {
     const ps_predict_opts *o;
     ps_machine             m;
-    ps__calibration        cal;
+    ps__calibration        cal;       /* --calibrate: the 1-rank run alone */
+    ps__calibration        cal_busy;  /* ... beside copies of itself: counts whose ranks share a node */
     int                    several;   /* more than one count: DIR/pP/ paths, a "points" document */
     const char            *name;      /* the workload's name */
     long                   size, iterations;
@@ -64,6 +66,27 @@ static void point_dir(char *buf, size_t n, const char *base, int P, int several)
 static int time_shared(const ps_machine *m, int nranks)
 {
     return m->processors > 0 && nranks > m->processors;
+}
+
+/* The ranks that compute at once on one node at P ranks: the model's nodes
+ * (or --nodes) share them out, up to its processors a node.  A model that
+ * does not say how many a node holds (a hand-written one, the seed's
+ * machines: one processor a node) has them alone. */
+static int ranks_per_node(const predict_ctx *c, int P)
+{
+    const ps_machine *m = &c->m;
+    if (m->cores_per_node <= 1) return 1;
+    int nodes = c->o->sim.nodes > 0 ? c->o->sim.nodes : m->nodes;
+    int q = nodes > 1 ? (P + nodes - 1) / nodes : P;
+    return q < m->cores_per_node ? q : m->cores_per_node;
+}
+
+/* --calibrate's prices for P ranks: where ranks share a node they compute at
+ * once and slow each other (caches, memory, a VM's host), so the prices of
+ * the run made beside copies of itself, when there are some. */
+static const ps__calibration *calibration_for(const predict_ctx *c, int P)
+{
+    return ranks_per_node(c, P) > 1 && c->cal_busy.n ? &c->cal_busy : &c->cal;
 }
 
 static json_t *model_json(const predict_ctx *c, const ps_sim_opts *so, double stretch, int nranks)
@@ -266,16 +289,17 @@ static int predict_one(predict_ctx *c, int P, json_t **doc, ps_sim_result *res, 
     ps_sim_opts so = c->o->sim;
     so.build_trace = c->o->trace_dir || c->o->activities;
     double *rates = NULL, *per_call = NULL;
-    if (c->cal.n) {
+    const ps__calibration *cal = calibration_for(c, s->nranks);
+    if (cal->n) {
         rates = ps_xcalloc((size_t)s->nconstructs + 1, sizeof *rates);
         per_call = ps_xcalloc((size_t)s->nconstructs + 1, sizeof *per_call);
         for (int k = 0; k < s->nconstructs; k++) {
             /* not exercised at 1 rank: the run's average; a copy not made there: the model's memory rate */
-            rates[k] = k == PS_C_DATA_MOVE ? 0 : c->cal.average;
-            for (int j = 0; j < c->cal.n; j++)
-                if (!strcmp(s->constructs[k], c->cal.names[j])) {
-                    rates[k] = c->cal.sec_per_flop[j];
-                    per_call[k] = c->cal.flops_per_call[j];
+            rates[k] = k == PS_C_DATA_MOVE ? 0 : cal->average;
+            for (int j = 0; j < cal->n; j++)
+                if (!strcmp(s->constructs[k], cal->names[j])) {
+                    rates[k] = cal->sec_per_flop[j];
+                    per_call[k] = cal->flops_per_call[j];
                 }
         }
         so.construct_flop_time = rates;
@@ -317,7 +341,14 @@ static int predict_one(predict_ctx *c, int P, json_t **doc, ps_sim_result *res, 
     if (res->unpriced_bytes > 0)
         json_object_set_new(d, "unpriced_data_move_bytes", json_real(res->unpriced_bytes));
     if (c->o->activities && res->trace) json_object_set_new(d, "activities", ps_breakdown_json(res->trace));
-    if (c->cal.n || c->cal.none) json_object_set_new(d, "calibration", ps__predict_calibration_json(&c->cal));
+    const ps__calibration *used = calibration_for(c, res->nranks);
+    if (used->n || used->none) {
+        json_t *cj = ps__predict_calibration_json(used);
+        /* beside the 1-rank run's own average: what the companions cost */
+        if (used != &c->cal && c->cal.average > 0)
+            json_object_set_new(cj, "average_over_alone", json_real(used->average / c->cal.average));
+        json_object_set_new(d, "calibration", cj);
+    }
     json_object_set_new(d, "simulation", simulation_json(&st, res, wall));
     *doc = d;
     return 0;
@@ -365,9 +396,21 @@ int ps_predict_run(const ps_predict_opts *o, json_t **out, FILE *f, char *err, s
     c.size = o->size > 0 ? o->size : (w ? w->default_size : 0);
     c.iterations = o->iterations > 0 ? o->iterations : (w ? w->default_iterations : 0);
     int rc = check_input(&c, err, errlen);
-    if (!rc && o->calibrate) rc = ps__predict_calibrate(o, &c.cal, f, err, errlen);
+    if (!rc && o->calibrate) rc = ps__predict_calibrate(o, 1, &c.cal, f, err, errlen);
+    /* counts whose ranks share a node: prices from the 1-rank run beside as
+     * many copies of itself as the most crowded node of them holds, up to
+     * this machine's processors (the calibration runs here) */
+    if (!rc && o->calibrate && c.cal.n) {
+        int busy = 1;
+        long here = sysconf(_SC_NPROCESSORS_ONLN);
+        for (int k = 0; k < o->nranks; k++)
+            if (ranks_per_node(&c, o->ranks[k]) > busy) busy = ranks_per_node(&c, o->ranks[k]);
+        if (here > 0 && busy > here) busy = (int)here;
+        if (busy > 1) rc = ps__predict_calibrate(o, busy, &c.cal_busy, f, err, errlen);
+    }
     if (rc) {
         ps__predict_calibration_free(&c.cal);
+        ps__predict_calibration_free(&c.cal_busy);
         return rc;
     }
     if (!o->quiet) {
@@ -400,6 +443,7 @@ int ps_predict_run(const ps_predict_opts *o, json_t **out, FILE *f, char *err, s
         ps_sim_result_free(&res);
     }
     ps__predict_calibration_free(&c.cal);
+    ps__predict_calibration_free(&c.cal_busy);
     if (!o->quiet && json_array_size(points))
         fprintf(f, "(speedup against the first count; work / comm / wait: the simulator's breakdown, seconds per "
                    "rank on average)\n");

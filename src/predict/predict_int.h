@@ -14,6 +14,7 @@ typedef struct ps__calibration {
     double  average;   /* the run's seconds per flop over all its computation: the price of a
                           construct the 1-rank run did not exercise (psrs merges nothing at P = 1) */
     int     none;      /* asked for, but the run had no computation with flops: nothing priced */
+    int     ranks;     /* 1: the run alone; k > 1: with k - 1 companions running the same (--alone) */
 } ps__calibration;
 
 /* Beyond this share of the 1-rank run outside measured computation, spreading it over the
@@ -27,8 +28,12 @@ const char *ps__calibration_warning(const ps__calibration *c);
  * dir.  0, 1 it failed (err), 2 bad input (err). */
 int ps__predict_record(const ps_predict_opts *o, int P, const char *dir, char *err, size_t errlen);
 
-/* The 1-rank run and the rates (printed to out unless quiet).  0, 1, 2 as above. */
-int     ps__predict_calibrate(const ps_predict_opts *o, ps__calibration *c, FILE *out, char *err, size_t errlen);
+/* The 1-rank run and the rates (printed to out unless quiet).  With ranks > 1
+ * the run is a job of that many ranks, each the program alone (--alone): the
+ * first measures while the others keep the node's processors busy with the
+ * same work, as the ranks of a predicted run sharing a node do.  0, 1, 2 as above. */
+int     ps__predict_calibrate(const ps_predict_opts *o, int ranks, ps__calibration *c, FILE *out, char *err,
+                              size_t errlen);
 json_t *ps__predict_calibration_json(const ps__calibration *c);
 void    ps__predict_calibration_free(ps__calibration *c);
 

@@ -78,11 +78,14 @@ void ps__predict_calibration_free(ps__calibration *c)
  * copies); time in the timed interval outside any of them (uninstrumented
  * code) is spread over all of them in proportion, so the 1-rank prediction
  * reproduces the run. */
-int ps__predict_calibrate(const ps_predict_opts *o, ps__calibration *c, FILE *out, char *err, size_t errlen)
+int ps__predict_calibrate(const ps_predict_opts *o, int ranks, ps__calibration *c, FILE *out, char *err,
+                          size_t errlen)
 {
-    ps_run_spec spec = {.workload = o->workload, .ranks = 1,
+    ps_run_spec spec = {.workload = o->workload, .ranks = ranks > 1 ? ranks : 1,
                         .size = o->calibrate_size > 0 ? o->calibrate_size : o->size, .iterations = o->iterations,
                         .trials = o->trials};
+    static char *const alone[] = {"--alone", NULL};
+    if (ranks > 1) spec.extra_args = alone;
     spec.launch = (ps_launch_opts){.launcher = o->launcher, .timeout = o->timeout, .quiet = 1};
     ps_run_result r;
     int rc = ps_run_workload(&spec, &r, NULL, NULL, err, errlen);
@@ -107,6 +110,7 @@ int ps__predict_calibrate(const ps_predict_opts *o, ps__calibration *c, FILE *ou
         sum += e->t1 - e->t0;
         if (!move) csum += e->t1 - e->t0;
     }
+    c->ranks = ranks > 1 ? ranks : 1;
     c->time = rt->t_end - rt->t_begin;
     c->factor = sum > 0 ? c->time / sum : 1;
     double flops = 0; /* the average price is of computation: bytes copied are no flops */
@@ -129,15 +133,21 @@ int ps__predict_calibrate(const ps_predict_opts *o, ps__calibration *c, FILE *ou
     if (!c->n) {
         /* nothing to price: the prediction is the model's alone, as without --calibrate */
         c->none = 1;
-        fprintf(stderr, "parscope: predict --calibrate: %s has no computation with flops to calibrate; "
-                        "predicted from the machine model alone\n", o->workload);
+        if (c->ranks == 1)
+            fprintf(stderr, "parscope: predict --calibrate: %s has no computation with flops to calibrate; "
+                            "predicted from the machine model alone\n", o->workload);
         return 0;
     }
-    if (1 - 1 / c->factor > PS__CAL_OUTSIDE_MAX)
+    if (1 - 1 / c->factor > PS__CAL_OUTSIDE_MAX && c->ranks == 1)
         fprintf(stderr, "parscope: predict --calibrate: %s\n", ps__calibration_warning(c));
     if (!o->quiet) {
-        fprintf(out, "Calibration: 1-rank run, best of %d: %.6g s, %.1f%% outside measured computation; seconds per flop:",
-                o->trials, c->time, 100 * (1 - 1 / c->factor));
+        if (c->ranks > 1)
+            fprintf(out, "Calibration with the node busy: the 1-rank run while %d more cop%s of it run beside it, "
+                         "best of %d: %.6g s, %.1f%% outside measured computation; seconds per flop:",
+                    c->ranks - 1, c->ranks == 2 ? "y" : "ies", o->trials, c->time, 100 * (1 - 1 / c->factor));
+        else
+            fprintf(out, "Calibration: 1-rank run, best of %d: %.6g s, %.1f%% outside measured computation; seconds per flop:",
+                    o->trials, c->time, 100 * (1 - 1 / c->factor));
         for (int k = 0; k < c->n; k++)
             fprintf(out, "%s %s %.3g%s", k ? "," : "", c->names[k], c->sec_per_flop[k],
                     is_data_move(c->names[k]) ? " (per byte)" : "");
@@ -161,7 +171,10 @@ const char *ps__calibration_warning(const ps__calibration *c)
 json_t *ps__predict_calibration_json(const ps__calibration *c)
 {
     json_t *j = json_object(), *rates = json_object();
-    json_object_set_new(j, "from", json_string("1-rank run under MPI, fastest trial"));
+    json_object_set_new(j, "from", json_string(c->ranks > 1 ? "1-rank run under MPI beside copies of itself (--alone), "
+                                                              "fastest trial"
+                                                            : "1-rank run under MPI, fastest trial"));
+    json_object_set_new(j, "ranks", json_integer(c->ranks));
     if (c->none)
         json_object_set_new(j, "note", json_string("no computation with flops: nothing calibrated, the machine "
                                                    "model's figures are used"));

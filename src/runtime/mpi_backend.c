@@ -43,6 +43,7 @@ static int    nreqs, reqcap;   /* slots in use (in posting order) and capacity *
 static int    nactive;
 static uint32_t reqseq;       /* request ids, 1-based per rank */
 static MPI_Comm comm = MPI_COMM_NULL;
+static int companion;  /* --alone, not the job's first rank: writes nothing */
 static int    we_initialized_mpi;
 static char   hostname[64];
 static char   mpi_lib[MPI_MAX_LIBRARY_VERSION_STRING];
@@ -398,7 +399,20 @@ static int mpi_init(void)
         }
         we_initialized_mpi = 1;
     }
-    MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+    /* --alone: each rank runs the program as a 1-rank job of its own, all
+     * started together; the job's first rank reports, the others (companions)
+     * only keep the node's other processors busy with the same work, as a
+     * multi-rank run does: calibrating a price per flop that way includes what
+     * ranks computing at once cost each other (shared caches and memory) */
+    int world_rank = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
+    if (ps__rt.alone) {
+        MPI_Barrier(MPI_COMM_WORLD);
+        MPI_Comm_dup(MPI_COMM_SELF, &comm);
+        companion = world_rank > 0;
+    } else {
+        MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+    }
     MPI_Comm_rank(comm, &ps__rt.rank);
     MPI_Comm_size(comm, &ps__rt.size);
     gethostname(hostname, sizeof hostname - 1);
@@ -419,9 +433,10 @@ static int mpi_init(void)
 
     const char *sd = getenv("PARSCOPE_STATUS_DIR");
     if (sd && *sd) {
-        snprintf(status_file, sizeof status_file, "%s/rank.%d.alive", sd, ps__rt.rank);
-        snprintf(status_died, sizeof status_died, "%s/rank.%d.died", sd, ps__rt.rank);
-        snprintf(status_stopped, sizeof status_stopped, "%s/rank.%d.stopped", sd, ps__rt.rank);
+        /* by the job's rank: under --alone every rank is rank 0 of its own */
+        snprintf(status_file, sizeof status_file, "%s/rank.%d.alive", sd, world_rank);
+        snprintf(status_died, sizeof status_died, "%s/rank.%d.died", sd, world_rank);
+        snprintf(status_stopped, sizeof status_stopped, "%s/rank.%d.stopped", sd, world_rank);
         FILE *f = fopen(status_file, "w");
         if (f) {
             fprintf(f, "%d %s\n", (int)getpid(), hostname);
@@ -588,8 +603,8 @@ static void mpi_finalize(void)
     fill_procstats(&h.proc);
     memcpy(h.host, hostname, sizeof h.host);
 
-    int want_trace = ps__rt.trace_path[0] != '\0';
-    int want_sheet = !ps__rt.quiet;
+    int want_trace = ps__rt.trace_path[0] != '\0' && !companion;
+    int want_sheet = !ps__rt.quiet && !companion;
     int status = 0;
     if (want_trace || want_sheet) {
         ps_trace *t = collect(&h);

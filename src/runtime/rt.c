@@ -137,6 +137,8 @@ void ps_set_args(int *argc, char ***argv)
             no_trace = 1;
         } else if (!strcmp(a, "--no-warmup")) {
             ps__rt.no_warmup = 1;
+        } else if (!strcmp(a, "--alone")) {
+            ps__rt.alone = 1;
         } else if (!strcmp(a, "--verify")) {
             verify_flag = 1;
         } else if (!strcmp(a, "--tree-order")) {

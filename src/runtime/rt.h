@@ -59,6 +59,8 @@ typedef struct ps__runtime {
     int                  verify_failed;
     int                  tracing;        /* 0 with --no-trace: no events, no timestamps */
     int                  no_warmup;      /* --no-warmup: connections open inside the timed interval */
+    int                  alone;          /* --alone: every rank runs the program as a 1-rank job of its own
+                                            (the 1-rank calibration with the node's other processors busy) */
     int                  setup_ended;    /* ps_setup_end() restarted the timed interval */
     /* memory-system counters over the timed interval (memcount.c); -1: not measured */
     int64_t              timed_minflt, timed_majflt, timed_cache_misses;

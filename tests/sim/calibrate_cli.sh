@@ -157,6 +157,56 @@ grep -q "DATA_MOVE [0-9.e-]* (per byte)" "$T/out" || fail "DATA_MOVE calibrated:
 [ -s "$T/move_cal.json" ] && [ "$(jget "$T/move_cal.json" '[d["calibration"]["bytes_per_call"]["DATA_MOVE"], d["calibration"]["seconds_per_byte"]["DATA_MOVE"] > 0, "DATA_MOVE" in d["calibration"]["seconds_per_flop"]]')" = "[8000.0, True, False]" ] ||
     fail "DATA_MOVE calibrated: the JSON's price"
 
+# ranks that share a node compute at once: at counts whose ranks share one (the model says a node
+# holds 2), the prices come from the 1-rank run made while a copy of it runs beside it (the program's
+# --alone: each rank a 1-rank job of its own).  Every rank here makes the whole product whatever the
+# count, without a message, so each count's prediction is the time of the run it was priced by
+cat >"$T/same.loop" <<'LOOP'
+#include "LOOP.h"
+int main(void)
+{
+    int nodes, me, host, n;
+    \OPEN0(&nodes, &me, &host, &n, 10000);
+    (void)host;
+    (void)me;
+    (void)nodes;
+    \MAT(TYPE: double, S1: n, S2: n) A, B, C;
+    \INIT_ARRAY(A);
+    \INIT_ARRAY(B);
+    \INIT_ARRAY(C, 0);
+    \LOOP (ITERATIONS) {
+        \MATPROD(C, A, B, n, n, n);
+    }
+    \CLOSE0();
+    return EXIT_SUCCESS;
+}
+LOOP
+sed '/^\[machine\]/a cores_per_node = 2' "$SP2" > "$T/node2.ini"
+"$PS" predict "$T/same.loop" -m "$T/node2.ini" -n 1,2 -s 96 -i 3 --calibrate -k 1 -o "$T/busy.json" >"$T/out" 2>"$T/err" ||
+    fail "--calibrate with the node busy: $(cat "$T/err")"
+grep -q "^Calibration with the node busy: the 1-rank run while 1 more copy of it run beside it" "$T/out" ||
+    fail "--calibrate with the node busy: no line: $(cat "$T/out")"
+[ -s "$T/busy.json" ] && python3 - "$T/busy.json" <<'PY' || fail "--calibrate with the node busy: the prices each count used"
+import json, sys
+d = json.load(open(sys.argv[1]))
+one, two = d["points"]
+c1, c2 = one["calibration"], two["calibration"]
+assert c1["ranks"] == 1 and "average_over_alone" not in c1, c1
+assert c2["ranks"] == 2 and c2["from"].startswith("1-rank run under MPI beside copies of itself"), c2
+assert abs(c2["average_over_alone"] - c2["average_seconds_per_flop"] / c1["average_seconds_per_flop"]) <= 1e-9, c2
+for p, c in ((one, c1), (two, c2)):
+    assert abs(p["time"]["min"] - c["time"]) <= 1e-6 * c["time"], (p["params"]["ranks"], p["time"]["min"], c["time"])
+PY
+# the seed's SP2 does not say a node holds more than one processor: its ranks compute alone
+"$PS" predict "$T/same.loop" -m "$SP2" -n 2 -s 96 -i 3 --calibrate -k 1 -o "$T/alone.json" >"$T/out" 2>"$T/err" ||
+    fail "--calibrate on sp2: $(cat "$T/err")"
+grep -q "node busy" "$T/out" && fail "--calibrate on sp2: calibrated with the node busy: $(cat "$T/out")"
+[ -s "$T/alone.json" ] && [ "$(jget "$T/alone.json" 'd["calibration"]["ranks"]')" = 1 ] || fail "--calibrate on sp2: not alone"
+# the program's --alone itself: two ranks, one trace of one rank, nothing left behind
+"$PS" run "$T/same.loop" -n 2 -s 32 -i 1 -q -o "$T/alone_run.json" -- --alone >"$T/out" 2>"$T/err" ||
+    fail "run -- --alone: $(cat "$T/err")"
+[ -s "$T/alone_run.json" ] && [ "$(jget "$T/alone_run.json" 'len(d["ranks"])')" = 1 ] || fail "run -- --alone: not one rank's trace"
+
 "$PS" predict "$T/dot.loop" -m "$SP2" -n 1 --calibrate-size 1000 >"$T/out" 2>"$T/err"
 [ $? = 2 ] && grep -q "\-\-calibrate-size needs --calibrate" "$T/err" || fail "--calibrate-size without --calibrate"
 
