@@ -20,7 +20,8 @@ static const char about[] =
     "  2. fingerprint    the LOOP fingerprint with its trace and space-time diagram\n"
     "  3. scale          a CLUE sweep over 1, 2, 4 .. RANKS with its conclusions\n"
     "  4. predict        fingerprint, cg, mmm_s and red_black predicted on machine.ini\n"
-    "                    (computation calibrated by a 1-rank run) and measured at\n"
+    "                    (computation calibrated by a 1-rank run, alone and beside\n"
+    "                    copies of itself) and measured at\n"
     "                    1 .. RANKS, with the relative errors (accuracy counts P > 1)\n"
     "  5. report         DIR/report.html, opening with a one-minute summary\n";
 static const char notes[] =

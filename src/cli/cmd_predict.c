@@ -138,7 +138,8 @@ int ps_cmd_predict(int argc, char **argv)
         PS_OPT_STR(0, "export-goal", "FILE", &a.o.goal_path, "also write a LogGOPSim GOAL schedule (one count only)"),
         PS_OPT_BOOL(0, "compare", &a.compare, "also run the workload under MPI and print the relative errors"),
         PS_OPT_BOOL(0, "calibrate", &a.o.calibrate, "price each construct's computation from a 1-rank MPI run\n"
-                                                    "(instead of the model's flop_time)"),
+                                                    "(instead of the model's flop_time); counts whose ranks share\n"
+                                                    "a node from that run made beside copies of itself"),
         {0, "calibrate-size", "N", PS_OPT_LONG, &a.o.calibrate_size, 1, (double)PS_MAX_COUNT, "a size",
          "with --calibrate: the problem size of the 1-rank run (default -s);\n"
          "a kernel whose calls then cross the cache is repriced by r_incache / r_outcache", 0, NULL, NULL},

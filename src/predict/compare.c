@@ -243,11 +243,13 @@ static json_t *error_sources(json_t *ma, json_t *pa, FILE *out)
 
 /* Computation slower than priced while ranks share a node.  Prices come from
  * a 1-rank run (or the model's rates), with the node's other processors
- * idle; ranks that compute at once share caches, memory bandwidth and, in a
- * VM, the host's processors, and each runs slower.  No term of the model
- * covers it, so the row says so with the measured factor. */
-static void shared_node_compute(json_t *md, json_t *ma, json_t *pa, json_t *row, FILE *out)
+ * idle, or (predict --calibrate with the node busy) beside copies of itself;
+ * ranks that compute at once share caches, memory bandwidth and, in a VM, the
+ * host's processors, and each runs slower.  The row says so with the
+ * measured factor, and which calibration priced it. */
+static void shared_node_compute(json_t *md, json_t *pd, json_t *ma, json_t *pa, json_t *row, FILE *out)
 {
+    int busy = ps_json_num(json_object_get(pd, "calibration"), "ranks") > 1;
     double cm = act_of(json_object_get(ma, "total"), PS_ACT_COMPUTE);
     double cp = act_of(json_object_get(pa, "total"), PS_ACT_COMPUTE);
     double ratio = cm > 0 && cp > 0 ? cm / cp : NAN;
@@ -256,10 +258,16 @@ static void shared_node_compute(json_t *md, json_t *ma, json_t *pa, json_t *row,
     json_object_set_new(row, "compute_measured_over_predicted", ps_json_real_or_null(ratio));
     json_object_set_new(row, "compute_slowed_on_shared_node", json_boolean(slowed));
     if (!out || !slowed) return;
-    fprintf(out, "        the computation took %.2f times its predicted time with %lld ranks on a node: ranks that "
-                 "compute at once may slow each other (shared caches and memory), which prices from a 1-rank "
-                 "run cannot see\n",
-            ratio, (long long)per);
+    if (busy)
+        fprintf(out, "        the computation took %.2f times its predicted time with %lld ranks on a node, though "
+                     "priced by a calibration made with the node busy: the machine's speed moved between the two, "
+                     "or its copies loaded the node less than the ranks do\n",
+                ratio, (long long)per);
+    else
+        fprintf(out, "        the computation took %.2f times its predicted time with %lld ranks on a node: ranks "
+                     "that compute at once may slow each other (shared caches and memory), which prices from a "
+                     "1-rank run cannot see\n",
+                ratio, (long long)per);
 }
 
 /* The link's state: half the best round trip of rank 1's clock
@@ -424,7 +432,7 @@ json_t *ps_compare_results(json_t *measured, json_t *predicted, FILE *out, char 
         json_t *ma = activities_of(md), *pa = activities_of(pd);
         if (ma && pa) {
             json_object_set_new(row, "error_sources", error_sources(ma, pa, out));
-            shared_node_compute(md, ma, pa, row, out);
+            shared_node_compute(md, pd, ma, pa, row, out);
         }
         json_decref(ma);
         json_decref(pa);

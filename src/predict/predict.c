@@ -6,6 +6,7 @@
 #include "predict/predict.h"
 
 #include <limits.h>
+#include <sched.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,6 +80,16 @@ static int ranks_per_node(const predict_ctx *c, int P)
     int nodes = c->o->sim.nodes > 0 ? c->o->sim.nodes : m->nodes;
     int q = nodes > 1 ? (P + nodes - 1) / nodes : P;
     return q < m->cores_per_node ? q : m->cores_per_node;
+}
+
+/* The processors this process may run on (its affinity mask: a cpuset or
+ * taskset leaves fewer than are online), where the calibration runs. */
+static int usable_processors(void)
+{
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0) return CPU_COUNT(&set);
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (int)n : 1;
 }
 
 /* --calibrate's prices for P ranks: where ranks share a node they compute at
@@ -294,12 +305,16 @@ static int predict_one(predict_ctx *c, int P, json_t **doc, ps_sim_result *res, 
         rates = ps_xcalloc((size_t)s->nconstructs + 1, sizeof *rates);
         per_call = ps_xcalloc((size_t)s->nconstructs + 1, sizeof *per_call);
         for (int k = 0; k < s->nconstructs; k++) {
-            /* not exercised at 1 rank: the run's average; a copy not made there: the model's memory rate */
+            /* not exercised at 1 rank: the run's average; a copy not made there: the model's memory rate.
+             * \DATA_MOVE's copies keep the lone run's price per byte: the simulator stretches copies
+             * that meet on a node by the model's measured contention, which the busy run's would count
+             * twice */
+            const ps__calibration *from = k == PS_C_DATA_MOVE ? &c->cal : cal;
             rates[k] = k == PS_C_DATA_MOVE ? 0 : cal->average;
-            for (int j = 0; j < cal->n; j++)
-                if (!strcmp(s->constructs[k], cal->names[j])) {
-                    rates[k] = cal->sec_per_flop[j];
-                    per_call[k] = cal->flops_per_call[j];
+            for (int j = 0; j < from->n; j++)
+                if (!strcmp(s->constructs[k], from->names[j])) {
+                    rates[k] = from->sec_per_flop[j];
+                    per_call[k] = from->flops_per_call[j];
                 }
         }
         so.construct_flop_time = rates;
@@ -347,6 +362,16 @@ static int predict_one(predict_ctx *c, int P, json_t **doc, ps_sim_result *res, 
         /* beside the 1-rank run's own average: what the companions cost */
         if (used != &c->cal && c->cal.average > 0)
             json_object_set_new(cj, "average_over_alone", json_real(used->average / c->cal.average));
+        /* \DATA_MOVE is priced by the lone run at every count (predict_one): its figures are those */
+        if (used != &c->cal) {
+            json_t *lone = ps__predict_calibration_json(&c->cal);
+            json_object_del(cj, "seconds_per_byte");
+            json_object_del(cj, "bytes_per_call");
+            json_t *v;
+            if ((v = json_object_get(lone, "seconds_per_byte"))) json_object_set(cj, "seconds_per_byte", v);
+            if ((v = json_object_get(lone, "bytes_per_call"))) json_object_set(cj, "bytes_per_call", v);
+            json_decref(lone);
+        }
         json_object_set_new(d, "calibration", cj);
     }
     json_object_set_new(d, "simulation", simulation_json(&st, res, wall));
@@ -401,12 +426,16 @@ int ps_predict_run(const ps_predict_opts *o, json_t **out, FILE *f, char *err, s
      * many copies of itself as the most crowded node of them holds, up to
      * this machine's processors (the calibration runs here) */
     if (!rc && o->calibrate && c.cal.n) {
-        int busy = 1;
-        long here = sysconf(_SC_NPROCESSORS_ONLN);
+        int busy = 1, here = usable_processors();
         for (int k = 0; k < o->nranks; k++)
             if (ranks_per_node(&c, o->ranks[k]) > busy) busy = ranks_per_node(&c, o->ranks[k]);
-        if (here > 0 && busy > here) busy = (int)here;
-        if (busy > 1) rc = ps__predict_calibrate(o, busy, &c.cal_busy, f, err, errlen);
+        if (here > 0 && busy > here) busy = here;
+        if (busy > 1 && ps__predict_calibrate(o, busy, &c.cal_busy, f, err, errlen)) {
+            /* the lone run's prices still hold: every count is priced by them, and the result says so */
+            fprintf(stderr, "parscope: predict --calibrate: %s; every count is priced by the lone 1-rank run\n", err);
+            ps__predict_calibration_free(&c.cal_busy);
+            err[0] = '\0';
+        }
     }
     if (rc) {
         ps__predict_calibration_free(&c.cal);

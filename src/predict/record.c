@@ -90,9 +90,21 @@ int ps__predict_calibrate(const ps_predict_opts *o, int ranks, ps__calibration *
     ps_run_result r;
     int rc = ps_run_workload(&spec, &r, NULL, NULL, err, errlen);
     if (rc == 2 || !r.best_trace) {
-        if (rc != 2) ps_seterr(err, errlen, "--calibrate: the 1-rank run of %s failed", o->workload);
+        if (rc != 2 && ranks > 1)
+            ps_seterr(err, errlen, "the calibration with the node busy (%s's 1-rank run beside %d copies of itself) "
+                                   "failed", o->workload, ranks - 1);
+        else if (rc != 2)
+            ps_seterr(err, errlen, "--calibrate: the 1-rank run of %s failed", o->workload);
         ps_run_result_free(&r);
         return rc == 2 ? 2 : 1;
+    }
+    /* a program whose runtime does not know --alone ran as one job of `ranks` ranks */
+    if (ranks > 1 && r.best_trace->nranks != 1) {
+        ps_seterr(err, errlen, "the calibration with the node busy: %s ran as one job of %d ranks, not as %d "
+                               "1-rank runs (a program built with an older runtime, without --alone?)",
+                  o->workload, r.best_trace->nranks, ranks);
+        ps_run_result_free(&r);
+        return 1;
     }
     const ps_trace *t = r.best_trace;
     int nc = t->nconstructs;
@@ -142,9 +154,10 @@ int ps__predict_calibrate(const ps_predict_opts *o, int ranks, ps__calibration *
         fprintf(stderr, "parscope: predict --calibrate: %s\n", ps__calibration_warning(c));
     if (!o->quiet) {
         if (c->ranks > 1)
-            fprintf(out, "Calibration with the node busy: the 1-rank run while %d more cop%s of it run beside it, "
+            fprintf(out, "Calibration with the node busy: the 1-rank run while %d more cop%s of it run%s beside it, "
                          "best of %d: %.6g s, %.1f%% outside measured computation; seconds per flop:",
-                    c->ranks - 1, c->ranks == 2 ? "y" : "ies", o->trials, c->time, 100 * (1 - 1 / c->factor));
+                    c->ranks - 1, c->ranks == 2 ? "y" : "ies", c->ranks == 2 ? "s" : "", o->trials, c->time,
+                    100 * (1 - 1 / c->factor));
         else
             fprintf(out, "Calibration: 1-rank run, best of %d: %.6g s, %.1f%% outside measured computation; seconds per flop:",
                     o->trials, c->time, 100 * (1 - 1 / c->factor));

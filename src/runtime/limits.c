@@ -39,7 +39,7 @@ static _Noreturn void end_bad_input(const char *msg, int n)
          * between the open and the write, and the launcher then found an
          * empty message (and printed none) */
         char path[4200], tmp[4300];
-        snprintf(path, sizeof path, "%s/rank.%d.bad", sd, ps__rt.rank);
+        snprintf(path, sizeof path, "%s/rank.%d.bad", sd, ps__rt.job_rank);
         snprintf(tmp, sizeof tmp, "%s.part", path);
         int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
         if (fd >= 0) {
@@ -65,7 +65,7 @@ void ps__bad_input(const char *construct, const char *fmt, ...)
     va_end(ap);
     char where[600] = "";
     if (loc_file) snprintf(where, sizeof where, "%s:%d: ", loc_file, loc_line);
-    int n = snprintf(msg, sizeof msg, "%s\\%s: %s (rank %d)\n", where, construct, why, ps__rt.rank);
+    int n = snprintf(msg, sizeof msg, "%s\\%s: %s (rank %d)\n", where, construct, why, ps__rt.job_rank);
     end_bad_input(msg, clip(n, sizeof msg));
 }
 
@@ -76,7 +76,7 @@ void ps_bad_input(const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(why, sizeof why, fmt, ap);
     va_end(ap);
-    int n = snprintf(msg, sizeof msg, "%s (rank %d)\n", why, ps__rt.rank);
+    int n = snprintf(msg, sizeof msg, "%s (rank %d)\n", why, ps__rt.job_rank);
     end_bad_input(msg, clip(n, sizeof msg));
 }
 

@@ -206,6 +206,13 @@ static void mpi_recv(void *buf, size_t bytes, int src, int tag, int construct)
     ps__record(PS_EV_RECV, construct, t0, t1, src, tag, bytes, 0, 0);
 }
 
+/* --alone: the job's ranks start (and leave their set-up) together, so that
+ * the companions compute while the first rank is timed */
+static void mpi_align(void)
+{
+    if (ps__rt.alone) MPI_Barrier(MPI_COMM_WORLD);
+}
+
 static void mpi_barrier(int construct)
 {
     ps__waiting("a barrier", -1, 0);
@@ -291,7 +298,7 @@ static void say_died(int sig)
     char buf[192];
     size_t o = 0;
     put_str(buf, sizeof buf, &o, "parscope: rank ");
-    put_int(buf, sizeof buf, &o, ps__rt.rank);
+    put_int(buf, sizeof buf, &o, ps__rt.job_rank);
     put_str(buf, sizeof buf, &o, " on ");
     put_str(buf, sizeof buf, &o, hostname);
     put_str(buf, sizeof buf, &o, ": killed by ");
@@ -414,6 +421,7 @@ static int mpi_init(void)
         MPI_Comm_dup(MPI_COMM_WORLD, &comm);
     }
     MPI_Comm_rank(comm, &ps__rt.rank);
+    ps__rt.job_rank = world_rank;  /* what messages and marker files name */
     MPI_Comm_size(comm, &ps__rt.size);
     gethostname(hostname, sizeof hostname - 1);
     int len = 0;
@@ -434,9 +442,9 @@ static int mpi_init(void)
     const char *sd = getenv("PARSCOPE_STATUS_DIR");
     if (sd && *sd) {
         /* by the job's rank: under --alone every rank is rank 0 of its own */
-        snprintf(status_file, sizeof status_file, "%s/rank.%d.alive", sd, world_rank);
-        snprintf(status_died, sizeof status_died, "%s/rank.%d.died", sd, world_rank);
-        snprintf(status_stopped, sizeof status_stopped, "%s/rank.%d.stopped", sd, world_rank);
+        snprintf(status_file, sizeof status_file, "%s/rank.%d.alive", sd, ps__rt.job_rank);
+        snprintf(status_died, sizeof status_died, "%s/rank.%d.died", sd, ps__rt.job_rank);
+        snprintf(status_stopped, sizeof status_stopped, "%s/rank.%d.stopped", sd, ps__rt.job_rank);
         FILE *f = fopen(status_file, "w");
         if (f) {
             fprintf(f, "%d %s\n", (int)getpid(), hostname);
@@ -457,6 +465,7 @@ static int mpi_init(void)
      * it far apart; the second starts the timed interval nearly together */
     MPI_Barrier(comm);
     MPI_Barrier(comm);
+    mpi_align();
     return 0;
 }
 
@@ -653,6 +662,7 @@ static const ps__backend mpi_be = {
     .irecv = mpi_irecv,
     .wait = mpi_wait,
     .waitall = mpi_waitall,
+    .align = mpi_align,
     .send = mpi_send,
     .recv = mpi_recv,
     .barrier = mpi_barrier,

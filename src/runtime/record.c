@@ -444,7 +444,7 @@ static int rec_child(int r, int fd, const rec_slot *slot, int jobs)
     for (int k = 0; k < jobs; k++)
         if (slot[k].fd >= 0) close(slot[k].fd);
     close(rec_data);
-    ps__rt.rank = r;
+    ps__rt.rank = ps__rt.job_rank = r;
     ps__rt.size = rec_p;
     rec_ctx.rank = r;
     rec_fd = fd;

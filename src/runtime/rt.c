@@ -176,9 +176,9 @@ static void on_alarm(int sig)
     if (what)
         n = snprintf(buf, sizeof buf,
                      "parscope: rank %d: timed out after %g s, waiting in %s (partner rank %d, %zu bytes)\n",
-                     ps__rt.rank, ps__rt.timeout, what, ps__rt.waiting_peer, ps__rt.waiting_bytes);
+                     ps__rt.job_rank, ps__rt.timeout, what, ps__rt.waiting_peer, ps__rt.waiting_bytes);
     else
-        n = snprintf(buf, sizeof buf, "parscope: rank %d: timed out after %g s while computing\n", ps__rt.rank,
+        n = snprintf(buf, sizeof buf, "parscope: rank %d: timed out after %g s while computing\n", ps__rt.job_rank,
                      ps__rt.timeout);
     if (n > 0) {
         ssize_t w = write(STDERR_FILENO, buf, (size_t)n);
@@ -241,7 +241,7 @@ int ps_init(long trace_capacity)
         exit(1);
     }
     if (ps__tree_order_init(tree_order[0] ? tree_order : NULL, ps__rt.size) != 0) {
-        if (ps__rt.rank == 0) fprintf(stderr, "parscope: %s\n", ps__errbuf);
+        if (ps__rt.job_rank == 0) fprintf(stderr, "parscope: %s\n", ps__errbuf);
         /* every rank found the same fault: they end together, so that the
          * launcher passes on status 2 (MPICH's kills the others with 9
          * when one rank leaves without finalizing) */
@@ -333,6 +333,7 @@ void ps_setup_end(void)
     ps__rt.tracing = 0;
     warm_again();
     ps__rt.be->barrier(PS_C_NONE);
+    if (ps__rt.be->align) ps__rt.be->align();
     ps__rt.tracing = tracing;
     ps__memcount_begin();
     ps__rt.t_begin = ps_now();
@@ -579,7 +580,7 @@ void ps_verify_report(int ok, const char *what)
 {
     if (ps_recording()) return;
     int all = ps__mpi_all_ok(ok);
-    if (ps__rt.rank == 0) {
+    if (ps__rt.job_rank == 0) {
         if (all) printf("verify: %s: ok\n", what ? what : "result");
         else fprintf(stderr, "parscope: verify: %s: FAILED (the parallel result differs from the serial one)\n",
                      what ? what : "result");
@@ -595,7 +596,7 @@ void ps_abort(const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    fprintf(stderr, "parscope: rank %d: %s\n", ps__rt.rank, msg);
+    fprintf(stderr, "parscope: rank %d: %s\n", ps__rt.job_rank, msg);
     fflush(stderr);
     if (ps__rt.be && ps__rt.be->abort) ps__rt.be->abort(1);
     exit(1);

@@ -34,6 +34,8 @@ typedef struct ps__backend {
     void (*work)(double flops);
     void (*mark)(int construct);
     void (*abort)(int status);
+    /* --alone: every rank of the launcher's job leaves here together (NULL: nothing to do) */
+    void (*align)(void);
 } ps__backend;
 
 typedef struct ps__runtime {
@@ -61,6 +63,7 @@ typedef struct ps__runtime {
     int                  no_warmup;      /* --no-warmup: connections open inside the timed interval */
     int                  alone;          /* --alone: every rank runs the program as a 1-rank job of its own
                                             (the 1-rank calibration with the node's other processors busy) */
+    int                  job_rank;       /* the rank in the launcher's job: rank, but under --alone */
     int                  setup_ended;    /* ps_setup_end() restarted the timed interval */
     /* memory-system counters over the timed interval (memcount.c); -1: not measured */
     int64_t              timed_minflt, timed_majflt, timed_cache_misses;

@@ -160,9 +160,11 @@ grep -q "DATA_MOVE [0-9.e-]* (per byte)" "$T/out" || fail "DATA_MOVE calibrated:
 # ranks that share a node compute at once: at counts whose ranks share one (the model says a node
 # holds 2), the prices come from the 1-rank run made while a copy of it runs beside it (the program's
 # --alone: each rank a 1-rank job of its own).  Every rank here makes the whole product whatever the
-# count, without a message, so each count's prediction is the time of the run it was priced by
+# count, without a message, so each count's prediction is the time of the run it was priced by; each
+# process of the program appends its pid to $PIDS, so the copy is seen to have run
 cat >"$T/same.loop" <<'LOOP'
 #include "LOOP.h"
+#include <unistd.h>
 int main(void)
 {
     int nodes, me, host, n;
@@ -170,6 +172,12 @@ int main(void)
     (void)host;
     (void)me;
     (void)nodes;
+    const char *pids = getenv("PIDS");
+    FILE *pf = pids ? fopen(pids, "a") : NULL;
+    if (pf) {
+        fprintf(pf, "%ld\n", (long)getpid());
+        fclose(pf);
+    }
     \MAT(TYPE: double, S1: n, S2: n) A, B, C;
     \INIT_ARRAY(A);
     \INIT_ARRAY(B);
@@ -182,11 +190,15 @@ int main(void)
 }
 LOOP
 sed '/^\[machine\]/a cores_per_node = 2' "$SP2" > "$T/node2.ini"
-"$PS" predict "$T/same.loop" -m "$T/node2.ini" -n 1,2 -s 96 -i 3 --calibrate -k 1 -o "$T/busy.json" >"$T/out" 2>"$T/err" ||
-    fail "--calibrate with the node busy: $(cat "$T/err")"
-grep -q "^Calibration with the node busy: the 1-rank run while 1 more copy of it run beside it" "$T/out" ||
-    fail "--calibrate with the node busy: no line: $(cat "$T/out")"
-[ -s "$T/busy.json" ] && python3 - "$T/busy.json" <<'PY' || fail "--calibrate with the node busy: the prices each count used"
+if [ "$(nproc)" -ge 2 ]; then
+    PIDS=$T/pids "$PS" predict "$T/same.loop" -m "$T/node2.ini" -n 1,2 -s 96 -i 3 --calibrate -k 1 -o "$T/busy.json" \
+        >"$T/out" 2>"$T/err" || fail "--calibrate with the node busy: $(cat "$T/err")"
+    grep -q "^Calibration with the node busy: the 1-rank run while 1 more copy of it runs beside it" "$T/out" ||
+        fail "--calibrate with the node busy: no line: $(cat "$T/out")"
+    # one process for the lone run, two for the busy one (-k 1: one trial each), and the recordings' (one
+    # at P = 1, two at P = 2)
+    [ "$(sort -u "$T/pids" 2>/dev/null | wc -l)" = 6 ] || fail "--calibrate with the node busy: the processes that ran: $(sort -u "$T/pids" | tr "\n" " ")"
+    [ -s "$T/busy.json" ] && python3 - "$T/busy.json" <<'PY' || fail "--calibrate with the node busy: the prices each count used"
 import json, sys
 d = json.load(open(sys.argv[1]))
 one, two = d["points"]
@@ -197,15 +209,28 @@ assert abs(c2["average_over_alone"] - c2["average_seconds_per_flop"] / c1["avera
 for p, c in ((one, c1), (two, c2)):
     assert abs(p["time"]["min"] - c["time"]) <= 1e-6 * c["time"], (p["params"]["ranks"], p["time"]["min"], c["time"])
 PY
-# the seed's SP2 does not say a node holds more than one processor: its ranks compute alone
+    # the program's --alone itself: two ranks, one trace of one rank
+    "$PS" run "$T/same.loop" -n 2 -s 32 -i 1 -q -o "$T/alone_run.json" -- --alone >"$T/out" 2>"$T/err" ||
+        fail "run -- --alone: $(cat "$T/err")"
+    [ -s "$T/alone_run.json" ] && [ "$(jget "$T/alone_run.json" 'len(d["ranks"])')" = 1 ] || fail "run -- --alone: not one rank's trace"
+else
+    echo "one processor: the calibration with the node busy is not checked"
+fi
+# the seed's SP2 does not say a node holds more than one rank: its ranks compute alone
 "$PS" predict "$T/same.loop" -m "$SP2" -n 2 -s 96 -i 3 --calibrate -k 1 -o "$T/alone.json" >"$T/out" 2>"$T/err" ||
     fail "--calibrate on sp2: $(cat "$T/err")"
 grep -q "node busy" "$T/out" && fail "--calibrate on sp2: calibrated with the node busy: $(cat "$T/out")"
 [ -s "$T/alone.json" ] && [ "$(jget "$T/alone.json" 'd["calibration"]["ranks"]')" = 1 ] || fail "--calibrate on sp2: not alone"
-# the program's --alone itself: two ranks, one trace of one rank, nothing left behind
-"$PS" run "$T/same.loop" -n 2 -s 32 -i 1 -q -o "$T/alone_run.json" -- --alone >"$T/out" 2>"$T/err" ||
-    fail "run -- --alone: $(cat "$T/err")"
-[ -s "$T/alone_run.json" ] && [ "$(jget "$T/alone_run.json" 'len(d["ranks"])')" = 1 ] || fail "run -- --alone: not one rank's trace"
+
+# with the node busy, \DATA_MOVE keeps the lone run's price per byte (the simulator's contention
+# stretches copies that meet): the P = 2 point's figures and each rank's copying time (every rank
+# copies the same, and this model has no contention) are the P = 1 point's
+if [ "$(nproc)" -ge 2 ]; then
+    "$PS" predict "$T/move.loop" -m "$T/node2.ini" -n 1,2 -s 1000 -i 10 --calibrate -k 1 -o "$T/move_busy.json" \
+        >"$T/out" 2>"$T/err" || fail "DATA_MOVE with the node busy: $(cat "$T/err")"
+    [ -s "$T/move_busy.json" ] && [ "$(jget "$T/move_busy.json" '[p["calibration"]["ranks"] for p in d["points"]] == [1, 2] and d["points"][0]["calibration"]["seconds_per_byte"] == d["points"][1]["calibration"]["seconds_per_byte"] and abs(d["points"][0]["breakdown"]["work"] - d["points"][1]["breakdown"]["work"]) <= 1e-9 * d["points"][0]["breakdown"]["work"]')" = True ] ||
+        fail "DATA_MOVE with the node busy: not the lone run's price"
+fi
 
 "$PS" predict "$T/dot.loop" -m "$SP2" -n 1 --calibrate-size 1000 >"$T/out" 2>"$T/err"
 [ $? = 2 ] && grep -q "\-\-calibrate-size needs --calibrate" "$T/err" || fail "--calibrate-size without --calibrate"
