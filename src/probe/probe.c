@@ -538,7 +538,7 @@ json_t *ps_probe_analyze(const json_t *raw, ps_machine *m, char *err, size_t err
      * does not decide. */
     int bus = 0;
     {
-        double rr[64], exr[64], one = INFINITY, dbytes = 0;
+        double exr[64], one = INFINITY, dbytes = 0;
         int nr = 0;
         size_t k;
         json_t *row;
@@ -556,13 +556,14 @@ json_t *ps_probe_analyze(const json_t *raw, ps_machine *m, char *err, size_t err
             double lo = INFINITY, hi = 0;
             int above = 0;
             for (int i = 0; i < nr; i++) {
-                rr[i] = exr[i] / one;
-                json_array_append_new(per, json_real(rr[i]));
-                above += rr[i] > PS_PROBE_BUS_RATIO;
-                lo = fmin(lo, rr[i]);
-                hi = fmax(hi, rr[i]);
+                double r = exr[i] / one;
+                json_array_append_new(per, json_real(r));
+                above += r > PS_PROBE_BUS_RATIO;
+                lo = fmin(lo, r);
+                hi = fmax(hi, r);
             }
-            double ratio = ps_median(rr, (size_t)nr), ex = ps_median(exr, (size_t)nr);
+            /* (sorts exr: the rounds' ratios, in their order, are in per) */
+            double ex = ps_median(exr, (size_t)nr), ratio = ex / one;
             bus = ratio > PS_PROBE_BUS_RATIO;
             json_object_set_new(doc, "duplex", json_pack("{sfsfsfsfsbso}", "bytes", dbytes, "one_way", one, "exchange",
                                                          ex, "ratio", ratio, "shared", bus, "round_ratios", per));
