@@ -356,7 +356,7 @@ static int predict_one(predict_ctx *c, int P, json_t **doc, ps_sim_result *res, 
     if (res->unpriced_bytes > 0)
         json_object_set_new(d, "unpriced_data_move_bytes", json_real(res->unpriced_bytes));
     if (c->o->activities && res->trace) json_object_set_new(d, "activities", ps_breakdown_json(res->trace));
-    const ps__calibration *used = calibration_for(c, res->nranks);
+    const ps__calibration *used = cal; /* the prices this count was simulated with */
     if (used->n || used->none) {
         json_t *cj = ps__predict_calibration_json(used);
         /* beside the 1-rank run's own average: what the companions cost */
