@@ -43,7 +43,6 @@ static int    nreqs, reqcap;   /* slots in use (in posting order) and capacity *
 static int    nactive;
 static uint32_t reqseq;       /* request ids, 1-based per rank */
 static MPI_Comm comm = MPI_COMM_NULL;
-static int companion;  /* --alone, not the job's first rank: writes nothing */
 static int    we_initialized_mpi;
 static char   hostname[64];
 static char   mpi_lib[MPI_MAX_LIBRARY_VERSION_STRING];
@@ -416,7 +415,6 @@ static int mpi_init(void)
     if (ps__rt.alone) {
         MPI_Barrier(MPI_COMM_WORLD);
         MPI_Comm_dup(MPI_COMM_SELF, &comm);
-        companion = world_rank > 0;
     } else {
         MPI_Comm_dup(MPI_COMM_WORLD, &comm);
     }
@@ -612,6 +610,8 @@ static void mpi_finalize(void)
     fill_procstats(&h.proc);
     memcpy(h.host, hostname, sizeof h.host);
 
+    /* under --alone only the job's first rank reports: the others (companions) write nothing */
+    int companion = ps__rt.alone && ps__rt.job_rank > 0;
     int want_trace = ps__rt.trace_path[0] != '\0' && !companion;
     int want_sheet = !ps__rt.quiet && !companion;
     int status = 0;
