@@ -86,7 +86,7 @@ static int run_inside(const ps_opt_cmd *c, const char *workload, const run_opts 
             rc = ps_fail(1, "%s", err);
         } else {
             double sample = ps_trace_time(t);
-            json_t *doc = ps_result_run("run", w->name, ps_machine_meta(), t->nranks, o->size > 0 ? o->size : w->default_size,
+            json_t *doc = ps_result_run("run", w->name, ps_machine_meta_for(t), t->nranks, o->size > 0 ? o->size : w->default_size,
                                         o->iterations > 0 ? o->iterations : w->default_iterations, &sample, 1, t,
                                         o->trace_dir ? tracefile : NULL);
             if (ps_result_write(o->output, doc, err, sizeof err)) rc = ps_fail(1, "%s", err);
@@ -180,7 +180,7 @@ static int write_result(const run_opts *o, const ps_run_result *r, const char *t
     }
     double *samples = ps_xcalloc((size_t)(r->ntrials ? r->ntrials : 1), sizeof *samples);
     for (int k = 0; k < r->ntrials; k++) samples[k] = r->trial[k].time;
-    json_t *doc = ps_result_run("run", r->workload, ps_machine_meta(), o->ranks, r->size, r->iterations, samples,
+    json_t *doc = ps_result_run("run", r->workload, ps_machine_meta_for(r->best_trace), o->ranks, r->size, r->iterations, samples,
                                 r->ntrials, r->best_trace, rel ? rel : (tracefile[0] ? tracefile : NULL));
     free(samples);
     free(rel);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "launch/launch.h"
+#include "trace/describe.h"
 #include "util/util.h"
 
 json_t *ps_machine_meta_with(const char *mpi)
@@ -47,6 +48,17 @@ json_t *ps_machine_meta_with(const char *mpi)
 json_t *ps_machine_meta(void)
 {
     return ps_machine_meta_with(NULL);
+}
+
+json_t *ps_machine_meta_for(const ps_trace *t)
+{
+    json_t *meta = ps_trace_meta(t);
+    const char *said = json_string_value(json_object_get(meta, "mpi"));
+    char lib[128];
+    if (said && said[0]) ps_mpi_library_name(said, lib, sizeof lib);
+    json_t *m = ps_machine_meta_with(said && said[0] ? lib : NULL);
+    json_decref(meta);
+    return m;
 }
 
 void ps_mpi_library_name(const char *text, char *buf, size_t len)

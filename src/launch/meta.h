@@ -18,6 +18,7 @@
 #include <jansson.h>
 
 #include "util/util.h"   /* PS_CACHE_LEVELS */
+#include "trace/trace.h"
 
 typedef struct ps_hw_cache {
     long long bytes;       /* one cache of this level; 0 = the machine has none */
@@ -42,6 +43,11 @@ const ps_hwinfo *ps_hwinfo_get(void);
  * (ps_mpi_library), a rank passes what its library says of itself. */
 json_t *ps_machine_meta(void);
 json_t *ps_machine_meta_with(const char *mpi);
+/* The same for a run whose trace is t: the MPI library its ranks said they ran
+ * with, not what the default mpiexec says of itself (a launcher template or
+ * PARSCOPE_MPIEXEC may start another, and asking costs a process).  t NULL or
+ * silent: ps_machine_meta(). */
+json_t *ps_machine_meta_for(const ps_trace *t);
 
 /* "Open MPI 4.1.4" or "MPICH 4.0.2" from MPI_Get_library_version's text
  * ("Open MPI v4.1.4, package: ...", "MPICH Version:\t4.0.2\n..."); other

@@ -236,7 +236,7 @@ int ps_predict_measure(const ps_predict_opts *o, json_t **out, char *err, size_t
         if (x) rc = 1;
         double *samples = ps_xcalloc((size_t)r.ntrials + 1, sizeof *samples);
         for (int i = 0; i < r.ntrials; i++) samples[i] = r.trial[i].time;
-        json_t *pt = ps_result_run("run", r.workload, ps_machine_meta(), o->ranks[k], r.size, r.iterations, samples,
+        json_t *pt = ps_result_run("run", r.workload, ps_machine_meta_for(r.best_trace), o->ranks[k], r.size, r.iterations, samples,
                                    r.ntrials, r.best_trace, NULL);
         ps_run_annotate(&r, pt);   /* noise, placement, oversubscription: as run */
         if (r.best_trace) json_object_set_new(pt, "activities", ps_breakdown_json(r.best_trace));

@@ -67,9 +67,12 @@ expect 1 "rank [0-2]: timed out after [0-9.]+ s, waiting in a blocking receive \
   env XDG_CACHE_HOME="$tmp/cache" "$ps" run "$src/tests/sim/deadlock.loop" -n 3 --timeout 4
 # results: JSON with every trial, the trace kept
 expect 0 "Trials: 2" -- "$ps" run "$prog" -n 2 -k 2 --trace "$tmp/T" -o "$tmp/r.json"
-python3 - "$tmp/r.json" "$tmp/T/trace.pst" <<'PY' || { echo "FAIL: result JSON"; fails=$((fails + 1)); }
-import json, os, sys
+python3 - "$tmp/r.json" "$tmp/T/trace.pst" "$("${PS_MPIEXEC:-mpiexec}" --version 2>&1)" <<'PY' || { echo "FAIL: result JSON"; fails=$((fails + 1)); }
+import json, os, re, sys
 d = json.load(open(sys.argv[1]))
+# the MPI library by name and version, the one the ranks ran with: what the launcher says of itself
+lib = re.match(r"(Open MPI|MPICH) ([0-9][0-9.a-z]*)$", d["machine"]["mpi"])
+assert lib and re.search(r"(OpenRTE|Open MPI|Version:)\)?\s+" + re.escape(lib.group(2)) + r"\b", sys.argv[3]), (d["machine"]["mpi"], sys.argv[3])
 assert d["kind"] == "run" and d["params"]["ranks"] == 2, d["params"]
 t = d["time"]
 assert t["trials"] == 2 and len(t["samples"]) == 2 and t["min"] <= t["median"] <= t["max"], t
