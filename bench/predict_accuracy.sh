@@ -49,6 +49,11 @@ programs=(
   "mix|$here/programs/mix.loop -s 1024 -i 10|1"
   "xbcast|$here/programs/xbcast.loop -s 2048 -i 100|0"
   "alter|$here/programs/alter.loop -s 1000 -i 2000|0"
+  "halo1d|$here/programs/halo1d.loop -s 400000 -i 40|1"
+  "master_worker|$here/programs/master_worker.loop -s 2048 -i 10|1"
+  "pipeline_imb|$here/programs/pipeline_imb.loop -s 4096 -i 4|1"
+  "shift_a2a|$here/programs/shift_a2a.loop -s 256 -i 5|1"
+  "butterfly|$here/programs/butterfly.loop -s 10000 -i 50|1"
 )
 
 machine
@@ -96,10 +101,12 @@ u = rows[0].get("measured_uncertainty")
 busy = rows[0].get("measured_others_busy_pct")
 # the run's 8-byte half round trip over the model's (parscope compare's latency_check)
 lc = (rows[0].get("latency_check") or {}).get("run_over_model")
-print("%s\t%s\t%.6g\t%.6g\t%.4f\t%s-%s\t%s\t%s\t%s" % (sys.argv[3], sys.argv[4], m, p, (p - m) / m, sys.argv[5],
-                                                     sys.argv[6], "%.1f%%" % (100 * u) if isinstance(u, (int, float)) else "-",
-                                                     "%.0f" % busy if isinstance(busy, (int, float)) else "-",
-                                                     "%.2f" % lc if isinstance(lc, (int, float)) else "-"))
+# the calibration run repeated after the measured runs over the one that priced them (compare's speed_check)
+sc = (rows[0].get("speed_check") or {}).get("after_over_before")
+num = lambda v, f: f % v if isinstance(v, (int, float)) else "-"
+print("\t".join([sys.argv[3], sys.argv[4], "%.6g" % m, "%.6g" % p, "%.4f" % ((p - m) / m), sys.argv[5] + "-" + sys.argv[6],
+                 num(100 * u if isinstance(u, (int, float)) else None, "%.1f%%"), num(busy, "%.0f"), num(lc, "%.2f"),
+                 num(sc, "%.2f")]))
 PY
   tail -1 "$work/table" | awk -F'\t' '{printf "%-12s %-34s %10.4g ms %10.4g ms %+7.1f%% %8s  %s\n", $1, $2, $3*1e3, $4*1e3, $5*100, $7, $6}'
 done
@@ -122,6 +129,12 @@ if busy: print("measured while other processes used over 10%% of the machine: %s
 other = ["%s (x%s)" % (r[0], r[8]) for r in rows if len(r) > 8 and r[8] != "-" and not 1 / 1.5 < float(r[8]) < 1.5]
 if other: print("measured with the 8-byte half round trip 1.5 times the model's or more, or 1/1.5 or less "
                 "(the machine in another state than probed): %s" % ", ".join(other))
+# the machine's speed moved between the calibration and the measured runs (1.1 times or more either way)
+moved = ["%s (x%s)" % (r[0], r[9]) for r in rows if len(r) > 9 and r[9] != "-" and not 1 / 1.1 < float(r[9]) < 1.1]
+if moved: print("measured while the machine's speed moved (the calibration run repeated after them took 1.1 times "
+                "its seconds per flop or more, or 1/1.1 or less): %s" % ", ".join(moved))
+scs = [float(r[9]) for r in rows if len(r) > 9 and r[9] != "-"]
+if scs: print("repeated calibration's seconds per flop over the first: %.2f-%.2f" % (min(scs), max(scs)))
 lcs = [float(r[8]) for r in rows if len(r) > 8 and r[8] != "-"]
 if lcs: print("run's 8-byte half round trip over the model's: %.2f-%.2f" % (min(lcs), max(lcs)))
 PY

@@ -191,7 +191,7 @@ static void summary_predict(json_t *s, const char *dir, int ranks, double *comm_
 {
     json_t *rows = json_array();
     double maxabs = 0, sumabs = 0, noise = 0;
-    int n = 0, nshare = 0, nloose = 0, nother = 0;
+    int n = 0, nshare = 0, nloose = 0, nother = 0, nmoved = 0;
     double share = 0;
     for (int w = 0; predicted[w]; w++) {
         char pn[256], mn[256];
@@ -242,6 +242,9 @@ static void summary_predict(json_t *s, const char *dir, int ranks, double *comm_
                 /* the run met the link in another state than the probe (compare.c's latency check) */
                 int other = json_is_true(json_object_get(json_object_get(row, "latency_check"), "differs"));
                 json_object_set_new(r, "link_state_differs", json_boolean(other));
+                /* the machine's speed moved between the calibration and the measured runs (compare.c's speed check) */
+                int moved = json_is_true(json_object_get(json_object_get(row, "speed_check"), "differs"));
+                json_object_set_new(r, "speed_moved", json_boolean(moved));
                 json_array_append_new(rows, r);
                 /* P = 1 is the calibration run's own case: accuracy is judged above it */
                 if (isfinite(e) && json_integer_value(json_object_get(row, "ranks")) > 1) {
@@ -250,6 +253,7 @@ static void summary_predict(json_t *s, const char *dir, int ranks, double *comm_
                     n++;
                     nloose += loose;
                     nother += other;
+                    nmoved += moved;
                 }
             }
             json_decref(cmp);
@@ -264,6 +268,7 @@ static void summary_predict(json_t *s, const char *dir, int ranks, double *comm_
     json_object_set_new(o, "mean_abs_error", n ? json_real(sumabs / n) : json_null());
     json_object_set_new(o, "points_not_firm", json_integer(nloose));
     json_object_set_new(o, "points_link_state_differs", json_integer(nother));
+    json_object_set_new(o, "points_speed_moved", json_integer(nmoved));
     json_object_set_new(s, "prediction", o);
     *comm_share = nshare ? share / nshare / 100 : NAN;
     *comm_noise = nshare ? noise / nshare : NAN;
@@ -472,9 +477,15 @@ static const char *not_firm(char *b, size_t n, const json_t *pr)
     if (k > 0)
         w = snprintf(b, n, "; %lld of them against a measured time that is no firm reference (not reproducible, or "
                            "taken while other processes kept the machine busy)", k);
+    long long m = (long long)json_integer_value(json_object_get(pr, "points_speed_moved"));
     if (o > 0 && w >= 0 && (size_t)w < n)
-        snprintf(b + w, n - (size_t)w, "; %lld of them measured while the link was in another state than the probe "
-                                       "saw (the 8-byte half round trip 1.5 times the model's, or 1/1.5 of it)", o);
+        w += snprintf(b + w, n - (size_t)w, "; %lld of them measured while the link was in another state than the "
+                                            "probe saw (the 8-byte half round trip 1.5 times the model's, or 1/1.5 "
+                                            "of it)", o);
+    if (m > 0 && w >= 0 && (size_t)w < n)
+        snprintf(b + w, n - (size_t)w, "; %lld of them measured while the machine's speed moved (the calibration "
+                                       "run, repeated after the measured runs, took 1.1 times its seconds per flop "
+                                       "or 1/1.1 of it)", m);
     return b;
 }
 
@@ -483,7 +494,7 @@ void ps_characterize_print(const json_t *s, FILE *f)
     const json_t *m = json_object_get(s, "machine"), *p = json_object_get(s, "probe");
     const json_t *fp = json_object_get(s, "fingerprint"), *sc = json_object_get(s, "scale");
     const json_t *pr = json_object_get(s, "prediction"), *b = json_object_get(s, "bottleneck");
-    char a[64], c[64], nf[400];
+    char a[64], c[64], nf[640];
     fprintf(f, "Machine: %s (%s, %lld cores), %s\n", str(m, "host"), str(m, "cpu"),
             (long long)json_integer_value(json_object_get(m, "cores")), str(m, "mpi"));
     const char *nl = json_string_value(json_object_get(json_object_get(s, "noise"), "summary"));
@@ -541,7 +552,7 @@ int ps_characterize_report_html(FILE *out, const json_t *s, const char *dir, con
     const json_t *m = json_object_get(s, "machine"), *p = json_object_get(s, "probe");
     const json_t *fp = json_object_get(s, "fingerprint"), *sc = json_object_get(s, "scale");
     const json_t *pr = json_object_get(s, "prediction"), *b = json_object_get(s, "bottleneck");
-    char a[64], nf[400];
+    char a[64], nf[640];
     ps_html_section_begin(out, "characterization", "Characterization");
     ps_noise_html(out, json_object_get(s, "noise"));
     if (json_is_true(json_object_get(s, "oversubscribed")))

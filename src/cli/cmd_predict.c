@@ -79,6 +79,13 @@ static int compare(const predict_args *a, json_t *predicted, FILE *out)
     int rc = ps_predict_measure(&a->o, &meas, err, sizeof err);
     if (rc == 2) return ps_fail(2, "predict --compare: %s", err);
     if (rc) fprintf(stderr, "parscope: predict --compare: some measured runs failed\n");
+    if (meas && a->o.calibrate && !ps_interrupted()) {
+        if (!a->o.quiet) fprintf(stderr, "repeating the calibration, for the machine's speed during the comparison\n");
+        err[0] = '\0';
+        if (ps_predict_recheck_calibration(&a->o, predicted, meas, err, sizeof err))
+            fprintf(stderr, "parscope: predict --compare: %s: the machine's speed during the comparison is not "
+                            "checked\n", err);
+    }
     if (a->measured && ps_result_write(a->measured, meas, err, sizeof err)) {
         fprintf(stderr, "parscope: %s\n", err);
         rc = rc ? rc : 2;

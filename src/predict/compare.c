@@ -8,6 +8,7 @@
  * measured) / measured.
  */
 #include "predict/compare.h"
+#include "predict/predict_int.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -32,6 +33,9 @@
 /* a run's 8-byte half round trip this many times the model's (or below its
  * inverse): the machine is in another state than when it was probed */
 #define PS_COMPARE_LATENCY 1.5
+/* the repeated calibration run's seconds per flop this many times the first's
+ * (or below its inverse): the machine's speed moved during the comparison */
+#define PS_COMPARE_SPEED 1.10
 
 double ps_result_doc_time(json_t *doc)
 {
@@ -48,7 +52,7 @@ static int doc_ranks(json_t *doc)
 }
 
 /* The documents of a result: its points, or itself. */
-static json_t *points_of(json_t *doc)
+json_t *ps__result_points(json_t *doc)
 {
     json_t *pts = json_object_get(doc, "points");
     if (json_is_array(pts)) return json_incref(pts);
@@ -296,6 +300,33 @@ static void latency_state(json_t *md, json_t *pd, json_t *row, FILE *out)
             a, b, ratio);
 }
 
+/* The machine's speed during the comparison (predict --compare --calibrate):
+ * the calibration run that priced the count (alone, or beside copies of
+ * itself) is repeated after the measured runs (calibration_after), and its
+ * seconds per flop set against those the prediction was priced by.  Beyond
+ * PS_COMPARE_SPEED either way the machine computed at another speed minutes
+ * apart, and the error carries that change: on one VM here mmm_s at P = 2
+ * took 2.8 ms and 4.9 ms in runs a minute apart, and its calibration beside a
+ * copy of itself 2.2 times the seconds per flop of the one before it. */
+static void speed_state(json_t *md, json_t *pd, json_t *row, FILE *out)
+{
+    const json_t *cal = json_object_get(pd, "calibration"), *again = json_object_get(md, "calibration_after");
+    double before = ps_json_num(cal, "average_seconds_per_flop");
+    double after = ps_json_num(again, "average_seconds_per_flop");
+    int ranks = (int)ps_json_num(cal, "ranks");
+    if (!(before > 0) || !(after > 0) || ranks != (int)ps_json_num(again, "ranks")) return;
+    double ratio = after / before;
+    int differs = ratio > PS_COMPARE_SPEED || ratio < 1 / PS_COMPARE_SPEED;
+    json_object_set_new(row, "speed_check",
+                        json_pack("{s:f, s:f, s:f, s:b}", "before_s_per_flop", before, "after_s_per_flop", after,
+                                  "after_over_before", ratio, "differs", differs));
+    if (!out || !differs) return;
+    fprintf(out, "        the calibration run that priced this count (%s), repeated after the measured runs, took "
+                 "%.2f times the seconds per flop it took before: the machine's speed moved during the comparison, "
+                 "and the error carries that change\n",
+            ranks > 1 ? "the 1-rank run beside copies of itself" : "the 1-rank run", ratio);
+}
+
 /* A workload's name as both sides give it: a .loop file by its base name
  * without the extension ("./w.loop" and "w" are the same workload). */
 static void workload_key(const json_t *doc, const json_t *top, char *buf, size_t len)
@@ -372,7 +403,7 @@ json_t *ps_compare_results(json_t *measured, json_t *predicted, FILE *out, char 
         ps_seterr(err, errlen, "not a result document");
         return NULL;
     }
-    json_t *mp = points_of(measured), *pp = points_of(predicted);
+    json_t *mp = ps__result_points(measured), *pp = ps__result_points(predicted);
     if (same_experiment(measured, mp, predicted, pp, err, errlen)) {
         json_decref(mp);
         json_decref(pp);
@@ -428,6 +459,7 @@ json_t *ps_compare_results(json_t *measured, json_t *predicted, FILE *out, char 
         }
         measured_noise(md, e, row, out);
         latency_state(md, pd, row, out);
+        speed_state(md, pd, row, out);
         /* by activity and construct, when both sides have their traces */
         json_t *ma = activities_of(md), *pa = activities_of(pd);
         if (ma && pa) {

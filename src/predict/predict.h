@@ -66,6 +66,14 @@ int ps_predict_run(const ps_predict_opts *o, json_t **doc, FILE *out, char *err,
  * failed (recorded), 2 bad input (err). */
 int ps_predict_measure(const ps_predict_opts *o, json_t **doc, char *err, size_t errlen);
 
+/* --compare --calibrate: each calibration run that priced a count of the
+ * predicted document, once more after the measured runs, into measured's
+ * points of those counts (calibration_after), for compare's speed check.
+ * 0, or 1 when a run failed (err; the points it would have checked go
+ * without). */
+int ps_predict_recheck_calibration(const ps_predict_opts *o, json_t *predicted, json_t *measured, char *err,
+                                   size_t errlen);
+
 /* A machine model file as a document of kind "machine" (name, file,
  * source, the estimator's keys, bsp {r, g, l, g_us, l_us, p}) for the
  * report's tables; NULL with err when it does not load. */

@@ -37,4 +37,7 @@ int     ps__predict_calibrate(const ps_predict_opts *o, int ranks, ps__calibrati
 json_t *ps__predict_calibration_json(const ps__calibration *c);
 void    ps__predict_calibration_free(ps__calibration *c);
 
+/* The documents of a result: its points, or itself (a one-count result); a new reference. */
+json_t *ps__result_points(json_t *doc);
+
 #endif

@@ -15,6 +15,7 @@
 #include "predict/predict_int.h"
 #include "sim/breakdown.h"
 #include "trace/constructs.h"
+#include "trace/json.h"
 #include "util/proc.h"
 #include "util/util.h"
 
@@ -145,14 +146,14 @@ int ps__predict_calibrate(const ps_predict_opts *o, int ranks, ps__calibration *
     if (!c->n) {
         /* nothing to price: the prediction is the model's alone, as without --calibrate */
         c->none = 1;
-        if (c->ranks == 1)
+        if (c->ranks == 1 && out)
             fprintf(stderr, "parscope: predict --calibrate: %s has no computation with flops to calibrate; "
                             "predicted from the machine model alone\n", o->workload);
         return 0;
     }
-    if (1 - 1 / c->factor > PS__CAL_OUTSIDE_MAX && c->ranks == 1)
+    if (1 - 1 / c->factor > PS__CAL_OUTSIDE_MAX && c->ranks == 1 && out)
         fprintf(stderr, "parscope: predict --calibrate: %s\n", ps__calibration_warning(c));
-    if (!o->quiet) {
+    if (!o->quiet && out) {
         if (c->ranks > 1)
             fprintf(out, "Calibration with the node busy: the 1-rank run while %d more cop%s of it run%s beside it, "
                          "best of %d: %.6g s, %.1f%% outside measured computation; seconds per flop:",
@@ -245,5 +246,63 @@ int ps_predict_measure(const ps_predict_opts *o, json_t **out, char *err, size_t
         ps_run_result_free(&r);
     }
     *out = json_pack("{s:s, s:s, s:o}", "kind", "run", "workload", o->workload, "points", pts);
+    return rc;
+}
+
+/* The calibration runs once more, now the measured runs are over: each one
+ * that priced a predicted count (the lone 1-rank run, the run beside copies of
+ * itself), into the measured points of those counts as calibration_after.
+ * Their seconds per flop against those the prediction was priced by say
+ * whether the machine's speed held during the comparison (compare's speed
+ * check): the measured runs come minutes after the calibration, and a machine
+ * whose speed moves in between moves the error with it. */
+int ps_predict_recheck_calibration(const ps_predict_opts *o, json_t *predicted, json_t *measured, char *err,
+                                   size_t errlen)
+{
+    json_t *pp = ps__result_points(predicted), *mp = ps__result_points(measured);
+    int done[8] = {0}, ndone = 0, rc = 0;
+    size_t i;
+    const json_t *pd;
+    json_array_foreach(pp, i, pd)
+    {
+        const json_t *cal = json_object_get(pd, "calibration");
+        int k = (int)ps_json_num(cal, "ranks");
+        if (k < 1 || !(ps_json_num(cal, "average_seconds_per_flop") > 0) || ps_interrupted()) continue;
+        int seen = 0;
+        for (int j = 0; j < ndone; j++) seen |= done[j] == k;
+        if (seen || ndone == 8) continue;
+        done[ndone++] = k;
+        ps__calibration after;
+        memset(&after, 0, sizeof after);
+        if (ps__predict_calibrate(o, k, &after, NULL, err, errlen) || !(after.average > 0)) {
+            if (!err[0]) ps_seterr(err, errlen, "the repeated calibration run priced no computation");
+            rc = 1;
+            ps__predict_calibration_free(&after);
+            continue;
+        }
+        /* every measured count the prediction priced with this calibration */
+        size_t q;
+        const json_t *p2;
+        json_array_foreach(pp, q, p2)
+        {
+            if ((int)ps_json_num(json_object_get(p2, "calibration"), "ranks") != k) continue;
+            json_int_t n = json_integer_value(json_object_get(json_object_get(p2, "params"), "ranks"));
+            size_t m;
+            json_t *md;
+            json_array_foreach(mp, m, md)
+                if (json_integer_value(json_object_get(json_object_get(md, "params"), "ranks")) == n)
+                    json_object_set_new(md, "calibration_after",
+                                        json_pack("{s:s, s:i, s:f, s:f}", "from",
+                                                  k > 1 ? "the calibration run beside copies of itself, repeated "
+                                                          "after the measured runs, fastest trial"
+                                                        : "the 1-rank calibration run repeated after the measured "
+                                                          "runs, fastest trial",
+                                                  "ranks", k, "time", after.time, "average_seconds_per_flop",
+                                                  after.average));
+        }
+        ps__predict_calibration_free(&after);
+    }
+    json_decref(pp);
+    json_decref(mp);
     return rc;
 }

@@ -232,6 +232,60 @@ if [ "$(nproc)" -ge 2 ]; then
         fail "DATA_MOVE with the node busy: not the lone run's price"
 fi
 
+# --compare --calibrate repeats the calibration after the measured runs and says when the machine's
+# speed moved: a program that computes four times slower per flop (the same flops declared, the loop
+# run four times) once a marker file exists, made when the measured runs begin
+cat >"$T/drift.loop" <<LOOP
+#include "LOOP.h"
+#include <unistd.h>
+int main(void)
+{
+    int nodes, me, host, n;
+    \\OPEN0(&nodes, &me, &host, &n, 10000);
+    (void)host;
+    (void)me;
+    (void)nodes;
+    int reps = access("$T/slow", F_OK) == 0 ? 4 : 1;
+    volatile double s = 0;
+    \\LOOP (ITERATIONS) {
+        double t0 = ps_now();
+        for (int r = 0; r < reps; r++)
+            for (long i = 0; i < n; i++) s += (double)i * 0.5;
+        ps_compute(PS_C_USER, t0, ps_now(), (double)n);
+    }
+    \\CLOSE0();
+    return EXIT_SUCCESS;
+}
+LOOP
+for case in steady slowed; do
+    rm -f "$T/slow"
+    "$PS" predict "$T/drift.loop" -m "$SP2" -n 1 -s 200000 -i 10 --compare --calibrate -k 2 -o "$T/$case.json" \
+        >"$T/$case.out" 2>"$T/$case.err" &
+    pid=$!
+    if [ $case = slowed ]; then
+        for _ in $(seq 600); do grep -q "^measuring" "$T/$case.err" && break; sleep 0.05; done
+        touch "$T/slow"
+    fi
+    wait $pid || fail "--compare --calibrate ($case): $(cat "$T/$case.err")"
+done
+grep -q "^repeating the calibration" "$T/steady.err" || fail "--compare --calibrate: the calibration was not repeated"
+[ -s "$T/steady.json" ] && python3 - "$T/steady.json" "$T/slowed.json" <<'PY' || fail "--compare --calibrate: the speed check"
+import json, sys
+steady, slowed = (json.load(open(f)) for f in sys.argv[1:3])
+for d in (steady, slowed):
+    c, m = d.get("points", [d])[0]["calibration"], d["measured"]["points"][0]["calibration_after"]
+    sc = d["comparison"][0]["speed_check"]
+    assert m["ranks"] == c["ranks"] == 1, (c, m)
+    assert sc["before_s_per_flop"] == c["average_seconds_per_flop"], (sc, c)
+    assert sc["after_s_per_flop"] == m["average_seconds_per_flop"], (sc, m)
+    assert abs(sc["after_over_before"] - sc["after_s_per_flop"] / sc["before_s_per_flop"]) < 1e-9, sc
+# four times the work per declared flop after the marker: the check sees it, and says so
+sc = slowed["comparison"][0]["speed_check"]
+assert sc["after_over_before"] > 2.5 and sc["differs"], sc
+PY
+grep -q "repeated after the measured runs, took [0-9.]* times the seconds per flop it took before: the machine's speed moved" \
+    "$T/slowed.out" || fail "--compare --calibrate: the moved speed is not said: $(grep -A3 Predicted "$T/slowed.out")"
+
 "$PS" predict "$T/dot.loop" -m "$SP2" -n 1 --calibrate-size 1000 >"$T/out" 2>"$T/err"
 [ $? = 2 ] && grep -q "\-\-calibrate-size needs --calibrate" "$T/err" || fail "--calibrate-size without --calibrate"
 
