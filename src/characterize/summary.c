@@ -485,7 +485,7 @@ static const char *not_firm(char *b, size_t n, const json_t *pr)
     if (m > 0 && w >= 0 && (size_t)w < n)
         snprintf(b + w, n - (size_t)w, "; %lld of them measured while the machine's speed moved (the calibration "
                                        "run, repeated after the measured runs, took 1.1 times its seconds per flop "
-                                       "or 1/1.1 of it)", m);
+                                       "or more, or 1/1.1 of them or less)", m);
     return b;
 }
 

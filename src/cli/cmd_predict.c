@@ -72,20 +72,18 @@ static int check(const ps_opt_cmd *c, predict_args *a)
 /* --compare: the measured runs, and the relative errors; the measured
  * runs go into the -o document too ("measured"), so its report draws both
  * curves. */
-static int compare(const predict_args *a, json_t *predicted, FILE *out)
+static int compare(const predict_args *a, json_t *predicted, FILE *out, int *measured_all)
 {
     json_t *meas = NULL;
     char err[1024];
     int rc = ps_predict_measure(&a->o, &meas, err, sizeof err);
+    /* the measured runs all ran: an interrupt after this one cut only the calibration's repeat */
+    *measured_all = meas && !ps_interrupted() && a->o.calibrate;
     if (rc == 2) return ps_fail(2, "predict --compare: %s", err);
     if (rc) fprintf(stderr, "parscope: predict --compare: some measured runs failed\n");
-    if (meas && a->o.calibrate && !ps_interrupted()) {
-        if (!a->o.quiet) fprintf(stderr, "repeating the calibration, for the machine's speed during the comparison\n");
-        err[0] = '\0';
-        if (ps_predict_recheck_calibration(&a->o, predicted, meas, err, sizeof err))
-            fprintf(stderr, "parscope: predict --compare: %s: the machine's speed during the comparison is not "
-                            "checked\n", err);
-    }
+    if (meas && a->o.calibrate && !ps_interrupted() &&
+        ps_predict_recheck_calibration(&a->o, predicted, meas, err, sizeof err))
+        fprintf(stderr, "parscope: predict --compare: %s\n", err);
     if (a->measured && ps_result_write(a->measured, meas, err, sizeof err)) {
         fprintf(stderr, "parscope: %s\n", err);
         rc = rc ? rc : 2;
@@ -175,7 +173,8 @@ int ps_cmd_predict(int argc, char **argv)
         fprintf(stderr, "parscope: %s\n", err);
         rc = rc ? rc : 2;
     }
-    if (rc == 0 && a.compare && !ps_interrupted()) rc = compare(&a, doc, out);
+    int measured_all = 0;
+    if (rc == 0 && a.compare && !ps_interrupted()) rc = compare(&a, doc, out, &measured_all);
     int predicted = doc != NULL;
     json_decref(doc);
     if (ps_interrupted()) {
@@ -183,7 +182,9 @@ int ps_cmd_predict(int argc, char **argv)
                 !predicted ? "nothing predicted, nothing written"
                 : a.output ? "the counts predicted before it are written"
                            : "the counts predicted before it are shown",
-                a.compare ? "; the measured runs are missing" : "");
+                !a.compare     ? ""
+                : measured_all ? "; the measured runs are done (the calibration was not repeated after them)"
+                               : "; the measured runs are missing");
         return ps_interrupt_status();
     }
     return rc;

@@ -256,6 +256,15 @@ int ps_predict_measure(const ps_predict_opts *o, json_t **out, char *err, size_t
  * whether the machine's speed held during the comparison (compare's speed
  * check): the measured runs come minutes after the calibration, and a machine
  * whose speed moves in between moves the error with it. */
+/* The rank count of the calibration run that priced a point: 0 without one
+ * (or one that priced nothing). */
+static int priced_by(const json_t *pt)
+{
+    const json_t *cal = json_object_get(pt, "calibration");
+    double k = ps_json_num(cal, "ranks");
+    return k >= 1 && k < 1e6 && ps_json_num(cal, "average_seconds_per_flop") > 0 ? (int)k : 0;
+}
+
 int ps_predict_recheck_calibration(const ps_predict_opts *o, json_t *predicted, json_t *measured, char *err,
                                    size_t errlen)
 {
@@ -265,17 +274,27 @@ int ps_predict_recheck_calibration(const ps_predict_opts *o, json_t *predicted, 
     const json_t *pd;
     json_array_foreach(pp, i, pd)
     {
-        const json_t *cal = json_object_get(pd, "calibration");
-        int k = (int)ps_json_num(cal, "ranks");
-        if (k < 1 || !(ps_json_num(cal, "average_seconds_per_flop") > 0) || ps_interrupted()) continue;
-        int seen = 0;
+        int k = priced_by(pd), seen = 0;
         for (int j = 0; j < ndone; j++) seen |= done[j] == k;
-        if (seen || ndone == 8) continue;
+        if (!k || seen || ndone == 8) continue;
+        if (ps_interrupted()) break;
         done[ndone++] = k;
+        if (!o->quiet)
+            fprintf(stderr, "repeating the calibration run (%s), for the machine's speed during the comparison\n",
+                    k > 1 ? "the 1-rank run beside copies of itself" : "the 1-rank run");
         ps__calibration after;
         memset(&after, 0, sizeof after);
-        if (ps__predict_calibrate(o, k, &after, NULL, err, errlen) || !(after.average > 0)) {
-            if (!err[0]) ps_seterr(err, errlen, "the repeated calibration run priced no computation");
+        char cerr[512] = "";
+        int x = ps__predict_calibrate(o, k, &after, NULL, cerr, sizeof cerr);
+        if (ps_interrupted()) {
+            /* a repeat cut short is no figure of the machine: nothing is kept */
+            ps__predict_calibration_free(&after);
+            break;
+        }
+        if (x || !(after.average > 0)) {
+            ps_seterr(err, errlen, "the calibration run repeated after the measured runs (%d rank%s) %s: the counts "
+                                   "it priced go without the speed check",
+                      k, k > 1 ? "s" : "", cerr[0] ? cerr : "priced no computation");
             rc = 1;
             ps__predict_calibration_free(&after);
             continue;
@@ -285,7 +304,7 @@ int ps_predict_recheck_calibration(const ps_predict_opts *o, json_t *predicted, 
         const json_t *p2;
         json_array_foreach(pp, q, p2)
         {
-            if ((int)ps_json_num(json_object_get(p2, "calibration"), "ranks") != k) continue;
+            if (priced_by(p2) != k) continue;
             json_int_t n = json_integer_value(json_object_get(json_object_get(p2, "params"), "ranks"));
             size_t m;
             json_t *md;

@@ -103,3 +103,30 @@ TEST_IMPL(mpi_library_name)
     ps_mpi_library_name("", b, sizeof b);
     CHECK(strcmp(b, "") == 0, "%s", b);
 }
+
+/* A run's result names the library its ranks said they ran with (the trace's
+ * metadata, MPI_Get_library_version's first line), whatever the default
+ * mpiexec would say; a trace that does not say falls back to asking. */
+TEST_IMPL(machine_meta_for_trace)
+{
+    ps_trace *t = ps_trace_new(1);
+    CHECK(t != NULL);
+    if (!t) return;
+    CHECK(ps_trace_set_meta(t, "{\"mpi\": \"MPICH Version:\\t9.9.9\"}") == 0);
+    json_t *m = ps_machine_meta_for(t);
+    CHECK(strcmp(json_string_value(json_object_get(m, "mpi")), "MPICH 9.9.9") == 0, "%s",
+          json_string_value(json_object_get(m, "mpi")));
+    json_decref(m);
+    CHECK(ps_trace_set_meta(t, "{\"mpi\": \"Open MPI v7.0.1\"}") == 0);
+    m = ps_machine_meta_for(t);
+    CHECK(strcmp(json_string_value(json_object_get(m, "mpi")), "Open MPI 7.0.1") == 0, "%s",
+          json_string_value(json_object_get(m, "mpi")));
+    json_decref(m);
+    /* silent trace: the launcher's answer, as ps_machine_meta gives it */
+    CHECK(ps_trace_set_meta(t, "{}") == 0);
+    json_t *a = ps_machine_meta_for(t), *b = ps_machine_meta();
+    CHECK(json_equal(json_object_get(a, "mpi"), json_object_get(b, "mpi")));
+    json_decref(a);
+    json_decref(b);
+    ps_trace_free(t);
+}
