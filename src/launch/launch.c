@@ -453,6 +453,20 @@ int ps_launch(const ps_launch_opts *o, char *const argv[], ps_launch_result *r)
      * shows it to the user and lets parscope read which rank it reports dead */
     char *env[16];
     int nenv = job_env(o, env);
+    /* Open MPI 4 starts every job by making /tmp/ompi.HOST.UID and ends it by
+     * removing what it made there: two jobs started at once by one user can
+     * race on it ("A call to mkdir was unable to create the desired
+     * directory ... File exists", orte_init failed), as parscope's own test
+     * suite, two jobs at a time, did.  A job on this machine alone gets a
+     * session directory of its own (other launchers, and jobs across nodes,
+     * where the folder would have to exist on every node, keep theirs). */
+    char *session = NULL;
+    if (!o->launcher && !getenv("PARSCOPE_LAUNCHER") && !hostfile && !getenv("OMPI_MCA_orte_tmpdir_base")) {
+        char serr[256];
+        session = ps_mktempdir("ps-ompi", serr, sizeof serr);
+        if (session) env[nenv++] = ps_xasprintf("OMPI_MCA_orte_tmpdir_base=%s", session);
+        env[nenv] = NULL;
+    }
     errscan es = {.reported_rank = -1};
     /* a program that stops itself at its limit (the runtime's --timeout) is
      * given time to: its launcher then ends the job in its own way, and is
@@ -463,6 +477,10 @@ int ps_launch(const ps_launch_opts *o, char *const argv[], ps_launch_result *r)
     ps_proc_result pr;
     ps_proc_run(full, &po, &pr);
     for (int i = 0; i < nenv; i++) free(env[i]);
+    if (session) {
+        ps_rmtree(session);
+        free(session);
+    }
     r->elapsed = pr.elapsed;
     r->exit_code = pr.status;
     r->timed_out = pr.timed_out;

@@ -77,5 +77,29 @@ expect 2 "PARSCOPE_HOSTS: 'h0:zero' is not HOST or HOST:SLOTS" -- \
 expect 2 "PARSCOPE_MAP: 'spiral' is not round-robin or block" -- \
     env PARSCOPE_HOSTS=h0 PARSCOPE_MAP=spiral "$PS" run fingerprint -n 2 --launcher "mpiexec -f {hostfile} -n {ranks}"
 expect 2 "the launcher template is empty" -- "$PS" run fingerprint -n 2 --launcher "   "
+# a job on this machine alone gets an Open MPI session directory of its own, made before the job and
+# removed after it (two jobs of one user started at once raced on the shared /tmp/ompi.HOST.UID);
+# one the user names is passed on untouched
+cat > "$tmp/session_spy" << SPY
+#!/bin/sh
+{ echo "base=\${OMPI_MCA_orte_tmpdir_base:-none}"; [ -d "\${OMPI_MCA_orte_tmpdir_base:-/nonexistent}" ] && echo made; } >> "$tmp/session.log"
+exec "$mpiexec" "\$@"
+SPY
+chmod +x "$tmp/session_spy"
+env -u PARSCOPE_LAUNCHER -u OMPI_MCA_orte_tmpdir_base PARSCOPE_MPIEXEC="$tmp/session_spy" TMPDIR="$tmp" \
+    "$PS" run fingerprint -n 2 -s 10 -i 1 -q -o "$tmp/session.json" > "$tmp/out" 2>&1 ||
+    { echo "FAIL: a run through the session spy: $(cat "$tmp/out")"; fails=$((fails + 1)); }
+base=$(sed -n 's/^base=//p' "$tmp/session.log" | head -1)
+case $base in
+  "$tmp"/ps-ompi.*) grep -qx made "$tmp/session.log" && [ ! -e "$base" ] && passes=$((passes + 1)) ||
+      { echo "FAIL: the job's session directory $base: not made before the job, or left after it"; fails=$((fails + 1)); } ;;
+  *) echo "FAIL: the job's session directory: $base, expected one under $tmp/ps-ompi.*"; fails=$((fails + 1)) ;;
+esac
+: > "$tmp/session.log"
+env -u PARSCOPE_LAUNCHER PARSCOPE_MPIEXEC="$tmp/session_spy" OMPI_MCA_orte_tmpdir_base="$tmp/mine" \
+    "$PS" run fingerprint -n 2 -s 10 -i 1 -q -o "$tmp/session2.json" > "$tmp/out" 2>&1 ||
+    { echo "FAIL: a run with the user's session directory: $(cat "$tmp/out")"; fails=$((fails + 1)); }
+grep -qx "base=$tmp/mine" "$tmp/session.log" && passes=$((passes + 1)) ||
+    { echo "FAIL: the user's OMPI_MCA_orte_tmpdir_base was not passed on: $(cat "$tmp/session.log")"; fails=$((fails + 1)); }
 echo "$passes checks passed, $fails failed"
 [ "$fails" -eq 0 ]
