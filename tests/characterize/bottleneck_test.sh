@@ -40,9 +40,13 @@ for r in s["rows"]:
     assert r["measured_firm"] == firm, (r, gap, busy)
     loose += (not firm) and r["ranks"] > 1
 assert s["points_not_firm"] == loose, (s["points_not_firm"], loose)
-# the link in another state than the probe saw: half rank 1's best clock-synchronisation round trip
-# against the model's 8-byte half round trip (the predicted document's machine), 1.5 times or more either way
-other = 0
+# per row, from the point's measured and predicted documents:
+# - the link in another state than the probe saw: half rank 1's best clock-synchronisation round trip
+#   against the model's 8-byte half round trip (the predicted document's machine), 1.5 times or more
+#   either way;
+# - the machine's speed between the calibration and the measured runs: the calibration that priced the
+#   count, repeated after them, against the first (seconds per flop, 1.1 times either way)
+other = moved = 0
 for r in s["rows"]:
     m = json.load(open(os.path.join(d, "predict", r["workload"] + ".measured.json")))
     p = json.load(open(os.path.join(d, "predict", r["workload"] + ".json")))
@@ -54,21 +58,13 @@ for r in s["rows"]:
     assert r["link_state_differs"] == differs, (r, now, model)
     assert (now is not None) == (r["ranks"] > 1), (r, now)
     other += differs and r["ranks"] > 1
-assert s["points_link_state_differs"] == other, (s["points_link_state_differs"], other)
-# the machine's speed between the calibration and the measured runs: the calibration that priced the
-# count, repeated after them, against the first (seconds per flop, 1.1 times either way)
-moved = 0
-for r in s["rows"]:
-    m = json.load(open(os.path.join(d, "predict", r["workload"] + ".measured.json")))
-    p = json.load(open(os.path.join(d, "predict", r["workload"] + ".json")))
-    mp = [q for q in m["points"] if q["params"]["ranks"] == r["ranks"]][0]
-    pp = [q for q in p.get("points", [p]) if q["params"]["ranks"] == r["ranks"]][0]
     before = pp["calibration"]["average_seconds_per_flop"]
     after = mp["calibration_after"]["average_seconds_per_flop"]
     assert mp["calibration_after"]["ranks"] == pp["calibration"]["ranks"], (mp["calibration_after"], pp["calibration"])
     differs = not 1 / 1.1 < after / before < 1.1
     assert r["speed_moved"] == differs, (r, before, after)
     moved += differs and r["ranks"] > 1
+assert s["points_link_state_differs"] == other, (s["points_link_state_differs"], other)
 assert s["points_speed_moved"] == moved, (s["points_speed_moved"], moved)
 assert ("while the machine's speed moved" in out) == (moved > 0), out
 assert ("in another state than the probe" in out) == (other > 0), out
