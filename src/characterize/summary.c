@@ -610,8 +610,9 @@ int ps_characterize_report_html(FILE *out, const json_t *s, const char *dir, con
             ps_html_cell(out, 1, "%lld", (long long)json_integer_value(json_object_get(r, "ranks")));
             ps_html_cell(out, 1, "%s", x);
             ps_html_cell(out, 1, "%s", y);
-            ps_html_cell(out, 1, "%+.1f%%%s", 100 * ps_json_num(r, "error"),
-                         json_is_false(json_object_get(r, "measured_firm")) ? " (measured time not firm)" : "");
+            ps_html_cell(out, 1, "%+.1f%%%s%s", 100 * ps_json_num(r, "error"),
+                         json_is_false(json_object_get(r, "measured_firm")) ? " (measured time not firm)" : "",
+                         json_is_true(json_object_get(r, "speed_moved")) ? " (the machine's speed moved)" : "");
             ps_html_row_end(out);
         }
         ps_html_table_end(out);

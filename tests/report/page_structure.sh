@@ -24,6 +24,17 @@ cp -r "$SRC/tests/report/data/characterize" "$T/c"
 "$PS" report "$T/c" -o "$T/c.html" -q || fail "report of the stored characterization"
 $CHECK "$T/c.html" --tables table1,table2,bsp-rgl --plots 13 --contains "Figure 4.6" --contains "Execution time against P" ||
     fail "the characterization page"
+# a prediction row measured while the machine's speed moved (compare's speed check) says so in its cell
+cp -r "$T/c" "$T/c2"
+python3 - "$T/c2/summary.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["prediction"]["rows"][1]["speed_moved"] = True
+json.dump(d, open(sys.argv[1], "w"))
+PY
+"$PS" report "$T/c2" -o "$T/c2.html" -q || fail "report of the characterization with a moved speed"
+grep -q -- "-24.6% (the machine&#39;s speed moved)" "$T/c2.html" || fail "the row measured while the machine's speed moved does not say so"
+[ "$(grep -o "the machine&#39;s speed moved" "$T/c2.html" | wc -l)" = 1 ] || fail "rows not named say the machine's speed moved"
 [ "$(grep -c 'data-part="hardware"' "$T/c.html")" = 2 ] || fail "hardware and machine-model tables: $(grep -c 'data-part="hardware"' "$T/c.html"), expected one each"
 [ "$(grep -c 'data-part="hardware-ref"' "$T/c.html")" -ge 10 ] || fail "the other sheets do not refer to the hardware table"
 python3 - "$T/c.html" <<'PY' || fails=$((fails + 1))
