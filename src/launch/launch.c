@@ -458,10 +458,11 @@ int ps_launch(const ps_launch_opts *o, char *const argv[], ps_launch_result *r)
      * race on it ("A call to mkdir was unable to create the desired
      * directory ... File exists", orte_init failed), as parscope's own test
      * suite, two jobs at a time, did.  A job on this machine alone gets a
-     * session directory of its own (other launchers, and jobs across nodes,
-     * where the folder would have to exist on every node, keep theirs). */
+     * session directory of its own (other launchers, and jobs in a batch
+     * allocation, which may span nodes where the folder would be left
+     * behind, keep theirs). */
     char *session = NULL;
-    if (!o->launcher && !getenv("PARSCOPE_LAUNCHER") && !hostfile && !getenv("OMPI_MCA_orte_tmpdir_base")) {
+    if (local_launch(o) && !hostfile && !getenv("OMPI_MCA_orte_tmpdir_base")) {
         char serr[256];
         session = ps_mktempdir("ps-ompi", serr, sizeof serr);
         if (session) env[nenv++] = ps_xasprintf("OMPI_MCA_orte_tmpdir_base=%s", session);
