@@ -324,10 +324,11 @@ static long read_long(const char *path)
  * batch allocation, no host file. */
 static int local_launch(const ps_launch_opts *o)
 {
-    if ((o->launcher && *o->launcher) || getenv("PARSCOPE_LAUNCHER")) return 0;
+    const char *tmpl = getenv("PARSCOPE_LAUNCHER");
+    if ((o->launcher && *o->launcher) || (tmpl && *tmpl)) return 0;
     static const char *batch[] = {"SLURM_JOB_ID", "PBS_JOBID", "LSB_JOBID", "PE_HOSTFILE", "COBALT_JOBID",
-                                  "FLUX_JOB_ID", "OMPI_MCA_orte_default_hostfile", "OMPI_MCA_rmaps_base_mapping_policy",
-                                  "HYDRA_HOST_FILE", NULL};
+                                  "FLUX_JOB_ID", "OMPI_MCA_orte_default_hostfile", "OMPI_MCA_orte_default_dash_host",
+                                  "OMPI_MCA_rmaps_base_mapping_policy", "HYDRA_HOST_FILE", NULL};
     for (int i = 0; batch[i]; i++) {
         const char *v = getenv(batch[i]);
         if (v && *v) return 0;
@@ -404,6 +405,42 @@ static int job_env(const ps_launch_opts *o, char **env)
     return n;
 }
 
+/* Whether the user placed Open MPI's session directory already: Open MPI
+ * refuses orte_tmpdir_base beside orte_local_tmpdir_base or
+ * orte_remote_tmpdir_base (it exits), and the environment would override a
+ * params file's choice.  The variables, or a line of the user's or the
+ * system's mca-params.conf. */
+static int session_dir_chosen(void)
+{
+    static const char *keys[] = {"orte_tmpdir_base", "orte_local_tmpdir_base", "orte_remote_tmpdir_base",
+                                 "orte_top_session_dir", NULL};
+    for (int i = 0; keys[i]; i++) {
+        char var[64];
+        snprintf(var, sizeof var, "OMPI_MCA_%s", keys[i]);
+        if (getenv(var)) return 1;
+    }
+    const char *home = getenv("HOME");
+    char user[PATH_MAX];
+    snprintf(user, sizeof user, "%s/.openmpi/mca-params.conf", home ? home : "/nonexistent");
+    const char *files[] = {user, "/etc/openmpi/openmpi-mca-params.conf", NULL};
+    for (int f = 0; files[f]; f++) {
+        FILE *fp = fopen(files[f], "r");
+        if (!fp) continue;
+        char line[512];
+        int found = 0;
+        while (!found && fgets(line, sizeof line, fp)) {
+            const char *p = line + strspn(line, " \t");
+            for (int i = 0; keys[i] && !found; i++) {
+                size_t n = strlen(keys[i]);
+                found = !strncmp(p, keys[i], n) && strchr(" \t=", p[n]);
+            }
+        }
+        fclose(fp);
+        if (found) return 1;
+    }
+    return 0;
+}
+
 static void drop_hostfile(char *path)
 {
     if (!path) return;
@@ -453,16 +490,16 @@ int ps_launch(const ps_launch_opts *o, char *const argv[], ps_launch_result *r)
      * shows it to the user and lets parscope read which rank it reports dead */
     char *env[16];
     int nenv = job_env(o, env);
-    /* Open MPI 4 starts every job by making /tmp/ompi.HOST.UID and ends it by
+    /* Open MPI 4 starts every job by making $TMPDIR/ompi.HOST.UID and ends it by
      * removing what it made there: two jobs started at once by one user can
      * race on it ("A call to mkdir was unable to create the desired
      * directory ... File exists", orte_init failed), as parscope's own test
      * suite, two jobs at a time, did.  A job on this machine alone gets a
      * session directory of its own (other launchers, and jobs in a batch
      * allocation, which may span nodes where the folder would be left
-     * behind, keep theirs). */
+     * behind, keep theirs, as do users who placed it themselves). */
     char *session = NULL;
-    if (local_launch(o) && !hostfile && !getenv("OMPI_MCA_orte_tmpdir_base")) {
+    if (local_launch(o) && !hostfile && !session_dir_chosen()) {
         char serr[256];
         session = ps_mktempdir("ps-ompi", serr, sizeof serr);
         if (session) env[nenv++] = ps_xasprintf("OMPI_MCA_orte_tmpdir_base=%s", session);

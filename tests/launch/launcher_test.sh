@@ -101,5 +101,24 @@ env -u PARSCOPE_LAUNCHER PARSCOPE_MPIEXEC="$tmp/session_spy" OMPI_MCA_orte_tmpdi
     { echo "FAIL: a run with the user's session directory: $(cat "$tmp/out")"; fails=$((fails + 1)); }
 grep -qx "base=$tmp/mine" "$tmp/session.log" && passes=$((passes + 1)) ||
     { echo "FAIL: the user's OMPI_MCA_orte_tmpdir_base was not passed on: $(cat "$tmp/session.log")"; fails=$((fails + 1)); }
+# nor when the user placed Open MPI's session directories otherwise (Open MPI exits when orte_tmpdir_base
+# meets orte_local_tmpdir_base; orte_top_session_dir is the one of those that a job runs with alone): by a
+# variable, or in the user's mca-params.conf
+for how in variable file; do
+    : > "$tmp/session.log"
+    mkdir -p "$tmp/home/.openmpi"
+    rm -f "$tmp/home/.openmpi/mca-params.conf"
+    set -- env -u PARSCOPE_LAUNCHER -u OMPI_MCA_orte_tmpdir_base PARSCOPE_MPIEXEC="$tmp/session_spy"
+    if [ $how = variable ]; then
+        set -- "$@" OMPI_MCA_orte_top_session_dir="$tmp/top"
+    else
+        printf '# placed by the user\n  orte_top_session_dir = %s\n' "$tmp/top" > "$tmp/home/.openmpi/mca-params.conf"
+        set -- "$@" HOME="$tmp/home"
+    fi
+    "$@" "$PS" run fingerprint -n 2 -s 10 -i 1 -q -o "$tmp/session_$how.json" > "$tmp/out" 2>&1 ||
+        { echo "FAIL: a run with orte_top_session_dir set by a $how: $(cat "$tmp/out")"; fails=$((fails + 1)); }
+    grep -qx "base=none" "$tmp/session.log" && passes=$((passes + 1)) ||
+        { echo "FAIL: orte_top_session_dir set by a $how, parscope set its own: $(cat "$tmp/session.log")"; fails=$((fails + 1)); }
+done
 echo "$passes checks passed, $fails failed"
 [ "$fails" -eq 0 ]
