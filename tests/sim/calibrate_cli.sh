@@ -205,7 +205,9 @@ one, two = d["points"]
 c1, c2 = one["calibration"], two["calibration"]
 assert c1["ranks"] == 1 and "average_over_alone" not in c1, c1
 assert c2["ranks"] == 2 and c2["from"].startswith("1-rank run under MPI beside copies of itself"), c2
-assert abs(c2["average_over_alone"] - c2["average_seconds_per_flop"] / c1["average_seconds_per_flop"]) <= 1e-9, c2
+# the JSON keeps ten significant digits: the ratio of two rounded figures agrees to about 1e-9 of itself
+# (the busy run priced 8.5 times the lone one once, with another test's jobs beside it)
+assert abs(c2["average_over_alone"] - c2["average_seconds_per_flop"] / c1["average_seconds_per_flop"]) <= 1e-8 * c2["average_over_alone"], c2
 for p, c in ((one, c1), (two, c2)):
     assert abs(p["time"]["min"] - c["time"]) <= 1e-6 * c["time"], (p["params"]["ranks"], p["time"]["min"], c["time"])
 PY
@@ -288,8 +290,7 @@ for case in steady slowed; do
     wait $pid || fail "--compare --calibrate ($case): $(cat "$T/$case.err")"
 done
 grep -q "^repeating the calibration" "$T/steady.err" || fail "--compare --calibrate: the calibration was not repeated"
-[ -s "$T/steady.json" ] && python3 - "$T/steady.json" "$T/slowed.json" <<'PY' ||
-    fail "--compare --calibrate: the speed check: $(cat "$T/steady.err" "$T/slowed.err")"
+[ -s "$T/steady.json" ] && python3 - "$T/steady.json" "$T/slowed.json" <<'PY' || fail "--compare --calibrate: the speed check: $(cat "$T/steady.err" "$T/slowed.err")"
 import json, sys
 steady, slowed = (json.load(open(f)) for f in sys.argv[1:3])
 for d in (steady, slowed):
@@ -298,7 +299,8 @@ for d in (steady, slowed):
     assert m["ranks"] == c["ranks"] == 1, (c, m)
     assert sc["before_s_per_flop"] == c["average_seconds_per_flop"], (sc, c)
     assert sc["after_s_per_flop"] == m["average_seconds_per_flop"], (sc, m)
-    assert abs(sc["after_over_before"] - sc["after_s_per_flop"] / sc["before_s_per_flop"]) < 1e-9, sc
+    # the JSON keeps ten significant digits: the ratio of two rounded figures agrees to about 1e-9 of itself
+    assert abs(sc["after_over_before"] - sc["after_s_per_flop"] / sc["before_s_per_flop"]) <= 1e-8 * sc["after_over_before"], sc
 # eight times the work per declared flop after the marker: the check sees it (well beyond this
 # machine's own swings, up to 2.2 times between runs minutes apart), and says so
 sc = slowed["comparison"][0]["speed_check"]
