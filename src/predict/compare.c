@@ -44,7 +44,7 @@ double ps_result_doc_time(json_t *doc)
     return isnan(v) ? ps_json_num(t, "median") : v;
 }
 
-static int doc_ranks(json_t *doc)
+int ps__doc_ranks(json_t *doc)
 {
     json_t *p = json_object_get(doc, "params");
     json_t *r = p ? json_object_get(p, "ranks") : NULL;
@@ -61,11 +61,11 @@ json_t *ps__result_points(json_t *doc)
     return a;
 }
 
-static json_t *find_ranks(json_t *pts, int p)
+json_t *ps__find_ranks(json_t *pts, int p)
 {
     size_t i;
     json_t *d;
-    json_array_foreach(pts, i, d) if (doc_ranks(d) == p) return d;
+    json_array_foreach(pts, i, d) if (ps__doc_ranks(d) == p) return d;
     return NULL;
 }
 
@@ -375,7 +375,7 @@ static int same_experiment(json_t *measured, json_t *mp, json_t *predicted, json
     json_array_foreach(mp, i, d) if (bad_time(d, "measured", err, errlen)) return -1;
     json_array_foreach(pp, i, d) if (bad_time(d, "predicted", err, errlen)) return -1;
     json_array_foreach(pp, i, d) {
-        json_t *md = find_ranks(mp, doc_ranks(d));
+        json_t *md = ps__find_ranks(mp, ps__doc_ranks(d));
         if (!md) continue;
         char wm[256], wp[256];
         workload_key(md, measured, wm, sizeof wm);
@@ -389,7 +389,7 @@ static int same_experiment(json_t *measured, json_t *mp, json_t *predicted, json
             long long a = param(md, keys[k]), b = param(d, keys[k]);
             if (a > 0 && b > 0 && a != b) {
                 ps_seterr(err, errlen, "the results are of different %s (measured: %lld, predicted: %lld at %d ranks)",
-                          k ? "iteration counts" : "problem sizes", a, b, doc_ranks(d));
+                          k ? "iteration counts" : "problem sizes", a, b, ps__doc_ranks(d));
                 return -1;
             }
         }
@@ -415,14 +415,14 @@ json_t *ps_compare_results(json_t *measured, json_t *predicted, FILE *out, char 
     size_t i;
     json_t *pd;
     /* the counts only one side has are listed, not compared */
-    json_array_foreach(mp, i, pd) if (!find_ranks(pp, doc_ranks(pd)))
-        json_array_append_new(unmatched, json_pack("{s:i, s:s}", "ranks", doc_ranks(pd), "only_in", "measured"));
-    json_array_foreach(pp, i, pd) if (!find_ranks(mp, doc_ranks(pd)))
-        json_array_append_new(unmatched, json_pack("{s:i, s:s}", "ranks", doc_ranks(pd), "only_in", "predicted"));
+    json_array_foreach(mp, i, pd) if (!ps__find_ranks(pp, ps__doc_ranks(pd)))
+        json_array_append_new(unmatched, json_pack("{s:i, s:s}", "ranks", ps__doc_ranks(pd), "only_in", "measured"));
+    json_array_foreach(pp, i, pd) if (!ps__find_ranks(mp, ps__doc_ranks(pd)))
+        json_array_append_new(unmatched, json_pack("{s:i, s:s}", "ranks", ps__doc_ranks(pd), "only_in", "predicted"));
     json_array_foreach(pp, i, pd)
     {
-        int p = doc_ranks(pd);
-        json_t *md = find_ranks(mp, p);
+        int p = ps__doc_ranks(pd);
+        json_t *md = ps__find_ranks(mp, p);
         if (p < 0 || !md) continue;
         if (out && json_array_size(rows) == 0)
             fprintf(out, "%6s  %12s  %12s  %8s  %9s  %9s  %9s\n", "P", "measured s", "predicted s", "error", "busy",

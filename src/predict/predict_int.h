@@ -39,5 +39,9 @@ void    ps__predict_calibration_free(ps__calibration *c);
 
 /* The documents of a result: its points, or itself (a one-count result); a new reference. */
 json_t *ps__result_points(json_t *doc);
+/* A result document's rank count (params.ranks; -1 without), and the first of
+ * the points pts with p ranks (NULL: none). */
+int     ps__doc_ranks(json_t *doc);
+json_t *ps__find_ranks(json_t *pts, int p);
 
 #endif

@@ -249,13 +249,6 @@ int ps_predict_measure(const ps_predict_opts *o, json_t **out, char *err, size_t
     return rc;
 }
 
-/* The calibration runs once more, now the measured runs are over: each one
- * that priced a predicted count (the lone 1-rank run, the run beside copies of
- * itself), into the measured points of those counts as calibration_after.
- * Their seconds per flop against those the prediction was priced by say
- * whether the machine's speed held during the comparison (compare's speed
- * check): the measured runs come minutes after the calibration, and a machine
- * whose speed moves in between moves the error with it. */
 /* The rank count of the calibration run that priced a point: 0 without one
  * (or one that priced nothing). */
 static int priced_by(const json_t *pt)
@@ -265,6 +258,13 @@ static int priced_by(const json_t *pt)
     return k >= 1 && k < 1e6 && ps_json_num(cal, "average_seconds_per_flop") > 0 ? (int)k : 0;
 }
 
+/* The calibration runs once more, now the measured runs are over: each one
+ * that priced a predicted count (the lone 1-rank run, the run beside copies of
+ * itself), into the measured points of those counts as calibration_after.
+ * Their seconds per flop against those the prediction was priced by say
+ * whether the machine's speed held during the comparison (compare's speed
+ * check): the measured runs come minutes after the calibration, and a machine
+ * whose speed moves in between moves the error with it. */
 int ps_predict_recheck_calibration(const ps_predict_opts *o, json_t *predicted, json_t *measured, char *err,
                                    size_t errlen)
 {
@@ -301,23 +301,19 @@ int ps_predict_recheck_calibration(const ps_predict_opts *o, json_t *predicted, 
         }
         /* every measured count the prediction priced with this calibration */
         size_t q;
-        const json_t *p2;
+        json_t *p2;
         json_array_foreach(pp, q, p2)
         {
-            if (priced_by(p2) != k) continue;
-            json_int_t n = json_integer_value(json_object_get(json_object_get(p2, "params"), "ranks"));
-            size_t m;
-            json_t *md;
-            json_array_foreach(mp, m, md)
-                if (json_integer_value(json_object_get(json_object_get(md, "params"), "ranks")) == n)
-                    json_object_set_new(md, "calibration_after",
-                                        json_pack("{s:s, s:i, s:f, s:f}", "from",
-                                                  k > 1 ? "the calibration run beside copies of itself, repeated "
-                                                          "after the measured runs, fastest trial"
-                                                        : "the 1-rank calibration run repeated after the measured "
-                                                          "runs, fastest trial",
-                                                  "ranks", k, "time", after.time, "average_seconds_per_flop",
-                                                  after.average));
+            json_t *md = priced_by(p2) == k ? ps__find_ranks(mp, ps__doc_ranks(p2)) : NULL;
+            if (md)
+                json_object_set_new(md, "calibration_after",
+                                    json_pack("{s:s, s:i, s:f, s:f}", "from",
+                                              k > 1 ? "the calibration run beside copies of itself, repeated after "
+                                                      "the measured runs, fastest trial"
+                                                    : "the 1-rank calibration run repeated after the measured runs, "
+                                                      "fastest trial",
+                                              "ranks", k, "time", after.time, "average_seconds_per_flop",
+                                              after.average));
         }
         ps__predict_calibration_free(&after);
     }
