@@ -9,6 +9,10 @@
 # seconds for a rank setting up its memory) and fails if anything is.
 
 tmp=$(mktemp -d)
+# parscope's status folders (parscope-run.XXXXXX) and Open MPI's session
+# folders go here too: a parscope killed with SIGKILL cannot remove its own,
+# and cleanup removes them with the rest
+export TMPDIR=$tmp
 # the wrapper is never a process group leader here (a background job of a
 # shell without job control, or timeout's child), so setsid does not fork:
 # the pid the test holds is parscope's; started under setsid already, it is
