@@ -327,6 +327,15 @@ static void speed_state(json_t *md, json_t *pd, json_t *row, FILE *out)
             ranks > 1 ? "the 1-rank run beside copies of itself" : "the 1-rank run", ratio);
 }
 
+/* The prediction says its calibration is in doubt (predict.c: the run beside
+ * copies of itself priced a flop below the lone run): the row says so too. */
+static void calibration_state(json_t *pd, json_t *row, FILE *out)
+{
+    const char *w = json_string_value(json_object_get(json_object_get(pd, "calibration"), "busy_faster_than_alone"));
+    json_object_set_new(row, "calibration_in_doubt", json_boolean(w != NULL));
+    if (out && w) fprintf(out, "        the calibration that priced this count is in doubt: %s\n", w);
+}
+
 /* A workload's name as both sides give it: a .loop file by its base name
  * without the extension ("./w.loop" and "w" are the same workload). */
 static void workload_key(const json_t *doc, const json_t *top, char *buf, size_t len)
@@ -366,12 +375,45 @@ static int bad_time(json_t *doc, const char *which, char *err, size_t errlen)
     return 0;
 }
 
+/* What a document (a point, else its file) is: "predict", "run", ... or "". */
+static const char *doc_kind(json_t *doc, json_t *top)
+{
+    const char *k = json_string_value(json_object_get(doc, "kind"));
+    if (!k) k = json_string_value(json_object_get(top, "kind"));
+    return k ? k : "";
+}
+
+/* The files come in the order MEASURED PREDICTED: the first holds no
+ * prediction and the second nothing else (a document without a kind, from
+ * elsewhere, is taken as given).  Swapped, every error would be inverted
+ * and a prediction described as a trial. */
+static int sides_in_order(json_t *measured, json_t *mp, json_t *predicted, json_t *pp, char *err, size_t errlen)
+{
+    size_t i;
+    json_t *d;
+    json_array_foreach(mp, i, d) if (!strcmp(doc_kind(d, measured), "predict")) {
+        ps_seterr(err, errlen, "the first file holds a prediction, where the measured result goes (the order is "
+                               "MEASURED.json PREDICTED.json)");
+        return -1;
+    }
+    json_array_foreach(pp, i, d) {
+        const char *k = doc_kind(d, predicted);
+        if (k[0] && strcmp(k, "predict")) {
+            ps_seterr(err, errlen, "the second file holds a result of kind \"%s\", not a prediction (the order is "
+                                   "MEASURED.json PREDICTED.json, the second from parscope predict)", k);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 /* The two sides describe the same experiment: the workload, its size and
  * iterations; each time is a time.  0, or -1 with err. */
 static int same_experiment(json_t *measured, json_t *mp, json_t *predicted, json_t *pp, char *err, size_t errlen)
 {
     size_t i;
     json_t *d;
+    if (sides_in_order(measured, mp, predicted, pp, err, errlen)) return -1;
     json_array_foreach(mp, i, d) if (bad_time(d, "measured", err, errlen)) return -1;
     json_array_foreach(pp, i, d) if (bad_time(d, "predicted", err, errlen)) return -1;
     json_array_foreach(pp, i, d) {
@@ -460,6 +502,7 @@ json_t *ps_compare_results(json_t *measured, json_t *predicted, FILE *out, char 
         measured_noise(md, e, row, out);
         latency_state(md, pd, row, out);
         speed_state(md, pd, row, out);
+        calibration_state(pd, row, out);
         /* by activity and construct, when both sides have their traces */
         json_t *ma = activities_of(md), *pa = activities_of(pd);
         if (ma && pa) {

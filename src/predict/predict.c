@@ -362,6 +362,8 @@ static int predict_one(predict_ctx *c, int P, json_t **doc, ps_sim_result *res, 
         /* beside the 1-rank run's own average: what the companions cost */
         if (used != &c->cal && c->cal.average > 0)
             json_object_set_new(cj, "average_over_alone", json_real(used->average / c->cal.average));
+        const char *busy_w = used != &c->cal ? ps__calibration_busy_warning(&c->cal, used) : NULL;
+        if (busy_w) json_object_set_new(cj, "busy_faster_than_alone", json_string(busy_w));
         /* \DATA_MOVE is priced by the lone run at every count (predict_one): its figures are those */
         if (used != &c->cal) {
             json_t *lone = ps__predict_calibration_json(&c->cal);
@@ -436,6 +438,8 @@ int ps_predict_run(const ps_predict_opts *o, json_t **out, FILE *f, char *err, s
             ps__predict_calibration_free(&c.cal_busy);
             err[0] = '\0';
         }
+        const char *w = ps__calibration_busy_warning(&c.cal, &c.cal_busy);
+        if (w) fprintf(stderr, "parscope: predict --calibrate: %s\n", w);
     }
     if (rc) {
         ps__predict_calibration_free(&c.cal);
@@ -451,6 +455,7 @@ int ps_predict_run(const ps_predict_opts *o, json_t **out, FILE *f, char *err, s
     double t1 = NAN;
     int shared_from = 0; /* the first count whose ranks time-share the processors */
     int unpriced_at = 0; /* the first count with \DATA_MOVE bytes the model cannot price */
+    int busy_from = 0;   /* the first count priced by the run beside copies of itself */
     for (int k = 0; k < o->nranks && !rc; k++) {
         if (ps_interrupted()) {
             ps_seterr(err, errlen, "interrupted; %d of %d counts predicted", k, o->nranks);
@@ -463,14 +468,20 @@ int ps_predict_run(const ps_predict_opts *o, json_t **out, FILE *f, char *err, s
         rc = predict_one(&c, o->ranks[k], &doc, &res, err, errlen);
         if (rc && res.report) fputs(res.report, stderr);
         if (!rc) {
-            if (k == 0 || res.nranks == 1) t1 = res.time;
+            /* against the first count, as the footnote and the report say, also when P = 1 comes later */
+            if (k == 0) t1 = res.time;
             print_row(f, &res, doc, t1);
             if (!shared_from && time_shared(&c.m, res.nranks)) shared_from = res.nranks;
             if (!unpriced_at && res.unpriced_bytes > 0) unpriced_at = res.nranks;
+            if (!busy_from && calibration_for(&c, res.nranks) == &c.cal_busy) busy_from = res.nranks;
             json_array_append_new(points, doc);
         }
         ps_sim_result_free(&res);
     }
+    const char *busy_w = busy_from ? ps__calibration_busy_warning(&c.cal, &c.cal_busy) : NULL;
+    if (!o->quiet && busy_w)
+        fprintf(f, "note: the counts from P = %d are priced by a calibration in doubt: %s\n", busy_from,
+                busy_w);
     ps__predict_calibration_free(&c.cal);
     ps__predict_calibration_free(&c.cal_busy);
     if (!o->quiet && json_array_size(points))

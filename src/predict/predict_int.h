@@ -24,6 +24,14 @@ typedef struct ps__calibration {
 /* That warning, for the text and the result (a static buffer). */
 const char *ps__calibration_warning(const ps__calibration *c);
 
+/* The run beside copies of itself priced a flop below the lone run's by more
+ * than this factor: sharing a node cannot speed a run up, so one of the two
+ * was disturbed (the machine's speed moved between them). */
+#define PS__CAL_BUSY_FASTER 1.10
+
+/* That warning, if busy (a static buffer), else NULL. */
+const char *ps__calibration_busy_warning(const ps__calibration *alone, const ps__calibration *busy);
+
 /* Runs the workload in the recording back end at P ranks, its streams into
  * dir.  0, 1 it failed (err), 2 bad input (err). */
 int ps__predict_record(const ps_predict_opts *o, int P, const char *dir, char *err, size_t errlen);

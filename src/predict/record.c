@@ -162,10 +162,17 @@ int ps__predict_calibrate(const ps_predict_opts *o, int ranks, ps__calibration *
         else
             fprintf(out, "Calibration: 1-rank run, best of %d: %.6g s, %.1f%% outside measured computation; seconds per flop:",
                     o->trials, c->time, 100 * (1 - 1 / c->factor));
-        for (int k = 0; k < c->n; k++)
-            fprintf(out, "%s %s %.3g%s", k ? "," : "", c->names[k], c->sec_per_flop[k],
+        /* \DATA_MOVE is priced by the lone run at every count (predict_one): the busy run's is not shown */
+        int shown = 0, moved = 0;
+        for (int k = 0; k < c->n; k++) {
+            if (c->ranks > 1 && is_data_move(c->names[k])) {
+                moved = 1;
+                continue;
+            }
+            fprintf(out, "%s %s %.3g%s", shown++ ? "," : "", c->names[k], c->sec_per_flop[k],
                     is_data_move(c->names[k]) ? " (per byte)" : "");
-        fprintf(out, "\n");
+        }
+        fprintf(out, "%s\n", moved ? " (DATA_MOVE: the lone run's price per byte at every count)" : "");
     }
     return 0;
 }
@@ -179,6 +186,19 @@ const char *ps__calibration_warning(const ps__calibration *c)
              "that code's cost grows with the data: predictions at other counts are uncertain (a larger -s or "
              "--calibrate-size leaves less outside)",
              100 * (1 - 1 / c->factor));
+    return w;
+}
+
+const char *ps__calibration_busy_warning(const ps__calibration *alone, const ps__calibration *busy)
+{
+    static char w[500];
+    if (!(alone->average > 0) || !(busy->average > 0) || busy->average * PS__CAL_BUSY_FASTER >= alone->average)
+        return NULL;
+    snprintf(w, sizeof w,
+             "the 1-rank run beside %d cop%s of itself took %.2f times the seconds per flop of the lone run: sharing "
+             "the node cannot make a run faster, so one of the two calibrations was disturbed (the machine's speed "
+             "moved between them); the counts priced by it are uncertain",
+             busy->ranks - 1, busy->ranks == 2 ? "y" : "ies", busy->average / alone->average);
     return w;
 }
 

@@ -117,7 +117,6 @@ kill9)
 
 # 4. SIGINT / SIGTERM / Ctrl-C during probe: the job stops, what was measured is written, what is missing said
 probe_signals)
-  export TMPDIR=$tmp
   # after the first round: written, marked interrupted
   "$ps" probe --tiny -n 2 -o m.ini --json p.json -q > out 2>&1 &
   pid=$!
@@ -202,8 +201,11 @@ compare_mismatch)
   python3 - <<'PY'
 import json
 a = json.load(open("a.json"))
+# the predicted side: the same result, called a prediction (compare refuses the sides swapped)
+a["kind"] = "predict"
 def variant(name, f):
     d = json.loads(json.dumps(a)); f(d); json.dump(d, open(name, "w"))
+variant("p.json", lambda d: None)
 variant("other_workload.json", lambda d: d.update(workload="cg"))
 variant("other_size.json", lambda d: d["params"].update(size=d["params"].get("size", 1) * 7 + 1))
 variant("other_iters.json", lambda d: d["params"].update(iterations=d["params"].get("iterations", 1) * 5 + 3))
@@ -212,14 +214,17 @@ def neg(d):
     for k in ("min", "median", "max"):
         d["time"][k] = -abs(d["time"][k])
 variant("negative.json", neg)
+variant("negative_run.json", lambda d: (neg(d), d.update(kind="run")))
 PY
-  expect 0 "P" -- "$ps" compare a.json a.json
+  expect 0 "P" -- "$ps" compare a.json p.json
   expect 2 "different workloads" -- "$ps" compare a.json other_workload.json
   expect 2 "different problem sizes" -- "$ps" compare a.json other_size.json
   expect 2 "different iteration counts" -- "$ps" compare a.json other_iters.json
   expect 2 "no processor count in common" -- "$ps" compare a.json other_ranks.json
   expect 2 "cannot be negative" -- "$ps" compare a.json negative.json
-  expect 2 "cannot be negative" -- "$ps" compare negative.json a.json
+  expect 2 "cannot be negative" -- "$ps" compare negative_run.json p.json
+  expect 2 "the first file holds a prediction" -- "$ps" compare p.json a.json
+  expect 2 "holds a result of kind \"run\", not a prediction" -- "$ps" compare a.json a.json
   ;;
 
 # 9. a trace event with a NaN time is refused with its index

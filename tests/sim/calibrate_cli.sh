@@ -251,6 +251,58 @@ if [ "$(nproc)" -ge 2 ]; then
         >"$T/out" 2>"$T/err" || fail "DATA_MOVE with the node busy: $(cat "$T/err")"
     [ -s "$T/move_busy.json" ] && [ "$(jget "$T/move_busy.json" '[p["calibration"]["ranks"] for p in d["points"]] == [1, 2] and d["points"][0]["calibration"]["seconds_per_byte"] == d["points"][1]["calibration"]["seconds_per_byte"] and abs(d["points"][0]["breakdown"]["work"] - d["points"][1]["breakdown"]["work"]) <= 1e-9 * d["points"][0]["breakdown"]["work"]')" = True ] ||
         fail "DATA_MOVE with the node busy: not the lone run's price"
+    grep -q "Calibration with the node busy:.* (DATA_MOVE: the lone run's price per byte at every count)" "$T/out" &&
+        ! grep -q "^Calibration with the node busy:.*DATA_MOVE [0-9]" "$T/out" ||
+        fail "DATA_MOVE with the node busy: the busy run's unused price per byte shown: $(cat "$T/out")"
+    # a run beside copies of itself that prices a flop four times below the lone run's: sharing a node
+    # cannot do that, and the prediction says one calibration was disturbed.  The program computes four
+    # times (one declared) when its job has one rank, as the lone calibration's has
+    cat >"$T/lonely.loop" <<'LOOP'
+#include "LOOP.h"
+int main(void)
+{
+    int nodes, me, host, n;
+    \OPEN0(&nodes, &me, &host, &n, 10000);
+    (void)host;
+    (void)me;
+    (void)nodes;
+    const char *size = getenv("OMPI_COMM_WORLD_SIZE") ? getenv("OMPI_COMM_WORLD_SIZE") : getenv("PMI_SIZE");
+    int reps = size && !strcmp(size, "1") ? 4 : 1;
+    volatile double s = 0;
+    \LOOP (ITERATIONS) {
+        double t0 = ps_now();
+        for (int r = 0; r < reps; r++)
+            for (long i = 0; i < n; i++) s += (double)i * 0.5;
+        ps_compute(PS_C_USER, t0, ps_now(), (double)n);
+    }
+    \CLOSE0();
+    return EXIT_SUCCESS;
+}
+LOOP
+    "$PS" predict "$T/lonely.loop" -m "$T/node2.ini" -n 1,2 -s 200000 -i 10 --calibrate -k 2 -o "$T/lonely.json" \
+        >"$T/out" 2>"$T/err" || fail "a busy run faster than the lone one: $(cat "$T/err")"
+    grep -q "^parscope: predict --calibrate: the 1-rank run beside 1 copy of itself took 0\.[0-9]* times the seconds per flop of the lone run: sharing the node cannot make a run faster" "$T/err" ||
+        fail "a busy run faster than the lone one: no warning: $(cat "$T/err")"
+    grep -q "^note: the counts from P = 2 are priced by a calibration in doubt: the 1-rank run beside 1 copy" "$T/out" ||
+        fail "a busy run faster than the lone one: no note under the table: $(cat "$T/out")"
+    [ -s "$T/lonely.json" ] && python3 - "$T/lonely.json" <<'PY' || fail "a busy run faster than the lone one: the JSON"
+import json, sys
+one, two = json.load(open(sys.argv[1]))["points"]
+assert "busy_faster_than_alone" not in one["calibration"], one["calibration"]
+c = two["calibration"]
+assert c["average_over_alone"] < 1 / 1.1, c
+assert "%.2f times" % c["average_over_alone"] in c["busy_faster_than_alone"], c
+m = dict(two, kind="run")
+del m["calibration"]
+json.dump({"kind": "run", "workload": "lonely", "points": [dict(one, kind="run"), m]}, open(sys.argv[1] + ".m", "w"))
+PY
+    # compare says it beside the row it priced, and only there
+    "$PS" compare "$T/lonely.json.m" "$T/lonely.json" -o "$T/lonely_cmp.json" >"$T/out" 2>"$T/err" ||
+        fail "compare of a count priced by a calibration in doubt: $(cat "$T/err")"
+    grep -q "^ *the calibration that priced this count is in doubt: the 1-rank run beside 1 copy" "$T/out" ||
+        fail "compare: the calibration in doubt not said: $(cat "$T/out")"
+    [ -s "$T/lonely_cmp.json" ] && [ "$(jget "$T/lonely_cmp.json" '[(r["ranks"], r["calibration_in_doubt"]) for r in d["rows"]]')" = "[(1, False), (2, True)]" ] ||
+        fail "compare: calibration_in_doubt per row"
 fi
 
 # --compare --calibrate repeats the calibration after the measured runs and says when the machine's

@@ -120,6 +120,16 @@ expect_status 0 "psrs from streams" "$PS" predict "$T/psrs4" -m "$SP2" -o "$T/p2
 # --- several counts, the '...' list, compare --------------------------------
 expect_status 0 "list" "$PS" predict psrs -m "$SP2" -n 1,2,4,...,16 -s 20000 -o "$T/pts.json"
 [ "$(jget "$T/pts.json" '[p["params"]["ranks"] for p in d["points"]]')" = "[1, 2, 4, 8, 16]" ] || fail "1,2,4,...,16"
+# the speedup column is against the first count, also when P = 1 comes after it (it was fixed at 1 there)
+expect_status 0 "counts 4,1" "$PS" predict psrs -m "$SP2" -n 4,1 -s 20000 -o "$T/p41.json"
+python3 - "$T/out" "$T/p41.json" <<'PY' || fail "predict -n 4,1: the speedup column is not against the first count"
+import json, sys
+rows = {int(l.split()[0]): l.split() for l in open(sys.argv[1]) if l.split() and l.split()[0].isdigit()}
+t = {p["params"]["ranks"]: p["time"]["min"] for p in json.load(open(sys.argv[2]))["points"]}
+assert rows[4][2] == "1", rows[4]
+assert abs(float(rows[1][2]) - t[4] / t[1]) < 0.005 * t[4] / t[1], (rows[1], t)
+assert float(rows[1][2]) < 1, rows[1]
+PY
 expect_status 0 "run psrs" "$PS" run psrs -n 2 -s 20000 -q -o "$T/meas.json"
 expect_status 0 "compare" "$PS" compare "$T/meas.json" "$T/pts.json" -o "$T/cmp.json"
 grep -qE "^ +2 " "$T/out" || fail "compare prints no row for P = 2"
