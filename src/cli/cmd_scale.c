@@ -41,11 +41,10 @@ static int check(const ps_opt_cmd *c, ps_scale_params *p, const char *config, co
         if (v[k] && ps_scale_params_set(p, ps_scale_key_name(k), v[k], PS_SRC_OPTION, err, sizeof err))
             return ps_opt_error(c->name, "--%s: %s", ps_scale_key_name(k), err);
     if (!p->is_clue) {
-        static const int clue_only[] = {PS_K_VARIATIONS, PS_K_GRID, PS_K_STRONG, PS_K_TARGET_TIME};
-        for (size_t k = 0; k < sizeof clue_only / sizeof clue_only[0]; k++)
-            if (p->src[clue_only[k]] != PS_SRC_DEFAULT)
+        for (int k = 0; k < PS_K__COUNT; k++)
+            if (ps_scale_key_clue_only(k) && p->src[k] != PS_SRC_DEFAULT)
                 return ps_opt_error(c->name, "%s applies to the clue workload only (sweeping %s)",
-                                    ps_scale_key_name(clue_only[k]), p->workload);
+                                    ps_scale_key_name(k), p->workload);
     } else if (p->src[PS_K_SIZE] != PS_SRC_DEFAULT) {
         return ps_opt_error(c->name, "clue takes --grid WxH, not --size");
     }

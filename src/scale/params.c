@@ -24,6 +24,11 @@ static const char *const key_names[PS_K__COUNT] = {
 
 const char *ps_scale_key_name(int k) { return k >= 0 && k < PS_K__COUNT ? key_names[k] : "?"; }
 
+int ps_scale_key_clue_only(int k)
+{
+    return k == PS_K_VARIATIONS || k == PS_K_GRID || k == PS_K_STRONG || k == PS_K_TARGET_TIME;
+}
+
 const char *ps_scale_source_name(int s)
 {
     static const char *const n[] = {"default", "auto", "config", "option"};
@@ -529,6 +534,10 @@ int ps_scale_params_auto(ps_scale_params *p, char *err, size_t errlen)
 
 void ps_scale_params_value(const ps_scale_params *p, int k, char *buf, size_t len)
 {
+    if (!p->is_clue && ps_scale_key_clue_only(k)) {
+        snprintf(buf, len, "-");
+        return;
+    }
     switch (k) {
     case PS_K_MAX_RANKS: snprintf(buf, len, "%d", p->max_ranks); break;
     case PS_K_RANKS: {

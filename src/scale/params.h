@@ -89,6 +89,9 @@ int ps_scale_params_set(ps_scale_params *p, const char *key, const char *value, 
                         char *err, size_t errlen);
 int ps_scale_key_index(const char *key);
 const char *ps_scale_key_name(int k);
+/* Key k shapes only the CLUE workload's runs (variations, grid, strong,
+ * target-time): other workloads refuse it and their results leave it out. */
+int ps_scale_key_clue_only(int k);
 
 /* Reads a keyword = value file ('#' comments, blank lines).  Errors name
  * FILE:LINE:COL.  0 or -1. */
@@ -108,7 +111,7 @@ int ps_scale_params_auto(ps_scale_params *p, char *err, size_t errlen);
  * one-message-per-cell trace would pass PS_SCALE_TRACE_BUDGET. */
 long ps_scale_iterations_for(const ps_scale_params *p, const ps_ca_variation *v);
 
-/* The value of key k as text (for the results). */
+/* The value of key k as text (for the results; "-" where it does not apply). */
 void ps_scale_params_value(const ps_scale_params *p, int k, char *buf, size_t len);
 
 #endif

@@ -64,7 +64,10 @@ static json_t *plan_json(const ps_scale_params *p, double copy_bps, size_t copy_
         json_t *e = json_object();
         json_object_set_new(e, "value", json_string(buf));
         json_object_set_new(e, "source", json_string(ps_scale_source_name(p->src[k])));
-        if (p->why[k][0]) json_object_set_new(e, "why", json_string(p->why[k]));
+        if (!p->is_clue && ps_scale_key_clue_only(k))
+            json_object_set_new(e, "why", json_string("the clue workload's only: not used by this sweep"));
+        else if (p->why[k][0])
+            json_object_set_new(e, "why", json_string(p->why[k]));
         json_object_set_new(params, ps_scale_key_name(k), e);
     }
     json_object_set_new(d, "params", params);

@@ -99,6 +99,17 @@ grep -q " - " s1.out && grep -q "serial f" s1.out && ok "text table" || bad "tex
 "$ps" scale cg --ranks 1,2 --trials 1 -s 32 -i 2 -o s4 > s4.out 2> s4.err; rc=$?
 [ $rc -eq 0 ] && awk -F, 'NR>1 { if ($1 != "cg" || $2 != "default" || $5 != "" || $10 != "strong") exit 1 } END { exit NR != 3 }' s4/scale.csv \
   && grep -qi "efficiency of cg" s4.out && ok "sweep of another workload" || bad "cg sweep rc $rc: $(cat s4.err) $(cat s4/scale.csv)"
+# its parameters do not record the clue workload's as if they had shaped the sweep (strong "no",
+# eight variations, a grid, beside "scaling": "strong" and points of the default variation only)
+python3 - s4/scale.json <<'PY' && ok "another workload's params leave clue's out" || bad "cg sweep params: $(python3 -c "import json; print(json.load(open('s4/scale.json'))['params'])")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["scaling"] == "strong" and {p["variation"] for p in d["points"]} == {"default"}, d["scaling"]
+for k in ("variations", "grid", "strong", "target-time"):
+    e = d["params"][k]
+    assert e["value"] == "-" and "clue workload's only" in e["why"], (k, e)
+assert d["params"]["size"]["value"] == "32", d["params"]["size"]
+PY
 
 # --- a failing run (rank 1 killed) is recorded as failed; the sweep goes on
 "$ps" scale clue "${small[@]}" --ranks 1,2 --variations base,int --trials 1 --workload-args "--kill-rank 1" \
