@@ -54,6 +54,31 @@ static double best_of(const ps_wb_data *d, int v, int r)
     return st.min;
 }
 
+/* Why a negative part is negative: in how many trial pairs T(a) < T(b),
+ * and whether that is beyond the noise (ps_wb_part_noise_of). */
+static json_t *negative_note(const ps_wb_data *d, int a, int b, int r, const double *ta, const ps_wb_stat *st,
+                             const json_t *part, double full_median)
+{
+    int below = 0;
+    double *tb = times_of(d, b, r);
+    for (int i = 0; i < d->ntrials[a]; i++)
+        for (int j = 0; j < d->ntrials[b]; j++)
+            if (isfinite(ta[i]) && isfinite(tb[j]) && ta[i] < tb[j]) below++;
+    free(tb);
+    const char *why;
+    switch (ps_wb_part_noise_of(part, full_median).verdict) {
+    case PS_WB_BELOW_NOISE:
+        why = "every pair is below zero, beyond the run-to-run noise: the kernels are out of order";
+        break;
+    case PS_WB_WITHIN_NOISE: why = "the pairs reach zero or above, so this part is within the run-to-run noise"; break;
+    default: why = "too few trial pairs to tell this part from the run-to-run noise"; break;
+    }
+    char note[320];
+    snprintf(note, sizeof note, "negative: T(%s) is below T(%s) in %d of %d trial pairs; %s", ps_wb_variant_name(a),
+             ps_wb_variant_name(b), below, st->n, why);
+    return json_string(note);
+}
+
 /* A part (overall when r < 0): value = difference of the variants' medians
  * (so the three parts add up to the median of T(full)); spread over all
  * K x K trial pairs. */
@@ -93,20 +118,7 @@ static json_t *part_json(const ps_wb_data *d, int p, int r, double full_median, 
     }
     int negative = isfinite(value) && value < 0;
     json_object_set_new(o, "negative", json_boolean(negative));
-    if (negative && detail) {
-        int below = 0;
-        double *tb = times_of(d, b, r);
-        for (int i = 0; i < d->ntrials[a]; i++)
-            for (int j = 0; j < d->ntrials[b]; j++)
-                if (isfinite(ta[i]) && isfinite(tb[j]) && ta[i] < tb[j]) below++;
-        free(tb);
-        char note[256];
-        snprintf(note, sizeof note,
-                 "negative: T(%s) is below T(%s) in %d of %d trial pairs; this part is smaller than the "
-                 "run-to-run noise",
-                 ps_wb_variant_name(a), ps_wb_variant_name(b), below, st.n);
-        json_object_set_new(o, "note", json_string(note));
-    }
+    if (negative && detail) json_object_set_new(o, "note", negative_note(d, a, b, r, ta, &st, o, full_median));
     free(ta);
     return o;
 }
@@ -558,38 +570,47 @@ static json_t *model_json(const ps_wb_data *d, const ps_machine *m, const char *
     return o;
 }
 
+/* T(comm) <= T(comm+data) <= T(full) unless a difference is negative beyond
+ * its noise (every trial pair below zero); null when the noise of a
+ * difference cannot be told. */
+static json_t *ordered_json(const json_t *parts_doc, double full_median)
+{
+    int below = 0, unknown = 0;
+    for (int p = 1; p < 3; p++) {
+        enum ps_wb_verdict v = ps_wb_part_noise_of(json_object_get(parts_doc, parts[p].name), full_median).verdict;
+        below |= v == PS_WB_BELOW_NOISE;
+        unknown |= v == PS_WB_NOISE_UNKNOWN;
+    }
+    json_t *ord = json_object();
+    json_object_set_new(ord, "holds", below ? json_false() : unknown ? json_null() : json_true());
+    json_object_set_new(ord, "note",
+                        json_string(below     ? "the kernels are out of order beyond the measured spread: a part "
+                                                "is negative in every trial pair (see parts)"
+                                    : unknown ? "T(comm) <= T(comm+data) <= T(full) cannot be checked: a part has "
+                                                "fewer than two trial pairs"
+                                              : "T(comm) <= T(comm+data) <= T(full) within the measured spread"));
+    return ord;
+}
+
 int ps_whitebox_analyze(const ps_wb_data *d, const ps_machine *m, const char *machine_path, json_t *doc)
 {
     json_object_set_new(doc, "variants", variants_json(d));
     json_object_set_new(doc, "rounds", rounds_json(d));
     double *tf = times_of(d, PS_WB_FULL, -1);
-    double full_median = median_of(tf, d->ntrials[PS_WB_FULL]);
     json_object_set_new(doc, "time", ps_result_time(tf, d->ntrials[PS_WB_FULL]));
     free(tf);
+    /* the T(full) the conclusions read back, so every verdict sees the same figure */
+    double full_median = ps_json_num(json_object_get(doc, "time"), "median");
 
     json_t *pj = json_object();
     double value[3];
-    double maxv[3];
     for (int p = 0; p < 3; p++) {
         json_t *o = part_json(d, p, -1, full_median, 1);
-        value[p] = json_real_value(json_object_get(o, "value"));
-        json_t *mx = json_object_get(o, "max");
-        maxv[p] = mx && json_is_real(mx) ? json_real_value(mx) : NAN;
-        if (json_is_null(json_object_get(o, "value"))) value[p] = NAN;
+        value[p] = ps_json_num(o, "value");
         json_object_set_new(pj, parts[p].name, o);
     }
     json_object_set_new(doc, "parts", pj);
-
-    /* T(comm) <= T(comm+data) <= T(full) within the measured spread: each
-     * difference reaches zero or above somewhere in its pairs */
-    json_t *ord = json_object();
-    int holds = isfinite(maxv[1]) && isfinite(maxv[2]) && maxv[1] >= 0 && maxv[2] >= 0;
-    json_object_set_new(ord, "holds", json_boolean(holds));
-    json_object_set_new(ord, "note",
-                        json_string(holds ? "T(comm) <= T(comm+data) <= T(full) within the measured spread"
-                                          : "the kernels are out of order beyond the measured spread: a part "
-                                            "is negative in every trial pair (see parts)"));
-    json_object_set_new(doc, "ordered", ord);
+    json_object_set_new(doc, "ordered", ordered_json(pj, full_median));
 
     json_t *prof = json_object();
     double tot = full_median;

@@ -215,8 +215,10 @@ void ps_whitebox_print(const json_t *doc, FILE *f)
 /* ---- HTML ---------------------------------------------------------------------- */
 
 /* One stacked bar: the parts left to right; a negative part takes no width
- * and is marked with a red tick and a tooltip. */
-static void bar(FILE *f, double x0, double y, double h, double scale, const char *label, const json_t *row[3])
+ * and is marked with a red tick, a tooltip and whether it is within the
+ * noise (full: the median T(full), as for the conclusions). */
+static void bar(FILE *f, double x0, double y, double h, double scale, double full, const char *label,
+                const json_t *row[3])
 {
     double x = x0;
     ps_svg_text(f, x0 - 8, y + h * 0.68, "end", 12, "#222", 0, "%s", label);
@@ -232,7 +234,9 @@ static void bar(FILE *f, double x0, double y, double h, double scale, const char
             x += v * scale;
         } else {
             ps_svg_line(f, x, y - 3, x, y + h + 3, PS_COLOR_IDLE, 2, NULL);
-            ps_svg_text(f, x + 3, y - 4, "start", 10, PS_COLOR_IDLE, 0, "%s < 0 (noise)", part_label[p]);
+            int beyond = ps_wb_part_noise_of(row[p], full).verdict == PS_WB_BELOW_NOISE;
+            ps_svg_text(f, x + 3, y - 4, "start", 10, PS_COLOR_IDLE, 0, "%s < 0 (%s)", part_label[p],
+                        beyond ? "out of order" : "noise");
         }
     }
 }
@@ -261,6 +265,7 @@ static void svg_bars(FILE *f, const json_t *doc)
     const char *uname;
     ps_svg_time_unit(maxsum > 0 ? maxsum : 1, &unit, &uname);
     double scale = maxsum > 0 ? width / maxsum : 0;
+    double full = ps_json_num(json_object_get(doc, "time"), "median");
     double y = top;
     for (int i = -1; i < n; i++) {
         const json_t *src = i < 0 ? parts : json_array_get(ranks, (size_t)i);
@@ -269,7 +274,7 @@ static void svg_bars(FILE *f, const json_t *doc)
         char label[32];
         if (i < 0) snprintf(label, sizeof label, "overall");
         else snprintf(label, sizeof label, "rank %lld", (long long)ps_json_num(src, "rank"));
-        bar(f, left, y, rowh, scale, label, row);
+        bar(f, left, y, rowh, scale, full, label, row);
         y += rowh + gap;
     }
     /* time axis */

@@ -55,7 +55,8 @@ static json_t *whitebox_doc(const ps_whitebox_spec *s, ps_wb_data *d, ps_machine
                         json_string("incremental conditional compilation (seed 002): communication = T(comm), "
                                     "data movement = T(comm+data) - T(comm), computation = T(full) - "
                                     "T(comm+data); value = difference of the variants' median times, spread "
-                                    "= min..max (and quartiles) over all trial pairs; trials interleaved"));
+                                    "= min..max (and quartiles) over all trial pairs; a part is beyond the "
+                                    "noise only when its spread lies on one side of zero; trials interleaved"));
     ps_whitebox_analyze(d, m, s->machine_path, o);
     size_t ri;
     json_t *round;

@@ -18,8 +18,9 @@
  *
  * Statistics (docs/WHITEBOX.md): a variant's time is the median of its K
  * trials.  A difference A - B is summarised over all K x K pairs
- * (a_i - b_j): median, min..max (the spread) and the quartiles; a negative
- * median is noise and is reported as such, with the trials behind it.
+ * (a_i - b_j): median, min..max (the spread) and the quartiles.  A part is
+ * beyond the noise only when the whole spread lies on one side of zero; a
+ * negative part is reported with the trials behind it.
  */
 #ifndef PS_WHITEBOX_H
 #define PS_WHITEBOX_H
@@ -111,6 +112,25 @@ double ps_wb_model_time(const ps_wb_model_params *p, uint64_t messages, uint64_t
  * "setup" and "model" (see docs/WHITEBOX.md), added to doc.  m may be NULL (no model);
  * machine_path names it in the document. */
 int ps_whitebox_analyze(const ps_wb_data *d, const ps_machine *m, const char *machine_path, json_t *doc);
+
+/* A part against the noise of its own trial pairs, the one criterion behind
+ * its note, the order check and its conclusion (conclude.c). */
+enum ps_wb_verdict {
+    PS_WB_NOISE_UNKNOWN, /* fewer than two pairs, or no T(full) */
+    PS_WB_WITHIN_NOISE,  /* the pairs reach zero or across it */
+    PS_WB_ABOVE_NOISE,   /* every pair above zero */
+    PS_WB_BELOW_NOISE    /* every pair below zero: the kernels are out of order */
+};
+typedef struct ps_wb_part_noise {
+    double effect;       /* the part's share of T(full) */
+    double noise;        /* how far the pairs reach from the value towards zero, relative to T(full) */
+    enum ps_wb_verdict verdict;
+} ps_wb_part_noise;
+
+/* part: a document's part {value, min, max, pairs}; full: the median T(full).
+ * The verdict is beyond the noise exactly when |effect| > noise, the test
+ * of report/findings.h. */
+ps_wb_part_noise ps_wb_part_noise_of(const json_t *part, double full);
 
 /* The conclusions of an analysed document: {id, text, effect, noise, unit,
  * verdict, numbers} (report/findings.h; conclude.c). */

@@ -1,10 +1,12 @@
 /*
  * test_whitebox.c - the white-box analysis on trials with known times:
  * order statistics, differences over trial pairs, the three parts overall
- * and per rank, a negative part, the kernels' message check, sections, the
- * simple model, the memory check (page faults priced by the cost of a
- * fault, a part flagged), set-up inside the timed interval, and the text and
- * HTML output against golden files (PS_UPDATE_GOLDEN=1 rewrites them).
+ * and per rank, a negative part within and beyond the noise (its note, the
+ * order check and the conclusions agreeing), the kernels' message check,
+ * sections, the simple model, the memory check (page faults priced by the
+ * cost of a fault, a part flagged), set-up inside the timed interval, and
+ * the text and HTML output against golden files (PS_UPDATE_GOLDEN=1
+ * rewrites them).
  */
 #include <math.h>
 #include <stdio.h>
@@ -241,15 +243,17 @@ TEST_IMPL(breakdown)
     NEAR(get(doc, "model.ranks.1.measured_s"), 0.9);
     CHECK(strstr(gets_(doc, "model", "note"), "slower than the model") != NULL);
     CHECK(strstr(gets_(doc, "model", "note"), "contention") != NULL);
-    /* the conclusions: each part's share against the spread of its trial
-     * pairs (quartiles) relative to T(full) = 4 s; T(comm) 0.9 / 1.0 / 1.1 s
-     * gives quartiles 0.95 and 1.05: noise 0.05 / 4 */
+    /* the conclusions: each part's share against how far its trial pairs
+     * reach from the value towards zero, relative to T(full) = 4 s: T(comm)
+     * 0.9 / 1.0 / 1.1 s gives (1.0 - 0.9) / 4 */
     char ferr[256];
     CHECK(ps_findings_check(json_object_get(doc, "conclusions"), NULL, ferr, sizeof ferr) == 0, "%s", ferr);
     NEAR(get(doc, "conclusions.0.effect"), 0.25);
-    NEAR(get(doc, "conclusions.0.noise"), 0.05 / 4);
-    /* the model: 999 times the prediction, against T(comm)'s median interval of 3 trials (the range: 10%) */
-    NEAR(get(doc, "conclusions.3.noise"), 0.1);
+    NEAR(get(doc, "conclusions.0.noise"), 0.1 / 4);
+    NEAR(get(doc, "conclusions.1.noise"), (0.5 - 0.3) / 4);
+    /* the model: 999 times the prediction, against T(comm)'s median interval
+     * of 3 trials (the range: 0.9 s below the 1 s median), over the prediction */
+    NEAR(get(doc, "conclusions.3.noise"), 0.1 / (10 * 1e-4 + 1000 / 1e9));
     CHECK(!strcmp(json_string_value(json_object_get(json_array_get(json_object_get(doc, "conclusions"), 3), "id")),
                   "model-comparison"));
     /* memory: the largest rank's median per kernel, the differences priced */
@@ -320,7 +324,7 @@ TEST_IMPL(negative)
     CHECK(strstr(text, "Warning: rank 1 sends 9 messages") != NULL);
     free(text);
     char *html = render(doc, 1);
-    CHECK(strstr(html, "data movement &lt; 0 (noise)") != NULL);
+    CHECK(strstr(html, "data movement &lt; 0 (out of order)") != NULL);
     free(html);
     json_decref(doc);
     ps_wb_data_free(&d);
@@ -331,6 +335,71 @@ TEST_IMPL(negative)
     CHECK(ps_whitebox_report_html(f, run, NULL, NULL) == -1);
     fclose(f);
     json_decref(run);
+}
+
+/* The part data - comm of three trials per variant: its note, the order
+ * check and its conclusion, which must give one verdict. */
+static void out_of_order_case(const double comm[3], const double data[3], int beyond)
+{
+    const double full[3] = {3.0, 2.9, 3.1};
+    double t[3][3];
+    for (int k = 0; k < 3; k++) {
+        t[PS_WB_COMM][k] = comm[k];
+        t[PS_WB_DATA][k] = data[k];
+        t[PS_WB_FULL][k] = full[k];
+    }
+    ps_wb_data d;
+    data_of(&d, t, 3);
+    json_t *doc = json_pack("{s:s, s:s, s:{s:i}}", "kind", "whitebox", "workload", "order", "params", "ranks", 2);
+    CHECK(ps_whitebox_analyze(&d, NULL, NULL, doc) == 0);
+    const json_t *dm = json_object_get(json_object_get(doc, "parts"), "data_movement");
+    CHECK(json_is_true(json_object_get(dm, "negative")));
+    const char *note = json_string_value(json_object_get(dm, "note"));
+    CHECK(note && strstr(note, beyond ? "beyond the run-to-run noise" : "within the run-to-run noise"), "%s", note);
+    CHECK(json_is_boolean(json_object_get(json_object_get(doc, "ordered"), "holds")));
+    CHECK(json_is_true(json_object_get(json_object_get(doc, "ordered"), "holds")) == !beyond);
+    const json_t *concl = json_object_get(doc, "conclusions");
+    const json_t *ooo = ps_finding_by_id(concl, "kernels-out-of-order");
+    CHECK((ooo != NULL) == beyond);
+    CHECK(!ooo || ps_finding_is(ooo));
+    const json_t *share = ps_finding_by_id(concl, "data-movement-share");
+    CHECK((share != NULL) == !beyond);
+    CHECK(!share || !ps_finding_is(share), "%s", json_string_value(json_object_get(share, "text")));
+    char ferr[256];
+    CHECK(ps_findings_check(concl, NULL, ferr, sizeof ferr) == 0, "%s", ferr);
+    /* the noise: how far the pairs reach above the negative value, over T(full) = 3 s */
+    const json_t *rec = ooo ? ooo : share;
+    double reach = get(doc, "parts.data_movement.max") - get(doc, "parts.data_movement.value");
+    NEAR(json_real_value(json_object_get(rec, "noise")), reach / 3);
+    char *text = render(doc, 0);
+    CHECK((strstr(text, "out of order") != NULL) == beyond, "%s", text);
+    free(text);
+    json_decref(doc);
+    ps_wb_data_free(&d);
+}
+
+TEST_IMPL(out_of_order)
+{
+    /* T(data) - T(comm) is -20 ms at the medians and its pairs span -40 ..
+     * +15 ms: zero is inside, so no verdict may call the kernels out of
+     * order, although the farther quartile (-5 ms) is only 15 ms away */
+    const double comm[3] = {1.00, 1.01, 1.02};
+    out_of_order_case(comm, (const double[3]){0.98, 0.99, 1.015}, 0);
+    /* every pair below zero (-120 .. -80 ms): out of order, in all three */
+    out_of_order_case(comm, (const double[3]){0.90, 0.91, 0.92}, 1);
+
+    /* one pair has no spread: nothing is beyond a noise that cannot be told */
+    json_t *one = json_pack("{s:f, s:f, s:f, s:i}", "value", -0.1, "min", -0.1, "max", -0.1, "pairs", 1);
+    ps_wb_part_noise pn = ps_wb_part_noise_of(one, 1.0);
+    CHECK(pn.verdict == PS_WB_NOISE_UNKNOWN && isnan(pn.noise));
+    NEAR(pn.effect, -0.1);
+    json_decref(one);
+    /* a positive part whose pairs reach below zero is within the noise */
+    json_t *pos = json_pack("{s:f, s:f, s:f, s:i}", "value", 0.1, "min", -0.05, "max", 0.3, "pairs", 9);
+    pn = ps_wb_part_noise_of(pos, 2.0);
+    CHECK(pn.verdict == PS_WB_WITHIN_NOISE);
+    NEAR(pn.noise, 0.15 / 2);
+    json_decref(pos);
 }
 
 TEST_IMPL(no_nan)
