@@ -619,7 +619,9 @@ static void decide(int rank, int peer, const ps_probe_budget *b, json_t *out)
         double c0 = (hp[k] - hp[k - 1]) / (double)(pw[k] - pw[k - 1]);
         double c1 = (hp[k + 1] - hp[k]) / (double)(pw[k + 1] - pw[k]);
         double c2 = k + 2 < np ? (hp[k + 2] - hp[k + 1]) / (double)(pw[k + 2] - pw[k + 1]) : 0;
-        if (!(hp[k + 1] - hp[k] > 0.2 * hp[k] && c1 > 1.8 * c0 && c1 > 1.8 * c2)) continue;
+        if (!(hp[k + 1] - hp[k] > PS_PROBE_STEP_JUMP * hp[k] && c1 > PS_PROBE_STEP_COST * c0 &&
+              c1 > PS_PROBE_STEP_COST * c2))
+            continue;
         long a = pw[k], z = pw[k + 1];
         double mid_t = (hp[k] + hp[k + 1]) / 2;
         while (z - a > 1) {
@@ -1023,6 +1025,19 @@ void ps__loggops_model(const json_t *doc, int bus, ps_machine *m)
     g->burst = ps_json_num(lg, "burst");
 }
 
+/* What the model takes for two ranks copying at once, in words: on a bus the
+ * link already takes one message at a time, and machine.ini says 1. */
+static void contention_words(const json_t *doc, char *buf, size_t n)
+{
+    const char *net = json_string_value(json_object_get(json_object_get(doc, "model"), "network"));
+    double c = ps_json_num(json_object_get(doc, "loggops"), "contention");
+    if (net && !strcmp(net, "bus"))
+        snprintf(buf, n, "per-byte costs x %.2f measured, x 1 in the model (on a bus the link already takes one "
+                 "message at a time)", c);
+    else
+        snprintf(buf, n, "per-byte costs x %.2f", c);
+}
+
 void ps__loggops_print(const json_t *doc, FILE *out)
 {
     const json_t *lg = json_object_get(doc, "loggops");
@@ -1054,7 +1069,9 @@ void ps__loggops_print(const json_t *doc, FILE *out)
     if (S > 0)
         fprintf(out, "  a rendezvous waits for its receiver in a call: %.2f, for its sender: %.2f (>= 0.5: it waits)\n",
                 ps_json_num(lg, "progress_recv"), ps_json_num(lg, "progress_send"));
-    fprintf(out, "  two ranks copying at once: per-byte costs x %.2f\n", ps_json_num(lg, "contention"));
+    char cw[200];
+    contention_words(doc, cw, sizeof cw);
+    fprintf(out, "  two ranks copying at once: %s\n", cw);
     if (json_is_true(json_object_get(lg, "shaped"))) {
         ps_fmt_bytes(a, sizeof a, ps_json_num(lg, "burst"));
         fprintf(out, "  shaped link: a token bucket of %s, then %.4g MB/s\n", a, ps_json_num(lg, "rate") / 1e6);
@@ -1071,11 +1088,12 @@ void ps__loggops_html(const json_t *doc, FILE *out)
     ps_fmt_bytes(a, sizeof a, S > 0 ? S : ps_json_num(lg, "max_bytes"));
     ps_fmt_time(b, sizeof b, ps_json_num(lg, "o_post"));
     ps_fmt_time(c, sizeof c, ps_json_num(lg, "o_done"));
+    char cw[200];
+    contention_words(doc, cw, sizeof cw);
     ps_html_note(out, "%s %s; posting a receive %s, completing a complete request %s; two ranks copying at once: "
-                 "per-byte costs x %.2f; a rendezvous waits for its receiver %.2f, for its sender %.2f.",
+                 "%s; a rendezvous waits for its receiver %.2f, for its sender %.2f.",
                  S > 0 ? "S (largest send that completes without its receiver) =" : "no switch to rendezvous up to", a,
-                 b, c, ps_json_num(lg, "contention"), ps_json_num(lg, "progress_recv"),
-                 ps_json_num(lg, "progress_send"));
+                 b, c, cw, ps_json_num(lg, "progress_recv"), ps_json_num(lg, "progress_send"));
     if (json_is_true(json_object_get(lg, "shaped"))) {
         ps_fmt_bytes(a, sizeof a, ps_json_num(lg, "burst"));
         ps_html_note(out, "Shaped link: a token bucket of %s, then %.4g MB/s.", a, ps_json_num(lg, "rate") / 1e6);

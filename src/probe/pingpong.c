@@ -268,6 +268,139 @@ int ps__pingpong_round_figures(const json_t *round, double *latency, double *ban
     return 0;
 }
 
+/* How far the rounds' best times of one size lie apart, as a fraction of the
+ * slowest: 1 - fastest / slowest (NAN with fewer than two rounds). */
+static double rounds_spread(const json_t *per_round)
+{
+    double lo = INFINITY, hi = 0;
+    int n = 0;
+    size_t r;
+    json_t *smp;
+    json_array_foreach(per_round, r, smp) {
+        double t = min_of(smp);
+        if (!(t > 0) || !isfinite(t)) continue;
+        lo = fmin(lo, t);
+        hi = fmax(hi, t);
+        n++;
+    }
+    return n >= 2 ? 1 - lo / hi : NAN;
+}
+
+/* ---- steps ------------------------------------------------------------------ */
+
+/* The sizes around one power of two (itself and PS_PROBE_PERTURB either
+ * side).  An MPI library's limits are mostly powers of two, so a switch
+ * often falls inside a group: steps are looked for between groups, never
+ * between neighbours a few bytes apart. */
+typedef struct {
+    double bytes;    /* the power of two */
+    double time;     /* the best time of its sizes */
+    double bw;       /* the best bandwidth of its sizes */
+    double spread;   /* the largest rounds' spread of its sizes; NAN: one round, no measure of the noise */
+} pp_group;
+
+static long nearest_power(long b)
+{
+    long p = 1;
+    while (p * 2 <= b + PS_PROBE_PERTURB) p *= 2;
+    return p;
+}
+
+static int make_groups(const double *bytes, const double *tmin, const double *spread, size_t ns, pp_group *g,
+                       int max)
+{
+    int ng = 0;
+    for (size_t s = 0; s < ns; s++) {
+        long b = (long)bytes[s], p = nearest_power(b);
+        if (p < PS_PROBE_STEP_MIN_BYTES || labs(b - p) > PS_PROBE_PERTURB || !(tmin[s] > 0)) continue;
+        if (ng == 0 || g[ng - 1].bytes != (double)p) {
+            if (ng == max) break;
+            g[ng++] = (pp_group){(double)p, INFINITY, 0, NAN};
+        }
+        pp_group *G = &g[ng - 1];
+        G->time = fmin(G->time, tmin[s]);
+        G->bw = fmax(G->bw, bytes[s] / tmin[s]);
+        /* fmax ignores a NAN: one measured size gives the group its noise */
+        G->spread = fmax(G->spread, spread[s]);
+    }
+    return ng;
+}
+
+static json_t *step_json(const pp_group *a, const pp_group *b)
+{
+    return json_pack("{sIsIsfs[ff]}", "from_bytes", (json_int_t)a->bytes, "to_bytes", (json_int_t)b->bytes,
+                     "bandwidth_ratio", b->bw / a->bw, "rounds_spread", a->spread, b->spread);
+}
+
+/* extra time per extra byte from one group to the next */
+static double cost(const pp_group *a, const pp_group *b)
+{
+    return (b->time - a->time) / (b->bytes - a->bytes);
+}
+
+/* Steps where the bandwidth stays flat, e.g. an eager limit: from one group
+ * to the next the extra time per extra byte peaks (PS_PROBE_STEP_COST times
+ * both neighbouring intervals') and the time jumps (PS_PROBE_STEP_JUMP of
+ * it), by more than the neighbours' cost plus what the rounds' spread at
+ * both ends could make.  known[k]: a step from g[k] to g[k + 1]. */
+static void time_steps(const pp_group *g, int ng, json_t *steps, json_t *warnings, int *known)
+{
+    for (int k = 1; k + 2 < ng; k++) {
+        const pp_group *a = &g[k], *b = &g[k + 1];
+        double c0 = cost(&g[k - 1], a), c1 = cost(a, b), c2 = cost(b, &g[k + 2]);
+        double jump = b->time - a->time, beyond = jump - fmax(c0, c2) * (b->bytes - a->bytes);
+        double noise = a->spread * a->time + b->spread * b->time;   /* NAN (one round): no claim */
+        if (!(c1 > 0 && c1 > PS_PROBE_STEP_COST * c0 && c1 > PS_PROBE_STEP_COST * c2 &&
+              jump > PS_PROBE_STEP_JUMP * a->time && beyond > noise))
+            continue;
+        json_t *st = step_json(a, b);
+        json_object_set_new(st, "cost_per_byte_ratio", json_real(c1 / fmax(c0, c2)));
+        json_array_append_new(steps, st);
+        known[k] = 1;
+        char sa[32], sb[32], t[32];
+        ps_fmt_bytes(sa, sizeof sa, a->bytes);
+        ps_fmt_bytes(sb, sizeof sb, b->bytes);
+        ps_fmt_time(t, sizeof t, jump);
+        ps__warn(warnings, "ping-pong time jumps by %s between %s and %s (each extra byte costs %.1f times more than "
+                 "around it; the rounds differ by at most %.0f%% and %.0f%% there): a step where the MPI library "
+                 "likely switches protocol (eager to rendezvous); one Hockney line cannot describe both sides",
+                 t, sa, sb, c1 / fmax(c0, c2), 100 * a->spread, 100 * b->spread);
+    }
+}
+
+/* Steps where the bandwidth falls from one group to the next (a protocol
+ * switch or data leaving a cache): by more than 1 - PS_PROBE_STEP_RATIO and
+ * by more than the rounds' spreads at both groups together. */
+static void bandwidth_drops(const pp_group *g, int ng, json_t *steps, json_t *warnings, const int *known)
+{
+    for (int k = 1; k < ng; k++) {
+        const pp_group *a = &g[k - 1], *b = &g[k];
+        double drop = 1 - b->bw / a->bw, noise = a->spread + b->spread;   /* NAN (one round): no claim */
+        if (known[k - 1] || !(drop > 1 - PS_PROBE_STEP_RATIO && drop > noise)) continue;
+        json_array_append_new(steps, step_json(a, b));
+        char sa[32], sb[32];
+        ps_fmt_bytes(sa, sizeof sa, a->bytes);
+        ps_fmt_bytes(sb, sizeof sb, b->bytes);
+        ps__warn(warnings, "ping-pong bandwidth drops by %.0f%% from %s to %s, beyond the rounds' spread there "
+                 "(%.0f%% and %.0f%%): a step where the MPI library likely switches protocol (eager to rendezvous) "
+                 "or data leaves a cache; not a property of the network",
+                 100 * drop, sa, sb, 100 * a->spread, 100 * b->spread);
+    }
+}
+
+/* doc.pingpong.steps and their warnings; nothing the noise could make. */
+static void find_steps(const double *bytes, const double *tmin, const double *spread, size_t ns, json_t *pp,
+                       json_t *warnings)
+{
+    pp_group g[64];
+    int known[64] = {0};
+    int ng = make_groups(bytes, tmin, spread, ns, g, 64);
+    json_t *steps = json_array();
+    time_steps(g, ng, steps, warnings, known);
+    bandwidth_drops(g, ng, steps, warnings, known);
+    json_object_set_new(pp, "steps", steps);
+}
+
 int ps__pingpong_analyze(const json_t *rounds, json_t *doc, json_t *warnings, char *err, size_t errlen)
 {
     size_t nr = json_array_size(rounds);
@@ -278,6 +411,7 @@ int ps__pingpong_analyze(const json_t *rounds, json_t *doc, json_t *warnings, ch
         return -1;
     }
     double *bytes = ps_xmalloc(sizeof(double) * ns), *tmin = ps_xmalloc(sizeof(double) * ns);
+    double *spread = ps_xmalloc(sizeof(double) * ns);
     json_t *sizes = json_array();
     for (size_t s = 0; s < ns; s++) {
         bytes[s] = ps_json_num(json_array_get(first, s), "bytes");
@@ -294,6 +428,7 @@ int ps__pingpong_analyze(const json_t *rounds, json_t *doc, json_t *warnings, ch
                 free(all);
                 free(bytes);
                 free(tmin);
+                free(spread);
                 return -1;
             }
             const json_t *smp = json_object_get(row, "samples");
@@ -313,6 +448,7 @@ int ps__pingpong_analyze(const json_t *rounds, json_t *doc, json_t *warnings, ch
         double sd = nall > 1 ? sqrt(ss / (double)(nall - 1)) : NAN;
         double med = nall ? ps_median(all, nall) : NAN;   /* sorts all */
         tmin[s] = nall ? all[0] : NAN;
+        spread[s] = rounds_spread(per_round);
         json_t *o = json_object();
         json_object_set_new(o, "bytes", json_integer((json_int_t)bytes[s]));
         json_object_set_new(o, "time", json_real(tmin[s]));
@@ -323,6 +459,7 @@ int ps__pingpong_analyze(const json_t *rounds, json_t *doc, json_t *warnings, ch
         json_object_set_new(o, "mean", json_real(mean));
         json_object_set_new(o, "sd", json_real(sd));
         json_object_set_new(o, "rse", json_real(nall > 1 && mean > 0 ? sd / sqrt((double)nall) / mean : NAN));
+        json_object_set_new(o, "rounds_spread", isfinite(spread[s]) ? json_real(spread[s]) : json_null());
         json_object_set_new(o, "round_trips_per_sample", m_round);
         json_object_set_new(o, "samples", per_round);
         json_array_append_new(sizes, o);
@@ -414,68 +551,11 @@ int ps__pingpong_analyze(const json_t *rounds, json_t *doc, json_t *warnings, ch
     }
     json_object_set_new(pp, "hockney", h);
 
-    json_t *steps = json_array();
-    double flat_from[40], flat_to[40];
-    size_t nflat = 0;
-    /* steps where the bandwidth stays flat: between powers of two the extra
-     * time per extra byte peaks (twice its neighbours'), e.g. an eager limit */
-    int pk[40], npk = 0;
-    for (size_t s = 0; s < ns && npk < 40; s++) {
-        long b = (long)bytes[s];
-        if (b >= 256 && (b & (b - 1)) == 0) pk[npk++] = (int)s;
-    }
-    for (int k = 1; k + 2 < npk; k++) {
-        double c[3];
-        for (int j = 0; j < 3; j++) {
-            int a = pk[k - 1 + j], b = pk[k + j];
-            c[j] = (tmin[b] - tmin[a]) / (bytes[b] - bytes[a]);
-        }
-        int ia = pk[k], ib = pk[k + 1];
-        double jump = tmin[ib] - tmin[ia];
-        if (c[1] > 0 && c[1] > 1.8 * c[0] && c[1] > 1.8 * c[2] && jump > 0.2 * tmin[ia]) {
-            json_t *st = json_object();
-            json_object_set_new(st, "from_bytes", json_integer((json_int_t)bytes[ia]));
-            json_object_set_new(st, "to_bytes", json_integer((json_int_t)bytes[ib]));
-            json_object_set_new(st, "bandwidth_ratio", json_real((bytes[ib] / tmin[ib]) / (bytes[ia] / tmin[ia])));
-            json_object_set_new(st, "cost_per_byte_ratio", json_real(c[1] / fmax(c[0], c[2])));
-            json_array_append_new(steps, st);
-            flat_from[nflat] = bytes[ia];
-            flat_to[nflat++] = bytes[ib];
-            char a[32], b2[32], t[32];
-            ps_fmt_bytes(a, sizeof a, bytes[ia]);
-            ps_fmt_bytes(b2, sizeof b2, bytes[ib]);
-            ps_fmt_time(t, sizeof t, jump);
-            ps__warn(warnings, "ping-pong time jumps by %s between %s and %s (each extra byte costs %.1f times "
-                     "more than around it): a step where the MPI library likely switches protocol (eager to "
-                     "rendezvous); one Hockney line cannot describe both sides", t, a, b2,
-                     c[1] / fmax(c[0], c[2]));
-        }
-    }
-    /* and steps where the bandwidth falling where the size grows (protocol switch or cache) */
-    for (size_t s = 1; s < ns; s++) {
-        if (bytes[s - 1] < 64) continue;
-        double b0 = bytes[s - 1] / tmin[s - 1], b1 = bytes[s] / tmin[s];
-        int known = 0;   /* already reported as a time step */
-        for (size_t k = 0; k < nflat; k++)
-            known |= flat_from[k] <= bytes[s - 1] && flat_to[k] >= bytes[s];
-        if (b1 < PS_PROBE_STEP_RATIO * b0 && !known) {
-            json_t *st = json_object();
-            json_object_set_new(st, "from_bytes", json_integer((json_int_t)bytes[s - 1]));
-            json_object_set_new(st, "to_bytes", json_integer((json_int_t)bytes[s]));
-            json_object_set_new(st, "bandwidth_ratio", json_real(b1 / b0));
-            json_array_append_new(steps, st);
-            char a[32], c[32];
-            ps_fmt_bytes(a, sizeof a, bytes[s - 1]);
-            ps_fmt_bytes(c, sizeof c, bytes[s]);
-            ps__warn(warnings, "ping-pong bandwidth drops by %.0f%% from %s to %s: a step where the MPI library "
-                     "likely switches protocol (eager to rendezvous) or data leaves a cache; not a property "
-                     "of the network", 100 * (1 - b1 / b0), a, c);
-        }
-    }
-    json_object_set_new(pp, "steps", steps);
+    find_steps(bytes, tmin, spread, ns, pp, warnings);
     json_object_set_new(doc, "pingpong", pp);
     free(bytes);
     free(tmin);
+    free(spread);
     return 0;
 }
 

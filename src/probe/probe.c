@@ -426,9 +426,13 @@ json_t *ps_probe_analyze(const json_t *raw, ps_machine *m, char *err, size_t err
     json_object_set_new(doc, "params", params);
     if (json_object_get(raw, "noise")) json_object_set(doc, "noise", json_object_get(raw, "noise"));
     double budget = ps_json_num(raw, "budget_seconds"), took = ps_json_num(raw, "elapsed");
-    if (budget > 0 && took > budget)
-        ps__warn(warnings, "the measurement took %.0f s on the ranks, beyond its budget of %.0f s: the machine was "
-                 "slower than the budget assumes", took, budget);
+    if (budget > 0 && took > budget) {
+        /* the excess said outright: rounded alike, 13.3 s against 12.95 s would read "13 s beyond 13 s" */
+        char over[32];
+        ps_fmt_time(over, sizeof over, took - budget);
+        ps__warn(warnings, "the measurement took %.1f s on the ranks, %s beyond its budget of %g s: the machine was "
+                 "slower than the budget assumes", took, over, budget);
+    }
     json_object_set(doc, "machine", json_object_get(raw, "machine"));
 
     if (ps__pingpong_analyze(rounds, doc, warnings, err, errlen) != 0) goto fail;
@@ -679,7 +683,7 @@ void ps_probe_print(const json_t *doc, FILE *out)
     fprintf(out, "%s\n", line);
     double bud = ps_json_num(params, "budget_seconds"), el = ps_json_num(params, "elapsed");
     if (bud > 0 && el > 0)
-        fprintf(out, "measured in %.1f s on the ranks (budget %.0f s, launch included)\n", el, bud);
+        fprintf(out, "measured in %.1f s on the ranks (budget %g s, launch included)\n", el, bud);
     fprintf(out, "\nping-pong (ranks 0 and 1, half round trip, best sample):\n");
     ps_fmt_time(a, sizeof a, ps_json_num(pp, "latency"));
     fprintf(out, "  latency (%d B)        %s\n", (int)ps_json_num(pp, "latency_bytes"), a);

@@ -67,7 +67,10 @@ double ps_probe_budget_seconds(ps_probe_mode mode);
 #define PS_PROBE_BUS_RATIO   1.2          /* exchange / one-way time above this (rounds' median): a shared link (bus) */
 #define PS_PROBE_BUCKET_SHARED 1.6        /* a shaped link: both ways' series this much slower = one bucket */
 #define PS_PROBE_BUCKET_TOL  1.43         /* a token bucket's rate and a stream's agree within this factor */
-#define PS_PROBE_STEP_RATIO  0.85         /* bandwidth falling below this fraction of the previous size's = a step */
+#define PS_PROBE_STEP_MIN_BYTES 64        /* ping-pong steps: between groups (a power of two +/- 3) from this up, */
+#define PS_PROBE_STEP_RATIO  0.85         /*   the bandwidth below this fraction of the previous group's, */
+#define PS_PROBE_STEP_COST   1.8          /*   or the extra time per byte this many times both neighbours' */
+#define PS_PROBE_STEP_JUMP   0.2          /*   and the time jumping by this fraction; each beyond the rounds' spread */
 #define PS_PROBE_PAIR_MAX_BYTES (1L << 20) /* the other pair (within / between nodes): sizes 1, 4, .. this */
 #define PS_PROBE_PAIR_SAMPLES 3           /*   batches per size, the best counts */
 #define PS_PROBE_TAIL_SPAN   8.0          /* the sustained rate: sizes from the largest / this up */
