@@ -907,9 +907,16 @@ int ps__loggops_analyze(const json_t *rounds, json_t *doc, json_t *warnings)
             gap[i] = j >= 0 ? gap[j] * bytes[i] / bytes[j] : 0;
         }
     double o_done = ndone ? median_of(done, ndone) : 0;
+    double worst = 0, from = 0, to = 0;   /* the rows whose calls alone outlast the half round trip */
     for (int i = 0; i < n; i++) {
         json_t *row = json_object();
-        double L = fmax(0, half[i] - os[i] - orr[i] - o_post);
+        double calls = os[i] + orr[i] + o_post, L = fmax(0, half[i] - calls);
+        if (calls > half[i] && half[i] > 0) {
+            json_object_set_new(row, "calls_over_half_round_trip", json_real(calls / half[i]));
+            worst = fmax(worst, calls / half[i]);
+            if (!(from > 0)) from = bytes[i];
+            to = bytes[i];
+        }
         json_object_set_new(row, "bytes", json_real(bytes[i]));
         json_object_set_new(row, "o_s", json_real(os[i]));
         json_object_set_new(row, "o_r", json_real(orr[i]));
@@ -918,6 +925,16 @@ int ps__loggops_analyze(const json_t *rounds, json_t *doc, json_t *warnings)
         json_object_set_new(row, "half_round_trip", json_real(half[i]));
         json_object_set_new(row, "exchange", isfinite(ex[i]) ? json_real(ex[i]) : json_null());
         json_array_append_new(rows, row);
+    }
+    if (worst > 1) {
+        char a[32], b[32], where[80];
+        ps_fmt_bytes(a, sizeof a, from);
+        ps_fmt_bytes(b, sizeof b, to);
+        if (from == to) snprintf(where, sizeof where, "at %s", a);
+        else snprintf(where, sizeof where, "from %s to %s", a, b);
+        ps__warn(warnings, "%s the runtime's own calls (o_s + o_r + o_post) take up to %.2f times the ping-pong's "
+                 "half round trip: L is 0 there, and a modelled message takes that much longer than a blocking "
+                 "ping-pong's (calls_over_half_round_trip in the rows)", where, worst);
     }
     /* both directions at once against the model without interference:
      * the factor on the per-byte CPU costs where they matter */

@@ -439,6 +439,27 @@ TEST_IMPL(loggops_contention_on_bus)
     }
 }
 
+/* Where the runtime's calls alone outlast the half round trip (1 B here:
+ * 90 + 140.5 + 80 ns against 240.5 ns), L is 0 and the probe says by how
+ * much the model's message is longer; a row with room for L says nothing. */
+TEST_IMPL(loggops_calls_beyond_round_trip)
+{
+    json_t *rounds = json_pack("[{s:{s:i, s:f, s:[{s:i, s:f, s:f, s:f}, {s:i, s:f, s:f, s:f}]}}]", "loggops", "S", 0,
+                               "o_post", 80e-9, "sizes", "bytes", 1, "o_s", 90e-9, "o_r", 140.5e-9, "half_round_trip",
+                               240.5e-9, "bytes", 65536, "o_s", 1e-6, "o_r", 1e-6, "half_round_trip", 10e-6);
+    json_t *doc = json_object(), *warnings = json_array();
+    json_object_set_new(doc, "warnings", warnings);
+    CHECK(ps__loggops_analyze(rounds, doc, warnings) == 0);
+    const json_t *sizes = json_object_get(json_object_get(doc, "loggops"), "sizes");
+    const json_t *one = json_array_get(sizes, 0), *big = json_array_get(sizes, 1);
+    CHECK(num(one, "L") == 0 && fabs(num(one, "calls_over_half_round_trip") - 310.5 / 240.5) < 1e-9, "%g",
+          num(one, "calls_over_half_round_trip"));
+    CHECK(!json_object_get(big, "calls_over_half_round_trip") && fabs(num(big, "L") - (10e-6 - 2e-6 - 80e-9)) < 1e-15);
+    CHECK(has_warning(doc, "at 1 B the runtime's own calls (o_s + o_r + o_post) take up to 1.29 times"));
+    json_decref(doc);
+    json_decref(rounds);
+}
+
 /* Sets round k's h-relation to T(h) = g_s h + l_s. */
 static void set_round_hrel(json_t *raw, int k, double g_s, double l_s)
 {
