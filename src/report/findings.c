@@ -43,7 +43,8 @@ json_t *ps_finding_add(json_t *arr, const char *id, double effect, double noise,
         snprintf(text, sizeof text, "%s", claim);
     } else {
         char e[32], n[32];
-        fmt(e, sizeof e, fabs(effect), unit);
+        /* signed: a negative effect is the other way round (a gain where a cost was asked about) */
+        fmt(e, sizeof e, effect, unit);
         fmt(n, sizeof n, noise, unit);
         snprintf(text, sizeof text, "%s: cannot tell at this noise level (effect %s, noise %s); %s.", question, e,
                  isfinite(noise) ? n : "unknown (one trial)", how ? how : "run more trials (--trials) or on a quieter machine");

@@ -538,3 +538,19 @@ TEST_IMPL(analyze_procstats_check)
     json_decref(runs);
     json_decref(pl);
 }
+
+/* A conclusion within the noise keeps its effect's sign: rearrange's
+ * efficiency 1.7 points above base's is a gain, not "effect 1.7 points" of
+ * a loss. */
+TEST_IMPL(finding_effect_sign)
+{
+    json_t *arr = json_array();
+    ps_finding_add(arr, "loss_rearrange", -0.017, 0.05, "efficiency", NULL, "claim",
+                   "Whether doubling the border bytes costs efficiency", NULL);
+    ps_finding_add(arr, "loss_int", 0.017, 0.05, "efficiency", NULL, "claim", "Whether int costs efficiency", NULL);
+    const char *neg = json_string_value(json_object_get(json_array_get(arr, 0), "text"));
+    const char *pos = json_string_value(json_object_get(json_array_get(arr, 1), "text"));
+    CHECK(strstr(neg, "(effect -1.7 points, noise 5.0 points)") != NULL, "%s", neg);
+    CHECK(strstr(pos, "(effect 1.7 points, noise 5.0 points)") != NULL, "%s", pos);
+    json_decref(arr);
+}
