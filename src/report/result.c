@@ -72,9 +72,10 @@ json_t *ps_result_time(const double *samples, int n)
 static json_t *stat_json(const ps_stat *s)
 {
     json_t *o = json_object();
-    json_object_set_new(o, "avg", json_real(ps_stat_avg(s)));
-    json_object_set_new(o, "min", json_real(s->n ? s->min : 0));
-    json_object_set_new(o, "max", json_real(s->n ? s->max : 0));
+    /* no call, no time: null, never a zero that reads as a measured one */
+    json_object_set_new(o, "avg", s->n ? json_real(ps_stat_avg(s)) : json_null());
+    json_object_set_new(o, "min", s->n ? json_real(s->min) : json_null());
+    json_object_set_new(o, "max", s->n ? json_real(s->max) : json_null());
     json_object_set_new(o, "count", json_integer((json_int_t)s->n));
     return o;
 }

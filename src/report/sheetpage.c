@@ -26,6 +26,17 @@ static double num(const json_t *o, const char *path)
     return ps_json_num(o, path);
 }
 
+/* A call time of the sheet ("send_time", "avg"), NAN where no call was made:
+ * older results wrote zeros there, which read as measured. */
+static double call_time(const json_t *sheet, const char *stat, const char *field)
+{
+    char path[64];
+    snprintf(path, sizeof path, "%s.count", stat);
+    if (num(sheet, path) == 0) return NAN;
+    snprintf(path, sizeof path, "%s.%s", stat, field);
+    return num(sheet, path);
+}
+
 static const char *str(const json_t *o, const char *key)
 {
     return json_string_value(json_object_get(o, key));
@@ -216,8 +227,8 @@ void ps_sheet_page_html(FILE *f, const json_t *doc)
     kv_pct(f, "Percent processors busy", num(sheet, "busy_pct"));
     kv_pct(f, "Percent processors overhead", num(sheet, "overhead_pct"));
     kv_pct(f, "Percent processors idle", num(sheet, "idle_pct"));
-    kv_us(f, "Avg time send (\xc2\xb5s)", num(sheet, "send_time.avg"));
-    kv_us(f, "Avg time receive (\xc2\xb5s)", num(sheet, "recv_time.avg"));
+    kv_us(f, "Avg time send (\xc2\xb5s)", call_time(sheet, "send_time", "avg"));
+    kv_us(f, "Avg time receive (\xc2\xb5s)", call_time(sheet, "recv_time", "avg"));
     ps_html_kv_end(f);
 
     ps_html_heading(f, "Per-processor summary");
@@ -266,12 +277,12 @@ void ps_sheet_page_html(FILE *f, const json_t *doc)
     kv_count(f, "Messages received", num(sheet, "messages_received"));
     kv_count(f, "Bytes sent", num(sheet, "bytes_sent"));
     kv_count(f, "Bytes received", num(sheet, "bytes_received"));
-    kv_us(f, "Send time avg (\xc2\xb5s)", num(sheet, "send_time.avg"));
-    kv_us(f, "Send time min (\xc2\xb5s)", num(sheet, "send_time.min"));
-    kv_us(f, "Send time max (\xc2\xb5s)", num(sheet, "send_time.max"));
-    kv_us(f, "Receive time avg (\xc2\xb5s)", num(sheet, "recv_time.avg"));
-    kv_us(f, "Receive time min (\xc2\xb5s)", num(sheet, "recv_time.min"));
-    kv_us(f, "Receive time max (\xc2\xb5s)", num(sheet, "recv_time.max"));
+    kv_us(f, "Send time avg (\xc2\xb5s)", call_time(sheet, "send_time", "avg"));
+    kv_us(f, "Send time min (\xc2\xb5s)", call_time(sheet, "send_time", "min"));
+    kv_us(f, "Send time max (\xc2\xb5s)", call_time(sheet, "send_time", "max"));
+    kv_us(f, "Receive time avg (\xc2\xb5s)", call_time(sheet, "recv_time", "avg"));
+    kv_us(f, "Receive time min (\xc2\xb5s)", call_time(sheet, "recv_time", "min"));
+    kv_us(f, "Receive time max (\xc2\xb5s)", call_time(sheet, "recv_time", "max"));
     /* ParaGraph's message queue: messages sent to a node and not yet received by it */
     double qmax = num(sheet, "queue.max"), qavg = num(sheet, "queue.avg");
     if (!isnan(qmax) && !isnan(qavg))

@@ -491,9 +491,23 @@ int ps_sheet_acc_finish(ps_sheet_acc *a, const double *t_begin, const double *t_
     return 0;
 }
 
+/* A call time of the sheet, "-" where no call was made (never a zero that
+ * reads as measured). */
+static void stat_avg_text(char *buf, size_t n, const ps_stat *st)
+{
+    if (st->n) ps_fmt_time(buf, n, ps_stat_avg(st));
+    else snprintf(buf, n, "-");
+}
+
+static void stat_us_text(char *buf, size_t n, const ps_stat *st)
+{
+    if (st->n) snprintf(buf, n, "%.2f / %.2f / %.2f", 1e6 * ps_stat_avg(st), 1e6 * st->min, 1e6 * st->max);
+    else snprintf(buf, n, "- / - / - (no call)");
+}
+
 void ps_sheet_print(const ps_sheet *s, const ps_trace *t, const char *workload, long size, long iterations, FILE *f)
 {
-    char tb[32];
+    char tb[64];
     json_t *meta = ps_trace_meta(t);
     json_t *structure = json_object_get(meta, "structure");
     json_t *hw = ps_trace_hardware(t, meta);
@@ -525,19 +539,19 @@ void ps_sheet_print(const ps_sheet *s, const ps_trace *t, const char *workload, 
     fprintf(f, "  Percent processors busy:     %6.2f %%\n", s->busy_pct);
     fprintf(f, "  Percent processors overhead: %6.2f %%\n", s->overhead_pct);
     fprintf(f, "  Percent processors idle:     %6.2f %%\n", s->idle_pct);
-    ps_fmt_time(tb, sizeof tb, ps_stat_avg(&s->send_time));
+    stat_avg_text(tb, sizeof tb, &s->send_time);
     fprintf(f, "  Avg time send:               %s\n", tb);
-    ps_fmt_time(tb, sizeof tb, ps_stat_avg(&s->recv_time));
+    stat_avg_text(tb, sizeof tb, &s->recv_time);
     fprintf(f, "  Avg time receive:            %s\n", tb);
     fprintf(f, "\nStatistics\n");
     fprintf(f, "  Messages sent / received:    %llu / %llu\n", (unsigned long long)s->messages_sent,
             (unsigned long long)s->messages_received);
     fprintf(f, "  Bytes sent / received:       %llu / %llu\n", (unsigned long long)s->bytes_sent,
             (unsigned long long)s->bytes_received);
-    fprintf(f, "  Send time avg/min/max (us):  %.2f / %.2f / %.2f\n", 1e6 * ps_stat_avg(&s->send_time),
-            1e6 * s->send_time.min, 1e6 * s->send_time.max);
-    fprintf(f, "  Recv time avg/min/max (us):  %.2f / %.2f / %.2f\n", 1e6 * ps_stat_avg(&s->recv_time),
-            1e6 * s->recv_time.min, 1e6 * s->recv_time.max);
+    stat_us_text(tb, sizeof tb, &s->send_time);
+    fprintf(f, "  Send time avg/min/max (us):  %s\n", tb);
+    stat_us_text(tb, sizeof tb, &s->recv_time);
+    fprintf(f, "  Recv time avg/min/max (us):  %s\n", tb);
     fprintf(f, "  Message queue length:        max %d, average %.2f (messages sent to a node, not yet received)\n",
             s->max_queue, s->avg_queue);
     if (s->runtime_sent)

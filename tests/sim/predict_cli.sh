@@ -130,6 +130,13 @@ assert rows[4][2] == "1", rows[4]
 assert abs(float(rows[1][2]) - t[4] / t[1]) < 0.005 * t[4] / t[1], (rows[1], t)
 assert float(rows[1][2]) < 1, rows[1]
 PY
+# a count without messages has no call time: null in the JSON and "-" on the page, never a zero
+[ "$(jget "$T/p41.json" '[p["sheet"]["send_time"] for p in d["points"] if p["params"]["ranks"] == 1][0]')" = "{'avg': None, 'min': None, 'max': None, 'count': 0}" ] ||
+    fail "P = 1 without messages: send_time is not null"
+python3 -c "import json,sys; d=json.load(open(sys.argv[1])); json.dump([p for p in d['points'] if p['params']['ranks'] == 1][0], open(sys.argv[2], 'w'))" "$T/p41.json" "$T/p1only.json"
+expect_status 0 "report of a count without messages" "$PS" report "$T/p1only.json" -o "$T/p1only.html"
+grep -q "Avg time send (µs)</th><td>-<" "$T/p1only.html" && ! grep -Eq "time (avg|min|max) \(µs\)</th><td>0\.00" "$T/p1only.html" ||
+    fail "the page of a count without messages shows a call time"
 expect_status 0 "run psrs" "$PS" run psrs -n 2 -s 20000 -q -o "$T/meas.json"
 expect_status 0 "compare" "$PS" compare "$T/meas.json" "$T/pts.json" -o "$T/cmp.json"
 grep -qE "^ +2 " "$T/out" || fail "compare prints no row for P = 2"
