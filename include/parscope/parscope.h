@@ -36,6 +36,11 @@ extern "C" {
 #define PS_VERSION_MAJOR 0
 #define PS_VERSION_MINOR 1
 
+/* The cores of the node a process runs on, where the node is a share of the
+ * machine (parscope emulate's nodes): the count the results name, instead of
+ * the machine's (a rank's own affinity cannot tell: MPI may bind it to one). */
+#define PS_ENV_NODE_CORES "PARSCOPE_NODE_CORES"
+
 /* Construct ids: small integers naming what issued an event, so sheets and
  * diagrams can group messages by construct.  Ids 0..PS_C__BUILTIN-1 are
  * fixed; programs may register more with ps_construct(). */

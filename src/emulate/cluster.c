@@ -34,6 +34,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "parscope/parscope.h"
 #include "emulate/emulate_int.h"
 #include "launch/launch.h"
 #include "util/proc.h"
@@ -357,6 +358,9 @@ static void command_env(const ps__cluster *c)
     setenv("PARSCOPE_MAP", c->o->map == PS_MAP_BLOCK ? "block" : "round-robin", 1);
     if (c->launcher[0]) setenv("PARSCOPE_LAUNCHER", c->launcher, 1);
     setenv("TMPDIR", "/tmp", 1);
+    char cores[16];
+    snprintf(cores, sizeof cores, "%d", c->per_node);
+    setenv(PS_ENV_NODE_CORES, cores, 1);
     const char *agent = PS__EMU_DIR "/" PS__EMU_AGENT_NAME;
     /* Open MPI: daemons started through the agent; TCP between nodes on the
      * node interfaces, shared memory within one; no binding by Open MPI (it

@@ -67,13 +67,14 @@ typedef struct ps_placement {
     int  max_per_node;           /* ranks on the fullest host */
     char busiest[64];            /* that host */
     int  cores;                  /* cores per node (hwloc; the launcher's node) */
+    int  node_cores;             /* 1: cores from PS_ENV_NODE_CORES (an emulated node's share), not hwloc */
     int  from_trace;             /* 1: hosts from the ranks themselves; 0: assumed on this host */
     int  oversubscribed;         /* max_per_node > cores */
 } ps_placement;
 
 /* Where the ranks of a run ran: the per-rank hosts of its trace (the
  * launcher's mapping as the ranks saw it), or, without a trace, all ranks on
- * this host (a local launch).  Cores from hwloc. */
+ * this host (a local launch).  Cores from hwloc, or PS_ENV_NODE_CORES. */
 void ps_placement_of(const ps_trace *t, int ranks, ps_placement *p);
 
 /* Counts the nodes among the hosts of n ranks (host[r]: rank r's), the ranks

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "parscope/parscope.h"
 #include "launch/meta.h"
 #include "launch/noise.h"
 #include "util/util.h"
@@ -37,7 +38,9 @@ void ps_placement_of(const ps_trace *t, int ranks, ps_placement *p)
 {
     memset(p, 0, sizeof *p);
     const ps_hwinfo *hw = ps_hwinfo_get();
-    p->cores = hw->cores > 0 ? hw->cores : hw->pus;
+    const char *nc = getenv(PS_ENV_NODE_CORES);
+    p->node_cores = nc && atoi(nc) > 0;
+    p->cores = p->node_cores ? atoi(nc) : hw->cores > 0 ? hw->cores : hw->pus;
     p->ranks = t ? t->nranks : ranks;
     if (t && t->nranks > 0 && t->rank[0].host[0]) {
         p->from_trace = 1;
@@ -80,9 +83,11 @@ json_t *ps_placement_json(const ps_placement *p, const char *source)
 void ps_placement_annotate(json_t *doc, const ps_placement *p)
 {
     json_object_set_new(doc, "oversubscribed", json_boolean(p->oversubscribed));
-    json_object_set_new(doc, "placement",
-                        ps_placement_json(p, p->from_trace ? "the ranks' hosts (trace), cores from hwloc"
-                                                           : "all ranks on this host (no trace), cores from hwloc"));
+    char source[160];
+    snprintf(source, sizeof source, "%s, cores from %s",
+             p->from_trace ? "the ranks' hosts (trace)" : "all ranks on this host (no trace)",
+             p->node_cores ? "the node's share of the machine (" PS_ENV_NODE_CORES ")" : "hwloc");
+    json_object_set_new(doc, "placement", ps_placement_json(p, source));
     if (!p->oversubscribed) return;
     char w[512];
     ps_placement_warning(p, w, sizeof w);

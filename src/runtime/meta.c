@@ -134,7 +134,8 @@ char *ps__trace_meta(const ps_trace *t, const char *mpi_library, int same_host, 
                                               real));
     json_t *hw = json_object();
     cpu_info(hw);
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    const char *nc = getenv(PS_ENV_NODE_CORES);
+    long cores = nc && atol(nc) > 0 ? atol(nc) : sysconf(_SC_NPROCESSORS_ONLN);
     if (cores > 0) json_object_set_new(hw, "cores", json_integer(cores));
     json_object_set_new(hw, "interconnect", interconnect(count_hosts(t)));
     json_object_set_new(m, "hardware", hw);

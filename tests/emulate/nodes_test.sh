@@ -111,9 +111,13 @@ t0=$(date +%s.%N)
 expect 0 "" -- "$PS" emulate -q -N 4 -- "$PS" run fingerprint -n 4 --trace T -o r.json
 t1=$(date +%s.%N)
 echo "fingerprint on 4 emulated nodes: $(python3 -c "print('%.1f' % ($t1 - $t0))") s with the cluster's set-up"
-python3 - r.json plain.json << 'PY' && pass || fail "the fingerprint's result on 4 nodes"
+python3 - r.json plain.json "$(nproc)" << 'PY' && pass || fail "the fingerprint's result on 4 nodes"
 import json, sys
 r, plain = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+# each node's share of the machine's cores, not the machine's (emulate's default: the cores over the nodes)
+share = max(1, int(sys.argv[3]) // 4)
+assert r["placement"]["cores"] == share and "node's share" in r["placement"]["source"], r["placement"]
+assert r["trace_meta"]["hardware"]["cores"] == share, r["trace_meta"]["hardware"]
 hosts = [x.get("host") for x in r["ranks"]]
 assert hosts == ["node0", "node1", "node2", "node3"], hosts
 assert r["trace_meta"]["hosts"] == hosts, r["trace_meta"]["hosts"]
