@@ -105,12 +105,73 @@ static int compiler_words(char **argv, int max, char *buf, size_t len, char *err
     return n;
 }
 
-/* Compiles c_path (generated from loop_path) into exe_path.  0, or 2 with
- * err saying what failed in one line; the compiler's own messages (they
- * point into the .loop file) go to standard error, as they come with show,
- * else once it has failed. */
-static int compile(const char *loop_path, const char *c_path, const char *exe_path, const ps_build_paths *p,
-                   int show, char *err, size_t errlen)
+/* The display width of line `line` (1-based) of src: tabs to 8 columns, as
+ * the compiler counts; -1 if there is no such line. */
+static long line_width(const char *src, size_t n, long line)
+{
+    size_t i = 0;
+    for (long l = 1; l < line; l++) {
+        while (i < n && src[i] != '\n') i++;
+        if (i++ >= n) return -1;
+    }
+    long w = 0;
+    for (; i < n && src[i] != '\n'; i++) w = src[i] == '\t' ? (w / 8 + 1) * 8 : w + 1;
+    return w;
+}
+
+/* The column of the first construct (a backslash) on that line, 0 if none. */
+static long construct_column(const char *src, size_t n, long line)
+{
+    size_t i = 0;
+    for (long l = 1; l < line && i < n; l++) {
+        while (i < n && src[i] != '\n') i++;
+        i++;
+    }
+    for (long c = 1; i < n && src[i] != '\n'; i++, c++)
+        if (src[i] == '\\') return c;
+    return 0;
+}
+
+/* The compiler's messages to standard error.  Inside a construct the code
+ * it compiles is generated, so its columns are the generated line's, often
+ * past the end of the .loop line that #line names: such a location is moved
+ * to the construct that begins on the line (or loses its column), and the
+ * excerpt of the line with its misplaced caret is left out. */
+static void print_compiler_messages(const char *text, size_t len, const char *loop_path, const char *src,
+                                    size_t srclen)
+{
+    size_t pl = strlen(loop_path);
+    int skip_excerpt = 0;
+    for (size_t i = 0; i < len;) {
+        size_t e = i;
+        while (e < len && text[e] != '\n') e++;
+        const char *l = text + i;
+        int n = (int)(e - i);
+        long line, col;
+        int used = 0;
+        if ((size_t)n > pl && !strncmp(l, loop_path, pl) && sscanf(l + pl, ":%ld:%ld:%n", &line, &col, &used) == 2 &&
+            used > 0) {
+            long w = line_width(src, srclen, line);
+            skip_excerpt = w >= 0 && col > w + 1;
+            long cc = skip_excerpt ? construct_column(src, srclen, line) : col;
+            if (!skip_excerpt) fprintf(stderr, "%.*s\n", n, l);
+            else if (cc) fprintf(stderr, "%s:%ld:%ld:%.*s\n", loop_path, line, cc, n - (int)pl - used, l + pl + used);
+            else fprintf(stderr, "%s:%ld:%.*s\n", loop_path, line, n - (int)pl - used, l + pl + used);
+        } else if (!(skip_excerpt && strchr(l, '|') && strchr(l, '|') < l + n && strspn(l, " 0123456789") ==
+                                                                                      (size_t)(strchr(l, '|') - l))) {
+            skip_excerpt = 0;
+            fprintf(stderr, "%.*s\n", n, l);
+        }
+        i = e + 1;
+    }
+}
+
+/* Compiles c_path (generated from loop_path, src) into exe_path.  0, or 2
+ * with err saying what failed in one line; the compiler's own messages (they
+ * point into the .loop file) go to standard error once it has ended, with
+ * show, else if it failed. */
+static int compile(const char *loop_path, const char *src, size_t srclen, const char *c_path, const char *exe_path,
+                   const ps_build_paths *p, int show, char *err, size_t errlen)
 {
     char *argv[64];
     char ccbuf[1024], extra[512];
@@ -134,17 +195,15 @@ static int compile(const char *loop_path, const char *c_path, const char *exe_pa
     snprintf(extra, sizeof extra, "%s", p->extra_flags);
     for (char *s = strtok(extra, " "); s && n < 62; s = strtok(NULL, " ")) argv[n++] = s;
     argv[n] = NULL;
-    /* its messages (standard output and error) are kept; shown as they come if asked */
-    ps_proc_opts po = {.out_to_err = 1, .echo = show};
+    /* its messages (standard output and error) are kept, and shown once it
+     * has ended (their locations mended) if asked or if it failed */
+    ps_proc_opts po = {.out_to_err = 1};
     ps_proc_result r;
     int rc = ps_proc_run(argv, &po, &r);
+    if ((show || rc) && r.err_len) print_compiler_messages(r.err, r.err_len, loop_path, src, srclen);
     if (rc) {
         char how[512];
         ps_proc_describe(&r, argv[0], how, sizeof how);
-        if (!show && r.err_len) {
-            fputs(r.err, stderr);
-            if (r.err[r.err_len - 1] != '\n') fputc('\n', stderr);
-        }
         if (!r.started)
             ps_seterr(err, errlen, "cannot run the MPI compiler wrapper (set MPICC): %s", how);
         else if (r.interrupted)
@@ -189,14 +248,18 @@ int ps_build_file(const char *loop_path, const char *variant, const char *exe, c
     char *c = NULL;
     size_t clen = 0;
     int rc = gen_text(loop_path, src, len, variant, &c, &clen, err, errlen);
-    free(src);
-    if (rc) return rc;
+    if (rc) {
+        free(src);
+        return rc;
+    }
     if (keep_c && ps_write_file(keep_c, c, clen, err, errlen)) {
+        free(src);
         free(c);
         return 2;
     }
     char *dir = ps_mktempdir("parscope-build", err, errlen);
     if (!dir) {
+        free(src);
         free(c);
         return 2;
     }
@@ -204,7 +267,10 @@ int ps_build_file(const char *loop_path, const char *variant, const char *exe, c
     /* compiled in a private directory, then put in place by the one output
      * writer: renamed over a regular file, copied into a device */
     char *tmp_exe = ps_xasprintf("%s/prog", dir);
-    rc = ps_write_file(cpath, c, clen, err, errlen) ? 2 : compile(loop_path, cpath, tmp_exe, paths, show, err, errlen);
+    rc = ps_write_file(cpath, c, clen, err, errlen) ? 2
+                                                    : compile(loop_path, src, len, cpath, tmp_exe, paths, show, err,
+                                                              errlen);
+    free(src);
     if (!rc && ps_output_install(tmp_exe, exe, 1, err, errlen)) rc = 2;
     free(tmp_exe);
     free(cpath);
@@ -286,7 +352,7 @@ int ps_build_cached_source(const char *name, const char *src, size_t len, const 
         char *cpath = ps_xasprintf("%s/prog.c", tmp);
         char *tmp_exe = ps_xasprintf("%s/prog", tmp);
         if (ps_mkdirs(tmp, err, errlen) || ps_write_file(cpath, c, clen, err, errlen)) rc = 2;
-        else rc = compile(name, cpath, tmp_exe, &paths, 0, err, errlen);
+        else rc = compile(name, src, len, cpath, tmp_exe, &paths, 0, err, errlen);
         if (!rc && rename(tmp, entry) != 0 && access(exe, X_OK) != 0) {
             ps_seterr(err, errlen, "cannot create %s: %s", entry, strerror(errno));
             rc = 2;

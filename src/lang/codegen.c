@@ -2098,10 +2098,15 @@ int ps_gen(const char *src, size_t len, const ps_gen_opts *o, char **out, size_t
     }
     if (!rc) {
         newline(&g);
+        /* what follows is not the user's: a compiler's complaint about it (the
+         * end of input reached inside an unclosed block) names the last line
+         * of the .loop file, not lines it does not have */
+        int last = 1;
+        for (size_t i = 0; i + 1 < len; i++) last += src[i] == '\n';
         sb_printf(&g.out,
-                  "\n/* entry: runtime options (-s, -i, --trace, ...) are taken from argv first */\n"
-                  "int %s(int argc, char **argv)\n{\n    ps_set_args(&argc, &argv);\n    return %s(%s);\n}\n",
-                  entry, g.main_name, g.main_params == 2 ? "argc, argv" : "");
+                  "\n/* entry: runtime options (-s, -i, --trace, ...) are taken from argv first */\n#line %d \"%s\"\n"
+                  "int %s(int argc, char **argv) { ps_set_args(&argc, &argv); return %s(%s); }\n",
+                  last, g.qpath, entry, g.main_name, g.main_params == 2 ? "argc, argv" : "");
         if (o->source_symbol) embed_source(&g, o->source_symbol, src, len);
     }
     for (int k = 0; k < g.narr; k++) {

@@ -50,10 +50,35 @@ rc=$?
 grep -q "bad.loop:6:9: error: .undeclared_variable. undeclared" "$work/bad.err" \
     || { echo "C error not mapped into the .loop file:"; cat "$work/bad.err"; fail=1; }
 [ -e "$work/bad" ] && { echo "executable written despite the compiler error"; fail=1; }
+# an error inside a construct's arguments: the compiler sees generated code, whose columns run
+# past the end of the .loop line; the location moves to the construct (column 5), without the
+# misplaced excerpt; and the end of input inside an unclosed block names a line the file has (9)
+cat > "$work/bad2.loop" << 'LOOP'
+#include "LOOP.h"
+int main(void)
+{
+    int nodes, me, host, n;
+    \OPEN0(&nodes, &me, &host, &n, 0);
+    \LOOP (n +) { \WORK(1); }
+    \SECTION(x) { int r = 1 }
+    \CLOSE0();
+}
+LOOP
+"$PARSCOPE" build "$work/bad2.loop" -o "$work/bad2" 2> "$work/bad2.err"
+python3 - "$work/bad2.err" "$work/bad2.loop" << 'PY' || { echo "C errors in constructs:"; cat "$work/bad2.err"; fail=1; }
+import re, sys
+err, src = open(sys.argv[1]).read(), open(sys.argv[2]).read().split("\n")
+locs = [(int(a), int(b) if b else None) for a, b in re.findall(r"bad2\.loop:(\d+):(?:(\d+):)?", err)]
+assert locs, err
+for line, col in locs:
+    assert 1 <= line <= len(src) - 1, (line, len(src))
+    assert col is None or col <= len(src[line - 1]) + 1, (line, col, src[line - 1])
+assert "bad2.loop:6:5: error: expected expression" in err, err
+PY
 
 # --entry: the program's main becomes a named function
 "$PARSCOPE" gen "$here/progs/fig7_fingerprint.loop" --entry my_fp -o "$work/e.c" || fail=1
-grep -q "^int my_fp(int argc, char \*\*argv)$" "$work/e.c" || { echo "--entry: no my_fp"; fail=1; }
+grep -q "^int my_fp(int argc, char \*\*argv) { ps_set_args" "$work/e.c" || { echo "--entry: no my_fp"; fail=1; }
 grep -q "^int main" "$work/e.c" && { echo "--entry: main still defined"; fail=1; }
 
 exit $fail

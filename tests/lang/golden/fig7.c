@@ -66,8 +66,5 @@ return EXIT_SUCCESS;
 }
 
 /* entry: runtime options (-s, -i, --trace, ...) are taken from argv first */
-int main(int argc, char **argv)
-{
-    ps_set_args(&argc, &argv);
-    return ps__main_main();
-}
+#line 29 "fig7.loop"
+int main(int argc, char **argv) { ps_set_args(&argc, &argv); return ps__main_main(); }

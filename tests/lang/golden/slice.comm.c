@@ -108,8 +108,5 @@ ps_finalize();
 }
 
 /* entry: runtime options (-s, -i, --trace, ...) are taken from argv first */
-int main(int argc, char **argv)
-{
-    ps_set_args(&argc, &argv);
-    return ps__main_main();
-}
+#line 54 "slice.loop"
+int main(int argc, char **argv) { ps_set_args(&argc, &argv); return ps__main_main(); }

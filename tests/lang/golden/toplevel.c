@@ -97,8 +97,5 @@ ps_finalize();
 }
 
 /* entry: runtime options (-s, -i, --trace, ...) are taken from argv first */
-int main(int argc, char **argv)
-{
-    ps_set_args(&argc, &argv);
-    return ps__main_main();
-}
+#line 45 "toplevel.loop"
+int main(int argc, char **argv) { ps_set_args(&argc, &argv); return ps__main_main(); }
