@@ -29,8 +29,9 @@
 #include <string.h>
 
 #include "launch/launch.h"
-#include "report/html.h"
+#include "report/figure.h"
 #include "report/findings.h"
+#include "report/html.h"
 #include "report/noise.h"
 #include "report/result.h"
 #include "predict/compare.h"
@@ -96,6 +97,11 @@ static void summary_probe(json_t *s, const char *dir)
     json_object_set_new(o, "l_flops", ps_json_real_or_null(ps_json_num(bsp, "l")));
     json_object_set_new(o, "g_us", ps_json_real_or_null(ps_json_num(bsp, "g_us")));
     json_object_set_new(o, "l_us", ps_json_real_or_null(ps_json_num(bsp, "l_us")));
+    /* each figure's uncertainty, as the probe measured it (docs/PROBE.md) */
+    static const char *const pp_unc[] = {"latency_uncertainty", "bandwidth_uncertainty"};
+    static const char *const bsp_unc[] = {"r_uncertainty", "g_uncertainty", "l_uncertainty"};
+    for (int k = 0; k < 2; k++) json_object_set_new(o, pp_unc[k], ps_json_real_or_null(ps_json_num(pp, pp_unc[k])));
+    for (int k = 0; k < 3; k++) json_object_set_new(o, bsp_unc[k], ps_json_real_or_null(ps_json_num(bsp, bsp_unc[k])));
     int agree = 1;
     size_t i;
     json_t *a;
@@ -114,16 +120,19 @@ static void summary_probe(json_t *s, const char *dir)
     json_decref(pr);
 }
 
+/* A count as the document has it, null where it has none (never an invented 0). */
+static json_t *integer_or_null(const json_t *v) { return json_is_integer(v) ? json_copy((json_t *)v) : json_null(); }
+
 static void summary_fingerprint(json_t *s, const char *dir)
 {
     json_t *fp = load(dir, "fingerprint.json");
     if (!fp) return;
     json_t *sh = json_object_get(fp, "sheet"), *t = json_object_get(fp, "time");
     json_t *o = json_object();
-    json_object_set_new(o, "ranks", json_integer(json_integer_value(json_object_get(json_object_get(fp, "params"), "ranks"))));
+    json_object_set_new(o, "ranks", integer_or_null(json_object_get(json_object_get(fp, "params"), "ranks")));
     json_object_set_new(o, "time_s", ps_json_real_or_null(ps_json_num(t, "min")));
     json_object_set_new(o, "time_uncertainty", ps_json_real_or_null(ps_json_num(t, "uncertainty")));
-    json_object_set_new(o, "trials", json_integer(json_integer_value(json_object_get(t, "trials"))));
+    json_object_set_new(o, "trials", integer_or_null(json_object_get(t, "trials")));
     json_object_set_new(o, "oversubscribed", json_boolean(json_is_true(json_object_get(fp, "oversubscribed"))));
     if (json_object_get(fp, "noise")) json_object_set(o, "noise", json_object_get(fp, "noise"));
     json_object_set_new(o, "busy_pct", ps_json_real_or_null(ps_json_num(sh, "busy_pct")));
@@ -172,7 +181,7 @@ static void summary_scale(json_t *s, const char *dir, scale_figs *f)
         f->mem = 1 - ps_json_num(mb, "effect");
         f->mem_noise = ps_json_num(mb, "noise");
     }
-    json_object_set_new(o, "largest_ranks", json_integer(f->maxp));
+    json_object_set_new(o, "largest_ranks", f->maxp ? json_integer(f->maxp) : json_null());
     json_object_set_new(o, "efficiency_base", ps_json_real_or_null(f->eff));
     json_object_set_new(o, "efficiency_noise", ps_json_real_or_null(f->loss_noise));
     json_object_set_new(o, "conclusions", json_is_array(cs) ? json_deep_copy(cs) : json_array());
@@ -466,6 +475,62 @@ static void fmt_t(char *b, size_t n, double s)
     else ps_fmt_time(b, n, s);
 }
 
+/* " +/- 4.1%" from the summary's key, "" when it holds none. */
+static const char *unc(char *b, size_t n, const json_t *o, const char *key)
+{
+    return ps_fig_pm(b, n, ps_json_num(o, key));
+}
+
+/* "17.33 GB/s at 4 MiB": the largest message's rate, or "-". */
+static const char *largest_rate(char *b, size_t n, const json_t *p)
+{
+    double bps = ps_json_num(p, "bandwidth_largest_Bps"), bytes = ps_json_num(p, "largest_bytes");
+    char r[24], sz[24];
+    if (!isfinite(bps) || !isfinite(bytes)) {
+        snprintf(b, n, "-");
+        return b;
+    }
+    fmt_bw(r, sizeof r, bps);
+    ps_fmt_bytes(sz, sizeof sz, bytes);
+    snprintf(b, n, "%s at %s", r, sz);
+    return b;
+}
+
+/* "85.6 flops +/- 79% (0.0166 us)": g or l (fig) in flops with its uncertainty
+ * and in microseconds (spelled us), or "-" where the h-relation fit gave none. */
+static const char *bsp_cost(char *b, size_t n, const json_t *p, const char *fig, const char *us)
+{
+    char key[32], flops[32], u[24], t[32];
+    snprintf(key, sizeof key, "%s_flops", fig);
+    double v = ps_json_num(p, key);
+    if (!isfinite(v)) return ps_fig(b, n, "%.3g", v);
+    ps_fig(flops, sizeof flops, "%.3g flops", v);
+    snprintf(key, sizeof key, "%s_uncertainty", fig);
+    unc(u, sizeof u, p, key);
+    snprintf(key, sizeof key, "%s_us", fig);
+    snprintf(b, n, "%s%s (%s %s)", flops, u, ps_fig(t, sizeof t, "%.3g", ps_json_num(p, key)), us);
+    return b;
+}
+
+/* "r = 4619 Mflop/s +/- 22%" */
+static const char *bsp_rate(char *b, size_t n, const json_t *p)
+{
+    char r[32], u[24];
+    snprintf(b, n, "%s%s", ps_fig(r, sizeof r, "%.0f Mflop/s", ps_json_num(p, "r_flops") / 1e6),
+             unc(u, sizeof u, p, "r_uncertainty"));
+    return b;
+}
+
+/* "busy 65.6%, overhead 23.2%, idle 11.2%" of a summary's fingerprint. */
+static const char *shares(char *b, size_t n, const json_t *fp)
+{
+    char x[16], y[16], z[16];
+    snprintf(b, n, "busy %s, overhead %s, idle %s", ps_fig(x, sizeof x, "%.1f%%", ps_json_num(fp, "busy_pct")),
+             ps_fig(y, sizeof y, "%.1f%%", ps_json_num(fp, "overhead_pct")),
+             ps_fig(z, sizeof z, "%.1f%%", ps_json_num(fp, "idle_pct")));
+    return b;
+}
+
 /* "; 1 of them against a measured time that is no firm reference (...)" when
  * some points' measured times are not reproducible or were taken under load. */
 static const char *not_firm(char *b, size_t n, const json_t *pr)
@@ -495,37 +560,38 @@ void ps_characterize_print(const json_t *s, FILE *f)
     const json_t *fp = json_object_get(s, "fingerprint"), *sc = json_object_get(s, "scale");
     const json_t *pr = json_object_get(s, "prediction"), *b = json_object_get(s, "bottleneck");
     char a[64], c[64], nf[640];
-    fprintf(f, "Machine: %s (%s, %lld cores), %s\n", str(m, "host"), str(m, "cpu"),
-            (long long)json_integer_value(json_object_get(m, "cores")), str(m, "mpi"));
+    fprintf(f, "Machine: %s (%s, %s cores), %s\n", str(m, "host"), str(m, "cpu"),
+            ps_fig(c, sizeof c, "%.0f", ps_json_num(m, "cores")), str(m, "mpi"));
     const char *nl = json_string_value(json_object_get(json_object_get(s, "noise"), "summary"));
     if (nl) fprintf(f, "  %s\n", nl);
     if (json_is_true(json_object_get(s, "oversubscribed")))
         fprintf(f, "  WARNING: more ranks than cores in some steps: their times include time-slicing and their busy / "
                    "idle figures are marked\n");
     if (p) {
+        char d[64], n1[32], u1[24], u2[24], r[64], g[96], l[96];
         fmt_t(a, sizeof a, ps_json_num(p, "latency_s"));
         fmt_bw(c, sizeof c, ps_json_num(p, "bandwidth_Bps"));
-        char d[64], e[32];
-        fmt_bw(d, sizeof d, ps_json_num(p, "bandwidth_largest_Bps"));
-        ps_fmt_bytes(e, sizeof e, ps_json_num(p, "largest_bytes"));
-        fprintf(f, "  ping-pong: latency %s, bandwidth %s best, %s at %s; n1/2 = %.0f bytes\n", a, c, d, e,
-                ps_json_num(p, "n_half_bytes"));
-        fprintf(f, "  BSP (p = %.0f): r = %.0f Mflop/s, g = %.3g flops (%.3g us), l = %.3g flops (%.3g us)%s\n",
-                ps_json_num(p, "bsp_p"), ps_json_num(p, "r_flops") / 1e6, ps_json_num(p, "g_flops"), ps_json_num(p, "g_us"),
-                ps_json_num(p, "l_flops"), ps_json_num(p, "l_us"), json_is_true(json_object_get(p, "best_two_agree")) ? "" : "  [best two runs disagree]");
+        fprintf(f, "  ping-pong: latency %s%s, bandwidth %s%s best, %s; n1/2 = %s\n", a,
+                unc(u1, sizeof u1, p, "latency_uncertainty"), c, unc(u2, sizeof u2, p, "bandwidth_uncertainty"),
+                largest_rate(d, sizeof d, p), ps_fig(n1, sizeof n1, "%.0f bytes", ps_json_num(p, "n_half_bytes")));
+        const char *fit = json_string_value(json_object_get(p, "bsp_fit_note"));
+        fprintf(f, "  BSP (p = %s): r = %s, g = %s, l = %s%s%s%s\n", ps_fig(a, sizeof a, "%.0f", ps_json_num(p, "bsp_p")),
+                bsp_rate(r, sizeof r, p), bsp_cost(g, sizeof g, p, "g", "us"), bsp_cost(l, sizeof l, p, "l", "us"),
+                fit ? "; the h-relation fit failed: " : "", fit ? fit : "",
+                json_is_true(json_object_get(p, "best_two_agree")) ? "" : "  [best two runs disagree]");
     } else {
         fprintf(f, "  probe: not measured\n");
     }
     if (fp) {
+        char u[24], sh[96];
         fmt_t(a, sizeof a, ps_json_num(fp, "time_s"));
-        fprintf(f, "  fingerprint on %lld ranks: %s; busy %.1f%%, overhead %.1f%%, idle %.1f%%\n",
-                (long long)json_integer_value(json_object_get(fp, "ranks")), a, ps_json_num(fp, "busy_pct"),
-                ps_json_num(fp, "overhead_pct"), ps_json_num(fp, "idle_pct"));
+        fprintf(f, "  fingerprint on %s ranks: %s%s; %s\n", ps_fig(c, sizeof c, "%.0f", ps_json_num(fp, "ranks")), a,
+                unc(u, sizeof u, fp, "time_uncertainty"), shares(sh, sizeof sh, fp));
     }
     if (sc)
-        fprintf(f, "  clue sweep: efficiency %.0f%% +/- %.0f%% at P = %lld (base variation)\n",
-                100 * ps_json_num(sc, "efficiency_base"), 100 * ps_json_num(sc, "efficiency_noise"),
-                (long long)json_integer_value(json_object_get(sc, "largest_ranks")));
+        fprintf(f, "  clue sweep: efficiency %s at P = %s (base variation)\n",
+                pm(a, sizeof a, ps_json_num(sc, "efficiency_base"), ps_json_num(sc, "efficiency_noise")),
+                ps_fig(c, sizeof c, "%.0f", ps_json_num(sc, "largest_ranks")));
     if (pr && json_integer_value(json_object_get(pr, "points")) > 0)
         fprintf(f, "  predictions (P > 1): mean |error| %.1f%%, max %.1f%% over %lld points%s\n",
                 100 * ps_json_num(pr, "mean_abs_error"), 100 * ps_json_num(pr, "max_abs_error"),
@@ -562,35 +628,37 @@ int ps_characterize_report_html(FILE *out, const json_t *s, const char *dir, con
     const char *warn = json_string_value(json_object_get(s, "warning"));
     if (warn) ps_html_note(out, "Warning: %s.", warn);
     ps_html_kv_begin(out);
-    ps_html_kv(out, "Machine", "%s (%s, %lld cores, %s)", str(m, "host"), str(m, "cpu"),
-               (long long)json_integer_value(json_object_get(m, "cores")), str(m, "mpi"));
+    ps_html_kv(out, "Machine", "%s (%s, %s cores, %s)", str(m, "host"), str(m, "cpu"),
+               ps_fig(a, sizeof a, "%.0f", ps_json_num(m, "cores")), str(m, "mpi"));
     if (p) {
+        char u[24], v[96];
         ps_html_fmt_time(a, sizeof a, ps_json_num(p, "latency_s"));
-        ps_html_kv(out, "Latency (ping-pong, half round trip)", "%s", a);
+        ps_html_kv(out, "Latency (ping-pong, half round trip)", "%s%s", a, unc(u, sizeof u, p, "latency_uncertainty"));
         fmt_bw(a, sizeof a, ps_json_num(p, "bandwidth_Bps"));
-        ps_html_kv(out, "Bandwidth (ping-pong, best)", "%s", a);
-        char e[32];
-        fmt_bw(a, sizeof a, ps_json_num(p, "bandwidth_largest_Bps"));
-        ps_fmt_bytes(e, sizeof e, ps_json_num(p, "largest_bytes"));
-        ps_html_kv(out, "Bandwidth at the largest message", "%s (%s)", a, e);
-        ps_html_kv(out, "BSP r", "%.0f Mflop/s", ps_json_num(p, "r_flops") / 1e6);
-        ps_html_kv(out, "BSP g", "%.3g flops (%.3g \xc2\xb5s per word)", ps_json_num(p, "g_flops"), ps_json_num(p, "g_us"));
-        ps_html_kv(out, "BSP l", "%.3g flops (%.3g \xc2\xb5s)", ps_json_num(p, "l_flops"), ps_json_num(p, "l_us"));
+        ps_html_kv(out, "Bandwidth (ping-pong, best)", "%s%s", a, unc(u, sizeof u, p, "bandwidth_uncertainty"));
+        ps_html_kv(out, "Bandwidth at the largest message", "%s", largest_rate(a, sizeof a, p));
+        ps_html_kv(out, "BSP r", "%s", bsp_rate(a, sizeof a, p));
+        ps_html_kv(out, "BSP g", "%s", bsp_cost(v, sizeof v, p, "g", "\xc2\xb5s per word"));
+        ps_html_kv(out, "BSP l", "%s", bsp_cost(v, sizeof v, p, "l", "\xc2\xb5s"));
+        const char *fit = json_string_value(json_object_get(p, "bsp_fit_note"));
+        if (fit) ps_html_kv(out, "BSP h-relation fit", "failed: %s; no g and l", fit);
         ps_html_kv(out, "Best two probe runs agree within 5%", "%s",
                    json_is_true(json_object_get(p, "best_two_agree")) ? "yes" : "no: treat the figures with care");
     } else {
         ps_html_kv(out, "Probe", "not measured");
     }
     if (fp) {
+        char u[24], sh[96], n[16];
         ps_html_fmt_time(a, sizeof a, ps_json_num(fp, "time_s"));
-        ps_html_kv(out, "Fingerprint", "%s on %lld ranks (busy %.1f%%, overhead %.1f%%, idle %.1f%%)", a,
-                   (long long)json_integer_value(json_object_get(fp, "ranks")), ps_json_num(fp, "busy_pct"),
-                   ps_json_num(fp, "overhead_pct"), ps_json_num(fp, "idle_pct"));
+        ps_html_kv(out, "Fingerprint", "%s%s on %s ranks (%s)", a, unc(u, sizeof u, fp, "time_uncertainty"),
+                   ps_fig(n, sizeof n, "%.0f", ps_json_num(fp, "ranks")), shares(sh, sizeof sh, fp));
     }
-    if (sc)
-        ps_html_kv(out, "Efficiency at the largest P (clue, base)", "%.0f%% +/- %.0f%% at P = %lld",
-                   100 * ps_json_num(sc, "efficiency_base"), 100 * ps_json_num(sc, "efficiency_noise"),
-                   (long long)json_integer_value(json_object_get(sc, "largest_ranks")));
+    if (sc) {
+        char n[16];
+        ps_html_kv(out, "Efficiency at the largest P (clue, base)", "%s at P = %s",
+                   pm(a, sizeof a, ps_json_num(sc, "efficiency_base"), ps_json_num(sc, "efficiency_noise")),
+                   ps_fig(n, sizeof n, "%.0f", ps_json_num(sc, "largest_ranks")));
+    }
     if (pr && json_integer_value(json_object_get(pr, "points")) > 0)
         ps_html_kv(out, "Prediction accuracy (P > 1)", "mean |error| %.1f%%, max %.1f%% over %lld points%s",
                    100 * ps_json_num(pr, "mean_abs_error"), 100 * ps_json_num(pr, "max_abs_error"),
@@ -602,7 +670,7 @@ int ps_characterize_report_html(FILE *out, const json_t *s, const char *dir, con
         size_t i;
         json_t *r;
         json_array_foreach(json_object_get(pr, "rows"), i, r) {
-            char x[64], y[64];
+            char x[64], y[64], e[32];
             ps_html_fmt_time(x, sizeof x, ps_json_num(r, "measured_s"));
             ps_html_fmt_time(y, sizeof y, ps_json_num(r, "predicted_s"));
             ps_html_row_begin(out);
@@ -610,7 +678,7 @@ int ps_characterize_report_html(FILE *out, const json_t *s, const char *dir, con
             ps_html_cell(out, 1, "%lld", (long long)json_integer_value(json_object_get(r, "ranks")));
             ps_html_cell(out, 1, "%s", x);
             ps_html_cell(out, 1, "%s", y);
-            ps_html_cell(out, 1, "%+.1f%%%s%s", 100 * ps_json_num(r, "error"),
+            ps_html_cell(out, 1, "%s%s%s", ps_fig(e, sizeof e, "%+.1f%%", 100 * ps_json_num(r, "error")),
                          json_is_false(json_object_get(r, "measured_firm")) ? " (measured time not firm)" : "",
                          json_is_true(json_object_get(r, "speed_moved")) ? " (the machine's speed moved)" : "");
             ps_html_row_end(out);
@@ -636,7 +704,7 @@ int ps_characterize_report_html(FILE *out, const json_t *s, const char *dir, con
         ps_html_row_begin(out);
         ps_html_cell(out, 0, "%s", str(st, "step"));
         ps_html_cell(out, 0, "%s", str(st, "status"));
-        ps_html_cell(out, 1, "%.1f", ps_json_num(st, "seconds"));
+        ps_html_cell_fig(out, "%.1f", ps_json_num(st, "seconds"));
         const char *msg = json_string_value(json_object_get(st, "message"));
         ps_html_cell(out, 0, "%s", msg ? msg : "");
         ps_html_row_end(out);

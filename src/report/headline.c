@@ -7,6 +7,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "report/figure.h"
 #include "report/html.h"
 #include "report/result.h"
 #include "trace/json.h"
@@ -14,16 +15,26 @@
 
 static const char *str(const json_t *o, const char *k) { return json_string_value(json_object_get(o, k)); }
 
-/* "fingerprint on 4 ranks, measured on vm: 94.4 µs (best of 3); busy 61%, overhead 12%, idle 27%; 56 messages" */
+/* "94.4 µs +/- 0.52%": a result's time with the uncertainty it measured. */
+static const char *timed(char *b, size_t n, const json_t *d)
+{
+    char t[32], u[24];
+    ps_html_fmt_time(t, sizeof t, ps_result_used_time(d));
+    snprintf(b, n, "%s%s", t, ps_fig_pm(u, sizeof u, ps_json_num(json_object_get(d, "time"), "uncertainty")));
+    return b;
+}
+
+/* "fingerprint on 4 ranks, measured on vm: 94.4 µs +/- 0.52% (best of 3); busy 61%, overhead 12%, idle 27%; 56
+ * messages" */
 static json_t *run_line(const json_t *d, const char *kind)
 {
     const json_t *sh = json_object_get(d, "sheet"), *m = json_object_get(d, "machine");
     int predicted = kind && !strcmp(kind, "predict");
     const char *w = str(d, "workload");
-    double P = ps_json_num(json_object_get(d, "params"), "ranks"), t = ps_result_used_time(d);
+    double P = ps_json_num(json_object_get(d, "params"), "ranks");
     double trials = ps_json_num(json_object_get(d, "time"), "trials");
-    char tb[32], where[200] = "";
-    ps_html_fmt_time(tb, sizeof tb, t);
+    char tb[64], where[200] = "";
+    timed(tb, sizeof tb, d);
     const char *name = predicted ? str(m, "name") : str(m, "host");
     if (name && *name) snprintf(where, sizeof where, ", %s %s", predicted ? "predicted on" : "measured on", name);
     else snprintf(where, sizeof where, ", %s", predicted ? "predicted" : "measured");
@@ -39,7 +50,7 @@ static json_t *run_line(const json_t *d, const char *kind)
         snprintf(shares, sizeof shares, "; busy %.0f%%, overhead %.0f%%, idle %.0f%%%s", b, o, i, most);
     }
     char mb[64] = "";
-    if (isfinite(msgs)) {
+    if (isfinite(msgs) && isfinite(ps_json_num(sh, "bytes_sent"))) {
         char bb[32];
         ps_fmt_bytes(bb, sizeof bb, ps_json_num(sh, "bytes_sent"));
         snprintf(mb, sizeof mb, "; %.0f messages, %s", msgs, bb);
@@ -59,13 +70,38 @@ static json_t *points_line(const json_t *d, const char *kind)
     const json_t *m = json_object_get(a, "machine");
     const char *name = predicted ? str(m, "name") : str(m, "host");
     double Pa = ps_json_num(json_object_get(a, "params"), "ranks"), Pz = ps_json_num(json_object_get(z, "params"), "ranks");
-    double ta = ps_result_used_time(a), tz = ps_result_used_time(z);
-    char x[32], y[32];
-    ps_html_fmt_time(x, sizeof x, ta);
-    ps_html_fmt_time(y, sizeof y, tz);
-    return json_sprintf("%s %s%s%s for P = %.0f..%.0f (%zu counts): %s at P = %.0f, %s at P = %.0f (speedup %.3g).",
+    char x[64], y[64], sp[16];
+    ps_fig(sp, sizeof sp, "%.3g", ps_result_used_time(a) / ps_result_used_time(z));
+    return json_sprintf("%s %s%s%s for P = %.0f..%.0f (%zu counts): %s at P = %.0f, %s at P = %.0f (speedup %s).",
                         w ? w : "?", predicted ? "predicted" : "measured", name ? " on " : "", name ? name : "", Pa, Pz,
-                        n, x, Pa, y, Pz, ta / tz);
+                        n, timed(x, sizeof x, a), Pa, timed(y, sizeof y, z), Pz, sp);
+}
+
+/* "vm: ping-pong latency 380 ns +/- 0.021%, bandwidth 24.8 GB/s +/- 2.8%; BSP (p = 2): r = 2661 Mflop/s
+ * +/- 4.1%, g = 195 flops +/- 79%, l = 1.11e+04 flops +/- 155%.", each figure with the uncertainty the probe
+ * measured; a failed h-relation fit says so instead of g and l (docs/PROBE.md). */
+static json_t *probe_line(const json_t *d)
+{
+    const json_t *pp = json_object_get(d, "pingpong"), *bsp = json_object_get(d, "bsp");
+    const char *h = str(json_object_get(d, "machine"), "host");
+    double bw = ps_json_num(pp, "bandwidth");
+    char lat[32], bws[32], p[16], r[32], g[32], l[32], gl[160], u[5][24];
+    ps_html_fmt_time(lat, sizeof lat, ps_json_num(pp, "latency"));
+    if (bw >= 1e9) ps_fig(bws, sizeof bws, "%.3g GB/s", bw / 1e9);
+    else ps_fig(bws, sizeof bws, "%.3g MB/s", bw / 1e6);
+    if (str(bsp, "fit") && !strcmp(str(bsp, "fit"), "failed"))
+        snprintf(gl, sizeof gl, "; the h-relation fit failed: no g and l");
+    else
+        snprintf(gl, sizeof gl, ", g = %s%s, l = %s%s", ps_fig(g, sizeof g, "%.3g flops", ps_json_num(bsp, "g")),
+                 ps_fig_pm(u[3], sizeof u[3], ps_json_num(bsp, "g_uncertainty")),
+                 ps_fig(l, sizeof l, "%.3g flops", ps_json_num(bsp, "l")),
+                 ps_fig_pm(u[4], sizeof u[4], ps_json_num(bsp, "l_uncertainty")));
+    return json_sprintf("%s%sping-pong latency %s%s, bandwidth %s%s; BSP (p = %s): r = %s%s%s.", h ? h : "", h ? ": " : "",
+                        lat, ps_fig_pm(u[0], sizeof u[0], ps_json_num(pp, "latency_uncertainty")), bws,
+                        ps_fig_pm(u[1], sizeof u[1], ps_json_num(pp, "bandwidth_uncertainty")),
+                        ps_fig(p, sizeof p, "%.0f", ps_json_num(bsp, "p")),
+                        ps_fig(r, sizeof r, "%.0f Mflop/s", ps_json_num(bsp, "r") / 1e6),
+                        ps_fig_pm(u[2], sizeof u[2], ps_json_num(bsp, "r_uncertainty")), gl);
 }
 
 /* A document's own conclusions, as it words them: strings, or records
@@ -81,7 +117,8 @@ static int own_findings(json_t *list, const json_t *arr, int max)
         if (n == max) break;
         const char *text = json_is_string(f) ? json_string_value(f) : str(f, "text");
         const char *verdict = str(f, "verdict");
-        if (!text || (verdict && strcmp(verdict, "finding"))) continue;
+        /* a record without words says nothing in a headline */
+        if (!text || !*text || (verdict && strcmp(verdict, "finding"))) continue;
         json_array_append_new(list, json_string(text));
         n++;
     }
@@ -109,18 +146,7 @@ void ps_report_findings(json_t *list, const json_t *d)
         }
         if (str(d, "warning")) json_array_append_new(list, json_sprintf("Warning: %s.", str(d, "warning")));
     } else if (!strcmp(kind, "probe")) {
-        const json_t *pp = json_object_get(d, "pingpong"), *bsp = json_object_get(d, "bsp");
-        char lat[32];
-        ps_html_fmt_time(lat, sizeof lat, ps_json_num(pp, "latency"));
-        const char *h = str(json_object_get(d, "machine"), "host");
-        double bw = ps_json_num(pp, "bandwidth");
-        char bws[32];
-        if (bw >= 1e9) snprintf(bws, sizeof bws, "%.3g GB/s", bw / 1e9);
-        else snprintf(bws, sizeof bws, "%.3g MB/s", bw / 1e6);
-        json_array_append_new(list, json_sprintf("%s%sping-pong latency %s, bandwidth %s; BSP r = %.0f Mflop/s, "
-                                                 "g = %.3g flops, l = %.3g flops (p = %.0f).",
-                                                 h ? h : "", h ? ": " : "", lat, bws,
-                                                 ps_json_num(bsp, "r") / 1e6, ps_json_num(bsp, "g"), ps_json_num(bsp, "l"), ps_json_num(bsp, "p")));
+        json_array_append_new(list, probe_line(d));
     } else if (!strcmp(kind, "scale")) {
         /* the sweep's first two conclusions that are findings, named by its workload */
         json_t *mine = json_array();

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "parscope/parscope.h"
+#include "report/figure.h"
 #include "util/util.h"
 
 void ps_html_escape(FILE *f, const char *s)
@@ -399,6 +400,16 @@ void ps_html_cell(FILE *f, int numeric, const char *fmt, ...)
     va_start(ap, fmt);
     tagged(f, numeric ? "<td class=\"num\">" : "<td>", fmt, ap, "</td>");
     va_end(ap);
+}
+
+void ps_html_cell_fig(FILE *f, const char *fmt, ...)
+{
+    char b[64];
+    va_list ap;
+    va_start(ap, fmt);
+    ps_vfig(b, sizeof b, fmt, ap);
+    va_end(ap);
+    ps_html_cell(f, 1, "%s", b);
 }
 
 void ps_html_row_end(FILE *f) { fputs("</tr>\n", f); }

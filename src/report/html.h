@@ -91,6 +91,9 @@ void ps_html_kv_end(FILE *f);
 void ps_html_table_begin(FILE *f, int ncols, ...);
 void ps_html_row_begin(FILE *f);
 void ps_html_cell(FILE *f, int numeric, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* A numeric cell of one figure: fmt applied to its one double, or "-" where
+ * it could not be measured (report/figure.h). */
+void ps_html_cell_fig(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void ps_html_row_end(FILE *f);
 void ps_html_table_end(FILE *f);
 

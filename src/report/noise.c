@@ -1,7 +1,6 @@
 /* noise.c - the machine's noise in text and HTML (see noise.h). */
 #include "report/noise.h"
 
-#include <math.h>
 #include <stdio.h>
 
 #include "report/html.h"
@@ -11,12 +10,6 @@ void ps_noise_line(const json_t *noise, char *buf, size_t len)
 {
     const char *s = json_string_value(json_object_get(noise, "summary"));
     snprintf(buf, len, "%s", s ? s : "machine noise: not measured");
-}
-
-static void cell(FILE *out, double v, const char *fmt, double scale)
-{
-    if (isfinite(v)) ps_html_cell(out, 1, fmt, v * scale);
-    else ps_html_cell(out, 1, "-");
 }
 
 void ps_noise_html(FILE *out, const json_t *noise)
@@ -34,11 +27,11 @@ void ps_noise_html(FILE *out, const json_t *noise)
         const json_t *c = json_object_get(o, "calibration");
         ps_html_row_begin(out);
         ps_html_cell(out, 0, "%s", when[k]);
-        cell(out, ps_json_num(o, "load1"), "%.2f", 1);
-        cell(out, ps_json_num(c, "slowdown"), "%.1f%%", 100);
-        cell(out, ps_json_num(c, "cv"), "%.2f", 1);
-        cell(out, k == 1 ? ps_json_num(o, "others_busy_pct") : ps_json_num(c, "others_pct"), "%.0f%%", 1);
-        cell(out, ps_json_num(o, "steal_pct"), "%.1f%%", 1);
+        ps_html_cell_fig(out, "%.2f", ps_json_num(o, "load1"));
+        ps_html_cell_fig(out, "%.1f%%", 100 * ps_json_num(c, "slowdown"));
+        ps_html_cell_fig(out, "%.2f", ps_json_num(c, "cv"));
+        ps_html_cell_fig(out, "%.0f%%", k == 1 ? ps_json_num(o, "others_busy_pct") : ps_json_num(c, "others_pct"));
+        ps_html_cell_fig(out, "%.1f%%", ps_json_num(o, "steal_pct"));
         ps_html_row_end(out);
     }
     ps_html_table_end(out);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "report/html.h"
+#include "report/result.h"
 #include "report/tables.h"
 #include "util/util.h"
 
@@ -74,7 +75,13 @@ static void inputs_free(inputs *in)
     free(in->v);
 }
 
-/* A JSON file given by name: it must parse and be a parscope document. */
+static int is_result(const char *k)
+{
+    return k && (!strcmp(k, "run") || !strcmp(k, "predict") || !strcmp(k, "trace"));
+}
+
+/* A JSON file given by name: it must parse and be a parscope document, a
+ * result one with what every result has (result.h). */
 static int load_json(const char *path, json_t **out, char *err, size_t errlen)
 {
     json_error_t je;
@@ -87,6 +94,12 @@ static int load_json(const char *path, json_t **out, char *err, size_t errlen)
     if (!json_is_object(doc) || !json_is_string(json_object_get(doc, "kind"))) {
         json_decref(doc);
         ps_seterr(err, errlen, "%s: not a parscope result (no \"kind\" key)", path);
+        return 2;
+    }
+    char why[256];
+    if (is_result(kind_of(doc)) && ps_result_check(doc, why, sizeof why)) {
+        json_decref(doc);
+        ps_seterr(err, errlen, "%s: %s", path, why);
         return 2;
     }
     *out = doc;
@@ -107,8 +120,10 @@ static void scan_file(inputs *in, const char *p)
     json_error_t je;
     json_t *doc = json_load_file(p, 0, &je);
     const char *k = doc && json_is_object(doc) ? kind_of(doc) : NULL;
+    char why[256];
     if (!doc) skip(in, p, "not valid JSON");
     else if (!k) skip(in, p, "not a parscope result");
+    else if (is_result(k) && ps_result_check(doc, why, sizeof why)) skip(in, p, why);
     /* raw measurements and plans are inputs to other documents */
     else if (!strcmp(k, "probe-raw") || !strcmp(k, "scale-plan")) skip(in, p, k);
     else {
@@ -256,11 +271,6 @@ static void several(FILE *f, const inputs *in)
 /* Documents with more result documents than this on a page fold their sheets. */
 #define PS_REPORT_UNFOLDED 3
 
-static int is_result(const char *k)
-{
-    return k && (!strcmp(k, "run") || !strcmp(k, "predict") || !strcmp(k, "trace"));
-}
-
 static int result_docs(const inputs *in);
 
 static void summary(FILE *f, const inputs *in, const ps_tables *t)
@@ -271,15 +281,11 @@ static void summary(FILE *f, const inputs *in, const ps_tables *t)
     for (size_t i = 0; i < in->n; i++) nres += in->v[i].doc ? is_result(kind_of(in->v[i].doc)) : 1;
     int many = nres > PS_REPORT_UNFOLDED;
     json_t *workloads = json_object();
-    int measured = 0, predicted = 0;
     for (size_t i = 0; i < in->n; i++) {
         const json_t *d = in->v[i].doc;
         if (!d) continue;
         if (many && is_result(kind_of(d)) && !json_array_size(json_object_get(d, "findings"))) {
             const json_t *pts = json_object_get(d, "points");
-            int np = json_is_array(pts) ? (int)json_array_size(pts) : 1;
-            if (!strcmp(kind_of(d), "predict")) predicted += np;
-            else measured += np;
             const char *w = json_string_value(json_object_get(d, "workload"));
             if (!w && json_is_array(pts)) w = json_string_value(json_object_get(json_array_get(pts, 0), "workload"));
             if (w) json_object_set_new(workloads, w, json_true());
@@ -287,7 +293,10 @@ static void summary(FILE *f, const inputs *in, const ps_tables *t)
         }
         ps_report_findings(list, d);
     }
-    if (many) {
+    /* counted as the tables hold them: one configuration measured twice (a characterization's
+     * fingerprint step and its prediction's measured run) is one row */
+    int measured = ps_tables_configurations(t, 0), predicted = ps_tables_configurations(t, 1);
+    if (many && (measured || predicted)) {
         char names[512] = "";
         size_t used = 0;
         const char *k;
@@ -297,12 +306,15 @@ static void summary(FILE *f, const inputs *in, const ps_tables *t)
             if (w < 0 || (size_t)w >= sizeof names - used) break;
             used += (size_t)w;
         }
-        char what[64];
-        if (measured && predicted) snprintf(what, sizeof what, "%d measured and %d predicted results", measured, predicted);
-        else snprintf(what, sizeof what, "%d %s results", measured + predicted, measured ? "measured" : "predicted");
-        json_array_append_new(list, json_sprintf("%s of %s: their times side by side in the tables and the curves of "
+        char what[96];
+        if (measured && predicted)
+            snprintf(what, sizeof what, "measured in %d configuration%s and predicted in %d", measured,
+                     measured == 1 ? "" : "s", predicted);
+        else snprintf(what, sizeof what, "%s in %d configuration%s", measured ? "measured" : "predicted",
+                      measured + predicted, measured + predicted == 1 ? "" : "s");
+        json_array_append_new(list, json_sprintf("%s, %s: their times side by side in the tables and the curves of "
                                                  "execution time against P below.",
-                                                 what, used ? names : "the workloads"));
+                                                 used ? names : "The workloads", what));
     }
     json_decref(workloads);
     ps_tables_findings(t, list);

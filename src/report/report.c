@@ -8,6 +8,7 @@
 
 #include "report/activity.h"
 #include "report/diagram.h"
+#include "report/figure.h"
 #include "report/html.h"
 #include "report/noise.h"
 #include "report/profiles.h"
@@ -104,9 +105,12 @@ static void headline(char *buf, size_t len, const json_t *d)
     const json_t *sh = json_object_get(d, "sheet");
     char t[32];
     ps_html_fmt_time(t, sizeof t, ps_result_used_time(d));
-    double b = ps_json_num(sh, "busy_pct"), o = ps_json_num(sh, "overhead_pct"), i = ps_json_num(sh, "idle_pct"), m = ps_json_num(sh, "messages_sent");
+    double b = ps_json_num(sh, "busy_pct"), m = ps_json_num(sh, "messages_sent");
+    char o[16], i[16];
     if (isfinite(b) && isfinite(m))
-        snprintf(buf, len, "%s; busy %.0f%%, overhead %.0f%%, idle %.0f%%; %.0f messages", t, b, o, i, m);
+        snprintf(buf, len, "%s; busy %.0f%%, overhead %s, idle %s; %.0f messages", t, b,
+                 ps_fig(o, sizeof o, "%.0f%%", ps_json_num(sh, "overhead_pct")),
+                 ps_fig(i, sizeof i, "%.0f%%", ps_json_num(sh, "idle_pct")), m);
     else snprintf(buf, len, "%s", t);
 }
 
@@ -200,18 +204,15 @@ static void points_section(FILE *f, const json_t *doc, const char *dir, const ch
         double tp = ps_result_used_time(p);
         ps_html_fmt_time(t, sizeof t, tp);
         fprintf(f, "<tr><td class=\"num\">%.0f</td><td class=\"num\">%s</td>", ps_json_num(json_object_get(p, "params"), "ranks"), t);
-        if (isfinite(t1 / tp)) fprintf(f, "<td class=\"num\">%.3g</td>", t1 / tp);
-        else fputs("<td class=\"num\">-</td>", f);
+        ps_html_cell_fig(f, "%.3g", t1 / tp);
         const char *k3[3] = {"busy_pct", "overhead_pct", "idle_pct"};
-        for (int k = 0; k < 3; k++) {
-            double v = ps_json_num(sh, k3[k]);
-            if (isfinite(v)) fprintf(f, "<td class=\"num\">%.1f%%</td>", v);
-            else fputs("<td class=\"num\">-</td>", f);
-        }
-        double msgs = ps_json_num(sh, "messages_sent");
-        ps_fmt_bytes(bb, sizeof bb, ps_json_num(sh, "bytes_sent"));
-        if (isfinite(msgs)) fprintf(f, "<td class=\"num\">%.0f</td><td class=\"num\">%s</td></tr>\n", msgs, bb);
-        else fputs("<td class=\"num\">-</td><td class=\"num\">-</td></tr>\n", f);
+        for (int k = 0; k < 3; k++) ps_html_cell_fig(f, "%.1f%%", ps_json_num(sh, k3[k]));
+        ps_html_cell_fig(f, "%.0f", ps_json_num(sh, "messages_sent"));
+        double bytes = ps_json_num(sh, "bytes_sent");
+        if (isfinite(bytes)) ps_fmt_bytes(bb, sizeof bb, bytes);
+        else snprintf(bb, sizeof bb, "-");
+        ps_html_cell(f, 1, "%s", bb);
+        ps_html_row_end(f);
     }
     fputs("</table>\n", f);
     ps_html_note(f, "speedup against P = %.0f, the first count.", ps_json_num(json_object_get(p0, "params"), "ranks"));

@@ -16,6 +16,39 @@
 #include "util/stats.h"
 #include "util/util.h"
 
+/* What one run or point lacks of params.ranks and time, into err; 0 when nothing. */
+static int run_lacks(const json_t *d, const char *what, char *err, size_t errlen)
+{
+    const json_t *r = json_object_get(json_object_get(d, "params"), "ranks");
+    int ranks = json_is_integer(r) && json_integer_value(r) >= 1, time = json_is_object(json_object_get(d, "time"));
+    if (ranks && time) return 0;
+    ps_seterr(err, errlen, "%s lacks %s", what,
+              !ranks && !time ? "params.ranks and time" : !ranks ? "params.ranks (a count of at least 1)" : "time");
+    return -1;
+}
+
+int ps_result_check(const json_t *doc, char *err, size_t errlen)
+{
+    const char *kind = json_string_value(json_object_get(doc, "kind"));
+    char what[64];
+    const json_t *pts = json_object_get(doc, "points");
+    if (!json_is_array(pts)) {
+        snprintf(what, sizeof what, "a %s result", kind ? kind : "");
+        return run_lacks(doc, what, err, errlen);
+    }
+    if (!json_array_size(pts)) {
+        ps_seterr(err, errlen, "a %s result with no points", kind ? kind : "");
+        return -1;
+    }
+    size_t i;
+    json_t *p;
+    json_array_foreach(pts, i, p) {
+        snprintf(what, sizeof what, "point %zu of the %s result", i + 1, kind ? kind : "");
+        if (run_lacks(p, what, err, errlen)) return -1;
+    }
+    return 0;
+}
+
 double ps_result_used_time(const json_t *doc)
 {
     const json_t *t = json_object_get(doc, "time");

@@ -57,6 +57,12 @@ json_t *ps_result_run_sheet(const char *kind, const char *workload, json_t *mach
                             long iterations, const double *samples, int nsamples, const ps_trace *best,
                             const ps_sheet *sheet, const char *trace_path);
 
+/* What a run's, prediction's or trace's document must have to be read as one:
+ * params.ranks (an integer of at least 1) and time {...}, in itself or in each
+ * of its "points".  0, or -1 with err saying what is missing ("a run result
+ * lacks params.ranks and time"). */
+int ps_result_check(const json_t *doc, char *err, size_t errlen);
+
 /* The execution time a document reports: time.median where time.used says
  * "median", else time.min (best of the trials); the sheet's time where the
  * document has neither (NAN when it has none). */

@@ -242,7 +242,7 @@ void ps_sheet_page_html(FILE *f, const json_t *doc)
         {
             double b = num(r, "busy"), o = num(r, "overhead"), id = num(r, "idle"), lane = b + o + id;
             ps_html_row_begin(f);
-            ps_html_cell(f, 1, "%.0f", num(r, "rank"));
+            ps_html_cell_fig(f, "%.0f", num(r, "rank"));
             if (lane > 0) {
                 ps_html_cell(f, 1, "%.2f %%", 100 * b / lane);
                 ps_html_cell(f, 1, "%.2f %%", 100 * o / lane);
@@ -250,10 +250,10 @@ void ps_sheet_page_html(FILE *f, const json_t *doc)
             } else {
                 for (int k = 0; k < 3; k++) ps_html_cell(f, 1, "-");
             }
-            ps_html_cell(f, 1, "%.0f", num(r, "messages_sent"));
-            ps_html_cell(f, 1, "%.0f", num(r, "messages_received"));
-            ps_html_cell(f, 1, "%.0f", num(r, "bytes_sent"));
-            ps_html_cell(f, 1, "%.0f", num(r, "bytes_received"));
+            ps_html_cell_fig(f, "%.0f", num(r, "messages_sent"));
+            ps_html_cell_fig(f, "%.0f", num(r, "messages_received"));
+            ps_html_cell_fig(f, "%.0f", num(r, "bytes_sent"));
+            ps_html_cell_fig(f, "%.0f", num(r, "bytes_received"));
             double qm = num(r, "max_queue"), qa = num(r, "avg_queue");
             if (isnan(qm) || isnan(qa) || !json_is_object(json_object_get(sheet, "queue"))) {
                 /* documents before schema 1 counted something else under max_queue */

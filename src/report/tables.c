@@ -48,6 +48,7 @@ struct ps_tables {
     row    *row;
     int     nrow;
     double *time;      /* time[r * ncol + c], NAN = none */
+    unsigned char *paired;   /* while observing: the cell's time is a prediction's own measured run */
     int     ref;       /* Table 2's reference column, -1 = none */
     bsp_row *bsp;
     int     nbsp;
@@ -106,18 +107,29 @@ static int find_row(const ps_tables *t, const row *r)
     return -1;
 }
 
-/* Grows the time matrix to nrow x ncol (new cells NAN). */
+/* Grows the time matrix to nrow x ncol (new cells NAN, not paired). */
 static void regrid(ps_tables *t, int nrow, int ncol)
 {
-    double *nt = ps_xmalloc((size_t)(nrow ? nrow : 1) * (size_t)(ncol ? ncol : 1) * sizeof *nt);
+    size_t cells = (size_t)(nrow ? nrow : 1) * (size_t)(ncol ? ncol : 1);
+    double *nt = ps_xmalloc(cells * sizeof *nt);
+    unsigned char *np = ps_xcalloc(cells, sizeof *np);
     for (int r = 0; r < nrow; r++)
-        for (int c = 0; c < ncol; c++)
-            nt[r * ncol + c] = r < t->nrow && c < t->ncol ? t->time[r * t->ncol + c] : NAN;
+        for (int c = 0; c < ncol; c++) {
+            int old = r < t->nrow && c < t->ncol;
+            nt[r * ncol + c] = old ? t->time[r * t->ncol + c] : NAN;
+            np[r * ncol + c] = old && t->paired[r * t->ncol + c];
+        }
     free(t->time);
+    free(t->paired);
     t->time = nt;
+    t->paired = np;
 }
 
-static void observe(ps_tables *t, const json_t *d, int predicted)
+/* One observation.  A prediction's own measured run (paired) stands for its
+ * machine and configuration: the page compares a prediction with the run it
+ * was compared with, as the prediction's summary does; other runs keep the
+ * fastest. */
+static void observe(ps_tables *t, const json_t *d, int predicted, int paired)
 {
     const json_t *params = json_object_get(d, "params");
     const char *w = str(d, "workload");
@@ -147,12 +159,17 @@ static void observe(ps_tables *t, const json_t *d, int predicted)
         t->ncol = nc;
         t->nrow = nr;
     }
-    double *cell = &t->time[ri * t->ncol + ci];
-    if (!isfinite(*cell) || tm < *cell) *cell = tm;
+    int i = ri * t->ncol + ci;
+    if (paired < t->paired[i]) return;
+    if (paired > t->paired[i] || !isfinite(t->time[i]) || tm < t->time[i]) {
+        t->time[i] = tm;
+        t->paired[i] = (unsigned char)paired;
+    }
 }
 
-/* A result document: itself, its points, and the measured runs it carries. */
-static void observe_doc(ps_tables *t, const json_t *d, const char *kind)
+/* A result document: itself, its points, and the measured runs it carries
+ * (paired: d is such a run). */
+static void observe_doc(ps_tables *t, const json_t *d, const char *kind, int paired)
 {
     const char *k = str(d, "kind");
     if (!k) k = kind;
@@ -163,18 +180,23 @@ static void observe_doc(ps_tables *t, const json_t *d, const char *kind)
     if (json_is_array(pts)) {
         size_t i;
         json_t *p;
-        json_array_foreach(pts, i, p) observe_doc(t, p, k);
+        json_array_foreach(pts, i, p) observe_doc(t, p, k, paired);
     } else {
-        observe(t, d, !strcmp(k, "predict"));
+        observe(t, d, !strcmp(k, "predict"), paired);
     }
     const json_t *meas = json_object_get(d, "measured");
-    if (json_is_object(meas)) observe_doc(t, meas, "run");
+    if (json_is_object(meas)) observe_doc(t, meas, "run", 1);
 }
+
+/* One figure on both sides, or none on either (a failed fit's g and l). */
+static int same_figure(double a, double b) { return a == b || (isnan(a) && isnan(b)); }
 
 static void add_bsp(ps_tables *t, const bsp_row *b)
 {
+    /* a characterization and its probe's document give one machine's row once */
     for (int i = 0; i < t->nbsp; i++)
-        if (!strcmp(t->bsp[i].name, b->name) && t->bsp[i].r == b->r && t->bsp[i].g == b->g && t->bsp[i].l == b->l)
+        if (!strcmp(t->bsp[i].name, b->name) && same_figure(t->bsp[i].r, b->r) && same_figure(t->bsp[i].g, b->g) &&
+            same_figure(t->bsp[i].l, b->l))
             return;
     t->bsp = ps_xrealloc(t->bsp, (size_t)(t->nbsp + 1) * sizeof *t->bsp);
     t->bsp[t->nbsp++] = *b;
@@ -268,9 +290,11 @@ ps_tables *ps_tables_build(json_t *const *docs, int n)
         } else if (!strcmp(k, "published")) {
             if (!t->published) t->published = d;
         } else {
-            observe_doc(t, d, NULL);
+            observe_doc(t, d, NULL, 0);
         }
     }
+    free(t->paired);
+    t->paired = NULL;
     /* two machines of one name: say which is which */
     for (int i = 0; i < t->ncol; i++)
         for (int j = 0; j < t->ncol; j++)
@@ -489,17 +513,9 @@ static tunit table_unit(const ps_tables *t, int complete)
     return (tunit){1e-6, "microseconds"};
 }
 
-static void cell_time(FILE *f, double v, tunit u)
-{
-    if (isfinite(v)) fprintf(f, "<td class=\"num\">%.4g</td>", v / u.scale);
-    else fputs("<td class=\"num\">-</td>", f);
-}
+static void cell_time(FILE *f, double v, tunit u) { ps_html_cell_fig(f, "%.4g", v / u.scale); }
 
-static void cell_ratio(FILE *f, double v)
-{
-    if (isfinite(v)) fprintf(f, "<td class=\"num\">%.3f</td>", v);
-    else fputs("<td class=\"num\">-</td>", f);
-}
+static void cell_ratio(FILE *f, double v) { ps_html_cell_fig(f, "%.3f", v); }
 
 static void table_open(FILE *f, const char *id)
 {
@@ -653,8 +669,7 @@ static int published_table(FILE *f, const ps_tables *t, const pub_machine *pm, i
             double ratio = pred / pub;
             const tunit sec = {1, "seconds"};
             /* the published figure as printed */
-            if (isfinite(pub)) fprintf(f, "<td class=\"num\">%g</td>", pub);
-            else fputs("<td class=\"num\">-</td>", f);
+            ps_html_cell_fig(f, "%g", pub);
             if (!strcmp(what, "time")) cell_time(f, pred, sec);
             else cell_ratio(f, pred);
             if (isfinite(ratio) && ratio > 0) {
@@ -737,15 +752,12 @@ static void bsp_html(FILE *f, const ps_tables *t)
         fputs("<tr><td>", f);
         ps_html_escape(f, b->name);
         fputs("</td>", f);
-        if (isfinite(b->p)) fprintf(f, "<td class=\"num\">%.0f</td>", b->p);
-        else fputs("<td class=\"num\">-</td>", f);
-        fprintf(f, "<td class=\"num\">%.4g</td>", b->r / 1e6);
-        fprintf(f, "<td class=\"num\">%.4g%s</td>", b->g, b->derived ? "*" : "");
-        if (isfinite(b->l)) fprintf(f, "<td class=\"num\">%.4g</td>", b->l);
-        else fputs("<td class=\"num\">-</td>", f);
-        fprintf(f, "<td class=\"num\">%.3g%s</td>", b->g_us, b->derived ? "*" : "");
-        if (isfinite(b->l_us)) fprintf(f, "<td class=\"num\">%.3g</td>", b->l_us);
-        else fputs("<td class=\"num\">-</td>", f);
+        ps_html_cell_fig(f, "%.0f", b->p);
+        ps_html_cell_fig(f, "%.4g", b->r / 1e6);
+        ps_html_cell_fig(f, b->derived ? "%.4g*" : "%.4g", b->g);
+        ps_html_cell_fig(f, "%.4g", b->l);
+        ps_html_cell_fig(f, b->derived ? "%.3g*" : "%.3g", b->g_us);
+        ps_html_cell_fig(f, "%.3g", b->l_us);
         fputs("<td>", f);
         ps_html_escape(f, b->source);
         fputs("</td></tr>\n", f);
@@ -988,6 +1000,28 @@ void ps_tables_scaling_html(FILE *f, const ps_tables *t)
 
 /* ---- findings ------------------------------------------------------------------ */
 
+int ps_tables_configurations(const ps_tables *t, int predicted)
+{
+    int n = 0;
+    for (int r = 0; r < t->nrow; r++) {
+        int has = 0;
+        for (int c = 0; c < t->ncol; c++) has |= t->col[c].predicted == predicted && isfinite(t->time[r * t->ncol + c]);
+        n += has;
+    }
+    return n;
+}
+
+/* "2 machines", "1 measured machine and 1 machine model": what the columns are. */
+static void machines_text(char *b, size_t n, const ps_tables *t)
+{
+    int np = 0;
+    for (int c = 0; c < t->ncol; c++) np += t->col[c].predicted;
+    int nm = t->ncol - np;
+    if (np && nm)
+        snprintf(b, n, "%d measured machine%s and %d machine model%s", nm, nm == 1 ? "" : "s", np, np == 1 ? "" : "s");
+    else snprintf(b, n, "%d %s", t->ncol, np ? "machine models" : "machines");
+}
+
 void ps_tables_findings(const ps_tables *t, json_t *list)
 {
     /* Table 2's spread: the slowest machine against the reference */
@@ -1013,9 +1047,11 @@ void ps_tables_findings(const ps_tables *t, json_t *list)
             int mx = mixed(t);
             const char *kr = !mx ? "" : t->col[t->ref].predicted ? " (predicted)" : " (measured)";
             const char *kw = !mx ? "" : t->col[wc].predicted ? " (predicted)" : " (measured)";
-            json_array_append_new(list, json_sprintf("%d machines over %d configurations (Table 1): %s%s is the "
-                                                     "reference; the largest slowdown is %.3g (%s on %s%s).",
-                                                     t->ncol, n, t->col[t->ref].name, kr, worst, label,
+            char machines[96];
+            machines_text(machines, sizeof machines, t);
+            json_array_append_new(list, json_sprintf("%s over %d configurations (Table 1): %s%s is the reference; "
+                                                     "the largest slowdown is %.3g (%s on %s%s).",
+                                                     machines, n, t->col[t->ref].name, kr, worst, label,
                                                      t->col[wc].name, kw));
         }
     }
@@ -1039,8 +1075,9 @@ void ps_tables_findings(const ps_tables *t, json_t *list)
     if (n) {
         char label[256];
         row_label(label, sizeof label, &t->row[wr]);
-        json_array_append_new(list, json_sprintf("Predicted against measured (P > 1): mean |error| %.0f%% over %d "
-                                                 "configurations, largest %.0f%% (%s).",
+        /* the precision of the characterization's summary, which states the same comparison */
+        json_array_append_new(list, json_sprintf("Predicted against measured (P > 1): mean |error| %.1f%% over %d "
+                                                 "configurations, largest %.1f%% (%s).",
                                                  100 * sum / n, n, 100 * worst, label));
     }
     if (t->published) {

@@ -10,7 +10,10 @@
  * model), a configuration (workload, processors, problem size, iterations)
  * and an execution time (the figure the document uses: best of the trials
  * unless it says median).  Observations of one machine and configuration
- * keep the fastest.
+ * keep the fastest, except that a prediction's own measured run stands for
+ * its machine and configuration: a page compares a prediction with the run it
+ * was compared with (predict --compare, a characterization's summary), one
+ * figure for one comparison.
  *
  *   Table 1  configurations every machine has: the execution times;
  *   Table 2  the same as slowdowns against a reference machine (the fastest
@@ -57,5 +60,9 @@ void ps_tables_scaling_html(FILE *f, const ps_tables *t);
 /* Headline findings for the page's summary: short sentences appended to
  * `list` (a JSON array of strings). */
 void ps_tables_findings(const ps_tables *t, json_t *list);
+
+/* How many configurations have a measured time (predicted 0), or a
+ * predicted one (predicted 1). */
+int ps_tables_configurations(const ps_tables *t, int predicted);
 
 #endif /* PS_TABLES_H */

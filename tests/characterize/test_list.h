@@ -1,0 +1,3 @@
+/* test_list.h - the characterize folder's unit tests (tests/common/check.h). */
+TEST_ENTRY(failed_fit_text)
+TEST_ENTRY(failed_fit_html)

@@ -1,0 +1,70 @@
+/* test_summary.c - the summary of a characterization whose probe's h-relation
+ * fit failed (data/failed-fit: g and l null, r with a 22% uncertainty; the
+ * fingerprint's overhead share missing): no "nan" and no invented zero in the
+ * text or the HTML, "-" and the fit's failure said instead, and every figure
+ * with the uncertainty its document holds. */
+#include <ctype.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "characterize/characterize.h"
+
+#include "check.h"
+
+static json_t *failed_fit_summary(void)
+{
+    const ps_characterize_step steps[] = {{"probe", 0, 10, ""}, {"fingerprint", 0, 2, ""}};
+    return ps_characterize_summary(PS_TEST_DATA "/data/failed-fit", 2, 30, 40, steps, 2, 0, NAN);
+}
+
+/* "nan" or "inf" standing as a word: a figure printed from a missing number. */
+static int has_non_number(const char *s)
+{
+    static const char *const words[] = {"nan", "inf"};
+    for (int k = 0; k < 2; k++)
+        for (const char *p = s; (p = strstr(p, words[k])); p += 3)
+            if ((p == s || !isalpha((unsigned char)p[-1])) && !isalpha((unsigned char)p[3])) return 1;
+    return 0;
+}
+
+TEST_IMPL(failed_fit_text)
+{
+    json_t *s = failed_fit_summary();
+    const json_t *p = json_object_get(s, "probe");
+    CHECK(json_is_null(json_object_get(p, "g_flops")) && json_is_null(json_object_get(p, "l_flops")));
+    CHECK(fabs(json_number_value(json_object_get(p, "r_uncertainty")) - 0.22) < 1e-12);
+    char *text;
+    size_t n;
+    FILE *f = open_memstream(&text, &n);
+    ps_characterize_print(s, f);
+    fclose(f);
+    CHECK(!has_non_number(text), "%s", text);
+    CHECK(strstr(text, "BSP (p = 2): r = 4619 Mflop/s +/- 22%, g = -, l = -; the h-relation fit failed: the median l, "
+                       "-6460, is not positive"),
+          "%s", text);
+    CHECK(strstr(text, "latency 391 ns +/- 0.021%, bandwidth 24.84 GB/s +/- 2.8% best"), "%s", text);
+    CHECK(strstr(text, "fingerprint on 2 ranks: 51.5 us +/- 3.2%; busy 61.0%, overhead -, idle 27.0%"), "%s", text);
+    free(text);
+    json_decref(s);
+}
+
+TEST_IMPL(failed_fit_html)
+{
+    json_t *s = failed_fit_summary();
+    char *page;
+    size_t n;
+    FILE *f = open_memstream(&page, &n);
+    CHECK(ps_characterize_report_html(f, s, NULL, NULL) == 0);
+    fclose(f);
+    CHECK(!has_non_number(page), "%s", page);
+    CHECK(strstr(page, "<tr><th>BSP r</th><td>4619 Mflop/s +/- 22%</td></tr>"), "%s", page);
+    CHECK(strstr(page, "<tr><th>BSP g</th><td>-</td></tr>") && strstr(page, "<tr><th>BSP l</th><td>-</td></tr>"),
+          "%s", page);
+    CHECK(strstr(page, "failed: the median l, -6460, is not positive"), "%s", page);
+    CHECK(strstr(page, "51.5 \xc2\xb5s +/- 3.2% on 2 ranks (busy 61.0%, overhead -, idle 27.0%)"), "%s", page);
+    free(page);
+    json_decref(s);
+}
