@@ -102,12 +102,15 @@ static void summary_probe(json_t *s, const char *dir)
     static const char *const bsp_unc[] = {"r_uncertainty", "g_uncertainty", "l_uncertainty"};
     for (int k = 0; k < 2; k++) json_object_set_new(o, pp_unc[k], ps_json_real_or_null(ps_json_num(pp, pp_unc[k])));
     for (int k = 0; k < 3; k++) json_object_set_new(o, bsp_unc[k], ps_json_real_or_null(ps_json_num(bsp, bsp_unc[k])));
-    int agree = 1;
+    /* false if a figure's best two differ, null if one could not be told (one round) */
+    int differ = 0, unknown = 0;
     size_t i;
     json_t *a;
-    json_array_foreach(json_object_get(pr, "agreement"), i, a)
-        if (json_is_false(json_object_get(a, "agree"))) agree = 0;
-    json_object_set_new(o, "best_two_agree", json_boolean(agree));
+    json_array_foreach(json_object_get(pr, "agreement"), i, a) {
+        differ |= json_is_false(json_object_get(a, "agree"));
+        unknown |= !json_is_boolean(json_object_get(a, "agree"));
+    }
+    json_object_set_new(o, "best_two_agree", differ ? json_false() : unknown ? json_null() : json_true());
     json_t *w = json_object_get(pr, "warnings");
     json_object_set(o, "warnings", json_is_array(w) ? w : json_array());
     if (json_object_get(pr, "noise")) json_object_set(o, "noise", json_object_get(pr, "noise"));
@@ -512,6 +515,16 @@ static const char *bsp_cost(char *b, size_t n, const json_t *p, const char *fig,
     return b;
 }
 
+/* Whether the probe's best two rounds agreed: for the terminal (a bracket
+ * after the BSP line, nothing when they agree) or the page's table. */
+static const char *best_two_words(const json_t *p, int terminal)
+{
+    const json_t *a = json_object_get(p, "best_two_agree");
+    if (json_is_true(a)) return terminal ? "" : "yes";
+    if (json_is_false(a)) return terminal ? "  [best two runs disagree]" : "no: treat the figures with care";
+    return terminal ? "  [one round only: agreement unknown]" : "unknown: fewer than two rounds gave a value";
+}
+
 /* "r = 4619 Mflop/s +/- 22%" */
 static const char *bsp_rate(char *b, size_t n, const json_t *p)
 {
@@ -578,7 +591,7 @@ void ps_characterize_print(const json_t *s, FILE *f)
         fprintf(f, "  BSP (p = %s): r = %s, g = %s, l = %s%s%s%s\n", ps_fig(a, sizeof a, "%.0f", ps_json_num(p, "bsp_p")),
                 bsp_rate(r, sizeof r, p), bsp_cost(g, sizeof g, p, "g", "us"), bsp_cost(l, sizeof l, p, "l", "us"),
                 fit ? "; the h-relation fit failed: " : "", fit ? fit : "",
-                json_is_true(json_object_get(p, "best_two_agree")) ? "" : "  [best two runs disagree]");
+                best_two_words(p, 1));
     } else {
         fprintf(f, "  probe: not measured\n");
     }
@@ -642,8 +655,7 @@ int ps_characterize_report_html(FILE *out, const json_t *s, const char *dir, con
         ps_html_kv(out, "BSP l", "%s", bsp_cost(v, sizeof v, p, "l", "\xc2\xb5s"));
         const char *fit = json_string_value(json_object_get(p, "bsp_fit_note"));
         if (fit) ps_html_kv(out, "BSP h-relation fit", "failed: %s; no g and l", fit);
-        ps_html_kv(out, "Best two probe runs agree within 5%", "%s",
-                   json_is_true(json_object_get(p, "best_two_agree")) ? "yes" : "no: treat the figures with care");
+        ps_html_kv(out, "Best two probe runs agree within 5%", "%s", best_two_words(p, 0));
     } else {
         ps_html_kv(out, "Probe", "not measured");
     }

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "launch/meta.h"
+#include "report/figure.h"
 #include "report/html.h"
 #include "report/noise.h"
 #include "report/plot.h"
@@ -54,6 +55,13 @@ void ps__warn(json_t *warnings, const char *fmt, ...)
     va_start(ap, fmt);
     json_array_append_new(warnings, json_vsprintf(fmt, ap));
     va_end(ap);
+}
+
+/* Element i of a JSON array as a number, NAN where there is none. */
+static double num_at(const json_t *a, size_t i)
+{
+    const json_t *v = json_array_get(a, i);
+    return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
 static const char *jstr(const json_t *o, const char *key)
@@ -306,7 +314,8 @@ static void agreement(json_t *list, json_t *warnings, const char *figure, const 
             ps__warn(warnings, "%s: the best two rounds differ by %.1f%% (more than %.0f%%): the machine was not "
                      "steady during the probe; run it again", figure, 100 * rel, 100 * PS_PROBE_AGREE);
     } else {
-        json_object_set_new(o, "agree", json_false());
+        /* one round cannot agree or differ with another: unknown */
+        json_object_set_new(o, "agree", json_null());
         ps__warn(warnings, "%s: fewer than two rounds gave a value", figure);
     }
     json_array_append_new(list, o);
@@ -726,8 +735,9 @@ void ps_probe_print(const json_t *doc, FILE *out)
     size_t i;
     json_t *o;
     json_array_foreach(json_object_get(doc, "agreement"), i, o) {
+        const json_t *ag = json_object_get(o, "agree");
         fprintf(out, "  %-10s %s", json_string_value(json_object_get(o, "figure")),
-                json_is_true(json_object_get(o, "agree")) ? "agree" : "DIFFER");
+                json_is_true(ag) ? "agree" : json_is_false(ag) ? "DIFFER" : "unknown (fewer than two rounds)");
         if (json_object_get(o, "rel_diff")) fprintf(out, " (%.1f%%)", 100 * ps_json_num(o, "rel_diff"));
         fputc('\n', out);
     }
@@ -966,10 +976,12 @@ int ps_probe_report_html(FILE *out, const json_t *doc, const char *dir, const ch
         ps_html_row_begin(out);
         ps_html_cell(out, 0, "%s (%s)", jstr(o, "figure"),
                      jstr(o, "unit"));
-        ps_html_cell(out, 1, "%.4g, %.4g", json_number_value(json_array_get(bt, 0)),
-                     json_number_value(json_array_get(bt, 1)));
-        ps_html_cell(out, 1, "%.1f%%", 100 * ps_json_num(o, "rel_diff"));
-        ps_html_cell(out, 0, "%s", json_is_true(json_object_get(o, "agree")) ? "yes" : "no");
+        char a[32], b[32];
+        const json_t *ag = json_object_get(o, "agree");
+        ps_html_cell(out, 1, "%s, %s", ps_fig(a, sizeof a, "%.4g", num_at(bt, 0)),
+                     ps_fig(b, sizeof b, "%.4g", num_at(bt, 1)));
+        ps_html_cell_fig(out, "%.1f%%", 100 * ps_json_num(o, "rel_diff"));
+        ps_html_cell(out, 0, "%s", json_is_true(ag) ? "yes" : json_is_false(ag) ? "no" : "- (fewer than two rounds)");
         ps_html_row_end(out);
     }
     ps_html_table_end(out);

@@ -412,6 +412,30 @@ TEST_IMPL(probe_budget_words)
     json_decref(raw);
 }
 
+/* One round (an interrupted probe): whether the best two agree is unknown,
+ * not "DIFFER", in the JSON and the text alike. */
+TEST_IMPL(probe_one_round_agreement)
+{
+    char err[512];
+    json_t *raw = synthetic(2, 1, 1e-6, 1e9, 0, 0, 1e9, 0.5e-6, 20e-6, NULL);
+    json_t *doc = ps_probe_analyze(raw, NULL, err, sizeof err);
+    CHECK(doc != NULL, "%s", err);
+    if (doc) {
+        size_t i;
+        json_t *a;
+        json_array_foreach(json_object_get(doc, "agreement"), i, a) CHECK(json_is_null(json_object_get(a, "agree")));
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *mf = open_memstream(&buf, &len);
+        ps_probe_print(doc, mf);
+        fclose(mf);
+        CHECK(strstr(buf, "unknown (fewer than two rounds)") != NULL && !strstr(buf, "DIFFER"), "%s", buf);
+        free(buf);
+        json_decref(doc);
+    }
+    json_decref(raw);
+}
+
 /* The contention measured on a bus is not what machine.ini says (1): the
  * text and the page say both, and why. */
 static char *loggops_words(const char *network, int html)

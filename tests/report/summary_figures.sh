@@ -34,7 +34,7 @@ for a in probe["agreement"]:
         a["values"] = [None, 131.1, None]
         a.pop("best_two", None)
         a["rel_diff"] = None
-        a["agree"] = False
+        a["agree"] = None   # one round: unknown, as the probe writes it
 json.dump(probe, open(d + "/probe.json", "w"))
 s = json.load(open(d + "/summary.json"))
 for k in ("g_flops", "l_flops", "g_us", "l_us"):
@@ -53,9 +53,13 @@ def section(sid):
         bad.append("no section %s" % sid)
     return m.group(1) if m else ""
 for sid in ("summary", "tables", "characterization"):
-    text = html.unescape(re.sub(r"<[^>]+>", " ", section(sid)))
-    for word in re.findall(r"\b(?:nan|inf)\b", text, re.I):
-        bad.append("%r in the %s section: %s" % (word, sid, text[max(0, text.find(word) - 80):][:200]))
+    section(sid)
+# the whole page, the probe's rounds table too
+text = html.unescape(re.sub(r"<[^>]+>", " ", re.sub(r"<(script|style)\b.*?</\1>", " ", page, flags=re.S)))
+for word in re.findall(r"\b(?:nan|inf)\b", text, re.I):
+    bad.append("%r on the page: %s" % (word, text[max(0, text.find(word) - 80):][:200]))
+if "- (fewer than two rounds)" not in page:
+    bad.append("the probe's rounds table does not say g's and l's agreement is unknown")
 rows = re.findall(r"<tr><td>vm</td>(.*?)</tr>", re.search(r'<table id="bsp-rgl">(.*?)</table>', page, re.S).group(1))
 if len(rows) != 1:
     bad.append("the BSP table has %d rows for vm, expected one" % len(rows))
