@@ -324,7 +324,19 @@ json_t *ps_scale_conclude(const json_t *doc)
                      "Whether doubling the border bytes costs efficiency at P = %d (rearrange's efficiency is %s, "
                      "double's %s, base's %s)",
                      pn, percent(a1, sizeof a1, r.eff), percent(a2, sizeof a2, d.eff), percent(a3, sizeof a3, b.eff));
-            ps_finding_add(out, "network-limited", lr, nr, "relative", n, "", q, NULL);
+            /* beyond the noise but no limit (a gain, or a loss below
+             * PS_SCALE_MIN_EFFECT): a finding of its own, never one that the
+             * network limits, which the bottleneck is named from */
+            int none = isfinite(lr) && isfinite(nr) && fabs(lr) > nr;
+            snprintf(claim, sizeof claim,
+                     "The network does not limit efficiency at P = %d: rearrange, which sends twice the border bytes, "
+                     "%s %.1f%% of base's efficiency (%s against %s; noise %s), %s.",
+                     pn, lr < 0 ? "gains" : "loses", fabs(lr) * 100, percent(a1, sizeof a1, r.eff),
+                     percent(a2, sizeof a2, b.eff), percent(a3, sizeof a3, nr),
+                     lr < 0 ? "so doubling them costs nothing measurable"
+                            : "less than a limit would");
+            ps_finding_add(out, none ? "network-not-limiting" : "network-limited", lr, nr, "relative", n, claim, q,
+                           NULL);
         }
     }
 

@@ -554,3 +554,25 @@ TEST_IMPL(finding_effect_sign)
     CHECK(strstr(pos, "(effect 1.7 points, noise 5.0 points)") != NULL, "%s", pos);
     json_decref(arr);
 }
+
+/* rearrange more efficient than base beyond the noise: the network does not
+ * limit, said in words (the record's text was empty), and never as a
+ * "network-limited" finding, which characterize names the bottleneck from */
+TEST_IMPL(analyze_border_gain)
+{
+    json_t *pl = plan();
+    const double gain[3][3] = {{1.0, 1.05, 1.1}, {2.0, 2.1, 2.2}, {1.0, 1.0, 1.0}};
+    json_t *runs = sweep(gain);
+    json_t *doc = ps_scale_analyze(pl, runs);
+    CHECK(!finding(doc, "network-limited") && finding(doc, "network-not-limiting"), "a gain named a limit");
+    size_t i;
+    json_t *c;
+    json_array_foreach(json_object_get(doc, "conclusions"), i, c) {
+        const char *t = json_string_value(json_object_get(c, "text"));
+        CHECK(t && *t, "a conclusion without text: %s", json_string_value(json_object_get(c, "id")));
+    }
+    rules_hold(doc, "gain");
+    json_decref(doc);
+    json_decref(runs);
+    json_decref(pl);
+}
