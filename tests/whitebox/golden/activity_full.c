@@ -116,8 +116,5 @@ ps_finalize();
 }
 
 /* entry: runtime options (-s, -i, --trace, ...) are taken from argv first */
-int main(int argc, char **argv)
-{
-    ps_set_args(&argc, &argv);
-    return ps__main_main(argc, argv);
-}
+#line 33 "activity.loop"
+int main(int argc, char **argv) { ps_set_args(&argc, &argv); return ps__main_main(argc, argv); }
