@@ -105,31 +105,40 @@ static int compiler_words(char **argv, int max, char *buf, size_t len, char *err
     return n;
 }
 
-/* The display width of line `line` (1-based) of src: tabs to 8 columns, as
- * the compiler counts; -1 if there is no such line. */
-static long line_width(const char *src, size_t n, long line)
+/* Where line `line` (1-based) of src begins; -1 if src has no such line. */
+static long line_start(const char *src, size_t n, long line)
 {
     size_t i = 0;
     for (long l = 1; l < line; l++) {
         while (i < n && src[i] != '\n') i++;
         if (i++ >= n) return -1;
     }
+    return (long)i;
+}
+
+/* The display width of the line beginning at i: tabs to 8 columns, as the
+ * compiler counts. */
+static long line_width(const char *src, size_t n, size_t i)
+{
     long w = 0;
     for (; i < n && src[i] != '\n'; i++) w = src[i] == '\t' ? (w / 8 + 1) * 8 : w + 1;
     return w;
 }
 
-/* The column of the first construct (a backslash) on that line, 0 if none. */
-static long construct_column(const char *src, size_t n, long line)
+/* The column of the first construct (a backslash) on the line beginning at
+ * i, 0 if none. */
+static long construct_column(const char *src, size_t n, size_t i)
 {
-    size_t i = 0;
-    for (long l = 1; l < line && i < n; l++) {
-        while (i < n && src[i] != '\n') i++;
-        i++;
-    }
     for (long c = 1; i < n && src[i] != '\n'; i++, c++)
         if (src[i] == '\\') return c;
     return 0;
+}
+
+/* A line of the compiler's excerpt of the source: "  6 | code" or "    |   ^". */
+static int is_excerpt(const char *l, size_t n)
+{
+    const char *bar = memchr(l, '|', n);
+    return bar && strspn(l, " 0123456789") == (size_t)(bar - l);
 }
 
 /* The compiler's messages to standard error.  Inside a construct the code
@@ -151,14 +160,13 @@ static void print_compiler_messages(const char *text, size_t len, const char *lo
         int used = 0;
         if ((size_t)n > pl && !strncmp(l, loop_path, pl) && sscanf(l + pl, ":%ld:%ld:%n", &line, &col, &used) == 2 &&
             used > 0) {
-            long w = line_width(src, srclen, line);
-            skip_excerpt = w >= 0 && col > w + 1;
-            long cc = skip_excerpt ? construct_column(src, srclen, line) : col;
+            long at = line_start(src, srclen, line);
+            skip_excerpt = at >= 0 && col > line_width(src, srclen, (size_t)at) + 1;
+            long cc = skip_excerpt ? construct_column(src, srclen, (size_t)at) : col;
             if (!skip_excerpt) fprintf(stderr, "%.*s\n", n, l);
             else if (cc) fprintf(stderr, "%s:%ld:%ld:%.*s\n", loop_path, line, cc, n - (int)pl - used, l + pl + used);
             else fprintf(stderr, "%s:%ld:%.*s\n", loop_path, line, n - (int)pl - used, l + pl + used);
-        } else if (!(skip_excerpt && strchr(l, '|') && strchr(l, '|') < l + n && strspn(l, " 0123456789") ==
-                                                                                      (size_t)(strchr(l, '|') - l))) {
+        } else if (!(skip_excerpt && is_excerpt(l, (size_t)n))) {
             skip_excerpt = 0;
             fprintf(stderr, "%.*s\n", n, l);
         }
