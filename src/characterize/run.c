@@ -156,10 +156,17 @@ static int step_scale(job *j, const char *log, double limit, step *s)
 }
 
 /* Each predefined workload predicted on the probed model (WORK priced per
- * construct from a 1-rank run) and measured at 1 .. RANKS. */
+ * construct from a 1-rank run) and measured at 1 .. RANKS.  Each at a size
+ * whose run lasts milliseconds: at the seed's sizes fingerprint (100) and cg
+ * (256) run 50 and 300 us here, so short that one launch's noise (a
+ * scheduler tick, a cold cache) moved its best-of-3 time by 30% and more,
+ * and the comparison measured the noise, not the prediction (fingerprint at
+ * 2000 runs 2.5 ms, cg at 1024 5 ms; mmm_s and red_black run 7 and 23 ms at
+ * their seed sizes). */
 static int step_predict(job *j, double limit, step *s)
 {
     static const char *predicted[] = {"fingerprint", "cg", "mmm_s", "red_black"};
+    static const char *size[] = {"2000", "1024", "256", "1024"};
     const int np = (int)(sizeof predicted / sizeof predicted[0]);
     char ini[PATH_MAX + 16], dir[PATH_MAX + 16], counts[32], err[512];
     snprintf(ini, sizeof ini, "%s/machine.ini", j->dir);
@@ -176,8 +183,8 @@ static int step_predict(job *j, double limit, step *s)
         snprintf(pj, sizeof pj, "%s/%s.json", dir, predicted[w]);
         snprintf(mj, sizeof mj, "%s/%s.measured.json", dir, predicted[w]);
         snprintf(log, sizeof log, "%s/predict-%s.log", j->logs, predicted[w]);
-        const char *a[] = {"predict", predicted[w], "-m", ini, "-n", counts, "--compare", "--calibrate",
-                           "--trials", "3", "-o", pj, "--measured", mj};
+        const char *a[] = {"predict", predicted[w], "-s", size[w], "-m", ini, "-n", counts, "--compare",
+                           "--calibrate", "--trials", "3", "-o", pj, "--measured", mj};
         for (size_t i = 0; i < sizeof a / sizeof a[0]; i++) arg(j, a[i]);
         end_args(j);
         double secs = 0;

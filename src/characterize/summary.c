@@ -243,6 +243,12 @@ static void summary_predict(json_t *s, const char *dir, int ranks, double *comm_
                 json_t *r = json_object();
                 json_object_set_new(r, "workload", json_string(predicted[w]));
                 json_object_set_new(r, "ranks", json_integer(json_integer_value(json_object_get(row, "ranks"))));
+                /* the problem size it ran at (the step picks sizes whose runs last milliseconds) */
+                double sz = ps_json_num(json_object_get(point_at(md, (int)json_integer_value(
+                                                                        json_object_get(row, "ranks"))),
+                                                        "params"),
+                                        "size");
+                json_object_set_new(r, "size", isfinite(sz) ? json_integer((json_int_t)sz) : json_null());
                 json_object_set_new(r, "measured_s", ps_json_real_or_null(ps_json_num(row, "measured_s")));
                 json_object_set_new(r, "predicted_s", ps_json_real_or_null(ps_json_num(row, "predicted_s")));
                 json_object_set_new(r, "error", ps_json_real_or_null(e));
@@ -678,15 +684,16 @@ int ps_characterize_report_html(FILE *out, const json_t *s, const char *dir, con
     ps_html_kv_end(out);
     if (pr && json_array_size(json_object_get(pr, "rows"))) {
         ps_html_heading(out, "Predicted against measured");
-        ps_html_table_begin(out, 5, "workload", "P", "measured", "predicted", "error");
+        ps_html_table_begin(out, 6, "workload", "size", "P", "measured", "predicted", "error");
         size_t i;
         json_t *r;
         json_array_foreach(json_object_get(pr, "rows"), i, r) {
-            char x[64], y[64], e[32];
+            char x[64], y[64], e[32], sz[32];
             ps_html_fmt_time(x, sizeof x, ps_json_num(r, "measured_s"));
             ps_html_fmt_time(y, sizeof y, ps_json_num(r, "predicted_s"));
             ps_html_row_begin(out);
             ps_html_cell(out, 0, "%s", str(r, "workload"));
+            ps_html_cell(out, 1, "%s", ps_fig(sz, sizeof sz, "%.0f", ps_json_num(r, "size")));
             ps_html_cell(out, 1, "%lld", (long long)json_integer_value(json_object_get(r, "ranks")));
             ps_html_cell(out, 1, "%s", x);
             ps_html_cell(out, 1, "%s", y);

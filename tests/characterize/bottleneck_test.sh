@@ -40,6 +40,13 @@ for r in s["rows"]:
     assert r["measured_firm"] == firm, (r, gap, busy)
     loose += (not firm) and r["ranks"] > 1
 assert s["points_not_firm"] == loose, (s["points_not_firm"], loose)
+# each workload ran at the size the step gives it (runs of milliseconds, docs/CHARACTERIZE.md),
+# the size the row names
+sizes = {"fingerprint": 2000, "cg": 1024, "mmm_s": 256, "red_black": 1024}
+for r in s["rows"]:
+    m = json.load(open(os.path.join(d, "predict", r["workload"] + ".measured.json")))
+    pt = [p for p in m["points"] if p["params"]["ranks"] == r["ranks"]][0]
+    assert r["size"] == pt["params"]["size"] == sizes[r["workload"]], (r, pt["params"])
 # per row, from the point's measured and predicted documents:
 # - the link in another state than the probe saw: half rank 1's best clock-synchronisation round trip
 #   against the model's 8-byte half round trip (the predicted document's machine), 1.5 times or more
