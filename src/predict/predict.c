@@ -112,10 +112,22 @@ static json_t *model_json(const predict_ctx *c, const ps_sim_opts *so, double st
                           so->eager_bytes, "nodes", so->nodes > 0 ? so->nodes : m->nodes > 0 ? m->nodes : 1,
                           "oversubscription", stretch);
     if (m->star && so->bus < 0 && m->link_rate > 0) json_object_set_new(j, "link_rate", json_real(m->link_rate));
-    /* the probe's half round trip of one double (ranks 0 and 1): compare sets beside it a run's
-     * from its clock synchronisation, which sends one double each way */
-    if (m->npp >= 2)
+    /* the model's half round trip of one double (ranks 0 and 1): compare sets beside it a run's
+     * from its clock synchronisation, which sends one double each way.  From the probe's ping-pong
+     * table, but on a shaped link from the LogGOPS costs with tokens to spare: the clock
+     * synchronisation's 48 small messages find the bucket full after the idle launch, while the
+     * table's small sizes were measured with it full and then drained (under 10 Mbit/s: 10.6 us at
+     * 1 byte, 80 us at 8 bytes, each message's ~100 bytes of headers waiting for tokens), and
+     * every run was called in another state than the probe saw */
+    if (m->lg.n > 0 && m->lg.rate > 0) {
+        ps_loggops_cost k;
+        ps_loggops_at(&m->lg, sizeof(double), &k);
+        json_object_set_new(j, "half_round_trip_8B_s", json_real(k.os + k.L + k.orr));
+        json_object_set_new(j, "half_round_trip_8B_from", json_string("LogGOPS, bucket full: o_s + L + o_r"));
+    } else if (m->npp >= 2) {
         json_object_set_new(j, "half_round_trip_8B_s", json_real(ps_machine_msg_time(m, sizeof(double))));
+        json_object_set_new(j, "half_round_trip_8B_from", json_string("ping-pong table"));
+    }
     if (so->work_flop_time > 0) json_object_set_new(j, "work_flop_time", json_real(so->work_flop_time));
     if (m->lg.n > 0 && m->lg.rate > 0)
         json_object_set_new(j, "bucket_at_start", json_string(so->no_warmup ? "full" : "after the warm-up"));
