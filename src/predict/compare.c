@@ -336,12 +336,18 @@ static void calibration_state(json_t *pd, json_t *row, FILE *out)
     if (out && w) fprintf(out, "        the calibration that priced this count is in doubt: %s\n", w);
 }
 
+/* A string field of a point, else of its file; NULL when neither has it. */
+static const char *inherited_str(const json_t *doc, const json_t *top, const char *key)
+{
+    const char *v = json_string_value(json_object_get(doc, key));
+    return v ? v : json_string_value(json_object_get(top, key));
+}
+
 /* A workload's name as both sides give it: a .loop file by its base name
  * without the extension ("./w.loop" and "w" are the same workload). */
 static void workload_key(const json_t *doc, const json_t *top, char *buf, size_t len)
 {
-    const char *w = json_string_value(json_object_get(doc, "workload"));
-    if (!w) w = json_string_value(json_object_get(top, "workload"));
+    const char *w = inherited_str(doc, top, "workload");
     if (!w) {
         buf[0] = '\0';
         return;
@@ -378,8 +384,7 @@ static int bad_time(json_t *doc, const char *which, char *err, size_t errlen)
 /* What a document (a point, else its file) is: "predict", "run", ... or "". */
 static const char *doc_kind(json_t *doc, json_t *top)
 {
-    const char *k = json_string_value(json_object_get(doc, "kind"));
-    if (!k) k = json_string_value(json_object_get(top, "kind"));
+    const char *k = inherited_str(doc, top, "kind");
     return k ? k : "";
 }
 
