@@ -7,6 +7,7 @@
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "characterize/characterize.h"
 #include "cli/cli.h"
@@ -56,22 +57,33 @@ static json_t *read_machine(const char *path, char *err, size_t errlen)
     return ps_predict_machine_doc(path, err, errlen);
 }
 
-/* The files report reads: the PATHs, and those in the directories among
- * them and one level below (appended to *in). */
-static void add_inputs(const char *path, int depth, char ***in, int *n, int *cap)
+typedef struct inputs { char **v; int n, cap; } inputs;
+
+static void add_one(const char *path, void *ctx)
 {
-    if (*n + 1 >= *cap) {
-        *cap = *cap ? *cap * 2 : 16;
-        *in = ps_xrealloc(*in, (size_t)*cap * sizeof **in);
+    inputs *in = ctx;
+    if (in->n + 1 >= in->cap) {
+        in->cap = in->cap ? in->cap * 2 : 16;
+        in->v = ps_xrealloc(in->v, (size_t)in->cap * sizeof *in->v);
     }
-    (*in)[(*n)++] = ps_xstrdup(path);
+    in->v[in->n++] = ps_xstrdup(path);
+}
+
+/* The files report reads: the PATHs, those in the directories among them
+ * and one level below, and the traces their JSON documents name (appended
+ * to *in). */
+static void add_inputs(const char *path, int depth, inputs *in)
+{
+    add_one(path, in);
+    size_t l = strlen(path);
+    if (l > 5 && !strcmp(path + l - 5, ".json") && !ps_is_dir(path)) ps_report_named_traces(path, add_one, in);
     if (depth > 1 || !ps_is_dir(path)) return;
     DIR *d = opendir(path);
     struct dirent *e;
     while (d && (e = readdir(d)))
         if (e->d_name[0] != '.') {
             char *sub = ps_xasprintf("%s/%s", path, e->d_name);
-            add_inputs(sub, depth + 1, in, n, cap);
+            add_inputs(sub, depth + 1, in);
             free(sub);
         }
     if (d) closedir(d);
@@ -100,13 +112,12 @@ int ps_cmd_report(int argc, char **argv)
     char *def = NULL;
     if (!output) output = def = n == 1 && ps_is_dir(argv[1]) ? ps_xasprintf("%s/report.html", argv[1])
                                                             : ps_xstrdup("report.html");
-    char **in = NULL;
-    int nin = 0, cap = 0;
-    for (int i = 1; i <= n; i++) add_inputs(argv[i], 0, &in, &nin, &cap);
+    inputs in = {0};
+    for (int i = 1; i <= n; i++) add_inputs(argv[i], 0, &in);
     ps_output_spec out = {"-o", output, PS_OUTPUT_FILE};
-    rc = ps_check_outputs(&cmd, &out, 1, (const char *const *)in, nin, force);
-    for (int i = 0; i < nin; i++) free(in[i]);
-    free(in);
+    rc = ps_check_outputs(&cmd, &out, 1, (const char *const *)in.v, in.n, force);
+    for (int i = 0; i < in.n; i++) free(in.v[i]);
+    free(in.v);
     ps_report_opts o = {.kinds = kinds, .output = output, .title = title, .reference = reference,
                         .reader_suffix = ".ini", .reader = read_machine, .quiet = quiet};
     if (!rc && ps_report_page(argv + 1, n, &o, err, sizeof err)) rc = ps_fail(2, "%s", err);

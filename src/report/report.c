@@ -95,6 +95,29 @@ static char *trace_path(const json_t *doc, const char *dir)
     return rel;
 }
 
+void ps_report_named_traces(const char *json_path, void (*add)(const char *file, void *ctx), void *ctx)
+{
+    json_t *doc = json_load_file(json_path, 0, NULL);
+    if (!json_is_object(doc)) {
+        json_decref(doc);
+        return;
+    }
+    char *d = ps_xstrdup(json_path), *slash = strrchr(d, '/');
+    if (slash) *slash = '\0';
+    else strcpy(d, ".");
+    const json_t *pts = json_object_get(doc, "points");
+    size_t np = json_is_array(pts) ? json_array_size(pts) : 0;
+    for (size_t i = 0; i <= np; i++) {
+        char *tp = trace_path(i < np ? json_array_get(pts, i) : doc, d), file[PATH_MAX];
+        if (!tp) continue;
+        ps_trace_path(tp, file, sizeof file);
+        add(file, ctx);
+        free(tp);
+    }
+    free(d);
+    json_decref(doc);
+}
+
 static int compact_page;
 
 void ps_report_set_compact(int compact) { compact_page = compact; }

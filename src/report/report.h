@@ -22,6 +22,12 @@
  * `source` names the input in the section's caption. */
 int ps_report_run_html(FILE *f, const json_t *doc, const char *dir, const char *source);
 
+/* Calls add with each trace file a JSON document at json_path names (its
+ * "trace" key and its points', resolved as the page resolves them): files
+ * the page reads, which no output may replace.  Nothing for a file that is
+ * not a JSON object. */
+void ps_report_named_traces(const char *json_path, void (*add)(const char *file, void *ctx), void *ctx);
+
 /* A bare trace: its sheet computed now, then the pictures. */
 void ps_report_trace_section(FILE *f, const ps_trace *t, const char *source);
 

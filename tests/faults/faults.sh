@@ -87,6 +87,17 @@ overwrite)
   check "report -o LINK-TO-INPUT left the input" cmp -s r.json r.orig
   # a workload's built-in name is not a file: --trace may make a directory so named
   expect 0 "" -- "$ps" run fingerprint -n 2 -q --trace fingerprint -o fingerprint/result.json
+  # the trace a result names is an input too, for the result's documents and its points'
+  cp fingerprint/trace.pst fp.orig
+  expect 2 "-o fingerprint/trace.pst: is also an input" -- "$ps" report fingerprint/result.json -o fingerprint/trace.pst --force
+  check "report -o ITS-TRACE left the trace" cmp -s fingerprint/trace.pst fp.orig
+  expect 2 "is also an input" -- "$ps" report fingerprint -o fingerprint/trace.pst --force
+  check "report DIR -o ITS-TRACE left the trace" cmp -s fingerprint/trace.pst fp.orig
+  printf '[machine]\nsend_latency = 1e-5\nrecv_latency = 1e-5\nword_time = 1e-8\nflop_time = 1e-9\n' > m.ini
+  expect 0 "" -- "$ps" predict fingerprint -m m.ini -n 1,2 -q --trace pt -o pt/p.json
+  cp pt/p2/trace.pst pt2.orig
+  expect 2 "is also an input" -- "$ps" report pt/p.json -o pt/p2/trace.pst --force
+  check "report -o A-POINT'S-TRACE left the trace" cmp -s pt/p2/trace.pst pt2.orig
   ;;
 
 # 3. kill -9 during trial 3: trials 1 and 2 are on disk, the job dies with parscope
