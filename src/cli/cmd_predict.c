@@ -3,7 +3,9 @@
  * model, for a list of processor counts (src/predict/, docs/PREDICT.md);
  * with --compare also measured under MPI and compared.
  */
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
@@ -59,6 +61,15 @@ static int check(const ps_opt_cmd *c, predict_args *a)
     const char *inputs[] = {a->o.workload, a->o.machine_path};
     if (ps_check_outputs(c, outs, 6, inputs, 2, a->force)) return 2;
     if (!a->o.nranks && !streams) return ps_opt_error(c->name, "-n LIST is required");
+    /* a trace already there is replaced only with --force (as run's), each count's where it goes */
+    for (int k = 0; a->o.trace_dir && !a->force && k < (a->o.nranks > 0 ? a->o.nranks : 1); k++) {
+        char prev[PATH_MAX + 32];
+        if (a->o.nranks > 1) snprintf(prev, sizeof prev, "%s/p%d/trace.pst", a->o.trace_dir, a->o.ranks[k]);
+        else snprintf(prev, sizeof prev, "%s/trace.pst", a->o.trace_dir);
+        if (ps_file_exists(prev))
+            return ps_opt_error(c->name, "--trace %s: holds a trace already (%s; use --force to replace it)",
+                                a->o.trace_dir, prev);
+    }
     if (!a->o.nranks) a->o.nranks = 1; /* ranks[0] = 0: whatever the streams hold */
     if (streams && a->o.nranks > 1) return ps_opt_error(c->name, "-n: recorded streams have one processor count");
     if (a->o.goal_path && a->o.nranks > 1) return ps_opt_error(c->name, "--export-goal: give a single processor count");
@@ -67,6 +78,28 @@ static int check(const ps_opt_cmd *c, predict_args *a)
     if (a->o.calibrate_size > 0 && !a->o.calibrate) return ps_opt_error(c->name, "--calibrate-size needs --calibrate");
     if (a->measured && !a->compare) return ps_opt_error(c->name, "--measured needs --compare");
     return 0;
+}
+
+/* A trace key (written as the path given, relative to where parscope was
+ * started) made relative to the directory of the JSON that holds it, as
+ * run's (DESIGN.md): the document and its points. */
+static void traces_relative_to(json_t *doc, const char *output)
+{
+    if (!strcmp(output, "-")) return;
+    char *jdir = ps_xstrdup(output), *slash = strrchr(jdir, '/');
+    if (slash) *slash = '\0';
+    const char *from = slash ? (jdir[0] ? jdir : "/") : ".";
+    json_t *pts = json_object_get(doc, "points");
+    size_t np = json_is_array(pts) ? json_array_size(pts) : 0;
+    for (size_t i = 0; i <= np; i++) {
+        json_t *d = i < np ? json_array_get(pts, i) : doc;
+        const char *t = json_string_value(json_object_get(d, "trace"));
+        if (!t || t[0] == '/') continue;
+        char *rel = ps_relpath(from, t);
+        json_object_set_new(d, "trace", json_string(rel));
+        free(rel);
+    }
+    free(jdir);
 }
 
 /* --compare: the measured runs, and the relative errors; the measured
@@ -168,6 +201,7 @@ int ps_cmd_predict(int argc, char **argv)
     FILE *out = ps_text_out(a.output);
     rc = ps_predict_run(&a.o, &doc, out, err, sizeof err);
     if (rc && !ps_interrupted()) fprintf(stderr, "parscope: predict: %s\n", err);
+    if (doc && a.output) traces_relative_to(doc, a.output);
     if (doc && ps_interrupted()) json_object_set_new(doc, "interrupted", json_true());
     if (doc && a.output && ps_result_write(a.output, doc, err, sizeof err)) {
         fprintf(stderr, "parscope: %s\n", err);

@@ -137,6 +137,39 @@ static void headline(char *buf, size_t len, const json_t *d)
     else snprintf(buf, len, "%s", t);
 }
 
+/* A workload's name without its directory and .loop ("./w.loop" is "w"). */
+static void base_name(const char *w, char *buf, size_t len)
+{
+    const char *b = strrchr(w, '/');
+    b = b ? b + 1 : w;
+    size_t n = strlen(b);
+    if (n > 5 && !strcmp(b + n - 5, ".loop")) n -= 5;
+    snprintf(buf, len, "%.*s", (int)n, b);
+}
+
+/* Whether the trace a document names is another run's (its rank count or
+ * its workload differ): 1 with why, else 0. */
+static int other_run(const json_t *doc, const ps_trace *t, char *why, size_t len)
+{
+    json_int_t r = json_integer_value(json_object_get(json_object_get(doc, "params"), "ranks"));
+    if (r > 0 && r != t->nranks) {
+        snprintf(why, len, "%d ranks, this document's %lld", t->nranks, (long long)r);
+        return 1;
+    }
+    const char *w = json_string_value(json_object_get(doc, "workload"));
+    json_t *meta = t->meta_json ? json_loads(t->meta_json, 0, NULL) : NULL;
+    const char *tw = json_string_value(json_object_get(meta, "workload"));
+    int other = 0;
+    if (w && tw && *w && *tw) {
+        char a[256], b[256];
+        base_name(w, a, sizeof a);
+        base_name(tw, b, sizeof b);
+        if ((other = strcmp(a, b) != 0)) snprintf(why, len, "workload %s, this document's %s", b, a);
+    }
+    json_decref(meta);
+    return other;
+}
+
 /* The pictures of a document's trace. */
 static void pictures(FILE *f, const json_t *doc, const char *dir)
 {
@@ -146,9 +179,13 @@ static void pictures(FILE *f, const json_t *doc, const char *dir)
         return;
     }
     ps_trace *t = NULL;
-    char err[512];
+    char err[512], why[600];
     if (ps_trace_read(tp, &t, err, sizeof err) != 0) {
         ps_html_note(f, "No pictures: the trace could not be read (%s).", err);
+    } else if (other_run(doc, t, why, sizeof why)) {
+        ps_html_note(f, "No pictures: the trace %s is of another run than this document: %s (a later run or "
+                        "prediction wrote its trace there).", tp, why);
+        ps_trace_free(t);
     } else {
         ps_report_trace_pictures(f, t);
         ps_trace_free(t);

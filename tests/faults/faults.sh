@@ -98,6 +98,21 @@ overwrite)
   cp pt/p2/trace.pst pt2.orig
   expect 2 "is also an input" -- "$ps" report pt/p.json -o pt/p2/trace.pst --force
   check "report -o A-POINT'S-TRACE left the trace" cmp -s pt/p2/trace.pst pt2.orig
+  # a prediction's trace keys are relative to its JSON's directory, as a run's: read from anywhere
+  check "predict's trace keys relative to the JSON" python3 -c "
+import json; d = json.load(open('pt/p.json'))
+assert [p['trace'] for p in d['points']] == ['p1/trace.pst', 'p2/trace.pst'], d['points']"
+  here=$PWD
+  (cd / && "$ps" report "$here/pt/p.json" -o "$here/pt.html" -q) || fail "report of pt/p.json from /"
+  check "report from another directory found the predicted traces" bash -c "! grep -q 'could not be read' pt.html"
+  # a trace already in --trace is replaced only with --force, as by run
+  expect 2 "--trace pt: holds a trace already \(pt/p2/trace.pst; use --force" -- "$ps" predict fingerprint -m m.ini -n 2,4 -q --trace pt
+  check "predict --trace left the trace" cmp -s pt/p2/trace.pst pt2.orig
+  # a result whose trace a later prediction replaced (--force, without -o) gets no pictures of it
+  expect 0 "" -- "$ps" predict fingerprint -m m.ini -n 2 -q --trace pq -o pq/p.json
+  expect 0 "" -- "$ps" predict fingerprint -m m.ini -n 4 -q --trace pq --force
+  expect 0 "" -- "$ps" report pq/p.json -o pq.html -q
+  check "report: a trace of another run named" grep -q "No pictures: the trace pq/trace.pst is of another run than this document: 4 ranks, this document.*s 2" pq.html
   ;;
 
 # 3. kill -9 during trial 3: trials 1 and 2 are on disk, the job dies with parscope
