@@ -27,6 +27,7 @@
  * trace knows it.  All on MPI_COMM_WORLD (communicator 0). */
 #include "report/export.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <jansson.h>
 #include <math.h>
@@ -611,12 +612,57 @@ out:
     return rc;
 }
 
-/* Is dir an OTF2 archive parscope may replace? */
-static int is_otf2_archive(const char *dir)
+/* Whether every entry of dir is named by ok(name); the first other in *other. */
+static int only_entries(const char *dir, int (*ok)(const char *), char *other, size_t len)
 {
-    char *anchor = ps_xasprintf("%s/traces.otf2", dir);
+    DIR *d = opendir(dir);
+    if (!d) {
+        snprintf(other, len, "(unreadable)");
+        return 0;
+    }
+    struct dirent *e;
+    int yes = 1;
+    while (yes && (e = readdir(d)))
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") && !ok(e->d_name)) {
+            snprintf(other, len, "%s", e->d_name);
+            yes = 0;
+        }
+    closedir(d);
+    return yes;
+}
+
+static int ends_with(const char *s, const char *end)
+{
+    size_t n = strlen(s), k = strlen(end);
+    return n > k && !strcmp(s + n - k, end);
+}
+
+static int archive_top(const char *name)
+{
+    return !strcmp(name, "traces.otf2") || !strcmp(name, "traces.def") || !strcmp(name, "traces");
+}
+
+static int archive_part(const char *name) { return ends_with(name, ".evt") || ends_with(name, ".def"); }
+
+/* Is dir an OTF2 archive parscope may replace: traces.otf2 there, and
+ * nothing but what an archive of traces holds (traces.otf2, traces.def,
+ * traces/ with its .evt and .def files)?  A Score-P experiment directory
+ * holds an archive beside its profile and configuration: replacing the
+ * directory would delete them.  The first other entry in *other. */
+static int is_otf2_archive(const char *dir, char *other, size_t len)
+{
+    char *anchor = ps_xasprintf("%s/traces.otf2", dir), *sub = ps_xasprintf("%s/traces", dir);
     int yes = ps_file_exists(anchor);
+    if (!yes) snprintf(other, len, "no traces.otf2");
+    yes = yes && only_entries(dir, archive_top, other, len);
+    if (yes && ps_is_dir(sub) && !only_entries(sub, archive_part, other, len)) {
+        char o[300];
+        snprintf(o, sizeof o, "traces/%s", other);
+        snprintf(other, len, "%s", o);
+        yes = 0;
+    }
     free(anchor);
+    free(sub);
     return yes;
 }
 
@@ -624,8 +670,14 @@ int ps_export_otf2(const ps_trace *t, const char *dir, char *err, size_t errlen)
 {
     struct stat st;
     if (stat(dir, &st) == 0) {
-        if (!S_ISDIR(st.st_mode) || !is_otf2_archive(dir)) {
+        char other[300] = "";
+        if (!S_ISDIR(st.st_mode)) {
             ps_seterr(err, errlen, "%s: exists and is not an OTF2 archive (refusing to overwrite it)", dir);
+            return -1;
+        }
+        if (!is_otf2_archive(dir, other, sizeof other)) {
+            ps_seterr(err, errlen, "%s: exists and is not an OTF2 archive alone (%s): refusing to replace the "
+                                   "directory and all it holds; give a new directory", dir, other);
             return -1;
         }
     }

@@ -58,6 +58,17 @@ otf2-print -G T/trace.otf2/traces.otf2 | grep -q 'CLOCK_PROPERTIES .*Ticks per S
 # exporting again is refused (2), and replaces the archive with --force
 "$PS" export T --format otf2 -q 2> /dev/null; [ $? = 2 ] || fail "second export otf2 without --force not refused"
 "$PS" export T --format otf2 -q --force || fail "second export otf2 --force"
+# a directory holding an archive beside other files (a Score-P experiment: profile, configuration) is
+# not replaced, even with --force: nothing in it is lost
+mkdir -p exp && cp -r T/trace.otf2/. exp/ && echo cube > exp/profile.cubex && echo cfg > exp/scorep.cfg
+"$PS" export T --format otf2 -o exp --force > exp.out 2>&1; [ $? = 2 ] || fail "export otf2 --force over an experiment directory not refused"
+grep -q "exp: exists and is not an OTF2 archive alone (.*): refusing to replace" exp.out || fail "experiment directory: $(cat exp.out)"
+[ -f exp/profile.cubex ] && [ -f exp/scorep.cfg ] && [ -f exp/traces.otf2 ] || fail "export otf2 --force deleted files beside the archive"
+rm exp/profile.cubex exp/scorep.cfg && echo x > exp/traces/notes.txt
+"$PS" export T --format otf2 -o exp --force > exp.out 2>&1; [ $? = 2 ] || fail "a file among the archive's traces/ not refused"
+grep -q "(traces/notes.txt)" exp.out && [ -f exp/traces/notes.txt ] || fail "traces/notes.txt: $(cat exp.out)"
+rm exp/traces/notes.txt
+"$PS" export T --format otf2 -o exp --force -q || fail "export otf2 --force over an archive alone"
 
 # Perfetto: parses, one lane per rank, one flow pair per message
 "$PS" export T --format perfetto -o t.json -q || fail "export perfetto"
