@@ -1,5 +1,6 @@
 /* cmd_export.c - 'parscope export': a trace for other tools (OTF2, Perfetto, CSV; src/report/export.c). */
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -65,12 +66,23 @@ int ps_cmd_export(int argc, char **argv)
         return 2;
     }
     size_t events = 0;
-    for (int r = 0; r < t->nranks; r++) events += t->rank[r].n;
+    uint64_t lost = 0;
+    for (int r = 0; r < t->nranks; r++) {
+        events += t->rank[r].n;
+        lost += t->rank[r].dropped;
+    }
     rc = ps_export(t, fmt, output, err, sizeof err);
     ps_trace_free(t);
     if (rc != 0) return ps_fail(2, "%s", err);
     if (!quiet && strcmp(output, "-"))
         fprintf(stderr, "parscope export: wrote %s (%zu events, %s)\n", output, events,
                 fmt == PS_EXPORT_OTF2 ? "OTF2 archive; anchor file traces.otf2" : format);
+    /* said even with -q: the export holds only what the trace kept */
+    if (lost)
+        fprintf(stderr, "parscope export: warning: %s lost %llu events to full trace buffers (a larger "
+                        "TRACE_BUF_SIZE keeps them): the export is incomplete%s\n", path, (unsigned long long)lost,
+                fmt == PS_EXPORT_CSV ? "" : fmt == PS_EXPORT_OTF2 ? " (the archive's description and property "
+                                                                    "PARSCOPE::EVENTS_LOST say so)"
+                                                                  : " (otherData.events_lost says so)");
     return 0;
 }

@@ -296,7 +296,21 @@ static void pf_preamble(const ps_trace *t, FILE *out)
         workload = json_string_value(json_object_get(meta, "workload"));
         if (workload) json_object_set_new(other, "workload", json_string(workload));
     }
-    char *pn = ps_xasprintf("parscope%s%s", workload ? ": " : "", workload ? workload : "");
+    /* measured or predicted (and on which model), and whether events were lost: a trace that
+     * lost events to full buffers is incomplete, and the viewer should say so */
+    const char *kind = json_string_value(json_object_get(meta, "kind"));
+    const char *model = json_string_value(json_object_get(meta, "machine_model"));
+    int predicted = kind && !strcmp(kind, "predict");
+    json_object_set_new(other, "kind", json_string(predicted ? "predicted" : "measured"));
+    if (predicted && model) json_object_set_new(other, "machine_model", json_string(model));
+    uint64_t lost = 0;
+    for (int r = 0; r < t->nranks; r++) lost += t->rank[r].dropped;
+    json_object_set_new(other, "events_lost", json_integer((json_int_t)lost));
+    if (lost)
+        json_object_set_new(other, "warning", json_string("incomplete: events were lost to full trace buffers "
+                                                          "(events_lost); what they held is missing"));
+    char *pn = ps_xasprintf("parscope%s%s%s", workload ? ": " : "", workload ? workload : "",
+                            predicted ? " (predicted)" : lost ? " (incomplete)" : "");
     json_object_set_new(pname, "name", json_string(pn));
     free(pn);
     char *o = json_dumps(other, JSON_COMPACT | JSON_PRESERVE_ORDER);

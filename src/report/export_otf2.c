@@ -209,7 +209,21 @@ typedef struct unit {
     uint64_t a, b;
     uint16_t construct;
     uint8_t  wrap;        /* an MPI call (or a mark among them): nested in its construct's region */
+    uint8_t  barrier;     /* a simulated barrier's tree messages: one MPI_Barrier */
 } unit;
+
+/* A simulated barrier's message in its second half (from the parent, or to
+ * a child, on the binary tree of rank me): the next message up starts the
+ * next barrier. */
+static int barrier_down(const ps_event *e, int me)
+{
+    return (e->kind == PS_EV_RECV && e->peer < me) || (e->kind == PS_EV_SEND && e->peer > me);
+}
+
+static int barrier_msg(const ps_event *e)
+{
+    return (e->kind == PS_EV_SEND || e->kind == PS_EV_RECV) && e->tag == PS_TAG_BARRIER;
+}
 
 static int write_rank(OTF2_EvtWriter *w, const ps_trace *t, int r, const ps_requests *rq, double origin,
                       regions *rg, rankbuf *B, uint64_t *nevents, uint64_t *tmax)
@@ -260,9 +274,23 @@ static int write_rank(OTF2_EvtWriter *w, const ps_trace *t, int r, const ps_requ
         if (hidden[i]) continue;
         const ps_event *e = &ev[i];
         unit x = {(uint32_t)i, (uint32_t)i, ticks(e->t0, origin), ticks(e->t1, origin), e->construct,
-                  (uint8_t)(is_mpi_kind(e->kind) || e->kind == PS_EV_MARK)};
+                  (uint8_t)(is_mpi_kind(e->kind) || e->kind == PS_EV_MARK), 0};
         if (x.b < x.a) x.b = x.a;
-        if (ps_event_is_nb_completion(e) && (e->flags & PS_EVF_WAITALL)) {
+        if (barrier_msg(e)) {
+            /* a predicted trace's barrier: the empty messages the recording made of it (up a binary
+             * tree and back down, the runtime's tag), written as a measured run's MPI_Barrier, whose
+             * messages the MPI library sends unseen; the sheet counts them apart too */
+            x.barrier = 1;
+            int down = barrier_down(e, r);
+            while (x.last + 1 < n && !hidden[x.last + 1] && barrier_msg(&ev[x.last + 1]) &&
+                   ev[x.last + 1].construct == e->construct && !(down && !barrier_down(&ev[x.last + 1], r))) {
+                x.last++;
+                down = barrier_down(&ev[x.last], r);
+                uint64_t b = ticks(ev[x.last].t1, origin);
+                if (b > x.b) x.b = b;
+            }
+            i = x.last;
+        } else if (ps_event_is_nb_completion(e) && (e->flags & PS_EVF_WAITALL)) {
             /* one MPI_Waitall: the completions that follow one another */
             while (x.last + 1 < n && !hidden[x.last + 1] && ps_event_is_nb_completion(&ev[x.last + 1]) &&
                    (ev[x.last + 1].flags & PS_EVF_WAITALL)) {
@@ -315,6 +343,15 @@ static int write_rank(OTF2_EvtWriter *w, const ps_trace *t, int r, const ps_requ
         const ps_event *e = &ev[x->first];
         uint32_t i = x->first;
         ival *v;
+        if (x->barrier) {
+            v = add_ival(B, x->a, x->b, reg_mpi(rg, R_BARRIER), P_LEAF, i, x->last);
+            add_rec(B, v, K_COLL_BEGIN, i, x->a);
+            add_rec(B, v, K_COLL_END, i, x->b);
+            orec *end = &B->rec[B->nrec - 1];
+            end->coll_op = OTF2_COLLECTIVE_OP_BARRIER;
+            end->sent = end->received = 0;
+            continue;
+        }
         switch (e->kind) {
         case PS_EV_SEND:
             if (e->flags & PS_EVF_NONBLOCKING) {
@@ -504,7 +541,25 @@ static int write_archive(const ps_trace *t, const char *dir, char *err, size_t e
         otf2_failed(OTF2_Archive_SetSerialCollectiveCallbacks(ar), "collective setup", dir, err, errlen))
         goto out;
     OTF2_Archive_SetCreator(ar, "parscope");
-    OTF2_Archive_SetDescription(ar, "parscope trace");
+    /* what the trace is, and what it lacks: a predicted trace is the simulator's, and a
+     * trace that lost events to full buffers is incomplete (the sheet says so too) */
+    json_t *meta = t->meta_json ? json_loads(t->meta_json, 0, NULL) : NULL;
+    const char *kind = json_string_value(json_object_get(meta, "kind"));
+    const char *model = json_string_value(json_object_get(meta, "machine_model"));
+    int predicted = kind && !strcmp(kind, "predict");
+    uint64_t lost = 0;
+    for (int r = 0; r < t->nranks; r++) lost += t->rank[r].dropped;
+    char what[300], lost_s[32], desc[400];
+    if (predicted) snprintf(what, sizeof what, "predicted by the simulator on the model %s", model ? model : "(unnamed)");
+    else snprintf(what, sizeof what, "measured");
+    snprintf(lost_s, sizeof lost_s, "%llu", (unsigned long long)lost);
+    snprintf(desc, sizeof desc, "parscope trace, %s%s%s", what,
+             lost ? "; INCOMPLETE: events lost to full trace buffers: " : "", lost ? lost_s : "");
+    OTF2_Archive_SetDescription(ar, desc);
+    OTF2_Archive_SetProperty(ar, "PARSCOPE::KIND", predicted ? "predict" : kind ? kind : "run", true);
+    if (predicted && model) OTF2_Archive_SetProperty(ar, "PARSCOPE::MACHINE_MODEL", model, true);
+    OTF2_Archive_SetProperty(ar, "PARSCOPE::EVENTS_LOST", lost_s, true);
+    json_decref(meta);
     if (otf2_failed(OTF2_Archive_OpenEvtFiles(ar), "opening event files", dir, err, errlen)) goto out;
 
     for (int r = 0; r < t->nranks; r++) {
@@ -538,7 +593,12 @@ static int write_archive(const ps_trace *t, const char *dir, char *err, size_t e
         ps_seterr(err, errlen, "%s: OTF2 global definition writer", dir);
         goto out;
     }
-    /* every timestamp lies in [globalOffset, globalOffset + traceLength] */
+    /* every timestamp lies in [globalOffset, globalOffset + traceLength]; the length is the
+     * run's, to the latest rank's end, not its last event's */
+    for (int r = 0; r < t->nranks; r++) {
+        uint64_t e = ticks(t->rank[r].t_end, origin);
+        if (t->rank[r].t_end > t->rank[r].t_begin && e > tmax) tmax = e;
+    }
     OTF2_ErrorCode ec =
         OTF2_GlobalDefWriter_WriteClockProperties(g, 1000000000u, 0, tmax + 1, realtime_of(t, origin));
     uint32_t s = 0; /* string ids */

@@ -70,6 +70,51 @@ grep -q "(traces/notes.txt)" exp.out && [ -f exp/traces/notes.txt ] || fail "tra
 rm exp/traces/notes.txt
 "$PS" export T --format otf2 -o exp --force -q || fail "export otf2 --force over an archive alone"
 
+# a predicted trace exports as a measured one does: its barriers (the simulator's empty messages up a
+# binary tree and back, the runtime's tag) are MPI_Barrier collectives, not MPI sends with tag
+# 4294967294, so the export's point-to-point messages are the sheet's; the archive and Perfetto's
+# otherData say it is predicted, and on which model; the clock's length is the run's
+"$PS" predict fingerprint -m sp2 -n 4 --trace PT -o PT/p.json -q > /dev/null || fail "predict --trace"
+"$PS" export PT --format otf2 -q || fail "export otf2 of a prediction"
+otf2-print PT/trace.otf2/traces.otf2 > ppr.txt 2> ppr.err || fail "otf2-print of a prediction"
+PSENT=$(python3 -c 'import json; print(json.load(open("PT/p.json"))["sheet"]["messages_sent"])')
+N=$(grep -c '^MPI_ISEND \|^MPI_SEND ' ppr.txt); [ "$N" = "$PSENT" ] || fail "predicted OTF2: $N sends, the sheet $PSENT messages"
+N=$(grep -c '^MPI_RECV \|^MPI_IRECV ' ppr.txt); [ "$N" = "$PSENT" ] || fail "predicted OTF2: $N receives, the sheet $PSENT"
+grep -q 4294967294 ppr.txt && fail "predicted OTF2 carries the runtime's tag as an MPI tag"
+# fingerprint: 5 visible syncs and the run's end, on each of 4 ranks, as the measured archive above
+NB=$(grep -c 'MPI_COLLECTIVE_END .*Operation: BARRIER' ppr.txt); MB=$(grep -c 'MPI_COLLECTIVE_END .*Operation: BARRIER' print.txt)
+[ "$NB" = "$MB" ] && [ "$NB" -ge 20 ] || fail "predicted OTF2: $NB barriers, the measured archive $MB"
+otf2-print -A PT/trace.otf2/traces.otf2 | grep -q 'Description .*predicted by the simulator on the model IBM SP2' ||
+    fail "the predicted archive does not say it is predicted: $(otf2-print -A PT/trace.otf2/traces.otf2 | head -20)"
+LEN=$(otf2-print -G PT/trace.otf2/traces.otf2 | sed -n 's/.*Length: \([0-9]*\).*/\1/p')
+python3 - "$LEN" <<'PY' || fail "the predicted archive's length is not the run's"
+import json, sys
+t = json.load(open("PT/p.json"))["time"]["min"]
+assert abs(int(sys.argv[1]) - round(t * 1e9)) <= 2, (sys.argv[1], t)
+PY
+"$PS" export PT --format perfetto -o pt.json -q || fail "export perfetto of a prediction"
+python3 -c '
+import json; o = json.load(open("pt.json"))["otherData"]
+assert o["kind"] == "predicted" and o["machine_model"].startswith("IBM SP2") and o["events_lost"] == 0, o' ||
+    fail "Perfetto otherData of a prediction"
+
+# a trace that lost events to full buffers exports with a warning (even -q) and says so inside
+sed 's/TRACE_BUF_SIZE 250000/TRACE_BUF_SIZE 50/' "$HERE/../../workloads/fingerprint.loop" > smallbuf.loop
+"$PS" run smallbuf.loop -n 2 --trace SB -o SB/r.json -q > /dev/null 2>&1 || fail "run with a small trace buffer"
+LOST=$(python3 -c 'import json; print(json.load(open("SB/r.json"))["sheet"]["events_dropped"])')
+[ "$LOST" -gt 0 ] || fail "a 50-byte trace buffer lost no events"
+for f in otf2 perfetto csv; do
+    "$PS" export SB --format $f -q 2> sb.err || fail "export $f of a trace that lost events"
+    grep -q "warning: SB/trace.pst lost $LOST events to full trace buffers .*the export is incomplete" sb.err ||
+        fail "export $f: no warning of the lost events: $(cat sb.err)"
+done
+otf2-print -A SB/trace.otf2/traces.otf2 | grep -q "Description .*INCOMPLETE: events lost to full trace buffers: $LOST" ||
+    fail "the OTF2 archive does not say it lost events"
+python3 -c '
+import json, sys; o = json.load(open("SB/trace.perfetto.json"))["otherData"]
+assert o["kind"] == "measured" and o["events_lost"] == int(sys.argv[1]) and "incomplete" in o["warning"], o' "$LOST" ||
+    fail "Perfetto otherData of a trace that lost events"
+
 # Perfetto: parses, one lane per rank, one flow pair per message
 "$PS" export T --format perfetto -o t.json -q || fail "export perfetto"
 python3 - "$SENT" <<'PY' || fail "perfetto JSON"
