@@ -336,7 +336,9 @@ void ps_report_trace_section(FILE *f, const ps_trace *t, const char *source)
             if (json_is_integer(v)) iters = (long)json_integer_value(v);
         }
         doc = json_object();
-        json_object_set_new(doc, "kind", json_string("trace"));
+        /* a predicted trace is drawn as a prediction (machine model, no trials), as its result is */
+        const char *mk = json_string_value(json_object_get(meta, "kind"));
+        json_object_set_new(doc, "kind", json_string(mk && !strcmp(mk, "predict") ? "predict" : "trace"));
         json_object_set_new(doc, "workload", json_string(workload));
         json_object_set_new(doc, "params", json_pack("{s:i,s:I,s:I}", "ranks", t->nranks, "size", (json_int_t)size,
                                                      "iterations", (json_int_t)iters));

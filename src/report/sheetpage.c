@@ -215,7 +215,8 @@ void ps_sheet_page_html(FILE *f, const json_t *doc)
     if (isnan(used)) used = num(sheet, "time");
     kv_time(f, "Execution time", used);
     double trials = num(time, "trials");
-    if (!isnan(trials)) {
+    /* a prediction is one simulation: no trials to tell of */
+    if (!isnan(trials) && !predicted) {
         char a[32], b[32], c[32];
         ps_html_fmt_time(a, sizeof a, num(time, "min"));
         ps_html_fmt_time(b, sizeof b, num(time, "median"));

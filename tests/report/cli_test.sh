@@ -98,6 +98,18 @@ import json; o = json.load(open("pt.json"))["otherData"]
 assert o["kind"] == "predicted" and o["machine_model"].startswith("IBM SP2") and o["events_lost"] == 0, o' ||
     fail "Perfetto otherData of a prediction"
 
+# the predicted trace alone is reported as a prediction: its kind, the machine model, no trials
+"$PS" report PT/trace.pst -o ptrace.html -q || fail "report of a predicted trace"
+python3 - ptrace.html <<'PY' || fail "the report of a predicted trace reads as a measured one"
+import re, sys, html
+s = open(sys.argv[1]).read()
+for tag in ("script", "style", "svg"):
+    s = re.sub(r"<%s.*?</%s>" % (tag, tag), "", s, flags=re.S)
+t = re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", s)))
+assert "Kind prediction (simulated)" in t, t[:600]
+assert "Machine model" in t and " Hardware " not in t and "Trials" not in t, t[:1500]
+PY
+
 # a trace that lost events to full buffers exports with a warning (even -q) and says so inside
 sed 's/TRACE_BUF_SIZE 250000/TRACE_BUF_SIZE 50/' "$HERE/../../workloads/fingerprint.loop" > smallbuf.loop
 "$PS" run smallbuf.loop -n 2 --trace SB -o SB/r.json -q > /dev/null 2>&1 || fail "run with a small trace buffer"
