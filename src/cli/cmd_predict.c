@@ -11,6 +11,7 @@
 #include "cli/cli.h"
 #include "predict/compare.h"
 #include "predict/predict.h"
+#include "report/export.h"
 #include "report/result.h"
 #include "sim/machine.h"
 #include "util/proc.h"
@@ -69,6 +70,12 @@ static int check(const ps_opt_cmd *c, predict_args *a)
         if (ps_file_exists(prev))
             return ps_opt_error(c->name, "--trace %s: holds a trace already (%s; use --force to replace it)",
                                 a->o.trace_dir, prev);
+    }
+    for (int k = 0; a->o.trace_dir && a->force && k < (a->o.nranks > 0 ? a->o.nranks : 1); k++) {
+        char prev[PATH_MAX + 32];
+        if (a->o.nranks > 1) snprintf(prev, sizeof prev, "%s/p%d/trace.pst", a->o.trace_dir, a->o.ranks[k]);
+        else snprintf(prev, sizeof prev, "%s/trace.pst", a->o.trace_dir);
+        if (ps_file_exists(prev)) ps_export_note_stale(c->name, prev);
     }
     if (!a->o.nranks) a->o.nranks = 1; /* ranks[0] = 0: whatever the streams hold */
     if (streams && a->o.nranks > 1) return ps_opt_error(c->name, "-n: recorded streams have one processor count");

@@ -13,6 +13,7 @@
 #include "cli/cli.h"
 #include "launch/run.h"
 #include "parscope/parscope.h"
+#include "report/export.h"
 #include "report/result.h"
 #include "trace/json.h"
 #include "trace/sheet.h"
@@ -318,6 +319,8 @@ int ps_cmd_run(int argc, char **argv)
     ps_output_spec outs[] = {{"-o", o.output, PS_OUTPUT_FILE}, {"--trace", o.trace_dir, PS_OUTPUT_DIR}};
     const char *inputs[] = {argv[1]};
     if (ps_check_outputs(&cmd, outs, 2, inputs, 1, o.force)) return 2;
+    if (o.trace_dir && (snprintf(prev, sizeof prev, "%s/trace.pst", o.trace_dir), ps_file_exists(prev)))
+        ps_export_note_stale(cmd.name, prev);
     /* the rest are the program's own arguments, and --verify */
     char **extra = ps_xcalloc((size_t)n + 1, sizeof *extra);
     for (int i = 2; i <= n; i++) extra[i - 2] = argv[i];

@@ -6,6 +6,7 @@
 #include "report/export.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
@@ -450,4 +451,25 @@ int ps_export(const ps_trace *t, int format, const char *path, char *err, size_t
         return rc;
     }
     return ps_output_commit(&o, err, errlen);
+}
+
+void ps_export_note_stale(const char *cmd, const char *tracefile)
+{
+    static const char *const ext[] = {".otf2", ".csv", ".perfetto.json"};
+    char base[PATH_MAX], list[3 * PATH_MAX + 16] = "";
+    snprintf(base, sizeof base, "%s", tracefile);
+    size_t n = strlen(base);
+    if (n > 4 && !strcmp(base + n - 4, ".pst")) base[n - 4] = '\0';
+    for (size_t k = 0; k < sizeof ext / sizeof *ext; k++) {
+        char *f = ps_xasprintf("%s%s", base, ext[k]);
+        if (ps_file_exists(f)) {
+            size_t l = strlen(list);
+            snprintf(list + l, sizeof list - l, "%s%s", l ? ", " : "", f);
+        }
+        free(f);
+    }
+    if (list[0])
+        fprintf(stderr, "%s: note: %s %s of the trace being replaced: they will describe the earlier run "
+                        "(parscope export again)\n",
+                cmd, list, strchr(list, ',') ? "are exports" : "is an export");
 }

@@ -45,6 +45,12 @@ int ps_export_otf2(const ps_trace *t, const char *dir, char *err, size_t errlen)
  * standard output). */
 int ps_export(const ps_trace *t, int format, const char *path, char *err, size_t errlen);
 
+/* When a trace at tracefile (DIR/trace.pst) is about to be replaced: says on
+ * standard error which of its default exports (trace.otf2, trace.csv,
+ * trace.perfetto.json beside it) are there, since they will describe the
+ * earlier run.  cmd names the command. */
+void ps_export_note_stale(const char *cmd, const char *tracefile);
+
 /* The run's start used as time zero: the earliest of every rank's t_begin
  * and every event's t0. */
 double ps_export_origin(const ps_trace *t);

@@ -112,6 +112,10 @@ assert [p['trace'] for p in d['points']] == ['p1/trace.pst', 'p2/trace.pst'], d[
   expect 0 "" -- "$ps" predict fingerprint -m m.ini -n 2 -q --trace pq -o pq/p.json
   expect 0 "" -- "$ps" predict fingerprint -m m.ini -n 4 -q --trace pq --force
   expect 0 "" -- "$ps" report pq/p.json -o pq.html -q
+  # replacing a trace that has exports beside it says they describe the earlier run
+  expect 0 "" -- "$ps" export pq --format csv -q
+  expect 0 "parscope predict: note: pq/trace.csv is an export of the trace being replaced" -- "$ps" predict fingerprint -m m.ini -n 2 -q --trace pq --force
+  expect 0 "parscope run: note: pq/trace.csv is an export of the trace being replaced" -- "$ps" run fingerprint -n 2 -q --trace pq --force
   check "report: a trace of another run named" grep -q "No pictures: the trace pq/trace.pst is of another run than this document: 4 ranks, this document.*s 2" pq.html
   ;;
 
