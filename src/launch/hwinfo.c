@@ -23,8 +23,24 @@ static void topology(hwloc_topology_t topo)
     info.pus = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PU);
     hwloc_obj_t root = hwloc_get_root_obj(topo);
     info.memory_bytes = root ? (long long)root->total_memory : 0;
-    /* the model is on the root on Linux, on the package elsewhere */
-    const char *cpu = root ? hwloc_obj_get_info_by_name(root, "CPUModel") : NULL;
+    /* the model as the kernel names it (/proc/cpuinfo), which every rank's
+     * runtime records for its host (runtime/meta.c): one page showed "AMD
+     * EPYC" from the ranks and hwloc's "Oxide Virtual Turin-like Processor"
+     * for the same VM; hwloc's where the kernel says nothing (on the root on
+     * Linux, on the package elsewhere) */
+    char kernel[sizeof info.cpu] = "";
+    FILE *ci = fopen("/proc/cpuinfo", "r");
+    char line[512];
+    while (ci && !kernel[0] && fgets(line, sizeof line, ci)) {
+        char *colon = strchr(line, ':');
+        if (!colon || strncmp(line, "model name", 10)) continue;
+        char *v = colon + 1;
+        while (*v == ' ' || *v == '\t') v++;
+        v[strcspn(v, "\n")] = '\0';
+        snprintf(kernel, sizeof kernel, "%s", v);
+    }
+    if (ci) fclose(ci);
+    const char *cpu = kernel[0] ? kernel : root ? hwloc_obj_get_info_by_name(root, "CPUModel") : NULL;
     hwloc_obj_t pkg = hwloc_get_obj_by_type(topo, HWLOC_OBJ_PACKAGE, 0);
     if (!cpu && pkg) cpu = hwloc_obj_get_info_by_name(pkg, "CPUModel");
     if (cpu) {

@@ -33,6 +33,9 @@ assert d["hardware"]["hosts"] and d["hardware"]["cores"] >= 1
 s = {c["construct"]: c for c in d["structure"]}
 assert [c["values"] for c in s["MULTIBCAST0"]["calls"]] == [[1], [500], [1000]], s["MULTIBCAST0"]
 assert s["VISIBLE_SYNC"]["calls"][0]["count"] == 5
+# one name for the processor: the launching host's (machine) and the ranks' (hardware) from one source
+if d.get("machine", {}).get("cpu") and d["hardware"].get("cpu"):
+    assert d["machine"]["cpu"] == d["hardware"]["cpu"], (d["machine"]["cpu"], d["hardware"]["cpu"])
 PY
 "$PS" run fingerprint -n 4 > sheet.txt || fail "run fingerprint (sheet)"
 for want in '^  fingerprint(1,500,1000)$' '^Hardware$' '^  Network: *shared memory (one host)$' \
