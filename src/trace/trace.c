@@ -24,6 +24,7 @@
 
 #include "trace/constructs.h"
 #include "util/assert.h"
+#include "util/limits.h"
 #include "util/util.h"
 
 #define PS_TRACE_MAGIC "PSTRACE"
@@ -34,6 +35,14 @@
 #define PS_TRACE_V1_KINDS (PS_EV_DATA + 1)
 /* the smallest rank header (versions 1 and 2): bounds the rank count of a file */
 #define PS_RANK_HEADER_BYTES (2 * 8 + 5 * 8 + 3 * 8 + 5 * 8 + 64)
+/* Every time of a trace (t_begin, t_end, an event's t0 and t1) lies within
+ * +-PS_TRACE_MAX_TIME s: a run's timeline is rank 0's CLOCK_MONOTONIC
+ * (seconds since its boot), a prediction's starts at 0.  4e9 s (127 years)
+ * is more than any uptime or prediction, and a trace's whole span then stays
+ * within what the exports represent (OTF2's 64-bit nanosecond ticks reach
+ * 9.2e9 s). */
+#define PS_TRACE_MAX_TIME 4e9
+#define PS_TRACE_MAX_TIME_TEXT "4e9"
 /* magic, version, ranks, constructs, metadata length */
 #define PS_TRACE_HEADER_BYTES (8 + 4 * 4)
 
@@ -272,6 +281,99 @@ int ps_trace_read(const char *path, ps_trace **out, char *err, size_t errlen)
     return rc;
 }
 
+/* ---- what no run writes ------------------------------------------------------ */
+
+/* The kinds whose peer is the message's partner (every other kind has -1). */
+static const char *message_kind(int kind)
+{
+    switch (kind) {
+    case PS_EV_SEND: return "send";
+    case PS_EV_RECV: return "receive";
+    case PS_EV_POST: return "posted receive";
+    case PS_EV_WAIT: return "wait";
+    default: return NULL;
+    }
+}
+
+/* 0 when a rank's interval is one a run or a prediction writes, else -1
+ * with why (its times are finite: checked with the header's others). */
+static int interval_fault(const ps_rank_trace *rt, char *why, size_t len)
+{
+    if (fabs(rt->t_begin) > PS_TRACE_MAX_TIME || fabs(rt->t_end) > PS_TRACE_MAX_TIME) {
+        int b = fabs(rt->t_begin) > PS_TRACE_MAX_TIME;
+        snprintf(why, len, "%s %g s: a trace's times lie within %s s of its clock's zero", b ? "t_begin" : "t_end",
+                 b ? rt->t_begin : rt->t_end, PS_TRACE_MAX_TIME_TEXT);
+        return -1;
+    }
+    if (rt->t_end < rt->t_begin) {
+        snprintf(why, len, "t_end %.15g s is before t_begin %.15g s", rt->t_end, rt->t_begin);
+        return -1;
+    }
+    return 0;
+}
+
+/* 0 when event e could have been written by a run or a prediction of a
+ * trace of nranks ranks, else -1 with why. */
+static int event_fault(const ps_event *e, unsigned nkinds, uint32_t ncons, uint32_t nranks, char *why, size_t len)
+{
+    const char *msg = message_kind(e->kind);
+    if (e->kind == 0 || e->kind >= nkinds)
+        snprintf(why, len, "an unknown kind");
+    else if (e->construct >= ncons && ncons > 0)
+        snprintf(why, len, "an unknown construct");
+    else if (e->peer >= (int32_t)nranks || e->peer < -1)
+        snprintf(why, len, "a partner outside the ranks: peer %d of %u ranks", (int)e->peer, nranks);
+    else if (msg && e->peer < 0)
+        snprintf(why, len, "a %s without a partner (peer %d)", msg, (int)e->peer);
+    else if (!isfinite(e->t0) || !isfinite(e->t1))
+        snprintf(why, len, "a time that is not a finite number");
+    else if (fabs(e->t0) > PS_TRACE_MAX_TIME || fabs(e->t1) > PS_TRACE_MAX_TIME)
+        snprintf(why, len, "a time of %g s: a trace's times lie within %s s of its clock's zero",
+                 fabs(e->t0) > PS_TRACE_MAX_TIME ? e->t0 : e->t1, PS_TRACE_MAX_TIME_TEXT);
+    else if (e->t1 < e->t0)
+        snprintf(why, len, "an end before its start");
+    else if (msg && (double)e->bytes > PS_MAX_MESSAGE_BYTES)
+        snprintf(why, len, "a %s of %llu bytes; an MPI count holds at most %.0f", msg, (unsigned long long)e->bytes,
+                 PS_MAX_MESSAGE_BYTES);
+    else
+        return 0;
+    return -1;
+}
+
+/* MPI takes a message only into a receive at least as large (a smaller one
+ * is an error that ends the job), and a prediction's receive has its
+ * message's size: a send larger than the receive it matches was written by
+ * no run.  A rank that dropped events leaves the pairing uncertain; such a
+ * trace is not checked. */
+static int message_sizes(const ps_trace *t, const char *file, char *err, size_t errlen)
+{
+    for (int r = 0; r < t->nranks; r++)
+        if (t->rank[r].dropped) return 0;
+    ps_match m;
+    if (ps_trace_match(t, &m) != 0) {
+        ps_seterr(err, errlen, "%s: out of memory", file);
+        return -1;
+    }
+    int rc = 0;
+    for (int r = 0; r < t->nranks && !rc; r++)
+        for (size_t i = 0; i < t->rank[r].n; i++) {
+            const ps_event *s = &t->rank[r].ev[i];
+            if (s->kind != PS_EV_SEND) continue;
+            ps_evref q = ps_match_recv(&m, r, i);
+            if (q.rank < 0) continue;
+            const ps_event *v = &t->rank[q.rank].ev[q.index];
+            if (v->bytes >= s->bytes) continue;
+            ps_seterr(err, errlen,
+                      "%s: corrupt event %zu of rank %d (a send of %llu bytes received into %llu bytes by event %d of rank %d: "
+                      "MPI takes no message into a smaller receive)",
+                      file, i, r, (unsigned long long)s->bytes, (unsigned long long)v->bytes, (int)q.index, (int)q.rank);
+            rc = -1;
+            break;
+        }
+    ps_match_free(&m);
+    return rc;
+}
+
 int ps_trace_parse(const void *bytes, size_t len, const char *file, ps_trace **out, char *err, size_t errlen)
 {
     *out = NULL;
@@ -376,6 +478,12 @@ int ps_trace_parse(const void *bytes, size_t len, const char *file, ps_trace **o
                 ps_trace_free(t);
                 return -1;
             }
+        char why[160];
+        if (interval_fault(rt, why, sizeof why)) {
+            ps_seterr(err, errlen, "%s: corrupt header of rank %u (%s)", file, r, why);
+            ps_trace_free(t);
+            return -1;
+        }
         if (n > (b.n - b.off) / 40) {
             ps_seterr(err, errlen, "%s: truncated trace (rank %u has %llu events of 40 bytes, the file only %zu bytes "
                       "more)", file, r, (unsigned long long)n, b.n - b.off);
@@ -396,13 +504,7 @@ int ps_trace_parse(const void *bytes, size_t len, const char *file, ps_trace **o
             rb_get(&b, &e->kind, 1);
             rb_get(&b, &e->flags, 1);
             e->aux = rb_u32(&b);
-            const char *why = e->kind == 0 || e->kind >= nkinds             ? "an unknown kind"
-                              : e->construct >= ncons && ncons > 0               ? "an unknown construct"
-                              : e->peer >= (int32_t)nranks || e->peer < -1        ? "a partner outside the ranks"
-                              : !isfinite(e->t0) || !isfinite(e->t1)              ? "a time that is not a finite number"
-                              : e->t1 < e->t0                                     ? "an end before its start"
-                                                                                  : NULL;
-            if (why) {
+            if (event_fault(e, nkinds, ncons, nranks, why, sizeof why)) {
                 ps_seterr(err, errlen, "%s: corrupt event %llu of rank %u (%s)", file, (unsigned long long)i, r, why);
                 ps_trace_free(t);
                 return -1;
@@ -414,6 +516,11 @@ int ps_trace_parse(const void *bytes, size_t len, const char *file, ps_trace **o
         ps_seterr(err, errlen, b.bad == 2 ? "%s: out of memory" :
                   b.bad == 3 ? "%s: trailing bytes after the last rank (corrupt trace)" :
                   "%s: truncated or corrupt trace", file);
+        ps_trace_free(t);
+        return -1;
+    }
+    int rc = message_sizes(t, file, err, errlen);
+    if (rc) {
         ps_trace_free(t);
         return -1;
     }

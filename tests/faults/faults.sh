@@ -280,6 +280,83 @@ PY
   expect 2 "corrupt event 2 of rank 0" -- "$ps" report bad.pst -o x.html -q
   ;;
 
+# 9b. a trace field no run can write is refused: the file, the rank, the event and what is wrong
+trace_fields)
+  make_trace
+  # edit.py IN OUT RANK FIELD VALUE [KIND]: sets FIELD (t_begin, t_end; t0, t1, peer, bytes of the
+  # first event of KIND on RANK) to VALUE (an expression of the rank's t_begin) and prints that
+  # event's index
+  cat > edit.py <<'PY'
+import struct, sys
+src, dst, rank, field, value = sys.argv[1:6]
+kind = int(sys.argv[6]) if len(sys.argv) > 6 else None
+rank = int(rank)
+b = bytearray(open(src, "rb").read())
+version, nranks, ncons, metalen = struct.unpack_from("<IIII", b, 8)
+off = 24
+for _ in range(ncons):
+    (l,) = struct.unpack_from("<H", b, off); off += 2 + l
+off += metalen
+header = 184 + (24 if version >= 3 else 0) + (32 if version >= 4 else 0)
+for r in range(nranks):
+    n, _, t_begin = struct.unpack_from("<QQd", b, off)
+    if r == rank:
+        value = eval(value, {"t_begin": t_begin})
+        if field in ("t_begin", "t_end"):
+            struct.pack_into("<d", b, off + (16 if field == "t_begin" else 24), value)
+            break
+        ev = off + header
+        for i in range(n):
+            if b[ev + i * 40 + 34] == kind:
+                e = ev + i * 40
+                at = {"t0": (0, "<d"), "t1": (8, "<d"), "bytes": (16, "<Q"), "peer": (24, "<i")}[field]
+                struct.pack_into(at[1], b, e + at[0], value)
+                print(i)
+                break
+        else:
+            sys.exit("no event of kind %d on rank %d" % (kind, rank))
+        break
+    off += header + n * 40
+open(dst, "wb").write(b)
+PY
+  # refused by export (each format) and report, nothing written: refused FILE PATTERN
+  refused() {
+    local f=$1 pattern=$2 fmt
+    rm -rf x.*
+    for fmt in csv perfetto otf2; do
+      expect 2 "$f: $pattern" -- "$ps" export "$f" -f $fmt -o x.$fmt
+      check "$f: nothing exported as $fmt" test ! -e x.$fmt
+    done
+    expect 2 "$f: $pattern" -- "$ps" report "$f" -o x.html -q
+    check "$f: no report written" test ! -e x.html
+  }
+  # the trace as the run wrote it, and a prediction's, are read
+  expect 0 "wrote" -- "$ps" export T -f csv -o ok.csv
+  "$ps" predict fingerprint -m "$src/machines/sp2.ini" -n 4 --trace P > /dev/null 2>&1 || fail "making a predicted trace"
+  expect 0 "wrote" -- "$ps" export P -f csv -o okp.csv
+  # 1. times outside the trace's clock, an interval that ends before it begins
+  python3 edit.py T/trace.pst begin.pst 1 t_begin -1e300
+  refused begin.pst "corrupt header of rank 1 \(t_begin -1e\+300 s: a trace's times lie within 4e9 s of its clock's zero\)"
+  python3 edit.py T/trace.pst end.pst 0 t_end 1e300
+  refused end.pst "corrupt header of rank 0 \(t_end 1e\+300 s: a trace's times lie within 4e9 s"
+  python3 edit.py T/trace.pst order.pst 0 t_end "t_begin - 0.001"
+  refused order.pst "corrupt header of rank 0 \(t_end [-0-9.e+]+ s is before t_begin"
+  i=$(python3 edit.py T/trace.pst far.pst 1 t1 1e300 1)
+  refused far.pst "corrupt event $i of rank 1 \(a time of 1e\+300 s: a trace's times lie within 4e9 s"
+  # 2. a message without a partner (a compute or barrier event has none: -1 is theirs)
+  for k in 2:send 3:receive 4:posted.receive 5:wait; do
+    i=$(python3 edit.py T/trace.pst peer${k%%:*}.pst 0 peer -1 ${k%%:*})
+    refused peer${k%%:*}.pst "corrupt event $i of rank 0 \(a ${k#*:} without a partner \(peer -1\)"
+  done
+  # 3. a message larger than an MPI count, a send larger than the receive that took it
+  i=$(python3 edit.py T/trace.pst bytes.pst 0 bytes 4611686018427387904 2)
+  refused bytes.pst "corrupt event $i of rank 0 \(a send of 4611686018427387904 bytes; an MPI count holds at most 2147483647\)"
+  i=$(python3 edit.py T/trace.pst recvbytes.pst 1 bytes 2147483648 3)
+  refused recvbytes.pst "corrupt event $i of rank 1 \(a receive of 2147483648 bytes"
+  i=$(python3 edit.py T/trace.pst larger.pst 0 bytes 2000000 2)
+  refused larger.pst "corrupt event $i of rank 0 \(a send of 2000000 bytes received into [0-9]+ bytes by event [0-9]+ of rank 1"
+  ;;
+
 # 10. a negative or absurd size is refused at once
 negative_size)
   loop neg '\MULTIBCAST0(-500);'
