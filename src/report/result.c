@@ -355,21 +355,104 @@ json_t *ps_result_run_sheet(const char *kind, const char *workload, json_t *mach
     return d;
 }
 
-/* doc with "schema" first (objects only; a document that has one keeps it). */
+/* Reals below this magnitude are written with 10 significant digits (a
+ * microsecond or finer for a time in seconds, more than any measured figure
+ * holds); larger ones are clock readings (trace_meta.clock.realtime_s,
+ * seconds since 1970, and monotonic_s, since boot), which 10 digits would
+ * cut to 1 s or 10 us: they get the fewest digits that read back as the
+ * same number (up to 17). */
+#define PS_RESULT_WIDE_REAL 1e4
+
+/* v as jansson writes a real with precision digits; caller frees. */
+static char *real_text(double v, int precision)
+{
+    json_t *j = json_real(v);
+    char *text = j ? json_dumps(j, JSON_ENCODE_ANY | JSON_REAL_PRECISION(precision)) : NULL;
+    json_decref(j);
+    return text;
+}
+
+/* text, a document dumped with 17 significant digits, with each real
+ * written as PS_RESULT_WIDE_REAL says; a new string (text is freed), NULL
+ * when out of memory. */
+static char *real_digits(char *text)
+{
+    if (!text) return NULL;
+    size_t n = strlen(text), cap = n + 1, len = 0;
+    char *out = malloc(cap);
+    if (!out) {
+        free(text);
+        return NULL;
+    }
+    int in_string = 0;
+    for (size_t i = 0; i < n;) {
+        char c = text[i];
+        size_t tok = 1;
+        const char *piece = text + i;
+        char *made = NULL;
+        if (in_string) {
+            if (c == '\\') tok = 2;
+            else if (c == '"') in_string = 0;
+        } else if (c == '"') {
+            in_string = 1;
+        } else if (c == '-' || (c >= '0' && c <= '9')) {
+            tok = strspn(text + i, "0123456789+-.eE");
+            if (memchr(text + i, '.', tok) || memchr(text + i, 'e', tok) || memchr(text + i, 'E', tok)) {
+                double v = strtod(text + i, NULL);
+                if (fabs(v) < PS_RESULT_WIDE_REAL) made = real_text(v, 10);
+                else
+                    for (int p = 10; p <= 17; p++) {
+                        free(made);
+                        made = real_text(v, p);
+                        if (!made || strtod(made, NULL) == v) break;
+                    }
+                if (!made) {
+                    free(out);
+                    free(text);
+                    return NULL;
+                }
+                piece = made;
+            }
+        }
+        size_t plen = made ? strlen(made) : tok;
+        if (len + plen + 1 > cap) {
+            cap = 2 * (len + plen + 1);
+            char *bigger = realloc(out, cap);
+            if (!bigger) {
+                free(made);
+                free(out);
+                free(text);
+                return NULL;
+            }
+            out = bigger;
+        }
+        memcpy(out + len, piece, plen);
+        len += plen;
+        free(made);
+        i += tok;
+    }
+    out[len] = '\0';
+    free(text);
+    return out;
+}
+
+/* doc with "schema" first (objects only; a document that has one keeps it),
+ * its reals as real_digits writes them. */
 static char *dump_with_schema(json_t *doc, size_t flags)
 {
-    if (!json_is_object(doc) || json_object_get(doc, "schema")) return json_dumps(doc, flags);
+    flags |= JSON_REAL_PRECISION(17);
+    if (!json_is_object(doc) || json_object_get(doc, "schema")) return real_digits(json_dumps(doc, flags));
     json_t *d = json_object();
     json_object_set_new(d, "schema", json_integer(PS_RESULT_SCHEMA));
     json_object_update(d, doc);
     char *text = json_dumps(d, flags);
     json_decref(d);
-    return text;
+    return real_digits(text);
 }
 
 int ps_result_write(const char *path, json_t *doc, char *err, size_t errlen)
 {
-    char *text = dump_with_schema(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
+    char *text = dump_with_schema(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
     if (!text) {
         ps_seterr(err, errlen, "%s: cannot encode the result as JSON", path);
         return -1;
@@ -387,7 +470,7 @@ int ps_result_write(const char *path, json_t *doc, char *err, size_t errlen)
 
 int ps_result_append(const char *path, json_t *doc, char *err, size_t errlen)
 {
-    char *text = dump_with_schema(doc, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
+    char *text = dump_with_schema(doc, JSON_COMPACT | JSON_PRESERVE_ORDER);
     if (!text) {
         ps_seterr(err, errlen, "%s: cannot encode the result as JSON", path);
         return -1;

@@ -432,3 +432,40 @@ TEST_IMPL(host_names)
     json_decref(doc);
     ps_trace_free(t);
 }
+
+/* A result keeps a clock reading to the digit (realtime_s, seconds since
+ * 1970, needs 17 significant digits), a measured figure to 10. */
+TEST_IMPL(result_precision)
+{
+    char err[512];
+    char *dir = ps_mktempdir("ps-out-test", err, sizeof err);
+    CHECK(dir != NULL);
+    json_t *doc = json_pack("{s:{s:{s:f,s:f}},s:f,s:f,s:f,s:f}", "trace_meta", "clock", "realtime_s",
+                            1795510315.8163457, "monotonic_s", 36543.935021234, "time", 0.1, "avg",
+                            0.012345678912345678, "flops", 2686976.0, "tiny", -1.5e-300);
+    char *path = ps_xasprintf("%s/r.json", dir), *lines = ps_xasprintf("%s/runs.jsonl", dir);
+    CHECK(ps_result_write(path, doc, err, sizeof err) == 0, "%s", err);
+    CHECK(ps_result_append(lines, doc, err, sizeof err) == 0, "%s", err);
+    const char *files[] = {path, lines};
+    for (int k = 0; k < 2; k++) {
+        size_t len;
+        char *text = ps_read_file(files[k], &len, err, sizeof err);
+        CHECK(text != NULL, "%s", err);
+        if (!text) continue;
+        CHECK(strstr(text, "1795510315.8163457") != NULL, "%s: realtime_s cut: %s", files[k], text);
+        CHECK(strstr(text, "36543.935021234") != NULL, "%s: monotonic_s cut: %s", files[k], text);
+        CHECK(strstr(text, "0.1,") != NULL || strstr(text, "0.1\n") != NULL, "%s: 0.1 widened: %s", files[k], text);
+        CHECK(strstr(text, "0.01234567891,") != NULL || strstr(text, "0.01234567891\n") != NULL,
+              "%s: a figure not at 10 digits: %s", files[k], text);
+        CHECK(strstr(text, "2686976.0") != NULL && strstr(text, "-1.5e-300") != NULL, "%s: %s", files[k], text);
+        json_t *back = json_loads(text, 0, NULL);
+        CHECK(back && json_real_value(json_object_get(json_object_get(json_object_get(back, "trace_meta"), "clock"),
+                                                      "realtime_s")) == 1795510315.8163457,
+              "%s: realtime_s does not read back", files[k]);
+        json_decref(back);
+        free(text);
+    }
+    json_decref(doc);
+    ps_rmtree(dir);
+    free(path), free(lines), free(dir);
+}
