@@ -340,40 +340,6 @@ static int event_fault(const ps_event *e, unsigned nkinds, uint32_t ncons, uint3
     return -1;
 }
 
-/* MPI takes a message only into a receive at least as large (a smaller one
- * is an error that ends the job), and a prediction's receive has its
- * message's size: a send larger than the receive it matches was written by
- * no run.  A rank that dropped events leaves the pairing uncertain; such a
- * trace is not checked. */
-static int message_sizes(const ps_trace *t, const char *file, char *err, size_t errlen)
-{
-    for (int r = 0; r < t->nranks; r++)
-        if (t->rank[r].dropped) return 0;
-    ps_match m;
-    if (ps_trace_match(t, &m) != 0) {
-        ps_seterr(err, errlen, "%s: out of memory", file);
-        return -1;
-    }
-    int rc = 0;
-    for (int r = 0; r < t->nranks && !rc; r++)
-        for (size_t i = 0; i < t->rank[r].n; i++) {
-            const ps_event *s = &t->rank[r].ev[i];
-            if (s->kind != PS_EV_SEND) continue;
-            ps_evref q = ps_match_recv(&m, r, i);
-            if (q.rank < 0) continue;
-            const ps_event *v = &t->rank[q.rank].ev[q.index];
-            if (v->bytes >= s->bytes) continue;
-            ps_seterr(err, errlen,
-                      "%s: corrupt event %zu of rank %d (a send of %llu bytes received into %llu bytes by event %d of rank %d: "
-                      "MPI takes no message into a smaller receive)",
-                      file, i, r, (unsigned long long)s->bytes, (unsigned long long)v->bytes, (int)q.index, (int)q.rank);
-            rc = -1;
-            break;
-        }
-    ps_match_free(&m);
-    return rc;
-}
-
 int ps_trace_parse(const void *bytes, size_t len, const char *file, ps_trace **out, char *err, size_t errlen)
 {
     *out = NULL;
@@ -516,11 +482,6 @@ int ps_trace_parse(const void *bytes, size_t len, const char *file, ps_trace **o
         ps_seterr(err, errlen, b.bad == 2 ? "%s: out of memory" :
                   b.bad == 3 ? "%s: trailing bytes after the last rank (corrupt trace)" :
                   "%s: truncated or corrupt trace", file);
-        ps_trace_free(t);
-        return -1;
-    }
-    int rc = message_sizes(t, file, err, errlen);
-    if (rc) {
         ps_trace_free(t);
         return -1;
     }
