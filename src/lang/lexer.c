@@ -19,6 +19,33 @@ typedef struct lx {
 static int ident_start(int c) { return isalpha(c) || c == '_' || c >= 0x80; }
 static int ident_char(int c) { return isalnum(c) || c == '_' || c >= 0x80; }
 
+/* A character that looks like C punctuation or a blank but is not (typed
+ * or pasted from a typeset page), at s[0..n): what to say about it and its
+ * length in bytes, or NULL.  Compilers call it a "stray '\342'". */
+static const char *lookalike(const char *s, size_t n, size_t *len)
+{
+    static const struct {
+        const char *bytes, *what;
+    } v[] = {
+        {"\xe2\x80\x9c", "'\xe2\x80\x9c' (U+201C, a curly quote) in program: C's string quote is '\"'"},
+        {"\xe2\x80\x9d", "'\xe2\x80\x9d' (U+201D, a curly quote) in program: C's string quote is '\"'"},
+        {"\xe2\x80\x98", "'\xe2\x80\x98' (U+2018, a curly quote) in program: C's character quote is '\\''"},
+        {"\xe2\x80\x99", "'\xe2\x80\x99' (U+2019, a curly quote) in program: C's character quote is '\\''"},
+        {"\xe2\x80\x93", "'\xe2\x80\x93' (U+2013, a dash) in program: C's minus is '-'"},
+        {"\xe2\x80\x94", "'\xe2\x80\x94' (U+2014, a dash) in program: C's minus is '-'"},
+        {"\xe2\x88\x92", "'\xe2\x88\x92' (U+2212, a minus sign) in program: C's minus is '-'"},
+        {"\xc2\xa0", "a non-breaking space (U+00A0) in program: use a plain space"},
+    };
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+        size_t k = strlen(v[i].bytes);
+        if (k <= n && !memcmp(s, v[i].bytes, k)) {
+            *len = k;
+            return v[i].what;
+        }
+    }
+    return NULL;
+}
+
 static void adv(lx *x)
 {
     if (x->s[x->p] == '\n') {
@@ -184,8 +211,20 @@ int ps_lex(const char *src, size_t len, ps_toks *out, ps_diag *d)
             push(&x, c == '"' ? PS_TK_STRING : PS_TK_CHAR, off, line, col);
             continue;
         }
+        size_t lk;
+        const char *look = (unsigned char)c >= 0x80 ? lookalike(src + x.p, x.n - x.p, &lk) : NULL;
+        if (look) {
+            ps_diag_error(d, line, col, "%s", look);
+            goto fail;
+        }
         if (ident_start((unsigned char)c)) {
-            while (x.p < x.n && ident_char((unsigned char)src[x.p])) adv(&x);
+            while (x.p < x.n && ident_char((unsigned char)src[x.p])) {
+                if ((unsigned char)src[x.p] >= 0x80 && (look = lookalike(src + x.p, x.n - x.p, &lk))) {
+                    ps_diag_error(d, x.line, x.col, "%s", look);
+                    goto fail;
+                }
+                adv(&x);
+            }
             /* L"..", u8"..", u'x': prefix and literal form one token */
             if (x.p < x.n && (src[x.p] == '"' || src[x.p] == '\'') && x.p - off <= 2 &&
                 strchr("LuU8", src[off])) {

@@ -30,6 +30,18 @@ done
     || { echo "parscope build: wrong status or message"; cat "$work/build.err"; fail=1; }
 [ -e "$work/exe" ] && { echo "parscope build: executable written despite the error"; fail=1; }
 
+# hostile sizes, made here: a 10 MB line (the excerpt shows the part around
+# the column, marked "..."), and a 10 MB expression that is valid
+long=$(printf '%*s' 10000000 '')
+printf 'int main(void)\n{\n%s\\WORX(3);\n    return 0;\n}\n' "$long" > "$work/long.loop"
+"$GEN" "$work/long.loop" -o "$work/long.c" 2> "$work/long.err"
+rc=$?
+[ $rc -eq 2 ] && grep -q "long.loop:3:10000001: error: unknown construct '\\\\WORX'" "$work/long.err" &&
+    [ "$(sed -n 2p "$work/long.err" | wc -c)" -lt 500 ] && grep -q '^ \.\.\. *\\WORX(3);$' "$work/long.err" ||
+    { echo "a 10 MB line: status $rc or message wrong"; head -c 600 "$work/long.err"; fail=1; }
+printf 'int main(void)\n{\n    int x = %s1;\n    \\WORK(x);\n    return 0;\n}\n' "$(printf '1+%.0s' $(seq 1 100000))" > "$work/sum.loop"
+"$GEN" "$work/sum.loop" -o "$work/sum.c" 2> "$work/sum.err" || { echo "a long valid expression: gen failed"; cat "$work/sum.err"; fail=1; }
+
 # an existing output is left alone when generation fails
 echo "previous" > "$work/keep.c"
 "$GEN" e02_arg_count.loop -o "$work/keep.c" 2> /dev/null
