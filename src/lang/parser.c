@@ -77,15 +77,23 @@ const ps_construct_info *ps_construct_lookup(const char *name, size_t len)
     return NULL;
 }
 
+#define MAX_NESTING 256
+
+/* A block: its braces and the construct that opened it (NOTOK: plain C). */
+typedef struct block_rec {
+    size_t lbrace, rbrace, owner;
+} block_rec;
+
 typedef struct parser {
     const char *src;
     ps_tok     *t;
     size_t      n;
     ps_diag    *d;
     int         depth;   /* nesting, bounded so hostile input cannot exhaust the stack */
+    block_rec   open[MAX_NESTING + 2];  /* the blocks open now, outermost first */
+    block_rec  *closed;  /* every block closed so far, in the order they closed */
+    size_t      nclosed, capclosed;
 } parser;
-
-#define MAX_NESTING 256
 
 static void nodes_push(ps_nodes *ns, ps_node *x)
 {
@@ -125,7 +133,7 @@ static int err_at(parser *P, size_t i, const char *fmt, const char *a, const cha
 
 static int is_punct(const parser *P, size_t i, char c) { return ps_tok_is(P->src, &P->t[i], c); }
 
-static int parse_seq(parser *P, size_t *ip, ps_nodes *out, size_t open_brace, int *has_construct);
+static int parse_seq(parser *P, size_t *ip, ps_nodes *out, size_t open_brace, size_t owner, int *has_construct);
 
 /* Argument list from the '(' at *ip; leaves *ip after the ')'. */
 static int parse_args(parser *P, size_t *ip, ps_node *c, const char *cname)
@@ -199,8 +207,11 @@ static int check_arity(parser *P, ps_node *c, const char *cname)
     }
     if (ok) return 0;
     size_t at = c->lparen != NOTOK ? c->lparen : c->name_tok;
-    return ps_diag_error(P->d, P->t[at].line, P->t[at].col, "\\%s takes %s %s, got %d", cname, want,
-                         signature(ci->kind), n);
+    /* the argument list of the signature, without what follows it ("(name) { ... }") */
+    const char *sig = signature(ci->kind), *close = strchr(sig, ')');
+    int siglen = close ? (int)(close - sig + 1) : (int)strlen(sig);
+    return ps_diag_error(P->d, P->t[at].line, P->t[at].col, "\\%s takes %s %.*s, got %d", cname, want, siglen, sig,
+                         n);
 }
 
 static int parse_block(parser *P, size_t *ip, ps_node *c, const char *cname)
@@ -216,7 +227,7 @@ static int parse_block(parser *P, size_t *ip, ps_node *c, const char *cname)
     c->lbrace = j;
     j++;
     int inner = 0;
-    if (parse_seq(P, &j, &c->kids, c->lbrace, &inner)) return 2;
+    if (parse_seq(P, &j, &c->kids, c->lbrace, c->name_tok, &inner)) return 2;
     c->has_construct = inner;
     c->rbrace = j;
     *ip = j + 1;
@@ -246,9 +257,12 @@ static int parse_construct(parser *P, size_t *ip, ps_nodes *out)
         }
         if (is_punct(P, k, '(')) {
             if (parse_args(P, &k, c, cname)) return 2;
-            if (c->nargs != 1)
-                return err_at(P, c->lparen, "\\LOOP takes one count: \\LOOP [name] [(count)] { ... }%s%s", "",
+            if (c->nargs != 1) {
+                char got[32];
+                snprintf(got, sizeof got, "%d", c->nargs);
+                return err_at(P, c->lparen, "\\LOOP takes one count, got %s: \\LOOP [name] [(count)] { ... }%s", got,
                               "");
+            }
         }
         j = k;
         if (parse_block(P, &j, c, cname)) return 2;
@@ -260,7 +274,8 @@ static int parse_construct(parser *P, size_t *ip, ps_nodes *out)
             return ps_diag_error(P->d, P->t[k].line, P->t[k].col, "expected '(' after \\%s: \\%s%s", cname, cname,
                                  signature(ci->kind));
         if (parse_args(P, &k, c, cname)) return 2;
-        if (check_arity(P, c, cname)) return 2;
+        /* \VEC and \MAT: keys, duplicates and counts are checked with the keys (codegen.c) */
+        if (ci->kind != PS_K_VEC && ci->kind != PS_K_MAT && check_arity(P, c, cname)) return 2;
         j = k;
         if (ci->kind == PS_K_VEC || ci->kind == PS_K_MAT) {
             for (;;) {
@@ -274,8 +289,15 @@ static int parse_construct(parser *P, size_t *ip, ps_nodes *out)
                     j = k + 1;
                     continue;
                 }
-                if (!is_punct(P, k, ';'))
+                if (!is_punct(P, k, ';')) {
+                    /* on a later line: the declaration's ';' is missing (reported where it belongs) */
+                    const ps_tok *nm = &P->t[c->names[c->nnames - 1]];
+                    if (P->t[k].line > nm->line || P->t[k].kind == PS_TK_EOF)
+                        return ps_diag_error(P->d, nm->line, nm->col + (int)nm->len,
+                                             "expected ';' after '%.*s': \\%s's names end with ';'", (int)nm->len,
+                                             P->src + nm->off, cname);
                     return err_at(P, k, "expected ',' or ';' after the names declared by \\%s%s", cname, "");
+                }
                 j = k + 1;
                 break;
             }
@@ -291,19 +313,166 @@ static int parse_construct(parser *P, size_t *ip, ps_nodes *out)
     return 0;
 }
 
+/* The indentation of the line holding token k (its leading blanks, a tab
+ * to the next multiple of 8); with first_only, -1 when k is not the first
+ * token of its line. */
+static long indent_of(const parser *P, size_t k, int first_only)
+{
+    size_t off = P->t[k].off, b = off;
+    while (b > 0 && P->src[b - 1] != '\n') b--;
+    long w = 0;
+    size_t i = b;
+    for (; i < off && (P->src[i] == ' ' || P->src[i] == '\t'); i++) w = P->src[i] == '\t' ? (w / 8 + 1) * 8 : w + 1;
+    return first_only && i < off ? -1 : w;
+}
+
+/* The input ended with blocks open (P->open[0 .. P->depth-1]).  The block
+ * reported is the one whose '}' is missing by the indentation: the first
+ * '}' (alone at the start of its line) indented less than the line that
+ * opened the block it closes, as a '}' meant for an outer block closes an
+ * inner one that lacks its own; with no such '}', the innermost block open.
+ * A construct's block is reported at the construct. */
+static int unclosed(parser *P)
+{
+    const block_rec *bad = NULL;
+    for (size_t k = 0; k < P->nclosed; k++) {
+        const block_rec *r = &P->closed[k];
+        long ir = indent_of(P, r->rbrace, 1);
+        if (ir >= 0 && ir < indent_of(P, r->lbrace, 0) && (!bad || r->rbrace < bad->rbrace)) bad = r;
+    }
+    char why[160] = "";
+    if (bad) {
+        const ps_tok *rb = &P->t[bad->rbrace];
+        long ir = indent_of(P, bad->rbrace, 1);
+        const ps_tok *outer = NULL;
+        for (int k = P->depth - 1; k >= 0 && !outer; k--)
+            if (P->open[k].lbrace != NOTOK && P->open[k].lbrace < bad->lbrace &&
+                indent_of(P, P->open[k].lbrace, 0) == ir)
+                outer = &P->t[P->open[k].lbrace];
+        if (outer)
+            snprintf(why, sizeof why, " (the '}' at %d:%d is indented to close the '{' at %d:%d)", rb->line, rb->col,
+                     outer->line, outer->col);
+        else
+            snprintf(why, sizeof why, " (the '}' at %d:%d is indented less than the line that opens it)", rb->line,
+                     rb->col);
+    } else {
+        for (int k = P->depth - 1; k >= 0 && !bad; k--)
+            if (P->open[k].lbrace != NOTOK) bad = &P->open[k];
+        if (!bad) return err_at(P, P->n - 1, "'{' is never closed%s%s", "", "");
+    }
+    if (bad->owner != NOTOK) {
+        const ps_tok *o = &P->t[bad->owner];
+        const ps_tok *lb = &P->t[bad->lbrace];
+        return ps_diag_error(P->d, o->line, o->col, "%.*s's '{' at %d:%d is never closed%s",
+                             (int)o->len, P->src + o->off, lb->line, lb->col, why);
+    }
+    return err_at(P, bad->lbrace, "'{' is never closed%s%s", why, "");
+}
+
+static void record_closed(parser *P, size_t lbrace, size_t rbrace, size_t owner)
+{
+    if (P->nclosed == P->capclosed) {
+        P->capclosed = P->capclosed ? 2 * P->capclosed : 64;
+        P->closed = ps_xrealloc(P->closed, P->capclosed * sizeof *P->closed);
+    }
+    P->closed[P->nclosed++] = (block_rec){lbrace, rbrace, owner};
+}
+
+static int is_ident_tok(const parser *P, size_t k, const char *s) { return ps_tok_ident(P->src, &P->t[k], s); }
+
+static size_t prev_sig(const parser *P, size_t k, size_t lo)
+{
+    while (k > lo) {
+        k--;
+        if (!trivia(&P->t[k])) return k;
+    }
+    return NOTOK;
+}
+
+/* A construct begins a statement, so the plain C before it (its last token
+ * `last`, NOTOK: none) must have ended one: after ';', '{', '}', a label's
+ * ':', 'else', 'do', or the ')' of an if/for/while/switch (or of a macro in
+ * capitals, FOREACH(i)).  0, or 2 with the diagnostic: a statement missing
+ * its ';', or a construct inside an expression. */
+static int check_before_construct(parser *P, size_t last, size_t lo, size_t ctok)
+{
+    if (last == NOTOK) return 0;
+    const ps_tok *t = &P->t[last], *c = &P->t[ctok];
+    int missing_semi = 0;
+    if (t->kind == PS_TK_PUNCT) {
+        char ch = P->src[t->off];
+        if (ch == ';' || ch == '{' || ch == '}' || ch == ':') return 0;
+        if (ch == ')') {
+            int depth = 0;
+            size_t k = last;
+            for (;; k--) {
+                if (ps_tok_is(P->src, &P->t[k], ')')) depth++;
+                else if (ps_tok_is(P->src, &P->t[k], '(') && --depth == 0) break;
+                if (k == lo) return 0; /* unbalanced: the C compiler's to report */
+            }
+            size_t h = prev_sig(P, k, lo);
+            if (h == NOTOK) return 0;
+            if (is_ident_tok(P, h, "if") || is_ident_tok(P, h, "for") || is_ident_tok(P, h, "while") ||
+                is_ident_tok(P, h, "switch"))
+                return 0;
+            if (P->t[h].kind == PS_TK_IDENT) {
+                int caps = 1;
+                for (size_t q = 0; q < P->t[h].len && caps; q++) {
+                    char x = P->src[P->t[h].off + q];
+                    caps = (x >= 'A' && x <= 'Z') || (x >= '0' && x <= '9') || x == '_';
+                }
+                if (caps) return 0;
+            }
+            missing_semi = 1;
+        } else if (ch == ']') {
+            missing_semi = 1;
+        } else if (ch == '+' || ch == '-') {
+            size_t q = prev_sig(P, last, lo);
+            missing_semi = q == last - 1 && ps_tok_is(P->src, &P->t[q], ch); /* x++ or x-- */
+        }
+    } else if (t->kind == PS_TK_IDENT) {
+        if (is_ident_tok(P, last, "else") || is_ident_tok(P, last, "do")) return 0;
+        missing_semi = !is_ident_tok(P, last, "return");
+    } else if (t->kind == PS_TK_NUMBER || t->kind == PS_TK_STRING || t->kind == PS_TK_CHAR) {
+        missing_semi = 1;
+    } else {
+        return 0;
+    }
+    if (!missing_semi)
+        return ps_diag_error(P->d, c->line, c->col, "'%.*s' is a statement and cannot appear inside an expression",
+                             (int)c->len, P->src + c->off);
+    /* the place just after the last token, as compilers report a missing ';' */
+    int line = t->line, col = t->col;
+    for (size_t q = 0; q < t->len; q++) {
+        if (P->src[t->off + q] == '\n') {
+            line++;
+            col = 1;
+        } else {
+            col++;
+        }
+    }
+    int shown = t->len > 40 ? 37 : (int)t->len;
+    return ps_diag_error(P->d, line, col, "expected ';' after '%.*s%s' (before '%.*s' at %d:%d, which begins a new statement)",
+                         shown, P->src + t->off, t->len > 40 ? "..." : "", (int)c->len, P->src + c->off, c->line,
+                         c->col);
+}
+
 /* A sequence up to the '}' matching open_brace (or the end of input when
- * open_brace is NOTOK).  Leaves *ip at that '}' (or at EOF). */
-static int parse_seq(parser *P, size_t *ip, ps_nodes *out, size_t open_brace, int *has_construct)
+ * open_brace is NOTOK), the block of construct `owner` (NOTOK: plain C).
+ * Leaves *ip at that '}' (or at EOF). */
+static int parse_seq(parser *P, size_t *ip, ps_nodes *out, size_t open_brace, size_t owner, int *has_construct)
 {
     if (++P->depth > MAX_NESTING)
         return err_at(P, *ip, "blocks nested too deeply (more than %s levels)%s", "256", "");
+    P->open[P->depth - 1] = (block_rec){open_brace, NOTOK, owner};
     size_t i = *ip;
     ps_node *text = NULL;
     int paren = 0;
+    size_t last = NOTOK; /* the last token of plain C in this sequence, NOTOK after a construct */
     for (;;) {
         ps_tok *t = &P->t[i];
         if (t->kind == PS_TK_EOF) {
-            if (open_brace != NOTOK) return err_at(P, open_brace, "'{' is never closed%s%s", "", "");
+            if (open_brace != NOTOK) return unclosed(P);
             break;
         }
         if (t->kind == PS_TK_PUNCT && P->src[t->off] == '}') {
@@ -315,7 +484,7 @@ static int parse_seq(parser *P, size_t *ip, ps_nodes *out, size_t open_brace, in
             ps_node *b = node_new(PS_N_BRACE);
             size_t j = i + 1;
             int inner = 0;
-            if (parse_seq(P, &j, &b->kids, i, &inner)) {
+            if (parse_seq(P, &j, &b->kids, i, NOTOK, &inner)) {
                 nodes_push(out, b);
                 return 2;
             }
@@ -323,6 +492,7 @@ static int parse_seq(parser *P, size_t *ip, ps_nodes *out, size_t open_brace, in
             b->has_construct = inner;
             if (inner) *has_construct = 1;
             nodes_push(out, b);
+            last = j;
             i = j + 1;
             continue;
         }
@@ -331,9 +501,11 @@ static int parse_seq(parser *P, size_t *ip, ps_nodes *out, size_t open_brace, in
                 return ps_diag_error(P->d, t->line, t->col,
                                      "'%.*s' is a statement and cannot appear inside an expression",
                                      (int)t->len, P->src + t->off);
+            if (check_before_construct(P, last, open_brace == NOTOK ? 0 : open_brace + 1, i)) return 2;
             text = NULL;
             *has_construct = 1;
             if (parse_construct(P, &i, out)) return 2;
+            last = NOTOK;
             continue;
         }
         if (t->kind == PS_TK_PUNCT) {
@@ -341,6 +513,8 @@ static int parse_seq(parser *P, size_t *ip, ps_nodes *out, size_t open_brace, in
             if (ch == '(' || ch == '[') paren++;
             else if ((ch == ')' || ch == ']') && paren > 0) paren--;
         }
+        if (t->kind == PS_TK_PP) last = NOTOK;
+        else if (!trivia(t)) last = i;
         if (!text) {
             text = node_new(PS_N_TOKENS);
             text->toks = (ps_range){i, i};
@@ -349,6 +523,7 @@ static int parse_seq(parser *P, size_t *ip, ps_nodes *out, size_t open_brace, in
         text->toks.b = i + 1;
         i++;
     }
+    if (open_brace != NOTOK) record_closed(P, open_brace, i, owner);
     P->depth--;
     *ip = i;
     return 0;
@@ -360,10 +535,14 @@ int ps_parse(const char *src, size_t len, ps_program *p, ps_diag *d)
     p->src = src;
     p->len = len;
     if (ps_lex(src, len, &p->toks, d)) return 2;
-    parser P = {src, p->toks.v, p->toks.n, d, 0};
+    parser *P = ps_xcalloc(1, sizeof *P);
+    *P = (parser){.src = src, .t = p->toks.v, .n = p->toks.n, .d = d};
     size_t i = 0;
     int has = 0;
-    if (parse_seq(&P, &i, &p->top, NOTOK, &has)) {
+    int rc = parse_seq(P, &i, &p->top, NOTOK, NOTOK, &has);
+    free(P->closed);
+    free(P);
+    if (rc) {
         ps_program_free(p);
         return 2;
     }

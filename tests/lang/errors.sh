@@ -26,7 +26,7 @@ done
 "$PARSCOPE" gen e01_unknown_construct.loop -o "$work/x.c" 2> "$work/gen.err"
 [ $? -eq 2 ] && cmp -s "$work/gen.err" e01_unknown_construct.err || { echo "parscope gen: wrong status or message"; fail=1; }
 "$PARSCOPE" build e04_unclosed_open.loop -o "$work/exe" 2> "$work/build.err"
-[ $? -eq 2 ] && grep -q "e04_unclosed_open.loop:2:1: error: '{' is never closed" "$work/build.err" \
+[ $? -eq 2 ] && grep -q "e04_unclosed_open.loop:3:5: error: \\\\LOOP's '{' at 3:11 is never closed" "$work/build.err" \
     || { echo "parscope build: wrong status or message"; cat "$work/build.err"; fail=1; }
 [ -e "$work/exe" ] && { echo "parscope build: executable written despite the error"; fail=1; }
 
