@@ -336,18 +336,19 @@ static int decl_arrays(gen *g, const ps_node *c)
     int is_mat = c->info->kind == PS_K_MAT;
     const char *cname = is_mat ? "MAT" : "VEC";
     char *type = NULL, *s[2] = {NULL, NULL};
-    int npos = 0;
+    const ps_tok *where[3] = {NULL, NULL, NULL}; /* where TYPE, S1, S2 were given */
+    int npos = 0, keyed = 0, maxargs = is_mat ? 3 : 2;
     for (int i = 0; i < c->nargs; i++) {
         ps_range r = c->args[i];
         const ps_tok *t0 = &g->t[r.a];
         size_t k1 = ps_next_sig(g->p, r.a + 1);
-        char **slot = NULL;
+        int slot;
         ps_range val = r;
         if (t0->kind == PS_TK_IDENT && k1 < r.b && ps_tok_is(g->src, &g->t[k1], ':')) {
             const char *kw = g->src + t0->off;
-            if (t0->len == 4 && !memcmp(kw, "TYPE", 4)) slot = &type;
-            else if (t0->len == 2 && !memcmp(kw, "S1", 2)) slot = &s[0];
-            else if (t0->len == 2 && !memcmp(kw, "S2", 2) && is_mat) slot = &s[1];
+            if (t0->len == 4 && !memcmp(kw, "TYPE", 4)) slot = 0;
+            else if (t0->len == 2 && !memcmp(kw, "S1", 2)) slot = 1;
+            else if (t0->len == 2 && !memcmp(kw, "S2", 2) && is_mat) slot = 2;
             else {
                 gerr(g, t0, "unknown key '%.*s:' in \\%s (keys: TYPE:, S1:%s)", (int)t0->len, kw, cname,
                      is_mat ? ", S2:" : "");
@@ -358,19 +359,31 @@ static int decl_arrays(gen *g, const ps_node *c)
                 gerr(g, t0, "'%.*s:' needs a value in \\%s", (int)t0->len, kw, cname);
                 goto fail;
             }
+            keyed = 1;
         } else {
-            slot = npos == 0 ? &type : &s[npos - 1];
-            npos++;
-            if (npos > (is_mat ? 3 : 2)) {
-                gerr(g, t0, "too many arguments for \\%s", cname);
+            if (keyed) {
+                gerr(g, t0,
+                     "an argument without a key after one with a key in \\%s: give it its key (%s) or put the "
+                     "arguments without keys first, in the order %s",
+                     cname, is_mat ? "TYPE:, S1: or S2:" : "TYPE: or S1:",
+                     is_mat ? "type, rows, cols" : "type, length");
                 goto fail;
             }
+            if (npos >= maxargs) {
+                gerr(g, t0, "\\%s takes at most %d arguments (%s), got %d", cname, maxargs,
+                     is_mat ? "TYPE: t, S1: rows, S2: cols" : "TYPE: t, S1: n", c->nargs);
+                goto fail;
+            }
+            slot = npos++;
         }
-        if (*slot) {
-            gerr(g, t0, "argument given twice in \\%s", cname);
+        if (where[slot]) {
+            gerr(g, t0, "%s given twice in \\%s (first at %d:%d)",
+                 slot == 0 ? "the element type (TYPE:) is" : slot == 1 ? "'S1:' is" : "'S2:' is", cname,
+                 where[slot]->line, where[slot]->col);
             goto fail;
         }
-        *slot = range_text(g, val, 0);
+        where[slot] = t0;
+        *(slot == 0 ? &type : &s[slot - 1]) = range_text(g, val, 0);
     }
     if (!type) {
         gerr(g, &g->t[c->lparen], "\\%s needs the element type (TYPE: t)", cname);
@@ -2082,8 +2095,14 @@ int ps_gen(const char *src, size_t len, const ps_gen_opts *o, char **out, size_t
     }
     g.qpath = q.s;
     int rc = find_main(&g);
-    if (!rc && g.main_params < 0)
-        rc = ps_diag_error(d, 1, 1, "the program has no main function (int main(void) { ... })");
+    if (!rc && g.main_params < 0) {
+        int blank = 1; /* nothing but blanks and comments */
+        for (size_t k = 0; k < p.toks.n && blank; k++)
+            blank = p.toks.v[k].kind == PS_TK_WS || p.toks.v[k].kind == PS_TK_COMMENT ||
+                    p.toks.v[k].kind == PS_TK_EOF;
+        rc = ps_diag_error(d, 1, 1, "%s has no main function (int main(void) { ... })",
+                           blank ? "the file is empty: the program" : "the program");
+    }
     if (!rc) {
         int v = o->variant;
         sb_printf(&g.out,
