@@ -170,6 +170,48 @@ void ps_loop_receive(int src, double words);
 void ps_loop_bsend(int dest, double words);
 void ps_loop_breceive(int src, double words);
 
+/* ---- the types of count arguments ------------------------------------------------ */
+
+/* The generator wraps every argument that is a size or a count, for
+ * example \MULTIBCAST0(n) as
+ *   ps_multibcast0((size_t)(PS_ARG_BYTES(5, 18, "\\MULTIBCAST0's argument (bytes)", (n))))
+ * The cast alone would take a pointer ("abc", a buffer) as a number; these
+ * refuse at compile time any argument that is not an integer (BYTES, INT)
+ * or a number (NUM: integer or floating), with a message that starts
+ * "ps-loop@LINE:COL: " (the argument's place in the .loop file: parscope
+ * build prints the message there) and says what was given instead.  The
+ * value is x itself, evaluated once (0 when refused, so that the cast around
+ * it adds no error of its own).  Without GCC's or Clang's
+ * __builtin_classify_type (or in C++) they are x unchecked. */
+#if defined(__GNUC__) && !defined(__cplusplus)
+/* GCC's type classes: 1 integer, 2 char, 3 enum, 4 bool, 5 pointer (arrays,
+ * strings and functions decay to it), 8 floating, 12 structure, 13 union */
+#define PS_ARG_CLASS_(x) __builtin_classify_type(x)
+#define PS_ARG_IS_INT_(x) (PS_ARG_CLASS_(x) >= 1 && PS_ARG_CLASS_(x) <= 4)
+#define PS_ARG_CHECK_(L, C, what, must, ok, x)                                                              \
+    ((void)sizeof(struct {                                                                                   \
+         char ps__c;                                                                                         \
+         _Static_assert((ok) || PS_ARG_CLASS_(x) != 5,                                                      \
+                        "ps-loop@" #L ":" #C ": " what " must be " must ", not a pointer or a string");      \
+         _Static_assert((ok) || PS_ARG_CLASS_(x) != 8,                                                      \
+                        "ps-loop@" #L ":" #C ": " what " must be " must ", not a floating-point value");    \
+         _Static_assert((ok) || (PS_ARG_CLASS_(x) != 12 && PS_ARG_CLASS_(x) != 13),                         \
+                        "ps-loop@" #L ":" #C ": " what " must be " must ", not a structure or a union");     \
+         _Static_assert((ok) || PS_ARG_CLASS_(x) == 5 || PS_ARG_CLASS_(x) == 8 || PS_ARG_CLASS_(x) == 12 ||  \
+                            PS_ARG_CLASS_(x) == 13,                                                         \
+                        "ps-loop@" #L ":" #C ": " what " must be " must);                                   \
+     }),                                                                                                     \
+     __builtin_choose_expr((ok), (x), 0))
+#define PS_ARG_BYTES(L, C, what, x) PS_ARG_CHECK_(L, C, what, "a byte count (an integer)", PS_ARG_IS_INT_(x), x)
+#define PS_ARG_INT(L, C, what, x) PS_ARG_CHECK_(L, C, what, "an integer", PS_ARG_IS_INT_(x), x)
+#define PS_ARG_NUM(L, C, what, x) \
+    PS_ARG_CHECK_(L, C, what, "a number", PS_ARG_IS_INT_(x) || PS_ARG_CLASS_(x) == 8, x)
+#else
+#define PS_ARG_BYTES(L, C, what, x) (x)
+#define PS_ARG_INT(L, C, what, x) (x)
+#define PS_ARG_NUM(L, C, what, x) (x)
+#endif
+
 /* ---- where a construct is written ------------------------------------------------ */
 
 /* The source place of the construct about to run (the .loop file and line,

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "lang/codegen.h"
+#include "lang/diag.h"
 #include "util/output.h"
 #include "util/proc.h"
 #include "util/util.h"
@@ -141,23 +142,119 @@ static int is_excerpt(const char *l, size_t n)
     return bar && strspn(l, " 0123456789") == (size_t)(bar - l);
 }
 
+/* A line that starts a diagnostic of its own ("FILE:LINE:COL: error: ...",
+ * a warning, a fatal error) or gives one its context ("In file included
+ * from", "In function", "N errors generated"): not a note or an excerpt. */
+static int starts_message(const char *l, size_t n)
+{
+    static const char *const heads[] = {": error:", ": warning:", ": fatal error:", "In file included from",
+                                        ": In function", " generated.", NULL};
+    for (int k = 0; heads[k]; k++)
+        for (size_t i = 0, m = strlen(heads[k]); i + m <= n; i++)
+            if (!memcmp(l + i, heads[k], m)) return 1;
+    return 0;
+}
+
+/* Context lines that belong to the message after them (printed with it). */
+static int is_context(const char *l, size_t n)
+{
+    static const char *const heads[] = {"In file included from", "                 from ", NULL};
+    for (int k = 0; heads[k]; k++)
+        if (n >= strlen(heads[k]) && !memcmp(l, heads[k], strlen(heads[k]))) return 1;
+    for (size_t i = 0; i + 13 <= n; i++)
+        if (!memcmp(l + i, ": In function", 13)) return 1;
+    return 0;
+}
+
+#define PS_LOOP_MARK "ps-loop@"
+
+/* A count argument of the wrong type (PS_ARG_BYTES and friends in
+ * parscope/loop.h): the static assertion's message carries the argument's
+ * place, "ps-loop@LINE:COL: TEXT", quoted and escaped by GCC and Clang up
+ * to 15 ("\"ps-loop@5:18: \\\\MULTIBCAST0\\'s ...\""), plain by later Clang.
+ * 1 with line, col and the text, else 0. */
+static int loop_type_message(const char *l, size_t n, long *line, long *col, char *msg, size_t msglen)
+{
+    const char *m = NULL;
+    for (size_t i = 0; i + strlen(PS_LOOP_MARK) <= n && !m; i++)
+        if (!memcmp(l + i, PS_LOOP_MARK, strlen(PS_LOOP_MARK))) m = l + i;
+    if (!m) return 0;
+    int used = 0;
+    if (sscanf(m + strlen(PS_LOOP_MARK), "%ld:%ld: %n", line, col, &used) != 2 || used == 0) return 0;
+    const char *t = m + strlen(PS_LOOP_MARK) + used, *end = l + n;
+    int quoted = m > l && m[-1] == '"';
+    if (quoted)
+        while (end > t && end[-1] != '"') end--;
+    if (quoted && end > t) end--;
+    size_t k = 0;
+    for (; t < end && k + 1 < msglen; t++) {
+        if (quoted && *t == '\\' && t + 1 < end) t++;
+        msg[k++] = *t;
+    }
+    msg[k] = 0;
+    return 1;
+}
+
 /* The compiler's messages to standard error.  Inside a construct the code
  * it compiles is generated, so its columns are the generated line's, often
  * past the end of the .loop line that #line names: such a location is moved
  * to the construct that begins on the line (or loses its column), and the
- * excerpt of the line with its misplaced caret is left out. */
+ * excerpt of the line with its misplaced caret is left out.  A count
+ * argument of the wrong type is printed as parscope's own diagnostic at the
+ * argument (once, however many times the generated code checks it), without
+ * the compiler's notes about the macros of parscope/loop.h. */
 static void print_compiler_messages(const char *text, size_t len, const char *loop_path, const char *src,
                                     size_t srclen)
 {
     size_t pl = strlen(loop_path);
-    int skip_excerpt = 0;
+    int skip_excerpt = 0, skip_notes = 0;
+    char *context = NULL; /* context lines waiting for the message they introduce */
+    size_t clen = 0;
+    char **seen = NULL;
+    int nseen = 0;
     for (size_t i = 0; i < len;) {
         size_t e = i;
         while (e < len && text[e] != '\n') e++;
         const char *l = text + i;
         int n = (int)(e - i);
+        i = e + 1;
         long line, col;
         int used = 0;
+        char msg[1024];
+        if (is_context(l, (size_t)n)) {
+            context = ps_xrealloc(context, clen + (size_t)n + 2);
+            memcpy(context + clen, l, (size_t)n);
+            clen += (size_t)n;
+            context[clen++] = '\n';
+            context[clen] = 0;
+            skip_notes = 0;
+            continue;
+        }
+        if (loop_type_message(l, (size_t)n, &line, &col, msg, sizeof msg)) {
+            clen = 0;
+            skip_notes = 1;
+            char *key = ps_xasprintf("%ld:%ld:%s", line, col, msg);
+            int dup = 0;
+            for (int k = 0; k < nseen && !dup; k++) dup = !strcmp(seen[k], key);
+            if (dup) {
+                free(key);
+                continue;
+            }
+            seen = ps_xrealloc(seen, (size_t)(nseen + 1) * sizeof *seen);
+            seen[nseen++] = key;
+            ps_diag d;
+            ps_diag_init(&d, loop_path, src, srclen);
+            ps_diag_error(&d, (int)line, (int)col, "%s", msg);
+            fputs(d.msg, stderr);
+            ps_diag_free(&d);
+            continue;
+        }
+        if (skip_notes && !starts_message(l, (size_t)n)) continue;
+        skip_notes = 0;
+        if (clen) {
+            fputs(context, stderr);
+            clen = 0;
+        }
         if ((size_t)n > pl && !strncmp(l, loop_path, pl) && sscanf(l + pl, ":%ld:%ld:%n", &line, &col, &used) == 2 &&
             used > 0) {
             long at = line_start(src, srclen, line);
@@ -170,8 +267,11 @@ static void print_compiler_messages(const char *text, size_t len, const char *lo
             skip_excerpt = 0;
             fprintf(stderr, "%.*s\n", n, l);
         }
-        i = e + 1;
     }
+    if (clen) fputs(context, stderr);
+    for (int k = 0; k < nseen; k++) free(seen[k]);
+    free(seen);
+    free(context);
 }
 
 /* Compiles c_path (generated from loop_path, src) into exe_path.  0, or 2

@@ -48,6 +48,7 @@ static void sb_printf(sb *b, const char *fmt, ...)
 
 typedef struct array {
     char *name, *type, *s1, *s2;
+    char *s1c, *s2c;    /* the sizes as emitted: with their type check (count_text) */
     int   is_mat;
     int   depth;
     int   loop_level;   /* \LOOP nesting where it was declared */
@@ -298,10 +299,10 @@ static void ensure_text(sb *b, const array *a)
 {
     if (a->is_mat)
         sb_printf(b, "if (!%s) %s = (%s **)ps_mat_alloc(sizeof(%s), (long)(%s), (long)(%s)); ", a->name,
-                  a->name, a->type, a->type, a->s1, a->s2);
+                  a->name, a->type, a->type, a->s1c, a->s2c);
     else
         sb_printf(b, "if (!%s) %s = (%s *)ps_vec_alloc(sizeof(%s), (long)(%s)); ", a->name, a->name,
-                  a->type, a->type, a->s1);
+                  a->type, a->type, a->s1c);
 }
 
 static void pop_scope(gen *g)
@@ -313,6 +314,8 @@ static void pop_scope(gen *g)
         free(a->type);
         free(a->s1);
         free(a->s2);
+        free(a->s1c);
+        free(a->s2c);
     }
 }
 
@@ -331,12 +334,24 @@ static int gen_block(gen *g, const ps_node *c, int ctx)
     return 0;
 }
 
+/* The roles of count arguments and their type checks (below, before gen_construct). */
+enum { ROLE_NONE, ROLE_BYTES, ROLE_INT, ROLE_NUM };
+static char *checked_text(int role, const char *what, const ps_tok *t, const char *text);
+
+/* Argument range r is one number or character literal: its type is plain
+ * (and its value checked at generation, limits.c), so it needs no check. */
+static int plain_literal(gen *g, ps_range r)
+{
+    return r.b == r.a + 1 && (g->t[r.a].kind == PS_TK_NUMBER || g->t[r.a].kind == PS_TK_CHAR);
+}
+
 static int decl_arrays(gen *g, const ps_node *c)
 {
     int is_mat = c->info->kind == PS_K_MAT;
     const char *cname = is_mat ? "MAT" : "VEC";
     char *type = NULL, *s[2] = {NULL, NULL};
     const ps_tok *where[3] = {NULL, NULL, NULL}; /* where TYPE, S1, S2 were given */
+    const ps_tok *vtok[3] = {NULL, NULL, NULL};  /* their values' first tokens */
     int npos = 0, keyed = 0, maxargs = is_mat ? 3 : 2;
     for (int i = 0; i < c->nargs; i++) {
         ps_range r = c->args[i];
@@ -383,12 +398,22 @@ static int decl_arrays(gen *g, const ps_node *c)
             goto fail;
         }
         where[slot] = t0;
+        vtok[slot] = plain_literal(g, val) ? NULL : &g->t[val.a];
+        if (slot > 0 && val.b == val.a + 1 && g->t[val.a].kind == PS_TK_STRING) {
+            gerr(g, &g->t[val.a], "\\%s's %s must be an integer, not a string", c->info->name,
+                 slot == 2 ? "cols (S2:)" : is_mat ? "rows (S1:)" : "length (S1:)");
+            goto fail;
+        }
         *(slot == 0 ? &type : &s[slot - 1]) = range_text(g, val, 0);
     }
     if (!type) {
         gerr(g, &g->t[c->lparen], "\\%s needs the element type (TYPE: t)", cname);
         goto fail;
     }
+    char what_len[64], what_rows[64], what_cols[64];
+    snprintf(what_len, sizeof what_len, "\\\\%s's length (S1:)", c->info->name);
+    snprintf(what_rows, sizeof what_rows, "\\\\%s's rows (S1:)", c->info->name);
+    snprintf(what_cols, sizeof what_cols, "\\\\%s's cols (S2:)", c->info->name);
     sb decl = {0};
     sb_puts(&decl, "");
     for (int i = 0; i < c->nnames; i++) {
@@ -399,6 +424,9 @@ static int decl_arrays(gen *g, const ps_node *c)
         a->type = ps_xstrdup(type);
         a->s1 = ps_xstrdup(s[0] ? s[0] : "ps_problem_size()");
         a->s2 = ps_xstrdup(s[1] ? s[1] : "ps_problem_size()");
+        a->s1c = s[0] && vtok[1] ? checked_text(ROLE_INT, is_mat ? what_rows : what_len, vtok[1], s[0])
+                                 : ps_xstrdup(a->s1);
+        a->s2c = s[1] && vtok[2] ? checked_text(ROLE_INT, what_cols, vtok[2], s[1]) : ps_xstrdup(a->s2);
         a->is_mat = is_mat;
         a->depth = g->depth;
         a->loop_level = g->loop_level;
@@ -479,6 +507,101 @@ static const ps_node *comm_inside(const ps_nodes *ns)
     return NULL;
 }
 
+/* ---- the types of count arguments -------------------------------------------
+ *
+ * An argument that is a size or a count is cast for the runtime call
+ * ((size_t), (long), (int), (double)), and a cast takes a pointer as well:
+ * \MULTIBCAST0("abc") would send the string's address in bytes.  So each is
+ * emitted wrapped in PS_ARG_BYTES / _INT / _NUM (parscope/loop.h), which
+ * refuses any other type at compile time with a message that carries the
+ * argument's place in the .loop file ("ps-loop@LINE:COL: ..."); parscope
+ * build prints it at that place (build.c).  A string literal is refused here
+ * already. */
+
+/* What argument i of a construct of this kind is: its role, and its name
+ * for messages (NULL: not a count). */
+static int count_role(int kind, int i, const char **name)
+{
+    *name = NULL;
+    switch (kind) {
+    case PS_K_OPEN0: if (i == 4) *name = "TRACE_BUF, the trace capacity"; return i == 4 ? ROLE_INT : ROLE_NONE;
+    case PS_K_INIT_ARRAY: if (i == 1) *name = "value"; return i == 1 ? ROLE_NUM : ROLE_NONE;
+    case PS_K_LOOP: *name = "count"; return ROLE_INT;
+    case PS_K_SCALPROD: if (i == 3) *name = "n (the length)"; return i == 3 ? ROLE_INT : ROLE_NONE;
+    case PS_K_MATVECPROD:
+        if (i == 3) *name = "rows";
+        if (i == 4) *name = "cols";
+        return i >= 3 ? ROLE_INT : ROLE_NONE;
+    case PS_K_MATPROD:
+        if (i == 3) *name = "rows";
+        if (i == 4) *name = "inner";
+        if (i == 5) *name = "cols";
+        return i >= 3 ? ROLE_INT : ROLE_NONE;
+    case PS_K_WORK: *name = "flops"; return ROLE_NUM;
+    case PS_K_COMMUNICATE:
+    case PS_K_EXCHANGE:
+        if (i == 0) *name = "bytes";
+        if (i == 1) *name = "distance";
+        if (i == 2) *name = "partners";
+        return i == 0 ? ROLE_BYTES : i <= 2 ? ROLE_INT : ROLE_NONE;
+    case PS_K_MULTIBCAST0:
+    case PS_K_MULTIBCAST_ME:
+    case PS_K_MULTIBCAST_ALTER: *name = "bytes"; return ROLE_BYTES;
+    case PS_K_TREE_BCAST: if (i == 1) *name = "bytes"; return i == 1 ? ROLE_BYTES : ROLE_NONE;
+    case PS_K_TREE_COLLECT_VEC:
+    case PS_K_TREE_DISTRIB_VEC: if (i == 1) *name = "length"; return i == 1 ? ROLE_INT : ROLE_NONE;
+    case PS_K_SEND:
+    case PS_K_BSEND: *name = i == 0 ? "dest" : "words"; return i == 0 ? ROLE_INT : ROLE_NUM;
+    case PS_K_RECEIVE:
+    case PS_K_BRECEIVE: *name = i == 0 ? "src" : "words"; return i == 0 ? ROLE_INT : ROLE_NUM;
+    case PS_K_DATA_MOVE: *name = "bytes"; return ROLE_NUM;
+    default: return ROLE_NONE;
+    }
+}
+
+static const char *const role_must[] = {"", "a byte count (an integer)", "an integer", "a number"};
+static const char *const role_macro[] = {"", "PS_ARG_BYTES", "PS_ARG_INT", "PS_ARG_NUM"};
+
+/* "\\MULTIBCAST0's argument (bytes)", "\\COMMUNICATE's argument 2 (distance)"
+ * as the body of a C string literal when c_literal, else as text. */
+static char *count_what(const char *cname, int nargs, int i, const char *name, int c_literal)
+{
+    const char *bs = c_literal ? "\\\\" : "\\";
+    if (!strcmp(cname, "LOOP")) return ps_xasprintf("%sLOOP's count", bs);
+    if (nargs <= 1) return ps_xasprintf("%s%s's argument (%s)", bs, cname, name);
+    return ps_xasprintf("%s%s's argument %d (%s)", bs, cname, i + 1, name);
+}
+
+/* The text of count argument text (at token t) wrapped in its type check,
+ * or a copy of it when it is not a count. */
+static char *checked_text(int role, const char *what, const ps_tok *t, const char *text)
+{
+    return ps_xasprintf("%s(%d, %d, \"%s\", (%s))", role_macro[role], t->line, t->col, what, text);
+}
+
+static char *count_text(const char *cname, int role, const char *name, int nargs, int i, const ps_tok *t,
+                        const char *text)
+{
+    if (role == ROLE_NONE || !name) return ps_xstrdup(text);
+    char *what = count_what(cname, nargs, i, name, 1);
+    char *r = checked_text(role, what, t, text);
+    free(what);
+    return r;
+}
+
+/* A string literal given as a count: refused at generation. */
+static int count_is_string(gen *g, const ps_node *c, int i)
+{
+    const char *name;
+    int role = count_role(c->info->kind, i, &name);
+    ps_range r = c->args[i];
+    if (role == ROLE_NONE || !name || r.b != r.a + 1 || g->t[r.a].kind != PS_TK_STRING) return 0;
+    char *what = count_what(c->info->name, c->nargs, i, name, 0);
+    int rc = gerr(g, &g->t[r.a], "%s must be %s, not a string", what, role_must[role]);
+    free(what);
+    return rc;
+}
+
 static int gen_construct(gen *g, const ps_node *c, int ctx)
 {
     const ps_tok *nt = &g->t[c->name_tok];
@@ -493,15 +616,23 @@ static int gen_construct(gen *g, const ps_node *c, int ctx)
     for (int i = 0; i < c->nargs && i < 6 && !rc; i++)
         if (ps_lang_literal_check(c->info->kind, i, a[i], why, sizeof why))
             rc = gerr(g, arg_tok(g, c, i), "\\%s: %s", cname, why);
+    for (int i = 0; i < c->nargs && i < 6 && !rc; i++) rc = count_is_string(g, c, i);
     if (rc) {
         for (int i = 0; i < 6; i++) free(a[i]);
         return rc;
+    }
+    /* v[i]: argument i as emitted, a count with its type check */
+    char *v[6] = {0};
+    for (int i = 0; i < c->nargs && i < 6; i++) {
+        const char *name;
+        int role = plain_literal(g, c->args[i]) ? ROLE_NONE : count_role(c->info->kind, i, &name);
+        v[i] = count_text(cname, role, name, c->nargs, i, arg_tok(g, c, i), a[i]);
     }
     sb b = {0};
     sb_puts(&b, "");
     switch (c->info->kind) {
     case PS_K_OPEN0:
-        gline(g, line, "ps_loop_open0((%s), (%s), (%s), (%s), (long)(%s));", a[0], a[1], a[2], a[3], a[4]);
+        gline(g, line, "ps_loop_open0((%s), (%s), (%s), (%s), (long)(%s));", a[0], a[1], a[2], a[3], v[4]);
         g->active = 1;
         g->open_depth = g->depth;
         break;
@@ -518,7 +649,7 @@ static int gen_construct(gen *g, const ps_node *c, int ctx)
         array *x = find_array(g, c, 0);
         ensure_text(&b, x);
         if (c->nargs == 2)
-            sb_printf(&b, "PS_INIT_VALUE(%s, %s, (%s));", x->type, x->name, a[1]);
+            sb_printf(&b, "PS_INIT_VALUE(%s, %s, (%s));", x->type, x->name, v[1]);
         else
             sb_printf(&b, "PS_INIT_RANDOM(%s, %s, %d);", x->type, x->name, ++g->stream);
         gline(g, line, "{ %s }", b.s);
@@ -527,6 +658,11 @@ static int gen_construct(gen *g, const ps_node *c, int ctx)
     case PS_K_LOOP: {
         ensure_level(g, &b);
         char *count = c->nargs ? range_text(g, c->args[0], 1) : ps_xstrdup("ps_problem_size()");
+        if (c->nargs && !plain_literal(g, c->args[0])) {
+            char *w = count_text(cname, ROLE_INT, "count", 1, 0, arg_tok(g, c, 0), count);
+            free(count);
+            count = w;
+        }
         char *it = c->iter_tok != NOTOK
                        ? ps_xasprintf("%.*s", (int)g->t[c->iter_tok].len, g->src + g->t[c->iter_tok].off)
                        : ps_xasprintf("ps__i%d", K);
@@ -555,7 +691,7 @@ static int gen_construct(gen *g, const ps_node *c, int ctx)
         ensure_arg(g, &b, c, 1);
         ensure_arg(g, &b, c, 2);
         array *s = find_array(g, c, 0);
-        sb_printf(&b, "double ps__r = PS_SCALPROD((%s), (%s), (long)(%s)); ", a[1], a[2], n ? n : len);
+        sb_printf(&b, "double ps__r = PS_SCALPROD((%s), (%s), (long)(%s)); ", a[1], a[2], n ? v[3] : len);
         if (s) sb_printf(&b, "%s%s = ps__r;", s->name, s->is_mat ? "[0][0]" : "[0]");
         else sb_printf(&b, "(%s) = ps__r;", a[0]);
         free(len);
@@ -568,7 +704,7 @@ static int gen_construct(gen *g, const ps_node *c, int ctx)
         if (c->nargs == 3 && (rc = need_array(g, c, 1, 1, cname, " (or give rows and cols)"))) break;
         for (int i = 0; i < 3; i++) ensure_arg(g, &b, c, i);
         if (c->nargs == 5)
-            sb_printf(&b, "PS_MATVECPROD((%s), (%s), (%s), (long)(%s), (long)(%s));", a[0], a[1], a[2], a[3], a[4]);
+            sb_printf(&b, "PS_MATVECPROD((%s), (%s), (%s), (long)(%s), (long)(%s));", a[0], a[1], a[2], v[3], v[4]);
         else
             sb_printf(&b, "PS_MATVECPROD((%s), (%s), (%s), ps_arr_rows(%s), ps_arr_cols(%s));", a[0], a[1], a[2],
                       a[1], a[1]);
@@ -584,7 +720,7 @@ static int gen_construct(gen *g, const ps_node *c, int ctx)
         for (int i = 0; i < 3; i++) ensure_arg(g, &b, c, i);
         if (c->nargs == 6)
             sb_printf(&b, "PS_MATPROD((%s), (%s), (%s), (long)(%s), (long)(%s), (long)(%s));", a[0], a[1], a[2],
-                      a[3], a[4], a[5]);
+                      v[3], v[4], v[5]);
         else
             sb_printf(&b, "PS_MATPROD((%s), (%s), (%s), ps_arr_rows(%s), ps_arr_cols(%s), ps_arr_cols(%s));",
                       a[0], a[1], a[2], a[1], a[1], a[2]);
@@ -594,7 +730,7 @@ static int gen_construct(gen *g, const ps_node *c, int ctx)
         break;
     }
     case PS_K_WORK: {
-        char *code = ps_xasprintf("ps_work((double)(%s));", a[0]);
+        char *code = ps_xasprintf("ps_work((double)(%s));", v[0]);
         gen_compute(g, c, code);
         free(code);
         break;
@@ -607,32 +743,32 @@ static int gen_construct(gen *g, const ps_node *c, int ctx)
             ensure_arg(g, &b, c, 4);
         }
         if (c->info->kind == PS_K_EXCHANGE) {
-            gline(g, line, "{ %sps_exchange((size_t)(%s), (int)(%s), (int)(%s), (%s), (%s)); }", b.s, a[0], a[1], a[2],
+            gline(g, line, "{ %sps_exchange((size_t)(%s), (int)(%s), (int)(%s), (%s), (%s)); }", b.s, v[0], v[1], v[2],
                   sbuf, rbuf);
         } else if (c->lbrace == NOTOK) {
-            gline(g, line, "{ %sps_communicate((size_t)(%s), (int)(%s), (int)(%s), (%s), (%s)); }", b.s, a[0], a[1],
-                  a[2], sbuf, rbuf);
+            gline(g, line, "{ %sps_communicate((size_t)(%s), (int)(%s), (int)(%s), (%s), (%s)); }", b.s, v[0], v[1],
+                  v[2], sbuf, rbuf);
         } else {
             /* overlap: sends (and receives) posted before the block, completed after it */
             gline(g, line, "{ ps_comm ps__c%d; %sps_communicate_begin(&ps__c%d, (size_t)(%s), (int)(%s), (int)(%s), (%s), (%s));",
-                  K, b.s, K, a[0], a[1], a[2], sbuf, rbuf);
+                  K, b.s, K, v[0], v[1], v[2], sbuf, rbuf);
             if (!(rc = gen_block(g, c, ctx | CTX_COMPUTE)))
                 gline(g, g->t[c->rbrace].line, "ps_communicate_end(&ps__c%d); }", K);
         }
         break;
     }
     case PS_K_MULTIBCAST0:
-        gline(g, line, "ps_multibcast0((size_t)(%s));", a[0]);
+        gline(g, line, "ps_multibcast0((size_t)(%s));", v[0]);
         break;
     case PS_K_MULTIBCAST_ME:
-        gline(g, line, "ps_multibcast_me((size_t)(%s));", a[0]);
+        gline(g, line, "ps_multibcast_me((size_t)(%s));", v[0]);
         break;
     case PS_K_MULTIBCAST_ALTER:
-        gline(g, line, "ps_multibcast_alter((size_t)(%s));", a[0]);
+        gline(g, line, "ps_multibcast_alter((size_t)(%s));", v[0]);
         break;
     case PS_K_TREE_BCAST:
         ensure_arg(g, &b, c, 0);
-        gline(g, line, "{ %sps_tree_bcast((%s), (size_t)(%s)); }", b.s, a[0], a[1]);
+        gline(g, line, "{ %sps_tree_bcast((%s), (size_t)(%s)); }", b.s, a[0], v[1]);
         break;
     case PS_K_TREE_COLLECT_VEC:
     case PS_K_TREE_DISTRIB_VEC: {
@@ -640,7 +776,7 @@ static int gen_construct(gen *g, const ps_node *c, int ctx)
         ensure_arg(g, &b, c, 0);
         const char *fn = c->info->kind == PS_K_TREE_COLLECT_VEC ? "ps_tree_collect_vec" : "ps_tree_distrib_vec";
         if (c->nargs == 2)
-            gline(g, line, "{ %s%s((%s), sizeof *(%s), (long)(%s)); }", b.s, fn, a[0], a[0], a[1]);
+            gline(g, line, "{ %s%s((%s), sizeof *(%s), (long)(%s)); }", b.s, fn, a[0], a[0], v[1]);
         else
             gline(g, line, "{ %s%s((%s), sizeof *(%s), ps_arr_len(%s)); }", b.s, fn, a[0], a[0], a[0]);
         break;
@@ -658,7 +794,7 @@ static int gen_construct(gen *g, const ps_node *c, int ctx)
                          : k == PS_K_RECEIVE ? "ps_loop_receive"
                          : k == PS_K_BSEND   ? "ps_loop_bsend"
                                              : "ps_loop_breceive";
-        gline(g, line, "%s((int)(%s), (double)(%s));", fn, a[0], a[1]);
+        gline(g, line, "%s((int)(%s), (double)(%s));", fn, v[0], v[1]);
         break;
     }
     case PS_K_WAIT:
@@ -693,7 +829,7 @@ static int gen_construct(gen *g, const ps_node *c, int ctx)
         /* data movement belongs to the comm+data and full variants; plain C
          * inside is data movement, not computation */
         gpp(g, "#if PS_VARIANT >= 1");
-        gline(g, line, "{ double ps__d%d = (double)(%s); ps_data_move_begin();", K, a[0]);
+        gline(g, line, "{ double ps__d%d = (double)(%s); ps_data_move_begin();", K, v[0]);
         if (!(rc = gen_block(g, c, (ctx & ~CTX_COMPUTE) | CTX_NOGUARD | CTX_IN_DATA))) {
             gline(g, g->t[c->rbrace].line, "ps_data_move_end(ps__d%d); }", K);
             gpp(g, "#else");
@@ -736,6 +872,7 @@ static int gen_construct(gen *g, const ps_node *c, int ctx)
         rc = gerr(g, nt, "internal error: construct \\%s has no translation", cname);
     }
     for (int i = 0; i < 6; i++) free(a[i]);
+    for (int i = 0; i < 6; i++) free(v[i]);
     free(b.s);
     return rc;
 }
@@ -2133,6 +2270,8 @@ int ps_gen(const char *src, size_t len, const ps_gen_opts *o, char **out, size_t
         free(g.arr[k].type);
         free(g.arr[k].s1);
         free(g.arr[k].s2);
+        free(g.arr[k].s1c);
+        free(g.arr[k].s2c);
     }
     free(g.arr);
     ns_free(&g.sizes);

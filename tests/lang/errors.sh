@@ -30,6 +30,34 @@ done
     || { echo "parscope build: wrong status or message"; cat "$work/build.err"; fail=1; }
 [ -e "$work/exe" ] && { echo "parscope build: executable written despite the error"; fail=1; }
 
+# count arguments of the wrong type (a pointer, a string, a floating-point
+# value where an integer is wanted): the generated code's checks make the C
+# compiler refuse them, and parscope build prints each at the argument
+# (cc/NAME.err) with no compiler text about parscope/loop.h; with gcc and,
+# when it is installed, clang under the MPI wrapper.  cc/ok_*.loop must build.
+compilers=default
+command -v clang > /dev/null 2>&1 && compilers="default clang"
+for cc in $compilers; do
+    for loop in cc/*.loop; do
+        name=${loop%.loop}
+        if [ "$cc" = clang ]; then
+            (cd cc && OMPI_CC=clang MPICH_CC=clang "$PARSCOPE" build "${loop#cc/}" -o "$work/cc.exe" 2> "$work/cc.err")
+        else
+            (cd cc && "$PARSCOPE" build "${loop#cc/}" -o "$work/cc.exe" 2> "$work/cc.err")
+        fi
+        rc=$?
+        case ${name#cc/} in
+        ok_*) [ $rc -eq 0 ] || { echo "$loop ($cc): exit status $rc, expected 0"; cat "$work/cc.err"; fail=1; }
+              continue ;;
+        esac
+        if [ $rc -ne 2 ]; then echo "$loop ($cc): exit status $rc, expected 2"; fail=1; fi
+        grep -v '^parscope build: \| generated\.$\|: In function' "$work/cc.err" > "$work/cc.msg"
+        if [ "${UPDATE:-0}" = 1 ] && [ "$cc" = default ]; then cp "$work/cc.msg" "$name.err"; continue; fi
+        if ! diff -u "$name.err" "$work/cc.msg"; then echo "$loop ($cc): diagnostic differs"; fail=1; fi
+    done
+done
+rm -f "$work/cc.exe"
+
 # hostile sizes, made here: a 10 MB line (the excerpt shows the part around
 # the column, marked "..."), and a 10 MB expression that is valid
 long=$(printf '%*s' 10000000 '')

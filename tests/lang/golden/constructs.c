@@ -33,11 +33,11 @@ double **A = NULL;
 #line 20 "constructs.loop"
 float **F = NULL;
 #line 21 "constructs.loop"
-{ if (!x) x = (double *)ps_vec_alloc(sizeof(double), (long)(n / 2)); PS_INIT_RANDOM(double, x, 1); }
+{ if (!x) x = (double *)ps_vec_alloc(sizeof(double), (long)(PS_ARG_INT(18, 28, "\\VEC's length (S1:)", (n / 2)))); PS_INIT_RANDOM(double, x, 1); }
 #line 22 "constructs.loop"
-{ if (!y) y = (double *)ps_vec_alloc(sizeof(double), (long)(n / 2)); PS_INIT_VALUE(double, y, (1.5)); }
+{ if (!y) y = (double *)ps_vec_alloc(sizeof(double), (long)(PS_ARG_INT(18, 28, "\\VEC's length (S1:)", (n / 2)))); PS_INIT_VALUE(double, y, (1.5)); }
 #line 23 "constructs.loop"
-{ if (!F) F = (float **)ps_mat_alloc(sizeof(float), (long)(4), (long)(n)); PS_INIT_VALUE(float, F, (0)); }
+{ if (!F) F = (float **)ps_mat_alloc(sizeof(float), (long)(4), (long)(PS_ARG_INT(20, 34, "\\MAT's cols (S2:)", (n)))); PS_INIT_VALUE(float, F, (0)); }
 #line 24 "constructs.loop"
     double s1 = 0;
     long acc = 0; // a line comment with \WORK(3)
@@ -45,7 +45,7 @@ float **F = NULL;
 #line 26 "constructs.loop"
 if (!A) A = (double **)ps_mat_alloc(sizeof(double), (long)(ps_problem_size()), (long)(ps_problem_size())); ps_setup_end();
 #line 26 "constructs.loop"
-{ if (!x) x = (double *)ps_vec_alloc(sizeof(double), (long)(n / 2)); if (!y) y = (double *)ps_vec_alloc(sizeof(double), (long)(n / 2)); if (!A) A = (double **)ps_mat_alloc(sizeof(double), (long)(ps_problem_size()), (long)(ps_problem_size())); if (!F) F = (float **)ps_mat_alloc(sizeof(float), (long)(4), (long)(n)); for (long i = 0, ps__n7 = (long)(ps_iterations() * ps_size() + ps_rank() * 0 + ps_problem_size() / ps_problem_size()); i < ps__n7; i++)
+{ if (!x) x = (double *)ps_vec_alloc(sizeof(double), (long)(PS_ARG_INT(18, 28, "\\VEC's length (S1:)", (n / 2)))); if (!y) y = (double *)ps_vec_alloc(sizeof(double), (long)(PS_ARG_INT(18, 28, "\\VEC's length (S1:)", (n / 2)))); if (!A) A = (double **)ps_mat_alloc(sizeof(double), (long)(ps_problem_size()), (long)(ps_problem_size())); if (!F) F = (float **)ps_mat_alloc(sizeof(float), (long)(4), (long)(PS_ARG_INT(20, 34, "\\MAT's cols (S2:)", (n)))); for (long i = 0, ps__n7 = (long)(PS_ARG_INT(26, 14, "\\LOOP's count", (ps_iterations() * ps_size() + ps_rank() * 0 + ps_problem_size() / ps_problem_size()))); i < ps__n7; i++)
 #line 26 "constructs.loop"
                                                                       {
         int local = (int)i;
@@ -57,7 +57,7 @@ if (!A) A = (double **)ps_mat_alloc(sizeof(double), (long)(ps_problem_size()), (
         
 #if PS_VARIANT == 2
 #line 33 "constructs.loop"
-{ if (!x) x = (double *)ps_vec_alloc(sizeof(double), (long)(n / 2)); if (!y) y = (double *)ps_vec_alloc(sizeof(double), (long)(n / 2)); double ps__r = PS_SCALPROD((x), (y), (long)(ps_arr_len(x))); (s1) = ps__r; }
+{ if (!x) x = (double *)ps_vec_alloc(sizeof(double), (long)(PS_ARG_INT(18, 28, "\\VEC's length (S1:)", (n / 2)))); if (!y) y = (double *)ps_vec_alloc(sizeof(double), (long)(PS_ARG_INT(18, 28, "\\VEC's length (S1:)", (n / 2)))); double ps__r = PS_SCALPROD((x), (y), (long)(ps_arr_len(x))); (s1) = ps__r; }
 #else
 #line 33 "constructs.loop"
 ;
@@ -69,7 +69,7 @@ if (!A) A = (double **)ps_mat_alloc(sizeof(double), (long)(ps_problem_size()), (
             
 #if PS_VARIANT == 2
 #line 35 "constructs.loop"
-{ if (!x) x = (double *)ps_vec_alloc(sizeof(double), (long)(n / 2)); if (!A) A = (double **)ps_mat_alloc(sizeof(double), (long)(ps_problem_size()), (long)(ps_problem_size())); if (!y) y = (double *)ps_vec_alloc(sizeof(double), (long)(n / 2)); PS_MATVECPROD((x), (A), (y), (long)(n / 2), (long)(n / 2)); }
+{ if (!x) x = (double *)ps_vec_alloc(sizeof(double), (long)(PS_ARG_INT(18, 28, "\\VEC's length (S1:)", (n / 2)))); if (!A) A = (double **)ps_mat_alloc(sizeof(double), (long)(ps_problem_size()), (long)(ps_problem_size())); if (!y) y = (double *)ps_vec_alloc(sizeof(double), (long)(PS_ARG_INT(18, 28, "\\VEC's length (S1:)", (n / 2)))); PS_MATVECPROD((x), (A), (y), (long)(PS_ARG_INT(35, 34, "\\MATVECPROD's argument 4 (rows)", (n / 2))), (long)(PS_ARG_INT(35, 41, "\\MATVECPROD's argument 5 (cols)", (n / 2)))); }
 #else
 #line 35 "constructs.loop"
 ;
@@ -96,7 +96,7 @@ ps_work((double)(1e4));
 #line 40 "constructs.loop"
 ps_communicate_end(&ps__c11); }
 #line 41 "constructs.loop"
-{ ps_exchange((size_t)(8 * n), (int)(1), (int)(2), (NULL), (NULL)); }
+{ ps_exchange((size_t)(PS_ARG_BYTES(41, 19, "\\EXCHANGE's argument 1 (bytes)", (8 * n))), (int)(1), (int)(2), (NULL), (NULL)); }
 #if PS_VARIANT >= 1
 #line 42 "constructs.loop"
 { double ps__d14 = (double)(128); ps_data_move_begin();
@@ -115,7 +115,7 @@ ps_data_move_end(ps__d14); }
             acc++;
             
 #line 47 "constructs.loop"
-{ ps_tree_bcast((&acc), (size_t)(sizeof acc)); }
+{ ps_tree_bcast((&acc), (size_t)(PS_ARG_BYTES(47, 31, "\\TREE_BCAST's argument 2 (bytes)", (sizeof acc)))); }
 #line 48 "constructs.loop"
         }
     }
@@ -161,9 +161,9 @@ ps_section_begin("quoted name");
                             {
         
 #line 57 "constructs.loop"
-{ if (!x) x = (double *)ps_vec_alloc(sizeof(double), (long)(n / 2)); ps_tree_collect_vec((x), sizeof *(x), ps_arr_len(x)); }
+{ if (!x) x = (double *)ps_vec_alloc(sizeof(double), (long)(PS_ARG_INT(18, 28, "\\VEC's length (S1:)", (n / 2)))); ps_tree_collect_vec((x), sizeof *(x), ps_arr_len(x)); }
 #line 58 "constructs.loop"
-{ if (!y) y = (double *)ps_vec_alloc(sizeof(double), (long)(n / 2)); ps_tree_distrib_vec((y), sizeof *(y), (long)(n / 2)); }
+{ if (!y) y = (double *)ps_vec_alloc(sizeof(double), (long)(PS_ARG_INT(18, 28, "\\VEC's length (S1:)", (n / 2)))); ps_tree_distrib_vec((y), sizeof *(y), (long)(PS_ARG_INT(58, 30, "\\TREE_DISTRIB_VEC's argument 2 (length)", (n / 2)))); }
 #line 59 "constructs.loop"
     }
 #if PS_SECTIONS
@@ -178,9 +178,9 @@ ps_visible_sync();
     if (nodes > 1) {
         
 #line 62 "constructs.loop"
-ps_loop_send((int)((me + 1) % nodes), (double)(2));
+ps_loop_send((int)(PS_ARG_INT(62, 15, "\\SEND's argument 1 (dest)", ((me + 1) % nodes))), (double)(2));
 #line 63 "constructs.loop"
-ps_loop_receive((int)((me + nodes - 1) % nodes), (double)(2));
+ps_loop_receive((int)(PS_ARG_INT(63, 18, "\\RECEIVE's argument 1 (src)", ((me + nodes - 1) % nodes))), (double)(2));
 #line 64 "constructs.loop"
 ps_waitall();
 #line 65 "constructs.loop"

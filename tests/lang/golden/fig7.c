@@ -15,7 +15,7 @@ int ps__main_main(void)
 
 int myself,allnodes,host,problemsize ;
 #line 8 "fig7.loop"
-ps_loop_open0((&allnodes), (&myself), (&host), (&problemsize), (long)(TRACE_BUF_SIZE));
+ps_loop_open0((&allnodes), (&myself), (&host), (&problemsize), (long)(PS_ARG_INT(10, 15, "\\OPEN0's argument 5 (TRACE_BUF, the trace capacity)", (TRACE_BUF_SIZE))));
 #line 11 "fig7.loop"
 MY_TYPE *sc = NULL; MY_TYPE *vec1 = NULL; MY_TYPE *vec2 = NULL;
 #line 12 "fig7.loop"

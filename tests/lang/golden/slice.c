@@ -56,13 +56,13 @@ ps_visible_sync();
     s = v[0] + v[1];
 #endif
 #line 32 "slice.loop"
-{ for (long ps__i3 = 0, ps__n3 = (long)(ps_iterations()); ps__i3 < ps__n3; ps__i3++)
+{ for (long ps__i3 = 0, ps__n3 = (long)(PS_ARG_INT(32, 12, "\\LOOP's count", (ps_iterations()))); ps__i3 < ps__n3; ps__i3++)
 #line 32 "slice.loop"
                        {
         
 #if PS_VARIANT >= 1
 #line 33 "slice.loop"
-{ double ps__d4 = (double)(2 * bytes); ps_data_move_begin();
+{ double ps__d4 = (double)(PS_ARG_NUM(33, 20, "\\DATA_MOVE's argument (bytes)", (2 * bytes))); ps_data_move_begin();
 #line 33 "slice.loop"
                               {
             memcpy(b, a, bytes);
@@ -81,7 +81,7 @@ ps_data_move_end(ps__d4); }
         b = t;
         
 #line 41 "slice.loop"
-{ ps_communicate((size_t)(counts[0]), (int)(1), (int)(1), (NULL), (NULL)); }
+{ ps_communicate((size_t)(PS_ARG_BYTES(41, 22, "\\COMMUNICATE's argument 1 (bytes)", (counts[0]))), (int)(1), (int)(1), (NULL), (NULL)); }
 #if PS_VARIANT == 2
 #line 42 "slice.loop"
         s += v[2];

@@ -19,7 +19,7 @@ static double work_on(double *v, int n)
 }
 static void ring(int bytes) { 
 #line 11 "toplevel.loop"
-{ ps_communicate((size_t)(bytes), (int)(1), (int)(1), (NULL), (NULL)); }
+{ ps_communicate((size_t)(PS_ARG_BYTES(11, 44, "\\COMMUNICATE's argument 1 (bytes)", (bytes))), (int)(1), (int)(1), (NULL), (NULL)); }
 #line 11 "toplevel.loop"
                                                          }
 int ps__main_main(void)
@@ -39,7 +39,7 @@ ps_loop_open0((&nodes), (&me), (&host), (&psize), (long)(1000));
 #line 22 "toplevel.loop"
 ps_setup_end();
 #line 22 "toplevel.loop"
-{ ps_communicate((size_t)(amount), (int)(1), (int)(1), (NULL), (NULL)); }
+{ ps_communicate((size_t)(PS_ARG_BYTES(22, 18, "\\COMMUNICATE's argument 1 (bytes)", (amount))), (int)(1), (int)(1), (NULL), (NULL)); }
 #line 23 "toplevel.loop"
     if (me == 0) {
         
@@ -78,7 +78,7 @@ ps_waitall();
         
 #if PS_VARIANT == 2
 #line 40 "toplevel.loop"
-ps_work((double)(u));
+ps_work((double)(PS_ARG_NUM(40, 15, "\\WORK's argument (flops)", (u))));
 #else
 #line 40 "toplevel.loop"
 ;

@@ -35,7 +35,7 @@ double *x = NULL; double *y = NULL;
 #line 17 "activity.loop"
 if (!x) x = (double *)ps_vec_alloc(sizeof(double), (long)(ps_problem_size())); if (!y) y = (double *)ps_vec_alloc(sizeof(double), (long)(ps_problem_size())); ps_setup_end();
 #line 17 "activity.loop"
-{ if (!x) x = (double *)ps_vec_alloc(sizeof(double), (long)(ps_problem_size())); if (!y) y = (double *)ps_vec_alloc(sizeof(double), (long)(ps_problem_size())); for (long it = 0, ps__n4 = (long)(ps_iterations()); it < ps__n4; it++)
+{ if (!x) x = (double *)ps_vec_alloc(sizeof(double), (long)(ps_problem_size())); if (!y) y = (double *)ps_vec_alloc(sizeof(double), (long)(ps_problem_size())); for (long it = 0, ps__n4 = (long)(PS_ARG_INT(17, 15, "\\LOOP's count", (ps_iterations()))); it < ps__n4; it++)
 #line 17 "activity.loop"
                           {
         
@@ -76,7 +76,7 @@ ps_section_end("solve");
 }
 #if PS_VARIANT >= 1
 #line 23 "activity.loop"
-{ double ps__d8 = (double)(sizeof buf); ps_data_move_begin();
+{ double ps__d8 = (double)(PS_ARG_NUM(23, 20, "\\DATA_MOVE's argument (bytes)", (sizeof buf))); ps_data_move_begin();
 #line 23 "activity.loop"
                                {
             memcpy(buf, y, sizeof buf);
@@ -88,7 +88,7 @@ ps_data_move_end(ps__d8); }
 ;
 #endif
 #line 26 "activity.loop"
-{ ps_comm ps__c9; ps_communicate_begin(&ps__c9, (size_t)(sizeof buf), (int)(1), (int)(1), (NULL), (NULL));
+{ ps_comm ps__c9; ps_communicate_begin(&ps__c9, (size_t)(PS_ARG_BYTES(26, 22, "\\COMMUNICATE's argument 1 (bytes)", (sizeof buf))), (int)(1), (int)(1), (NULL), (NULL));
 #line 26 "activity.loop"
                                        {
             
