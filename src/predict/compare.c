@@ -348,15 +348,8 @@ static const char *inherited_str(const json_t *doc, const json_t *top, const cha
 static void workload_key(const json_t *doc, const json_t *top, char *buf, size_t len)
 {
     const char *w = inherited_str(doc, top, "workload");
-    if (!w) {
-        buf[0] = '\0';
-        return;
-    }
-    const char *base = strrchr(w, '/');
-    base = base ? base + 1 : w;
-    size_t n = strlen(base);
-    if (n > 5 && !strcmp(base + n - 5, ".loop")) n -= 5;
-    snprintf(buf, len, "%.*s", (int)n, base);
+    if (!w) buf[0] = '\0';
+    else ps_workload_key(w, buf, len);
 }
 
 static long long param(const json_t *doc, const char *key)

@@ -137,16 +137,6 @@ static void headline(char *buf, size_t len, const json_t *d)
     else snprintf(buf, len, "%s", t);
 }
 
-/* A workload's name without its directory and .loop ("./w.loop" is "w"). */
-static void base_name(const char *w, char *buf, size_t len)
-{
-    const char *b = strrchr(w, '/');
-    b = b ? b + 1 : w;
-    size_t n = strlen(b);
-    if (n > 5 && !strcmp(b + n - 5, ".loop")) n -= 5;
-    snprintf(buf, len, "%.*s", (int)n, b);
-}
-
 /* Whether the trace a document names is another run's (its rank count or
  * its workload differ): 1 with why, else 0. */
 static int other_run(const json_t *doc, const ps_trace *t, char *why, size_t len)
@@ -162,8 +152,8 @@ static int other_run(const json_t *doc, const ps_trace *t, char *why, size_t len
     int other = 0;
     if (w && tw && *w && *tw) {
         char a[256], b[256];
-        base_name(w, a, sizeof a);
-        base_name(tw, b, sizeof b);
+        ps_workload_key(w, a, sizeof a);
+        ps_workload_key(tw, b, sizeof b);
         if ((other = strcmp(a, b) != 0)) snprintf(why, len, "workload %s, this document's %s", b, a);
     }
     json_decref(meta);

@@ -393,3 +393,12 @@ char *ps_relpath(const char *from_dir, const char *target)
     strcat(out, b[cut] == '/' ? b + cut + 1 : b + cut);
     return out;
 }
+
+void ps_workload_key(const char *workload, char *buf, size_t len)
+{
+    const char *base = strrchr(workload, '/');
+    base = base ? base + 1 : workload;
+    size_t n = strlen(base);
+    if (n > 5 && !strcmp(base + n - 5, ".loop")) n -= 5;
+    snprintf(buf, len, "%.*s", (int)n, base);
+}

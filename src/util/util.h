@@ -66,6 +66,11 @@ void ps_rmtree(const char *path);
  * else target as given).  Caller frees. */
 char *ps_relpath(const char *from_dir, const char *target);
 
+/* A workload's name as results give it: a .loop file by its base name
+ * without the extension ("./dir/w.loop" is "w"); any other name as it is,
+ * without its directory. */
+void ps_workload_key(const char *workload, char *buf, size_t len);
+
 /* Formats err like snprintf. */
 void ps_seterr(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 

@@ -26,16 +26,6 @@
 #include "whitebox/whitebox.h"
 #include "workloads/workloads.h"
 
-/* A .loop file is named by its base name, as 'parscope run' names it. */
-static void workload_name(const char *w, char *buf, size_t len)
-{
-    const char *base = strrchr(w, '/');
-    base = base ? base + 1 : w;
-    size_t n = strlen(base);
-    if (n > 5 && !strcmp(base + n - 5, ".loop")) n -= 5;
-    snprintf(buf, len, "%.*s", (int)n, base);
-}
-
 /* The document from what was measured so far (failures is shared). */
 static json_t *whitebox_doc(const ps_whitebox_spec *s, ps_wb_data *d, ps_machine *m, const char *workload, long size,
                             long iterations, int trials, int nv, json_t *failures, int interrupted)
@@ -183,7 +173,7 @@ int ps_whitebox_run(const ps_whitebox_spec *s, json_t **doc, char *err, size_t e
                 interrupted = 1;
                 break;
             }
-            workload_name(r.workload, workload, sizeof workload);
+            ps_workload_key(r.workload, workload, sizeof workload);
             size = r.size;
             iterations = r.iterations;
             ps_wb_sample *smp = &d.sample[v][k];
