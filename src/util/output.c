@@ -1,6 +1,7 @@
 /* output.c - every file parscope writes (see output.h). */
 #include "util/output.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -356,6 +357,67 @@ static file_id id_of(const char *path)
     return id;
 }
 
+/* The directories an output check made (parents first), and the process
+ * that made them.  When it ends, each that holds nothing but its lock goes
+ * again, deepest first: a command refused after the check (exit 2: a bad
+ * workload, an output that exists), or stopped before it wrote anything,
+ * leaves no directory behind, nor the missing parents it made. */
+static char *made[64];
+static int nmade;
+static pid_t made_by;
+
+static int only_the_lock(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d) return 0;
+    struct dirent *e;
+    int only = 1;
+    while (only && (e = readdir(d)))
+        only = !strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") || ps_is_dir_lock(e->d_name);
+    closedir(d);
+    return only;
+}
+
+static void remove_unused_dirs(void)
+{
+    if (getpid() != made_by) return; /* a forked child that ended: not its to undo */
+    for (int k = nmade; k-- > 0;) {
+        if (only_the_lock(made[k])) {
+            char *lock = ps_xasprintf("%s/%s", made[k], PS_DIR_LOCK_NAME);
+            unlink(lock);
+            free(lock);
+            rmdir(made[k]);
+        }
+        free(made[k]);
+    }
+    nmade = 0;
+}
+
+/* ps_mkdirs, noting each level it makes. */
+static int mkdirs_noted(const char *path, char *err, size_t errlen)
+{
+    char buf[PATH_MAX];
+    if (snprintf(buf, sizeof buf, "%s", path) >= (int)sizeof buf) {
+        ps_seterr(err, errlen, "%s: path too long", path);
+        return -1;
+    }
+    for (char *p = buf + 1;; p++) {
+        if (*p != '/' && *p != '\0') continue;
+        char c = *p;
+        *p = '\0';
+        if (mkdir(buf, 0777) == 0 && nmade < (int)(sizeof made / sizeof *made)) {
+            if (!made_by) {
+                made_by = getpid();
+                atexit(remove_unused_dirs);
+            }
+            made[nmade++] = ps_xstrdup(buf);
+        }
+        if (c == '\0') break;
+        *p = c;
+    }
+    return ps_mkdirs(path, err, errlen);
+}
+
 int ps_outputs_check(const ps_output_spec *outs, int nouts, const char *const *inputs, int ninputs, int force,
                      char *err, size_t errlen)
 {
@@ -407,7 +469,7 @@ int ps_outputs_check(const ps_output_spec *outs, int nouts, const char *const *i
                 ps_seterr(e, sizeof e, "%s: exists already (use --force to replace it)", s->path);
                 rc = -1;
             } else if (s->kind == PS_OUTPUT_DIR) {
-                rc = ps_mkdirs(s->path, e, sizeof e) || dir_writable(s->path, e, sizeof e) ||
+                rc = mkdirs_noted(s->path, e, sizeof e) || dir_writable(s->path, e, sizeof e) ||
                      ps_dir_lock(s->path, e, sizeof e) ? -1 : 0;
             } else {
                 char dir[PATH_MAX];

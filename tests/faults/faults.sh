@@ -85,6 +85,13 @@ overwrite)
   ln -s r.json alias.json
   expect 2 "is also an input" -- "$ps" report r.json -o alias.json --force
   check "report -o LINK-TO-INPUT left the input" cmp -s r.json r.orig
+  # a command refused after its outputs were checked leaves none of the directories the check made
+  expect 2 "unknown workload 'nosuch'" -- "$ps" run nosuch -n 2 --trace nd1
+  check "a refused run left no --trace directory" test ! -e nd1
+  expect 2 "nodir does not exist" -- "$ps" run fingerprint -n 2 --trace deep/a/b -o nodir/x.json
+  check "a refused run left none of the --trace directory's parents" test ! -e deep
+  expect 2 "exists already" -- "$ps" predict fingerprint -m "$src/machines/sp2.ini" -n 2 --trace nd3 -o r.json
+  check "a refused prediction left no --trace directory" test ! -e nd3
   # a workload's built-in name is not a file: --trace may make a directory so named
   expect 0 "" -- "$ps" run fingerprint -n 2 -q --trace fingerprint -o fingerprint/result.json
   # the trace a result names is an input too, for the result's documents and its points'
