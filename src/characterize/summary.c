@@ -424,6 +424,12 @@ json_t *ps_characterize_summary(const char *dir, int ranks, double budget, doubl
     json_object_set_new(s, "ranks", json_integer(ranks));
     json_object_set_new(s, "budget_s", json_real(budget));
     json_object_set_new(s, "elapsed_s", json_real(elapsed));
+    /* a budget overrun beyond a quarter is said: the budget chose the steps' sizes, the machine took longer */
+    if (budget > 0 && elapsed > 1.25 * budget)
+        json_object_set_new(s, "budget_note",
+                            json_sprintf("took %.0f s against a budget of %.0f s: the budget chooses each step's "
+                                         "size, and this machine needed longer for them (the steps' seconds are "
+                                         "in steps)", elapsed, budget));
     json_object_set_new(s, "interrupted", json_boolean(interrupted));
     json_object_set_new(s, "machine", ps_machine_meta());
     /* a machine busy with other work before we began makes every figure a floor */
@@ -618,6 +624,8 @@ void ps_characterize_print(const json_t *s, FILE *f)
     fprintf(f, "  main bottleneck [%s]: %s: %s\n", str(b, "verdict"), str(b, "name"), str(b, "reason"));
     const char *warn = json_string_value(json_object_get(s, "warning"));
     if (warn) fprintf(f, "  warning: %s\n", warn);
+    const char *bn = json_string_value(json_object_get(s, "budget_note"));
+    if (bn) fprintf(f, "  budget: %s\n", bn);
     json_t *missing = json_object_get(s, "missing");
     if (json_array_size(missing)) {
         fprintf(f, "  missing:");
@@ -646,6 +654,8 @@ int ps_characterize_report_html(FILE *out, const json_t *s, const char *dir, con
     ps_html_note(out, "Main bottleneck [%s]: %s. %s.", str(b, "verdict"), str(b, "name"), str(b, "reason"));
     const char *warn = json_string_value(json_object_get(s, "warning"));
     if (warn) ps_html_note(out, "Warning: %s.", warn);
+    const char *bn = json_string_value(json_object_get(s, "budget_note"));
+    if (bn) ps_html_note(out, "Budget: %s.", bn);
     ps_html_kv_begin(out);
     ps_html_kv(out, "Machine", "%s (%s, %s cores, %s)", str(m, "host"), str(m, "cpu"),
                ps_fig(a, sizeof a, "%.0f", ps_json_num(m, "cores")), str(m, "mpi"));

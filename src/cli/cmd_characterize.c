@@ -56,6 +56,8 @@ int ps_cmd_characterize(int argc, char **argv)
     int n, rc = ps_opt_parse(&cmd, argc, argv, &n);
     if (rc != PS_OPT_GO) return rc;
     if (ps_inside_mpi()) return ps_opt_error(cmd.name, "run it outside an MPI job: it launches its own jobs");
+    if (o.ranks == 1)
+        return ps_opt_error(cmd.name, "-n 1: the probe's ping-pong and the sweep need at least 2 ranks");
     if (o.ranks <= 0) {
         long cores = sysconf(_SC_NPROCESSORS_ONLN);
         o.ranks = cores >= 2 ? (int)cores : 2;

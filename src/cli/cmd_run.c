@@ -57,8 +57,24 @@ static int env_rank(void)
 /* Already a rank of an MPI job (mpirun -n 4 parscope run cg): run the
  * built-in workload here; rank 0 writes the trace, prints the sheet, and
  * writes the result JSON afterwards.  One trial. */
+/* The job's size from the launcher's environment; 0 when it says none. */
+static int env_size(void)
+{
+    static const char *vars[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE", NULL};
+    for (int i = 0; vars[i]; i++) {
+        const char *v = getenv(vars[i]);
+        if (v && *v) return atoi(v);
+    }
+    return 0;
+}
+
 static int run_inside(const ps_opt_cmd *c, const char *workload, const run_opts *o, char **extra)
 {
+    /* the job's size is the rank count: an -n that differs would be silently ignored */
+    int size = env_size();
+    if (o->ranks > 0 && size > 0 && o->ranks != size)
+        return ps_opt_error(c->name, "-n %d: this MPI job has %d ranks, and inside a job they are the rank count "
+                                     "(leave -n out, or start the job with %d)", o->ranks, size, o->ranks);
     const ps_workload *w = ps_workload_find(workload);
     if (!w || !w->entry)
         return ps_opt_error(c->name, "inside an MPI job only built-in workloads run directly ('%s' is not one); "

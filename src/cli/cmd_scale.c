@@ -78,8 +78,9 @@ int ps_cmd_scale(int argc, char **argv)
     const ps_opt opts[] = {
         KEY(0, "max-ranks", "N", PS_K_MAX_RANKS, "largest P (default: the machine's cores)"),
         KEY(0, "ranks", "LIST", PS_K_RANKS, "processor counts, e.g. 1,2,4 (default 1, 2, 4 .. N); must include 1"),
-        KEY(0, "variations", "LIST", PS_K_VARIATIONS, "clue: all (default) or some of base,int,double,rearrange,\n"
-                                                       "nodeorder,vonneumann,scatter,cellwise"),
+        KEY(0, "variations", "LIST", PS_K_VARIATIONS, "clue: some of base,int,double,rearrange,nodeorder,\n"
+                                                       "vonneumann,scatter,cellwise,long, or all (default:\n"
+                                                       "all but long)"),
         COMMON(PS_OPT_TRIALS(NULL, "runs per point (default 3)"), PS_K_TRIALS),
         PS_OPT_BOOL(0, "auto-trials", &auto_trials, "3 to 10 runs per point: more where the best two trials differ by\n"
                                                    "more than --spread-target, until --time-budget is spent"),

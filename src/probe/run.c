@@ -51,8 +51,15 @@ int ps_probe_run(const ps_probe_opts *o, json_t **doc, ps_machine *m, char *err,
         if (done > 0) {
             char e2[512];
             *doc = ps_probe_analyze(raw, m, e2, sizeof e2);
-            if (*doc) {
-                int planned = (int)json_integer_value(json_object_get(raw, "rounds_planned"));
+            int planned = (int)json_integer_value(json_object_get(raw, "rounds_planned"));
+            if (*doc && done >= planned) {
+                /* every round was written before the job was stopped (in its ending): the
+                 * measurement is whole, and says what happened after it */
+                json_object_set_new(*doc, "stopped_after_the_rounds", json_string(lr.message));
+                fprintf(stderr, "parscope: probe: warning: %s, after all %d rounds were measured: the model is "
+                                "whole\n", lr.message, planned);
+                rc = 0;
+            } else if (*doc) {
                 json_object_set_new(*doc, "interrupted", json_true());
                 json_object_set_new(*doc, "complete", json_false());
                 json_object_set_new(*doc, "rounds_planned", json_integer(planned));

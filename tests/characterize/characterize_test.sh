@@ -11,6 +11,9 @@ ok()   { passes=$((passes + 1)); }
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
 # usage errors
+"$ps" characterize -n 1 -o "$tmp/one" > "$tmp/out" 2>&1; rc=$?
+[ $rc -eq 2 ] && grep -q "\-n 1: the probe's ping-pong and the sweep need at least 2 ranks" "$tmp/out" && [ ! -e "$tmp/one" ] && ok ||
+  fail "characterize -n 1: $rc $(cat "$tmp/out")"
 "$ps" characterize --steps bogus -o "$tmp/x" > "$tmp/out" 2>&1; rc=$?
 [ $rc -eq 2 ] && grep -q "unknown step 'bogus'" "$tmp/out" && ok || fail "bad --steps: $rc $(cat "$tmp/out")"
 "$ps" characterize --budget 5 -o "$tmp/x" > "$tmp/out" 2>&1; rc=$?

@@ -1,3 +1,4 @@
 /* test_list.h - the characterize folder's unit tests (tests/common/check.h). */
 TEST_ENTRY(failed_fit_text)
 TEST_ENTRY(failed_fit_html)
+TEST_ENTRY(budget_overrun)

@@ -68,3 +68,29 @@ TEST_IMPL(failed_fit_html)
     free(page);
     json_decref(s);
 }
+
+/* A run that took more than a quarter beyond its budget says so, in the JSON, the text and the page;
+ * within a quarter nothing is said. */
+TEST_IMPL(budget_overrun)
+{
+    const ps_characterize_step steps[] = {{"probe", 0, 10, ""}, {"fingerprint", 0, 2, ""}};
+    json_t *over = ps_characterize_summary(PS_TEST_DATA "/data/failed-fit", 2, 30, 40, steps, 2, 0, NAN);
+    json_t *within = ps_characterize_summary(PS_TEST_DATA "/data/failed-fit", 2, 30, 37, steps, 2, 0, NAN);
+    CHECK(!json_object_get(within, "budget_note"));
+    const char *note = json_string_value(json_object_get(over, "budget_note"));
+    CHECK(note && strstr(note, "took 40 s against a budget of 30 s"), "%s", note ? note : "(none)");
+    char *text, *page;
+    size_t n;
+    FILE *f = open_memstream(&text, &n);
+    ps_characterize_print(over, f);
+    fclose(f);
+    CHECK(strstr(text, "  budget: took 40 s against a budget of 30 s"), "%s", text);
+    f = open_memstream(&page, &n);
+    CHECK(ps_characterize_report_html(f, over, NULL, NULL) == 0);
+    fclose(f);
+    CHECK(strstr(page, "Budget: took 40 s against a budget of 30 s"), "%s", page);
+    free(text);
+    free(page);
+    json_decref(over);
+    json_decref(within);
+}

@@ -113,6 +113,9 @@ expect 0 "time \(s\)" -- "$ps" predict cg -m "$src/machines/sp2.ini" -n 2 -o "$t
 expect 0 "Execution time" -- "${PS_MPIEXEC:-mpiexec}" -n 2 "$ps" run fingerprint -o "$tmp/inside.json"
 python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert d['params']['ranks']==2 and d['sheet']['messages_sent']==16, d['sheet']" \
   "$tmp/inside.json" && passes=$((passes + 1)) || { echo "FAIL: the result of a run inside an MPI job"; fails=$((fails + 1)); }
+# inside a job its size is the rank count: an -n that differs is refused, not ignored
+expect 2 "\-n 4: this MPI job has 2 ranks" -- "${PS_MPIEXEC:-mpiexec}" -n 2 "$ps" run fingerprint -n 4 -q
+expect 0 "Execution time" -- "${PS_MPIEXEC:-mpiexec}" -n 2 "$ps" run fingerprint -n 2
 # a result to a device is written into it, never renamed over it
 expect 0 '"kind": "run"' -- "$ps" run "$prog" -n 2 -q -o /dev/stdout
 { [ -L /dev/stdout ] || [ -c /dev/stdout ]; } && passes=$((passes + 1)) || { echo "FAIL: /dev/stdout was replaced"; fails=$((fails + 1)); }
