@@ -177,5 +177,6 @@ int ps_cmd_probe(int argc, char **argv)
         else fprintf(stderr, "parscope: probe: %s: the model and plots are from those rounds only\n", err);
         return ps_interrupted() ? ps_interrupt_status() : rc ? rc : 1;
     }
-    return rc;
+    /* stopped after its last round: the model is whole, and the stop is still told */
+    return rc ? rc : ps_interrupted() ? ps_interrupt_status() : 0;
 }

@@ -398,6 +398,11 @@ static int check_input(predict_ctx *c, char *err, size_t errlen)
 {
     const char *w = c->o->workload;
     if (ps_machine_load(c->o->machine_path, &c->m, err, errlen)) return 2;
+    /* said even with -q: the model's figures are from part of a measurement */
+    if (strstr(c->m.source, "INTERRUPTED"))
+        fprintf(stderr, "parscope predict: warning: the machine model %s is from an interrupted probe (%s): its "
+                        "figures are from fewer rounds than planned\n",
+                c->o->machine_path, c->m.source);
     if (c->m.bsp_fit_note[0] && !c->o->quiet)
         fprintf(stderr, "parscope predict: %s has no BSP g and l (its h-relation fit failed: %s); the prediction uses "
                         "the estimator's latency, word time and flop time only\n",

@@ -5,6 +5,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "launch/launch.h"
 #include "launch/meta.h"
@@ -56,8 +57,8 @@ int ps_probe_run(const ps_probe_opts *o, json_t **doc, ps_machine *m, char *err,
                 /* every round was written before the job was stopped (in its ending): the
                  * measurement is whole, and says what happened after it */
                 json_object_set_new(*doc, "stopped_after_the_rounds", json_string(lr.message));
-                fprintf(stderr, "parscope: probe: warning: %s, after all %d rounds were measured: the model is "
-                                "whole\n", lr.message, planned);
+                fprintf(stderr, "parscope: probe: %s, after all %d rounds were measured: the model is whole\n",
+                        lr.message, planned);
                 rc = 0;
             } else if (*doc) {
                 json_object_set_new(*doc, "interrupted", json_true());
@@ -68,6 +69,11 @@ int ps_probe_run(const ps_probe_opts *o, json_t **doc, ps_machine *m, char *err,
                                     json_sprintf("rounds %d to %d of %d", done + 1, planned, planned));
                 ps_seterr(err, errlen, "%s; %d of %d rounds measured, rounds %d to %d missing", lr.message, done,
                           planned, done + 1, planned);
+                /* the model file says it too: a later predict -m reads only it */
+                size_t l = strlen(m->source);
+                if (l > 0 && m->source[l - 1] == ')') m->source[--l] = '\0';
+                snprintf(m->source + l, sizeof m->source - l, "; INTERRUPTED: %d of %d rounds measured)", done,
+                         planned);
                 rc = PS_PROBE_PARTIAL;
             }
         }

@@ -159,12 +159,38 @@ probe_signals)
   pid=$!
   if wait_for 25 sh -c 'ls parscope-probe*/raw.json' > /dev/null 2>&1; then
     stop_job INT $pid 130 "SIGINT after a round"
-    check "SIGINT: the message says what is missing" grep -Eq "interrupted.*rounds? [0-9]+ to [0-9]+ missing|missing" out
     check "SIGINT: the machine model is written" test -s m.ini
-    check "SIGINT: the JSON is written and says it was interrupted" json_ok p.json \
-      'd.get("interrupted") is True and d.get("complete") is False and "missing" in d'
+    if grep -q "after all [0-9]* rounds were measured: the model is whole" out; then
+      # the stop came after the last round (a tiny probe's are short): whole, and said so
+      check "SIGINT after the last round: the JSON is whole" json_ok p.json \
+        '"interrupted" not in d and "missing" not in d and "stopped_after_the_rounds" in d'
+      check "SIGINT after the last round: the model is not marked interrupted" bash -c "! grep -q INTERRUPTED m.ini"
+    else
+      check "SIGINT: the message says what is missing" grep -Eq "interrupted.*rounds? [0-9]+ to [0-9]+ missing" out
+      check "SIGINT: the machine model says it is from an interrupted probe" grep -Eq "^source = .*INTERRUPTED: [0-9]+ of [0-9]+ rounds measured" m.ini
+      expect 0 "warning: the machine model m.ini is from an interrupted probe" -- "$ps" predict fingerprint -m m.ini -n 2 -q
+      check "SIGINT: the JSON is written and says it was interrupted" json_ok p.json \
+        'd.get("interrupted") is True and d.get("complete") is False and "missing" in d'
+    fi
   else
     fail "no round of the tiny probe ended within 25 s"
+    kill -9 $pid
+  fi
+  # a quick probe's rounds take seconds: SIGINT after its first is a partial measurement, said in the
+  # JSON, the message and the model file, and a prediction from that model warns
+  check "the stopped tiny probe left no scratch directory" sh -c '! ls -d parscope-probe* 2> /dev/null'
+  rm -rf parscope-probe*
+  "$ps" probe --quick -n 2 -o mq.ini --json pq.json --svg-dir qsvg -q > outq 2>&1 &
+  pid=$!
+  if wait_for 40 sh -c 'ls parscope-probe*/raw.json' > /dev/null 2>&1; then
+    stop_job INT $pid 130 "SIGINT after a quick probe's first round"
+    check "SIGINT: the message says what is missing" grep -Eq "interrupted.*; [0-9]+ of [0-9]+ rounds measured, rounds [0-9]+ to [0-9]+ missing" outq
+    check "SIGINT: the machine model says it is from an interrupted probe" grep -Eq "^source = .*INTERRUPTED: [0-9]+ of [0-9]+ rounds measured" mq.ini
+    expect 0 "warning: the machine model mq.ini is from an interrupted probe" -- "$ps" predict fingerprint -m mq.ini -n 2 -q
+    check "SIGINT: the JSON says it was interrupted" json_ok pq.json \
+      'd.get("interrupted") is True and d.get("complete") is False and d["missing"].startswith("rounds ")'
+  else
+    fail "no round of the quick probe ended within 40 s: $(cat outq)"
     kill -9 $pid
   fi
   # SIGTERM before anything was measured: exit 143, one line, no files, nothing left
