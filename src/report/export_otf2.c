@@ -716,9 +716,9 @@ static int is_otf2_archive(const char *dir, char *other, size_t len)
     if (!yes) snprintf(other, len, "no traces.otf2");
     yes = yes && only_entries(dir, archive_top, other, len);
     if (yes && ps_is_dir(sub) && !only_entries(sub, archive_part, other, len)) {
-        char o[300];
-        snprintf(o, sizeof o, "traces/%s", other);
+        char *o = ps_xasprintf("traces/%s", other);
         snprintf(other, len, "%s", o);
+        free(o);
         yes = 0;
     }
     free(anchor);
