@@ -62,20 +62,17 @@ static int check(const ps_opt_cmd *c, predict_args *a)
     const char *inputs[] = {a->o.workload, a->o.machine_path};
     if (ps_check_outputs(c, outs, 6, inputs, 2, a->force)) return 2;
     if (!a->o.nranks && !streams) return ps_opt_error(c->name, "-n LIST is required");
-    /* a trace already there is replaced only with --force (as run's), each count's where it goes */
-    for (int k = 0; a->o.trace_dir && !a->force && k < (a->o.nranks > 0 ? a->o.nranks : 1); k++) {
+    /* a trace already there is replaced only with --force (as run's), each count's where it goes;
+     * replaced, its exports beside it are said to describe the earlier run */
+    for (int k = 0; a->o.trace_dir && k < (a->o.nranks > 0 ? a->o.nranks : 1); k++) {
         char prev[PATH_MAX + 32];
         if (a->o.nranks > 1) snprintf(prev, sizeof prev, "%s/p%d/trace.pst", a->o.trace_dir, a->o.ranks[k]);
         else snprintf(prev, sizeof prev, "%s/trace.pst", a->o.trace_dir);
-        if (ps_file_exists(prev))
+        if (!ps_file_exists(prev)) continue;
+        if (!a->force)
             return ps_opt_error(c->name, "--trace %s: holds a trace already (%s; use --force to replace it)",
                                 a->o.trace_dir, prev);
-    }
-    for (int k = 0; a->o.trace_dir && a->force && k < (a->o.nranks > 0 ? a->o.nranks : 1); k++) {
-        char prev[PATH_MAX + 32];
-        if (a->o.nranks > 1) snprintf(prev, sizeof prev, "%s/p%d/trace.pst", a->o.trace_dir, a->o.ranks[k]);
-        else snprintf(prev, sizeof prev, "%s/trace.pst", a->o.trace_dir);
-        if (ps_file_exists(prev)) ps_export_note_stale(c->name, prev);
+        ps_export_note_stale(c->name, prev);
     }
     if (!a->o.nranks) a->o.nranks = 1; /* ranks[0] = 0: whatever the streams hold */
     if (streams && a->o.nranks > 1) return ps_opt_error(c->name, "-n: recorded streams have one processor count");
@@ -93,20 +90,16 @@ static int check(const ps_opt_cmd *c, predict_args *a)
 static void traces_relative_to(json_t *doc, const char *output)
 {
     if (!strcmp(output, "-")) return;
-    char *jdir = ps_xstrdup(output), *slash = strrchr(jdir, '/');
-    if (slash) *slash = '\0';
-    const char *from = slash ? (jdir[0] ? jdir : "/") : ".";
     json_t *pts = json_object_get(doc, "points");
     size_t np = json_is_array(pts) ? json_array_size(pts) : 0;
     for (size_t i = 0; i <= np; i++) {
         json_t *d = i < np ? json_array_get(pts, i) : doc;
         const char *t = json_string_value(json_object_get(d, "trace"));
         if (!t || t[0] == '/') continue;
-        char *rel = ps_relpath(from, t);
+        char *rel = ps_relpath_beside(output, t);
         json_object_set_new(d, "trace", json_string(rel));
         free(rel);
     }
-    free(jdir);
 }
 
 /* --compare: the measured runs, and the relative errors; the measured

@@ -44,30 +44,33 @@ static int variant_opt(const char *v, void *dest, char *err, size_t errlen)
     return 0;
 }
 
-static int env_rank(void)
+/* The first of the launchers' variables that is set, as a number; 0 when
+ * none is. */
+static int env_first(const char *const *vars)
 {
-    static const char *vars[] = {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK", NULL};
     for (int i = 0; vars[i]; i++) {
         const char *v = getenv(vars[i]);
         if (v && *v) return atoi(v);
     }
     return 0;
+}
+
+static int env_rank(void)
+{
+    static const char *const vars[] = {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK", NULL};
+    return env_first(vars);
+}
+
+/* The job's size from the launcher's environment; 0 when it says none. */
+static int env_size(void)
+{
+    static const char *const vars[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE", NULL};
+    return env_first(vars);
 }
 
 /* Already a rank of an MPI job (mpirun -n 4 parscope run cg): run the
  * built-in workload here; rank 0 writes the trace, prints the sheet, and
  * writes the result JSON afterwards.  One trial. */
-/* The job's size from the launcher's environment; 0 when it says none. */
-static int env_size(void)
-{
-    static const char *vars[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE", NULL};
-    for (int i = 0; vars[i]; i++) {
-        const char *v = getenv(vars[i]);
-        if (v && *v) return atoi(v);
-    }
-    return 0;
-}
-
 static int run_inside(const ps_opt_cmd *c, const char *workload, const run_opts *o, char **extra)
 {
     /* the job's size is the rank count: an -n that differs would be silently ignored */
@@ -190,10 +193,7 @@ static int write_result(const run_opts *o, const ps_run_result *r, const char *t
 {
     char *rel = NULL, err[1024];
     if (tracefile[0] && strcmp(o->output, "-")) {
-        char *jdir = ps_xstrdup(o->output), *slash = strrchr(jdir, '/');
-        if (slash) *slash = '\0';
-        rel = ps_relpath(slash ? (jdir[0] ? jdir : "/") : ".", tracefile);
-        free(jdir);
+        rel = ps_relpath_beside(o->output, tracefile);
     }
     double *samples = ps_xcalloc((size_t)(r->ntrials ? r->ntrials : 1), sizeof *samples);
     for (int k = 0; k < r->ntrials; k++) samples[k] = r->trial[k].time;

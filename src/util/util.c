@@ -394,6 +394,15 @@ char *ps_relpath(const char *from_dir, const char *target)
     return out;
 }
 
+char *ps_relpath_beside(const char *file, const char *target)
+{
+    char *dir = ps_xstrdup(file), *slash = strrchr(dir, '/');
+    if (slash) *slash = '\0';
+    char *rel = ps_relpath(slash ? (dir[0] ? dir : "/") : ".", target);
+    free(dir);
+    return rel;
+}
+
 void ps_workload_key(const char *workload, char *buf, size_t len)
 {
     const char *base = strrchr(workload, '/');

@@ -65,6 +65,8 @@ void ps_rmtree(const char *path);
 /* The path of `target` relative to directory `from_dir` (both must exist;
  * else target as given).  Caller frees. */
 char *ps_relpath(const char *from_dir, const char *target);
+/* target relative to the directory that holds file (a JSON naming it). */
+char *ps_relpath_beside(const char *file, const char *target);
 
 /* A workload's name as results give it: a .loop file by its base name
  * without the extension ("./dir/w.loop" is "w"); any other name as it is,
