@@ -428,7 +428,7 @@ static int check_before_construct(parser *P, size_t last, size_t lo, size_t ctok
             missing_semi = 1;
         } else if (ch == '+' || ch == '-') {
             size_t q = prev_sig(P, last, lo);
-            missing_semi = q == last - 1 && ps_tok_is(P->src, &P->t[q], ch); /* x++ or x-- */
+            missing_semi = q != NOTOK && q + 1 == last && ps_tok_is(P->src, &P->t[q], ch); /* x++ or x-- */
         }
     } else if (t->kind == PS_TK_IDENT) {
         if (is_ident_tok(P, last, "else") || is_ident_tok(P, last, "do")) return 0;
