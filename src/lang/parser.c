@@ -214,9 +214,20 @@ static int check_arity(parser *P, ps_node *c, const char *cname)
                          n);
 }
 
+/* A second argument list (the '(' at k) right after a construct's. */
+static int second_args(parser *P, size_t k, const char *cname, int kind)
+{
+    return ps_diag_error(P->d, P->t[k].line, P->t[k].col,
+                         "unexpected '(' after \\%s(...): a construct takes one argument list, \\%s%s", cname, cname,
+                         kind == PS_K_LOOP ? " [name] [(count)] { ... }" : signature(kind));
+}
+
 static int parse_block(parser *P, size_t *ip, ps_node *c, const char *cname)
 {
     size_t j = next_sig(P, *ip);
+    if (is_punct(P, j, '(') && *ip > 0 && is_punct(P, *ip - 1, ')') && c->lparen != NOTOK &&
+        P->t[j].line == P->t[*ip - 1].line)
+        return second_args(P, j, cname, c->info->kind);
     if (!is_punct(P, j, '{')) {
         size_t at = P->t[j].kind == PS_TK_EOF ? c->name_tok : j;
         return ps_diag_error(P->d, P->t[at].line, P->t[at].col, "\\%s needs a block: \\%s%s", cname, cname,
@@ -232,6 +243,30 @@ static int parse_block(parser *P, size_t *ip, ps_node *c, const char *cname)
     c->rbrace = j;
     *ip = j + 1;
     return 0;
+}
+
+/* Token k follows a construct that ended at token `end` (its ')' or its
+ * block's '}') without a ';'.  The ';' is optional, so a new statement may
+ * begin there, but not with a token no statement begins with (')', ']', ',',
+ * '.', '->', '=', '?', ':', '|', '^', '/', '%', '<', '>', '[', '#') nor, on
+ * the line of the argument list, a second argument list (\WORK(3)(4)): both
+ * would apply the construct as if it were a value.  0, or 2 with the
+ * diagnostic at k. */
+static int check_after_construct(parser *P, const ps_node *c, size_t k, size_t end, const char *cname)
+{
+    const ps_tok *t = &P->t[k];
+    if (t->kind != PS_TK_PUNCT) return 0;
+    char ch = P->src[t->off];
+    if (ch == '(' && ps_tok_is(P->src, &P->t[end], ')') && t->line == P->t[end].line)
+        return second_args(P, k, cname, c->info->kind);
+    /* k is not EOF (a punctuation token), so k + 1 is a token */
+    int arrow = ch == '-' && ps_tok_is(P->src, &P->t[k + 1], '>') && P->t[k + 1].off == t->off + 1;
+    if (!arrow && !strchr(")],.=?:|^/%<>[#", ch)) return 0;
+    return ps_diag_error(P->d, t->line, t->col,
+                         "unexpected '%s' after \\%s%s%s: '\\%s' is a statement and cannot be part of an "
+                         "expression (end it with ';')",
+                         arrow ? "->" : (char[2]){ch, 0}, cname, c->lparen != NOTOK ? "(...)" : "",
+                         ps_tok_is(P->src, &P->t[end], '}') ? " { ... }" : "", cname);
 }
 
 static int parse_construct(parser *P, size_t *ip, ps_nodes *out)
@@ -306,7 +341,13 @@ static int parse_construct(parser *P, size_t *ip, ps_nodes *out)
         } else {
             k = next_sig(P, j);
             if (is_punct(P, k, ';')) j = k + 1;
+            else if (check_after_construct(P, c, k, j - 1, cname)) return 2;
         }
+    }
+    /* after a block: what no statement begins with */
+    if (c->rbrace != NOTOK && j == c->rbrace + 1) {
+        size_t k = next_sig(P, j);
+        if (!is_punct(P, k, ';') && check_after_construct(P, c, k, c->rbrace, cname)) return 2;
     }
     c->toks = (ps_range){i, j};
     *ip = j;
