@@ -13,6 +13,7 @@
 
 #include "lang/codegen.h"
 #include "lang/diag.h"
+#include "lang/source.h"
 #include "util/output.h"
 #include "util/proc.h"
 #include "util/util.h"
@@ -351,7 +352,7 @@ int ps_build_file(const char *loop_path, const char *variant, const char *exe, c
         paths = &found;
     }
     size_t len = 0;
-    char *src = ps_read_text(loop_path, &len, err, errlen);
+    char *src = ps_lang_read_source(loop_path, NULL, &len, err, errlen);
     if (!src) return 2;
     char *c = NULL;
     size_t clen = 0;
@@ -488,7 +489,7 @@ int ps_build_cached(const char *loop_path, const char *variant, char *exe_out, s
                     size_t errlen)
 {
     size_t len = 0;
-    char *src = ps_read_text(loop_path, &len, err, errlen);
+    char *src = ps_lang_read_source(loop_path, NULL, &len, err, errlen);
     if (!src) return 2;
     int rc = ps_build_cached_source(loop_path, src, len, variant, exe_out, exe_len, err, errlen);
     free(src);

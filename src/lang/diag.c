@@ -60,9 +60,16 @@ static size_t printable(const char *s, size_t n, char *out, size_t outlen)
 
 /* "PATH:LINE:COL: KIND: MSG", the offending line (tabs kept so the caret
  * lines up under them) and the caret.  Of a long line, the part around the
- * column is shown, marked "..."; a character of several bytes is one place. */
+ * column is shown, marked "..."; a character of several bytes is one place.
+ * Without a source (d->src NULL) the first line alone. */
 static void format(const ps_diag *d, const char *kind, int line, int col, const char *msg, char *out, size_t outlen)
 {
+    if (!d->src) { /* no text (a file that could not be read): the first line only */
+        char safe[1024];
+        printable(msg, strlen(msg), safe, sizeof safe);
+        snprintf(out, outlen, "%.1000s:%d:%d: %s: %s\n", d->path, line, col, kind, safe);
+        return;
+    }
     size_t p = 0;
     for (int l = 1; l < line && p < d->len; p++)
         if (d->src[p] == '\n') l++;

@@ -30,6 +30,8 @@ typedef struct ps_diag {
     char         *notes_text; /* every note formatted as above, or NULL */
 } ps_diag;
 
+/* src NULL: no text to show (the file could not be read); an error is then
+ * its first line alone. */
 void ps_diag_init(ps_diag *d, const char *path, const char *src, size_t len);
 /* Frees the notes (the error needs no freeing). */
 void ps_diag_free(ps_diag *d);

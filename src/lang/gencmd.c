@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lang/source.h"
 #include "util/options.h"
 #include "util/output.h"
 #include "util/util.h"
@@ -12,7 +13,7 @@
 int ps_gen_file(const char *path, const ps_gen_opts *o, char **out, size_t *outlen, char *err, size_t errlen)
 {
     size_t len = 0;
-    char *src = ps_read_text(path, &len, err, errlen);
+    char *src = ps_lang_read_source(path, o->path, &len, err, errlen);
     if (!src) return 2;
     ps_diag d;
     ps_diag_init(&d, o->path ? o->path : path, src, len);

@@ -169,6 +169,22 @@ int ps_lex(const char *src, size_t len, ps_toks *out, ps_diag *d)
     out->v = NULL;
     out->n = 0;
     int at_line_start = 1;   /* only blanks since the last newline: '#' starts a directive */
+    /* a NUL byte, anywhere (in a comment too): not a text file (a NUL would
+     * end the text for every C tool after this one) */
+    const char *nul = memchr(src, '\0', len);
+    if (nul) {
+        int line = 1, col = 1;
+        for (const char *p = src; p < nul; p++) {
+            if (*p == '\n') {
+                line++;
+                col = 1;
+            } else {
+                col++;
+            }
+        }
+        ps_diag_error(d, line, col, "a NUL byte in the file: a LOOP program is text (is this a binary file?)");
+        goto fail;
+    }
     while (x.p < x.n) {
         size_t off = x.p;
         int line = x.line, col = x.col;
@@ -259,6 +275,12 @@ int ps_lex(const char *src, size_t len, ps_toks *out, ps_diag *d)
                 continue;
             }
             ps_diag_error(d, line, col, "stray '\\' in program (a construct is '\\NAME')");
+            goto fail;
+        }
+        if ((unsigned char)c < 32 || c == 127) {
+            /* a control character outside comments and literals: C has none
+             * (compilers call it a "stray '\1' in program") */
+            ps_diag_error(d, line, col, "stray control character (byte 0x%02X) in program", (unsigned)(unsigned char)c);
             goto fail;
         }
         adv(&x);

@@ -75,6 +75,32 @@ echo "previous" > "$work/keep.c"
 "$GEN" e02_arg_count.loop -o "$work/keep.c" 2> /dev/null
 [ "$(cat "$work/keep.c")" = previous ] || { echo "a failed gen replaced the existing output"; fail=1; }
 
+# input that is not a LOOP program's text, refused in the same form, with
+# no source line to show: a file that does not exist, a directory, a file
+# over the 32 MiB limit (sparse, so never read) or a pipe past it; /dev/zero
+# at its first NUL, without reading it to the end
+check_input() {  # path first-line-of-the-message
+    timeout 60 "$GEN" "$1" -o "$work/in.c" < "${3:-/dev/null}" 2> "$work/in.err"
+    local rc=$?
+    if [ $rc -ne 2 ] || [ "$(head -n 1 "$work/in.err")" != "$2" ] || [ -e "$work/in.c" ]; then
+        echo "$1: status $rc or message wrong"; head -c 600 "$work/in.err"; fail=1
+    fi
+}
+check_input "$work/missing.loop" "$work/missing.loop:1:1: error: cannot open the file: No such file or directory"
+[ "$(wc -l < "$work/in.err")" -eq 1 ] || { echo "a missing file: more than the message"; fail=1; }
+mkdir "$work/dir.loop"
+check_input "$work/dir.loop" "$work/dir.loop:1:1: error: is a directory, not a LOOP program"
+truncate -s 33M "$work/big.loop"
+check_input "$work/big.loop" "$work/big.loop:1:1: error: the file is larger than 32 MiB: too large for a LOOP program"
+rm -f "$work/big.loop"
+yes 'int x;' | head -c 34000000 > "$work/big.txt"
+check_input /dev/stdin "/dev/stdin:1:1: error: the file is larger than 32 MiB: too large for a LOOP program" "$work/big.txt"
+rm -f "$work/big.txt"
+check_input /dev/zero "/dev/zero:1:1: error: a NUL byte in the file: a LOOP program is text (is this a binary file?)"
+"$PARSCOPE" build "$work/missing.loop" -o "$work/exe" 2> "$work/in.err"
+[ $? -eq 2 ] && [ "$(cat "$work/in.err")" = "$work/missing.loop:1:1: error: cannot open the file: No such file or directory" ] ||
+    { echo "parscope build of a missing file: wrong status or message"; cat "$work/in.err"; fail=1; }
+
 # usage errors
 expect() {  # status command...
     local want=$1; shift
