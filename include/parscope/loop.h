@@ -182,7 +182,11 @@ void ps_loop_breceive(int src, double words);
  * build prints the message there) and says what was given instead.  The
  * value is x itself, evaluated once (0 when refused, so that the cast around
  * it adds no error of its own).  Without GCC's or Clang's
- * __builtin_classify_type (or in C++) they are x unchecked. */
+ * __builtin_classify_type (or in C++) they are x unchecked.
+ * Pointer arguments (\OPEN0's ints, arrays, \TREE_BCAST's data, the
+ * buffers) are passed unwrapped: the generator refuses a literal there (a
+ * string, a character, a number other than 0 where NULL is taken), and any
+ * other expression meets the functions' prototypes above. */
 #if defined(__GNUC__) && !defined(__cplusplus)
 /* GCC's type classes: 1 integer, 2 char, 3 enum, 4 bool, 5 pointer (arrays,
  * strings and functions decay to it), 8 floating, 12 structure, 13 union */

@@ -589,13 +589,150 @@ static char *count_text(const char *cname, int role, const char *name, int nargs
     return r;
 }
 
+/* ---- literals whose kind is certain ------------------------------------------ */
+
+/* Whether the number or character literal token t has the value 0 (0, 0L,
+ * 0x0, 00, '\0', '\x00'): a null pointer constant. */
+static int zero_literal(gen *g, const ps_tok *t)
+{
+    const char *s = g->src + t->off;
+    size_t n = t->len;
+    if (t->kind == PS_TK_NUMBER) {
+        while (n > 1 && strchr("uUlL", s[n - 1])) n--;
+        size_t k = n > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X') ? 2 : 0;
+        if (k == n) return 0;
+        for (; k < n; k++)
+            if (s[k] != '0') return 0;
+        return 1;
+    }
+    if (t->kind == PS_TK_CHAR) {
+        while (n > 0 && *s != '\'') s++, n--; /* L'\0', u'\0' */
+        if (n < 4 || s[1] != '\\' || s[n - 1] != '\'') return 0;
+        size_t k = s[2] == 'x' ? 3 : 2;
+        if (k >= n - 1) return 0;
+        for (; k < n - 1; k++)
+            if (s[k] != '0') return 0;
+        return 1;
+    }
+    return 0;
+}
+
+/* The kind of literal argument r is whatever its context, or 0 when it is
+ * not certainly one: PS_TK_STRING (string literals, concatenated),
+ * PS_TK_CHAR, or PS_TK_NUMBER (after one sign too), each inside any number
+ * of parentheses.  *zero: a number or character of value 0. */
+static int literal_kind(gen *g, ps_range r, int *zero)
+{
+    *zero = 0;
+    size_t a = ps_next_sig(g->p, r.a), b = r.b; /* significant tokens [a, b) */
+    while (b > a && (g->t[b - 1].kind == PS_TK_WS || g->t[b - 1].kind == PS_TK_COMMENT)) b--;
+    /* one pair of parentheses around everything at a time */
+    while (b > a + 1 && ps_tok_is(g->src, &g->t[a], '(') && ps_tok_is(g->src, &g->t[b - 1], ')')) {
+        int depth = 0;
+        size_t k = a;
+        for (; k < b - 1; k++) {
+            if (ps_tok_is(g->src, &g->t[k], '(')) depth++;
+            else if (ps_tok_is(g->src, &g->t[k], ')') && --depth == 0) break;
+        }
+        if (k != b - 1) break; /* (a)(b): the first '(' closes before the end */
+        a = ps_next_sig(g->p, a + 1);
+        b--;
+        while (b > a && (g->t[b - 1].kind == PS_TK_WS || g->t[b - 1].kind == PS_TK_COMMENT)) b--;
+    }
+    if (a >= b) return 0;
+    int strings = 1;
+    for (size_t k = a; k < b && strings; k++)
+        strings = g->t[k].kind == PS_TK_STRING || g->t[k].kind == PS_TK_WS || g->t[k].kind == PS_TK_COMMENT;
+    if (strings) return PS_TK_STRING;
+    if (ps_tok_is(g->src, &g->t[a], '-') || ps_tok_is(g->src, &g->t[a], '+')) {
+        a = ps_next_sig(g->p, a + 1);
+        if (a >= b || g->t[a].kind != PS_TK_NUMBER) return 0;
+    }
+    if (ps_next_sig(g->p, a + 1) < b) return 0; /* more than one token */
+    if (g->t[a].kind != PS_TK_NUMBER && g->t[a].kind != PS_TK_CHAR) return 0;
+    *zero = zero_literal(g, &g->t[a]);
+    return g->t[a].kind;
+}
+
+/* ---- pointer arguments -------------------------------------------------------
+ *
+ * \OPEN0's four ints, the kernels' and tree operations' arrays, \TREE_BCAST's
+ * data and the buffers of \COMMUNICATE and \EXCHANGE are pointers, passed as
+ * written.  A literal there is wrong for certain, yet the C compiler takes a
+ * string (any pointer converts to void *: the program would write into it)
+ * and a nonzero number with a warning only (up to GCC 13: the program would
+ * dereference address 3).  Such a literal is refused here, at the argument;
+ * any other expression (a name, &x, buf + k) is the C compiler's to check.
+ * 0 (NULL) is accepted where the runtime takes NULL: \TREE_BCAST's data and
+ * the optional buffers.  (\INIT_ARRAY's array must be a \VEC or \MAT name,
+ * checked with the names.) */
+
+enum { PTR_NONE, PTR_INT, PTR_ARRAY, PTR_RESULT, PTR_BUFFER };
+
+/* What pointer argument i of a construct of this kind is, with its name
+ * for messages; PTR_NONE: not a pointer.  *nullable: NULL is accepted. */
+static int ptr_role(int kind, int i, const char **name, int *nullable)
+{
+    static const char *const open0[] = {"nodes", "me", "host", "psize"};
+    static const char *const yax[] = {"y", "A", "x"}, *const cab[] = {"C", "A", "B"};
+    *name = NULL;
+    *nullable = 0;
+    switch (kind) {
+    case PS_K_OPEN0: if (i > 3) return PTR_NONE; *name = open0[i]; return PTR_INT;
+    case PS_K_SCALPROD:
+        if (i > 2) return PTR_NONE;
+        *name = i == 0 ? "s" : i == 1 ? "x" : "y";
+        return i == 0 ? PTR_RESULT : PTR_ARRAY;
+    case PS_K_MATVECPROD: if (i > 2) return PTR_NONE; *name = yax[i]; return PTR_ARRAY;
+    case PS_K_MATPROD: if (i > 2) return PTR_NONE; *name = cab[i]; return PTR_ARRAY;
+    case PS_K_COMMUNICATE:
+    case PS_K_EXCHANGE:
+        if (i < 3) return PTR_NONE;
+        *name = i == 3 ? "sendbuf" : "recvbuf";
+        *nullable = 1;
+        return PTR_BUFFER;
+    case PS_K_TREE_BCAST:
+        if (i != 0) return PTR_NONE;
+        *name = "ptr";
+        *nullable = 1;
+        return PTR_BUFFER;
+    case PS_K_TREE_COLLECT_VEC:
+    case PS_K_TREE_DISTRIB_VEC: if (i != 0) return PTR_NONE; *name = "vec"; return PTR_ARRAY;
+    default: return PTR_NONE;
+    }
+}
+
+/* A literal given where a pointer is wanted: refused at generation. */
+static int pointer_is_literal(gen *g, const ps_node *c, int i)
+{
+    const char *name;
+    int nullable, zero;
+    int role = ptr_role(c->info->kind, i, &name, &nullable);
+    if (role == PTR_NONE) return 0;
+    int lk = literal_kind(g, c->args[i], &zero);
+    if (!lk || (nullable && zero && lk != PS_TK_STRING)) return 0;
+    char must[64];
+    snprintf(must, sizeof must, "%s%s",
+             role == PTR_INT      ? "a pointer to an int, such as &"
+             : role == PTR_ARRAY  ? "an array (a \\VEC, a \\MAT or a pointer)"
+             : role == PTR_RESULT ? "a variable or a \\VEC to hold the result"
+             : nullable           ? "a pointer to a buffer or NULL"
+                                  : "a pointer to a buffer",
+             role == PTR_INT ? name : "");
+    const char *given = lk == PS_TK_STRING ? "a string literal" : lk == PS_TK_CHAR ? "a character literal" : "a number";
+    char *what = count_what(c->info->name, c->nargs, i, name, 0);
+    int rc = gerr(g, &g->t[ps_next_sig(g->p, c->args[i].a)], "%s must be %s, not %s", what, must, given);
+    free(what);
+    return rc;
+}
+
 /* A string literal given as a count: refused at generation. */
 static int count_is_string(gen *g, const ps_node *c, int i)
 {
     const char *name;
-    int role = count_role(c->info->kind, i, &name);
+    int role = count_role(c->info->kind, i, &name), zero;
     ps_range r = c->args[i];
-    if (role == ROLE_NONE || !name || r.b != r.a + 1 || g->t[r.a].kind != PS_TK_STRING) return 0;
+    if (role == ROLE_NONE || !name || literal_kind(g, r, &zero) != PS_TK_STRING) return 0;
     char *what = count_what(c->info->name, c->nargs, i, name, 0);
     int rc = gerr(g, &g->t[r.a], "%s must be %s, not a string", what, role_must[role]);
     free(what);
@@ -617,6 +754,7 @@ static int gen_construct(gen *g, const ps_node *c, int ctx)
         if (ps_lang_literal_check(c->info->kind, i, a[i], why, sizeof why))
             rc = gerr(g, arg_tok(g, c, i), "\\%s: %s", cname, why);
     for (int i = 0; i < c->nargs && i < 6 && !rc; i++) rc = count_is_string(g, c, i);
+    for (int i = 0; i < c->nargs && i < 6 && !rc; i++) rc = pointer_is_literal(g, c, i);
     if (rc) {
         for (int i = 0; i < 6; i++) free(a[i]);
         return rc;
