@@ -450,7 +450,7 @@ config_nul)
   expect 2 "bad.conf:1:14: a NUL byte: not a text file" -- "$ps" scale cg --config bad.conf -o S
   check "no sweep started" test ! -e S/scale.json
   printf '#include "LOOP.h"\nint main(void) { return 0; }\0junk\n' > nul.loop
-  expect 2 "nul.loop:2:29: a NUL byte" -- "$ps" build nul.loop -o nul
+  expect 2 "nul.loop:2:29: error: a NUL byte" -- "$ps" build nul.loop -o nul
   ;;
 
 # 16. SIGINT during run -k 3: the JSON says it was interrupted and what is missing
