@@ -104,6 +104,12 @@ static int list_has(const char *list, const char *name)
 
 int ps_characterize_check_steps(const char *list, char *err, size_t errlen)
 {
+    const char *why;
+    int empty = ps_list_empty_element(list, &why);
+    if (empty) {
+        ps_seterr(err, errlen, "element %d of '%s' is empty (%s)", empty, list, why);
+        return -1;
+    }
     char *copy = ps_xstrdup(list), *save = NULL;
     int rc = 0;
     for (char *t = strtok_r(copy, ",", &save); t && !rc; t = strtok_r(NULL, ",", &save))

@@ -40,9 +40,11 @@ typedef struct predict_args {
 static int counts_opt(const char *v, void *dest, char *err, size_t errlen)
 {
     predict_args *a = dest;
-    a->o.nranks = ps_parse_rank_list(v, a->ranks, PS_PREDICT_MAX_POINTS);
+    char why[256];
+    a->o.nranks = ps_parse_rank_list(v, a->ranks, PS_PREDICT_MAX_POINTS, PS_MAX_RANKS, why, sizeof why);
     if (a->o.nranks > 0) return 0;
-    ps_seterr(err, errlen, "'%s' is not a list of processor counts (4, 1,2,4, 1-16, 1,2,4,...,64)", v);
+    a->o.nranks = 0;
+    ps_seterr(err, errlen, "'%s' is not a list of processor counts: %s (4 | 1,2,4 | 1-16 | 1,2,4,...,64)", v, why);
     return -1;
 }
 

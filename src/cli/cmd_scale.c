@@ -77,7 +77,8 @@ int ps_cmd_scale(int argc, char **argv)
     int auto_trials = 0;
     const ps_opt opts[] = {
         KEY(0, "max-ranks", "N", PS_K_MAX_RANKS, "largest P (default: the machine's cores)"),
-        KEY(0, "ranks", "LIST", PS_K_RANKS, "processor counts, e.g. 1,2,4 (default 1, 2, 4 .. N); must include 1"),
+        KEY(0, "ranks", "LIST", PS_K_RANKS, "processor counts, each 1..4096: 1,2,4 | 1-4 | 1,2,4,...,16 (default\n"
+                                         "1, 2, 4 .. N); must include 1"),
         KEY(0, "variations", "LIST", PS_K_VARIATIONS, "clue: some of base,int,double,rearrange,nodeorder,\n"
                                                        "vonneumann,scatter,cellwise,long, or all (default:\n"
                                                        "all but long)"),

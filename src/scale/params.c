@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "launch/meta.h"
+#include "util/options.h"
 #include "util/util.h"
 
 static const char *const key_names[PS_K__COUNT] = {
@@ -97,23 +98,18 @@ static int parse_bytes(const char *s, long *out)
     return 0;
 }
 
-static int parse_ranks(ps_scale_params *p, const char *s)
+static int parse_ranks(ps_scale_params *p, const char *s, char *err, size_t errlen)
 {
-    int n = 0, list[PS_SCALE_MAX_POINTS];
-    char *copy = ps_xstrdup(s), *save = NULL;
-    int rc = 0;
-    for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-        long v;
-        if (n >= PS_SCALE_MAX_POINTS || ps_parse_long(t, 1, PS_SCALE_MAX_RANKS_LIMIT, &v) != 0) {
-            rc = -1;
-            break;
-        }
+    int list[PS_SCALE_MAX_POINTS];
+    int n = ps_parse_rank_list(s, list, PS_SCALE_MAX_POINTS, PS_SCALE_MAX_RANKS_LIMIT, err, errlen);
+    if (n < 0) return -1;
+    int kept = 0;
+    for (int i = 0; i < n; i++) { /* each count once */
         int dup = 0;
-        for (int i = 0; i < n; i++) dup |= list[i] == (int)v;
-        if (!dup) list[n++] = (int)v;
+        for (int j = 0; j < kept; j++) dup |= list[j] == list[i];
+        if (!dup) list[kept++] = list[i];
     }
-    free(copy);
-    if (rc || n == 0) return -1;
+    n = kept;
     for (int i = 1; i < n; i++) /* ascending */
         for (int j = i; j > 0 && list[j - 1] > list[j]; j--) {
             int t = list[j];
@@ -129,6 +125,12 @@ static int parse_variations(ps_scale_params *p, const char *s, char *err, size_t
 {
     const ps_ca_variation *list[16];
     int n = 0;
+    const char *why;
+    int empty = ps_list_empty_element(s, &why);
+    if (empty) {
+        ps_seterr(err, errlen, "element %d of '%s' is empty (%s)", empty, s, why);
+        return -1;
+    }
     if (!strcmp(s, "all")) {
         for (const ps_ca_variation *v = ps_ca_variations; v->name; v++) list[n++] = v;
     } else {
@@ -208,13 +210,18 @@ int ps_scale_params_set(ps_scale_params *p, const char *key, const char *value, 
     }
     long l;
     double d;
+    char why[256];
     const char *expect = NULL;
     switch (k) {
     case PS_K_MAX_RANKS:
         expect = set_rank_count(value, &p->max_ranks);
         break;
     case PS_K_RANKS:
-        if (parse_ranks(p, value)) expect = "a comma-separated list of rank counts 1..4096";
+        if (parse_ranks(p, value, why, sizeof why)) {
+            ps_seterr(err, errlen, "bad value '%s' for %s: %s; expected a comma-separated list of rank counts "
+                      "1..%d (1,2,4 | 1-4 | 1,2,4,...,64)", value, key_names[k], why, PS_SCALE_MAX_RANKS_LIMIT);
+            return -1;
+        }
         break;
     case PS_K_VARIATIONS:
         if (parse_variations(p, value, err, errlen)) return -1;

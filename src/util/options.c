@@ -200,45 +200,136 @@ void ps_opt_help(const ps_opt_cmd *c, FILE *f)
     if (c->notes) fprintf(f, "\n%s", c->notes);
 }
 
-int ps_parse_rank_list(const char *s, int *out, int max)
+/* Whether x is on the progression from x0 by step (a difference, or a ratio). */
+static int on_progression(long x0, long step, int ratio, long x)
 {
-    int n = 0, rc = 0;
-    char *copy = ps_xstrdup(s), *save = NULL;
-    for (char *tok = strtok_r(copy, ",", &save); tok && !rc; tok = strtok_r(NULL, ",", &save)) {
+    if (ratio) {
+        while (x0 < x) x0 *= step;
+        return x0 == x;
+    }
+    return x >= x0 && (x - x0) % step == 0;
+}
+
+/* "a,b,...,z" after a and b (and the count before them, if any) are in out:
+ * continues the step from a to b up to z, which must be on it. */
+static int continue_list(int *out, int *n, int max, long end, char *err, size_t errlen)
+{
+    long x0 = out[*n - 2], x1 = out[*n - 1];
+    if (x1 <= x0) {
+        ps_seterr(err, errlen, "'...' needs two counts that go up before it (%ld, %ld)", x0, x1);
+        return -1;
+    }
+    if (end <= x1) {
+        ps_seterr(err, errlen, "'...' must end above %ld, the count before it (got %ld)", x1, end);
+        return -1;
+    }
+    long diff = x1 - x0, ratio = x1 % x0 == 0 ? x1 / x0 : 0;
+    int arith = 1, geom = ratio > 1;
+    if (*n >= 3) { /* a third count before says which step it is */
+        long xm = out[*n - 3];
+        if (x0 - xm == diff) geom = 0;
+        else if (geom && xm * ratio == x0) arith = 0;
+    }
+    int on_geom = geom && on_progression(x1, ratio, 1, end), on_arith = arith && on_progression(x1, diff, 0, end);
+    if (!on_geom && !on_arith) {
+        /* the nearest counts on it, by the ratio where that is the step it may be */
+        long below = x1, above;
+        if (geom) {
+            while (below * ratio < end) below *= ratio;
+            above = below * ratio;
+        } else {
+            below = x1 + (end - x1) / diff * diff;
+            above = below + diff;
+        }
+        if (below == x1)
+            ps_seterr(err, errlen, "%ld is not on the progression %ld, %ld, %ld, ... that '...' continues (end it "
+                      "at %ld, or give %ld without '...')", end, x0, x1, above, above, end);
+        else
+            ps_seterr(err, errlen, "%ld is not on the progression %ld, %ld, %ld, ... that '...' continues (end it "
+                      "at %ld or %ld, or add %ld after the end: ...,%ld,%ld)", end, x0, x1, geom ? x1 * ratio : x1 + diff,
+                      below, above, end, below, end);
+        return -1;
+    }
+    /* a and b both double and differ (2,4): the end says which; on both, the ratio */
+    int by_ratio = on_geom;
+    for (long x = x1; x < end;) {
+        x = by_ratio ? x * ratio : x + diff;
+        if (*n >= max) {
+            ps_seterr(err, errlen, "more than %d counts", max);
+            return -1;
+        }
+        out[(*n)++] = (int)x;
+    }
+    return 0;
+}
+
+int ps_parse_rank_list(const char *s, int *out, int max, int limit, char *err, size_t errlen)
+{
+    int n = 0, rc = 0, pos = 0;
+    char *copy = ps_xstrdup(s);
+    char lim[32];
+    snprintf(lim, sizeof lim, "1..%d", limit);
+    /* every element between commas counts, an empty one too (strtok would skip it) */
+    for (char *tok = copy, *next; tok && !rc; tok = next) {
+        char *comma = strchr(tok, ',');
+        next = comma ? comma + 1 : NULL;
+        if (comma) *comma = '\0';
+        pos++;
         long a, b;
         char *dash = strchr(tok, '-');
-        if (!strcmp(tok, "...")) {
-            char *next = strtok_r(NULL, ",", &save);
-            if (n < 2 || !next || ps_parse_long(next, 1, PS_MAX_RANKS, &b) || out[n - 1] <= out[n - 2]) {
+        if (!*tok) {
+            ps_seterr(err, errlen, "element %d is empty%s", pos,
+                      pos == 1 ? " (a leading comma)" : !next ? " (a trailing comma)" : " (two commas in a row)");
+            rc = -1;
+        } else if (!strcmp(tok, "...")) {
+            char *end = next;
+            if (end && (comma = strchr(end, ','))) {
+                *comma = '\0';
+                next = comma + 1;
+            } else {
+                next = NULL;
+            }
+            if (n < 2) {
+                ps_seterr(err, errlen, "'...' needs two counts before it (1,2,...,16)");
                 rc = -1;
-                break;
+            } else if (!end || !*end) {
+                ps_seterr(err, errlen, "'...' needs the last count after it (1,2,...,16)");
+                rc = -1;
+            } else if (ps_parse_long(end, 1, limit, &b)) {
+                ps_seterr(err, errlen, "'%s' after '...' is not a count %s", end, lim);
+                rc = -1;
+            } else {
+                rc = continue_list(out, &n, max, b, err, errlen);
             }
-            long x0 = out[n - 2], x1 = out[n - 1];
-            int geometric = x0 * 2 == x1 || (x1 % x0 == 0 && x1 / x0 > 1 && x1 - x0 != x1 / x0);
-            for (long x = x1;;) {
-                x = geometric ? x * (x1 / x0) : x + (x1 - x0);
-                if (x > b) break;
-                if (n >= max) rc = -1;
-                if (rc) break;
-                out[n++] = (int)x;
-            }
-            if (!rc && out[n - 1] != b) {
-                if (n >= max) rc = -1;
-                else out[n++] = (int)b;
-            }
+            pos++;
         } else if (dash && dash != tok) {
             *dash = 0;
-            if (ps_parse_long(tok, 1, PS_MAX_RANKS, &a) || ps_parse_long(dash + 1, 1, PS_MAX_RANKS, &b) || b < a ||
-                b - a >= max - n) {
+            if (ps_parse_long(tok, 1, limit, &a) || ps_parse_long(dash + 1, 1, limit, &b)) {
+                ps_seterr(err, errlen, "'%s-%s' is not a range of counts %s", tok, dash + 1, lim);
                 rc = -1;
-                break;
+            } else if (b < a) {
+                ps_seterr(err, errlen, "the range '%ld-%ld' goes down", a, b);
+                rc = -1;
+            } else if (b - a >= max - n) {
+                ps_seterr(err, errlen, "more than %d counts", max);
+                rc = -1;
+            } else {
+                for (long x = a; x <= b; x++) out[n++] = (int)x;
             }
-            for (long x = a; x <= b; x++) out[n++] = (int)x;
+        } else if (ps_parse_long(tok, 1, limit, &a)) {
+            ps_seterr(err, errlen, "'%s' is not a count %s", tok, lim);
+            rc = -1;
+        } else if (n >= max) {
+            ps_seterr(err, errlen, "more than %d counts", max);
+            rc = -1;
         } else {
-            if (ps_parse_long(tok, 1, PS_MAX_RANKS, &a) || n >= max) rc = -1;
-            else out[n++] = (int)a;
+            out[n++] = (int)a;
         }
     }
+    if (!rc && n == 0) {
+        ps_seterr(err, errlen, "no count given");
+        rc = -1;
+    }
     free(copy);
-    return rc || n == 0 ? -1 : n;
+    return rc ? -1 : n;
 }

@@ -114,9 +114,14 @@ void ps_opt_help(const ps_opt_cmd *c, FILE *f);
 /* "NAME: MESSAGE" and "Try 'NAME --help'." on standard error; returns 2. */
 int ps_opt_error(const char *name, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* Processor counts: "4", "1,2,4", "1-16", "1,2,4,...,1024" (after "..." the
- * step of the two before continues: a ratio when they double, else a
- * difference), each 1 .. PS_MAX_RANKS.  The count, or -1 (bad or more than max). */
-int ps_parse_rank_list(const char *s, int *out, int max);
+/* Processor counts: "4", "1,2,4", "1-16", "1,2,4,...,1024", each 1 .. limit.
+ * "a,b,...,z" continues the step from a to b (a difference, or a ratio when
+ * b is a multiple of a) up to z, which must be on it; a count before a says
+ * which step it is (1,2,4: doubling; 2,4,6: adding 2), else z does (2,4,...,12
+ * adds 2, 2,4,...,16 doubles: on both, the ratio).  Every element between
+ * commas counts: an empty one (1,,2, a leading or trailing comma) is refused.
+ * The count, or -1 with what is wrong in err (naming the element) when the
+ * list is bad or holds more than max counts. */
+int ps_parse_rank_list(const char *s, int *out, int max, int limit, char *err, size_t errlen);
 
 #endif

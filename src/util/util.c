@@ -287,6 +287,21 @@ int ps_parse_long(const char *s, long min, long max, long *out)
     return 0;
 }
 
+int ps_list_empty_element(const char *s, const char **why)
+{
+    int pos = 1;
+    for (const char *e = s;; pos++) {
+        const char *comma = strchr(e, ',');
+        if (comma == e || (!comma && !*e)) {
+            *why = pos == 1 && comma ? "a leading comma" : !comma && pos > 1 ? "a trailing comma"
+                 : comma ? "two commas in a row" : "nothing given";
+            return pos;
+        }
+        if (!comma) return 0;
+        e = comma + 1;
+    }
+}
+
 int ps_parse_double(const char *s, double *out)
 {
     if (!s || !*s) return -1;

@@ -80,6 +80,10 @@ void ps_seterr(char *err, size_t errlen, const char *fmt, ...) __attribute__((fo
  * 0 or -1. */
 int ps_parse_long(const char *s, long min, long max, long *out);
 int ps_parse_double(const char *s, double *out);
+/* The first empty element of a comma-separated list ("a,,b", ",a", "a,", ""):
+ * its position from 1 with what it is in why ("two commas in a row"), or 0
+ * when every element holds something (strtok would skip empty ones). */
+int ps_list_empty_element(const char *s, const char **why);
 
 /* Human-friendly time: "12.3 us", "4.56 ms", "1.23 s". */
 void ps_fmt_time(char *buf, size_t len, double seconds);

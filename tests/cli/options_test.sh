@@ -28,6 +28,19 @@ for c in run whitebox probe characterize; do
   expect 2 "parscope $c: --ranks: '1048577' is not a rank count 1\.\.1048576" -- "$ps" $c --ranks 1048577
 done
 expect 2 "parscope predict: -n: '1048577' is not a list of processor counts" -- "$ps" predict cg -n 1048577
+# lists of processor counts: every element between commas counts, and is checked (one parser)
+for l in "1,,2:element 2 is empty \(two commas in a row\)" "1,2,:element 3 is empty \(a trailing comma\)" \
+         ",1,2:element 1 is empty \(a leading comma\)" "1,x:'x' is not a count" "0,2:'0' is not a count" \
+         "1,-2:'-2' is not a count" "1,2,4,...,20:20 is not on the progression 2, 4, 8"; do
+  expect 2 "parscope predict: -n: '${l%%:*}' is not a list of processor counts: ${l#*:}" -- \
+    "$ps" predict cg -m "$src/machines/sp2.ini" -n "${l%%:*}"
+  expect 2 "parscope scale: --ranks: bad value '${l%%:*}' for ranks: ${l#*:}" -- \
+    "$ps" scale --ranks "${l%%:*}" -o "$tmp/never"
+done
+expect 2 "parscope scale: --ranks: bad value '1,4097' for ranks: '4097' is not a count 1\.\.4096" -- "$ps" scale --ranks 1,4097
+[ ! -e "$tmp/never" ] && passes=$((passes + 1)) || { echo "FAIL: a refused sweep made its directory"; fails=$((fails + 1)); }
+expect 2 "parscope scale: --variations: element 2 of 'base,,int' is empty" -- "$ps" scale --variations base,,int
+expect 2 "parscope characterize: --steps: element 2 of 'probe,' is empty \(a trailing comma\)" -- "$ps" characterize --steps probe,
 for c in run whitebox predict scale; do
   expect 2 "parscope $c: -k: '0' is not a count 1\.\.1000" -- "$ps" $c -k 0
   expect 2 "parscope $c: --trials: '1001' is not a count 1\.\.1000" -- "$ps" $c --trials 1001

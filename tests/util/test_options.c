@@ -165,16 +165,47 @@ TEST_IMPL(options_help)
     free(text);
 }
 
+/* a list parsed with predict's limits; the message in msg */
+static int counts(const char *s, int *v, int max)
+{
+    msg[0] = '\0';
+    return ps_parse_rank_list(s, v, max, PS_MAX_RANKS, msg, sizeof msg);
+}
+
 TEST_IMPL(options_rank_lists)
 {
     int v[64];
-    CHECK(ps_parse_rank_list("4", v, 64) == 1 && v[0] == 4);
-    CHECK(ps_parse_rank_list("1,2,4,...,64", v, 64) == 7 && v[6] == 64 && v[3] == 8);
-    CHECK(ps_parse_rank_list("1,2,...,5", v, 64) == 4 && v[2] == 4 && v[3] == 5, "1,2,...,5 doubles to 4, then 5");
-    CHECK(ps_parse_rank_list("2,4,6,...,10", v, 64) == 5 && v[3] == 8 && v[4] == 10);
-    CHECK(ps_parse_rank_list("1-16", v, 64) == 16 && v[15] == 16);
-    CHECK(ps_parse_rank_list("4-2", v, 64) == -1 && ps_parse_rank_list("0", v, 64) == -1);
-    CHECK(ps_parse_rank_list("1048577", v, 64) == -1 && ps_parse_rank_list("1048576", v, 64) == 1);
-    CHECK(ps_parse_rank_list("1-100", v, 64) == -1, "more counts than room");
-    CHECK(ps_parse_rank_list("", v, 64) == -1 && ps_parse_rank_list("...,4", v, 64) == -1);
+    CHECK(counts("4", v, 64) == 1 && v[0] == 4);
+    CHECK(counts("1,2,4,...,64", v, 64) == 7 && v[6] == 64 && v[3] == 8, "%s", msg);
+    CHECK(counts("2,4,6,...,10", v, 64) == 5 && v[3] == 8 && v[4] == 10);
+    CHECK(counts("1-16", v, 64) == 16 && v[15] == 16);
+    CHECK(counts("4-2", v, 64) == -1 && strstr(msg, "the range '4-2' goes down"), "%s", msg);
+    CHECK(counts("0", v, 64) == -1 && strstr(msg, "'0' is not a count 1..1048576"), "%s", msg);
+    CHECK(counts("1048577", v, 64) == -1 && counts("1048576", v, 64) == 1);
+    CHECK(counts("1-100", v, 64) == -1 && strstr(msg, "more than 64 counts"), "%s", msg);
+    CHECK(counts("", v, 64) == -1 && counts("...,4", v, 64) == -1);
+    CHECK(counts("1,2,...", v, 64) == -1 && strstr(msg, "'...' needs the last count after it"), "%s", msg);
+    /* every element counts: an empty one is refused, not skipped */
+    CHECK(counts("1,,2", v, 64) == -1 && strstr(msg, "element 2 is empty (two commas in a row)"), "%s", msg);
+    CHECK(counts("1,2,", v, 64) == -1 && strstr(msg, "element 3 is empty (a trailing comma)"), "%s", msg);
+    CHECK(counts(",1,2", v, 64) == -1 && strstr(msg, "element 1 is empty (a leading comma)"), "%s", msg);
+    CHECK(counts(",", v, 64) == -1 && counts("1,2,,...,8", v, 64) == -1 && counts("1,2,...,,8", v, 64) == -1);
+    CHECK(counts("1,x", v, 64) == -1 && strstr(msg, "'x' is not a count 1..1048576"), "%s", msg);
+    CHECK(counts("1,-2", v, 64) == -1 && strstr(msg, "'-2' is not a count"), "%s", msg);
+    CHECK(counts("2,1.5", v, 64) == -1 && counts("1-", v, 64) == -1 && counts("1-x", v, 64) == -1);
+    /* "...": the step of the counts before it, up to an end on it (docs/PREDICT.md) */
+    CHECK(counts("2,4,...,12", v, 64) == 6 && v[2] == 6 && v[5] == 12, "2,4,...,12 adds 2: %s", msg);
+    CHECK(counts("2,4,...,16", v, 64) == 4 && v[2] == 8 && v[3] == 16, "2,4,...,16 doubles: %s", msg);
+    CHECK(counts("1,2,...,5", v, 64) == 5 && v[2] == 3 && v[4] == 5, "1,2,...,5 adds 1: %s", msg);
+    CHECK(counts("1,3,...,27", v, 64) == 4 && v[2] == 9, "1,3,...,27 triples: %s", msg);
+    CHECK(counts("1,2,4,...,20", v, 64) == -1 && strstr(msg, "20 is not on the progression 2, 4, 8, ..."), "%s", msg);
+    CHECK(strstr(msg, "end it at 16 or 32, or add 20 after the end: ...,16,20"), "%s", msg);
+    CHECK(counts("1,2,4,...,16,20", v, 64) == 6 && v[4] == 16 && v[5] == 20, "%s", msg);
+    CHECK(counts("2,4,6,...,11", v, 64) == -1 && strstr(msg, "end it at 10 or 12"), "%s", msg);
+    CHECK(counts("4,2,...,16", v, 64) == -1 && strstr(msg, "'...' needs two counts that go up before it"), "%s", msg);
+    CHECK(counts("1,2,...,2", v, 64) == -1 && strstr(msg, "'...' must end above 2"), "%s", msg);
+    CHECK(counts("1,2,4,...,64", v, 6) == -1 && strstr(msg, "more than 6 counts"), "%s", msg);
+    /* a smaller limit (scale's 4096) */
+    CHECK(ps_parse_rank_list("4097", v, 64, 4096, msg, sizeof msg) == -1 && strstr(msg, "'4097' is not a count 1..4096"),
+          "%s", msg);
 }
