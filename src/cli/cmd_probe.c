@@ -137,7 +137,8 @@ int ps_cmd_probe(int argc, char **argv)
         PS_OPT_TABLE_END};
     const ps_opt_cmd cmd = {.name = "parscope probe",
                             .usage = "[-n RANKS] [-o machine.ini] [--quick] [--json FILE] [--svg-dir DIR]",
-                            .about = about, .notes = notes, .opts = opts};
+                            .about = about, .notes = notes, .opts = opts,
+                            .exclusive = (const char *const[]){"quick tiny", NULL}};
     int n, rc = ps_opt_parse(&cmd, argc, argv, &n);
     if (rc != PS_OPT_GO) return rc;
     if (!*a.output) return ps_opt_error(cmd.name, "-o: empty file name");

@@ -34,8 +34,9 @@ static void range_text(const ps_opt *o, char *buf, size_t len)
 }
 
 /* Checks and stores one value; name is the option as written. */
-static int set(const ps_opt_cmd *c, const ps_opt *o, const char *name, const char *v)
+static int set(const ps_opt_cmd *c, const ps_opt *o, const char *name, const char *v, unsigned char *given)
 {
+    given[o - c->opts] = 1;
     char err[512] = "";
     long l = 0;
     double d = 0;
@@ -89,7 +90,7 @@ static const ps_opt *find_short(const ps_opt *t, char ch)
 }
 
 /* --name, --name=value, --name value */
-static int parse_long(const ps_opt_cmd *c, int argc, char **argv, int *i)
+static int parse_long(const ps_opt_cmd *c, int argc, char **argv, int *i, unsigned char *given)
 {
     const char *a = argv[*i], *name = a + 2, *eq = strchr(name, '=');
     size_t len = eq ? (size_t)(eq - name) : strlen(name);
@@ -103,18 +104,18 @@ static int parse_long(const ps_opt_cmd *c, int argc, char **argv, int *i)
     if (!o) return ps_opt_error(c->name, "unknown option '%s'", written);
     if (o->type == PS_OPT_FLAG) {
         if (eq) return ps_opt_error(c->name, "option '%s' takes no value", written);
-        return set(c, o, written, NULL) ? 2 : PS_OPT_GO;
+        return set(c, o, written, NULL, given) ? 2 : PS_OPT_GO;
     }
     const char *v = eq ? eq + 1 : NULL;
     if (!v) {
         if (*i + 1 >= argc) return ps_opt_error(c->name, "option '%s' needs a value", written);
         v = argv[++*i];
     }
-    return set(c, o, written, v) ? 2 : PS_OPT_GO;
+    return set(c, o, written, v, given) ? 2 : PS_OPT_GO;
 }
 
 /* -q, -qf, -n4, -n 4 */
-static int parse_short(const ps_opt_cmd *c, int argc, char **argv, int *i)
+static int parse_short(const ps_opt_cmd *c, int argc, char **argv, int *i, unsigned char *given)
 {
     const char *a = argv[*i];
     for (int j = 1; a[j]; j++) {
@@ -126,7 +127,7 @@ static int parse_short(const ps_opt_cmd *c, int argc, char **argv, int *i)
         }
         if (!o) return ps_opt_error(c->name, "unknown option '%s'", j == 1 ? a : written);
         if (o->type == PS_OPT_FLAG) {
-            if (set(c, o, written, NULL)) return 2;
+            if (set(c, o, written, NULL, given)) return 2;
             continue;
         }
         const char *v = a[j + 1] ? a + j + 1 : NULL;
@@ -134,12 +135,76 @@ static int parse_short(const ps_opt_cmd *c, int argc, char **argv, int *i)
             if (*i + 1 >= argc) return ps_opt_error(c->name, "option '%s' needs a value", written);
             v = argv[++*i];
         }
-        return set(c, o, written, v) ? 2 : PS_OPT_GO;
+        return set(c, o, written, v, given) ? 2 : PS_OPT_GO;
     }
     return PS_OPT_GO;
 }
 
+/* "--bus", or "-q" for an option with no long name */
+static void canonical(const ps_opt *o, char *buf, size_t len)
+{
+    if (o->long_name) snprintf(buf, len, "--%s", o->long_name);
+    else snprintf(buf, len, "-%c", o->short_name);
+}
+
+/* Whether the option's long name is a word of the group ("quick tiny"). */
+static int in_group(const ps_opt *o, const char *group)
+{
+    size_t len = o->long_name ? strlen(o->long_name) : 0;
+    for (const char *p = group; len && (p = strstr(p, o->long_name)); p += len)
+        if ((p == group || p[-1] == ' ') && (p[len] == ' ' || !p[len])) return 1;
+    return 0;
+}
+
+/* Two options given that contradict each other: a flag and its opposite
+ * (one dest, one of them clearing it), or two of an exclusive group.  0, or
+ * 2 after the message naming both. */
+static int contradictions(const ps_opt_cmd *c, const unsigned char *given)
+{
+    char a[128], b[128];
+    for (int i = 0; c->opts[i].type != PS_OPT_END; i++) {
+        const ps_opt *x = &c->opts[i];
+        if (!given[i] || x->type != PS_OPT_FLAG || !x->dest) continue;
+        for (int j = i + 1; c->opts[j].type != PS_OPT_END; j++) {
+            const ps_opt *y = &c->opts[j];
+            if (given[j] && y->type == PS_OPT_FLAG && y->dest == x->dest &&
+                (x->flags & PS_OPT_CLEARS) != (y->flags & PS_OPT_CLEARS)) {
+                canonical(x, a, sizeof a);
+                canonical(y, b, sizeof b);
+                return ps_opt_error(c->name, "%s and %s contradict each other: give one of them", a, b);
+            }
+        }
+    }
+    for (const char *const *g = c->exclusive; g && *g; g++) {
+        const ps_opt *first = NULL;
+        for (int i = 0; c->opts[i].type != PS_OPT_END; i++) {
+            if (!given[i] || !in_group(&c->opts[i], *g)) continue;
+            if (!first) {
+                first = &c->opts[i];
+                continue;
+            }
+            canonical(first, a, sizeof a);
+            canonical(&c->opts[i], b, sizeof b);
+            return ps_opt_error(c->name, "%s and %s cannot be given together: give one of them", a, b);
+        }
+    }
+    return 0;
+}
+
+static int parse_all(const ps_opt_cmd *c, int argc, char **argv, int *nargs, unsigned char *given);
+
 int ps_opt_parse(const ps_opt_cmd *c, int argc, char **argv, int *nargs)
+{
+    int nopts = 0;
+    while (c->opts[nopts].type != PS_OPT_END) nopts++;
+    unsigned char *given = ps_xcalloc((size_t)nopts + 1, 1);
+    int rc = parse_all(c, argc, argv, nargs, given);
+    if (rc == PS_OPT_GO && contradictions(c, given)) rc = 2;
+    free(given);
+    return rc;
+}
+
+static int parse_all(const ps_opt_cmd *c, int argc, char **argv, int *nargs, unsigned char *given)
 {
     int n = 0, only_args = 0;
     for (int i = 1; i < argc; i++) {
@@ -153,7 +218,7 @@ int ps_opt_parse(const ps_opt_cmd *c, int argc, char **argv, int *nargs)
             only_args = 1;
             continue;
         }
-        int rc = a[1] == '-' ? parse_long(c, argc, argv, &i) : parse_short(c, argc, argv, &i);
+        int rc = a[1] == '-' ? parse_long(c, argc, argv, &i, given) : parse_short(c, argc, argv, &i, given);
         if (rc != PS_OPT_GO) return rc;
     }
     *nargs = n;

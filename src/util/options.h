@@ -16,6 +16,9 @@
  *   --opt=VALUE and --opt VALUE, -nVALUE and -n VALUE; flags may be grouped
  *   (-qf); '--' ends the options.  An unknown option, a missing value or a
  *   bad number gives one message naming the option as written, and exit 2.
+ *   So do two options that contradict each other, naming both: a flag and
+ *   its opposite (--bus --nobus: two flags on one dest, one of them
+ *   PS_OPT_CLEARS), or two of a group the command lists as exclusive.
  */
 #ifndef PS_OPTIONS_H
 #define PS_OPTIONS_H
@@ -72,6 +75,8 @@ typedef struct ps_opt_cmd {
     const char   *missing;   /* "no workload given" */
     int           args_end_options;  /* the first argument ends the options: a COMMAND
                                         with options of its own follows (emulate) */
+    const char *const *exclusive;    /* groups of options that exclude each other, each
+                                        its long names ("quick tiny"); NULL-ended */
 } ps_opt_cmd;
 
 /* What ps_opt_parse returns when the command goes on. */

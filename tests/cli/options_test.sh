@@ -58,6 +58,11 @@ done
 for c in run whitebox predict probe characterize compare; do
   expect 2 "parscope $c: option '--force' takes no value" -- "$ps" $c --force=yes
 done
+# flags that contradict each other: refused naming both, never the last one winning
+expect 2 "parscope predict: --bus and --nobus contradict each other: give one of them" -- \
+  "$ps" predict cg -m "$src/machines/sp2.ini" -n 2 --nobus --bus
+expect 2 "parscope probe: --quick and --tiny cannot be given together" -- "$ps" probe --tiny --quick -o "$tmp/never.ini"
+[ ! -e "$tmp/never.ini" ] && passes=$((passes + 1)) || { echo "FAIL: a refused probe wrote its model"; fails=$((fails + 1)); }
 # -o - where the output is a directory or a program
 expect 2 "parscope scale: -o -: a directory cannot go to standard output" -- "$ps" scale -o -
 expect 2 "parscope characterize: -o -: a directory cannot go to standard output" -- "$ps" characterize -o -

@@ -15,7 +15,7 @@
 #include "util/util.h"
 
 typedef struct opts {
-    int         ranks, trials, force, quiet, flag;
+    int         ranks, trials, force, quiet, flag, bus, fast, slow;
     long        size, iterations;
     double      timeout;
     const char *output, *dir, *launcher, *kept;
@@ -34,9 +34,15 @@ static const ps_opt table[] = {
     PS_OPT_QUIET(&o.quiet, "quiet"),
     {0, "dir", "DIR", PS_OPT_STRING, &o.dir, 0, 0, "a directory", "a directory", PS_OPT_NO_STDOUT, &o.kept, NULL},
     PS_OPT_BOOL(0, "hidden", &o.flag, NULL),
+    PS_OPT_BOOL(0, "bus", &o.bus, NULL),
+    {0, "nobus", NULL, PS_OPT_FLAG, &o.bus, 0, 0, NULL, NULL, PS_OPT_CLEARS, NULL, NULL},
+    PS_OPT_BOOL(0, "fast", &o.fast, NULL),
+    PS_OPT_BOOL(0, "slow", &o.slow, NULL),
     PS_OPT_TABLE_END};
+static const char *const exclusive[] = {"fast slow", NULL};
 static ps_opt_cmd cmd = {.name = "parscope test", .usage = "ARG [options]", .about = "About it.\n",
-                         .notes = "Notes.\n", .opts = table, .max_args = -1};
+                         .notes = "Notes.\n", .opts = table, .max_args = -1,
+                         .exclusive = exclusive};
 
 static char args[32][64];
 static char *argv[33];
@@ -121,6 +127,12 @@ TEST_IMPL(options_errors)
     CHECK(parse("a --output") == 2 && strstr(msg, "option '--output' needs a value"), "%s", msg);
     CHECK(parse("--force=yes") == 2 && strstr(msg, "option '--force' takes no value"), "%s", msg);
     CHECK(parse("--ran 4") == 2, "abbreviations are not options");
+    /* contradictions: refused naming both, whichever comes last */
+    CHECK(parse("--bus --nobus") == 2 && strstr(msg, "parscope test: --bus and --nobus contradict each other"), "%s", msg);
+    CHECK(parse("--nobus -q --bus") == 2 && strstr(msg, "--bus and --nobus contradict each other"), "%s", msg);
+    CHECK(parse("--nobus --nobus") == PS_OPT_GO && o.bus == 0 && parse("--bus") == PS_OPT_GO && o.bus == 1);
+    CHECK(parse("--slow --fast") == 2 && strstr(msg, "--fast and --slow cannot be given together"), "%s", msg);
+    CHECK(parse("--fast") == PS_OPT_GO && parse("--slow -q") == PS_OPT_GO && o.slow);
 }
 
 TEST_IMPL(options_arguments)
