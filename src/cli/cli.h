@@ -29,6 +29,12 @@ int ps_check_outputs(const ps_opt_cmd *c, const ps_output_spec *outs, int nouts,
 /* The same for one output file and no inputs. */
 int ps_check_new_output(const ps_opt_cmd *c, const char *option, const char *path, int force);
 
+/* The launcher template a command would use (--launcher, else
+ * PARSCOPE_LAUNCHER) checked before anything is built or launched: its
+ * words and placeholders.  0, or 2 after a usage message naming the option
+ * or variable and an unknown placeholder. */
+int ps_check_launcher(const ps_opt_cmd *c, const char *tmpl);
+
 /* Where a command's text goes: standard output, or standard error when its
  * result goes to standard output (-o -), so that stays one clean document. */
 FILE *ps_text_out(const char *output);

@@ -56,6 +56,7 @@ int ps_cmd_characterize(int argc, char **argv)
     int n, rc = ps_opt_parse(&cmd, argc, argv, &n);
     if (rc != PS_OPT_GO) return rc;
     if (ps_inside_mpi()) return ps_opt_error(cmd.name, "run it outside an MPI job: it launches its own jobs");
+    if (ps_check_launcher(&cmd, o.launcher)) return 2;
     if (o.ranks == 1)
         return ps_opt_error(cmd.name, "-n 1: the probe's ping-pong and the sweep need at least 2 ranks");
     if (o.ranks <= 0) {

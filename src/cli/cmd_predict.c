@@ -53,6 +53,8 @@ static int check(const ps_opt_cmd *c, predict_args *a)
 {
     int streams = ps_predict_is_streams(a->o.workload);
     if (!a->o.machine_path) return ps_opt_error(c->name, "-m MACHINE.ini is required (parscope probe writes one)");
+    /* only the measured and calibration runs are launched */
+    if ((a->compare || a->o.calibrate) && ps_check_launcher(c, a->o.launcher)) return 2;
     char err[1200];
     if (ps_machine_find(a->o.machine_path, a->machine, sizeof a->machine, err, sizeof err))
         return ps_opt_error(c->name, "-m %s", err);

@@ -150,6 +150,7 @@ int ps_cmd_probe(int argc, char **argv)
     if (a.rank_side && !a.raw) return ps_opt_error(cmd.name, "--rank-side needs --raw FILE");
     if (a.rank_side) a.po.raw_path = a.raw;
     if (a.rank_side || ps_inside_mpi()) return rank_side(&a);
+    if (ps_check_launcher(&cmd, a.po.launcher)) return 2;
     if ((rc = check_outputs(&cmd, &a))) return rc;
     if (!a.po.ranks) a.po.ranks = ps_probe_default_ranks();
     if (!a.quiet)

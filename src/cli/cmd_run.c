@@ -327,6 +327,7 @@ int ps_cmd_run(int argc, char **argv)
     if (rc != PS_OPT_GO) return rc;
     /* inside an MPI job the job's size is the rank count */
     if (o.ranks <= 0 && !ps_inside_mpi()) return ps_opt_error(cmd.name, "-n RANKS is required");
+    if (ps_check_launcher(&cmd, o.launcher)) return 2;
     char prev[PATH_MAX];
     /* never overwrite earlier results silently; every output checked (and
      * the trace directory locked) before anything is built or launched */

@@ -40,6 +40,7 @@ static int check(const ps_opt_cmd *c, ps_scale_params *p, const char *config, co
     for (int k = 0; k < PS_K__COUNT; k++)
         if (v[k] && ps_scale_params_set(p, ps_scale_key_name(k), v[k], PS_SRC_OPTION, err, sizeof err))
             return ps_opt_error(c->name, "--%s: %s", ps_scale_key_name(k), err);
+    if (ps_check_launcher(c, p->launcher[0] ? p->launcher : NULL)) return 2;
     if (!p->is_clue) {
         for (int k = 0; k < PS_K__COUNT; k++)
             if (ps_scale_key_clue_only(k) && p->src[k] != PS_SRC_DEFAULT)

@@ -74,6 +74,7 @@ int ps_cmd_whitebox(int argc, char **argv)
     if (rc != PS_OPT_GO) return rc;
     s.workload = argv[1];
     if (s.ranks <= 0) return ps_opt_error(cmd.name, "-n RANKS is required");
+    if (ps_check_launcher(&cmd, s.launch.launcher)) return 2;
     ps_output_spec out = {"-o", output, PS_OUTPUT_FILE};
     const char *inputs[] = {s.workload, s.machine_path};
     if (ps_check_outputs(&cmd, &out, 1, inputs, 2, force)) return 2;

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "launch/launch.h"
 #include "parscope/parscope.h"
 #include "util/util.h"
 
@@ -71,6 +72,14 @@ int ps_check_outputs(const ps_opt_cmd *c, const ps_output_spec *outs, int nouts,
 {
     char err[2048];
     if (ps_outputs_check(outs, nouts, inputs, ninputs, force, err, sizeof err)) return ps_opt_error(c->name, "%s", err);
+    return 0;
+}
+
+int ps_check_launcher(const ps_opt_cmd *c, const char *tmpl)
+{
+    char err[1024];
+    if (ps_inside_mpi()) return 0; /* nothing is launched */
+    if (ps_launcher_check(tmpl, err, sizeof err)) return ps_opt_error(c->name, "%s", err);
     return 0;
 }
 

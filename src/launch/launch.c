@@ -49,6 +49,17 @@ const char *ps_self_exe(void)
 
 static int on_path(const char *name, char *out, size_t len) { return ps_find_program(name, out, len); }
 
+int ps_launcher_check(const char *tmpl, char *err, size_t errlen)
+{
+    const char *src = "--launcher";
+    if (!tmpl || !*tmpl) {
+        tmpl = getenv("PARSCOPE_LAUNCHER");
+        src = "PARSCOPE_LAUNCHER";
+    }
+    if (!tmpl || !*tmpl) return 0;
+    return ps_template_check(tmpl, src, err, errlen);
+}
+
 int ps_launcher_resolve(const char *tmpl, int ranks, char ***words, int *nwords, char **hostfile, char *err,
                         size_t errlen)
 {

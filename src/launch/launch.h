@@ -58,6 +58,12 @@ typedef struct ps_launch_result {
 int ps_launcher_resolve(const char *tmpl, int ranks, char ***words, int *nwords, char **hostfile,
                         char *err, size_t errlen);
 
+/* Checks the launcher template a job would use (tmpl, the --launcher
+ * option, else PARSCOPE_LAUNCHER) before anything runs: its words and
+ * placeholders (template.h).  0 (also when there is no template), or -1
+ * with err naming the option or variable. */
+int ps_launcher_check(const char *tmpl, char *err, size_t errlen);
+
 /* Runs argv on o->ranks ranks and waits.  Returns 0 success, 1 the program
  * failed / died / timed out / was interrupted (r->message names the ranks),
  * 2 bad input (r->message): no launcher, more ranks than this machine can

@@ -4,6 +4,7 @@
  */
 #include "launch/template.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -210,6 +211,55 @@ static char *replace_all(const char *word, const char *key, const char *value)
     return out;
 }
 
+/* The first {name} in word that is not a placeholder ({ranks}, {hostfile}):
+ * its length, with *at where it starts; 0 when there is none.  A name is
+ * letters, digits, '_' and '-', as a misspelt placeholder would be ({rank},
+ * {np}, {host-file}); other text in braces is left alone. */
+static size_t unknown_placeholder(const char *word, const char **at)
+{
+    for (const char *p = strchr(word, '{'); p; p = strchr(p + 1, '{')) {
+        size_t k = 1;
+        while (p[k] && (isalnum((unsigned char)p[k]) || p[k] == '_' || p[k] == '-')) k++;
+        if (k == 1 || p[k] != '}') continue;
+        k++;
+        if ((k == 7 && !strncmp(p, "{ranks}", 7)) || (k == 10 && !strncmp(p, "{hostfile}", 10))) continue;
+        *at = p;
+        return k;
+    }
+    return 0;
+}
+
+/* Words split and every placeholder known; w and n kept for the caller. */
+static int split_checked(const char *tmpl, const char *src, char ***w, int *n, char *err, size_t errlen)
+{
+    char msg[256];
+    if (ps_split_words(tmpl, w, n, msg, sizeof msg)) {
+        ps_seterr(err, errlen, "%s: %s: %s", src, tmpl, msg);
+        return -1;
+    }
+    for (int i = 0; i < *n; i++) {
+        const char *at;
+        size_t k = unknown_placeholder((*w)[i], &at);
+        if (!k) continue;
+        ps_seterr(err, errlen, "%s: '%s': unknown placeholder '%.*s' (known: " PS_TEMPLATE_PLACEHOLDERS ")", src,
+                  tmpl, (int)k, at);
+        for (int j = 0; j < *n; j++) free((*w)[j]);
+        free(*w);
+        return -1;
+    }
+    return 0;
+}
+
+int ps_template_check(const char *tmpl, const char *src, char *err, size_t errlen)
+{
+    char **w;
+    int n;
+    if (split_checked(tmpl, src, &w, &n, err, errlen)) return -1;
+    for (int i = 0; i < n; i++) free(w[i]);
+    free(w);
+    return 0;
+}
+
 int ps_template_expand(const char *tmpl, const char *src, int ranks, char ***words, int *nwords, int *has_ranks,
                        char **hostfile, char *err, size_t errlen)
 {
@@ -218,10 +268,7 @@ int ps_template_expand(const char *tmpl, const char *src, int ranks, char ***wor
     char msg[256];
     *hostfile = NULL;
     *has_ranks = 0;
-    if (ps_split_words(tmpl, &w, &n, msg, sizeof msg)) {
-        ps_seterr(err, errlen, "%s: %s: %s", src, tmpl, msg);
-        return -1;
-    }
+    if (split_checked(tmpl, src, &w, &n, err, errlen)) return -1;
     char num[32];
     snprintf(num, sizeof num, "%d", ranks);
     for (int i = 0; i < n; i++) {

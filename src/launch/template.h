@@ -29,6 +29,15 @@ int ps_split_words(const char *s, char ***words, int *nwords, char *err, size_t 
 int ps_rank_hosts(const char *hosts_spec, const char *map, int ranks, const char ***hosts, char **storage,
                   char *err, size_t errlen);
 
+/* The placeholders a template may hold, for messages. */
+#define PS_TEMPLATE_PLACEHOLDERS "{ranks} the rank count, {hostfile} a file naming each rank's host"
+
+/* Checks a template without expanding it: its words split, and every
+ * {name} in them a known placeholder ({rank} or {np} is a mistake the
+ * launcher would otherwise get as text).  0, or -1 with err naming src, the
+ * template and the unknown placeholder, and listing the known ones. */
+int ps_template_check(const char *tmpl, const char *src, char *err, size_t errlen);
+
 /* Expands a template for a job of `ranks` ranks: words with {ranks} and
  * {hostfile} replaced.  When {hostfile} occurs, the file is written under
  * $TMPDIR and *hostfile is its path (the caller removes it after the job and

@@ -47,6 +47,16 @@ expect 2 "unknown workload 'nosuch'" -- "$ps" run nosuch -n 1
 expect 2 "nothere.loop: no such file" -- "$ps" run nothere.loop -n 1
 expect 2 "no MPI launcher found: 'nosuchlauncher'" -- "$ps" run "$prog" -n 2 --launcher nosuchlauncher
 expect 2 "PARSCOPE_MPIEXEC=/nonexistent: no such program" -- env PATH=/nonexistent PARSCOPE_MPIEXEC=/nonexistent "$ps" run "$prog" -n 2
+# a misspelt placeholder: refused before anything runs (2), naming the option, the placeholder and the known ones
+expect 2 "run: --launcher: 'mpiexec -n \{rank\}': unknown placeholder '\{rank\}' \(known: \{ranks\} .*\{hostfile\}" -- \
+  "$ps" run "$prog" -n 2 --launcher "mpiexec -n {rank}"
+expect 2 "whitebox: PARSCOPE_LAUNCHER: .*unknown placeholder '\{np\}'" -- env PARSCOPE_LAUNCHER="mpiexec -np {np}" "$ps" whitebox cg -n 2
+for c in probe scale characterize; do
+  expect 2 "$c: --launcher: .*unknown placeholder '\{rank\}'" -- "$ps" $c --launcher "mpiexec -n {rank}" -o "$tmp/never-$c"
+done
+expect 2 "predict: --launcher: .*unknown placeholder '\{rank\}'" -- \
+  "$ps" predict cg -m "$src/machines/sp2.ini" -n 2 --compare --launcher "mpiexec -n {rank}"
+ls "$tmp" | grep -q never && { echo "FAIL: a refused command wrote its output"; fails=$((fails + 1)); } || passes=$((passes + 1))
 expect 0 "Execution time" -- "$ps" run "$prog" -n 2 --launcher "mpiexec -n {ranks}"
 expect 0 "Execution time" -- env PARSCOPE_LAUNCHER="mpiexec --oversubscribe -n {ranks}" "$ps" run "$prog" -n 3
 # a rank that dies: the job fails, the rank is named

@@ -145,3 +145,24 @@ TEST_IMPL(template_expand)
     unsetenv("PARSCOPE_MAP");
     unsetenv("TMPDIR");
 }
+
+/* a misspelt placeholder is refused before anything runs, naming it and the known ones */
+TEST_IMPL(template_placeholders)
+{
+    char **w, *hostfile, err[512];
+    int n, has_ranks;
+    CHECK(ps_template_expand("mpiexec -n {rank}", "--launcher", 2, &w, &n, &has_ranks, &hostfile, err, sizeof err) == -1);
+    CHECK(strstr(err, "--launcher: 'mpiexec -n {rank}': unknown placeholder '{rank}' (known: {ranks}") &&
+          strstr(err, "{hostfile}"), "%s", err);
+    CHECK(hostfile == NULL);
+    CHECK(ps_template_check("mpiexec -np {np}", "PARSCOPE_LAUNCHER", err, sizeof err) == -1 &&
+          strstr(err, "PARSCOPE_LAUNCHER: 'mpiexec -np {np}': unknown placeholder '{np}'"), "%s", err);
+    CHECK(ps_template_check("srun --ntasks={ranks} -w {host-file}", "--launcher", err, sizeof err) == -1 &&
+          strstr(err, "'{host-file}'"), "%s", err);
+    CHECK(ps_template_check("srun x{Ranks}", "--launcher", err, sizeof err) == -1 && strstr(err, "'{Ranks}'"), "%s", err);
+    /* the known ones, and braces that are no placeholder, pass */
+    CHECK(ps_template_check("mpiexec --hostfile {hostfile} -n {ranks} a{ranks}b", "--launcher", err, sizeof err) == 0,
+          "%s", err);
+    CHECK(ps_template_check("srun --export={} x{a b} {ranks", "--launcher", err, sizeof err) == 0, "%s", err);
+    CHECK(ps_template_check("mpiexec 'x", "--launcher", err, sizeof err) == -1 && strstr(err, "not closed"), "%s", err);
+}
