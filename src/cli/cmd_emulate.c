@@ -19,22 +19,12 @@ static const char about[] =
 
 static int rate_opt(const char *v, void *dest, char *err, size_t errlen)
 {
-    double *rate = dest;
-    if (ps_emulate_parse_rate(v, rate) || *rate < PS_EMULATE_MIN_RATE || *rate > PS_EMULATE_MAX_RATE) {
-        ps_seterr(err, errlen, "'%s' is not a rate in 8kbit..100gbit (e.g. 100mbit)", v);
-        return -1;
-    }
-    return 0;
+    return ps_emulate_rate_value(v, dest, err, errlen);
 }
 
 static int burst_opt(const char *v, void *dest, char *err, size_t errlen)
 {
-    long *burst = dest;
-    if (ps_emulate_parse_bytes(v, burst) || *burst < PS_EMULATE_MIN_BURST) {
-        ps_seterr(err, errlen, "'%s' is not a byte count >= %ld (e.g. 16k)", v, PS_EMULATE_MIN_BURST);
-        return -1;
-    }
-    return 0;
+    return ps_emulate_burst_value(v, dest, err, errlen);
 }
 
 static int map_opt(const char *v, void *dest, char *err, size_t errlen)
@@ -60,8 +50,9 @@ int ps_cmd_emulate(int argc, char **argv)
                   "it: 10mbit, 100mbit, 1gbit, or 12.5mbps (bytes per second)\n"
                   "(default: not shaped)"),
         PS_OPT_FN(0, "burst", "BYTES", burst_opt, &o.burst,
-                  "tbf bucket of a link direction, e.g. 16k (default: 1 ms of\n"
-                  "RATE, at least 4 KiB: a steady rate)"),
+                  "tbf bucket of a link direction, e.g. 16k: 2048 bytes .. 1g, and\n"
+                  "at most 256 s of RATE (default: 1 ms of RATE, at least 4 KiB:\n"
+                  "a steady rate)"),
         {0, "cores-per-node", "C", PS_OPT_INT, &o.cores_per_node, 1, 4096, "a count",
          "cores each node may use (default: the cores parscope may\n"
          "use divided by NODES, at least 1; nodes share cores round\n"
@@ -82,6 +73,9 @@ int ps_cmd_emulate(int argc, char **argv)
     if (rc != PS_OPT_GO) return rc;
     if (!o.nodes) return ps_opt_error(cmd.name, "-N NODES is required");
     if (o.burst && !o.link_rate) return ps_opt_error(cmd.name, "--burst: needs --link (an unshaped link has no bucket)");
+    char why[300];
+    if (o.burst && ps_emulate_check_burst(o.burst, o.link_rate, why, sizeof why))
+        return ps_opt_error(cmd.name, "--burst: %s", why);
     if (n == 0) return ps_opt_error(cmd.name, "no COMMAND given (parscope emulate -N %d -- COMMAND...)", o.nodes);
     argv[n + 1] = NULL; /* the arguments are argv[1..n] */
     o.command = argv + 1;

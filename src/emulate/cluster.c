@@ -579,6 +579,11 @@ static int check_options(const ps_emulate_opts *o, char *err, size_t errlen)
         ps_seterr(err, errlen, "--burst: needs --link (unshaped links have no bucket)");
         return -1;
     }
+    char why[300];
+    if (o->burst && (o->burst > PS_EMULATE_MAX_BURST || ps_emulate_check_burst(o->burst, o->link_rate, why, sizeof why))) {
+        ps_seterr(err, errlen, "--burst: %s", o->burst > PS_EMULATE_MAX_BURST ? "above 1g" : why);
+        return -1;
+    }
     if (!o->command || !o->command[0]) {
         ps_seterr(err, errlen, "no command given (parscope emulate -N NODES -- COMMAND...)");
         return -1;

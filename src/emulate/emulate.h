@@ -31,6 +31,11 @@ enum ps_emulate_map { PS_MAP_ROUND_ROBIN, PS_MAP_BLOCK };
 /* The smallest burst: one full Ethernet frame must fit in the bucket, or tbf
  * drops it. */
 #define PS_EMULATE_MIN_BURST 2048L
+/* The largest: tc's queue limit, 3 x the bucket here, is a 32-bit byte
+ * count; and the time the bucket takes to fill at the rate is a 32-bit
+ * count of tc's ticks (about 275 s), beyond which tc wraps it silently. */
+#define PS_EMULATE_MAX_BURST (1L << 30)
+#define PS_EMULATE_MAX_BURST_SECONDS 256.0
 
 typedef struct ps_emulate_opts {
     int          nodes;            /* N >= 1 */
@@ -56,9 +61,17 @@ int ps_emulate_agent(int argc, char **argv);
 
 /* Option values: a rate as tc writes it ("10mbit", "1gbit", "500kbit",
  * "12.5mbps" = megabytes per second) in bits per second, and a byte count
- * with an optional k / m suffix (KiB, MiB). */
+ * with an optional k / m / g suffix (KiB, MiB, GiB). */
 int ps_emulate_parse_rate(const char *s, double *bits_per_s);
 int ps_emulate_parse_bytes(const char *s, long *bytes);
+
+/* The same as --link and --burst take them: within the limits above, else
+ * -1 with err saying what is accepted and what the limit is. */
+int ps_emulate_rate_value(const char *s, double *bits_per_s, char *err, size_t errlen);
+int ps_emulate_burst_value(const char *s, long *bytes, char *err, size_t errlen);
+/* A bucket against its link's rate: it must fill within
+ * PS_EMULATE_MAX_BURST_SECONDS.  0, or -1 with err. */
+int ps_emulate_check_burst(long burst, double bits_per_s, char *err, size_t errlen);
 
 /* The default tbf bucket for a rate: 1 ms of traffic, at least 4 KiB, so a
  * link sends at a steady rate rather than in bursts. */

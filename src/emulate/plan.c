@@ -44,9 +44,60 @@ int ps_emulate_parse_bytes(const char *s, long *bytes)
     long mult = 1;
     if (!strcasecmp(end, "k") || !strcasecmp(end, "kb") || !strcasecmp(end, "kib")) mult = 1024;
     else if (!strcasecmp(end, "m") || !strcasecmp(end, "mb") || !strcasecmp(end, "mib")) mult = 1024 * 1024;
+    else if (!strcasecmp(end, "g") || !strcasecmp(end, "gb") || !strcasecmp(end, "gib")) mult = 1024L * 1024 * 1024;
     else if (*end) return -1;
     if (v > (1L << 40) / mult) return -1;
     *bytes = v * mult;
+    return 0;
+}
+
+#define RATE_FORMS "a number with a unit: bit, kbit, mbit, gbit (bits per second) or bps, kbps, mbps, " \
+                   "gbps (bytes per second), e.g. 100mbit"
+#define BYTE_FORMS "a whole number of bytes, with k, m or g for KiB, MiB, GiB (e.g. 16k)"
+
+int ps_emulate_rate_value(const char *s, double *bits_per_s, char *err, size_t errlen)
+{
+    if (ps_emulate_parse_rate(s, bits_per_s)) {
+        ps_seterr(err, errlen, "'%s' is not a rate: give %s, 8kbit..100gbit", s, RATE_FORMS);
+        return -1;
+    }
+    if (*bits_per_s < PS_EMULATE_MIN_RATE || *bits_per_s > PS_EMULATE_MAX_RATE) {
+        ps_seterr(err, errlen, "'%s' is %g bit/s, %s rate, %s (rates 8kbit..100gbit)", s, *bits_per_s,
+                  *bits_per_s < PS_EMULATE_MIN_RATE ? "below the slowest" : "above the fastest",
+                  *bits_per_s < PS_EMULATE_MIN_RATE ? "8kbit" : "100gbit");
+        return -1;
+    }
+    return 0;
+}
+
+int ps_emulate_burst_value(const char *s, long *bytes, char *err, size_t errlen)
+{
+    if (ps_emulate_parse_bytes(s, bytes)) {
+        ps_seterr(err, errlen, "'%s' is not a byte count: give %s, 2048 bytes..1g", s, BYTE_FORMS);
+        return -1;
+    }
+    if (*bytes < PS_EMULATE_MIN_BURST) {
+        ps_seterr(err, errlen, "'%s' is %ld bytes, below the smallest bucket, %ld bytes (a full Ethernet frame must "
+                  "fit)", s, *bytes, PS_EMULATE_MIN_BURST);
+        return -1;
+    }
+    if (*bytes > PS_EMULATE_MAX_BURST) {
+        ps_seterr(err, errlen, "'%s' is %ld bytes, above the largest bucket, 1g = %ld bytes (tc's queue holds 3 "
+                  "buckets in a 32-bit byte count)", s, *bytes, PS_EMULATE_MAX_BURST);
+        return -1;
+    }
+    return 0;
+}
+
+int ps_emulate_check_burst(long burst, double bits_per_s, char *err, size_t errlen)
+{
+    double most = bits_per_s / 8 * PS_EMULATE_MAX_BURST_SECONDS;
+    if (bits_per_s > 0 && (double)burst > most) {
+        ps_seterr(err, errlen, "%ld bytes take %.0f s to fill at %g bit/s; tc counts at most %.0f s of a bucket "
+                  "(at this rate at most %.0f bytes): give a smaller --burst or a faster --link", burst,
+                  (double)burst / (bits_per_s / 8), bits_per_s, PS_EMULATE_MAX_BURST_SECONDS, floor(most));
+        return -1;
+    }
     return 0;
 }
 

@@ -299,11 +299,13 @@ int ps_scale_params_set(ps_scale_params *p, const char *key, const char *value, 
         else snprintf(p->workload_args, sizeof p->workload_args, "%s", value);
         break;
     case PS_K_CACHE:
-        if (parse_bytes(value, &l) || l < 1024) expect = "a size in bytes (e.g. 2M) >= 1K";
+        if (parse_bytes(value, &l) || l < 1024)
+            expect = "a size in bytes, 1K or more: a number with K, M or G (KiB, MiB, GiB), e.g. 2M";
         else p->cache_bytes = l;
         break;
     case PS_K_MEMORY:
-        if (parse_bytes(value, &l) || l < (1L << 20)) expect = "a size in bytes (e.g. 4G) >= 1M";
+        if (parse_bytes(value, &l) || l < (1L << 20))
+            expect = "a size in bytes, 1M or more: a number with K, M or G (KiB, MiB, GiB), e.g. 4G";
         else p->memory_bytes = l;
         break;
     case PS_K_CORES:

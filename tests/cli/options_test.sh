@@ -63,6 +63,16 @@ expect 2 "parscope predict: --bus and --nobus contradict each other: give one of
   "$ps" predict cg -m "$src/machines/sp2.ini" -n 2 --nobus --bus
 expect 2 "parscope probe: --quick and --tiny cannot be given together" -- "$ps" probe --tiny --quick -o "$tmp/never.ini"
 [ ! -e "$tmp/never.ini" ] && passes=$((passes + 1)) || { echo "FAIL: a refused probe wrote its model"; fails=$((fails + 1)); }
+# emulate's sizes and rates: what is accepted and the limit (refused before any cluster is built;
+# no COMMAND, so an option taken by mistake builds none either)
+expect 2 "parscope emulate: --burst: '2g' is 2147483648 bytes, above the largest bucket, 1g" -- \
+  "$ps" emulate -N 2 --link 1gbit --burst 2g
+expect 2 "parscope emulate: --burst: '1x' is not a byte count: give a whole number of bytes, with k, m or g .*2048 bytes\.\.1g" -- \
+  "$ps" emulate -N 2 --link 1gbit --burst 1x
+expect 2 "parscope emulate: --burst: 1048576 bytes take 1049 s to fill at 8000 bit/s.*at most 256000 bytes" -- \
+  "$ps" emulate -N 2 --link 8kbit --burst 1m
+expect 2 "parscope emulate: --link: 'fast' is not a rate: give a number with a unit: bit, kbit, mbit, gbit .*8kbit\.\.100gbit" -- \
+  "$ps" emulate -N 2 --link fast
 # -o - where the output is a directory or a program
 expect 2 "parscope scale: -o -: a directory cannot go to standard output" -- "$ps" scale -o -
 expect 2 "parscope characterize: -o -: a directory cannot go to standard output" -- "$ps" characterize -o -

@@ -11,9 +11,9 @@ expect 2 "emulate: -N: '0' is not a node count 1..64" -- "$PS" emulate -N 0 -- t
 expect 2 "emulate: -N: '65' is not a node count" -- "$PS" emulate -N 65 -- true
 expect 2 "emulate: -N: 'two' is not a node count" -- "$PS" emulate -N two -- true
 expect 2 "emulate: --link: 'fast' is not a rate" -- "$PS" emulate -N 2 --link fast -- true
-expect 2 "emulate: --link: '1bit' is not a rate in 8kbit..100gbit" -- "$PS" emulate -N 2 --link 1bit -- true
-expect 2 "emulate: --link: '1tbit' is not a rate" -- "$PS" emulate -N 2 --link 1tbit -- true
-expect 2 "emulate: --burst: '100' is not a byte count >= 2048" -- "$PS" emulate -N 2 --link 10mbit --burst 100 -- true
+expect 2 "emulate: --link: '1bit' is 1 bit/s, below the slowest rate, 8kbit" -- "$PS" emulate -N 2 --link 1bit -- true
+expect 2 "emulate: --link: '1tbit' is 1e\+12 bit/s, above the fastest rate, 100gbit" -- "$PS" emulate -N 2 --link 1tbit -- true
+expect 2 "emulate: --burst: '100' is 100 bytes, below the smallest bucket, 2048 bytes" -- "$PS" emulate -N 2 --link 10mbit --burst 100 -- true
 expect 2 "emulate: --burst: '1x' is not a byte count" -- "$PS" emulate -N 2 --link 10mbit --burst 1x -- true
 expect 2 "emulate: --burst: needs --link" -- "$PS" emulate -N 2 --burst 16k -- true
 expect 2 "emulate: --map: 'spiral' is not round-robin or block" -- "$PS" emulate -N 2 --map spiral -- true

@@ -2,4 +2,5 @@
 TEST_ENTRY(emulate_rates)
 TEST_ENTRY(emulate_bytes)
 TEST_ENTRY(emulate_burst)
+TEST_ENTRY(emulate_option_messages)
 TEST_ENTRY(emulate_cores)

@@ -57,9 +57,33 @@ TEST_IMPL(emulate_bytes)
     CHECK(ps_emulate_parse_bytes("16k", &b) == 0 && b == 16384);
     CHECK(ps_emulate_parse_bytes("2M", &b) == 0 && b == 2 << 20);
     CHECK(ps_emulate_parse_bytes("16kb", &b) == 0 && b == 16384);
+    CHECK(ps_emulate_parse_bytes("1g", &b) == 0 && b == 1L << 30);
     const char *badb[] = {"", "k", "-1", "0", "1.5k", "16q", "99999999999999999999"};
     for (size_t i = 0; i < sizeof badb / sizeof badb[0]; i++)
         CHECK(ps_emulate_parse_bytes(badb[i], &b) == -1, "'%s' should not parse", badb[i]);
+}
+
+/* --link and --burst: a bad value's message says what is accepted and the limit */
+TEST_IMPL(emulate_option_messages)
+{
+    char err[512];
+    double r;
+    long b;
+    CHECK(ps_emulate_rate_value("fast", &r, err, sizeof err) == -1 && strstr(err, "'fast' is not a rate: give a number") &&
+          strstr(err, "kbit") && strstr(err, "mbps") && strstr(err, "8kbit..100gbit"), "%s", err);
+    CHECK(ps_emulate_rate_value("1tbit", &r, err, sizeof err) == -1 && strstr(err, "above the fastest rate, 100gbit"), "%s", err);
+    CHECK(ps_emulate_rate_value("1bit", &r, err, sizeof err) == -1 && strstr(err, "below the slowest rate, 8kbit"), "%s", err);
+    CHECK(ps_emulate_rate_value("100gbit", &r, err, sizeof err) == 0 && ps_emulate_rate_value("8kbit", &r, err, sizeof err) == 0);
+    /* '1g' used to read "is not a byte count >= 2048" */
+    CHECK(ps_emulate_burst_value("1g", &b, err, sizeof err) == 0 && b == PS_EMULATE_MAX_BURST, "%s", err);
+    CHECK(ps_emulate_burst_value("2g", &b, err, sizeof err) == -1 && strstr(err, "above the largest bucket, 1g"), "%s", err);
+    CHECK(ps_emulate_burst_value("1x", &b, err, sizeof err) == -1 && strstr(err, "with k, m or g for KiB, MiB, GiB") &&
+          strstr(err, "2048 bytes..1g"), "%s", err);
+    CHECK(ps_emulate_burst_value("1.5k", &b, err, sizeof err) == -1 && strstr(err, "a whole number of bytes"), "%s", err);
+    CHECK(ps_emulate_burst_value("100", &b, err, sizeof err) == -1 && strstr(err, "below the smallest bucket, 2048"), "%s", err);
+    /* the bucket must fill within tc's 32-bit tick count */
+    CHECK(ps_emulate_check_burst(1 << 20, 8e3, err, sizeof err) == -1 && strstr(err, "at most 256000 bytes"), "%s", err);
+    CHECK(ps_emulate_check_burst(256000, 8e3, err, sizeof err) == 0 && ps_emulate_check_burst(1L << 30, 1e9, err, sizeof err) == 0);
 }
 
 /* the default bucket: 1 ms of the rate, at least 4 KiB */
