@@ -40,6 +40,10 @@ extern "C" {
  * machine (parscope emulate's nodes): the count the results name, instead of
  * the machine's (a rank's own affinity cannot tell: MPI may bind it to one). */
 #define PS_ENV_NODE_CORES "PARSCOPE_NODE_CORES"
+/* The processors of the one machine under nodes that share them (parscope
+ * emulate with NODES x C above them): a job of more ranks than these
+ * time-shares them, however few ranks each node holds. */
+#define PS_ENV_SHARED_PROCESSORS "PARSCOPE_SHARED_PROCESSORS"
 
 /* Construct ids: small integers naming what issued an event, so sheets and
  * diagrams can group messages by construct.  Ids 0..PS_C__BUILTIN-1 are

@@ -162,15 +162,32 @@ static void describe(const ps__cluster *c)
         for (int j = 0; j < c->per_node; j++) fprintf(stderr, "%s%d", j ? "," : "", c->node[k].cores[j]);
         fputc('}', stderr);
     }
-    cpu_set_t all;
-    int ncpu = sched_getaffinity(0, sizeof all, &all) == 0 ? CPU_COUNT(&all) : 0;
     if (c->shared_cores)
         fprintf(stderr, " (%d nodes x %d core%s on %d cores: nodes share cores)", c->n, c->per_node,
-                c->per_node > 1 ? "s" : "", ncpu);
+                c->per_node > 1 ? "s" : "", c->ncpu);
     fputc('\n', stderr);
     if (!c->launcher[0])
         fprintf(stderr, "parscope emulate: cannot tell which MPI library the launcher is; PARSCOPE_LAUNCHER is "
                         "not set, so parscope's jobs stay on node0 (give --launcher)\n");
+}
+
+/* Nodes that share processors: said even with -q, as run says it of its
+ * ranks, since every time measured in the cluster then includes waiting
+ * for a processor. */
+static void warn_shared(const ps__cluster *c)
+{
+    if (!c->shared_cores) return;
+    long online = sysconf(_SC_NPROCESSORS_ONLN);
+    char where[96];
+    if (online > 0 && online != c->ncpu)
+        snprintf(where, sizeof where, "the %d processor%s this process may use (%ld online)", c->ncpu,
+                 c->ncpu == 1 ? "" : "s", online);
+    else snprintf(where, sizeof where, "the %d processor%s online", c->ncpu, c->ncpu == 1 ? "" : "s");
+    fprintf(stderr,
+            "parscope emulate: WARNING: oversubscribed: %d nodes x %d core%s = %d cores on %s: nodes share "
+            "processors, so the ranks of nodes that share one time-share it, and times measured in the cluster "
+            "include time-slicing (NODES x --cores-per-node within %d keeps them apart)\n",
+            c->n, c->per_node, c->per_node == 1 ? "" : "s", c->n * c->per_node, where, c->ncpu);
 }
 
 /* ---- inside the cluster --------------------------------------------------- */
@@ -361,6 +378,13 @@ static void command_env(const ps__cluster *c)
     char cores[16];
     snprintf(cores, sizeof cores, "%d", c->per_node);
     setenv(PS_ENV_NODE_CORES, cores, 1);
+    if (c->shared_cores) {
+        char ncpu[16];
+        snprintf(ncpu, sizeof ncpu, "%d", c->ncpu);
+        setenv(PS_ENV_SHARED_PROCESSORS, ncpu, 1);
+    } else {
+        unsetenv(PS_ENV_SHARED_PROCESSORS);
+    }
     const char *agent = PS__EMU_DIR "/" PS__EMU_AGENT_NAME;
     /* Open MPI: daemons started through the agent; TCP between nodes on the
      * node interfaces, shared memory within one; no binding by Open MPI (it
@@ -618,6 +642,7 @@ int ps_emulate_run(const ps_emulate_opts *o, char *err, size_t errlen)
     }
     c.per_node = per;
     c.shared_cores = c.n * per > ncpu;
+    c.ncpu = ncpu;
     c.node = ps_xcalloc((size_t)c.n, sizeof *c.node);
     for (int k = 0; k < c.n; k++) c.node[k].cores = cores + (size_t)k * (size_t)per;
     if (!has_caps()) {
@@ -668,6 +693,7 @@ int ps_emulate_run(const ps_emulate_opts *o, char *err, size_t errlen)
     }
     choose_launcher(&c);
     if (!o->quiet) describe(&c);
+    warn_shared(&c);
 
     struct sigaction old_int;
     sigaction(SIGINT, NULL, &old_int);

@@ -38,6 +38,7 @@ typedef struct ps__cluster {
     int        n;
     int        per_node;           /* cores per node */
     int        shared_cores;       /* nodes * per_node exceeds the cores */
+    int        ncpu;               /* the CPUs this process may use (its affinity) */
     ps__enode *node;
     pid_t      sw;                 /* the switch's anchor */
     long       burst;              /* bytes, when shaped */

@@ -69,7 +69,8 @@ typedef struct ps_placement {
     int  cores;                  /* cores per node (hwloc; the launcher's node) */
     int  node_cores;             /* 1: cores from PS_ENV_NODE_CORES (an emulated node's share), not hwloc */
     int  from_trace;             /* 1: hosts from the ranks themselves; 0: assumed on this host */
-    int  oversubscribed;         /* max_per_node > cores */
+    int  shared;                 /* > 0: the nodes share this many processors (PS_ENV_SHARED_PROCESSORS) */
+    int  oversubscribed;         /* max_per_node > cores, or more ranks than the shared processors */
 } ps_placement;
 
 /* Where the ranks of a run ran: the per-rank hosts of its trace (the

@@ -54,6 +54,13 @@ void ps_placement_of(const ps_trace *t, int ranks, ps_placement *p)
         snprintf(p->busiest, sizeof p->busiest, "%.63s", hw->host);
     }
     p->oversubscribed = p->cores > 0 && p->max_per_node > p->cores;
+    /* emulated nodes on one machine's processors: each node may hold no more
+     * ranks than its cores, and the job still wait for a processor */
+    const char *sp = getenv(PS_ENV_SHARED_PROCESSORS);
+    if (!p->oversubscribed && sp && atoi(sp) > 0 && p->ranks > atoi(sp)) {
+        p->shared = atoi(sp);
+        p->oversubscribed = 1;
+    }
 }
 
 void ps_placement_warning(const ps_placement *p, char *buf, size_t len)
@@ -62,10 +69,16 @@ void ps_placement_warning(const ps_placement *p, char *buf, size_t len)
         if (len) buf[0] = '\0';
         return;
     }
-    snprintf(buf, len,
-             "oversubscribed: %d ranks share %d cores on %s, so ranks wait for a core: the times include "
-             "time-slicing, and busy / overhead / idle show when the scheduler ran each rank, not the program",
-             p->max_per_node, p->cores, p->busiest);
+    if (p->shared)
+        snprintf(buf, len,
+                 "oversubscribed: %d ranks on %d nodes that share %d processor%s of one machine, so ranks wait for a "
+                 "processor: the times include time-slicing, and busy / overhead / idle show when the scheduler ran "
+                 "each rank, not the program", p->ranks, p->nodes, p->shared, p->shared == 1 ? "" : "s");
+    else
+        snprintf(buf, len,
+                 "oversubscribed: %d ranks share %d cores on %s, so ranks wait for a core: the times include "
+                 "time-slicing, and busy / overhead / idle show when the scheduler ran each rank, not the program",
+                 p->max_per_node, p->cores, p->busiest);
 }
 
 json_t *ps_placement_json(const ps_placement *p, const char *source)
@@ -76,6 +89,7 @@ json_t *ps_placement_json(const ps_placement *p, const char *source)
     json_object_set_new(o, "ranks_per_node", json_integer(p->max_per_node));
     json_object_set_new(o, "cores", json_integer(p->cores));
     json_object_set_new(o, "host", json_string(p->busiest));
+    if (p->shared) json_object_set_new(o, "shared_processors", json_integer(p->shared));
     json_object_set_new(o, "source", json_string(source));
     return o;
 }

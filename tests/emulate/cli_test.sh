@@ -54,6 +54,16 @@ else
             sh -c 'PARSCOPE_EMULATE_NODES=node0/198.18.0.1/1 exec "$0" __node node0 true' "$PS"
         expect 0 "^node1$" -- "$PS" emulate -q -N 2 -- "$PS" __node -x 198.18.0.2 hostname
         expect 0 "^node0$" -- "$PS" emulate -q -N 2 -- "$PS" __node node0 hostname
+        # nodes x cores per node above the processors: said even with -q, and a job of more ranks
+        # than the processors is marked oversubscribed though each node holds one rank
+        if command -v taskset > /dev/null; then
+            expect 0 "emulate: WARNING: oversubscribed: 2 nodes x 1 core = 2 cores on the 1 processor this process may use.*time-shar" -- \
+                taskset -c 0 "$PS" emulate -q -N 2 -- true
+            expect 0 "WARNING: oversubscribed: 2 ranks on 2 nodes that share 1 processor of one machine" -- \
+                taskset -c 0 "$PS" emulate -q -N 2 -- "$PS" run "$RT" -n 2
+        fi
+        expect 0 "" -- "$PS" emulate -q -N 1 -- "$PS" run "$RT" -n 1
+        if grep -q "oversubscribed" "$EXPECT_OUT"; then fail "one node on its own cores said oversubscribed"; else pass; fi
     fi
 fi
 finish
