@@ -60,7 +60,7 @@ static int finish(const probe_args *a, const json_t *doc, const ps_machine *m)
     char *svg = a->svg_dir ? ps_xstrdup(a->svg_dir) : strcmp(a->output, "-") ? dir_of(a->output) : ps_xstrdup(".");
     if (rc == 0 && ps_probe_write_svgs(doc, svg, err, sizeof err) != 0) rc = ps_fail(1, "%s", err);
     if (rc == 0 && !a->quiet) {
-        FILE *out = ps_text_out(!strcmp(a->output, "-") ? a->output : a->json);
+        FILE *out = ps_text_out(ps_output_is_stdout(a->output) ? a->output : a->json);
         ps_probe_print(doc, out);
         fprintf(out, "\nwrote %s%s%s, plots in %s/ (pingpong_time.svg, pingpong_bandwidth.svg, hrelation.svg)\n",
                 strcmp(a->output, "-") ? a->output : "standard output", a->json ? " and " : "",
@@ -143,8 +143,9 @@ int ps_cmd_probe(int argc, char **argv)
     if (rc != PS_OPT_GO) return rc;
     if (!*a.output) return ps_opt_error(cmd.name, "-o: empty file name");
     if (a.po.ranks == 1) return ps_opt_error(cmd.name, "-n: a ping-pong needs at least 2 ranks, got '1'");
-    if (a.json && !strcmp(a.json, "-") && !strcmp(a.output, "-"))
-        return ps_opt_error(cmd.name, "-o - and --json -: only one of them can go to standard output");
+    /* inside an MPI job too, where only these two are written (and nothing is locked) */
+    ps_output_spec two[] = {{"-o", a.output, PS_OUTPUT_FILE}, {"--json", a.json, PS_OUTPUT_FILE}};
+    if (!a.rank_side && ps_inside_mpi() && ps_check_outputs(&cmd, two, 2, NULL, 0, 1)) return 2;
     a.po.mode = a.tiny ? PS_PROBE_TINY : a.quick ? PS_PROBE_QUICK : PS_PROBE_FULL;
     if (a.po.timeout < 0) a.po.timeout = a.po.mode == PS_PROBE_FULL ? 300 : 60;
     if (a.rank_side && !a.raw) return ps_opt_error(cmd.name, "--rank-side needs --raw FILE");

@@ -89,7 +89,7 @@ int ps_check_new_output(const ps_opt_cmd *c, const char *option, const char *pat
     return ps_check_outputs(c, &o, 1, NULL, 0, force);
 }
 
-FILE *ps_text_out(const char *output) { return output && !strcmp(output, "-") ? stderr : stdout; }
+FILE *ps_text_out(const char *output) { return ps_output_is_stdout(output) ? stderr : stdout; }
 
 int main(int argc, char **argv)
 {

@@ -349,6 +349,69 @@ typedef struct file_id {
     int   known;
 } file_id;
 
+/* What an output would write into, to tell two outputs that are one file:
+ * the file behind a descriptor ('-', /dev/stdout: the terminal, pipe or
+ * file standard output is), an existing file or device, and a file not made
+ * yet by its directory and name (out.json and ./out.json).  A null device
+ * under two names (/dev/null, a link to it) is not one output (kind 0: never
+ * the same as another): what goes there mixes with nothing.  But one
+ * descriptor is one output wherever it points ('-' twice with standard
+ * output on /dev/null). */
+typedef struct out_id {
+    int   kind;          /* 0 unknown or a null device, 1 an inode, 2 a name in a directory,
+                            3 a descriptor (ino) on a null device */
+    dev_t dev;
+    ino_t ino;
+    const char *name;    /* kind 2: the base name (points into the target's path) */
+} out_id;
+
+static int is_null_device(const struct stat *st)
+{
+    return S_ISCHR(st->st_mode) && major(st->st_rdev) == 1 && minor(st->st_rdev) == 3;
+}
+
+static out_id out_id_of(const target *t)
+{
+    out_id id = {0, 0, 0, NULL};
+    struct stat st;
+    if (t->kind == T_FD) {
+        /* a descriptor on a null device is itself: '-' twice still mixes */
+        if (fstat(t->fd, &st) == 0 && !is_null_device(&st)) id = (out_id){1, st.st_dev, st.st_ino, NULL};
+        else id = (out_id){3, 0, (ino_t)t->fd, NULL};
+    } else if (t->kind == T_NEW) {
+        char dir[PATH_MAX];
+        dir_of(t->path, dir, sizeof dir);
+        const char *base = strrchr(t->path, '/');
+        if (stat(dir, &st) == 0) id = (out_id){2, st.st_dev, st.st_ino, base ? base + 1 : t->path};
+    } else if (stat(t->path, &st) == 0 && !is_null_device(&st)) {
+        id = (out_id){1, st.st_dev, st.st_ino, NULL};
+    }
+    return id;
+}
+
+static int same_out(const out_id *a, const out_id *b)
+{
+    return a->kind && a->kind == b->kind && a->dev == b->dev && a->ino == b->ino &&
+           (a->kind != 2 || !strcmp(a->name, b->name));
+}
+
+int ps_output_is_stdout(const char *path)
+{
+    if (!path) return 0;
+    if (!strcmp(path, "-")) return 1;
+    target t, o;
+    char e[256];
+    if (classify(path, &t, e, sizeof e)) return 0;
+    if (t.kind == T_FD && t.fd == STDOUT_FILENO) return 1;
+    memset(&o, 0, sizeof o);
+    o.kind = T_FD;
+    o.fd = STDOUT_FILENO;
+    out_id a = out_id_of(&t), b = out_id_of(&o);
+    /* a terminal or a pipe that standard output is (a file it is
+     * redirected to is replaced by a rename, not written through it) */
+    return a.kind == 1 && same_out(&a, &b) && t.kind != T_REGULAR;
+}
+
 static file_id id_of(const char *path)
 {
     struct stat st;
@@ -418,11 +481,31 @@ static int mkdirs_noted(const char *path, char *err, size_t errlen)
     return ps_mkdirs(path, err, errlen);
 }
 
+/* Output i against those checked before it (the others' ids are not known
+ * yet): two that end in one file would mix or replace each other's
+ * documents ('-' and /dev/stdout, a file and a link to it, out.json and
+ * ./out.json), whatever --force says.  0, or -1 with err naming both options. */
+static int same_as_earlier(const ps_output_spec *outs, int nouts, const out_id *oids, const target *tg, int i,
+                           char *err, size_t errlen)
+{
+    for (int k = 0; k < nouts; k++) {
+        if (k == i || !outs[k].path || !same_out(&oids[k], &oids[i])) continue;
+        int out_k = tg[k].kind == T_FD && tg[k].fd == STDOUT_FILENO;
+        int out_i = tg[i].kind == T_FD && tg[i].fd == STDOUT_FILENO;
+        ps_seterr(err, errlen, "%s %s and %s %s: %s", outs[k].option, outs[k].path, outs[i].option, outs[i].path,
+                  out_k && out_i ? "both are standard output; only one of them can go there"
+                                 : "the same file; give each output a file of its own");
+        return -1;
+    }
+    return 0;
+}
+
 int ps_outputs_check(const ps_output_spec *outs, int nouts, const char *const *inputs, int ninputs, int force,
                      char *err, size_t errlen)
 {
-    int to_stdout = -1;
     file_id *ids = ps_xcalloc((size_t)nouts + 1, sizeof *ids);
+    out_id *oids = ps_xcalloc((size_t)nouts + 1, sizeof *oids);
+    target *tg = ps_xcalloc((size_t)nouts + 1, sizeof *tg);
     /* the inputs as they are before any output directory is made (a
      * workload's built-in name is no file, even if --trace makes one so named) */
     file_id *in_ids = ps_xcalloc((size_t)ninputs + 1, sizeof *in_ids);
@@ -435,12 +518,9 @@ int ps_outputs_check(const ps_output_spec *outs, int nouts, const char *const *i
         if (!s->path || (n < nouts) != (s->kind != PS_OUTPUT_FILE)) continue;
         char e[1024] = "";
         if (s->kind == PS_OUTPUT_FILE && !strcmp(s->path, "-")) {
-            if (to_stdout >= 0) {
-                ps_seterr(err, errlen, "%s - and %s -: only one of them can go to standard output",
-                          outs[to_stdout].option, s->option);
-                rc = -1;
-            }
-            to_stdout = i;
+            classify(s->path, &tg[i], e, sizeof e);
+            oids[i] = out_id_of(&tg[i]);
+            rc = same_as_earlier(outs, nouts, oids, tg, i, err, errlen);
             continue;
         }
         if (!*s->path) {
@@ -460,6 +540,10 @@ int ps_outputs_check(const ps_output_spec *outs, int nouts, const char *const *i
                 rc = dir_writable(dir, e, sizeof e);
             }
             if (!rc && t.kind != T_NEW) ids[i] = (file_id){t.dev, t.ino, t.kind == T_REGULAR};
+            if (!rc) {
+                tg[i] = t;
+                oids[i] = out_id_of(&tg[i]);
+            }
         } else {
             struct stat st;
             if (stat(s->path, &st) == 0 && !S_ISDIR(st.st_mode)) {
@@ -482,6 +566,7 @@ int ps_outputs_check(const ps_output_spec *outs, int nouts, const char *const *i
                 }
             }
             if (!rc) ids[i] = id_of(s->path);
+            if (!rc && ids[i].known) oids[i] = (out_id){1, ids[i].dev, ids[i].ino, NULL};
         }
         if (rc) {
             ps_seterr(err, errlen, "%s %s", s->option, e);
@@ -507,8 +592,11 @@ int ps_outputs_check(const ps_output_spec *outs, int nouts, const char *const *i
                 rc = -1;
             }
         }
+        if (!rc) rc = same_as_earlier(outs, nouts, oids, tg, i, err, errlen);
     }
     free(ids);
+    free(oids);
+    free(tg);
     free(in_ids);
     return rc;
 }

@@ -16,7 +16,9 @@
  * And one check before any work (ps_outputs_check): each output can be
  * written (its directory exists and takes files), an existing result is not
  * replaced without --force, no output is one of the inputs (not even with
- * --force), no two outputs are the same file, and an output directory is
+ * --force), no two outputs are the same file (compared by device and inode,
+ * so '-' and /dev/stdout, a link and its target, out.json and ./out.json
+ * are one), and an output directory is
  * created and locked so that a second parscope writing into it is refused.
  */
 #ifndef PS_OUTPUT_H
@@ -58,6 +60,11 @@ int ps_output_install(const char *made, const char *path, int exec, char *err, s
  * an output can be rewritten as results come in (a document that grows
  * trial by trial), where a FIFO or a device takes one document, at the end. */
 int ps_output_replaceable(const char *path);
+
+/* Whether path writes into standard output: '-', /dev/stdout or a link to
+ * it, or the terminal or pipe standard output is.  A command whose document
+ * goes there prints its text on standard error. */
+int ps_output_is_stdout(const char *path);
 
 /* What a command writes, for ps_outputs_check. */
 enum ps_output_kind {

@@ -61,6 +61,31 @@ output_nodes)
   expect 2 "adir: a directory" -- "$ps" export T -f csv -o adir
   ;;
 
+# two outputs of one command that are one file are refused before any work (2, naming both):
+# '-' and /dev/stdout, a link and its target, two names of a file not made yet
+same_output)
+  expect 2 "-o /dev/stdout and --json -: both are standard output" -- "$ps" probe --tiny -n 2 -o /dev/stdout --json -
+  expect 2 "-o - and --json /proc/self/fd/1: both are standard output" -- "$ps" probe --tiny -n 2 -o - --json /proc/self/fd/1
+  expect 2 "-o - and --json -: both are standard output" -- "$ps" probe --tiny -n 2 -o - --json -
+  # standard output a pipe: '-' and /dev/stdout are still one (and the same as /dev/stderr on it)
+  "$ps" probe --tiny -n 2 -o - --json /dev/stdout 2>&1 | cat > piped
+  check "probe -o - --json /dev/stdout into a pipe: refused" grep -q "both are standard output" piped
+  expect 2 "-o m.ini and --json ./m.ini: the same file" -- "$ps" probe --tiny -n 2 -o m.ini --json ./m.ini
+  check "nothing written" test ! -e m.ini
+  echo keep > target.json && ln -s target.json alias.json
+  expect 2 "-o target.json and --json alias.json: the same file" -- "$ps" probe --tiny -n 2 -o target.json --json alias.json --force
+  check "the file is left" grep -qx keep target.json
+  mkdir sub
+  expect 2 "-o r.json and --measured sub/../r.json: the same file" -- \
+    "$ps" predict fingerprint -m "$src/machines/sp2.ini" -n 2 --compare -o r.json --measured sub/../r.json
+  loop tiny '\WORK(10);'
+  expect 2 "-o tiny and --keep-c ./tiny: the same file" -- "$ps" build tiny.loop -o tiny --keep-c ./tiny
+  # with its document on standard output (under any name), run's sheet goes to standard error
+  "$ps" run "$prog" -n 2 -o /dev/stdout > r.json 2> sheet.txt
+  check "run -o /dev/stdout: standard output holds only the JSON" json_ok r.json 'd["kind"] == "run"'
+  check "run -o /dev/stdout: the sheet went to standard error" grep -q "Execution time" sheet.txt
+  ;;
+
 # 2. no result is replaced without --force, and never an input
 overwrite)
   make_trace
