@@ -126,6 +126,15 @@ void ps_setup_end(void);
  * --quiet), then ends MPI. */
 void ps_finalize(void);
 
+/* A grid workload whose grid is not the N x N that -s N implies (clue
+ * --grid WxH) says which grid it runs: width x height cells held by every
+ * rank (per_rank, weak scaling) or in all (split over the ranks).  What is
+ * recorded as the problem (the trace's params, the sheet, the result JSON)
+ * is then this grid: params.grid "WxH", params.grid_per_rank, and
+ * params.size = the cells a rank holds (in all: W x H / P, rounded down).
+ * Call after ps_init; ps_problem_size() still returns the -s value. */
+void ps_set_grid(long width, long height, int per_rank);
+
 int  ps_rank(void);
 int  ps_size(void);
 long ps_problem_size(void);

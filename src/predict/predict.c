@@ -243,6 +243,13 @@ static char *trace_meta(const predict_ctx *c, const ps_sim_opts *so, int ranks, 
                           (json_int_t)c->size, "iterations", (json_int_t)c->iterations, "hardware", hw);
     if (!d) return NULL;
     json_t *sm = stream_meta ? json_loads(stream_meta, 0, NULL) : NULL;
+    /* the problem the recording ran (a grid workload's grid: clue), before the -s asked for */
+    json_t *sz = json_object_get(sm, "size");
+    if (json_is_integer(sz) && json_integer_value(sz) > 0) json_object_set(d, "size", sz);
+    if (json_is_string(json_object_get(sm, "grid"))) {
+        json_object_set(d, "grid", json_object_get(sm, "grid"));
+        json_object_set_new(d, "grid_per_rank", json_boolean(json_is_true(json_object_get(sm, "grid_per_rank"))));
+    }
     json_t *st = json_object_get(sm, "structure");
     if (json_is_array(st)) json_object_set(d, "structure", st);
     json_decref(sm);

@@ -330,8 +330,10 @@ void ps_report_trace_section(FILE *f, const ps_trace *t, const char *source)
         const char *mk = json_string_value(json_object_get(meta, "kind"));
         json_object_set_new(doc, "kind", json_string(mk && !strcmp(mk, "predict") ? "predict" : "trace"));
         json_object_set_new(doc, "workload", json_string(workload));
-        json_object_set_new(doc, "params", json_pack("{s:i,s:I,s:I}", "ranks", t->nranks, "size", (json_int_t)size,
-                                                     "iterations", (json_int_t)iters));
+        json_t *params = json_pack("{s:i,s:I,s:I}", "ranks", t->nranks, "size", (json_int_t)size, "iterations",
+                                   (json_int_t)iters);
+        ps_result_params_from_trace(params, t); /* a grid workload's grid */
+        json_object_set_new(doc, "params", params);
         json_object_set_new(doc, "time", ps_result_time(&time, 1));
         json_object_set_new(doc, "sheet", ps_result_sheet(&s));
         json_object_set_new(doc, "ranks", ps_result_ranks(&s, t));

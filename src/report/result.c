@@ -310,6 +310,28 @@ void ps_result_describe(json_t *doc, const ps_trace *t, const char *workload)
     json_decref(meta);
 }
 
+void ps_result_params_from_trace(json_t *params, const ps_trace *t)
+{
+    json_t *meta = t && t->meta_json ? json_loads(t->meta_json, 0, NULL) : NULL;
+    /* a run's trace holds params {size, iterations, ...}; a prediction's, top-level keys */
+    json_t *tp = json_object_get(meta, "params");
+    const char *kind = json_string_value(json_object_get(meta, "kind"));
+    if (!json_is_object(tp) && kind && !strcmp(kind, "predict")) tp = meta;
+    if (json_is_object(tp)) {
+        static const char *const keys[] = {"size", "iterations"};
+        for (int k = 0; k < 2; k++) {
+            json_t *v = json_object_get(tp, keys[k]);
+            if (json_is_integer(v) && json_integer_value(v) > 0) json_object_set(params, keys[k], v);
+        }
+        json_t *g = json_object_get(tp, "grid");
+        if (json_is_string(g)) {
+            json_object_set(params, "grid", g);
+            json_object_set_new(params, "grid_per_rank", json_boolean(json_is_true(json_object_get(tp, "grid_per_rank"))));
+        }
+    }
+    json_decref(meta);
+}
+
 json_t *ps_result_run(const char *kind, const char *workload, json_t *machine, int ranks, long size, long iterations,
                       const double *samples, int nsamples, const ps_trace *best, const char *trace_path)
 {
@@ -328,6 +350,7 @@ json_t *ps_result_run_sheet(const char *kind, const char *workload, json_t *mach
     json_object_set_new(p, "ranks", json_integer(ranks));
     json_object_set_new(p, "size", json_integer(size));
     json_object_set_new(p, "iterations", json_integer(iterations));
+    ps_result_params_from_trace(p, best);
     json_object_set_new(d, "params", p);
     json_object_set_new(d, "machine", machine ? machine : json_null());
     json_object_set_new(d, "time", ps_result_time(samples, nsamples));

@@ -48,7 +48,13 @@ void ps_result_describe(json_t *doc, const ps_trace *t, const char *workload);
 
 /* A whole run document: kind ("run", "predict"), workload, params, machine
  * (the meta object, taken over; NULL: none), time, sheet, ranks, procstats,
- * trace (path or null). */
+ * trace (path or null).  size and iterations are what the caller asked for;
+ * what best's trace recorded as run goes first (ps_result_params_from_trace). */
+/* Sets params' size and iterations to what the trace t recorded as run
+ * (its metadata's params, written by the runtime), with a grid workload's
+ * grid ("WxH") and grid_per_rank; nothing when t (or its metadata) has none. */
+void ps_result_params_from_trace(json_t *params, const ps_trace *t);
+
 json_t *ps_result_run(const char *kind, const char *workload, json_t *machine, int ranks, long size, long iterations,
                       const double *samples, int nsamples, const ps_trace *best, const char *trace_path);
 /* The same with the sheet already computed (sheet: best's, or NULL to

@@ -167,7 +167,17 @@ void ps_sheet_page_html(FILE *f, const json_t *doc)
     ps_html_kv(f, "Workload", "%s", str(doc, "workload") ? str(doc, "workload") : "-");
     ps_html_kv(f, "Kind", "%s", predicted ? "prediction (simulated)" : kind ? kind : "-");
     kv_param(f, "No. nodes", num(params, "ranks"));
-    kv_param(f, "Problem size", num(params, "size"));
+    const char *grid = str(params, "grid");
+    if (grid) {
+        int per_rank = json_is_true(json_object_get(params, "grid_per_rank"));
+        double sz = num(params, "size");
+        if (isfinite(sz)) ps_html_kv(f, "Problem size", "%.0f cells per rank%s", sz, per_rank ? "" : " on average");
+        else kv_param(f, "Problem size", sz);
+        if (per_rank) ps_html_kv(f, "Grid", "%s per rank (weak scaling)", grid);
+        else ps_html_kv(f, "Grid", "%s in all, split by rows over the ranks", grid);
+    } else {
+        kv_param(f, "Problem size", num(params, "size"));
+    }
     kv_param(f, "Iterations", num(params, "iterations"));
     ps_structure_text(structure, line, sizeof line);
     ps_html_kv(f, "Structure (each construct's calls)", "%s", line);

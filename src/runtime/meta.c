@@ -120,9 +120,7 @@ char *ps__trace_meta(const ps_trace *t, const char *mpi_library, int same_host, 
 {
     json_t *m = json_object();
     json_object_set_new(m, "workload", str_or_null(ps__rt.workload[0] ? ps__rt.workload : "program"));
-    json_object_set_new(m, "params", json_pack("{s:i, s:I, s:I}", "ranks", ps__rt.size, "size",
-                                               (json_int_t)ps_problem_size(), "iterations",
-                                               (json_int_t)ps_iterations()));
+    json_object_set_new(m, "params", ps__params_json(ps__rt.size));
     json_object_set_new(m, "mpi", str_or_null(mpi_library));
     /* the wall-clock time at one instant of the global timeline (rank 0's
      * CLOCK_MONOTONIC), so tools can show absolute times */

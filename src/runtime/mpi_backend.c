@@ -635,7 +635,7 @@ static void mpi_finalize(void)
             if (want_sheet) {
                 ps_sheet s;
                 if (ps_sheet_compute(t, &s) == 0) {
-                    ps_sheet_print(&s, t, ps__rt.workload[0] ? ps__rt.workload : "program", ps_problem_size(),
+                    ps_sheet_print(&s, t, ps__rt.workload[0] ? ps__rt.workload : "program", ps__problem_size_ran(),
                                    ps_iterations(), stdout);
                     ps_sheet_free(&s);
                 }

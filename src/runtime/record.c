@@ -387,8 +387,16 @@ static int join_streams(void)
     /* the meta JSON: what ran, and rank 0's structure (the arguments its
      * constructs were called with, for the sheet) */
     json_t *mj = json_pack("{s:s?, s:i, s:I, s:I}", "workload", ps__rt.workload, "ranks", rec_p, "size",
-                           (json_int_t)ps_problem_size(), "iterations", (json_int_t)ps_iterations());
+                           (json_int_t)ps__problem_size_ran(), "iterations", (json_int_t)ps_iterations());
     if (!mj) mj = json_pack("{s:i}", "ranks", rec_p); /* a workload name that is not UTF-8 */
+    /* the grid rank 0 said it ran (ps_set_grid), and the size that follows from it */
+    snprintf(path, sizeof path, "%s/rank-0.params", rec_dir);
+    json_t *pa0 = json_load_file(path, 0, NULL);
+    static const char *const pkeys[] = {"size", "grid", "grid_per_rank"};
+    for (int k = 0; k < 3 && json_is_object(pa0); k++)
+        if (json_object_get(pa0, pkeys[k])) json_object_set(mj, pkeys[k], json_object_get(pa0, pkeys[k]));
+    json_decref(pa0);
+    unlink(path);
     snprintf(path, sizeof path, "%s/rank-0.structure", rec_dir);
     json_t *st0 = json_load_file(path, 0, NULL);
     if (st0) json_object_set_new(mj, "structure", st0);
@@ -597,6 +605,12 @@ static void rec_finalize(void)
         json_t *st = ps__structure_json();
         if (json_dump_file(st, path, JSON_COMPACT) != 0) rec_die(path);
         json_decref(st);
+        if (ps__rt.grid_w) {
+            snprintf(path, sizeof path, "%s/rank-0.params", rec_dir);
+            json_t *pa = ps__params_json(ps__rt.size);
+            if (!pa || json_dump_file(pa, path, JSON_COMPACT) != 0) rec_die(path);
+            json_decref(pa);
+        }
     }
     send_frame(FR_END, NULL, 0);
     if (close(rec_fd) != 0) rec_die("closing the instruction stream");

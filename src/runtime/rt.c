@@ -2,6 +2,8 @@
  * rt.c - the runtime's public face: parameters, constructs, dispatch to the
  * back end, reductions built from point-to-point messages, timeouts.
  */
+#include <jansson.h>
+
 #include "runtime/rt.h"
 
 #include <errno.h>
@@ -352,6 +354,32 @@ void ps_finalize(void)
 int ps_rank(void) { return ps__rt.rank; }
 int ps_size(void) { return ps__rt.size; }
 long ps_problem_size(void) { return ps__rt.problem_size ? ps__rt.problem_size : ps__rt.default_size; }
+void ps_set_grid(long width, long height, int per_rank)
+{
+    if (width < 1 || height < 1) return;
+    ps__rt.grid_w = width;
+    ps__rt.grid_h = height;
+    ps__rt.grid_per_rank = per_rank ? 1 : 0;
+}
+
+long ps__problem_size_ran(void)
+{
+    if (!ps__rt.grid_w) return ps_problem_size();
+    long cells = ps__rt.grid_w * ps__rt.grid_h;
+    return ps__rt.grid_per_rank || ps__rt.size < 1 ? cells : cells / ps__rt.size;
+}
+
+json_t *ps__params_json(int ranks)
+{
+    json_t *p = json_pack("{s:i, s:I, s:I}", "ranks", ranks, "size", (json_int_t)ps__problem_size_ran(), "iterations",
+                          (json_int_t)ps_iterations());
+    if (p && ps__rt.grid_w) {
+        json_object_set_new(p, "grid", json_sprintf("%ldx%ld", ps__rt.grid_w, ps__rt.grid_h));
+        json_object_set_new(p, "grid_per_rank", json_boolean(ps__rt.grid_per_rank));
+    }
+    return p;
+}
+
 long ps_iterations(void) { return ps__rt.iterations ? ps__rt.iterations : ps__rt.default_iterations; }
 int ps_host(void) { return -1; }
 int ps_recording(void) { return ps__rt.be && ps__rt.be != ps__mpi_backend(); }

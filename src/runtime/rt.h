@@ -42,6 +42,9 @@ typedef struct ps__runtime {
     int    rank, size;
     long   problem_size, iterations;
     long   default_size, default_iterations;
+    /* ps_set_grid: the grid run (0: none said; the problem is the -s size) */
+    long   grid_w, grid_h;
+    int    grid_per_rank;
     int    quiet;
     int    initialized, finalized;
     double timeout;              /* seconds, 0 = none */
@@ -113,6 +116,14 @@ void   ps__first_touch_mark(void);
 size_t ps__first_touch(void);
 /* Each page of [p, p + n) once the target of a single-copy transfer (firsttouch.c). */
 void   ps__pin_for_messages(const void *p, size_t n);
+
+/* The problem size that ran: the cells a rank holds when the workload said
+ * its grid (ps_set_grid), else the -s size.  And the params object of the
+ * trace's metadata: {ranks, size, iterations} and, with a grid, grid "WxH"
+ * and grid_per_rank (rt.c). */
+long    ps__problem_size_ran(void);
+struct json_t;
+struct json_t *ps__params_json(int ranks);
 
 /* Construct table, for writing the trace. */
 int ps__construct_count(void);

@@ -300,6 +300,12 @@ json_t *ps_scale_analyze(const json_t *plan, const json_t *runs)
             json_object_set_new(par, "ranks", json_integer(P));
             json_object_set_new(par, "size", json_integer(is_clue ? (weak ? w * h : w * h / P) : size));
             json_object_set_new(par, "iterations", json_integer(viters));
+            if (is_clue) {
+                /* the grid computed, as `run clue` records it (rearrange: 2W x H/2) */
+                int re = var && var->rearrange;
+                json_object_set_new(par, "grid", json_sprintf("%ldx%ld", re ? 2 * w : w, re ? h / 2 : h));
+                json_object_set_new(par, "grid_per_rank", json_boolean(weak));
+            }
             json_object_set_new(pt, "params", par);
             json_object_set_new(pt, "time", ps_result_time(samples, ns));
             json_object_set_new(pt, "status", json_string(best ? "ok" : ns ? "failed" : "missing"));

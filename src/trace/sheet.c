@@ -521,7 +521,26 @@ void ps_sheet_print(const ps_sheet *s, const ps_trace *t, const char *workload, 
     fprintf(f, "  %s\n", line);
     fprintf(f, "  Workload:                    %s\n", workload ? workload : "?");
     fprintf(f, "  No. nodes:                   %d\n", s->nranks);
-    fprintf(f, "  Problem size:                %ld\n", size);
+    /* what ran, as the runtime recorded it, before what the caller was asked for */
+    const json_t *params = json_object_get(meta, "params");
+    const json_t *ps = json_object_get(params, "size"), *pi = json_object_get(params, "iterations");
+    const char *grid = json_string_value(json_object_get(params, "grid"));
+    if (json_is_integer(ps) && json_integer_value(ps) > 0) size = (long)json_integer_value(ps);
+    if (json_is_integer(pi) && json_integer_value(pi) > 0) iterations = (long)json_integer_value(pi);
+    if (grid) {
+        int per_rank = json_is_true(json_object_get(params, "grid_per_rank"));
+        /* split by rows, the ranks hold the same cells only when the rows divide evenly */
+        long gw = 0, gh = 0, P = s->nranks > 0 ? s->nranks : 1;
+        int known = sscanf(grid, "%ldx%ld", &gw, &gh) == 2;
+        fprintf(f, "  Problem size:                %ld cells per rank%s\n", size,
+                per_rank || (known && gh % P == 0) ? ""
+                : known && gw * gh % P == 0        ? " on average"
+                                                   : " on average (rounded down)");
+        if (per_rank) fprintf(f, "  Grid:                        %s per rank (weak scaling)\n", grid);
+        else fprintf(f, "  Grid:                        %s in all, split by rows over %d ranks\n", grid, s->nranks);
+    } else {
+        fprintf(f, "  Problem size:                %ld\n", size);
+    }
     fprintf(f, "  Iterations:                  %ld\n", iterations);
     ps_structure_text(structure, line, linelen);
     fprintf(f, "  Structure:                   %s\n", line);

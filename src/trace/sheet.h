@@ -81,7 +81,9 @@ void          ps_sheet_acc_free(ps_sheet_acc *a);
 /* The sheet as text, the seed's two pages: evaluated problem (workload with
  * its structural and runtime parameters), hardware, main results, the
  * per-processor summary and the statistics.  Structure and hardware come
- * from the trace (ps_trace_describe); t may be NULL (then they show "-"). */
+ * from the trace (ps_trace_describe); t may be NULL (then they show "-").
+ * size and iterations are what the caller knows: the trace's own params
+ * (what the runtime recorded as run, with a workload's grid) go first. */
 void ps_sheet_print(const ps_sheet *s, const ps_trace *t, const char *workload, long size, long iterations, FILE *f);
 
 #endif

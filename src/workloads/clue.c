@@ -34,7 +34,8 @@ static void usage(FILE *f)
             "usage: clue [-i ITERS] [-s N] [--grid WxH] [--variation NAME] [--seed N] [--strong]\n"
             "            [--order-seed N | --perm LIST] [--dump FILE] [--verify]\n"
             "The CLUE cellular automaton: each cell becomes the mean of its neighbours on a torus.\n"
-            "  --grid WxH       cells per rank (weak scaling; default -s N gives NxN, N = 1024)\n"
+            "  --grid WxH       cells per rank (weak scaling; default -s N gives NxN, N = 1024);\n"
+            "                   recorded as params.grid WxH, params.size = cells per rank\n"
             "  --strong         WxH is the whole grid, split by rows over the ranks\n"
             "  --variation V    base int double rearrange nodeorder vonneumann scatter cellwise\n"
             "  --seed N         initial grid (a function of seed and cell position)\n"
@@ -206,6 +207,9 @@ int ps_workload_clue_main(int argc, char **argv)
         return 1;
     }
     int me = ps_rank(), P = ps_size();
+    /* what is recorded as the problem: the grid computed (rearranged, it is
+     * 2W x H/2), per rank or in all, not the -s size */
+    ps_set_grid(gw, gh, !strong);
     int c_border = ps_construct("CLUE_BORDER"), c_sweep = ps_construct("CLUE_SWEEP"),
         c_dump = ps_construct("CLUE_DUMP");
 
