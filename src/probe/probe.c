@@ -677,16 +677,29 @@ static void print_nodes(FILE *out, const json_t *model)
             isfinite(ps_json_num(model, "link_rate")) ? "" : "\n");
 }
 
+/* The rounds measured (params.rounds: the rounds that ran), and after an
+ * interruption of how many planned: "2 of 3 rounds (INTERRUPTED)". */
+static void rounds_text(const json_t *doc, char *buf, size_t len)
+{
+    int done = (int)ps_json_num(json_object_get(doc, "params"), "rounds");
+    double planned = ps_json_num(doc, "rounds_planned");
+    if (json_is_true(json_object_get(doc, "interrupted")) && planned > done)
+        snprintf(buf, len, "%d of %.0f rounds (INTERRUPTED)", done, planned);
+    else
+        snprintf(buf, len, "%d rounds", done);
+}
+
 void ps_probe_print(const json_t *doc, FILE *out)
 {
     const json_t *pp = json_object_get(doc, "pingpong"), *hk = json_object_get(pp, "hockney");
     const json_t *bsp = json_object_get(doc, "bsp"), *model = json_object_get(doc, "model");
     const json_t *meta = json_object_get(doc, "machine"), *params = json_object_get(doc, "params");
     char a[32], b[32];
-    fprintf(out, "parscope probe (%s): %s, %d ranks, %d rounds, %s\n",
-            json_string_value(json_object_get(doc, "mode")),
-            json_string_value(json_object_get(meta, "host")), (int)ps_json_num(params, "ranks"),
-            (int)ps_json_num(params, "rounds"), json_string_value(json_object_get(meta, "mpi")));
+    char rounds[96];
+    rounds_text(doc, rounds, sizeof rounds);
+    fprintf(out, "parscope probe (%s): %s, %d ranks, %s, %s\n", json_string_value(json_object_get(doc, "mode")),
+            json_string_value(json_object_get(meta, "host")), (int)ps_json_num(params, "ranks"), rounds,
+            json_string_value(json_object_get(meta, "mpi")));
     char line[600];
     ps_noise_line(json_object_get(doc, "noise"), line, sizeof line);
     fprintf(out, "%s\n", line);
@@ -927,8 +940,9 @@ int ps_probe_report_html(FILE *out, const json_t *doc, const char *dir, const ch
     ps_html_kv(out, "host", "%s", jstr(meta, "host"));
     ps_html_kv(out, "CPU", "%s", jstr(meta, "cpu"));
     ps_html_kv(out, "MPI library", "%s", jstr(meta, "mpi"));
-    ps_html_kv(out, "ranks / rounds", "%d / %d (%s)", (int)ps_json_num(params, "ranks"),
-               (int)ps_json_num(params, "rounds"), jstr(doc, "mode"));
+    char rounds[96];
+    rounds_text(doc, rounds, sizeof rounds);
+    ps_html_kv(out, "ranks / rounds", "%d / %s (%s)", (int)ps_json_num(params, "ranks"), rounds, jstr(doc, "mode"));
     ps_html_fmt_time(a, sizeof a, ps_json_num(pp, "latency"));
     ps_html_kv(out, "ping-pong latency (1 B, half round trip)", "%s", a);
     ps_fmt_bytes(b, sizeof b, ps_json_num(pp, "bandwidth_bytes"));

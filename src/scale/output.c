@@ -154,12 +154,33 @@ void ps_scale_print(const json_t *doc, FILE *out)
                 (long long)json_integer_value(json_object_get(g, "height")),
                 json_is_true(json_object_get(g, "per_rank")) ? "per rank" : "in all",
                 (long long)json_integer_value(json_object_get(g, "iterations")));
+    /* the trials the points had, not those asked for: an interrupted or
+     * partial sweep has fewer at some points (none at a missing one) */
     json_t *tr = json_object_get(doc, "trials_auto");
-    if (json_is_object(tr))
-        fprintf(out, "; best of %d to %d trials (automatic)\n", (int)json_integer_value(json_object_get(tr, "min")),
-                (int)json_integer_value(json_object_get(tr, "max_done")));
-    else
-        fprintf(out, "; best of %d trial(s)\n", (int)json_integer_value(json_object_get(doc, "trials")));
+    int lo = -1, hi = 0;
+    size_t pi;
+    json_t *pp;
+    json_array_foreach(json_object_get(doc, "points"), pi, pp) {
+        int n = (int)json_integer_value(json_object_get(json_object_get(pp, "time"), "trials"));
+        if (lo < 0 || n < lo) lo = n;
+        if (n > hi) hi = n;
+    }
+    if (lo < 0) lo = 0;
+    int asked = (int)json_integer_value(json_object_get(doc, "trials"));
+    int partial = json_is_true(json_object_get(doc, "interrupted")) || json_is_false(json_object_get(doc, "complete"));
+    if (json_is_object(tr)) {
+        int mn = (int)json_integer_value(json_object_get(tr, "min"));
+        fprintf(out, "; best of %d to %d trials (automatic%s)\n", lo < mn ? lo : mn, hi,
+                partial ? ", sweep interrupted: some points have fewer" : "");
+    } else if (lo == asked && hi == asked) {
+        fprintf(out, "; best of %d trial(s)\n", asked);
+    } else {
+        char got[48];
+        if (lo == hi) snprintf(got, sizeof got, "%d", lo);
+        else snprintf(got, sizeof got, "%d to %d", lo, hi);
+        fprintf(out, "; best of %s of the %d trial(s) asked%s\n", got, asked,
+                partial ? " (sweep interrupted: the figures are from the trials that ran)" : "");
+    }
     json_t *mn = json_object_get(json_object_get(doc, "noise"), "machine");
     if (mn) {
         char line[512];

@@ -69,6 +69,41 @@ static int is_whitebox(const json_t *doc)
            json_is_object(json_object_get(doc, "parts"));
 }
 
+/* The trials that ran: "5 trials per variant, interleaved and rotated", or
+ * after an interruption "INTERRUPTED after 3 of 50 rounds: 3 comm, 3 data,
+ * 2 full trials ran (of 50 asked), interleaved and rotated".  Every figure
+ * is computed from the trials that ran. */
+static void trials_text(const json_t *doc, char *buf, size_t len)
+{
+    const json_t *params = json_object_get(doc, "params"), *by = json_object_get(params, "trials_by_variant");
+    double done = ps_json_num(params, "trials"), planned = ps_json_num(params, "trials_planned");
+    int interrupted = json_is_true(json_object_get(doc, "interrupted"));
+    int uneven = 0;
+    const char *key;
+    json_t *v;
+    json_object_foreach((json_t *)by, key, v) uneven |= json_integer_value(v) != (json_int_t)done;
+    if (!interrupted && !uneven && !(planned > done)) {
+        snprintf(buf, len, "%lld trials per variant, interleaved and rotated", (long long)done);
+        return;
+    }
+    size_t o = 0;
+    if (interrupted)
+        o += (size_t)snprintf(buf + o, len - o, "INTERRUPTED after %lld of %lld rounds: ", (long long)done,
+                              (long long)planned);
+    if (uneven) {
+        int first = 1;
+        json_object_foreach((json_t *)by, key, v) {
+            if (o >= len) break;
+            o += (size_t)snprintf(buf + o, len - o, "%s%lld %s", first ? "" : ", ", (long long)json_integer_value(v), key);
+            first = 0;
+        }
+        if (o < len) o += (size_t)snprintf(buf + o, len - o, " trials ran");
+    } else if (o < len) {
+        o += (size_t)snprintf(buf + o, len - o, "%lld trials per variant ran", (long long)done);
+    }
+    if (o < len) snprintf(buf + o, len - o, " (of %lld asked), interleaved and rotated", (long long)planned);
+}
+
 /* ---- text -------------------------------------------------------------------- */
 
 void ps_whitebox_print(const json_t *doc, FILE *f)
@@ -76,10 +111,11 @@ void ps_whitebox_print(const json_t *doc, FILE *f)
     if (!is_whitebox(doc)) return;
     char a[32], b[32], c[32], e[32];
     const json_t *params = json_object_get(doc, "params");
-    fprintf(f, "White-box breakdown of %s: %lld ranks, size %lld, %lld iterations; %lld trials per variant, "
-               "interleaved and rotated\n\n",
-            jstr(doc, "workload"), (long long)ps_json_num(params, "ranks"), (long long)ps_json_num(params, "size"),
-            (long long)ps_json_num(params, "iterations"), (long long)ps_json_num(params, "trials"));
+    char trials[400];
+    trials_text(doc, trials, sizeof trials);
+    fprintf(f, "White-box breakdown of %s: %lld ranks, size %lld, %lld iterations; %s\n\n", jstr(doc, "workload"),
+            (long long)ps_json_num(params, "ranks"), (long long)ps_json_num(params, "size"),
+            (long long)ps_json_num(params, "iterations"), trials);
     char line[600];
     ps_noise_line(json_object_get(doc, "noise"), line, sizeof line);
     fprintf(f, "  %s\n", line);
@@ -331,8 +367,13 @@ static int report_html(FILE *f, const json_t *doc, const char *dir, const char *
     ps_html_kv(f, "workload", "%s", jstr(doc, "workload"));
     ps_html_kv(f, "ranks / size / iterations", "%lld / %lld / %lld", (long long)ps_json_num(params, "ranks"),
                (long long)ps_json_num(params, "size"), (long long)ps_json_num(params, "iterations"));
-    ps_html_kv(f, "trials per variant", "%lld (interleaved, the order rotated each round)",
-               (long long)ps_json_num(params, "trials"));
+    char trials[400];
+    trials_text(doc, trials, sizeof trials);
+    if (strncmp(trials, "INTERRUPTED", 11) && !strstr(trials, "asked"))
+        ps_html_kv(f, "trials per variant", "%lld (interleaved, the order rotated each round)",
+                   (long long)ps_json_num(params, "trials"));
+    else
+        ps_html_kv(f, "trials", "%s (the order rotated each round)", trials);
     const json_t *prof = json_object_get(doc, "profile");
     ps_html_kv(f, "profile", "communication %s %%, data movement %s %%, computation %s %%",
                fx(a, 32, "%.1f", ps_json_num(prof, "communication_pct")), fx(b, 32, "%.1f", ps_json_num(prof, "data_movement_pct")),

@@ -37,7 +37,17 @@ static json_t *whitebox_doc(const ps_whitebox_spec *s, ps_wb_data *d, ps_machine
     json_object_set_new(params, "ranks", json_integer(s->ranks));
     json_object_set_new(params, "size", json_integer(size));
     json_object_set_new(params, "iterations", json_integer(iterations));
-    json_object_set_new(params, "trials", json_integer(trials));
+    /* the trials that ran, not those asked for: an interrupted run has fewer,
+     * and a variant may have one fewer than the others (its round was cut) */
+    int done = trials;
+    json_t *by = json_object();
+    for (int v = 0; v < nv; v++) {
+        if (d->ntrials[v] < done) done = d->ntrials[v];
+        json_object_set_new(by, ps_wb_variant_name(v), json_integer(d->ntrials[v]));
+    }
+    json_object_set_new(params, "trials", json_integer(done));
+    json_object_set_new(params, "trials_planned", json_integer(trials));
+    json_object_set_new(params, "trials_by_variant", by);
     json_object_set_new(params, "sections", json_boolean(s->sections));
     json_object_set_new(o, "params", params);
     json_object_set_new(o, "machine", ps_machine_meta());

@@ -214,6 +214,10 @@ probe_signals)
     expect 0 "warning: the machine model mq.ini is from an interrupted probe" -- "$ps" predict fingerprint -m mq.ini -n 2 -q
     check "SIGINT: the JSON says it was interrupted" json_ok pq.json \
       'd.get("interrupted") is True and d.get("complete") is False and d["missing"].startswith("rounds ")'
+    # the report states the rounds that ran, of how many, and the interruption
+    expect 0 "" -- "$ps" report pq.json -o pq.html -q
+    check "SIGINT: the report gives the rounds measured of those planned" \
+      grep -Eq "[0-9]+ of [0-9]+ rounds \(INTERRUPTED\)" pq.html
   else
     fail "no round of the quick probe ended within 40 s: $(cat outq)"
     kill -9 $pid

@@ -150,6 +150,9 @@ assert len(d["missing"]) == 16 - n, (len(d["missing"]), n)
 assert any(p["time_s"] is not None for p in d["points"])
 PY
 [ -s s3/scale.csv ] && [ -s s3/report.html ] && ok "SIGINT: CSV and report" || bad "SIGINT files"
+# the header states the trials that ran, not the 4 asked for
+grep -Eq "best of [0-9]+( to [0-9]+)? of the 4 trial\(s\) asked \(sweep interrupted" s3.out && ! grep -q "best of 4 trial" s3.out \
+  && ok "SIGINT: the header gives the trials that ran" || bad "SIGINT header: $(grep 'best of' s3.out)"
 
 # --- resume: the interrupted sweep continues without repeating a run
 head -3 s3/runs.ndjson > before.txt

@@ -76,5 +76,27 @@ grep -q "interrupted (SIGTERM); reported are the trials finished so far: comm [0
 [ "$(jq -r '.interrupted == true and (.rounds | length) >= 1 and (.rounds | length) < 50' "$tmp/int.json")" = true ] ||
   no "the interrupted result: $(jq -c '{interrupted, rounds: (.rounds | length)}' "$tmp/int.json")"
 
+# SIGINT (Ctrl-C) in the middle: the header states the trials that ran and that the run was
+# interrupted, never the 50 asked for; the JSON's params say the same as the figures' trials
+"$bin" whitebox "$dir/known.loop" -n 2 -i 2 -k 50 -o "$tmp/int2.json" --timeout 60 > "$tmp/stdout2" 2> "$tmp/stderr2" &
+pid=$!
+for _ in $(seq 300); do [ -s "$tmp/int2.json" ] && break; sleep 0.2; done
+kill -INT $pid
+wait $pid
+rc=$?
+[ $rc = 130 ] || no "whitebox after SIGINT: exit $rc, expected 130"
+head -1 "$tmp/stdout2" | grep -Eq "INTERRUPTED after [0-9]+ of 50 rounds: .*\(of 50 asked\)" ||
+  no "the header does not say the run was interrupted: $(head -1 "$tmp/stdout2")"
+grep -q "50 trials per variant" "$tmp/stdout2" && no "the header claims the 50 trials asked: $(head -1 "$tmp/stdout2")"
+[ "$(jq -r '.params.trials_planned == 50 and .params.trials < 50 and
+            .params.trials == ([.variants[].time.trials] | min) and
+            ([.params.trials_by_variant | to_entries[] | .value] == [.variants.comm.time.trials, .variants.data.time.trials, .variants.full.time.trials])' \
+      "$tmp/int2.json")" = true ] ||
+  no "the interrupted result's trials: $(jq -c '{params, t: [.variants[].time.trials]}' "$tmp/int2.json")"
+# every trial count the header names is one the figures were computed from
+want=$(jq -r '.params | if ([.trials_by_variant[]] | unique | length) == 1 then "\(.trials) trials per variant ran"
+              else ([.trials_by_variant | to_entries[] | "\(.value) \(.key)"] | join(", ")) + " trials ran" end' "$tmp/int2.json")
+head -1 "$tmp/stdout2" | grep -qF "$want" || no "the header's trials ($(head -1 "$tmp/stdout2")) are not the JSON's ($want)"
+
 if [ $fail = 0 ]; then echo "whitebox cli: ok"; fi
 exit $fail
