@@ -95,7 +95,7 @@ static int run_inside(const ps_opt_cmd *c, const char *workload, const run_opts 
     av[n++] = "--workload";
     av[n++] = (char *)w->name;
     if (tracefile[0]) { av[n++] = "--trace"; av[n++] = tracefile; }
-    if (o->quiet || !strcmp(o->output ? o->output : "", "-")) av[n++] = "--quiet"; /* -o -: only the JSON */
+    if (o->quiet || ps_output_is_stdout(o->output)) av[n++] = "--quiet"; /* -o -: only the JSON */
     for (int i = 0; extra[i] && n < 62; i++) av[n++] = extra[i];
     av[n] = NULL;
     ps_set_defaults(w->default_size, w->default_iterations);

@@ -84,6 +84,11 @@ same_output)
   "$ps" run "$prog" -n 2 -o /dev/stdout > r.json 2> sheet.txt
   check "run -o /dev/stdout: standard output holds only the JSON" json_ok r.json 'd["kind"] == "run"'
   check "run -o /dev/stdout: the sheet went to standard error" grep -q "Execution time" sheet.txt
+  # inside an MPI job too (the ranks print no sheet into the document)
+  if command -v mpiexec > /dev/null; then
+    mpiexec -n 2 "$ps" run fingerprint -o /dev/stdout > in.json 2> /dev/null
+    check "mpiexec run -o /dev/stdout: standard output holds only the JSON" json_ok in.json 'd["kind"] == "run"'
+  fi
   ;;
 
 # 2. no result is replaced without --force, and never an input
