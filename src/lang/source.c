@@ -46,36 +46,13 @@ char *ps_lang_read_source(const char *path, const char *shown, size_t *len, char
         close(fd);
         return fail(shown, err, errlen, too_large, 0);
     }
-    size_t cap = 65536, n = 0;
-    char *buf = ps_xmalloc(cap);
-    for (;;) {
-        if (n + 1 >= cap) {
-            cap *= 2;
-            buf = ps_xrealloc(buf, cap);
-        }
-        size_t want = cap - n - 1;
-        if (want > PS_LANG_MAX_SOURCE + 1 - n) want = PS_LANG_MAX_SOURCE + 1 - n;
-        ssize_t got = read(fd, buf + n, want);
-        if (got < 0 && errno == EINTR) continue;
-        if (got < 0) {
-            int e = errno;
-            close(fd);
-            free(buf);
-            return fail(shown, err, errlen, e == EISDIR ? "is a directory, not a LOOP program" : "cannot read the file",
-                        e == EISDIR ? 0 : e);
-        }
-        if (got == 0) break;
-        int nul = memchr(buf + n, '\0', (size_t)got) != NULL;
-        n += (size_t)got;
-        if (n > PS_LANG_MAX_SOURCE) {
-            close(fd);
-            free(buf);
-            return fail(shown, err, errlen, too_large, 0);
-        }
-        if (nul) break; /* the lexer reports it */
-    }
+    char *buf = ps_read_fd(fd, PS_LANG_MAX_SOURCE, 1, len); /* a NUL is the lexer's to report */
+    int e = errno;
     close(fd);
-    buf[n] = '\0';
-    if (len) *len = n;
+    if (!buf && e == ENOMEM) ps_oom();
+    if (!buf && e == E2BIG) return fail(shown, err, errlen, too_large, 0);
+    if (!buf)
+        return fail(shown, err, errlen, e == EISDIR ? "is a directory, not a LOOP program" : "cannot read the file",
+                    e == EISDIR ? 0 : e);
     return buf;
 }

@@ -16,7 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static void oom(void)
+void ps_oom(void)
 {
     fputs("parscope: out of memory\n", stderr);
     exit(1);
@@ -25,21 +25,21 @@ static void oom(void)
 void *ps_xmalloc(size_t n)
 {
     void *p = malloc(n ? n : 1);
-    if (!p) oom();
+    if (!p) ps_oom();
     return p;
 }
 
 void *ps_xcalloc(size_t n, size_t size)
 {
     void *p = calloc(n ? n : 1, size ? size : 1);
-    if (!p) oom();
+    if (!p) ps_oom();
     return p;
 }
 
 void *ps_xrealloc(void *p, size_t n)
 {
     void *q = realloc(p, n ? n : 1);
-    if (!q) oom();
+    if (!q) ps_oom();
     return q;
 }
 
@@ -57,7 +57,7 @@ void *ps_grow(void *v, size_t *cap, size_t need, size_t size, size_t initial)
 char *ps_xstrdup(const char *s)
 {
     char *p = strdup(s ? s : "");
-    if (!p) oom();
+    if (!p) ps_oom();
     return p;
 }
 
@@ -68,7 +68,7 @@ char *ps_xasprintf(const char *fmt, ...)
     char *s = NULL;
     int n = vasprintf(&s, fmt, ap);
     va_end(ap);
-    if (n < 0) oom();
+    if (n < 0) ps_oom();
     return s;
 }
 
@@ -141,36 +141,59 @@ int ps_mkdirs(const char *path, char *err, size_t errlen)
     return 0;
 }
 
-char *ps_read_file(const char *path, size_t *len, char *err, size_t errlen)
+char *ps_read_fd(int fd, size_t max, int stop_at_nul, size_t *len)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        ps_seterr(err, errlen, "%s: %s", path, strerror(errno));
-        return NULL;
-    }
     size_t cap = 65536, n = 0;
     char *buf = malloc(cap);
-    if (!buf) { fclose(f); ps_seterr(err, errlen, "%s: out of memory", path); return NULL; }
+    if (!buf) return NULL;
     for (;;) {
         if (n + 1 >= cap) {
             char *nb = realloc(buf, cap * 2);
-            if (!nb) { free(buf); fclose(f); ps_seterr(err, errlen, "%s: out of memory", path); return NULL; }
+            if (!nb) {
+                free(buf);
+                errno = ENOMEM;
+                return NULL;
+            }
             buf = nb;
             cap *= 2;
         }
-        size_t got = fread(buf + n, 1, cap - n - 1, f);
-        n += got;
+        size_t want = cap - n - 1;
+        if (want > max + 1 - n) want = max + 1 - n; /* one byte past max tells a file too large */
+        ssize_t got = read(fd, buf + n, want);
+        if (got < 0 && errno == EINTR) continue;
+        if (got < 0) {
+            int e = errno;
+            free(buf);
+            errno = e;
+            return NULL;
+        }
         if (got == 0) break;
+        int nul = stop_at_nul && memchr(buf + n, '\0', (size_t)got) != NULL;
+        n += (size_t)got;
+        if (n > max) {
+            free(buf);
+            errno = E2BIG;
+            return NULL;
+        }
+        if (nul) break;
     }
-    if (ferror(f)) {
-        ps_seterr(err, errlen, "%s: read error: %s", path, strerror(errno));
-        free(buf);
-        fclose(f);
-        return NULL;
-    }
-    fclose(f);
     buf[n] = '\0';
     if (len) *len = n;
+    return buf;
+}
+
+char *ps_read_file(const char *path, size_t *len, char *err, size_t errlen)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        ps_seterr(err, errlen, "%s: %s", path, strerror(errno));
+        return NULL;
+    }
+    char *buf = ps_read_fd(fd, SIZE_MAX / 2, 0, len);
+    int e = errno;
+    close(fd);
+    if (!buf && e == ENOMEM) ps_seterr(err, errlen, "%s: out of memory", path);
+    else if (!buf) ps_seterr(err, errlen, "%s: read error: %s", path, strerror(e));
     return buf;
 }
 

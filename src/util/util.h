@@ -20,6 +20,8 @@ void *ps_xcalloc(size_t n, size_t size);
 void *ps_xrealloc(void *p, size_t n);
 char *ps_xstrdup(const char *s);
 char *ps_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* What they do when memory runs out: the message, exit 1. */
+void ps_oom(void) __attribute__((noreturn));
 
 /* Room for `need` elements of `size` bytes in the array v of capacity *cap:
  * v itself when it has room, else v reallocated to twice its capacity (at
@@ -38,6 +40,12 @@ int ps_mkdirs(const char *path, char *err, size_t errlen);
 int ps_is_dir(const char *path);
 int ps_file_exists(const char *path);
 
+/* Reads fd to its end into a NUL-terminated buffer (*len bytes before the
+ * terminator): more than max bytes is NULL with errno E2BIG; with
+ * stop_at_nul, no further than the read that brought the first NUL byte
+ * (its reader reports it, and /dev/zero ends at once).  NULL with errno set
+ * on a failed read or allocation (ENOMEM). */
+char *ps_read_fd(int fd, size_t max, int stop_at_nul, size_t *len);
 /* Reads a whole file (NUL-terminated); NULL on failure with err set. */
 char *ps_read_file(const char *path, size_t *len, char *err, size_t errlen);
 /* The same for a file that must be text (a .loop, a configuration, a
