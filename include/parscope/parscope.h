@@ -105,6 +105,14 @@ void ps_set_defaults(long problem_size, long iterations);
  */
 void ps_set_args(int *argc, char ***argv);
 
+/* After ps_set_args, what is left is the program's own.  A program whose
+ * main takes no arguments (takes_args 0) has no use for any: the first is
+ * refused, naming it, with exit status 2 (never silently ignored: '--sise
+ * 100' would otherwise run the default size).  Under --check-args (the
+ * launcher's check before a job starts) the process ends here, status 0 when
+ * the arguments are good. */
+void ps_program_args(int argc, char **argv, int takes_args);
+
 /* Starts the runtime (MPI_Init in the MPI back end), synchronises clocks,
  * and marks the start of the workload's timed interval.  trace_capacity is
  * the per-rank event capacity (0: the default, PS_TRACE_DEFAULT_CAPACITY). */

@@ -259,7 +259,8 @@ static void after_trial(const ps_run_spec *spec, const ps_run_result *r, int tri
 static int run_outside(const char *workload, const run_opts *o, char **extra)
 {
     ps_run_spec spec = {.workload = workload, .ranks = o->ranks, .size = o->size, .iterations = o->iterations,
-                        .trials = o->trials, .variant = o->variant, .extra_args = extra};
+                        .trials = o->trials, .variant = o->variant, .extra_args = extra,
+                        .check_args = 1};
     spec.launch = (ps_launch_opts){.launcher = o->launcher, .timeout = o->timeout, .quiet = !o->verify};
     ps_interrupt_install();
     ps_run_result r;

@@ -2399,8 +2399,9 @@ int ps_gen(const char *src, size_t len, const ps_gen_opts *o, char **out, size_t
         for (size_t i = 0; i + 1 < len; i++) last += src[i] == '\n';
         sb_printf(&g.out,
                   "\n/* entry: runtime options (-s, -i, --trace, ...) are taken from argv first */\n#line %d \"%s\"\n"
-                  "int %s(int argc, char **argv) { ps_set_args(&argc, &argv); return %s(%s); }\n",
-                  last, g.qpath, entry, g.main_name, g.main_params == 2 ? "argc, argv" : "");
+                  "int %s(int argc, char **argv) { ps_set_args(&argc, &argv); ps_program_args(argc, argv, %d); "
+                  "return %s(%s); }\n",
+                  last, g.qpath, entry, g.main_params == 2, g.main_name, g.main_params == 2 ? "argc, argv" : "");
         if (o->source_symbol) embed_source(&g, o->source_symbol, src, len);
     }
     for (int k = 0; k < g.narr; k++) {

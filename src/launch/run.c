@@ -178,6 +178,36 @@ int ps_workload_argv(const ps_run_spec *s, char ***argv, char *err, size_t errle
     return 0;
 }
 
+/* The program's own arguments checked before a job starts: the program run
+ * once, alone, with --check-args (it parses its arguments and ends there,
+ * src/runtime/rt.c ps_program_args), so '-- --sise 100' or '-- -s abc' is
+ * bad usage (2, the program's message in err), not a failed trial after a
+ * launch, nor an argument silently ignored.  A program that does not end at
+ * once (one built against a runtime without the check) is stopped and let
+ * through: the job itself then says what it says. */
+static int check_program_args(char **argv, char *err, size_t errlen)
+{
+    int n = 0;
+    while (argv[n]) n++;
+    char **a = ps_xcalloc((size_t)n + 2, sizeof *a);
+    memcpy(a, argv, (size_t)n * sizeof *a);
+    a[n] = "--check-args";
+    ps_proc_opts po = {.timeout = 10, .kill_grace = 1, .out = "/dev/null", .err = PS_PROC_ERR_CAPTURE};
+    ps_proc_result pr;
+    ps_proc_run(a, &po, &pr);
+    free(a);
+    int rc = 0;
+    if (pr.exited && pr.exit_code == 2) {
+        char *msg = pr.err ? pr.err : "";
+        if (!strncmp(msg, "parscope: ", 10)) msg += 10;
+        msg[strcspn(msg, "\n")] = '\0';
+        ps_seterr(err, errlen, "%s", *msg ? msg : "the program refused its arguments (exit status 2)");
+        rc = 2;
+    }
+    ps_proc_result_free(&pr);
+    return rc;
+}
+
 int ps_run_workload(const ps_run_spec *s, ps_run_result *r, ps_run_progress cb, void *ctx, char *err,
                     size_t errlen)
 {
@@ -193,6 +223,10 @@ int ps_run_workload(const ps_run_spec *s, ps_run_result *r, ps_run_progress cb, 
     char **argv;
     int rc = ps_workload_argv(s, &argv, err, errlen);
     if (rc) return rc;
+    if (s->check_args && s->extra_args && s->extra_args[0] && (rc = check_program_args(argv, err, errlen))) {
+        ps_argv_free(argv);
+        return rc;
+    }
     char *dir = ps_mktempdir("parscope-run", err, errlen);
     if (!dir) {
         ps_argv_free(argv);

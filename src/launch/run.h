@@ -24,6 +24,7 @@ typedef struct ps_run_spec {
     int          trials;       /* >= 1 */
     const char  *variant;      /* .loop / built-in LOOP workloads: "full" (NULL), "comm", "data", "sections" */
     char *const *extra_args;   /* more program arguments (NULL-terminated) or NULL */
+    int          check_args;   /* extra_args are the user's: checked before the job starts (run.c) */
     ps_launch_opts launch;     /* ranks is taken from above */
     int          keep_all;     /* keep every trial's trace in the result */
     int          noise_quick;  /* 1: no calibration loop around the trials (a sweep calibrates once) */

@@ -81,7 +81,7 @@ void ps_set_defaults(long problem_size, long iterations)
     if (iterations > 0) ps__rt.default_iterations = iterations;
 }
 
-static int verify_flag, no_trace;
+static int verify_flag, no_trace, check_args;
 static char tree_order[1024];
 
 static void bad_option(const char *opt, const char *val)
@@ -143,6 +143,8 @@ void ps_set_args(int *argc, char ***argv)
             ps__rt.alone = 1;
         } else if (!strcmp(a, "--verify")) {
             verify_flag = 1;
+        } else if (!strcmp(a, "--check-args")) {
+            check_args = 1;
         } else if (!strcmp(a, "--tree-order")) {
             if (!next || strlen(next) >= sizeof tree_order) bad_option(a, next);
             snprintf(tree_order, sizeof tree_order, "%s", next);
@@ -153,6 +155,19 @@ void ps_set_args(int *argc, char ***argv)
     }
     av[out] = NULL;
     *argc = out;
+}
+
+void ps_program_args(int argc, char **argv, int takes_args)
+{
+    if (!takes_args && argc > 1 && argv && argv[1]) {
+        fprintf(stderr,
+                "parscope: unexpected program argument '%s': the program's main takes no arguments "
+                "(the runtime's own: -s N, -i N, --trace PATH, --timeout SEC, --verify, --tree-order ORDER, "
+                "--no-warmup, --no-trace, --quiet)\n",
+                argv[1]);
+        exit(2);
+    }
+    if (check_args) exit(0);
 }
 
 static void env_defaults(void)

@@ -210,6 +210,7 @@ static json_t *run_one(const ps_scale_params *p, const ps_ca_variation *var, int
     s.iterations = it > 0 ? it : -1;
     s.trials = 1;
     s.extra_args = args;
+    s.check_args = 1;
     s.launch.launcher = p->launcher[0] ? p->launcher : NULL;
     s.launch.timeout = p->timeout;
     s.launch.quiet = 1;

@@ -104,5 +104,34 @@ head -c 100 "$tmp/r.html" | grep -qi "<!doctype html" && grep -q "</html>" "$tmp
   && passes=$((passes + 1)) || { echo "FAIL: report -o -"; fails=$((fails + 1)); }
 [ ! -e ./- ] && passes=$((passes + 1)) || { echo "FAIL: a file named '-' was written"; fails=$((fails + 1)); }
 
+# the program's own arguments (after '--') are checked before the job starts: one the program
+# cannot take is bad usage naming it (exit 2), never silently ignored, never a failed trial
+expect 2 "unexpected program argument '--sise': the program's main takes no arguments" -- \
+  "$ps" run cg -n 2 -q -- --sise 100
+expect 2 "bad value for -s: 'abc'" -- "$ps" run cg -n 2 -q -- -s abc
+expect 2 "unexpected program argument '--x'" -- "$ps" run psrs -n 1 -q -- --x
+expect 2 "clue: unknown option '--bogus'" -- "$ps" run clue -n 1 -q -- --bogus 1
+expect 2 "scale: unexpected program argument '--foo'" -- \
+  "$ps" scale fingerprint --max-ranks 1 --trials 1 -o "$tmp/sc" --workload-args --foo
+# a runtime option after '--' is taken (the size is the run's), and a program whose main takes
+# argc and argv gets what the runtime leaves
+"$ps" run cg -n 1 -q -o "$tmp/s.json" -- -s 96 > /dev/null 2>&1
+python3 -c "import json,sys; assert json.load(open(sys.argv[1]))['params']['size'] == 96" "$tmp/s.json" \
+  && passes=$((passes + 1)) || { echo "FAIL: run cg -- -s 96: size not 96"; fails=$((fails + 1)); }
+cat > "$tmp/args.loop" <<'LOOP'
+#include <string.h>
+int main(int argc, char **argv)
+{
+    int p, me, host, size;
+    if (argc != 3 || strcmp(argv[1], "--mine") || strcmp(argv[2], "7")) return 3;
+    \OPEN0(&p, &me, &host, &size, 0);
+    \CLOSE0();
+    return 0;
+}
+LOOP
+"$ps" run "$tmp/args.loop" -n 1 -q -- --mine 7 > "$tmp/out" 2>&1 && passes=$((passes + 1)) ||
+  { echo "FAIL: a program's own arguments: $(tail -3 "$tmp/out")"; fails=$((fails + 1)); }
+expect 1 "exit status 3" -- "$ps" run "$tmp/args.loop" -n 1 -q -- --mine 8
+
 echo "options: $passes passed, $fails failed"
 [ $fails -eq 0 ]

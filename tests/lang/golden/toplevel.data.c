@@ -98,4 +98,4 @@ ps_finalize();
 
 /* entry: runtime options (-s, -i, --trace, ...) are taken from argv first */
 #line 45 "toplevel.loop"
-int main(int argc, char **argv) { ps_set_args(&argc, &argv); return ps__main_main(); }
+int main(int argc, char **argv) { ps_set_args(&argc, &argv); ps_program_args(argc, argv, 0); return ps__main_main(); }

@@ -117,4 +117,4 @@ ps_finalize();
 
 /* entry: runtime options (-s, -i, --trace, ...) are taken from argv first */
 #line 33 "activity.loop"
-int main(int argc, char **argv) { ps_set_args(&argc, &argv); return ps__main_main(argc, argv); }
+int main(int argc, char **argv) { ps_set_args(&argc, &argv); ps_program_args(argc, argv, 1); return ps__main_main(argc, argv); }
