@@ -110,7 +110,8 @@ void ps_set_args(int *argc, char ***argv);
  * refused, naming it, with exit status 2 (never silently ignored: '--sise
  * 100' would otherwise run the default size).  Under --check-args (the
  * launcher's check before a job starts) the process ends here, status 0 when
- * the arguments are good. */
+ * the arguments are good; a program that does not call it ends there in
+ * ps_init, before the runtime starts. */
 void ps_program_args(int argc, char **argv, int takes_args);
 
 /* Starts the runtime (MPI_Init in the MPI back end), synchronises clocks,

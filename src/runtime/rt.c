@@ -234,6 +234,9 @@ static ps_event *trace_buffer(size_t bytes, int populate)
 int ps_init(long trace_capacity)
 {
     if (ps__rt.initialized) return 0;
+    /* a check of the arguments (--check-args) ends before anything starts,
+     * also in a program that never calls ps_program_args: it parsed them */
+    if (check_args) exit(0);
     ps__rt.t_start_process = ps_now();
     env_defaults();
     const char *off = getenv("PARSCOPE_NO_TRACE");

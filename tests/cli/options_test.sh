@@ -132,6 +132,10 @@ LOOP
 "$ps" run "$tmp/args.loop" -n 1 -q -- --mine 7 > "$tmp/out" 2>&1 && passes=$((passes + 1)) ||
   { echo "FAIL: a program's own arguments: $(tail -3 "$tmp/out")"; fails=$((fails + 1)); }
 expect 1 "exit status 3" -- "$ps" run "$tmp/args.loop" -n 1 -q -- --mine 8
+# a program that parses its own arguments and never calls ps_program_args ends the check in
+# ps_init, before it does anything (rt_program --die would abort at once after it)
+timeout 20 "$prog" --check-args --die > "$tmp/out" 2>&1 && passes=$((passes + 1)) ||
+  { echo "FAIL: rt_program --check-args --die ran on: $(tail -3 "$tmp/out")"; fails=$((fails + 1)); }
 
 echo "options: $passes passed, $fails failed"
 [ $fails -eq 0 ]
