@@ -182,8 +182,8 @@ static void split_words(const char *s, char **v, int *n, int max)
     }
 }
 
-static json_t *run_one(const ps_scale_params *p, const ps_ca_variation *var, int ranks, int trial, int *fatal,
-                       char *err, size_t errlen)
+static json_t *run_one(const ps_scale_params *p, const ps_ca_variation *var, int ranks, int trial, int check,
+                       int *fatal, char *err, size_t errlen)
 {
     char *args[64];
     int n = 0;
@@ -210,7 +210,7 @@ static json_t *run_one(const ps_scale_params *p, const ps_ca_variation *var, int
     s.iterations = it > 0 ? it : -1;
     s.trials = 1;
     s.extra_args = args;
-    s.check_args = 1;
+    s.check_args = check;
     s.launch.launcher = p->launcher[0] ? p->launcher : NULL;
     s.launch.timeout = p->timeout;
     s.launch.quiet = 1;
@@ -315,6 +315,7 @@ int ps_scale_sweep(ps_scale_params *p, const char *dir, int resume, char *err, s
     ps_noise_take(&nz0, 1);
     ps_interrupt_install();
     int status = 0, fatal = 0, last_trial = 0;
+    int checked = 0; /* the user's --workload-args, the same at every point: checked at the first one run */
     const char *stopped = NULL;
     char *need = ps_xcalloc((size_t)(nv * p->nranks), 1);
     memset(need, 1, (size_t)(nv * p->nranks));
@@ -365,7 +366,8 @@ int ps_scale_sweep(ps_scale_params *p, const char *dir, int resume, char *err, s
                 if (run_done(runs, vn, p->ranks[i], t)) continue;
                 if (p->trials_auto && t > PS_SCALE_AUTO_MIN_TRIALS && !need[v * p->nranks + i]) continue;
                 ps_progress_show(&pr, "%s P=%d trial %d/%d", vn, p->ranks[i], t, p->trials);
-                json_t *rec = run_one(p, var, p->ranks[i], t, &fatal, err, errlen);
+                json_t *rec = run_one(p, var, p->ranks[i], t, !checked, &fatal, err, errlen);
+                checked = 1;
                 if (!rec) break;
                 /* the run in progress at SIGINT finishes and counts; one the
                  * launcher killed at a second signal is left missing */
