@@ -194,7 +194,6 @@ int ps_workload_clue_main(int argc, char **argv)
         gw *= 2; /* X x Y becomes 2X x Y/2 (seed 4.1) */
         gh /= 2;
     }
-    ps_program_args(1, argv, 0); /* every argument taken: under --check-args it ends here */
     long iters = ps_iterations();
     if (iters < 1) iters = 1;
 
