@@ -20,6 +20,9 @@ export TMPDIR=$tmp
 printf '#!/bin/sh\necho $$ >> %s/sessions\n[ "$(ps -o sid= -p $$ | tr -d " ")" = $$ ] && exec %s "$@"\nexec setsid %s "$@"\n' \
   "$tmp" "$(realpath "$ps")" "$(realpath "$ps")" > "$tmp/parscope-wrap"
 chmod +x "$tmp/parscope-wrap"
+# the binary itself, for a rank of an MPI job: a rank is a process group leader,
+# so the wrapper's setsid would fork there and the rank would end at once
+ps_bin=$(realpath "$ps")
 ps=$tmp/parscope-wrap
 prog=$(realpath "$prog")
 src=$(realpath "$src")
