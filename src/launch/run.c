@@ -208,6 +208,17 @@ static int check_program_args(char **argv, char *err, size_t errlen)
     return rc;
 }
 
+int ps_run_check_args(const ps_run_spec *s, char *err, size_t errlen)
+{
+    if (!s->extra_args || !s->extra_args[0]) return 0;
+    char **argv;
+    int rc = ps_workload_argv(s, &argv, err, errlen);
+    if (rc) return rc;
+    rc = check_program_args(argv, err, errlen);
+    ps_argv_free(argv);
+    return rc;
+}
+
 int ps_run_workload(const ps_run_spec *s, ps_run_result *r, ps_run_progress cb, void *ctx, char *err,
                     size_t errlen)
 {
@@ -220,13 +231,10 @@ int ps_run_workload(const ps_run_spec *s, ps_run_result *r, ps_run_progress cb, 
     r->size = s->size > 0 ? s->size : (w ? w->default_size : 0);
     r->iterations = s->iterations > 0 ? s->iterations : (w ? w->default_iterations : 0);
 
+    int rc;
+    if (s->check_args && (rc = ps_run_check_args(s, err, errlen))) return rc;
     char **argv;
-    int rc = ps_workload_argv(s, &argv, err, errlen);
-    if (rc) return rc;
-    if (s->check_args && s->extra_args && s->extra_args[0] && (rc = check_program_args(argv, err, errlen))) {
-        ps_argv_free(argv);
-        return rc;
-    }
+    if ((rc = ps_workload_argv(s, &argv, err, errlen))) return rc;
     char *dir = ps_mktempdir("parscope-run", err, errlen);
     if (!dir) {
         ps_argv_free(argv);

@@ -60,6 +60,11 @@ typedef struct ps_run_result {
  * trial running then is stopped and left out: r->interrupted, and
  * r->ntrials < r->planned. */
 typedef void (*ps_run_progress)(const ps_run_spec *s, const ps_run_result *r, int trial, void *ctx);
+/* The user's extra_args checked as ps_run_workload does when check_args is
+ * set (the program run once alone with --check-args, nothing launched):
+ * 0, or 2 with the program's own message in err.  For a caller that must
+ * refuse them before it makes anything (scale's output directory). */
+int  ps_run_check_args(const ps_run_spec *s, char *err, size_t errlen);
 int  ps_run_workload(const ps_run_spec *s, ps_run_result *r, ps_run_progress cb, void *ctx,
                      char *err, size_t errlen);
 void ps_run_result_free(ps_run_result *r);

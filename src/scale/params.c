@@ -488,10 +488,15 @@ int ps_scale_params_auto(ps_scale_params *p, char *err, size_t errlen)
     double cells = mem_cells < cap_cells ? mem_cells : cap_cells;
     if (p->width == 0 || p->iterations == 0) {
         /* the short timing run: base variation, serial, in this process */
+        /* rows as wide as the cache allows, but no wider than the cells
+         * allowed leave for 8 rows: a cache hwloc reports as hundreds of MB
+         * (seen on virtual machines) would otherwise make a row of tens of
+         * millions of cells and a timing run of gigabytes */
         long tw = p->width ? p->width : wmax;
+        if (!p->width && tw > PS_SCALE_TIMING_CELLS / 8) tw = PS_SCALE_TIMING_CELLS / 8;
         long th = (long)(cells / (double)tw);
         if (p->height) th = p->height;
-        if (th > (long)(8e6 / (double)tw)) th = (long)(8e6 / (double)tw); /* a few ms */
+        if (th > PS_SCALE_TIMING_CELLS / tw) th = PS_SCALE_TIMING_CELLS / tw; /* a few ms */
         if (th < 8) th = 8;
         p->timing_rate = ps_ca_time_serial(PS_CA_FLOAT, PS_CA_MOORE, tw, th, 3, p->seed);
         if (!(p->timing_rate > 0)) {

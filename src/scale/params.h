@@ -20,6 +20,8 @@
 #define PS_SCALE_MEM_FRACTION     0.5    /* share of memory the grids may use ("room to spare") */
 #define PS_SCALE_MAX_FOOTPRINT    (128L << 20) /* bytes per rank for both grids of 8-byte cells */
 #define PS_SCALE_CACHE_SHARE      3      /* row width <= cache / 3 (seed 3.4) */
+#define PS_SCALE_TIMING_CELLS     8000000L /* the automatic choice's serial timing run: at most
+                                              this many cells, in at least 8 rows */
 #define PS_SCALE_TRIALS           3
 #define PS_SCALE_AUTO_MIN_TRIALS  3      /* --auto-trials: at least this many per point ... */
 #define PS_SCALE_AUTO_MAX_TRIALS  10     /*   ... at most this many ... */

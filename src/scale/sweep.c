@@ -182,39 +182,62 @@ static void split_words(const char *s, char **v, int *n, int max)
     }
 }
 
-static json_t *run_one(const ps_scale_params *p, const ps_ca_variation *var, int ranks, int trial, int check,
-                       int *fatal, char *err, size_t errlen)
+/* The run spec of one point (args: room for 64 words, freed by the caller;
+ * *n their count). */
+static void point_spec(const ps_scale_params *p, const ps_ca_variation *var, int ranks, char **args, int *n,
+                       ps_run_spec *s)
 {
-    char *args[64];
-    int n = 0;
     char grid[64], seed[32];
+    *n = 0;
     if (var) {
         snprintf(grid, sizeof grid, "%ldx%ld", p->width, p->height);
         snprintf(seed, sizeof seed, "%llu", (unsigned long long)p->seed);
-        args[n++] = strdup("--variation");
-        args[n++] = strdup(var->name);
-        args[n++] = strdup("--grid");
-        args[n++] = strdup(grid);
-        args[n++] = strdup("--seed");
-        args[n++] = strdup(seed);
-        if (p->strong) args[n++] = strdup("--strong");
+        args[(*n)++] = strdup("--variation");
+        args[(*n)++] = strdup(var->name);
+        args[(*n)++] = strdup("--grid");
+        args[(*n)++] = strdup(grid);
+        args[(*n)++] = strdup("--seed");
+        args[(*n)++] = strdup(seed);
+        if (p->strong) args[(*n)++] = strdup("--strong");
     }
-    split_words(p->workload_args, args, &n, 60);
-    args[n] = NULL;
-    ps_run_spec s;
-    memset(&s, 0, sizeof s);
-    s.workload = p->workload;
-    s.ranks = ranks;
-    s.size = var ? -1 : p->size;
+    split_words(p->workload_args, args, n, 60);
+    args[*n] = NULL;
+    memset(s, 0, sizeof *s);
+    s->workload = p->workload;
+    s->ranks = ranks;
+    s->size = var ? -1 : p->size;
     long it = var ? ps_scale_iterations_for(p, var) : p->iterations;
-    s.iterations = it > 0 ? it : -1;
-    s.trials = 1;
-    s.extra_args = args;
-    s.check_args = check;
-    s.launch.launcher = p->launcher[0] ? p->launcher : NULL;
-    s.launch.timeout = p->timeout;
-    s.launch.quiet = 1;
-    s.noise_quick = 1;   /* the sweep calibrates once, before and after */
+    s->iterations = it > 0 ? it : -1;
+    s->trials = 1;
+    s->extra_args = args;
+    s->launch.launcher = p->launcher[0] ? p->launcher : NULL;
+    s->launch.timeout = p->timeout;
+    s->launch.quiet = 1;
+    s->noise_quick = 1; /* the sweep calibrates once, before and after */
+}
+
+/* The user's --workload-args, the same at every point, checked once before
+ * anything is made or run (ps_run_check_args): 0, or 2 with the program's
+ * message in err. */
+static int check_workload_args(const ps_scale_params *p, char *err, size_t errlen)
+{
+    if (!p->workload_args[0]) return 0;
+    char *args[64];
+    int n;
+    ps_run_spec s;
+    point_spec(p, p->is_clue ? p->var[0] : NULL, p->ranks[0], args, &n, &s);
+    int rc = ps_run_check_args(&s, err, errlen);
+    for (int i = 0; i < n; i++) free(args[i]);
+    return rc;
+}
+
+static json_t *run_one(const ps_scale_params *p, const ps_ca_variation *var, int ranks, int trial, int *fatal,
+                       char *err, size_t errlen)
+{
+    char *args[64];
+    int n;
+    ps_run_spec s;
+    point_spec(p, var, ranks, args, &n, &s);
     ps_run_result r;
     double t0 = ps_clock();
     int rc = ps_run_workload(&s, &r, NULL, NULL, err, errlen);
@@ -270,13 +293,18 @@ int ps_scale_sweep(ps_scale_params *p, const char *dir, int resume, char *err, s
     if (ps_is_dir(dir) && ps_dir_lock(dir, err, errlen)) return 2;
     if (resume) {
         if (ps_scale_load_plan(dir, p, &plan, err, errlen)) return 2;
+        if (check_workload_args(p, err, errlen)) {
+            json_decref(plan);
+            return 2;
+        }
     } else {
         if (ps_file_exists(plan_path) || ps_file_exists(runs_path)) {
             ps_seterr(err, errlen, "%s already holds a sweep; continue it with --resume %s or choose another -o",
                       dir, dir);
             return 2;
         }
-        if (ps_mkdirs(dir, err, errlen) || ps_dir_lock(dir, err, errlen)) return 2;
+        if (check_workload_args(p, err, errlen) || ps_mkdirs(dir, err, errlen) || ps_dir_lock(dir, err, errlen))
+            return 2;
         /* the memory-bandwidth bound, measured in this sweep over the grids' footprint */
         double copy_bps = 0;
         size_t copy_bytes = 0;
@@ -315,7 +343,6 @@ int ps_scale_sweep(ps_scale_params *p, const char *dir, int resume, char *err, s
     ps_noise_take(&nz0, 1);
     ps_interrupt_install();
     int status = 0, fatal = 0, last_trial = 0;
-    int checked = 0; /* the user's --workload-args, the same at every point: checked at the first one run */
     const char *stopped = NULL;
     char *need = ps_xcalloc((size_t)(nv * p->nranks), 1);
     memset(need, 1, (size_t)(nv * p->nranks));
@@ -366,8 +393,7 @@ int ps_scale_sweep(ps_scale_params *p, const char *dir, int resume, char *err, s
                 if (run_done(runs, vn, p->ranks[i], t)) continue;
                 if (p->trials_auto && t > PS_SCALE_AUTO_MIN_TRIALS && !need[v * p->nranks + i]) continue;
                 ps_progress_show(&pr, "%s P=%d trial %d/%d", vn, p->ranks[i], t, p->trials);
-                json_t *rec = run_one(p, var, p->ranks[i], t, !checked, &fatal, err, errlen);
-                checked = 1;
+                json_t *rec = run_one(p, var, p->ranks[i], t, &fatal, err, errlen);
                 if (!rec) break;
                 /* the run in progress at SIGINT finishes and counts; one the
                  * launcher killed at a second signal is left missing */

@@ -113,6 +113,18 @@ expect 2 "unexpected program argument '--x'" -- "$ps" run psrs -n 1 -q -- --x
 expect 2 "clue: unknown option '--bogus'" -- "$ps" run clue -n 1 -q -- --bogus 1
 expect 2 "scale: unexpected program argument '--foo'" -- \
   "$ps" scale fingerprint --max-ranks 1 --trials 1 -o "$tmp/sc" --workload-args --foo
+! grep -q "wrote" "$tmp/out" && [ ! -e "$tmp/sc" ] && passes=$((passes + 1)) ||
+  { echo "FAIL: scale --workload-args --foo made $tmp/sc (empty results) before refusing"; fails=$((fails + 1)); }
+# clue too, and at once: the automatic choice's timing run stays small whatever cache hwloc reports
+# (under 1 GB of address space: a 512 MB cache once made it two grids of 888 MB; not under the
+# sanitizers, whose shadow memory needs terabytes of address space)
+limit_as='ulimit -v 1000000 &&'
+[ "${PS_TEST_SANITIZED:-0}" = 1 ] && limit_as=
+expect 2 "scale: clue: bad or missing value for --bogus" -- \
+  bash -c "$limit_as"' exec "$@"' - "$ps" scale clue --ranks 1,2 --trials 1 -o "$tmp/sc2" \
+  --workload-args --bogus --cache 536870912
+[ ! -e "$tmp/sc2" ] && passes=$((passes + 1)) ||
+  { echo "FAIL: scale clue --workload-args --bogus made $tmp/sc2"; fails=$((fails + 1)); }
 # a runtime option after '--' is taken (the size is the run's), and a program whose main takes
 # argc and argv gets what the runtime leaves
 "$ps" run cg -n 1 -q -o "$tmp/s.json" -- -s 96 > /dev/null 2>&1
