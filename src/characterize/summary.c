@@ -24,6 +24,7 @@
 
 #include <limits.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -203,8 +204,9 @@ static void summary_predict(json_t *s, const char *dir, int ranks, double *comm_
 {
     json_t *rows = json_array();
     double maxabs = 0, sumabs = 0, noise = 0;
-    int n = 0, nshare = 0, nloose = 0, nother = 0, nmoved = 0;
+    int n = 0, nshare = 0, nloose = 0, nother = 0, nmoved = 0, nslowed = 0, ndoubt = 0;
     double share = 0;
+    const json_t *worst = NULL; /* the row of the largest |error| above P = 1 */
     for (int w = 0; predicted[w]; w++) {
         char pn[256], mn[256];
         snprintf(pn, sizeof pn, "predict/%s.json", predicted[w]);
@@ -263,15 +265,26 @@ static void summary_predict(json_t *s, const char *dir, int ranks, double *comm_
                 /* the machine's speed moved between the calibration and the measured runs (compare.c's speed check) */
                 int moved = json_is_true(json_object_get(json_object_get(row, "speed_check"), "differs"));
                 json_object_set_new(r, "speed_moved", json_boolean(moved));
+                /* computation slower than priced with ranks sharing the node, and a
+                 * calibration the prediction itself doubts (compare.c) */
+                int slowed = json_is_true(json_object_get(row, "compute_slowed_on_shared_node"));
+                json_object_set_new(r, "compute_slowed", json_boolean(slowed));
+                json_object_set_new(r, "compute_measured_over_predicted",
+                                    ps_json_real_or_null(ps_json_num(row, "compute_measured_over_predicted")));
+                int doubt = json_is_true(json_object_get(row, "calibration_in_doubt"));
+                json_object_set_new(r, "calibration_in_doubt", json_boolean(doubt));
                 json_array_append_new(rows, r);
                 /* P = 1 is the calibration run's own case: accuracy is judged above it */
                 if (isfinite(e) && json_integer_value(json_object_get(row, "ranks")) > 1) {
+                    if (fabs(e) >= maxabs) worst = r;
                     maxabs = fmax(maxabs, fabs(e));
                     sumabs += fabs(e);
                     n++;
                     nloose += loose;
                     nother += other;
                     nmoved += moved;
+                    nslowed += slowed;
+                    ndoubt += doubt;
                 }
             }
             json_decref(cmp);
@@ -287,6 +300,11 @@ static void summary_predict(json_t *s, const char *dir, int ranks, double *comm_
     json_object_set_new(o, "points_not_firm", json_integer(nloose));
     json_object_set_new(o, "points_link_state_differs", json_integer(nother));
     json_object_set_new(o, "points_speed_moved", json_integer(nmoved));
+    json_object_set_new(o, "points_compute_slowed", json_integer(nslowed));
+    json_object_set_new(o, "points_calibration_in_doubt", json_integer(ndoubt));
+    if (worst)
+        json_object_set_new(o, "worst", json_pack("{s:O, s:O}", "workload", json_object_get(worst, "workload"),
+                                                  "ranks", json_object_get(worst, "ranks")));
     json_object_set_new(s, "prediction", o);
     *comm_share = nshare ? share / nshare / 100 : NAN;
     *comm_noise = nshare ? noise / nshare : NAN;
@@ -558,24 +576,55 @@ static const char *shares(char *b, size_t n, const json_t *fp)
 
 /* "; 1 of them against a measured time that is no firm reference (...)" when
  * some points' measured times are not reproducible or were taken under load. */
+/* Appends to b (length *w of n) what printf makes of fmt, within n. */
+static void append(char *b, size_t n, int *w, const char *fmt, ...)
+{
+    if (*w < 0 || (size_t)*w >= n) return;
+    va_list ap;
+    va_start(ap, fmt);
+    int k = vsnprintf(b + *w, n - (size_t)*w, fmt, ap);
+    va_end(ap);
+    *w = k < 0 ? -1 : *w + k;
+}
+
+/* What stands against the accuracy figure: each kind of point whose error
+ * is not the model's alone, with how many of the points it concerns. */
 static const char *not_firm(char *b, size_t n, const json_t *pr)
 {
     long long k = (long long)json_integer_value(json_object_get(pr, "points_not_firm"));
     long long o = (long long)json_integer_value(json_object_get(pr, "points_link_state_differs"));
+    long long m = (long long)json_integer_value(json_object_get(pr, "points_speed_moved"));
+    long long c = (long long)json_integer_value(json_object_get(pr, "points_compute_slowed"));
+    long long d = (long long)json_integer_value(json_object_get(pr, "points_calibration_in_doubt"));
     int w = 0;
     b[0] = '\0';
     if (k > 0)
-        w = snprintf(b, n, "; %lld of them against a measured time that is no firm reference (not reproducible, or "
-                           "taken while other processes kept the machine busy)", k);
-    long long m = (long long)json_integer_value(json_object_get(pr, "points_speed_moved"));
-    if (o > 0 && w >= 0 && (size_t)w < n)
-        w += snprintf(b + w, n - (size_t)w, "; %lld of them measured while the link was in another state than the "
-                                            "probe saw (the 8-byte half round trip 1.5 times the model's, or 1/1.5 "
-                                            "of it)", o);
-    if (m > 0 && w >= 0 && (size_t)w < n)
-        snprintf(b + w, n - (size_t)w, "; %lld of them measured while the machine's speed moved (the calibration "
-                                       "run, repeated after the measured runs, took 1.1 times its seconds per flop "
-                                       "or more, or 1/1.1 of them or less)", m);
+        append(b, n, &w, "; %lld of them against a measured time that is no firm reference (not reproducible, or "
+                         "taken while other processes kept the machine busy)", k);
+    if (o > 0)
+        append(b, n, &w, "; %lld of them measured while the link was in another state than the probe saw (the "
+                         "8-byte half round trip 1.5 times the model's, or 1/1.5 of it)", o);
+    if (m > 0)
+        append(b, n, &w, "; %lld of them measured while the machine's speed moved (the calibration run, repeated "
+                         "after the measured runs, took 1.1 times its seconds per flop or more, or 1/1.1 of them or "
+                         "less)", m);
+    if (c > 0)
+        append(b, n, &w, "; in %lld of them the computation took 1.1 times its priced time or more with ranks "
+                         "sharing a node (caches, memory bandwidth or the host's processors shared: a slowdown the "
+                         "1-rank price cannot see)", c);
+    if (d > 0)
+        append(b, n, &w, "; %lld of them priced by a calibration the prediction itself doubts", d);
+    return b;
+}
+
+/* " (mmm_s at P = 2)": where the largest error was. */
+static const char *worst_point(char *b, size_t n, const json_t *pr)
+{
+    const json_t *w = json_object_get(pr, "worst");
+    b[0] = '\0';
+    if (json_is_string(json_object_get(w, "workload")))
+        snprintf(b, n, " (%s at P = %lld)", json_string_value(json_object_get(w, "workload")),
+                 (long long)json_integer_value(json_object_get(w, "ranks")));
     return b;
 }
 
@@ -584,7 +633,7 @@ void ps_characterize_print(const json_t *s, FILE *f)
     const json_t *m = json_object_get(s, "machine"), *p = json_object_get(s, "probe");
     const json_t *fp = json_object_get(s, "fingerprint"), *sc = json_object_get(s, "scale");
     const json_t *pr = json_object_get(s, "prediction"), *b = json_object_get(s, "bottleneck");
-    char a[64], c[64], nf[640];
+    char a[64], c[64], nf[1024], wp[96];
     fprintf(f, "Machine: %s (%s, %s cores), %s\n", str(m, "host"), str(m, "cpu"),
             ps_fig(c, sizeof c, "%.0f", ps_json_num(m, "cores")), str(m, "mpi"));
     const char *nl = json_string_value(json_object_get(json_object_get(s, "noise"), "summary"));
@@ -618,9 +667,10 @@ void ps_characterize_print(const json_t *s, FILE *f)
                 pm(a, sizeof a, ps_json_num(sc, "efficiency_base"), ps_json_num(sc, "efficiency_noise")),
                 ps_fig(c, sizeof c, "%.0f", ps_json_num(sc, "largest_ranks")));
     if (pr && json_integer_value(json_object_get(pr, "points")) > 0)
-        fprintf(f, "  predictions (P > 1): mean |error| %.1f%%, max %.1f%% over %lld points%s\n",
+        fprintf(f, "  predictions (P > 1): mean |error| %.1f%%, max %.1f%%%s over %lld points%s\n",
                 100 * ps_json_num(pr, "mean_abs_error"), 100 * ps_json_num(pr, "max_abs_error"),
-                (long long)json_integer_value(json_object_get(pr, "points")), not_firm(nf, sizeof nf, pr));
+                worst_point(wp, sizeof wp, pr), (long long)json_integer_value(json_object_get(pr, "points")),
+                not_firm(nf, sizeof nf, pr));
     fprintf(f, "  main bottleneck [%s]: %s: %s\n", str(b, "verdict"), str(b, "name"), str(b, "reason"));
     const char *warn = json_string_value(json_object_get(s, "warning"));
     if (warn) fprintf(f, "  warning: %s\n", warn);
@@ -645,7 +695,7 @@ int ps_characterize_report_html(FILE *out, const json_t *s, const char *dir, con
     const json_t *m = json_object_get(s, "machine"), *p = json_object_get(s, "probe");
     const json_t *fp = json_object_get(s, "fingerprint"), *sc = json_object_get(s, "scale");
     const json_t *pr = json_object_get(s, "prediction"), *b = json_object_get(s, "bottleneck");
-    char a[64], nf[640];
+    char a[64], nf[1024], wp[96];
     ps_html_section_begin(out, "characterization", "Characterization");
     ps_noise_html(out, json_object_get(s, "noise"));
     if (json_is_true(json_object_get(s, "oversubscribed")))
@@ -688,9 +738,10 @@ int ps_characterize_report_html(FILE *out, const json_t *s, const char *dir, con
                    ps_fig(n, sizeof n, "%.0f", ps_json_num(sc, "largest_ranks")));
     }
     if (pr && json_integer_value(json_object_get(pr, "points")) > 0)
-        ps_html_kv(out, "Prediction accuracy (P > 1)", "mean |error| %.1f%%, max %.1f%% over %lld points%s",
+        ps_html_kv(out, "Prediction accuracy (P > 1)", "mean |error| %.1f%%, max %.1f%%%s over %lld points%s",
                    100 * ps_json_num(pr, "mean_abs_error"), 100 * ps_json_num(pr, "max_abs_error"),
-                   (long long)json_integer_value(json_object_get(pr, "points")), not_firm(nf, sizeof nf, pr));
+                   worst_point(wp, sizeof wp, pr), (long long)json_integer_value(json_object_get(pr, "points")),
+                   not_firm(nf, sizeof nf, pr));
     ps_html_kv_end(out);
     if (pr && json_array_size(json_object_get(pr, "rows"))) {
         ps_html_heading(out, "Predicted against measured");
@@ -707,9 +758,16 @@ int ps_characterize_report_html(FILE *out, const json_t *s, const char *dir, con
             ps_html_cell(out, 1, "%lld", (long long)json_integer_value(json_object_get(r, "ranks")));
             ps_html_cell(out, 1, "%s", x);
             ps_html_cell(out, 1, "%s", y);
-            ps_html_cell(out, 1, "%s%s%s", ps_fig(e, sizeof e, "%+.1f%%", 100 * ps_json_num(r, "error")),
+            char slow[96] = "";
+            if (json_is_true(json_object_get(r, "compute_slowed")))
+                snprintf(slow, sizeof slow, " (computation %.2f times its price, ranks sharing a node)",
+                         ps_json_num(r, "compute_measured_over_predicted"));
+            ps_html_cell(out, 1, "%s%s%s%s%s%s", ps_fig(e, sizeof e, "%+.1f%%", 100 * ps_json_num(r, "error")),
                          json_is_false(json_object_get(r, "measured_firm")) ? " (measured time not firm)" : "",
-                         json_is_true(json_object_get(r, "speed_moved")) ? " (the machine's speed moved)" : "");
+                         json_is_true(json_object_get(r, "speed_moved")) ? " (the machine's speed moved)" : "",
+                         json_is_true(json_object_get(r, "link_state_differs")) ? " (the link in another state)" : "",
+                         slow,
+                         json_is_true(json_object_get(r, "calibration_in_doubt")) ? " (calibration in doubt)" : "");
             ps_html_row_end(out);
         }
         ps_html_table_end(out);

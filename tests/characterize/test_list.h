@@ -2,3 +2,4 @@
 TEST_ENTRY(failed_fit_text)
 TEST_ENTRY(failed_fit_html)
 TEST_ENTRY(budget_overrun)
+TEST_ENTRY(prediction_flags)

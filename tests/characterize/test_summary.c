@@ -94,3 +94,58 @@ TEST_IMPL(budget_overrun)
     json_decref(over);
     json_decref(within);
 }
+
+/* The predict step of a characterization on this 2-core VM (data/shared-node,
+ * `parscope characterize --steps probe,predict`; two of its four points above
+ * P = 1 computed 1.1 times their price or more, the two ranks sharing the
+ * node): the accuracy line names its worst point, and says of each point
+ * whose error is not the model's alone why, each count being that of the
+ * rows (above P = 1) that carry it. */
+TEST_IMPL(prediction_flags)
+{
+    const ps_characterize_step steps[] = {{"predict", 0, 10, ""}};
+    json_t *s = ps_characterize_summary(PS_TEST_DATA "/data/shared-node", 2, 90, 90, steps, 1, 0, NAN);
+    const json_t *pr = json_object_get(s, "prediction");
+    size_t i;
+    const json_t *r, *worst = NULL;
+    long long slowed = 0, doubt = 0, moved = 0, above = 0;
+    json_array_foreach(json_object_get(pr, "rows"), i, r) {
+        if (json_integer_value(json_object_get(r, "ranks")) < 2) continue;
+        above++;
+        double e = fabs(json_number_value(json_object_get(r, "error")));
+        if (!worst || e >= fabs(json_number_value(json_object_get(worst, "error")))) worst = r;
+        double c = json_number_value(json_object_get(r, "compute_measured_over_predicted"));
+        CHECK(json_is_true(json_object_get(r, "compute_slowed")) == (c > 1.10), "compute %.3f", c);
+        slowed += json_is_true(json_object_get(r, "compute_slowed"));
+        doubt += json_is_true(json_object_get(r, "calibration_in_doubt"));
+        moved += json_is_true(json_object_get(r, "speed_moved"));
+    }
+    CHECK(above == json_integer_value(json_object_get(pr, "points")));
+    CHECK(slowed == json_integer_value(json_object_get(pr, "points_compute_slowed")));
+    CHECK(doubt == json_integer_value(json_object_get(pr, "points_calibration_in_doubt")));
+    CHECK(moved == json_integer_value(json_object_get(pr, "points_speed_moved")));
+    char *text;
+    size_t n;
+    FILE *f = open_memstream(&text, &n);
+    ps_characterize_print(s, f);
+    fclose(f);
+    char want[160];
+    snprintf(want, sizeof want, "max %.1f%% (%s at P = %lld) over %lld points",
+             100 * fabs(json_number_value(json_object_get(worst, "error"))),
+             json_string_value(json_object_get(worst, "workload")),
+             (long long)json_integer_value(json_object_get(worst, "ranks")), above);
+    CHECK(strstr(text, want), "want '%s' in:\n%s", want, text);
+    snprintf(want, sizeof want, "in %lld of them the computation took 1.1 times its priced time", slowed);
+    CHECK(slowed == 2 && strstr(text, want), "want '%s' in:\n%s", want, text);
+    free(text);
+    /* the page's table marks the same rows */
+    char *page;
+    f = open_memstream(&page, &n);
+    CHECK(ps_characterize_report_html(f, s, NULL, NULL) == 0);
+    fclose(f);
+    long long marked = 0;
+    for (const char *p = page; (p = strstr(p, " times its price, ranks sharing a node)")); p++) marked++;
+    CHECK(marked == slowed, "%lld rows marked, %lld slowed", marked, slowed);
+    free(page);
+    json_decref(s);
+}
