@@ -2,7 +2,9 @@
 # The whole 'parscope predict' command at many ranks, as a user runs it:
 # wall time and peak memory (/usr/bin/time -v: the largest process, the
 # recording's children included), then its two parts apart: recording the
-# streams (a process per rank) and simulating them from disk.  Each is run
+# streams (as predict does: a few processes, each running rank after rank,
+# put back to its snapshot between them; and, for comparison, a process per
+# rank, PARSCOPE_RECORD_BATCH=1) and simulating them from disk.  Each is run
 # REPEAT times; the load average is printed with each figure.
 #
 # usage: bench/predict_scale.sh [-n RANKS] [-r REPEAT] [-m MODEL] [WORKLOAD]
@@ -47,8 +49,13 @@ for i in $(seq "$repeat"); do
   timed "end to end" "$PARSCOPE" predict "$w" -m "$model" -n "$n" -o "$work/p.json" --force
   # the recording alone: the workload in the recording back end, as predict runs it
   rm -rf "$work/streams" && mkdir "$work/streams"
-  timed "recording (a process per rank)" env LD_BIND_NOW=1 PARSCOPE_RECORD="$n" PARSCOPE_RECORD_DIR="$work/streams" \
+  timed "recording (as predict does)" env LD_BIND_NOW=1 PARSCOPE_RECORD="$n" PARSCOPE_RECORD_DIR="$work/streams" \
     "$PARSCOPE" __rank "$w" --workload "$w" --quiet
+  rm -rf "$work/streams1" && mkdir "$work/streams1"
+  timed "recording (a process per rank)" env LD_BIND_NOW=1 PARSCOPE_RECORD="$n" PARSCOPE_RECORD_DIR="$work/streams1" \
+    PARSCOPE_RECORD_BATCH=1 "$PARSCOPE" __rank "$w" --workload "$w" --quiet
+  cmp -s "$work/streams/streams.pss" "$work/streams1/streams.pss" ||
+    { echo "the two recordings differ" >&2; exit 1; }
   timed "simulation of the streams" "$PARSCOPE" predict "$work/streams" -m "$model" -q -o "$work/s.json" --force
 done
 python3 - "$work/p.json" <<'PY'

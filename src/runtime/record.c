@@ -3,12 +3,17 @@
  *
  * Selected by PARSCOPE_RECORD=P (ps_init asks ps__record_backend()).  As the
  * estimator seed's instruction stream generator "calls the program
- * successively for values of PID from 0 to NPROCS-1", init() forks one child
- * per rank id 0..P-1, as many at a time as there are processors.  A child returns into the program
- * as that rank and runs it without MPI: messages become SEND / RECEIVE /
- * BSEND / BRECEIVE / WAIT / WAITONE instructions (received buffers are left
- * as they are: their contents are garbage), computation becomes WORK of its
- * flop count, barriers expand to point-to-point messages on a binary tree.
+ * successively for values of PID from 0 to NPROCS-1", init() forks children,
+ * as many at a time as there are processors, each for a block of rank ids
+ * of 0..P-1.  A child returns into the program as the first rank of its
+ * block and runs it without MPI; at ps_finalize it is put back to the
+ * snapshot it took of itself before (snapshot.h) and returns into the
+ * program again as the next, so a rank costs no process of its own (a
+ * process that cannot be put back ends, and another runs the ranks left).
+ * In the program, messages become SEND / RECEIVE / BSEND / BRECEIVE / WAIT /
+ * WAITONE instructions (received buffers are left as they are: their
+ * contents are garbage), computation becomes WORK of its flop count,
+ * barriers expand to point-to-point messages on a binary tree.
  * Each child sends its stream and construct table to the parent through a
  * pipe, in frames (kind, length, bytes); the parent appends the stream bytes
  * to one data file (a file per rank costs its creation: ext4's search for a
@@ -32,6 +37,7 @@
 
 #include "runtime/limits.h"
 #include "runtime/rt.h"
+#include "runtime/snapshot.h"
 #include "runtime/structure.h"
 #include "util/assert.h"
 #include "trace/stream_format.h"
@@ -52,6 +58,8 @@ static ps_insn_ctx rec_ctx;
 static uint64_t rec_nreq;     /* nonblocking requests issued */
 
 static int rec_finalized;
+static int rec_end;           /* the child's: it runs ranks up to rec_end - 1 */
+static int rec_snap;          /* the child's: its snapshot taken, ranks after the first put it back */
 
 /* A program that ends without ps_finalize (\CLOSE0) leaves a cut stream. */
 static void rec_atexit(void)
@@ -185,7 +193,8 @@ typedef struct rec_piece { uint64_t off, len; long next; } rec_piece;
 
 typedef struct rec_slot {
     pid_t pid;
-    int fd, rank;              /* fd -1: the slot is free */
+    int fd, rank;              /* fd -1: the slot is free; rank: the one being read */
+    int rank_end;              /* the child runs rank .. rank_end - 1, one after another */
     uint8_t hdr[FR_HDR];
     size_t nh;                 /* header bytes so far */
     uint32_t kind, left;       /* the frame being read, its bytes still to come */
@@ -269,6 +278,22 @@ static void data_write(rec_slot *s)
     s->n = 0;
 }
 
+/* A rank's stream ended whole: its last bytes to the data file, its
+ * construct table kept if the longest. */
+static void rank_done(rec_slot *s)
+{
+    data_write(s);
+    int lines = 0;
+    for (size_t i = 0; i < s->ncons; i++) lines += s->cons[i] == '\n';
+    if (s->ncons && lines > rec_conslines) {
+        rec_cons = rec_xrealloc(rec_cons, s->ncons);
+        memcpy(rec_cons, s->cons, s->ncons);
+        rec_conslen = s->ncons;
+        rec_conslines = lines;
+    }
+    s->ncons = 0;
+}
+
 /* Takes n bytes a child sent; 0, or -1 if they are not frames. */
 static int slot_take(rec_slot *s, const uint8_t *p, size_t n)
 {
@@ -282,7 +307,14 @@ static int slot_take(rec_slot *s, const uint8_t *p, size_t n)
             if (s->nh < FR_HDR) break;
             memcpy(&s->kind, s->hdr, 4);
             memcpy(&s->left, s->hdr + 4, 4);
-            if (s->ended || s->kind < FR_STREAM || s->kind > FR_END || (s->kind == FR_END && s->left)) return -1;
+            if (s->ended) {
+                /* a frame after a rank's end: the child's next rank */
+                if (s->rank + 1 >= s->rank_end) return -1;
+                rank_done(s);
+                s->rank++;
+                s->ended = 0;
+            }
+            if (s->kind < FR_STREAM || s->kind > FR_END || (s->kind == FR_END && s->left)) return -1;
             if (s->kind == FR_END) s->ended = 1;
             if (!s->left) s->nh = 0;
             continue;
@@ -312,9 +344,23 @@ static int slot_take(rec_slot *s, const uint8_t *p, size_t n)
     return 0;
 }
 
-/* The child of a slot closed its pipe: its status, its last bytes to the
- * data file and its construct table kept if the longest.  0, or the exit
- * status the recording must end with. */
+/* Ranks handed back to be run by another child (one whose process could
+ * not be put back to its snapshot ran only some of its ranks). */
+static int *rec_again_lo, *rec_again_hi, rec_nagain, rec_capagain;
+
+static void run_again(int lo, int hi)
+{
+    if (rec_nagain == rec_capagain) {
+        rec_capagain = rec_capagain ? 2 * rec_capagain : 16;
+        rec_again_lo = rec_xrealloc(rec_again_lo, (size_t)rec_capagain * sizeof *rec_again_lo);
+        rec_again_hi = rec_xrealloc(rec_again_hi, (size_t)rec_capagain * sizeof *rec_again_hi);
+    }
+    rec_again_lo[rec_nagain] = lo;
+    rec_again_hi[rec_nagain++] = hi;
+}
+
+/* The child of a slot closed its pipe: its status, and its last rank's
+ * stream (rank_done).  0, or the exit status the recording must end with. */
 static int slot_done(rec_slot *s, int failed)
 {
     int status;
@@ -325,7 +371,8 @@ static int slot_done(rec_slot *s, int failed)
             perror("parscope: recording: wait");
             return 1;
         }
-    int r = s->rank;
+    /* ended and nothing after: the child died starting its next rank */
+    int r = s->ended && s->rank + 1 < s->rank_end ? s->rank + 1 : s->rank;
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
         /* a bad value: the rank said which (runtime/limits.h) */
         int bad = WIFEXITED(status) && WEXITSTATUS(status) == PS_EXIT_BAD_INPUT;
@@ -340,15 +387,8 @@ static int slot_done(rec_slot *s, int failed)
         fprintf(stderr, "parscope: recording: rank %d of %d sent a cut or garbled stream\n", r, rec_p);
         return 1;
     }
-    data_write(s);
-    int lines = 0;
-    for (size_t i = 0; i < s->ncons; i++) lines += s->cons[i] == '\n';
-    if (s->ncons && lines > rec_conslines) {
-        rec_cons = rec_xrealloc(rec_cons, s->ncons);
-        memcpy(rec_cons, s->cons, s->ncons);
-        rec_conslen = s->ncons;
-        rec_conslines = lines;
-    }
+    rank_done(s);
+    if (s->rank + 1 < s->rank_end) run_again(s->rank + 1, s->rank_end);
     return 0;
 }
 
@@ -446,16 +486,32 @@ static int join_streams(void)
 
 /* ---- life cycle -------------------------------------------------------------- */
 
-/* The child: rank r, sending to fd; the parent's other descriptors closed. */
-static int rec_child(int r, int fd, const rec_slot *slot, int jobs)
+/* The child: ranks r .. end - 1, sending to fd; the parent's other
+ * descriptors closed.  With more than one rank it takes a snapshot of
+ * itself first, and each rank's ps_finalize puts it back to that snapshot
+ * for the next (rec_finalize): a rank costs no fork, no copy-on-write
+ * faults and no exit.  A process that cannot be put back ends after the
+ * rank it ran, and the parent hands the rest to another child. */
+static int rec_child(int r, int end, int fd, const rec_slot *slot, int jobs)
 {
     for (int k = 0; k < jobs; k++)
         if (slot[k].fd >= 0) close(slot[k].fd);
     close(rec_data);
+    rec_fd = fd;
+    rec_end = end;
+    if (end - r > 1) {
+        if (rec_buf) ps__snap_exclude(rec_buf, REC_BUF);
+        /* 0: taken; 1: put back to it after a rank, the next one's number
+         * in its word; -1: none, this rank only (the snapshot holds what
+         * was set before it: what is set here is set again each time) */
+        int t = ps__snap_take();
+        if (t == 1) r = (int)*ps__snap_word();
+        rec_snap = t >= 0;
+        if (t < 0) rec_end = r + 1;
+    }
     ps__rt.rank = ps__rt.job_rank = r;
     ps__rt.size = rec_p;
     rec_ctx.rank = r;
-    rec_fd = fd;
     if (!rec_buf && !(rec_buf = malloc(REC_BUF))) rec_die("allocating the stream buffer");
     atexit(rec_atexit);
     return 0; /* run the program as rank r */
@@ -472,6 +528,15 @@ static int rec_init(void)
     const char *ej = getenv("PARSCOPE_RECORD_JOBS");
     if (ej && atol(ej) > 0) ncpu = atol(ej);
     int jobs = ncpu > 1 ? (int)(ncpu < 64 ? ncpu : 64) : 1, running = 0, fail = 0;
+    /* ranks per child: a child runs its ranks one after another, put back
+     * to its snapshot between them (rec_child), so that a few children
+     * carry many ranks; about four children a processor keep them all busy
+     * to the end.  PARSCOPE_RECORD_BATCH=N: N ranks a child (1: a process
+     * per rank, as tests compare) */
+    int batch = (rec_p + 4 * jobs - 1) / (4 * jobs);
+    if (batch > 256) batch = 256;
+    const char *eb = getenv("PARSCOPE_RECORD_BATCH");
+    if (eb && atol(eb) > 0) batch = atol(eb) < rec_p ? (int)atol(eb) : rec_p;
     snprintf(rec_data_path, sizeof rec_data_path, "%s/.streams.data", rec_dir);
     rec_data = open(rec_data_path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (rec_data < 0) {
@@ -504,19 +569,27 @@ static int rec_init(void)
     /* a child that failed ends the forking; those running are still read to
      * their end (a bad value's rank writes its status file), then the
      * recording ends with the first failure's status */
-    for (int next = 0; next < rec_p || running;) {
-        while (running < jobs && next < rec_p && !fail) {
+    for (int next = 0; next < rec_p || rec_nagain || running;) {
+        while (running < jobs && (next < rec_p || rec_nagain) && !fail) {
             int k = 0;
             while (slot[k].fd >= 0) k++;
+            int lo, hi;
+            if (rec_nagain) {
+                lo = rec_again_lo[--rec_nagain];
+                hi = rec_again_hi[rec_nagain];
+            } else {
+                lo = next;
+                hi = next + batch < rec_p ? next + batch : rec_p;
+            }
             int pp[2];
             if (pipe2(pp, O_CLOEXEC) != 0) {
-                fprintf(stderr, "parscope: recording: cannot make a pipe for rank %d: %s\n", next, strerror(errno));
+                fprintf(stderr, "parscope: recording: cannot make a pipe for rank %d: %s\n", lo, strerror(errno));
                 fail = 1;
                 break;
             }
             pid_t pid = fork();
             if (pid < 0) {
-                fprintf(stderr, "parscope: recording: cannot fork rank %d: %s\n", next, strerror(errno));
+                fprintf(stderr, "parscope: recording: cannot fork rank %d: %s\n", lo, strerror(errno));
                 close(pp[0]);
                 close(pp[1]);
                 fail = 1;
@@ -524,12 +597,14 @@ static int rec_init(void)
             }
             if (pid == 0) {
                 close(pp[0]);
-                return rec_child(next, pp[1], slot, jobs);
+                return rec_child(lo, hi, pp[1], slot, jobs);
             }
             close(pp[1]);
             slot[k].pid = pid;
             slot[k].fd = pp[0];
-            slot[k].rank = next++;
+            slot[k].rank = lo;
+            slot[k].rank_end = hi;
+            if (lo == next) next = hi;
             slot[k].nh = 0;
             slot[k].ended = 0;
             slot[k].n = 0;
@@ -613,8 +688,14 @@ static void rec_finalize(void)
         }
     }
     send_frame(FR_END, NULL, 0);
-    if (close(rec_fd) != 0) rec_die("closing the instruction stream");
     fflush(NULL);
+    if (rec_snap && ps__rt.rank + 1 < rec_end) {
+        /* the next rank, in this process put back to its snapshot; if it
+         * cannot be, the parent hands the ranks left to another child */
+        *ps__snap_word() = ps__rt.rank + 1;
+        ps__snap_restore();
+    }
+    if (close(rec_fd) != 0) rec_die("closing the instruction stream");
     _exit(0);
 }
 

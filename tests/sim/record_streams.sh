@@ -1,8 +1,15 @@
 #!/bin/bash
 # record_streams.sh - the recording's streams.pss does not depend on how many
-# rank processes run at once nor on the order they end in: every built-in
-# workload at P = 1, 3 and 16, recorded one rank at a time
-# (PARSCOPE_RECORD_JOBS=1) and four at a time, byte for byte; the file's
+# rank processes run at once, on the order they end in, nor on how many ranks
+# one process runs (put back to its snapshot between them): every built-in
+# workload at P = 1, 3 and 16, recorded a process per rank one at a time
+# (PARSCOPE_RECORD_JOBS=1 PARSCOPE_RECORD_BATCH=1), four processes at a time
+# with the ranks a process takes by default, and every rank in one process,
+# byte for byte; a program that leaves behind what a process put back to its
+# snapshot must undo (a counter, heap and mapped blocks, memory calloc takes
+# for zeros left dirty, a descriptor, a signal handler) and one that closes a descriptor the snapshot holds (its
+# process cannot be put back: the ranks left go to another) both recorded as
+# a process per rank records them; the file's
 # layout checked by an independent reader (header, construct table, meta,
 # each rank's length, the lengths adding up to the file); and a rank stream
 # longer than the recorder's 1 MB buffer (several frames through the pipe,
@@ -17,12 +24,14 @@ trap 'rm -rf "$T"' EXIT
 fails=0
 fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
 
-# record W P JOBS DIR [ARGS...]: the recording back end as predict runs it
+# record W P JOBS DIR [ARGS...]: the recording back end as predict runs it (BATCH: ranks a process,
+# default: the recorder's choice)
 record() {
     local w=$1 p=$2 jobs=$3 d=$4
     shift 4
     rm -rf "$d" && mkdir -p "$d"
     env PARSCOPE_RECORD="$p" PARSCOPE_RECORD_DIR="$d" PARSCOPE_STATUS_DIR="$d" PARSCOPE_RECORD_JOBS="$jobs" \
+        ${BATCH:+PARSCOPE_RECORD_BATCH=$BATCH} \
         timeout 120 "$PS" __rank "$w" --workload "$w" --quiet "$@" >/dev/null 2>"$d.err"
 }
 
@@ -58,17 +67,87 @@ for w in fingerprint cg mmm_s mmm_a red_black clue adi psrs lu_skel sp_skel fft;
     for p in 1 3 16; do
         [ "$w" = fft ] && [ "$p" = 3 ] && p=4   # fft: a power of two
         # shellcheck disable=SC2086
-        record "$w" "$p" 1 "$T/a" ${ARGS[$w]} || { fail "$w -n $p, one at a time: $(tail -1 "$T/a.err")"; continue; }
+        BATCH=1 record "$w" "$p" 1 "$T/a" ${ARGS[$w]} ||
+            { fail "$w -n $p, a process per rank: $(tail -1 "$T/a.err")"; continue; }
         # shellcheck disable=SC2086
         record "$w" "$p" 4 "$T/b" ${ARGS[$w]} || { fail "$w -n $p, four at a time: $(tail -1 "$T/b.err")"; continue; }
-        cmp -s "$T/a/streams.pss" "$T/b/streams.pss" || fail "$w -n $p: the streams differ with four ranks at once"
+        cmp -s "$T/a/streams.pss" "$T/b/streams.pss" || fail "$w -n $p: the streams differ with four processes at once"
+        # shellcheck disable=SC2086
+        BATCH=$p record "$w" "$p" 1 "$T/c" ${ARGS[$w]} ||
+            { fail "$w -n $p, every rank in one process: $(tail -1 "$T/c.err")"; continue; }
+        cmp -s "$T/a/streams.pss" "$T/c/streams.pss" || fail "$w -n $p: the streams differ with every rank in one process"
         check_layout "$T/a/streams.pss" "$p" || fail "$w -n $p: streams.pss is not laid out as stream.h says"
-        left=$(find "$T/a" "$T/b" -mindepth 1 ! -name streams.pss | wc -l)
+        left=$(find "$T/a" "$T/b" "$T/c" -mindepth 1 ! -name streams.pss | wc -l)
         [ "$left" = 0 ] || fail "$w -n $p: $left files left beside streams.pss"
         n=$((n + 1))
     done
 done
 [ "$n" -ge 30 ] || fail "only $n recordings compared"
+
+# programs that change what a process put back to its snapshot must undo: each rank's stream
+# carries what it saw (a WORK of that many flops), so a rank that saw the one before it differs
+cat > "$T/leaky.loop" <<'LOOP'
+#include <fcntl.h>
+#include <malloc.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include "LOOP.h"
+static int runs;      /* 1 in every rank, unless one saw another's */
+static char *kept;
+static void on_usr1(int s) { (void)s; }
+int main(void)
+{
+    int nodes, me, host, n;
+    \OPEN0(&nodes, &me, &host, &n, 0);
+    (void)nodes; (void)host; (void)n;
+    runs++;
+    mallopt(M_MMAP_THRESHOLD, 32 << 20);        /* 8 MB from the heap: the break raised for it, */
+    long *z = calloc(1 << 20, sizeof *z), nonzero = 0;  /* which calloc then takes for zeros */
+    for (long i = 0; i < 1 << 20; i++) nonzero += z[i] != 0;
+    for (long i = 0; i < 1 << 20; i++) z[i] = -1;       /* never freed, left dirty */
+    kept = malloc(4 << 20);                      /* a large block, never freed */
+    char *small = malloc(1000);                  /* the heap, never freed */
+    char *map = mmap(NULL, 1 << 20, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (map == MAP_FAILED) return 1;             /* a mapping, never unmapped */
+    kept[0] = small[0] = map[4096] = 1;
+    int fd = open("/dev/null", O_RDONLY);        /* a descriptor left open */
+    struct sigaction sa = {.sa_handler = on_usr1}, old;
+    sigaction(SIGUSR1, &sa, &old);               /* a handler left set */
+    \WORK(1000.0 * runs + 10.0 * fd + (old.sa_handler == SIG_DFL) + me + 1e6 * nonzero);
+    \MULTIBCAST0(64);
+    \CLOSE0();
+    return 0;
+}
+LOOP
+cat > "$T/closer.loop" <<'LOOP'
+#include <unistd.h>
+#include "LOOP.h"
+int main(void)
+{
+    int nodes, me, host, n;
+    \OPEN0(&nodes, &me, &host, &n, 0);
+    (void)nodes; (void)host; (void)n;
+    close(0);                                    /* its process cannot be put back */
+    \WORK(100.0 + me);
+    \MULTIBCAST0(64);
+    \CLOSE0();
+    return 0;
+}
+LOOP
+for prog in leaky closer; do
+    "$PS" build "$T/$prog.loop" -o "$T/$prog" > "$T/$prog.build" 2>&1 || { fail "building $prog.loop: $(tail -3 "$T/$prog.build")"; continue; }
+    for b in 1 3 6; do
+        rm -rf "$T/$prog-$b" && mkdir "$T/$prog-$b"
+        PARSCOPE_RECORD=6 PARSCOPE_RECORD_DIR="$T/$prog-$b" PARSCOPE_RECORD_JOBS=2 PARSCOPE_RECORD_BATCH=$b \
+            timeout 60 "$T/$prog" --quiet < /dev/null > /dev/null 2> "$T/$prog-$b.err" ||
+            fail "$prog at 6 ranks, $b a process: $(tail -1 "$T/$prog-$b.err")"
+    done
+    cmp -s "$T/$prog-1/streams.pss" "$T/$prog-3/streams.pss" &&
+        cmp -s "$T/$prog-1/streams.pss" "$T/$prog-6/streams.pss" ||
+        fail "$prog: the streams with 3 or 6 ranks a process differ from a process per rank"
+done
 
 # a rank stream above 1 MB: several frames and pieces, joined whole
 count() { "$PS" predict "$1" -m "$(dirname "$0")/../../machines/sp2.ini" -q -o "$1/p.json" --force >/dev/null &&
@@ -82,5 +161,7 @@ cs=$(count "$T/small") && cb=$(count "$T/big") || fail "predict on the recorded 
 [ "$((cb - cs))" = $((2 * (300000 - 100))) ] ||
     fail "fingerprint: $cb instructions at -s 300000, $cs at -s 100: expected $((2 * (300000 - 100))) more"
 
-[ "$fails" = 0 ] && echo "record_streams: $n recordings identical one and four at a time; a 1 MB+ stream joined whole"
+[ "$fails" = 0 ] && echo "record_streams: $n recordings identical a process per rank, four processes at a time and" \
+    "every rank in one process; two programs that leave state behind recorded as a process per rank does;" \
+    "a 1 MB+ stream joined whole"
 exit $((fails > 0))

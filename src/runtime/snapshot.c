@@ -1,0 +1,520 @@
+/*
+ * snapshot.c - a process's writable memory and descriptors, taken once and
+ * put back (snapshot.h).
+ *
+ * Everything the restore itself uses lives in one private region mapped
+ * here (the control region): the snapshot's ranges and page copies, the
+ * text of /proc/self/maps, and the stack the restore runs on, since it
+ * rewrites the process's own stack.  The restore calls no function that
+ * allocates (the heap is among what it rewrites): system calls, memcmp and
+ * memcpy only.
+ *
+ * The ranges are the private writable mappings of /proc/self/maps, less the
+ * control region and the excluded one.  Of their pages, those present at
+ * the snapshot (/proc/self/pagemap) are copied; the others held zeros or the
+ * file's bytes, which MADV_DONTNEED gives back to a page touched since.
+ */
+
+#include "runtime/snapshot.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/time.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+/* under a sanitizer's shadow memory (terabytes of mappings) never taken */
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define SNAP_UNAVAILABLE 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || __has_feature(memory_sanitizer)
+#define SNAP_UNAVAILABLE 1
+#endif
+#endif
+#ifndef SNAP_UNAVAILABLE
+#define SNAP_UNAVAILABLE 0
+#endif
+
+#define CTL_SIZE     (1UL << 30)  /* reserved, not committed: only touched pages cost */
+#define MAPS_MAX     (1UL << 20)  /* the text of /proc/self/maps */
+#define PM_ENTRIES   8192         /* pagemap entries read at once */
+#define STACK_SIZE   (256UL << 10)
+#define MAX_RANGES   4096
+#define MAX_FDS      4096
+#define MAX_PAGES    (1UL << 24)  /* 64 GiB of writable mappings at 4 KiB */
+
+typedef struct {
+    uintptr_t lo, hi;
+    int       stack;     /* [stack]: grows below lo; what it grew is left */
+    int       heap;      /* [heap]: follows the program break */
+    int       anon;      /* no file behind it: a page not present holds zeros */
+    size_t    bit0;      /* its first page's bit in the present map */
+} snap_range;
+
+typedef struct {
+    ucontext_t       start, back, rctx;
+    volatile int     resumed;
+    long             word;
+    int              nr, ncur, nunmap;
+    snap_range       r[MAX_RANGES];
+    snap_range       cur[MAX_RANGES];
+    uintptr_t        unmap_lo[MAX_RANGES], unmap_hi[MAX_RANGES];
+    uintptr_t        zero_lo, zero_hi;   /* the heap beyond the snapshot's break */
+    int              cur_anon;           /* the range drop_new is given */
+    unsigned long long sigmask;          /* caught or ignored at the snapshot (/proc/self/status) */
+    uintptr_t        ex_lo, ex_hi;       /* the caller's excluded region */
+    void            *brk;
+    unsigned char    fds[MAX_FDS / 8];
+    struct sigaction sa[NSIG];
+    unsigned char    sa_ok[NSIG];
+    size_t           page, npages;
+    int              pagemap;
+    unsigned char   *present;            /* a bit per page of r[] */
+    unsigned char   *store;              /* the present pages, in order */
+    char            *maps;
+    uint64_t        *pm;
+    char            *stack;
+} snap_ctl;
+
+static snap_ctl *ctl;
+static uintptr_t ex_lo, ex_hi;
+
+void ps__snap_exclude(void *p, size_t n)
+{
+    ex_lo = (uintptr_t)p;
+    ex_hi = ex_lo + n;
+}
+
+long *ps__snap_word(void) { return ctl ? &ctl->word : NULL; }
+
+/* ---- reading the process's state (no allocation) -------------------------- */
+
+static int read_text(const char *path, char *buf, size_t cap, size_t *len)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return -1;
+    size_t n = 0;
+    for (;;) {
+        if (n + 1 >= cap) {
+            close(fd);
+            return -1;
+        }
+        ssize_t k = read(fd, buf + n, cap - 1 - n);
+        if (k < 0 && errno == EINTR) continue;
+        if (k < 0) {
+            close(fd);
+            return -1;
+        }
+        if (k == 0) break;
+        n += (size_t)k;
+    }
+    close(fd);
+    buf[n] = '\0';
+    *len = n;
+    return 0;
+}
+
+static uintptr_t hex(const char **p)
+{
+    uintptr_t v = 0;
+    for (;; (*p)++) {
+        char c = **p;
+        if (c >= '0' && c <= '9') v = v * 16 + (uintptr_t)(c - '0');
+        else if (c >= 'a' && c <= 'f') v = v * 16 + (uintptr_t)(c - 'a' + 10);
+        else return v;
+    }
+}
+
+/* Appends [lo, hi) to out (n in/out) less the control region and the
+ * excluded one; -1 when out is full. */
+static int add_less(snap_range *out, int *n, snap_range x)
+{
+    uintptr_t cut[2][2] = {{(uintptr_t)ctl, (uintptr_t)ctl + CTL_SIZE}, {ctl->ex_lo, ctl->ex_hi}};
+    snap_range parts[3] = {x};
+    int np = 1;
+    for (int c = 0; c < 2; c++) {
+        snap_range next[3];
+        int nn = 0;
+        for (int i = 0; i < np; i++) {
+            snap_range p = parts[i];
+            if (cut[c][1] <= p.lo || cut[c][0] >= p.hi || cut[c][0] == cut[c][1]) {
+                next[nn++] = p;
+                continue;
+            }
+            if (p.lo < cut[c][0]) {
+                next[nn] = p;
+                next[nn++].hi = cut[c][0];
+            }
+            if (cut[c][1] < p.hi) {
+                next[nn] = p;
+                next[nn++].lo = cut[c][1];
+            }
+        }
+        np = nn;
+        memcpy(parts, next, sizeof parts);
+    }
+    for (int i = 0; i < np; i++) {
+        if (*n >= MAX_RANGES) return -1;
+        out[(*n)++] = parts[i];
+    }
+    return 0;
+}
+
+/* The private writable mappings, in address order; -1 when they cannot be read. */
+static int read_ranges(snap_ctl *c, snap_range *out, int *n)
+{
+    size_t len;
+    if (read_text("/proc/self/maps", c->maps, MAPS_MAX, &len)) return -1;
+    *n = 0;
+    for (const char *p = c->maps; *p;) {
+        const char *eol = strchr(p, '\n');
+        if (!eol) eol = p + strlen(p);
+        snap_range x = {0};
+        x.lo = hex(&p);
+        if (*p++ != '-') return -1;
+        x.hi = hex(&p);
+        if (*p++ != ' ') return -1;
+        int writable_private = p[0] == 'r' && p[1] == 'w' && p[3] == 'p';
+        const char *name = memchr(p, '[', (size_t)(eol - p));
+        x.stack = name && !strncmp(name, "[stack]", 7);
+        x.heap = name && !strncmp(name, "[heap]", 6);
+        x.anon = !memchr(p, '/', (size_t)(eol - p));
+        if (writable_private && add_less(out, n, x)) return -1;
+        p = *eol ? eol + 1 : eol;
+    }
+    return 0;
+}
+
+/* /proc/self/pagemap, open only while it is read: a descriptor of the
+ * snapshot's own would shift the numbers the program's open() returns.  Its
+ * number is kept in the control region, as all the restore's state: the
+ * program's own variables are among what it rewrites. */
+static int pagemap_open(snap_ctl *c)
+{
+    c->pagemap = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
+    return c->pagemap < 0 ? -1 : 0;
+}
+
+static void pagemap_close(snap_ctl *c)
+{
+    close(c->pagemap);
+    c->pagemap = -1;
+}
+
+/* The pages of [lo, hi) present now: with to_bits, set in c->present from
+ * bit bit0 on; else handed to fn chunk by chunk (c->pm, one entry a page). */
+
+static int pages_present(snap_ctl *c, uintptr_t lo, uintptr_t hi, size_t bit0, int to_bits,
+                         int (*fn)(snap_ctl *, uintptr_t, size_t, size_t))
+{
+    size_t np = (hi - lo) / c->page;
+    for (size_t i = 0; i < np;) {
+        size_t k = np - i < PM_ENTRIES ? np - i : PM_ENTRIES;
+        off_t off = (off_t)((lo / c->page + i) * 8);
+        size_t want = k * 8, got = 0;
+        while (got < want) {
+            ssize_t r = pread(c->pagemap, (char *)c->pm + got, want - got, off + (off_t)got);
+            if (r < 0 && errno == EINTR) continue;
+            if (r <= 0) return -1;
+            got += (size_t)r;
+        }
+        if (to_bits) {
+            for (size_t j = 0; j < k; j++)
+                if (c->pm[j] >> 62) c->present[(bit0 + i + j) / 8] |= (unsigned char)(1u << ((bit0 + i + j) % 8));
+        } else if (fn(c, lo + i * c->page, k, bit0 + i)) {
+            return -1;
+        }
+        i += k;
+    }
+    return 0;
+}
+
+static int list_fds(snap_ctl *c, unsigned char *bits, int *extra, int *nextra)
+{
+    int d = open("/proc/self/fd", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (d < 0) return -1;
+    char buf[4096];
+    if (bits) memset(bits, 0, MAX_FDS / 8);
+    if (nextra) *nextra = 0;
+    int rc = 0;
+    for (;;) {
+        long n = syscall(SYS_getdents64, d, buf, sizeof buf);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) {
+            rc = n < 0 ? -1 : 0;
+            break;
+        }
+        for (long o = 0; o < n;) {
+            struct {
+                uint64_t ino;
+                int64_t off;
+                unsigned short reclen;
+                unsigned char type;
+                char name[];
+            } *e = (void *)(buf + o);
+            o += e->reclen;
+            if (e->name[0] < '0' || e->name[0] > '9') continue;
+            long fd = 0;
+            for (const char *q = e->name; *q; q++) fd = fd * 10 + (*q - '0');
+            if (fd == d) continue;
+            if (fd >= MAX_FDS) {
+                rc = -1;
+                continue;
+            }
+            if (bits) bits[fd / 8] |= (unsigned char)(1u << (fd % 8));
+            if (extra && !(c->fds[fd / 8] & (1u << (fd % 8)))) {
+                if (*nextra >= 256) rc = -1;
+                else extra[(*nextra)++] = (int)fd;
+            }
+        }
+    }
+    close(d);
+    return rc;
+}
+
+/* The signals caught or ignored now, a bit each (bit s - 1), from
+ * /proc/self/status; all of them when it cannot be read. */
+static unsigned long long handled_signals(void)
+{
+    char buf[4096];
+    size_t len;
+    if (read_text("/proc/self/status", buf, sizeof buf, &len)) return ~0ULL;
+    unsigned long long m = 0;
+    static const char *const keys[] = {"\nSigIgn:", "\nSigCgt:"};
+    for (int k = 0; k < 2; k++) {
+        const char *p = strstr(buf, keys[k]);
+        if (!p) return ~0ULL;
+        p += strlen(keys[k]);
+        while (*p == ' ' || *p == '\t') p++;
+        m |= (unsigned long long)hex(&p);
+    }
+    return m;
+}
+
+/* ---- taking it --------------------------------------------------------------- */
+
+static int take(snap_ctl *c)
+{
+    c->ex_lo = ex_lo;
+    c->ex_hi = ex_hi;
+    if (read_ranges(c, c->r, &c->nr)) return -1;
+    size_t pages = 0;
+    for (int i = 0; i < c->nr; i++) {
+        c->r[i].bit0 = pages;
+        pages += (c->r[i].hi - c->r[i].lo) / c->page;
+    }
+    if (pages > MAX_PAGES) return -1;
+    c->npages = pages;
+    c->present = (unsigned char *)c->stack + STACK_SIZE;
+    size_t bits = (pages / 8 + c->page) & ~(c->page - 1);
+    c->store = c->present + bits;
+    memset(c->present, 0, pages / 8 + 1);
+    if (pagemap_open(c)) return -1;
+    for (int i = 0; i < c->nr; i++)
+        if (pages_present(c, c->r[i].lo, c->r[i].hi, c->r[i].bit0, 1, NULL)) {
+            pagemap_close(c);
+            return -1;
+        }
+    pagemap_close(c);
+    size_t n = 0;
+    for (int i = 0; i < c->nr; i++)
+        for (uintptr_t a = c->r[i].lo; a < c->r[i].hi; a += c->page) {
+            size_t b = c->r[i].bit0 + (a - c->r[i].lo) / c->page;
+            if (!(c->present[b / 8] & (1u << (b % 8)))) continue;
+            if ((size_t)(c->store - (unsigned char *)c) + (n + 1) * c->page > CTL_SIZE) return -1;
+            memcpy(c->store + n * c->page, (void *)a, c->page);
+            n++;
+        }
+    c->brk = sbrk(0);
+    if (list_fds(c, c->fds, NULL, NULL)) return -1;
+    for (int s = 1; s < NSIG; s++) c->sa_ok[s] = sigaction(s, NULL, &c->sa[s]) == 0;
+    c->sigmask = handled_signals();
+    return 0;
+}
+
+int ps__snap_take(void)
+{
+    if (SNAP_UNAVAILABLE) return -1;
+    /* under valgrind the maps hold the tool's own memory too */
+    const char *pre = getenv("LD_PRELOAD");
+    if (pre && strstr(pre, "vgpreload")) return -1;
+    if (!ctl) {
+        void *m = mmap(NULL, CTL_SIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (m == MAP_FAILED) return -1;
+        ctl = m;
+        ctl->page = (size_t)sysconf(_SC_PAGESIZE);
+        size_t hdr = (sizeof *ctl + ctl->page - 1) & ~(ctl->page - 1);
+        ctl->maps = (char *)ctl + hdr;
+        ctl->pm = (uint64_t *)(ctl->maps + MAPS_MAX);
+        ctl->stack = (char *)(ctl->pm + PM_ENTRIES);
+    }
+    ctl->resumed = 0;
+    getcontext(&ctl->start);
+    if (ctl->resumed) return 1;
+    if (take(ctl)) return -1;
+    return 0;
+}
+
+/* ---- putting it back ----------------------------------------------------------- */
+
+/* a chunk of pages of the heap beyond the snapshot's break: those present
+ * zeroed (kept mapped: the next rank's heap grows into them without a fault,
+ * and the allocator takes memory from the break as zeros) */
+static int zero_present(snap_ctl *c, uintptr_t a, size_t k, size_t bit)
+{
+    (void)bit;
+    for (size_t j = 0; j < k; j++)
+        if (c->pm[j] >> 62) memset((void *)(a + j * c->page), 0, c->page);
+    return 0;
+}
+
+/* a chunk of pages of a snapshot range as they are now (c->pm): those
+ * present now and not at the snapshot held zeros (an anonymous range: they
+ * are zeroed, kept mapped, sparing the next rank a fault and this one a TLB
+ * flush) or the file's bytes (dropped) */
+static int drop_new(snap_ctl *c, uintptr_t a, size_t k, size_t bit)
+{
+    for (size_t j = 0; j < k;) {
+        size_t b = bit + j;
+        int was = c->present[b / 8] & (1u << (b % 8));
+        if (was || !(c->pm[j] >> 62)) {
+            j++;
+            continue;
+        }
+        size_t e = j + 1;
+        while (e < k && (c->pm[e] >> 62) && !(c->present[(bit + e) / 8] & (1u << ((bit + e) % 8)))) e++;
+        if (c->cur_anon) memset((void *)(a + j * c->page), 0, (e - j) * c->page);
+        else if (madvise((void *)(a + j * c->page), (e - j) * c->page, MADV_DONTNEED)) return -1;
+        j = e;
+    }
+    return 0;
+}
+
+/* 0 when every snapshot range (the heap's once the break is back) is
+ * private and writable now; the pieces mapped since listed to unmap, but for
+ * the stack's growth (left) and the heap's (zeroed). */
+static int plan(snap_ctl *c)
+{
+    if (read_ranges(c, c->cur, &c->ncur)) return -1;
+    c->zero_lo = c->zero_hi = 0;
+    /* every snapshot range covered by the ranges now */
+    int j = 0;
+    for (int i = 0; i < c->nr; i++) {
+        uintptr_t a = c->r[i].lo;
+        while (j < c->ncur && c->cur[j].hi <= a) j++;
+        for (int k = j; a < c->r[i].hi; k++) {
+            if (k >= c->ncur || c->cur[k].lo > a) return -1;
+            a = c->cur[k].hi;
+        }
+    }
+    /* the pieces of the ranges now outside the snapshot's */
+    c->nunmap = 0;
+    int i = 0;
+    for (int k = 0; k < c->ncur; k++) {
+        if (c->cur[k].stack) continue;
+        if (c->cur[k].heap && (uintptr_t)c->brk < c->cur[k].hi) {
+            uintptr_t z = ((uintptr_t)c->brk + c->page - 1) & ~(uintptr_t)(c->page - 1);
+            c->zero_lo = z > c->cur[k].lo ? z : c->cur[k].lo;
+            c->zero_hi = c->cur[k].hi;
+            continue;
+        }
+        uintptr_t a = c->cur[k].lo;
+        while (i < c->nr && c->r[i].hi <= a) i++;
+        for (int q = i; a < c->cur[k].hi; q++) {
+            uintptr_t e = q < c->nr && c->r[q].lo < c->cur[k].hi ? c->r[q].lo : c->cur[k].hi;
+            if (e > a) {
+                if (c->nunmap >= MAX_RANGES) return -1;
+                c->unmap_lo[c->nunmap] = a;
+                c->unmap_hi[c->nunmap++] = e;
+            }
+            if (q >= c->nr || c->r[q].lo >= c->cur[k].hi) break;
+            a = c->r[q].hi;
+        }
+    }
+    return 0;
+}
+
+static void restore_main(void)
+{
+    snap_ctl *c = ctl;
+    int extra[256], nextra = 0;
+    /* nothing is changed until all is known to be put back: a thread, a
+     * descriptor of the snapshot closed, a mapping of it gone */
+    int t = open("/proc/self/task", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (t < 0) setcontext(&c->back);
+    char buf[1024];
+    int tasks = 0;
+    for (;;) {
+        long n = syscall(SYS_getdents64, t, buf, sizeof buf);
+        if (n <= 0) break;
+        for (long o = 0; o < n;) {
+            unsigned short reclen;
+            memcpy(&reclen, buf + o + 16, 2);
+            if (buf[o + 19] != '.') tasks++;
+            o += reclen;
+        }
+    }
+    close(t);
+    if (tasks != 1) setcontext(&c->back);
+    unsigned char now[MAX_FDS / 8];
+    if (list_fds(c, now, extra, &nextra)) setcontext(&c->back);
+    for (int b = 0; b < MAX_FDS / 8; b++)
+        if (c->fds[b] & ~now[b]) setcontext(&c->back);
+    /* a break below the snapshot's is raised back to it; one above is left
+     * there (plan: its pages zeroed), the allocator's own idea of it being
+     * the snapshot's */
+    if ((uintptr_t)syscall(SYS_brk, 0) < (uintptr_t)c->brk && brk(c->brk) != 0) setcontext(&c->back);
+    if (plan(c)) setcontext(&c->back);
+
+    /* from here on, no way back: the process is the snapshot's or ends */
+    for (int k = 0; k < c->nunmap; k++)
+        if (munmap((void *)c->unmap_lo[k], c->unmap_hi[k] - c->unmap_lo[k])) _exit(1);
+    if (pagemap_open(c)) _exit(1);
+    size_t n = 0;
+    for (int i = 0; i < c->nr; i++) {
+        for (uintptr_t a = c->r[i].lo; a < c->r[i].hi; a += c->page) {
+            size_t b = c->r[i].bit0 + (a - c->r[i].lo) / c->page;
+            if (!(c->present[b / 8] & (1u << (b % 8)))) continue;
+            const unsigned char *s = c->store + n++ * c->page;
+            if (memcmp((void *)a, s, c->page)) memcpy((void *)a, s, c->page);
+        }
+        c->cur_anon = c->r[i].anon;
+        if (pages_present(c, c->r[i].lo, c->r[i].hi, c->r[i].bit0, 0, drop_new)) _exit(1);
+    }
+    if (c->zero_hi > c->zero_lo && pages_present(c, c->zero_lo, c->zero_hi, 0, 0, zero_present)) _exit(1);
+    pagemap_close(c);
+    for (int k = 0; k < nextra; k++) close(extra[k]);
+    /* a disposition that is the default now and was at the snapshot is as it was */
+    unsigned long long sigs = c->sigmask | handled_signals();
+    for (int s = 1; s < NSIG; s++)
+        if ((s > 64 || (sigs >> (s - 1) & 1)) && c->sa_ok[s] && s != SIGKILL && s != SIGSTOP)
+            sigaction(s, &c->sa[s], NULL);
+    struct itimerval zero = {{0, 0}, {0, 0}};
+    setitimer(ITIMER_REAL, &zero, NULL);
+    setitimer(ITIMER_VIRTUAL, &zero, NULL);
+    setitimer(ITIMER_PROF, &zero, NULL);
+    c->resumed = 1;
+    setcontext(&c->start);
+    _exit(1);
+}
+
+int ps__snap_restore(void)
+{
+    snap_ctl *c = ctl;
+    if (!c) return -1;
+    getcontext(&c->rctx);
+    c->rctx.uc_stack.ss_sp = c->stack;
+    c->rctx.uc_stack.ss_size = STACK_SIZE;
+    c->rctx.uc_link = NULL;
+    makecontext(&c->rctx, restore_main, 0);
+    /* back here only when it cannot put the process back */
+    swapcontext(&c->back, &c->rctx);
+    return -1;
+}
