@@ -373,7 +373,10 @@ static int slot_done(rec_slot *s, int failed)
         }
     /* ended and nothing after: the child died starting its next rank */
     int r = s->ended && s->rank + 1 < s->rank_end ? s->rank + 1 : s->rank;
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    /* it could not finish putting itself back after a whole rank: the
+     * ranks after it go to another child, as when it could not begin */
+    int unfinished = WIFEXITED(status) && WEXITSTATUS(status) == PS_SNAP_EXIT && s->ended && !s->nh;
+    if (!unfinished && (!WIFEXITED(status) || WEXITSTATUS(status) != 0)) {
         /* a bad value: the rank said which (runtime/limits.h) */
         int bad = WIFEXITED(status) && WEXITSTATUS(status) == PS_EXIT_BAD_INPUT;
         if (!bad && WIFSIGNALED(status))

@@ -25,8 +25,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
+#include <sys/wait.h>
 #include <ucontext.h>
 #include <unistd.h>
 
@@ -52,6 +55,8 @@
 
 typedef struct {
     uintptr_t lo, hi;
+    char      perm[4];   /* as /proc/self/maps gives them: rwxp */
+    int       rwp;       /* private and writable: its pages are copied */
     int       stack;     /* [stack]: grows below lo; what it grew is left */
     int       heap;      /* [heap]: follows the program break */
     int       anon;      /* no file behind it: a page not present holds zeros */
@@ -62,9 +67,10 @@ typedef struct {
     ucontext_t       start, back, rctx;
     volatile int     resumed;
     long             word;
-    int              nr, ncur, nunmap;
-    snap_range       r[MAX_RANGES];
-    snap_range       cur[MAX_RANGES];
+    int              nm, nr, ncur, nunmap;
+    snap_range       m[MAX_RANGES];      /* every mapping at the snapshot */
+    snap_range       r[MAX_RANGES];      /* its private writable ones */
+    snap_range       cur[MAX_RANGES];    /* every mapping now */
     uintptr_t        unmap_lo[MAX_RANGES], unmap_hi[MAX_RANGES];
     uintptr_t        zero_lo, zero_hi;   /* the heap beyond the snapshot's break */
     int              cur_anon;           /* the range drop_new is given */
@@ -72,8 +78,17 @@ typedef struct {
     uintptr_t        ex_lo, ex_hi;       /* the caller's excluded region */
     void            *brk;
     unsigned char    fds[MAX_FDS / 8];
+    int              nfd;                /* the snapshot's descriptors, what each was */
+    int              fd_no[64];
+    dev_t            fd_dev[64];
+    ino_t            fd_ino[64];
+    int              fd_fl[64];
     struct sigaction sa[NSIG];
     unsigned char    sa_ok[NSIG];
+    stack_t          altstack;
+    mode_t           umask;
+    struct rlimit    rl[RLIM_NLIMITS];
+    char             cwd[4096];
     size_t           page, npages;
     int              pagemap;
     unsigned char   *present;            /* a bit per page of r[] */
@@ -167,7 +182,8 @@ static int add_less(snap_range *out, int *n, snap_range x)
     return 0;
 }
 
-/* The private writable mappings, in address order; -1 when they cannot be read. */
+/* Every mapping, in address order (less the control region and the
+ * excluded one); -1 when they cannot be read. */
 static int read_ranges(snap_ctl *c, snap_range *out, int *n)
 {
     size_t len;
@@ -180,16 +196,31 @@ static int read_ranges(snap_ctl *c, snap_range *out, int *n)
         x.lo = hex(&p);
         if (*p++ != '-') return -1;
         x.hi = hex(&p);
-        if (*p++ != ' ') return -1;
-        int writable_private = p[0] == 'r' && p[1] == 'w' && p[3] == 'p';
-        const char *name = memchr(p, '[', (size_t)(eol - p));
-        x.stack = name && !strncmp(name, "[stack]", 7);
-        x.heap = name && !strncmp(name, "[heap]", 6);
-        x.anon = !memchr(p, '/', (size_t)(eol - p));
-        if (writable_private && add_less(out, n, x)) return -1;
+        if (*p++ != ' ' || eol - p < 5) return -1;
+        memcpy(x.perm, p, 4);
+        x.rwp = p[1] == 'w' && p[3] == 'p';
+        /* the path: after perms, offset, device and inode */
+        const char *f = p;
+        for (int k = 0; k < 4 && f < eol; k++) {
+            while (f < eol && *f != ' ') f++;
+            while (f < eol && *f == ' ') f++;
+        }
+        size_t fl = (size_t)(eol - f);
+        x.stack = fl == 7 && !memcmp(f, "[stack]", 7);
+        x.heap = fl == 6 && !memcmp(f, "[heap]", 6);
+        x.anon = fl == 0 || *f == '[';
+        if (add_less(out, n, x)) return -1;
         p = *eol ? eol + 1 : eol;
     }
     return 0;
+}
+
+/* the private writable ones of m (n), into r (*nr) */
+static void writable(const snap_range *m, int n, snap_range *r, int *nr)
+{
+    *nr = 0;
+    for (int i = 0; i < n; i++)
+        if (m[i].rwp) r[(*nr)++] = m[i];
 }
 
 /* /proc/self/pagemap, open only while it is read: a descriptor of the
@@ -279,6 +310,32 @@ static int list_fds(snap_ctl *c, unsigned char *bits, int *extra, int *nextra)
     return rc;
 }
 
+/* The snapshot's descriptors are the same files with the same flags
+ * (a rank that closed one and opened another in its place changed what the
+ * next would read or write): 0, or -1. */
+static int fds_identity(snap_ctl *c, int check)
+{
+    int n = 0;
+    for (int fd = 0; fd < MAX_FDS; fd++) {
+        if (!(c->fds[fd / 8] & (1u << (fd % 8)))) continue;
+        if (n >= 64) return -1;
+        struct stat st;
+        int fl = fcntl(fd, F_GETFL);
+        if (fstat(fd, &st) || fl < 0) return -1;
+        if (check && (c->fd_no[n] != fd || c->fd_dev[n] != st.st_dev || c->fd_ino[n] != st.st_ino ||
+                      c->fd_fl[n] != fl))
+            return -1;
+        c->fd_no[n] = fd;
+        c->fd_dev[n] = st.st_dev;
+        c->fd_ino[n] = st.st_ino;
+        c->fd_fl[n] = fl;
+        n++;
+    }
+    if (check && n != c->nfd) return -1;
+    c->nfd = n;
+    return 0;
+}
+
 /* The signals caught or ignored now, a bit each (bit s - 1), from
  * /proc/self/status; all of them when it cannot be read. */
 static unsigned long long handled_signals(void)
@@ -304,7 +361,8 @@ static int take(snap_ctl *c)
 {
     c->ex_lo = ex_lo;
     c->ex_hi = ex_hi;
-    if (read_ranges(c, c->r, &c->nr)) return -1;
+    if (read_ranges(c, c->m, &c->nm)) return -1;
+    writable(c->m, c->nm, c->r, &c->nr);
     size_t pages = 0;
     for (int i = 0; i < c->nr; i++) {
         c->r[i].bit0 = pages;
@@ -333,7 +391,12 @@ static int take(snap_ctl *c)
             n++;
         }
     c->brk = sbrk(0);
-    if (list_fds(c, c->fds, NULL, NULL)) return -1;
+    if (list_fds(c, c->fds, NULL, NULL) || fds_identity(c, 0)) return -1;
+    if (sigaltstack(NULL, &c->altstack) || !getcwd(c->cwd, sizeof c->cwd)) return -1;
+    c->umask = umask(022);
+    umask(c->umask);
+    for (int k = 0; k < RLIM_NLIMITS; k++)
+        if (getrlimit(k, &c->rl[k])) return -1;
     for (int s = 1; s < NSIG; s++) c->sa_ok[s] = sigaction(s, NULL, &c->sa[s]) == 0;
     c->sigmask = handled_signals();
     return 0;
@@ -345,6 +408,15 @@ int ps__snap_take(void)
     /* under valgrind the maps hold the tool's own memory too */
     const char *pre = getenv("LD_PRELOAD");
     if (pre && strstr(pre, "vgpreload")) return -1;
+    /* symbols bound lazily would be bound again through the dynamic
+     * linker's data in the middle of putting it back: only with every
+     * symbol bound at start (predict runs the recording so) */
+    const char *now = getenv("LD_BIND_NOW");
+    if (!now || !*now) return -1;
+    /* the control region is reserved address space: with a limit on it,
+     * a program could fail to allocate what it would get alone */
+    struct rlimit as;
+    if (getrlimit(RLIMIT_AS, &as) || as.rlim_cur != RLIM_INFINITY) return -1;
     if (!ctl) {
         void *m = mmap(NULL, CTL_SIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
         if (m == MAP_FAILED) return -1;
@@ -358,7 +430,11 @@ int ps__snap_take(void)
     ctl->resumed = 0;
     getcontext(&ctl->start);
     if (ctl->resumed) return 1;
-    if (take(ctl)) return -1;
+    if (take(ctl)) {
+        munmap(ctl, CTL_SIZE);
+        ctl = NULL;
+        return -1;
+    }
     return 0;
 }
 
@@ -397,24 +473,24 @@ static int drop_new(snap_ctl *c, uintptr_t a, size_t k, size_t bit)
     return 0;
 }
 
-/* 0 when every snapshot range (the heap's once the break is back) is
- * private and writable now; the pieces mapped since listed to unmap, but for
- * the stack's growth (left) and the heap's (zeroed). */
+/* 0 when every mapping of the snapshot (the heap's once the break is back)
+ * is mapped now with the same permissions; the pieces mapped since listed
+ * to unmap, but for the stack's growth (left) and the heap's (zeroed). */
 static int plan(snap_ctl *c)
 {
     if (read_ranges(c, c->cur, &c->ncur)) return -1;
     c->zero_lo = c->zero_hi = 0;
-    /* every snapshot range covered by the ranges now */
+    /* every snapshot mapping covered by mappings now, with its permissions */
     int j = 0;
-    for (int i = 0; i < c->nr; i++) {
-        uintptr_t a = c->r[i].lo;
+    for (int i = 0; i < c->nm; i++) {
+        uintptr_t a = c->m[i].lo;
         while (j < c->ncur && c->cur[j].hi <= a) j++;
-        for (int k = j; a < c->r[i].hi; k++) {
-            if (k >= c->ncur || c->cur[k].lo > a) return -1;
+        for (int k = j; a < c->m[i].hi; k++) {
+            if (k >= c->ncur || c->cur[k].lo > a || memcmp(c->cur[k].perm, c->m[i].perm, 4)) return -1;
             a = c->cur[k].hi;
         }
     }
-    /* the pieces of the ranges now outside the snapshot's */
+    /* the pieces of the mappings now outside the snapshot's */
     c->nunmap = 0;
     int i = 0;
     for (int k = 0; k < c->ncur; k++) {
@@ -426,29 +502,27 @@ static int plan(snap_ctl *c)
             continue;
         }
         uintptr_t a = c->cur[k].lo;
-        while (i < c->nr && c->r[i].hi <= a) i++;
+        while (i < c->nm && c->m[i].hi <= a) i++;
         for (int q = i; a < c->cur[k].hi; q++) {
-            uintptr_t e = q < c->nr && c->r[q].lo < c->cur[k].hi ? c->r[q].lo : c->cur[k].hi;
+            uintptr_t e = q < c->nm && c->m[q].lo < c->cur[k].hi ? c->m[q].lo : c->cur[k].hi;
             if (e > a) {
                 if (c->nunmap >= MAX_RANGES) return -1;
                 c->unmap_lo[c->nunmap] = a;
                 c->unmap_hi[c->nunmap++] = e;
             }
-            if (q >= c->nr || c->r[q].lo >= c->cur[k].hi) break;
-            a = c->r[q].hi;
+            if (q >= c->nm || c->m[q].lo >= c->cur[k].hi) break;
+            a = c->m[q].hi;
         }
     }
     return 0;
 }
 
-static void restore_main(void)
+/* 0 when the process has no thread but this one, no child, its snapshot's
+ * descriptors as they were and no hard limit below the snapshot's */
+static int can_put_back(snap_ctl *c, int *extra, int *nextra)
 {
-    snap_ctl *c = ctl;
-    int extra[256], nextra = 0;
-    /* nothing is changed until all is known to be put back: a thread, a
-     * descriptor of the snapshot closed, a mapping of it gone */
     int t = open("/proc/self/task", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (t < 0) setcontext(&c->back);
+    if (t < 0) return -1;
     char buf[1024];
     int tasks = 0;
     for (;;) {
@@ -462,21 +536,45 @@ static void restore_main(void)
         }
     }
     close(t);
-    if (tasks != 1) setcontext(&c->back);
+    if (tasks != 1) return -1;
+    /* a child, ended or not (one the next rank could wait for) */
+    siginfo_t si;
+    if (waitid(P_ALL, 0, &si, WEXITED | WSTOPPED | WNOHANG | WNOWAIT) == 0) return -1;
     unsigned char now[MAX_FDS / 8];
-    if (list_fds(c, now, extra, &nextra)) setcontext(&c->back);
+    if (list_fds(c, now, extra, nextra)) return -1;
     for (int b = 0; b < MAX_FDS / 8; b++)
-        if (c->fds[b] & ~now[b]) setcontext(&c->back);
+        if (c->fds[b] & ~now[b]) return -1;
+    if (fds_identity(c, 1)) return -1;
+    for (int k = 0; k < RLIM_NLIMITS; k++) {
+        struct rlimit l;
+        if (getrlimit(k, &l) || l.rlim_max < c->rl[k].rlim_max) return -1;
+    }
+    return 0;
+}
+
+static void restore_main(void)
+{
+    snap_ctl *c = ctl;
+    int extra[256], nextra = 0;
+    /* signals blocked (this context's mask): none is delivered until the
+     * snapshot's mask is back, and the itimers stopped first */
+    struct itimerval zero = {{0, 0}, {0, 0}};
+    setitimer(ITIMER_REAL, &zero, NULL);
+    setitimer(ITIMER_VIRTUAL, &zero, NULL);
+    setitimer(ITIMER_PROF, &zero, NULL);
+    /* nothing is changed until all is known to be put back */
+    if (can_put_back(c, extra, &nextra)) setcontext(&c->back);
     /* a break below the snapshot's is raised back to it; one above is left
      * there (plan: its pages zeroed), the allocator's own idea of it being
      * the snapshot's */
     if ((uintptr_t)syscall(SYS_brk, 0) < (uintptr_t)c->brk && brk(c->brk) != 0) setcontext(&c->back);
     if (plan(c)) setcontext(&c->back);
 
-    /* from here on, no way back: the process is the snapshot's or ends */
+    /* from here on, no way back: the process is the snapshot's or ends
+     * (PS_SNAP_EXIT: the caller's parent runs the ranks left elsewhere) */
     for (int k = 0; k < c->nunmap; k++)
-        if (munmap((void *)c->unmap_lo[k], c->unmap_hi[k] - c->unmap_lo[k])) _exit(1);
-    if (pagemap_open(c)) _exit(1);
+        if (munmap((void *)c->unmap_lo[k], c->unmap_hi[k] - c->unmap_lo[k])) _exit(PS_SNAP_EXIT);
+    if (pagemap_open(c)) _exit(PS_SNAP_EXIT);
     size_t n = 0;
     for (int i = 0; i < c->nr; i++) {
         for (uintptr_t a = c->r[i].lo; a < c->r[i].hi; a += c->page) {
@@ -486,9 +584,10 @@ static void restore_main(void)
             if (memcmp((void *)a, s, c->page)) memcpy((void *)a, s, c->page);
         }
         c->cur_anon = c->r[i].anon;
-        if (pages_present(c, c->r[i].lo, c->r[i].hi, c->r[i].bit0, 0, drop_new)) _exit(1);
+        if (pages_present(c, c->r[i].lo, c->r[i].hi, c->r[i].bit0, 0, drop_new)) _exit(PS_SNAP_EXIT);
     }
-    if (c->zero_hi > c->zero_lo && pages_present(c, c->zero_lo, c->zero_hi, 0, 0, zero_present)) _exit(1);
+    if (c->zero_hi > c->zero_lo && pages_present(c, c->zero_lo, c->zero_hi, 0, 0, zero_present))
+        _exit(PS_SNAP_EXIT);
     pagemap_close(c);
     for (int k = 0; k < nextra; k++) close(extra[k]);
     /* a disposition that is the default now and was at the snapshot is as it was */
@@ -496,13 +595,24 @@ static void restore_main(void)
     for (int s = 1; s < NSIG; s++)
         if ((s > 64 || (sigs >> (s - 1) & 1)) && c->sa_ok[s] && s != SIGKILL && s != SIGSTOP)
             sigaction(s, &c->sa[s], NULL);
-    struct itimerval zero = {{0, 0}, {0, 0}};
-    setitimer(ITIMER_REAL, &zero, NULL);
-    setitimer(ITIMER_VIRTUAL, &zero, NULL);
-    setitimer(ITIMER_PROF, &zero, NULL);
+    /* signals still pending were the rank's: ignoring a signal discards it */
+    sigset_t pend;
+    if (sigpending(&pend) == 0)
+        for (int s = 1; s < NSIG; s++) {
+            if (s == SIGKILL || s == SIGSTOP || sigismember(&pend, s) != 1) continue;
+            struct sigaction ign = {.sa_handler = SIG_IGN};
+            sigaction(s, &ign, NULL);
+            if (c->sa_ok[s]) sigaction(s, &c->sa[s], NULL);
+        }
+    stack_t alt = c->altstack;
+    if (alt.ss_flags & SS_ONSTACK) alt.ss_flags &= ~SS_ONSTACK;
+    sigaltstack(&alt, NULL);
+    umask(c->umask);
+    if (chdir(c->cwd) != 0) _exit(PS_SNAP_EXIT);
+    for (int k = 0; k < RLIM_NLIMITS; k++) setrlimit(k, &c->rl[k]);
     c->resumed = 1;
     setcontext(&c->start);
-    _exit(1);
+    _exit(PS_SNAP_EXIT);
 }
 
 int ps__snap_restore(void)
@@ -510,6 +620,7 @@ int ps__snap_restore(void)
     snap_ctl *c = ctl;
     if (!c) return -1;
     getcontext(&c->rctx);
+    sigfillset(&c->rctx.uc_sigmask);
     c->rctx.uc_stack.ss_sp = c->stack;
     c->rctx.uc_stack.ss_size = STACK_SIZE;
     c->rctx.uc_link = NULL;

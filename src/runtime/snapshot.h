@@ -25,6 +25,10 @@
 
 #include <stddef.h>
 
+/* the exit status of a process that began putting itself back and could
+ * not finish: its last rank ran whole, the ranks after it did not start */
+#define PS_SNAP_EXIT 75
+
 void ps__snap_exclude(void *p, size_t n);
 int  ps__snap_take(void);
 int  ps__snap_restore(void);

@@ -5,11 +5,14 @@
 # workload at P = 1, 3 and 16, recorded a process per rank one at a time
 # (PARSCOPE_RECORD_JOBS=1 PARSCOPE_RECORD_BATCH=1), four processes at a time
 # with the ranks a process takes by default, and every rank in one process,
-# byte for byte; a program that leaves behind what a process put back to its
-# snapshot must undo (a counter, heap and mapped blocks, memory calloc takes
-# for zeros left dirty, a descriptor, a signal handler) and one that closes a descriptor the snapshot holds (its
-# process cannot be put back: the ranks left go to another) both recorded as
-# a process per rank records them; the file's
+# byte for byte.  Three programs of its own, at 6 ranks and 1, 3 and 6 ranks
+# a process, recorded as a process per rank records them: one that leaves
+# behind all a process put back must undo (a counter, heap, mapped and large
+# blocks, memory calloc takes for zeros left dirty, a descriptor, a signal
+# handler, the working directory, the umask, a pending blocked signal, a
+# running timer), in 6, 2 and 1 processes; two whose process cannot be put
+# back (descriptor 0 replaced by another file; a mapping of the snapshot made
+# writable), whose ranks then each end theirs (6 processes).  The file's
 # layout checked by an independent reader (header, construct table, meta,
 # each rank's length, the lengths adding up to the file); and a rank stream
 # longer than the recorder's 1 MB buffer (several frames through the pipe,
@@ -30,7 +33,7 @@ record() {
     local w=$1 p=$2 jobs=$3 d=$4
     shift 4
     rm -rf "$d" && mkdir -p "$d"
-    env PARSCOPE_RECORD="$p" PARSCOPE_RECORD_DIR="$d" PARSCOPE_STATUS_DIR="$d" PARSCOPE_RECORD_JOBS="$jobs" \
+    env LD_BIND_NOW=1 PARSCOPE_RECORD="$p" PARSCOPE_RECORD_DIR="$d" PARSCOPE_STATUS_DIR="$d" PARSCOPE_RECORD_JOBS="$jobs" \
         ${BATCH:+PARSCOPE_RECORD_BATCH=$BATCH} \
         timeout 120 "$PS" __rank "$w" --workload "$w" --quiet "$@" >/dev/null 2>"$d.err"
 }
@@ -90,8 +93,12 @@ cat > "$T/leaky.loop" <<'LOOP'
 #include <fcntl.h>
 #include <malloc.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/time.h>
 #include <unistd.h>
 #include "LOOP.h"
 static int runs;      /* 1 in every rank, unless one saw another's */
@@ -115,13 +122,30 @@ int main(void)
     int fd = open("/dev/null", O_RDONLY);        /* a descriptor left open */
     struct sigaction sa = {.sa_handler = on_usr1}, old;
     sigaction(SIGUSR1, &sa, &old);               /* a handler left set */
-    \WORK(1000.0 * runs + 10.0 * fd + (old.sa_handler == SIG_DFL) + me + 1e6 * nonzero);
+    char wd[4096];
+    int at_root = getcwd(wd, sizeof wd) && !strcmp(wd, "/");
+    if (chdir("/")) return 1;                    /* another working directory */
+    mode_t um = umask(077);                      /* another umask */
+    sigset_t two;
+    sigemptyset(&two);
+    sigaddset(&two, SIGUSR2);
+    sigprocmask(SIG_BLOCK, &two, NULL);          /* a signal blocked and left pending */
+    raise(SIGUSR2);
+    sigaction(SIGALRM, &sa, NULL);               /* a timer left running, with a handler */
+    struct itimerval it = {{0, 200}, {0, 200}};
+    setitimer(ITIMER_REAL, &it, NULL);
+    \WORK(1000.0 * runs + 10.0 * fd + (old.sa_handler == SIG_DFL) + me + 1e6 * nonzero + 1e7 * at_root + 1e8 * um);
+    int pf = open(getenv("PIDS"), O_WRONLY | O_APPEND | O_CREAT, 0644);  /* this rank's process, noted */
+    if (pf < 0 || dprintf(pf, "%d\n", (int)getpid()) < 0 || close(pf)) return 1;
     \MULTIBCAST0(64);
     \CLOSE0();
     return 0;
 }
 LOOP
 cat > "$T/closer.loop" <<'LOOP'
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <unistd.h>
 #include "LOOP.h"
 int main(void)
@@ -129,21 +153,57 @@ int main(void)
     int nodes, me, host, n;
     \OPEN0(&nodes, &me, &host, &n, 0);
     (void)nodes; (void)host; (void)n;
-    close(0);                                    /* its process cannot be put back */
+    close(0);                                    /* descriptor 0 another file: its process */
+    if (open("/dev/zero", O_RDONLY) != 0) return 1;  /* cannot be put back */
+    \WORK(100.0 + me);
+    int pf = open(getenv("PIDS"), O_WRONLY | O_APPEND | O_CREAT, 0644);  /* this rank's process, noted */
+    if (pf < 0 || dprintf(pf, "%d\n", (int)getpid()) < 0 || close(pf)) return 1;
+    \MULTIBCAST0(64);
+    \CLOSE0();
+    return 0;
+}
+LOOP
+# each rank notes its process in the file $PIDS names (the number of processes tells whether
+# ranks ran one after another in one)
+cat > "$T/protect.loop" <<'LOOP'
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include "LOOP.h"
+int main(void)
+{
+    int nodes, me, host, n;
+    /* made before \OPEN0 (before the snapshot), read-only, and made writable by each rank */
+    char *ro = mmap(NULL, 65536, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (ro == MAP_FAILED) return 1;
+    \OPEN0(&nodes, &me, &host, &n, 0);
+    (void)nodes; (void)host; (void)n;
+    if (mprotect(ro, 65536, PROT_READ | PROT_WRITE)) return 1;
+    ro[0] = 1;
+    int pf = open(getenv("PIDS"), O_WRONLY | O_APPEND | O_CREAT, 0644);  /* this rank's process, noted */
+    if (pf < 0 || dprintf(pf, "%d\n", (int)getpid()) < 0 || close(pf)) return 1;
     \WORK(100.0 + me);
     \MULTIBCAST0(64);
     \CLOSE0();
     return 0;
 }
 LOOP
-for prog in leaky closer; do
+for prog in leaky closer protect; do
     "$PS" build "$T/$prog.loop" -o "$T/$prog" > "$T/$prog.build" 2>&1 || { fail "building $prog.loop: $(tail -3 "$T/$prog.build")"; continue; }
     for b in 1 3 6; do
         rm -rf "$T/$prog-$b" && mkdir "$T/$prog-$b"
-        PARSCOPE_RECORD=6 PARSCOPE_RECORD_DIR="$T/$prog-$b" PARSCOPE_RECORD_JOBS=2 PARSCOPE_RECORD_BATCH=$b \
-            timeout 60 "$T/$prog" --quiet < /dev/null > /dev/null 2> "$T/$prog-$b.err" ||
+        PIDS="$T/$prog-$b.pids" LD_BIND_NOW=1 PARSCOPE_RECORD=6 PARSCOPE_RECORD_DIR="$T/$prog-$b" PARSCOPE_RECORD_JOBS=2 \
+            PARSCOPE_RECORD_BATCH=$b timeout 60 "$T/$prog" --quiet < /dev/null > /dev/null 2> "$T/$prog-$b.err" ||
             fail "$prog at 6 ranks, $b a process: $(tail -1 "$T/$prog-$b.err")"
     done
+    # leaky: 6 ranks in 6, 2 and 1 processes; the others always 6 (each process ends after its
+    # rank), and so is leaky under a sanitizer (no snapshot under its shadow memory)
+    got=$(for b in 1 3 6; do sort -u "$T/$prog-$b.pids" 2>/dev/null | wc -l; done | tr '\n' ' ')
+    want="6 2 1 "
+    [ "$prog" != leaky ] || [ "${PS_TEST_SANITIZED:-0}" = 1 ] && want="6 6 6 "
+    [ "$got" = "$want" ] || fail "$prog: processes for 6 ranks at 1, 3 and 6 a process: $got(expected $want)"
     cmp -s "$T/$prog-1/streams.pss" "$T/$prog-3/streams.pss" &&
         cmp -s "$T/$prog-1/streams.pss" "$T/$prog-6/streams.pss" ||
         fail "$prog: the streams with 3 or 6 ranks a process differ from a process per rank"
@@ -162,6 +222,6 @@ cs=$(count "$T/small") && cb=$(count "$T/big") || fail "predict on the recorded 
     fail "fingerprint: $cb instructions at -s 300000, $cs at -s 100: expected $((2 * (300000 - 100))) more"
 
 [ "$fails" = 0 ] && echo "record_streams: $n recordings identical a process per rank, four processes at a time and" \
-    "every rank in one process; two programs that leave state behind recorded as a process per rank does;" \
+    "every rank in one process; three programs that leave state behind recorded as a process per rank does;" \
     "a 1 MB+ stream joined whole"
 exit $((fails > 0))
