@@ -142,54 +142,27 @@ int main(void)
     return 0;
 }
 LOOP
-cat > "$T/closer.loop" <<'LOOP'
-#include <fcntl.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <unistd.h>
-#include "LOOP.h"
-int main(void)
-{
-    int nodes, me, host, n;
-    \OPEN0(&nodes, &me, &host, &n, 0);
-    (void)nodes; (void)host; (void)n;
-    close(0);                                    /* descriptor 0 another file: its process */
-    if (open("/dev/zero", O_RDONLY) != 0) return 1;  /* cannot be put back */
-    \WORK(100.0 + me);
-    int pf = open(getenv("PIDS"), O_WRONLY | O_APPEND | O_CREAT, 0644);  /* this rank's process, noted */
-    if (pf < 0 || dprintf(pf, "%d\n", (int)getpid()) < 0 || close(pf)) return 1;
-    \MULTIBCAST0(64);
-    \CLOSE0();
-    return 0;
+# unrestorable NAME BEFORE AFTER: a program whose ranks leave their process where it cannot be put
+# back (BEFORE: lines it runs before \OPEN0, once before the snapshot; AFTER: lines each rank runs);
+# each rank notes its process in the file $PIDS names (the number of processes tells whether ranks
+# ran one after another in one)
+unrestorable() {
+    {
+        printf '#include <fcntl.h>\n#include <stdio.h>\n#include <stdlib.h>\n#include <sys/mman.h>\n'
+        printf '#include <unistd.h>\n#include "LOOP.h"\nint main(void)\n{\n    int nodes, me, host, n;\n%s\n' "$2"
+        printf '    \\OPEN0(&nodes, &me, &host, &n, 0);\n    (void)nodes; (void)host; (void)n;\n%s\n' "$3"
+        printf '    int pf = open(getenv("PIDS"), O_WRONLY | O_APPEND | O_CREAT, 0644);\n'
+        printf '    if (pf < 0 || dprintf(pf, "%%d\\n", (int)getpid()) < 0 || close(pf)) return 1;\n'
+        printf '    \\WORK(100.0 + me);\n    \\MULTIBCAST0(64);\n    \\CLOSE0();\n    return 0;\n}\n'
+    } > "$T/$1.loop"
 }
-LOOP
-# each rank notes its process in the file $PIDS names (the number of processes tells whether
-# ranks ran one after another in one)
-cat > "$T/protect.loop" <<'LOOP'
-#include <fcntl.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <sys/mman.h>
-#include <unistd.h>
-#include "LOOP.h"
-int main(void)
-{
-    int nodes, me, host, n;
-    /* made before \OPEN0 (before the snapshot), read-only, and made writable by each rank */
-    char *ro = mmap(NULL, 65536, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (ro == MAP_FAILED) return 1;
-    \OPEN0(&nodes, &me, &host, &n, 0);
-    (void)nodes; (void)host; (void)n;
-    if (mprotect(ro, 65536, PROT_READ | PROT_WRITE)) return 1;
-    ro[0] = 1;
-    int pf = open(getenv("PIDS"), O_WRONLY | O_APPEND | O_CREAT, 0644);  /* this rank's process, noted */
-    if (pf < 0 || dprintf(pf, "%d\n", (int)getpid()) < 0 || close(pf)) return 1;
-    \WORK(100.0 + me);
-    \MULTIBCAST0(64);
-    \CLOSE0();
-    return 0;
-}
-LOOP
+# descriptor 0 made another file
+unrestorable closer '' '    close(0);
+    if (open("/dev/zero", O_RDONLY) != 0) return 1;'
+# a mapping of the snapshot, read-only, made writable
+unrestorable protect '    char *ro = mmap(NULL, 65536, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (ro == MAP_FAILED) return 1;' '    if (mprotect(ro, 65536, PROT_READ | PROT_WRITE)) return 1;
+    ro[0] = 1;'
 for prog in leaky closer protect; do
     "$PS" build "$T/$prog.loop" -o "$T/$prog" > "$T/$prog.build" 2>&1 || { fail "building $prog.loop: $(tail -3 "$T/$prog.build")"; continue; }
     for b in 1 3 6; do
