@@ -24,7 +24,6 @@
 
 #include <limits.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -576,17 +575,6 @@ static const char *shares(char *b, size_t n, const json_t *fp)
 
 /* "; 1 of them against a measured time that is no firm reference (...)" when
  * some points' measured times are not reproducible or were taken under load. */
-/* Appends to b (length *w of n) what printf makes of fmt, within n. */
-static void append(char *b, size_t n, int *w, const char *fmt, ...)
-{
-    if (*w < 0 || (size_t)*w >= n) return;
-    va_list ap;
-    va_start(ap, fmt);
-    int k = vsnprintf(b + *w, n - (size_t)*w, fmt, ap);
-    va_end(ap);
-    *w = k < 0 ? -1 : *w + k;
-}
-
 /* What stands against the accuracy figure: each kind of point whose error
  * is not the model's alone, with how many of the points it concerns. */
 static const char *not_firm(char *b, size_t n, const json_t *pr)
@@ -596,24 +584,24 @@ static const char *not_firm(char *b, size_t n, const json_t *pr)
     long long m = (long long)json_integer_value(json_object_get(pr, "points_speed_moved"));
     long long c = (long long)json_integer_value(json_object_get(pr, "points_compute_slowed"));
     long long d = (long long)json_integer_value(json_object_get(pr, "points_calibration_in_doubt"));
-    int w = 0;
+    size_t w = 0;
     b[0] = '\0';
     if (k > 0)
-        append(b, n, &w, "; %lld of them against a measured time that is no firm reference (not reproducible, or "
+        ps_bufadd(b, n, &w, "; %lld of them against a measured time that is no firm reference (not reproducible, or "
                          "taken while other processes kept the machine busy)", k);
     if (o > 0)
-        append(b, n, &w, "; %lld of them measured while the link was in another state than the probe saw (the "
+        ps_bufadd(b, n, &w, "; %lld of them measured while the link was in another state than the probe saw (the "
                          "8-byte half round trip 1.5 times the model's, or 1/1.5 of it)", o);
     if (m > 0)
-        append(b, n, &w, "; %lld of them measured while the machine's speed moved (the calibration run, repeated "
+        ps_bufadd(b, n, &w, "; %lld of them measured while the machine's speed moved (the calibration run, repeated "
                          "after the measured runs, took 1.1 times its seconds per flop or more, or 1/1.1 of them or "
                          "less)", m);
     if (c > 0)
-        append(b, n, &w, "; in %lld of them the computation took 1.1 times its priced time or more with ranks "
+        ps_bufadd(b, n, &w, "; in %lld of them the computation took 1.1 times its priced time or more with ranks "
                          "sharing a node (caches, memory bandwidth or the host's processors shared: a slowdown the "
                          "1-rank price cannot see)", c);
     if (d > 0)
-        append(b, n, &w, "; %lld of them priced by a calibration the prediction itself doubts", d);
+        ps_bufadd(b, n, &w, "; %lld of them priced by a calibration the prediction itself doubts", d);
     return b;
 }
 

@@ -1,9 +1,10 @@
 /* describe.c - the evaluated problem and the hardware of a run (see describe.h). */
 #include "trace/describe.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+
+#include "util/util.h"
 
 json_t *ps_trace_meta(const ps_trace *t)
 {
@@ -39,24 +40,12 @@ json_t *ps_trace_hardware(const ps_trace *t, const json_t *meta)
     return hw;
 }
 
-/* Appends to buf[*n..len) like snprintf; stops quietly when full. */
-static void add(char *buf, size_t len, size_t *n, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-static void add(char *buf, size_t len, size_t *n, const char *fmt, ...)
-{
-    if (*n >= len) return;
-    va_list ap;
-    va_start(ap, fmt);
-    int w = vsnprintf(buf + *n, len - *n, fmt, ap);
-    va_end(ap);
-    if (w > 0) *n += (size_t)w < len - *n ? (size_t)w : len - *n - 1;
-}
-
 static void add_value(char *buf, size_t len, size_t *n, const json_t *v)
 {
-    if (json_is_integer(v)) add(buf, len, n, "%lld", (long long)json_integer_value(v));
-    else if (json_is_number(v)) add(buf, len, n, "%g", json_number_value(v));
-    else if (json_is_string(v)) add(buf, len, n, "%s", json_string_value(v));
-    else add(buf, len, n, "?");
+    if (json_is_integer(v)) ps_bufadd(buf, len, n, "%lld", (long long)json_integer_value(v));
+    else if (json_is_number(v)) ps_bufadd(buf, len, n, "%g", json_number_value(v));
+    else if (json_is_string(v)) ps_bufadd(buf, len, n, "%s", json_string_value(v));
+    else ps_bufadd(buf, len, n, "?");
 }
 
 #define PS_HEADLINE_SIZES 8
@@ -65,7 +54,7 @@ void ps_problem_text(const char *workload, const json_t *structure, char *buf, s
 {
     size_t n = 0;
     buf[0] = '\0';
-    add(buf, len, &n, "%s", workload && *workload ? workload : "-");
+    ps_bufadd(buf, len, &n, "%s", workload && *workload ? workload : "-");
     if (!json_is_array(structure)) return;
     size_t shown = 0, more = 0, i;
     json_t *c;
@@ -82,12 +71,12 @@ void ps_problem_text(const char *workload, const json_t *structure, char *buf, s
                 more++;
                 continue;
             }
-            add(buf, len, &n, "%s", shown ? "," : "(");
+            ps_bufadd(buf, len, &n, "%s", shown ? "," : "(");
             add_value(buf, len, &n, json_array_get(json_object_get(call, "values"), 0));
             shown++;
         }
     }
-    if (shown) add(buf, len, &n, "%s)", more ? ",..." : "");
+    if (shown) ps_bufadd(buf, len, &n, "%s)", more ? ",..." : "");
 }
 
 void ps_structure_text(const json_t *structure, char *buf, size_t len)
@@ -95,7 +84,7 @@ void ps_structure_text(const json_t *structure, char *buf, size_t len)
     size_t n = 0;
     buf[0] = '\0';
     if (!json_is_array(structure) || !json_array_size(structure)) {
-        add(buf, len, &n, "-");
+        ps_bufadd(buf, len, &n, "-");
         return;
     }
     size_t i;
@@ -103,25 +92,25 @@ void ps_structure_text(const json_t *structure, char *buf, size_t len)
     json_array_foreach((json_t *)structure, i, c)
     {
         const char *name = json_string_value(json_object_get(c, "construct"));
-        add(buf, len, &n, "%s%s", i ? "; " : "", name ? name : "?");
+        ps_bufadd(buf, len, &n, "%s%s", i ? "; " : "", name ? name : "?");
         size_t k;
         json_t *call;
         json_array_foreach(json_object_get(c, "calls"), k, call)
         {
-            add(buf, len, &n, "%s(", k ? ", " : "");
+            ps_bufadd(buf, len, &n, "%s(", k ? ", " : "");
             size_t j;
             json_t *v;
             json_array_foreach(json_object_get(call, "values"), j, v)
             {
-                if (j) add(buf, len, &n, ",");
+                if (j) ps_bufadd(buf, len, &n, ",");
                 add_value(buf, len, &n, v);
             }
-            add(buf, len, &n, ")");
+            ps_bufadd(buf, len, &n, ")");
             json_int_t cnt = json_integer_value(json_object_get(call, "count"));
-            if (cnt > 1) add(buf, len, &n, " x%lld", (long long)cnt);
+            if (cnt > 1) ps_bufadd(buf, len, &n, " x%lld", (long long)cnt);
         }
         json_int_t more = json_integer_value(json_object_get(c, "more_calls"));
-        if (more > 0) add(buf, len, &n, ", %lld more calls with other arguments", (long long)more);
+        if (more > 0) ps_bufadd(buf, len, &n, ", %lld more calls with other arguments", (long long)more);
     }
     if (n + 1 >= len && len > 4) memcpy(buf + len - 4, "...", 4);
 }
@@ -139,22 +128,22 @@ void ps_hardware_text(const json_t *hw, int nranks, ps_hw_text *out)
     } else if (nh) {
         out->machine[0] = '\0';
         for (size_t i = 0; i < nh && i < 4; i++)
-            add(out->machine, sizeof out->machine, &n, "%s%s", i ? ", " : "",
+            ps_bufadd(out->machine, sizeof out->machine, &n, "%s%s", i ? ", " : "",
                 json_string_value(json_array_get(hosts, i)));
-        if (nh > 4) add(out->machine, sizeof out->machine, &n, " and %zu more", nh - 4);
+        if (nh > 4) ps_bufadd(out->machine, sizeof out->machine, &n, " and %zu more", nh - 4);
     } else {
         set(out->machine, sizeof out->machine, NULL);
     }
 
     n = 0;
     out->nodes[0] = '\0';
-    if (nranks > 0) add(out->nodes, sizeof out->nodes, &n, "%d rank%s", nranks, nranks == 1 ? "" : "s");
-    if (nh) add(out->nodes, sizeof out->nodes, &n, "%s%zu host%s", n ? " on " : "", nh, nh == 1 ? "" : "s");
+    if (nranks > 0) ps_bufadd(out->nodes, sizeof out->nodes, &n, "%d rank%s", nranks, nranks == 1 ? "" : "s");
+    if (nh) ps_bufadd(out->nodes, sizeof out->nodes, &n, "%s%zu host%s", n ? " on " : "", nh, nh == 1 ? "" : "s");
     json_int_t cores = json_integer_value(json_object_get(hw, "cores"));
-    if (cores > 0) add(out->nodes, sizeof out->nodes, &n, "%s(%lld core%s%s)", n ? " " : "", (long long)cores, cores == 1 ? "" : "s",
+    if (cores > 0) ps_bufadd(out->nodes, sizeof out->nodes, &n, "%s(%lld core%s%s)", n ? " " : "", (long long)cores, cores == 1 ? "" : "s",
                        nh > 1 ? " each" : "");
     double mhz = json_number_value(json_object_get(hw, "cpu_mhz"));
-    if (mhz > 0) add(out->nodes, sizeof out->nodes, &n, "%sat %.0f MHz", n ? " " : "", mhz);
+    if (mhz > 0) ps_bufadd(out->nodes, sizeof out->nodes, &n, "%sat %.0f MHz", n ? " " : "", mhz);
     if (!n) set(out->nodes, sizeof out->nodes, NULL);
 
     set(out->cpu, sizeof out->cpu, json_string_value(json_object_get(hw, "cpu")));

@@ -61,6 +61,16 @@ char *ps_xstrdup(const char *s)
     return p;
 }
 
+void ps_bufadd(char *buf, size_t len, size_t *n, const char *fmt, ...)
+{
+    if (*n >= len) return;
+    va_list ap;
+    va_start(ap, fmt);
+    int w = vsnprintf(buf + *n, len - *n, fmt, ap);
+    va_end(ap);
+    if (w > 0) *n += (size_t)w < len - *n ? (size_t)w : len - *n - 1;
+}
+
 char *ps_xasprintf(const char *fmt, ...)
 {
     va_list ap;

@@ -23,6 +23,10 @@ char *ps_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* What they do when memory runs out: the message, exit 1. */
 void ps_oom(void) __attribute__((noreturn));
 
+/* Appends to buf[*n..len) what printf makes of fmt, *n advanced; stops
+ * quietly when full (the text cut, always terminated). */
+void ps_bufadd(char *buf, size_t len, size_t *n, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
 /* Room for `need` elements of `size` bytes in the array v of capacity *cap:
  * v itself when it has room, else v reallocated to twice its capacity (at
  * least `initial`, and need) with *cap updated.  NULL when out of memory, v
