@@ -89,7 +89,7 @@ typedef struct {
     mode_t           umask;
     struct rlimit    rl[RLIM_NLIMITS];
     char             cwd[4096];
-    size_t           page, npages;
+    size_t           page;
     int              pagemap;
     unsigned char   *present;            /* a bit per page of r[] */
     unsigned char   *store;              /* the present pages, in order */
@@ -239,10 +239,13 @@ static void pagemap_close(snap_ctl *c)
     c->pagemap = -1;
 }
 
-/* The pages of [lo, hi) present now: with to_bits, set in c->present from
- * bit bit0 on; else handed to fn chunk by chunk (c->pm, one entry a page). */
+/* Page b of the snapshot's ranges (its bit in c->present): present then. */
+static inline int was_present(const snap_ctl *c, size_t b) { return c->present[b / 8] & (1u << (b % 8)); }
 
-static int pages_present(snap_ctl *c, uintptr_t lo, uintptr_t hi, size_t bit0, int to_bits,
+/* The pages of [lo, hi) as they are now, handed to fn chunk by chunk (at
+ * address a, k pages, the first one's bit in c->present; c->pm holds their
+ * pagemap entries); bit0 is the bit of lo. */
+static int pages_present(snap_ctl *c, uintptr_t lo, uintptr_t hi, size_t bit0,
                          int (*fn)(snap_ctl *, uintptr_t, size_t, size_t))
 {
     size_t np = (hi - lo) / c->page;
@@ -256,12 +259,7 @@ static int pages_present(snap_ctl *c, uintptr_t lo, uintptr_t hi, size_t bit0, i
             if (r <= 0) return -1;
             got += (size_t)r;
         }
-        if (to_bits) {
-            for (size_t j = 0; j < k; j++)
-                if (c->pm[j] >> 62) c->present[(bit0 + i + j) / 8] |= (unsigned char)(1u << ((bit0 + i + j) % 8));
-        } else if (fn(c, lo + i * c->page, k, bit0 + i)) {
-            return -1;
-        }
+        if (fn(c, lo + i * c->page, k, bit0 + i)) return -1;
         i += k;
     }
     return 0;
@@ -357,6 +355,16 @@ static unsigned long long handled_signals(void)
 
 /* ---- taking it --------------------------------------------------------------- */
 
+/* a chunk of pages of a snapshot range (pages_present): those present now
+ * marked in c->present */
+static int mark_present(snap_ctl *c, uintptr_t a, size_t k, size_t bit)
+{
+    (void)a;
+    for (size_t j = 0; j < k; j++)
+        if (c->pm[j] >> 62) c->present[(bit + j) / 8] |= (unsigned char)(1u << ((bit + j) % 8));
+    return 0;
+}
+
 static int take(snap_ctl *c)
 {
     c->ex_lo = ex_lo;
@@ -369,14 +377,13 @@ static int take(snap_ctl *c)
         pages += (c->r[i].hi - c->r[i].lo) / c->page;
     }
     if (pages > MAX_PAGES) return -1;
-    c->npages = pages;
     c->present = (unsigned char *)c->stack + STACK_SIZE;
     size_t bits = (pages / 8 + c->page) & ~(c->page - 1);
     c->store = c->present + bits;
     memset(c->present, 0, pages / 8 + 1);
     if (pagemap_open(c)) return -1;
     for (int i = 0; i < c->nr; i++)
-        if (pages_present(c, c->r[i].lo, c->r[i].hi, c->r[i].bit0, 1, NULL)) {
+        if (pages_present(c, c->r[i].lo, c->r[i].hi, c->r[i].bit0, mark_present)) {
             pagemap_close(c);
             return -1;
         }
@@ -385,7 +392,7 @@ static int take(snap_ctl *c)
     for (int i = 0; i < c->nr; i++)
         for (uintptr_t a = c->r[i].lo; a < c->r[i].hi; a += c->page) {
             size_t b = c->r[i].bit0 + (a - c->r[i].lo) / c->page;
-            if (!(c->present[b / 8] & (1u << (b % 8)))) continue;
+            if (!was_present(c, b)) continue;
             if ((size_t)(c->store - (unsigned char *)c) + (n + 1) * c->page > CTL_SIZE) return -1;
             memcpy(c->store + n * c->page, (void *)a, c->page);
             n++;
@@ -458,14 +465,12 @@ static int zero_present(snap_ctl *c, uintptr_t a, size_t k, size_t bit)
 static int drop_new(snap_ctl *c, uintptr_t a, size_t k, size_t bit)
 {
     for (size_t j = 0; j < k;) {
-        size_t b = bit + j;
-        int was = c->present[b / 8] & (1u << (b % 8));
-        if (was || !(c->pm[j] >> 62)) {
+        if (was_present(c, bit + j) || !(c->pm[j] >> 62)) {
             j++;
             continue;
         }
         size_t e = j + 1;
-        while (e < k && (c->pm[e] >> 62) && !(c->present[(bit + e) / 8] & (1u << ((bit + e) % 8)))) e++;
+        while (e < k && (c->pm[e] >> 62) && !was_present(c, bit + e)) e++;
         if (c->cur_anon) memset((void *)(a + j * c->page), 0, (e - j) * c->page);
         else if (madvise((void *)(a + j * c->page), (e - j) * c->page, MADV_DONTNEED)) return -1;
         j = e;
@@ -579,14 +584,14 @@ static void restore_main(void)
     for (int i = 0; i < c->nr; i++) {
         for (uintptr_t a = c->r[i].lo; a < c->r[i].hi; a += c->page) {
             size_t b = c->r[i].bit0 + (a - c->r[i].lo) / c->page;
-            if (!(c->present[b / 8] & (1u << (b % 8)))) continue;
+            if (!was_present(c, b)) continue;
             const unsigned char *s = c->store + n++ * c->page;
             if (memcmp((void *)a, s, c->page)) memcpy((void *)a, s, c->page);
         }
         c->cur_anon = c->r[i].anon;
-        if (pages_present(c, c->r[i].lo, c->r[i].hi, c->r[i].bit0, 0, drop_new)) _exit(PS_SNAP_EXIT);
+        if (pages_present(c, c->r[i].lo, c->r[i].hi, c->r[i].bit0, drop_new)) _exit(PS_SNAP_EXIT);
     }
-    if (c->zero_hi > c->zero_lo && pages_present(c, c->zero_lo, c->zero_hi, 0, 0, zero_present))
+    if (c->zero_hi > c->zero_lo && pages_present(c, c->zero_lo, c->zero_hi, 0, zero_present))
         _exit(PS_SNAP_EXIT);
     pagemap_close(c);
     for (int k = 0; k < nextra; k++) close(extra[k]);
