@@ -487,12 +487,6 @@ typedef struct tunit {
     const char *name;
 } tunit;
 
-static int dcmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 static tunit table_unit(const ps_tables *t, int complete)
 {
     double *v = ps_xmalloc((size_t)(t->nrow * t->ncol + 1) * sizeof *v);
@@ -504,7 +498,7 @@ static tunit table_unit(const ps_tables *t, int complete)
     }
     double med = 1;
     if (n) {
-        qsort(v, (size_t)n, sizeof *v, dcmp);
+        ps_sort_doubles(v, (size_t)n);
         med = v[n / 2];
     }
     free(v);

@@ -109,8 +109,20 @@ void ps_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 #define PS_CACHE_LEVELS 4
 extern const char *const ps_cache_level_names[PS_CACHE_LEVELS];
 
+/* Zeroed memory of its own mapping (freed with munmap(p, bytes)), asking for
+ * 2 MB pages from 2 MB on: memory read at random, a record or a slot per
+ * step, misses the TLB on nearly every access with 4 KB pages (a two-level
+ * page walk in a VM), and with 4 KB pages every 4 KB first written is a
+ * page fault (~10 us in a VM).  The kernel gives them where it can
+ * (transparent huge pages, "madvise").  NULL when mapping fails. */
+void *ps_map_huge(size_t bytes);
+
 /* Sorting and order statistics of doubles (the array is sorted in place). */
 void   ps_sort_doubles(double *v, size_t n);
+/* A double's bits as an unsigned key in the same order (negatives, whose
+ * bits count down, reversed; -0 before +0), and back. */
+uint64_t ps_double_key(double x);
+double   ps_key_double(uint64_t k);
 double ps_median(double *v, size_t n);
 
 /* A count over time (a queue's length, the ranks busy at once) as its

@@ -1,11 +1,13 @@
 /* The statistics of repeated measurements against hand-computed values:
  * order statistics, the median's distribution-free interval (binomial
  * coverage computed independently here by exact integer counts), and the
- * uncertainty of best-of-K and of the median. */
+ * uncertainty of best-of-K and of the median; the sort they rest on. */
 #include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #include "util/stats.h"
+#include "util/util.h"
 
 #include "check.h"
 
@@ -73,4 +75,58 @@ TEST_IMPL(stats_median_interval)
     CHECK(near(ps_stat_uncertainty(&s, PS_STAT_MEDIAN), 3.5 / 5.5, 1e-12), "median uncertainty");
     CHECK(near(ps_stat_uncertainty(&s, PS_STAT_MIN), 1.0, 1e-12), "best two: 1 and 2");
     CHECK(near(ps_uncertainty_ratio(0.1, 0.05), 0.15, 1e-15), "ratio adds");
+}
+
+static int cmp_ref(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* ps_sort_doubles (a radix sort from 64 values on) against the C library's
+ * compared sort: sizes on both sides of the switch, negatives, zeros of
+ * both signs, infinities, duplicates, values that share their high bytes
+ * (the passes it skips) and values that differ only in their low ones. */
+TEST_IMPL(sort_doubles)
+{
+    static const size_t sizes[] = {0, 1, 2, 63, 64, 65, 1000, 100000};
+    uint64_t seed = 12345;
+    for (size_t si = 0; si < sizeof sizes / sizeof *sizes; si++) {
+        for (int kind = 0; kind < 4; kind++) {
+            size_t n = sizes[si];
+            double *v = malloc((n ? n : 1) * sizeof *v), *w = malloc((n ? n : 1) * sizeof *w);
+            for (size_t i = 0; i < n; i++) {
+                seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+                double u = (double)(seed >> 11) / 9007199254740992.0;   /* [0, 1) */
+                switch (kind) {
+                case 0: v[i] = (u - 0.5) * 1e6; break;                     /* both signs */
+                case 1: v[i] = 0.2 + u * 1e-9; break;                      /* one narrow range */
+                case 2: v[i] = (double)((seed >> 20) % 7) - 3; break;      /* duplicates */
+                default: {
+                    static const double odd[] = {0.0, -0.0, INFINITY, -INFINITY, 1e-300, -1e300, 5e-324};
+                    v[i] = i % 3 ? odd[(seed >> 30) % 7] : u;
+                }
+                }
+                w[i] = v[i];
+            }
+            ps_sort_doubles(v, n);
+            if (n) qsort(w, n, sizeof *w, cmp_ref);
+            size_t bad = n;
+            for (size_t i = 0; i < n && bad == n; i++)
+                if (v[i] != w[i] || (i && v[i] < v[i - 1])) bad = i;
+            CHECK(bad == n, "n %zu, kind %d: position %zu holds %g, %g expected", n, kind, bad, v[bad], w[bad]);
+            /* -0 before +0 */
+            for (size_t i = 1; kind == 3 && i < n; i++)
+                CHECK(!(v[i] == 0 && v[i - 1] == 0 && signbit(v[i]) && !signbit(v[i - 1])), "n %zu: +0 before -0", n);
+            free(v);
+            free(w);
+        }
+    }
+    /* the order-preserving keys */
+    static const double x[] = {-INFINITY, -1e300, -1, -1e-300, -0.0, 0.0, 5e-324, 1e-300, 1, 1e300, INFINITY};
+    for (size_t i = 0; i < sizeof x / sizeof *x; i++) {
+        CHECK(ps_key_double(ps_double_key(x[i])) == x[i] && signbit(ps_key_double(ps_double_key(x[i]))) == signbit(x[i]),
+              "%g back from its key", x[i]);
+        if (i) CHECK(ps_double_key(x[i - 1]) < ps_double_key(x[i]), "%g's key below %g's", x[i - 1], x[i]);
+    }
 }
