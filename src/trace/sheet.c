@@ -6,8 +6,10 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "trace/describe.h"
+#include "trace/stream_format.h"
 #include "util/util.h"
 
 void ps_stat_add(ps_stat *s, double v)
@@ -263,68 +265,43 @@ static int dvec_push2(dvec *d, double a, double b)
     return 0;
 }
 
-/* A receiver's messages for its queue: the send starts as they are, the
- * receive ends (in order, so close to each other) as varint differences of
- * their order-preserving 64-bit keys: ~11 bytes a message, not 16. */
+/* A receiver's messages for its queue: the pairs (send start, receive end)
+ * as varint differences of their order-preserving keys (ps_double_key) from
+ * the previous pair's, ~6 bytes a message, not 16.  The log is a chain of
+ * blocks cut from the accumulator's slabs: it grows without being copied,
+ * and the memory touched is the memory written (arrays that double would
+ * touch three times their size, a page fault every 4 KB: at a million
+ * messages, a fifth of a simulation's time). */
+typedef struct qblk {
+    struct qblk *next;
+    uint32_t     used, cap;
+    uint8_t      b[];
+} qblk;
+
 typedef struct qlog {
-    dvec     start;
-    uint8_t *end;
-    size_t   nend, capend;
-    uint64_t last;
-    int      sorted;          /* 0 once an end came before the one it follows */
+    qblk    *head, *tail;
+    size_t   n;
+    uint64_t last_start, last_end;
+    int      starts_sorted, ends_sorted;   /* 0 once a value came before the one it follows */
 } qlog;
 
-static uint64_t dkey(double x)
-{
-    uint64_t u;
-    memcpy(&u, &x, sizeof u);
-    return (u >> 63) ? ~u : u | (1ULL << 63);
-}
+#define QBLK_FIRST 48       /* a rank with few messages takes little */
+#define QBLK_MAX   4080
+#define QSLAB      ((size_t)2 << 20)
 
-static double dunkey(uint64_t k)
-{
-    uint64_t u = (k >> 63) ? k & ~(1ULL << 63) : ~k;
-    double x;
-    memcpy(&x, &u, sizeof x);
-    return x;
-}
-
-static int qlog_add(qlog *q, double start, double end)
-{
-    if (q->start.n + 1 > q->start.cap) {
-        size_t nc = q->start.cap ? q->start.cap + q->start.cap / 2 + 1 : 16;
-        double *nv = realloc(q->start.v, nc * sizeof *nv);
-        if (!nv) return -1;
-        q->start.v = nv;
-        q->start.cap = nc;
-    }
-    q->start.v[q->start.n++] = start;
-    if (q->nend + 10 > q->capend) {
-        size_t nc = q->capend ? q->capend + q->capend / 2 + 10 : 64;
-        uint8_t *ne = realloc(q->end, nc);
-        if (!ne) return -1;
-        q->end = ne;
-        q->capend = nc;
-    }
-    uint64_t k = dkey(end), zz;
-    if (q->start.n == 1) q->sorted = 1;
-    if (q->start.n > 1 && k < q->last) q->sorted = 0;
-    int64_t d = (int64_t)(k - q->last);
-    zz = ((uint64_t)d << 1) ^ (uint64_t)(d >> 63);
-    q->last = k;
-    do {
-        uint8_t b = zz & 0x7f;
-        zz >>= 7;
-        q->end[q->nend++] = (uint8_t)(b | (zz ? 0x80 : 0));
-    } while (zz);
-    return 0;
-}
+/* A slab's first bytes link it to the one cut before it. */
+typedef struct qslab {
+    struct qslab *prev;
+    size_t        size;
+} qslab;
 
 struct ps_sheet_acc {
     int            nranks;
     ps_rank_sheet *rank;
     double        *comm, *idle;
     qlog          *queue;     /* per receiver: (send start, receive end) of each matched message */
+    qslab         *slab;      /* the latest slab the logs' blocks are cut from */
+    size_t         slab_used;
     dvec          *barrier;   /* per rank: (t0, t1) of each barrier */
     double         lo, hi;    /* earliest and latest event time */
 };
@@ -352,9 +329,9 @@ ps_sheet_acc *ps_sheet_acc_new(int nranks)
 void ps_sheet_acc_free(ps_sheet_acc *a)
 {
     if (!a) return;
-    for (int r = 0; a->queue && r < a->nranks; r++) {
-        free(a->queue[r].start.v);
-        free(a->queue[r].end);
+    for (qslab *sl = a->slab, *prev; sl; sl = prev) {
+        prev = sl->prev;
+        munmap(sl, sl->size);
     }
     for (int r = 0; a->barrier && r < a->nranks; r++) free(a->barrier[r].v);
     free(a->queue);
@@ -363,6 +340,53 @@ void ps_sheet_acc_free(ps_sheet_acc *a)
     free(a->comm);
     free(a->idle);
     free(a);
+}
+
+/* A block of cap bytes for a log, cut from the latest slab (a new one,
+ * given 2 MB pages where the kernel can, when it is full). */
+static qblk *qblk_new(ps_sheet_acc *a, uint32_t cap)
+{
+    size_t need = (sizeof(qblk) + cap + 15) & ~(size_t)15;
+    if (!a->slab || a->slab->size - a->slab_used < need) {
+        qslab *sl = ps_map_huge(QSLAB);
+        if (!sl) return NULL;
+        sl->prev = a->slab;
+        sl->size = QSLAB;
+        a->slab = sl;
+        a->slab_used = (sizeof(qslab) + 15) & ~(size_t)15;
+    }
+    qblk *b = (qblk *)((uint8_t *)a->slab + a->slab_used);
+    a->slab_used += need;
+    b->next = NULL;
+    b->used = 0;
+    b->cap = cap;
+    return b;
+}
+
+static int qlog_add(ps_sheet_acc *a, qlog *q, double start, double end)
+{
+    if (!q->tail || q->tail->cap - q->tail->used < 2 * 10) {
+        uint32_t cap = !q->tail ? QBLK_FIRST : q->tail->cap >= QBLK_MAX / 2 ? QBLK_MAX : 2 * q->tail->cap;
+        qblk *b = qblk_new(a, cap);
+        if (!b) return -1;
+        if (q->tail) q->tail->next = b;
+        else q->head = b;
+        q->tail = b;
+    }
+    uint64_t ks = ps_double_key(start), ke = ps_double_key(end);
+    if (!q->n) q->starts_sorted = q->ends_sorted = 1;
+    else {
+        if (ks < q->last_start) q->starts_sorted = 0;
+        if (ke < q->last_end) q->ends_sorted = 0;
+    }
+    uint8_t *p = q->tail->b + q->tail->used, *p0 = p;
+    p = ps__put_varint(p, ps__zigzag((int64_t)(ks - q->last_start)));
+    p = ps__put_varint(p, ps__zigzag((int64_t)(ke - q->last_end)));
+    q->tail->used += (uint32_t)(p - p0);
+    q->last_start = ks;
+    q->last_end = ke;
+    q->n++;
+    return 0;
 }
 
 /* As ps_sheet_compute's loop over a rank's events, except that the events
@@ -380,7 +404,7 @@ int ps_sheet_acc_event(ps_sheet_acc *a, int r, const ps_event *e, double send_t0
         /* the runtime's own messages are not in the workload's queue; a
          * receive ending before its send began is clocks, not a queue (the
          * same as queue_lengths's after clipping: clipping is monotone) */
-        if (!ps_tag_runtime(e->tag) && qlog_add(&a->queue[r], send_t0, e->t1 < send_t0 ? send_t0 : e->t1))
+        if (!ps_tag_runtime(e->tag) && qlog_add(a, &a->queue[r], send_t0, e->t1 < send_t0 ? send_t0 : e->t1))
             return -1;
     } else if (e->kind == PS_EV_BARRIER && dvec_push2(&a->barrier[r], e->t0, e->t1)) {
         return -1;
@@ -389,34 +413,32 @@ int ps_sheet_acc_event(ps_sheet_acc *a, int r, const ps_event *e, double send_t0
     return 0;
 }
 
-static int dcmp(const void *x, const void *y)
-{
-    double a = *(const double *)x, b = *(const double *)y;
-    return a < b ? -1 : a > b;
-}
-
 /* One node's queue (queue_lengths): its messages' starts and ends, clipped
  * as there; at one instant departures before arrivals.  -1: out of memory. */
-static int acc_queue(qlog *q, double gb, double ge, ps_rank_sheet *rs)
+static int acc_queue(const qlog *q, double gb, double ge, ps_rank_sheet *rs)
 {
-    size_t n = q->start.n;
-    double *a = q->start.v, *b = malloc((n ? n : 1) * sizeof *b);
-    if (!b) return -1;
-    uint64_t k = 0;
-    for (size_t i = 0, p = 0; i < n; i++) {
-        uint64_t zz = 0;
-        for (int sh = 0;; sh += 7) {
-            uint8_t c = q->end[p++];
-            zz |= (uint64_t)(c & 0x7f) << sh;
-            if (!(c & 0x80)) break;
+    size_t n = q->n, i = 0;
+    double *a = malloc((n ? 2 * n : 1) * sizeof *a), *b = a + n;
+    if (!a) return -1;
+    uint64_t ks = 0, ke = 0;
+    for (const qblk *k = q->head; k; k = k->next) {
+        const uint8_t *p = k->b, *end = k->b + k->used;
+        while (p < end) {
+            uint64_t ds = 0, de = 0;
+            p = ps__get_varint(p, end, &ds);
+            PS_ASSERT(p && i < n);   /* the log holds what qlog_add wrote */
+            p = ps__get_varint(p, end, &de);
+            PS_ASSERT(p);
+            ks += (uint64_t)ps__unzigzag(ds);
+            ke += (uint64_t)ps__unzigzag(de);
+            a[i] = clip(ps_key_double(ks), gb, ge);
+            b[i] = clip(ps_key_double(ke), gb, ge);
+            i++;
         }
-        k += (uint64_t)((int64_t)(zz >> 1) ^ -(int64_t)(zz & 1));
-        b[i] = clip(dunkey(k), gb, ge);
-        a[i] = clip(a[i], gb, ge);
     }
-    /* (no values: a may be NULL, which qsort must not be given) */
-    if (n) qsort(a, n, sizeof *a, dcmp);
-    if (n && !q->sorted) qsort(b, n, sizeof *b, dcmp);
+    PS_ASSERT(i == n);
+    if (!q->starts_sorted) ps_sort_doubles(a, n);
+    if (!q->ends_sorted) ps_sort_doubles(b, n);
     int len = 0, mx = 0;
     double area = 0, last = gb;
     for (size_t i = 0, j = 0; i < n || j < n;) {
@@ -427,7 +449,7 @@ static int acc_queue(qlog *q, double gb, double ge, ps_rank_sheet *rs)
         len += dep ? -1 : 1;
         if (len > mx) mx = len;
     }
-    free(b);
+    free(a);
     rs->max_queue = mx;
     rs->avg_queue = ge > gb ? area / (ge - gb) : 0;
     return 0;
@@ -479,9 +501,6 @@ int ps_sheet_acc_finish(ps_sheet_acc *a, const double *t_begin, const double *t_
             ps_sheet_free(s);
             return -1;
         }
-        free(a->queue[r].start.v);
-        free(a->queue[r].end);
-        a->queue[r] = (qlog){0};
         if (s->rank[r].max_queue > s->max_queue) s->max_queue = s->rank[r].max_queue;
         s->avg_queue += s->rank[r].avg_queue / P;
     }

@@ -68,7 +68,7 @@ void ps_sheet_free(ps_sheet *s);
 
 /* The same sheet built event by event, for a producer that knows each
  * receive's matching send (the simulator) and keeps no trace: its memory is
- * the sheet's and two times per message for the queue lengths.  Feed each
+ * the sheet's and about 6 bytes per message for the queue lengths.  Feed each
  * rank's events in its order (ps_sheet_acc_event; send_t0 is a receive's
  * matched send's start, NAN if none), then ps_sheet_acc_finish with every
  * rank's timed interval.  NULL / -1: out of memory. */

@@ -3,7 +3,8 @@
  * (no trace kept) against the sheet computed from its predicted trace
  * (ps_sheet_compute), on programs with blocking and nonblocking messages,
  * waits for one request and for all, several messages in flight between
- * the same pair, and computation; on the seed's SP2 and on a LogGOPS model.
+ * the same pair, and computation; on the seed's SP2 and on a LogGOPS model;
+ * a few messages a receiver and thousands.
  */
 #include <math.h>
 #include <stdio.h>
@@ -137,4 +138,70 @@ TEST_IMPL(sheet_as_it_runs)
         check_program(&sp2, P, 3);
         check_program(&lg, P, 3);
     }
+    /* 2400 messages a receiver: its log runs through blocks of every size */
+    check_program(&sp2, 6, 300);
+}
+
+/* One receiver's queue lengths from the accumulator, its messages given out
+ * of order at both ends, against a count by hand and against an independent
+ * sweep over thousands of messages (its log then spans many blocks). */
+typedef struct qev {
+    double t;
+    int    d;   /* +1 arrival (send start), -1 departure (receive end) */
+} qev;
+
+static int qev_cmp(const void *x, const void *y)
+{
+    const qev *a = x, *b = y;
+    if (a->t != b->t) return a->t < b->t ? -1 : 1;
+    return a->d - b->d;   /* departures first at one instant */
+}
+
+static void acc_queue_of(int n, const double *start, const double *end, double te, int *mx, double *avg)
+{
+    ps_sheet_acc *a = ps_sheet_acc_new(1);
+    CHECK(a != NULL);
+    for (int i = 0; a && i < n; i++) {
+        ps_event e = {.t0 = start[i], .t1 = end[i], .bytes = 8, .peer = 0, .tag = 1, .kind = PS_EV_RECV};
+        CHECK(ps_sheet_acc_event(a, 0, &e, start[i]) == 0);
+    }
+    ps_sheet s;
+    double tb = 0;
+    CHECK(a && ps_sheet_acc_finish(a, &tb, &te, &s) == 0);
+    *mx = s.rank[0].max_queue;
+    *avg = s.rank[0].avg_queue;
+    ps_sheet_free(&s);
+}
+
+TEST_IMPL(sheet_queue_out_of_order)
+{
+    /* arrivals 1, 2, 5, departures 3, 6, 7 over [0, 10]: lengths 1, 2, 1, 2, 1
+     * for 1, 1, 2, 1, 1 s: area 8, most 2 */
+    const double s3[] = {5, 1, 2}, e3[] = {6, 7, 3};
+    int mx;
+    double avg;
+    acc_queue_of(3, s3, e3, 10, &mx, &avg);
+    CHECK(mx == 2 && fabs(avg - 0.8) < 1e-12, "most %d, average %g: 2 and 0.8 expected", mx, avg);
+
+    enum { N = 5000 };
+    static double st[N], en[N];
+    static qev ev[2 * N];
+    for (int i = 0; i < N; i++) {
+        st[i] = (double)(i * 7919 % N) * 1e-3;
+        en[i] = st[i] + 0.5 + 0.125 * (i % 5);
+        ev[2 * i] = (qev){st[i], 1};
+        ev[2 * i + 1] = (qev){en[i], -1};
+    }
+    qsort(ev, 2 * N, sizeof *ev, qev_cmp);
+    int len = 0, want_mx = 0;
+    double area = 0, last = 0, te = 6;
+    for (int i = 0; i < 2 * N; i++) {
+        area += len * (ev[i].t - last);
+        last = ev[i].t;
+        len += ev[i].d;
+        if (len > want_mx) want_mx = len;
+    }
+    acc_queue_of(N, st, en, te, &mx, &avg);
+    CHECK(mx == want_mx && fabs(avg - area / te) < 1e-9 * area, "most %d, average %.12g: %d and %.12g expected", mx,
+          avg, want_mx, area / te);
 }
