@@ -3,6 +3,9 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+
+#include "util/util.h"
 
 int ps_eventq_init(ps_eventq *q, size_t cap)
 {
@@ -19,7 +22,7 @@ void ps_eventq_free(ps_eventq *q)
     free(q->h);
     q->h = NULL;
     for (int L = 0; L < PS_EVENTQ_LANES; L++) {
-        free(q->lane[L].b);
+        if (q->lane[L].b) munmap(q->lane[L].b, q->lane[L].cap * sizeof *q->lane[L].b);
         q->lane[L] = (ps_lane){0};
     }
     q->n = q->cap = 0;
@@ -35,15 +38,21 @@ int ps_eventq_grow(ps_eventq *q)
     return 0;
 }
 
+/* A lane holds an event per message in flight (a million at 1024 ranks):
+ * it grows in place (mremap), so that the memory touched, each first touch a
+ * page fault, is the lane's and not the sum of every size it had. */
 int ps_eventq_lane_grow(ps_lane *l)
 {
     size_t nc = l->cap ? l->cap * 2 : 64;
-    ps_qent *b = malloc(nc * sizeof *b);
-    if (!b) return -1;
-    for (size_t i = 0; i < l->n; i++) b[i] = l->b[(l->head + i) & (l->cap - 1)];
-    free(l->b);
+    ps_qent *b = l->b ? mremap(l->b, l->cap * sizeof *b, nc * sizeof *b, MREMAP_MAYMOVE)
+                      : ps_map_huge(nc * sizeof *b);
+    if (!b || b == MAP_FAILED) return -1;
+    /* full: its entries run from head to the old end, then from 0 to head;
+     * the second part moves past the old end, where they continue */
+    PS_ASSERT(l->n == l->cap);
+    memcpy(b + l->cap, b, l->head * sizeof *b);
+    if (nc * sizeof *b >= ((size_t)2 << 20)) madvise(b, nc * sizeof *b, MADV_HUGEPAGE);
     l->b = b;
-    l->head = 0;
     l->cap = nc;
     PS_ASSERT((nc & (nc - 1)) == 0);   /* positions wrap with a mask */
     return 0;

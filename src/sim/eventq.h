@@ -26,8 +26,10 @@ typedef struct ps_qent {
 } ps_qent;
 
 /* A lane: a FIFO for events pushed in time order (those scheduled a fixed
- * delay after the current time); it stays sorted, so it needs no heap. */
-#define PS_EVENTQ_LANES 2
+ * delay after the current time); it stays sorted, so it needs no heap.
+ * The simulator's lanes: wakes, posts, ends of transmissions (as many as
+ * messages in flight: a million at 1024 ranks), completion notices. */
+#define PS_EVENTQ_LANES 4
 typedef struct ps_lane {
     ps_qent *b;
     size_t   head, n, cap;   /* ring buffer, cap a power of two */

@@ -36,6 +36,11 @@
  * its request to send) reaches its receiver.  EV_DATAEND: a rendezvous's
  * data are at the receiver; EV_FIN: the sender learns it. */
 enum { EV_STEP = 0, EV_TXEND = 1, EV_DATAEND = 2, EV_FIN = 3 };
+/* The event queue's lanes (eventq.h): an event goes to its lane when it is
+ * not before the lane's last, else to the heap; the order of removal is the
+ * same either way.  Transmissions of one size end a fixed time after they
+ * start, and notices come a fixed latency after the data. */
+enum { LANE_WAKE = 0, LANE_POST, LANE_TXEND, LANE_FIN };
 enum { PH_NEXT = 0, PH_POST, PH_WAKE };
 enum { ST_RUN = 0, ST_BLK_MSG, ST_BLK_ALL, ST_BLK_ONE, ST_DONE };
 
@@ -60,7 +65,15 @@ typedef struct msg {
     uint16_t construct, flags;
     uint32_t next;      /* channel FIFO / bus queue / free list */
     uint32_t tail;      /* in a channel's first record: its last */
-    uint64_t bytes, recv_bytes;
+    uint64_t bytes;
+    /* the receive's size while no send is posted (for the deadlock report);
+     * from the send's posting (M_SPOSTED) on, when the send began: its SEND
+     * event's t0, which the sheet needs at the receive's end.  One field, so
+     * that a receive reads no line besides its record. */
+    union {
+        uint64_t recv_bytes;
+        double   sent0;
+    };
     double   t_start, t_sdone, t_rdone;
 } msg;
 
@@ -141,7 +154,6 @@ typedef struct sim {
     int              *cp_rank;
     ps_trace         *tr;
     ps_sheet_acc     *sh;       /* the result sheet, built as events happen (no trace needed) */
-    double           *sent0;    /* with sh: per message record, when its send began (its SEND event's t0) */
     int               oom;
     char             *err;
     size_t            errlen;
@@ -232,25 +244,12 @@ static void sim_free(sim *S)
     free(S->cp_rank);
     free(S->rk);
     if (S->pool) munmap(S->pool, (size_t)S->cappool * sizeof *S->pool);
-    free(S->sent0);
     ps_sheet_acc_free(S->sh);
     free(S->freestk);
     if (S->ch) munmap(S->ch, S->chcap * sizeof *S->ch);
     free(S->link_out);
     free(S->link_in);
     ps_eventq_free(&S->q);
-}
-
-/* The message pool and the channel table are read at random, a record or a
- * slot per step: with 4 KB pages nearly every access also misses the TLB (a
- * two-level page walk in a VM), so they ask for 2 MB pages where the
- * kernel gives them on request (transparent huge pages, "madvise"). */
-static void *huge_map(size_t bytes)
-{
-    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED) return NULL;
-    if (bytes >= ((size_t)2 << 20)) madvise(p, bytes, MADV_HUGEPAGE);
-    return p;
 }
 
 static uint32_t msg_new(sim *S)
@@ -266,11 +265,6 @@ static uint32_t msg_new(sim *S)
             msg *np = NULL;
             uint32_t *nf = nc > S->cappool ? realloc(S->freestk, (size_t)nc * sizeof *nf) : NULL;
             if (nf) S->freestk = nf;
-            if (nf && S->sh) {
-                double *ns = realloc(S->sent0, (size_t)nc * sizeof *ns);
-                if (ns) S->sent0 = ns;
-                else nf = NULL;
-            }
             /* mapped pages, grown in place by mremap: page aligned, and no old and
              * new pool side by side (a million records in flight are 64 MB) */
             if (nf) {
@@ -331,7 +325,7 @@ static int ch_grow(sim *S)
 {
     if (S->chcap >= ((size_t)1 << 32)) return -1;   /* the hash gives 32 bits of home */
     size_t nc = S->chcap * 2;
-    chan *n = huge_map(nc * sizeof *n);
+    chan *n = ps_map_huge(nc * sizeof *n);
     if (!n) return -1;
     for (size_t i = 0; i < nc; i++) n[i].head = NIL;
     for (size_t i = 0; i < S->chcap; i++) {
@@ -447,6 +441,33 @@ static inline void prefetch_event(const sim *S, const ps_qent *e)
     }
 }
 
+/* The lanes hold the coming events in time order: a few pops ahead, those
+ * of the ranks stepping next.  Their rank records (AHEAD_RANK pops ahead),
+ * then the instructions and messages those records point at (AHEAD), are
+ * fetched early enough for memory to answer (one event ahead, as
+ * prefetch_event does, is not).  4 and 8 were faster than 8 and 16 or 16
+ * and 32 on fingerprint at 1024 ranks (docs/BENCHMARKS.md). */
+enum { AHEAD = 4, AHEAD_RANK = 8 };
+
+static inline void prefetch_lanes(const sim *S)
+{
+    for (int L = LANE_WAKE; L <= LANE_POST; L++) {
+        const ps_lane *l = &S->q.lane[L];
+        if (l->n > AHEAD_RANK) {
+            uint32_t id = l->b[(l->head + AHEAD_RANK) & (l->cap - 1)].id;
+            __builtin_prefetch(&S->rk[id]);
+            __builtin_prefetch(&S->r->rank[id], 1);
+        }
+        if (l->n > AHEAD) {
+            const ps_qent *e = &l->b[(l->head + AHEAD) & (l->cap - 1)];
+            __builtin_prefetch(S->rk[e->id].pc);
+            prefetch_event(S, e);
+        }
+    }
+    const ps_lane *l = &S->q.lane[LANE_TXEND];
+    if (l->n > AHEAD) prefetch_event(S, &l->b[(l->head + AHEAD) & (l->cap - 1)]);
+}
+
 /* ---- trace -------------------------------------------------------------- */
 
 /* aux: a nonblocking operation's request id (its issue number + 1), else 0 */
@@ -473,10 +494,11 @@ static void tr_recv(sim *S, int rank, int construct, double t0, double t1, uint3
 {
     if (!S->tr && !S->sh) return;
     const msg *m = &S->pool[mi];
+    PS_ASSERT(m->flags & M_SPOSTED);   /* so sent0 holds the send's start */
     ps_event e = {.t0 = t0, .t1 = t1, .bytes = m->bytes, .peer = m->src, .tag = m->tag,
                   .construct = (uint16_t)construct, .kind = PS_EV_RECV,
                   .flags = (uint8_t)(flags | PS_EVF_ESTIMATED), .aux = aux};
-    tr_put(S, rank, &e, S->sh ? S->sent0[mi] : NAN);
+    tr_put(S, rank, &e, m->sent0);
 }
 
 /* ---- scheduling ------------------------------------------------------------- */
@@ -485,9 +507,9 @@ static inline void schedule_step(sim *S, int rank, double t, int phase)
 {
     S->rk[rank].phase = (uint8_t)phase;
     /* posts come a latency after now and wakes at now: in time order, so in lanes */
-    int rc = phase == PH_WAKE ? ps_eventq_push_lane(&S->q, 0, t, (uint32_t)rank, EV_STEP)
+    int rc = phase == PH_WAKE ? ps_eventq_push_lane(&S->q, LANE_WAKE, t, (uint32_t)rank, EV_STEP)
              : phase == PH_POST && S->send_lat == S->recv_lat
-                 ? ps_eventq_push_lane(&S->q, 1, t, (uint32_t)rank, EV_STEP)
+                 ? ps_eventq_push_lane(&S->q, LANE_POST, t, (uint32_t)rank, EV_STEP)
                  : ps_eventq_push(&S->q, t, (uint32_t)rank, EV_STEP);
     if (rc) S->oom = 1;
 }
@@ -516,7 +538,7 @@ static void start_tx(sim *S, uint32_t mi, double t)
         }
     }
     m->t_start = t;
-    if (ps_eventq_push(&S->q, t + tx, mi, EV_TXEND)) S->oom = 1;
+    if (ps_eventq_push_lane(&S->q, LANE_TXEND, t + tx, mi, EV_TXEND)) S->oom = 1;
 }
 
 /* A message is transmitted once its send is posted and either its receive
@@ -998,7 +1020,7 @@ static uint32_t post_message(sim *S, int rank, int *is_send_out, int *blocking_o
         m->bytes = in->n;
         m->construct = in->construct;
         m->flags |= M_SPOSTED | (blocking ? M_SBLOCK : 0);
-        if (S->sh) S->sent0[mi] = R->op_t0;
+        m->sent0 = R->op_t0;
         ps_sim_rank *a = &S->r->rank[rank];
         a->sent++;
         a->bytes_sent += in->n;
@@ -1007,9 +1029,11 @@ static uint32_t post_message(sim *S, int rank, int *is_send_out, int *blocking_o
         m->src = in->peer;
         m->dst = rank;
         m->tag = in->tag;
-        m->recv_bytes = in->n;
         m->flags |= M_RPOSTED | (blocking ? M_RBLOCK : 0);
-        if (!(m->flags & M_SPOSTED)) m->construct = in->construct;
+        if (!(m->flags & M_SPOSTED)) {
+            m->recv_bytes = in->n;
+            m->construct = in->construct;
+        }
         S->r->rank[rank].received++;
         S->r->rank[rank].bytes_received += in->n;
     }
@@ -1044,11 +1068,11 @@ static void lg_post(sim *S, int rank, uint32_t mi, int is_send, int blocking, do
         lg_msg_cost(S, rank, in->peer, (double)in->n, &c);
         if (c.rendezvous) {
             m->flags |= M_RNDV;
-            if (ps_eventq_push(&S->q, t + c.L, mi, EV_TXEND)) S->oom = 1;
+            if (ps_eventq_push_lane(&S->q, LANE_TXEND, t + c.L, mi, EV_TXEND)) S->oom = 1;
         } else {
             int near = S->intra && same_node(S, rank, in->peer);
             m->t_start = (near ? t : lg_inject(S, rank, in->peer, (double)in->n, t, c.gap)) + c.L;
-            if (ps_eventq_push(&S->q, m->t_start, mi, EV_TXEND)) S->oom = 1;
+            if (ps_eventq_push_lane(&S->q, LANE_TXEND, m->t_start, mi, EV_TXEND)) S->oom = 1;
             m->flags |= M_SDONE;   /* buffered: complete without its receive */
             m->t_sdone = t;
         }
@@ -1078,7 +1102,7 @@ static void lg_event(sim *S, uint32_t mi, uint32_t kind, double t)
     } else if (kind == EV_DATAEND) {
         m->flags |= M_RDONE;
         m->t_rdone = t;
-        if (ps_eventq_push(&S->q, t + S->lfin, mi, EV_FIN)) S->oom = 1;
+        if (ps_eventq_push_lane(&S->q, LANE_FIN, t + S->lfin, mi, EV_FIN)) S->oom = 1;
         lg_poke(S, m->dst, t);
     } else {
         m->flags |= M_SDONE;
@@ -1159,6 +1183,9 @@ static void exec(sim *S, int rank, double t)
         }
         ps_insn in;
         R->pc = ps_insn_decode(&R->ctx, R->pc, R->end, &in);
+        /* the ranks take turns, so each reads its stream from a line of its
+         * own that nothing else brings in: fetch its next line now */
+        if (R->end - R->pc > 64) __builtin_prefetch(R->pc + 64, 0, 1);
         a->instructions++;
         S->r->events++;
         switch (in.op) {
@@ -1291,7 +1318,7 @@ static void describe_side(sim *S, sbuf *b, uint32_t mi, int is_send, int blockin
                   (m->flags & M_RPOSTED) ? "in transmission" : "no matching receive posted");
     else
         sb_printf(b, "%s from %d (tag %d, %llu bytes): %s", blocking ? "BRECEIVE" : "RECEIVE", m->src, m->tag,
-                  (unsigned long long)m->recv_bytes,
+                  (unsigned long long)((m->flags & M_SPOSTED) ? m->bytes : m->recv_bytes),
                   (m->flags & M_SPOSTED) ? "in transmission" : "no matching send posted");
 }
 
@@ -1394,7 +1421,7 @@ int ps_simulate(const ps_streams *s, const ps_machine *m, const ps_sim_opts *o, 
     r->rank = calloc((size_t)S.P, sizeof *r->rank);
     S.rk = calloc((size_t)S.P, sizeof *S.rk);
     S.chcap = 1024;
-    S.ch = huge_map(S.chcap * sizeof *S.ch);
+    S.ch = ps_map_huge(S.chcap * sizeof *S.ch);
     if (S.ch)
         for (size_t i = 0; i < S.chcap; i++) S.ch[i].head = NIL;
     if (!r->rank || !S.rk || !S.ch || ps_eventq_init(&S.q, (size_t)S.P + 64)) goto oom;
@@ -1417,6 +1444,7 @@ int ps_simulate(const ps_streams *s, const ps_machine *m, const ps_sim_opts *o, 
         now = e.t;
         const ps_qent *next = ps_eventq_peek(&S.q);
         if (next) prefetch_event(&S, next);
+        prefetch_lanes(&S);
         if (e.kind != EV_STEP) {
             r->events++;
             if (S.lg) lg_event(&S, e.id, e.kind, e.t);

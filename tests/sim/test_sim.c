@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "sim/sim.h"
+#include "sim/eventq.h"
 #include "sim/stream.h"
 #include "trace/sheet.h"
 #include "util/util.h"
@@ -448,4 +449,54 @@ TEST_IMPL(many_channels)
     NEAR(res.rank[0].end, K * L + W + ((P - 1) * K - 1) * (L + W));
     ps_sim_result_free(&res);
     ps_streams_free(s);
+}
+
+/* The event queue pops in (time, insertion) order whichever container an
+ * event went to: the heap, or a lane that takes it when it is not before
+ * the lane's last and passes it on to the heap otherwise.  Lanes are rings
+ * that grow when full, also while their entries wrap around the end. */
+TEST_IMPL(event_queue_order)
+{
+    enum { N = 6000 };
+    static double t[N];
+    static int done[N];
+    ps_eventq q;
+    CHECK(ps_eventq_init(&q, 4) == 0);
+    uint64_t seed = 7;
+    double now = 0;
+    int pushed = 0, popped = 0, bad = 0;
+    while (popped < N) {
+        seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+        int r = (int)(seed >> 33);
+        /* mostly pushes early on, then mostly pops: the lanes wrap and grow */
+        if (pushed < N && (r % 8 < (pushed < N / 2 ? 6 : 3) || popped == pushed)) {
+            int L = r % 5;   /* 4: the heap */
+            /* a fixed delay for most (in order), now and then an earlier one */
+            double at = now + (r % 7 ? 1.0 + 0.25 * (L % 4) : (double)(r % 3) * 0.1) + (r % 11 == 0 ? 0 : 1e-3 * (r % 13));
+            t[pushed] = at;
+            int rc = L < PS_EVENTQ_LANES ? ps_eventq_push_lane(&q, L, at, (uint32_t)pushed, 0)
+                                         : ps_eventq_push(&q, at, (uint32_t)pushed, 0);
+            CHECK(rc == 0);
+            pushed++;
+        } else {
+            /* the expected: the earliest pending, the first pushed among equals */
+            int want = -1;
+            for (int i = 0; i < pushed; i++)
+                if (!done[i] && (want < 0 || t[i] < t[want])) want = i;
+            ps_qent e;
+            CHECK(ps_eventq_pop(&q, &e) == 0);
+            if ((int)e.id != want && !bad++)
+                CHECK((int)e.id == want, "pop %d: event %u (t %g), expected %d (t %g)", popped, e.id, e.t, want,
+                      t[want]);
+            done[e.id] = 1;
+            now = e.t;
+            popped++;
+        }
+    }
+    ps_qent e;
+    CHECK(ps_eventq_pop(&q, &e) == -1, "empty at the end");
+    int grown = 0;
+    for (int L = 0; L < PS_EVENTQ_LANES; L++) grown += q.lane[L].cap > 64;
+    CHECK(grown > 0, "no lane grew past its first size: the test does not reach the growth");
+    ps_eventq_free(&q);
 }
