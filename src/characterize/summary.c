@@ -591,15 +591,16 @@ static const char *not_firm(char *b, size_t n, const json_t *pr)
                          "taken while other processes kept the machine busy)", k);
     if (o > 0)
         ps_bufadd(b, n, &w, "; %lld of them measured while the link was in another state than the probe saw (the "
-                         "8-byte half round trip 1.5 times the model's, or 1/1.5 of it)", o);
+                         "8-byte half round trip %g times the model's, or 1/%g of it)", o, PS_COMPARE_LATENCY,
+                  PS_COMPARE_LATENCY);
     if (m > 0)
         ps_bufadd(b, n, &w, "; %lld of them measured while the machine's speed moved (the calibration run, repeated "
-                         "after the measured runs, took 1.1 times its seconds per flop or more, or 1/1.1 of them or "
-                         "less)", m);
+                         "after the measured runs, took %g times its seconds per flop or more, or 1/%g of them or "
+                         "less)", m, PS_COMPARE_SPEED, PS_COMPARE_SPEED);
     if (c > 0)
-        ps_bufadd(b, n, &w, "; in %lld of them the computation took 1.1 times its priced time or more with ranks "
+        ps_bufadd(b, n, &w, "; in %lld of them the computation took %g times its priced time or more with ranks "
                          "sharing a node (caches, memory bandwidth or the host's processors shared: a slowdown the "
-                         "1-rank price cannot see)", c);
+                         "1-rank price cannot see)", c, 1 + PS_COMPARE_SHARED);
     if (d > 0)
         ps_bufadd(b, n, &w, "; %lld of them priced by a calibration the prediction itself doubts", d);
     return b;

@@ -27,15 +27,6 @@
  * fastest measured trial make it no firm reference (scale's conclusions
  * name them from 5%; at 10% of a 2-core machine a fifth of a core is gone). */
 #define PS_COMPARE_BUSY 0.10
-/* computation this much slower than predicted, with ranks sharing a node, is
- * named as the ranks slowing each other */
-#define PS_COMPARE_SHARED 0.10
-/* a run's 8-byte half round trip this many times the model's (or below its
- * inverse): the machine is in another state than when it was probed */
-#define PS_COMPARE_LATENCY 1.5
-/* the repeated calibration run's seconds per flop this many times the first's
- * (or below its inverse): the machine's speed moved during the comparison */
-#define PS_COMPARE_SPEED 1.10
 
 double ps_result_doc_time(json_t *doc)
 {

@@ -23,4 +23,16 @@ json_t *ps_compare_results(json_t *measured, json_t *predicted, FILE *out, char 
 /* The execution time a document reports: time.min (the best trial). */
 double ps_result_doc_time(json_t *doc);
 
+/* The thresholds by which a comparison names a point (the sentences that
+ * explain the names print them from here):
+ * computation this much slower than predicted, with ranks sharing a node, is
+ * named as the ranks slowing each other */
+#define PS_COMPARE_SHARED 0.10
+/* a run's 8-byte half round trip this many times the model's (or below its
+ * inverse): the machine is in another state than when it was probed */
+#define PS_COMPARE_LATENCY 1.5
+/* the repeated calibration run's seconds per flop this many times the first's
+ * (or below its inverse): the machine's speed moved during the comparison */
+#define PS_COMPARE_SPEED 1.10
+
 #endif
