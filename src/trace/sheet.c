@@ -287,7 +287,9 @@ typedef struct qlog {
 
 #define QBLK_FIRST 48       /* a rank with few messages takes little */
 #define QBLK_MAX   4080
-#define QSLAB      ((size_t)2 << 20)
+/* slabs double from 64 KB (a small simulation zeroes no 2 MB page) to 2 MB */
+#define QSLAB_FIRST ((size_t)64 << 10)
+#define QSLAB_MAX   ((size_t)2 << 20)
 
 /* A slab's first bytes link it to the one cut before it. */
 typedef struct qslab {
@@ -343,15 +345,18 @@ void ps_sheet_acc_free(ps_sheet_acc *a)
 }
 
 /* A block of cap bytes for a log, cut from the latest slab (a new one,
- * given 2 MB pages where the kernel can, when it is full). */
+ * twice the size up to 2 MB, given 2 MB pages where the kernel can, when it
+ * is full). */
 static qblk *qblk_new(ps_sheet_acc *a, uint32_t cap)
 {
     size_t need = (sizeof(qblk) + cap + 15) & ~(size_t)15;
     if (!a->slab || a->slab->size - a->slab_used < need) {
-        qslab *sl = ps_map_huge(QSLAB);
+        size_t size = !a->slab ? QSLAB_FIRST : a->slab->size >= QSLAB_MAX / 2 ? QSLAB_MAX : 2 * a->slab->size;
+        PS_ASSERT(need + sizeof(qslab) + 15 <= size);
+        qslab *sl = ps_map_huge(size);
         if (!sl) return NULL;
         sl->prev = a->slab;
-        sl->size = QSLAB;
+        sl->size = size;
         a->slab = sl;
         a->slab_used = (sizeof(qslab) + 15) & ~(size_t)15;
     }
@@ -418,8 +423,9 @@ int ps_sheet_acc_event(ps_sheet_acc *a, int r, const ps_event *e, double send_t0
 static int acc_queue(const qlog *q, double gb, double ge, ps_rank_sheet *rs)
 {
     size_t n = q->n, i = 0;
-    double *a = malloc((n ? 2 * n : 1) * sizeof *a), *b = a + n;
+    double *a = malloc((n ? 2 * n : 1) * sizeof *a);
     if (!a) return -1;
+    double *b = a + n;
     uint64_t ks = 0, ke = 0;
     for (const qblk *k = q->head; k; k = k->next) {
         const uint8_t *p = k->b, *end = k->b + k->used;
