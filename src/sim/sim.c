@@ -441,8 +441,9 @@ static inline void prefetch_event(const sim *S, const ps_qent *e)
     }
 }
 
-/* The lanes hold the coming events in time order: a few pops ahead, those
- * of the ranks stepping next.  Their rank records (AHEAD_RANK pops ahead),
+/* The lanes hold the coming events in time order: a few places on in a
+ * lane (more pops than that, the heap and the other lanes between), those
+ * of the ranks stepping next.  Their rank records (AHEAD_RANK places on),
  * then the instructions and messages those records point at (AHEAD), are
  * fetched early enough for memory to answer (one event ahead, as
  * prefetch_event does, is not).  4 and 8 were faster than 8 and 16 or 16

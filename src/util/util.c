@@ -419,7 +419,8 @@ double ps_key_double(uint64_t k)
     return x;
 }
 
-/* Sorts in the keys' order (so -0 before +0, whichever size), by a
+/* Sorts in the keys' order (so -0 before +0, whichever size; only the
+ * fallback when memory runs out takes them as equal), by a
  * least-significant-byte-first radix sort of the keys: eight
  * counting passes at most, and none for a byte that all keys share (the
  * high bytes of times in one run mostly are).  A compared sort calls its
