@@ -44,14 +44,12 @@ int ps_eventq_grow(ps_eventq *q)
 int ps_eventq_lane_grow(ps_lane *l)
 {
     size_t nc = l->cap ? l->cap * 2 : 64;
-    ps_qent *b = l->b ? mremap(l->b, l->cap * sizeof *b, nc * sizeof *b, MREMAP_MAYMOVE)
-                      : ps_map_huge(nc * sizeof *b);
-    if (!b || b == MAP_FAILED) return -1;
+    ps_qent *b = ps_remap_huge(l->b, l->cap * sizeof *b, nc * sizeof *b);
+    if (!b) return -1;
     /* full: its entries run from head to the old end, then from 0 to head;
      * the second part moves past the old end, where they continue */
     PS_ASSERT(l->n == l->cap);
     memcpy(b + l->cap, b, l->head * sizeof *b);
-    if (nc * sizeof *b >= ((size_t)2 << 20)) madvise(b, nc * sizeof *b, MADV_HUGEPAGE);
     l->b = b;
     l->cap = nc;
     PS_ASSERT((nc & (nc - 1)) == 0);   /* positions wrap with a mask */

@@ -267,17 +267,7 @@ static uint32_t msg_new(sim *S)
             if (nf) S->freestk = nf;
             /* mapped pages, grown in place by mremap: page aligned, and no old and
              * new pool side by side (a million records in flight are 64 MB) */
-            if (nf) {
-                void *p = S->pool ? mremap(S->pool, (size_t)S->cappool * sizeof *np, (size_t)nc * sizeof *np,
-                                           MREMAP_MAYMOVE)
-                                  : mmap(NULL, (size_t)nc * sizeof *np, PROT_READ | PROT_WRITE,
-                                         MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-                if (p != MAP_FAILED) {
-                    np = p;
-                    if ((size_t)nc * sizeof *np >= ((size_t)2 << 20))
-                        madvise(p, (size_t)nc * sizeof *np, MADV_HUGEPAGE);
-                }
-            }
+            if (nf) np = ps_remap_huge(S->pool, (size_t)S->cappool * sizeof *np, (size_t)nc * sizeof *np);
             if (!np) {
                 S->oom = 1;
                 return NIL;

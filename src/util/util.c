@@ -404,6 +404,15 @@ void *ps_map_huge(size_t bytes)
     return p;
 }
 
+void *ps_remap_huge(void *p, size_t old, size_t bytes)
+{
+    if (!p) return ps_map_huge(bytes);
+    void *q = mremap(p, old, bytes, MREMAP_MAYMOVE);
+    if (q == MAP_FAILED) return NULL;
+    if (bytes >= ((size_t)2 << 20)) madvise(q, bytes, MADV_HUGEPAGE);
+    return q;
+}
+
 uint64_t ps_double_key(double x)
 {
     uint64_t u;

@@ -116,6 +116,10 @@ extern const char *const ps_cache_level_names[PS_CACHE_LEVELS];
  * page fault (~10 us in a VM).  The kernel gives them where it can
  * (transparent huge pages, "madvise").  NULL when mapping fails. */
 void *ps_map_huge(size_t bytes);
+/* Such a mapping (p of old bytes; NULL: none yet) grown to bytes in place
+ * where the kernel can, else moved without a copy of the pages (mremap):
+ * only the memory added is touched.  NULL when it fails (p then stays). */
+void *ps_remap_huge(void *p, size_t old, size_t bytes);
 
 /* Sorting and order statistics of doubles (the array is sorted in place). */
 void   ps_sort_doubles(double *v, size_t n);
