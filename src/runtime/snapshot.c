@@ -51,6 +51,7 @@
 #define STACK_SIZE   (256UL << 10)
 #define MAX_RANGES   4096
 #define MAX_FDS      4096
+#define MAX_ID_FDS   64           /* the snapshot's descriptors compared by identity */
 #define MAX_PAGES    (1UL << 24)  /* 64 GiB of writable mappings at 4 KiB */
 
 typedef struct {
@@ -79,10 +80,10 @@ typedef struct {
     void            *brk;
     unsigned char    fds[MAX_FDS / 8];
     int              nfd;                /* the snapshot's descriptors, what each was */
-    int              fd_no[64];
-    dev_t            fd_dev[64];
-    ino_t            fd_ino[64];
-    int              fd_fl[64];
+    int              fd_no[MAX_ID_FDS];
+    dev_t            fd_dev[MAX_ID_FDS];
+    ino_t            fd_ino[MAX_ID_FDS];
+    int              fd_fl[MAX_ID_FDS];
     struct sigaction sa[NSIG];
     unsigned char    sa_ok[NSIG];
     stack_t          altstack;
@@ -316,7 +317,7 @@ static int fds_identity(snap_ctl *c, int check)
     int n = 0;
     for (int fd = 0; fd < MAX_FDS; fd++) {
         if (!(c->fds[fd / 8] & (1u << (fd % 8)))) continue;
-        if (n >= 64) return -1;
+        if (n >= MAX_ID_FDS) return -1;
         struct stat st;
         int fl = fcntl(fd, F_GETFL);
         if (fstat(fd, &st) || fl < 0) return -1;
