@@ -19,8 +19,8 @@ work=$(mktemp -d /tmp/ps_sim_speed.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 drv=$work/sim_speed
 cc -O2 -std=c17 -D_GNU_SOURCE -I"$src/include" -I"$src/src" "$src/bench/sim_speed.c" "$src"/src/sim/sim.c \
-    "$src"/src/sim/stream.c "$src"/src/sim/eventq.c "$src"/src/sim/machine.c "$src"/src/trace/*.c \
-    "$src"/src/util/*.c -linih -ljansson -lm -o "$drv"
+    "$src"/src/sim/stream.c "$src"/src/sim/eventq.c "$src"/src/sim/machine.c "$src"/src/sim/sheet_feed.c "$src"/src/trace/*.c \
+    "$src"/src/util/*.c -linih -ljansson -lm -pthread -o "$drv"
 m=$src/machines/sp2.ini
 echo "machine: $(uname -srm); $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'); $(nproc) cores; load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "model: $m"

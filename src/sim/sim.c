@@ -19,6 +19,7 @@
 #include "sim/sim.h"
 
 #include <math.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +28,7 @@
 
 #include "parscope/parscope.h"
 #include "sim/eventq.h"
+#include "sim/sheet_feed.h"
 #include "util/assert.h"
 #include "util/util.h"
 
@@ -154,6 +156,7 @@ typedef struct sim {
     int              *cp_rank;
     ps_trace         *tr;
     ps_sheet_acc     *sh;       /* the result sheet, built as events happen (no trace needed) */
+    ps_sheet_feed    *feed;     /* ... on a thread of its own, or NULL (sheet_feed.h) */
     int               oom;
     char             *err;
     size_t            errlen;
@@ -244,6 +247,7 @@ static void sim_free(sim *S)
     free(S->cp_rank);
     free(S->rk);
     if (S->pool) munmap(S->pool, (size_t)S->cappool * sizeof *S->pool);
+    ps_sheet_feed_stop(S->feed);
     ps_sheet_acc_free(S->sh);
     free(S->freestk);
     if (S->ch) munmap(S->ch, S->chcap * sizeof *S->ch);
@@ -466,7 +470,8 @@ static inline void prefetch_lanes(const sim *S)
 static void tr_put(sim *S, int rank, const ps_event *e, double sent0)
 {
     if (S->tr && ps_trace_push(S->tr, rank, e)) S->oom = 1;
-    if (S->sh && ps_sheet_acc_event(S->sh, rank, e, sent0)) S->oom = 1;
+    if (S->sh && (S->feed ? ps_sheet_feed_event(S->feed, rank, e, sent0) : ps_sheet_acc_event(S->sh, rank, e, sent0)))
+        S->oom = 1;
 }
 
 static void tr_event(sim *S, int rank, uint8_t kind, int construct, double t0, double t1, int peer, int tag,
@@ -1353,6 +1358,20 @@ static void deadlock_report(sim *S, double t)
 
 /* ---- driver ---------------------------------------------------------------- */
 
+/* A thread costs tens of microseconds to start and a second processor to
+ * pay off: streams of 1 MB (~100,000 events) and more. */
+#define SHEET_THREAD_BYTES ((size_t)1 << 20)
+
+static int sheet_on_thread(const ps_sim_opts *o, const ps_streams *s)
+{
+    if (o->sheet_thread) return o->sheet_thread > 0;
+    size_t bytes = 0;
+    for (int i = 0; i < s->nranks; i++) bytes += s->len[i];
+    if (bytes < SHEET_THREAD_BYTES) return 0;
+    cpu_set_t cpus;
+    return sched_getaffinity(0, sizeof cpus, &cpus) == 0 && CPU_COUNT(&cpus) > 1;
+}
+
 int ps_simulate(const ps_streams *s, const ps_machine *m, const ps_sim_opts *o, ps_sim_result *r, char *err,
                 size_t errlen)
 {
@@ -1417,6 +1436,7 @@ int ps_simulate(const ps_streams *s, const ps_machine *m, const ps_sim_opts *o, 
         for (size_t i = 0; i < S.chcap; i++) S.ch[i].head = NIL;
     if (!r->rank || !S.rk || !S.ch || ps_eventq_init(&S.q, (size_t)S.P + 64)) goto oom;
     if (o->build_sheet && !(S.sh = ps_sheet_acc_new(S.P))) goto oom;
+    if (S.sh && sheet_on_thread(o, s)) S.feed = ps_sheet_feed_start(S.sh);   /* NULL: built here */
     if (o->build_trace) {
         if (!(S.tr = ps_trace_new(S.P))) goto oom;
         if (ps_trace_set_constructs(S.tr, (const char *const *)s->constructs, s->nconstructs)) goto oom;
@@ -1481,7 +1501,10 @@ int ps_simulate(const ps_streams *s, const ps_machine *m, const ps_sim_opts *o, 
         size_t np = S.P > 0 ? (size_t)S.P : 1;
         double *tb = calloc(np, sizeof *tb), *te = calloc(np, sizeof *te);
         for (int i = 0; te && i < S.P; i++) te[i] = r->rank[i].end;
-        int bad = !tb || !te || ps_sheet_acc_finish(S.sh, tb, te, &r->sheet);
+        int bad = ps_sheet_feed_stop(S.feed) || !tb || !te;
+        S.feed = NULL;
+        if (bad) ps_sheet_acc_free(S.sh);
+        else bad = ps_sheet_acc_finish(S.sh, tb, te, &r->sheet);
         S.sh = NULL;
         free(tb);
         free(te);

@@ -31,6 +31,9 @@ typedef struct ps_sim_opts {
     int    bus;           /* -1: the machine's network type, 0 nobus, 1 bus */
     int    build_trace;   /* fill result.trace */
     int    build_sheet;   /* fill result.sheet as the simulation runs (default 1; no trace needed) */
+    int    sheet_thread;  /* the sheet built on a second thread (sheet_feed.h): 0 when the streams
+                             are large and a second processor is there (default), 1 always, -1 never;
+                             the same sheet either way */
     double work_flop_time;/* seconds per flop for \WORK instructions (construct WORK); 0 = flop_time */
     /* seconds per flop by construct id (the streams' table), from a calibration run; 0 or
      * beyond n = the machine model's price */

@@ -10,7 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
+#include "sim/sheet_feed.h"
 #include "sim/sim.h"
 #include "sim/stream.h"
 #include "trace/sheet.h"
@@ -86,6 +88,19 @@ static char *program(int P, int rounds)
     return t;
 }
 
+/* The same sheet to the bit: built on the simulation's thread and on one of
+ * its own (sheet_feed.h) from the same events in the same order. */
+static void identical_sheet(const ps_sheet *a, const ps_sheet *b)
+{
+    ps_sheet x = *a, y = *b;
+    x.rank = y.rank = NULL;
+    CHECK(memcmp(&x, &y, sizeof x) == 0, "sheets differ: time %.17g / %.17g, average queue %.17g / %.17g", x.time,
+          y.time, x.avg_queue, y.avg_queue);
+    for (int r = 0; r < a->nranks && r < b->nranks; r++)
+        CHECK(memcmp(&a->rank[r], &b->rank[r], sizeof a->rank[r]) == 0, "rank %d differs: idle %.17g / %.17g", r,
+              a->rank[r].idle, b->rank[r].idle);
+}
+
 static void check_program(const ps_machine *m, int P, int rounds)
 {
     char err[512], *text = program(P, rounds);
@@ -108,8 +123,20 @@ static void check_program(const ps_machine *m, int P, int rounds)
     o.build_trace = 0;
     ps_sim_result r2;
     CHECK(ps_simulate(s, m, &o, &r2, err, sizeof err) == 0 && r2.has_sheet && !r2.trace);
+    /* built on a thread of its own, and never: the same sheet */
+    ps_sim_result r3, r4;
+    o.sheet_thread = 1;
+    CHECK(ps_simulate(s, m, &o, &r3, err, sizeof err) == 0 && r3.has_sheet);
+    o.sheet_thread = -1;
+    CHECK(ps_simulate(s, m, &o, &r4, err, sizeof err) == 0 && r4.has_sheet);
+    if (r2.has_sheet && r3.has_sheet && r4.has_sheet) {
+        identical_sheet(&r3.sheet, &r4.sheet);
+        identical_sheet(&r2.sheet, &r4.sheet);
+    }
     ps_streams_free(s);
     ps_sim_result_free(&r2);
+    ps_sim_result_free(&r3);
+    ps_sim_result_free(&r4);
 }
 
 static ps_machine load(const char *path_or_text, int text)
@@ -204,4 +231,49 @@ TEST_IMPL(sheet_queue_out_of_order)
     acc_queue_of(N, st, en, te, &mx, &avg);
     CHECK(mx == want_mx && fabs(avg - area / te) < 1e-9 * area, "most %d, average %.12g: %d and %.12g expected", mx,
           avg, want_mx, area / te);
+}
+
+/* The feed's ring (2048 events) run round many times, its thread left to
+ * sleep and woken again, against the same events added directly: 200,000
+ * events of 64 ranks, a receive's send starting before or after it, and
+ * pauses now and then longer than the thread waits before it sleeps. */
+TEST_IMPL(sheet_on_a_thread)
+{
+    enum { P = 64, N = 200000 };
+    ps_sheet_acc *direct = ps_sheet_acc_new(P), *fed = ps_sheet_acc_new(P);
+    CHECK(direct && fed);
+    ps_sheet_feed *f = fed ? ps_sheet_feed_start(fed) : NULL;
+    CHECK(f != NULL, "no thread started");
+    if (!direct || !f) return;
+    double clock[P] = {0};
+    uint32_t x = 12345;
+    for (int i = 0; i < N; i++) {
+        x = x * 1103515245u + 12345u;
+        int r = (int)(x >> 8) % P;
+        double d = (double)((x >> 4) % 1000) * 1e-7;
+        static const uint8_t kinds[] = {PS_EV_SEND, PS_EV_RECV, PS_EV_RECV, PS_EV_COMPUTE, PS_EV_DATA, PS_EV_BARRIER};
+        ps_event e = {.t0 = clock[r], .t1 = clock[r] + d, .bytes = x % 100000, .peer = (r + 1) % P,
+                      .tag = (x >> 20) % 7 == 0 ? -5 : 3, .kind = kinds[(x >> 12) % 6]};
+        double sent0 = e.kind == PS_EV_RECV ? clock[r] + d * ((double)((x >> 16) % 5) - 2) / 2 : NAN;
+        clock[r] += d;
+        CHECK(ps_sheet_acc_event(direct, r, &e, sent0) == 0);
+        CHECK(ps_sheet_feed_event(f, r, &e, sent0) == 0);
+        if (i % 50000 == 49999) {
+            struct timespec nap = {0, 20 * 1000 * 1000};
+            nanosleep(&nap, NULL);
+        }
+    }
+    CHECK(ps_sheet_feed_stop(f) == 0);
+    double tb[P], te[P];
+    for (int r = 0; r < P; r++) {
+        tb[r] = 0;
+        te[r] = clock[r];
+    }
+    ps_sheet a, b;
+    CHECK(ps_sheet_acc_finish(direct, tb, te, &a) == 0);
+    CHECK(ps_sheet_acc_finish(fed, tb, te, &b) == 0);
+    CHECK(a.messages_received > 0 && a.max_queue > 0);
+    identical_sheet(&a, &b);
+    ps_sheet_free(&a);
+    ps_sheet_free(&b);
 }
