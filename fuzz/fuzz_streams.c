@@ -16,7 +16,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     memcpy(text, data, size);
     text[size] = '\0';
     if (ps_streams_parse_text(text, "fuzz", &s, err, sizeof err) == 0) {
-        ps_streams_validate(s, err, sizeof err);
+        ps_streams_validate(s, NULL, err, sizeof err);
         ps_streams_free(s);
     } else if (!err[0]) {
         abort();
@@ -27,7 +27,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     err[0] = '\0';
     s = NULL;
     if (ps_streams_load(p, &s, err, sizeof err) == 0) {
-        ps_streams_validate(s, err, sizeof err);
+        ps_streams_validate(s, NULL, err, sizeof err);
         ps_streams_free(s);
     } else if (!err[0]) {
         abort();

@@ -347,8 +347,7 @@ static int predict_one(predict_ctx *c, int P, json_t **doc, ps_sim_result *res, 
     free(per_call);
     so.construct_flop_time = NULL;
     so.construct_flops_per_call = NULL;
-    ps_streams_stats st;
-    ps_streams_stats_get(s, &st);
+    ps_streams_stats st = res->streams;   /* counted when the simulation checked the streams */
     int nranks = s->nranks;
     char *meta = rc == 0 ? trace_meta(c, &so, nranks, s->meta) : NULL;
     ps_streams_free(s);

@@ -1381,7 +1381,7 @@ int ps_simulate(const ps_streams *s, const ps_machine *m, const ps_sim_opts *o, 
         o = &defaults;
     }
     memset(r, 0, sizeof *r);
-    if (ps_streams_validate(s, err, errlen)) return -1;
+    if (ps_streams_validate(s, &r->streams, err, errlen)) return -1;
     sim S = {.s = s, .m = m, .o = *o, .r = r, .P = s->nranks, .bus_head = NIL,
              .bus_tail = NIL, .err = err, .errlen = errlen};
     S.bus = o->bus >= 0 ? o->bus : m->bus;

@@ -68,6 +68,7 @@ typedef struct ps_sim_result {
     uint64_t     peak_in_flight;/* most message records alive at once */
     double       stretch;       /* oversubscription factor applied to CPU costs */
     double       unpriced_bytes;/* \DATA_MOVE bytes the model has no memory rate for (priced 0) */
+    ps_streams_stats streams;   /* the streams' counts, from their validation (set unless -1) */
     ps_sim_rank *rank;
     ps_trace    *trace;         /* when build_trace */
     ps_sheet     sheet;         /* the predicted trace's result sheet, when build_sheet and has_sheet */

@@ -279,10 +279,10 @@ static int walk(const ps_streams *s, ps_streams_stats *st, char *err, size_t err
     return 0;
 }
 
-int ps_streams_validate(const ps_streams *s, char *err, size_t errlen)
+int ps_streams_validate(const ps_streams *s, ps_streams_stats *st, char *err, size_t errlen)
 {
-    ps_streams_stats st;
-    return walk(s, &st, err, errlen);
+    ps_streams_stats own;
+    return walk(s, st ? st : &own, err, errlen);
 }
 
 int ps_streams_stats_get(const ps_streams *s, ps_streams_stats *st)

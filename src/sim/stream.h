@@ -50,22 +50,23 @@ int ps_streams_construct(ps_streams *s, const char *name);
 int ps_streams_load(const char *path, ps_streams **out, char *err, size_t errlen);
 int ps_streams_save(const ps_streams *s, const char *path, char *err, size_t errlen);
 
-/* Decodes everything once: every instruction valid, every peer a rank other
- * than the issuer, every WAITONE naming an issued request.  err names the
- * rank and instruction number. */
-int ps_streams_validate(const ps_streams *s, char *err, size_t errlen);
-
-/* Text form: see docs/PREDICT.md ("Writing streams by hand").  name is used
- * in messages ("ring.txt:4:7: ..."). */
-int  ps_streams_parse_text(const char *text, const char *name, ps_streams **out, char *err, size_t errlen);
-void ps_streams_write_text(const ps_streams *s, FILE *f);
-
 /* Totals, for reports and benchmarks. */
 typedef struct ps_streams_stats {
     uint64_t instructions, messages, bytes, encoded_bytes;
     double   flops;
 } ps_streams_stats;
 int ps_streams_stats_get(const ps_streams *s, ps_streams_stats *st);
+
+/* Decodes everything once: every instruction valid, every peer a rank other
+ * than the issuer, every WAITONE naming an issued request.  err names the
+ * rank and instruction number.  st (may be NULL): the totals, counted on
+ * the way (ps_streams_stats_get's). */
+int ps_streams_validate(const ps_streams *s, ps_streams_stats *st, char *err, size_t errlen);
+
+/* Text form: see docs/PREDICT.md ("Writing streams by hand").  name is used
+ * in messages ("ring.txt:4:7: ..."). */
+int  ps_streams_parse_text(const char *text, const char *name, ps_streams **out, char *err, size_t errlen);
+void ps_streams_write_text(const ps_streams *s, FILE *f);
 
 const char *ps_op_name(int op);
 
