@@ -233,10 +233,10 @@ TEST_IMPL(sheet_queue_out_of_order)
           avg, want_mx, area / te);
 }
 
-/* The feed's ring (2048 events) run round many times, its thread left to
- * sleep and woken again, against the same events added directly: 200,000
- * events of 64 ranks, a receive's send starting before or after it, and
- * pauses now and then longer than the thread waits before it sleeps. */
+/* The feed's ring (8192 events) run round many times, with pauses now and
+ * then that leave the thread asleep on an empty ring, against the same
+ * events added directly: 200,000 events of 64 ranks, a receive's send
+ * starting before or after it. */
 TEST_IMPL(sheet_on_a_thread)
 {
     enum { P = 64, N = 200000 };
