@@ -162,3 +162,29 @@ int ps_sheet_feed_stop(ps_sheet_feed *f)
     free(f);
     return failed ? -1 : 0;
 }
+
+typedef struct qjob {
+    ps_sheet_acc *a;
+    int           r0, r1;
+    const double *t_begin, *t_end;
+} qjob;
+
+static void *queues(void *arg)
+{
+    qjob *j = arg;
+    ps_sheet_acc_queues(j->a, j->r0, j->r1, j->t_begin, j->t_end);
+    return NULL;
+}
+
+void ps_sheet_feed_queues(ps_sheet_acc *a, int nranks, const double *t_begin, const double *t_end)
+{
+    qjob j = {.a = a, .r0 = 0, .r1 = ps_sheet_acc_split(a), .t_begin = t_begin, .t_end = t_end};
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    pthread_t th;
+    int rc = pthread_create(&th, NULL, queues, &j);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    ps_sheet_acc_queues(a, rc ? 0 : j.r1, nranks, t_begin, t_end);
+    if (!rc) pthread_join(th, NULL);
+}

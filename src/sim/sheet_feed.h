@@ -28,4 +28,11 @@ int ps_sheet_feed_event(ps_sheet_feed *f, int rank, const ps_event *e, double se
  * added. */
 int ps_sheet_feed_stop(ps_sheet_feed *f);
 
+/* The receivers' queue lengths of a's nranks ranks, the costly part of
+ * ps_sheet_acc_finish (a sort of every message's times), on two threads
+ * ahead of it, the ranks split where half of the messages are.  Where a
+ * thread cannot be started or memory runs out, ps_sheet_acc_finish does
+ * what is left. */
+void ps_sheet_feed_queues(ps_sheet_acc *a, int nranks, const double *t_begin, const double *t_end);
+
 #endif

@@ -1501,10 +1501,15 @@ int ps_simulate(const ps_streams *s, const ps_machine *m, const ps_sim_opts *o, 
         size_t np = S.P > 0 ? (size_t)S.P : 1;
         double *tb = calloc(np, sizeof *tb), *te = calloc(np, sizeof *te);
         for (int i = 0; te && i < S.P; i++) te[i] = r->rank[i].end;
+        int threads = S.feed != NULL;
         int bad = ps_sheet_feed_stop(S.feed) || !tb || !te;
         S.feed = NULL;
-        if (bad) ps_sheet_acc_free(S.sh);
-        else bad = ps_sheet_acc_finish(S.sh, tb, te, &r->sheet);
+        if (bad) {
+            ps_sheet_acc_free(S.sh);
+        } else {
+            if (threads) ps_sheet_feed_queues(S.sh, S.P, tb, te);
+            bad = ps_sheet_acc_finish(S.sh, tb, te, &r->sheet);
+        }
         S.sh = NULL;
         free(tb);
         free(te);

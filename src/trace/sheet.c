@@ -283,6 +283,7 @@ typedef struct qlog {
     size_t   n;
     uint64_t last_start, last_end;
     int      starts_sorted, ends_sorted;   /* 0 once a value came before the one it follows */
+    int      done;                         /* its figures are in the rank's sheet (ps_sheet_acc_queues) */
 } qlog;
 
 #define QBLK_FIRST 48       /* a rank with few messages takes little */
@@ -461,15 +462,43 @@ static int acc_queue(const qlog *q, double gb, double ge, ps_rank_sheet *rs)
     return 0;
 }
 
+/* The timed interval: the earliest rank's start to the latest one's end. */
+static void span(int P, const double *t_begin, const double *t_end, double *gb, double *ge)
+{
+    *gb = INFINITY;
+    *ge = -INFINITY;
+    for (int r = 0; r < P; r++) {
+        if (t_begin[r] < *gb) *gb = t_begin[r];
+        if (t_end[r] > *ge) *ge = t_end[r];
+    }
+}
+
+int ps_sheet_acc_split(const ps_sheet_acc *a)
+{
+    size_t total = 0, half = 0;
+    for (int r = 0; r < a->nranks; r++) total += a->queue[r].n;
+    int r = 0;
+    while (r < a->nranks && 2 * half < total) half += a->queue[r++].n;
+    return r;
+}
+
+int ps_sheet_acc_queues(ps_sheet_acc *a, int r0, int r1, const double *t_begin, const double *t_end)
+{
+    double gb, ge;
+    span(a->nranks, t_begin, t_end, &gb, &ge);
+    for (int r = r0; r < r1; r++) {
+        if (acc_queue(&a->queue[r], gb, ge, &a->rank[r])) return -1;
+        a->queue[r].done = 1;
+    }
+    return 0;
+}
+
 int ps_sheet_acc_finish(ps_sheet_acc *a, const double *t_begin, const double *t_end, ps_sheet *s)
 {
     memset(s, 0, sizeof *s);
     int P = a->nranks;
-    double gb = INFINITY, ge = -INFINITY;
-    for (int r = 0; r < P; r++) {
-        if (t_begin[r] < gb) gb = t_begin[r];
-        if (t_end[r] > ge) ge = t_end[r];
-    }
+    double gb, ge;
+    span(P, t_begin, t_end, &gb, &ge);
     /* events outside the timed interval would have needed clipping */
     if (P && (a->lo < gb || a->hi > ge)) {
         ps_sheet_acc_free(a);
@@ -501,7 +530,7 @@ int ps_sheet_acc_finish(ps_sheet_acc *a, const double *t_begin, const double *t_
             idle += clip(last_enter[k], b0, b1) - b0;
         }
         close_rank(s, &s->rank[r], t_begin[r], t_end[r], gb, ge, a->comm[r], idle, sums);
-        if (acc_queue(&a->queue[r], gb, ge, &s->rank[r])) {
+        if (!a->queue[r].done && acc_queue(&a->queue[r], gb, ge, &s->rank[r])) {
             free(last_enter);
             ps_sheet_acc_free(a);
             ps_sheet_free(s);

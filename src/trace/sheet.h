@@ -77,6 +77,14 @@ ps_sheet_acc *ps_sheet_acc_new(int nranks);
 int           ps_sheet_acc_event(ps_sheet_acc *a, int rank, const ps_event *e, double send_t0);
 /* Fills s and frees a (also on failure). */
 int           ps_sheet_acc_finish(ps_sheet_acc *a, const double *t_begin, const double *t_end, ps_sheet *s);
+/* The most costly part of finishing, the receivers' queue lengths (their
+ * messages' times sorted), for ranks r0 to r1 - 1 ahead of
+ * ps_sheet_acc_finish, which then leaves them be: two threads may take two
+ * ranges apart once every event is in.  -1: out of memory (finish does
+ * those ranks again).  ps_sheet_acc_split: the rank where half of the
+ * messages have gone before. */
+int           ps_sheet_acc_queues(ps_sheet_acc *a, int r0, int r1, const double *t_begin, const double *t_end);
+int           ps_sheet_acc_split(const ps_sheet_acc *a);
 void          ps_sheet_acc_free(ps_sheet_acc *a);
 /* The sheet as text, the seed's two pages: evaluated problem (workload with
  * its structural and runtime parameters), hardware, main results, the

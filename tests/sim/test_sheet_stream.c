@@ -234,9 +234,9 @@ TEST_IMPL(sheet_queue_out_of_order)
 }
 
 /* The feed's ring (8192 events) run round many times, with pauses now and
- * then that leave the thread asleep on an empty ring, against the same
- * events added directly: 200,000 events of 64 ranks, a receive's send
- * starting before or after it. */
+ * then that leave the thread asleep on an empty ring, and the queues
+ * finished on two threads, against the same events added directly: 200,000
+ * events of 64 ranks, a receive's send starting before or after it. */
 TEST_IMPL(sheet_on_a_thread)
 {
     enum { P = 64, N = 200000 };
@@ -269,6 +269,10 @@ TEST_IMPL(sheet_on_a_thread)
         tb[r] = 0;
         te[r] = clock[r];
     }
+    /* the queues on two threads, split where half of the messages are */
+    int split = ps_sheet_acc_split(fed);
+    CHECK(split > 0 && split < P, "split at rank %d of %d", split, P);
+    ps_sheet_feed_queues(fed, P, tb, te);
     ps_sheet a, b;
     CHECK(ps_sheet_acc_finish(direct, tb, te, &a) == 0);
     CHECK(ps_sheet_acc_finish(fed, tb, te, &b) == 0);
