@@ -7,6 +7,8 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -230,10 +232,10 @@ int ps_streams_save(const ps_streams *s, const char *path, char *err, size_t err
 
 /* ---- validation and statistics ---------------------------------------- */
 
-static int walk(const ps_streams *s, ps_streams_stats *st, char *err, size_t errlen)
+/* Ranks r0 to r1 - 1, their totals added to st. */
+static int walk_ranks(const ps_streams *s, int r0, int r1, ps_streams_stats *st, char *err, size_t errlen)
 {
-    memset(st, 0, sizeof *st);
-    for (int r = 0; r < s->nranks; r++) {
+    for (int r = r0; r < r1; r++) {
         ps_insn_ctx c = {.rank = r};
         if (!s->data[r] || !s->len[r]) continue;
         const uint8_t *p = s->data[r], *end = p + s->len[r];
@@ -276,6 +278,58 @@ static int walk(const ps_streams *s, ps_streams_stats *st, char *err, size_t err
         }
         st->instructions += k;
     }
+    return 0;
+}
+
+typedef struct walk_job {
+    const ps_streams *s;
+    int               r0, r1, rc;
+    ps_streams_stats  st;
+    char              err[512];
+} walk_job;
+
+static void *walk_thread(void *arg)
+{
+    walk_job *j = arg;
+    j->rc = walk_ranks(j->s, j->r0, j->r1, &j->st, j->err, sizeof j->err);
+    return NULL;
+}
+
+/* Large streams (a million instructions and more) are decoded on two
+ * threads, the ranks split where half of the bytes are; the first error in
+ * rank order is the one reported, as one thread would. */
+#define WALK_THREADS_BYTES ((size_t)4 << 20)
+
+static int walk(const ps_streams *s, ps_streams_stats *st, char *err, size_t errlen)
+{
+    memset(st, 0, sizeof *st);
+    size_t total = 0, half = 0;
+    for (int r = 0; r < s->nranks; r++) total += s->data[r] ? s->len[r] : 0;
+    if (total < WALK_THREADS_BYTES) return walk_ranks(s, 0, s->nranks, st, err, errlen);
+    walk_job j = {.s = s, .r1 = s->nranks};
+    while (j.r0 < s->nranks && 2 * half < total) {
+        half += s->data[j.r0] ? s->len[j.r0] : 0;
+        j.r0++;
+    }
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    pthread_t th;
+    int started = pthread_create(&th, NULL, walk_thread, &j) == 0;
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (!started) return walk_ranks(s, 0, s->nranks, st, err, errlen);
+    int rc = walk_ranks(s, 0, j.r0, st, err, errlen);
+    pthread_join(th, NULL);
+    if (rc) return rc;
+    if (j.rc) {
+        ps_seterr(err, errlen, "%s", j.err);
+        return j.rc;
+    }
+    st->instructions += j.st.instructions;
+    st->messages += j.st.messages;
+    st->bytes += j.st.bytes;
+    st->encoded_bytes += j.st.encoded_bytes;
+    st->flops += j.st.flops;
     return 0;
 }
 

@@ -459,6 +459,50 @@ TEST_IMPL(many_channels)
     ps_streams_free(s);
 }
 
+/* Streams of several megabytes are checked on two threads: the same totals
+ * as counted here, and the first bad instruction in rank order reported,
+ * whichever half of the ranks it is in. */
+static ps_streams *large_streams(int P, int K, int bad1, int bad2)
+{
+    ps_streams *s = ps_streams_new(P);
+    for (int r = 0; r < P; r++)
+        for (int k = 0; k < K; k++) {
+            ps_insn in = k % 2 ? (ps_insn){.op = PS_OP_SEND, .peer = (r + 1) % P, .tag = 1, .n = 64}
+                               : (ps_insn){.op = PS_OP_WORK, .n = 1000 + (uint64_t)r};
+            if ((r == bad1 || r == bad2) && k == K - 7) in = (ps_insn){.op = PS_OP_SEND, .peer = r, .tag = 1, .n = 8};
+            CHECK(ps_streams_append(s, r, &in) == 0);
+        }
+    return s;
+}
+
+TEST_IMPL(validate_large)
+{
+    enum { P = 64, K = 40000 };
+    ps_streams *s = large_streams(P, K, -1, -1);
+    ps_streams_stats st;
+    char err[256] = "";
+    size_t bytes = 0;
+    for (int r = 0; r < P; r++) bytes += s->len[r];
+    CHECK(bytes >= ((size_t)4 << 20), "%zu bytes: too few for two threads", bytes);
+    CHECK(ps_streams_validate(s, &st, err, sizeof err) == 0, "%s", err);
+    double flops = 0;
+    for (int r = 0; r < P; r++) flops += (double)(K / 2) * (1000 + r);
+    CHECK(st.instructions == (uint64_t)P * K && st.messages == (uint64_t)P * K / 2 &&
+              st.bytes == (uint64_t)P * K / 2 * 64 && st.encoded_bytes == bytes && st.flops == flops,
+          "%llu instructions, %llu messages, %llu bytes, %g flops", (unsigned long long)st.instructions,
+          (unsigned long long)st.messages, (unsigned long long)st.bytes, st.flops);
+    ps_streams_free(s);
+    /* one bad instruction in the second half, then one in each */
+    s = large_streams(P, K, 50, -1);
+    CHECK(ps_streams_validate(s, &st, err, sizeof err) == -1);
+    CHECK(strstr(err, "rank 50: instruction 39994: SEND partner 50 is the rank itself") != NULL, "%s", err);
+    ps_streams_free(s);
+    s = large_streams(P, K, 3, 50);
+    CHECK(ps_streams_validate(s, &st, err, sizeof err) == -1);
+    CHECK(strstr(err, "rank 3: instruction 39994:") != NULL, "%s", err);
+    ps_streams_free(s);
+}
+
 /* The event queue pops in (time, insertion) order whichever container an
  * event went to: the heap, or a lane that takes it when it is not before
  * the lane's last and passes it on to the heap otherwise.  Lanes are rings
