@@ -16,9 +16,7 @@
  */
 #include "sim/sheet_feed.h"
 
-#include <pthread.h>
 #include <sched.h>
-#include <signal.h>
 #include <stdalign.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -26,6 +24,8 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <time.h>
+
+#include "sim/thread.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
@@ -114,13 +114,7 @@ ps_sheet_feed *ps_sheet_feed_start(ps_sheet_acc *a)
         free(f);
         return NULL;
     }
-    /* the thread takes no signal: the process's handlers run where they ran before */
-    sigset_t all, old;
-    sigfillset(&all);
-    pthread_sigmask(SIG_SETMASK, &all, &old);
-    int rc = pthread_create(&f->th, NULL, run, f);
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
-    if (rc) {
+    if (ps_thread_start(&f->th, run, f)) {
         free(f->ring);
         free(f);
         return NULL;
@@ -179,12 +173,8 @@ static void *queues(void *arg)
 void ps_sheet_feed_queues(ps_sheet_acc *a, int nranks, const double *t_begin, const double *t_end)
 {
     qjob j = {.a = a, .r0 = 0, .r1 = ps_sheet_acc_split(a), .t_begin = t_begin, .t_end = t_end};
-    sigset_t all, old;
-    sigfillset(&all);
-    pthread_sigmask(SIG_SETMASK, &all, &old);
     pthread_t th;
-    int rc = pthread_create(&th, NULL, queues, &j);
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    int rc = ps_thread_start(&th, queues, &j);
     ps_sheet_acc_queues(a, rc ? 0 : j.r1, nranks, t_begin, t_end);
     if (!rc) pthread_join(th, NULL);
 }

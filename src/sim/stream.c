@@ -7,8 +7,6 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <pthread.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -16,6 +14,7 @@
 #include <unistd.h>
 
 #include "parscope/parscope.h"
+#include "sim/thread.h"
 #include "trace/constructs.h"
 #include "util/util.h"
 
@@ -311,13 +310,8 @@ static int walk(const ps_streams *s, ps_streams_stats *st, char *err, size_t err
         half += s->data[j.r0] ? s->len[j.r0] : 0;
         j.r0++;
     }
-    sigset_t all, old;
-    sigfillset(&all);
-    pthread_sigmask(SIG_SETMASK, &all, &old);
     pthread_t th;
-    int started = pthread_create(&th, NULL, walk_thread, &j) == 0;
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
-    if (!started) return walk_ranks(s, 0, s->nranks, st, err, errlen);
+    if (ps_thread_start(&th, walk_thread, &j)) return walk_ranks(s, 0, s->nranks, st, err, errlen);
     int rc = walk_ranks(s, 0, j.r0, st, err, errlen);
     pthread_join(th, NULL);
     if (rc) return rc;

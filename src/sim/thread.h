@@ -1,0 +1,23 @@
+/*
+ * thread.h - the simulator's helper threads (the sheet's, the streams'
+ * check): started with every signal blocked, so that the process's handlers
+ * run on the thread they ran on before.
+ */
+#ifndef PS_SIM_THREAD_H
+#define PS_SIM_THREAD_H
+
+#include <pthread.h>
+#include <signal.h>
+
+/* 0, or pthread_create's error (then no thread: do the work here) */
+static inline int ps_thread_start(pthread_t *th, void *(*fn)(void *), void *arg)
+{
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    int rc = pthread_create(th, NULL, fn, arg);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    return rc;
+}
+
+#endif
