@@ -5,14 +5,15 @@
  * of events, one cache line each.  The producer tells the thread how far it
  * has written every PUBLISH events, the thread tells the producer how far it
  * has read as often: each side writes a shared line once per PUBLISH events,
- * not once per event.  The producer never makes a system call: a thread that
- * finds the ring empty polls it a little, then sleeps NAP and looks again,
- * instead of waiting to be woken (a wake-up is a system call for the
- * producer and, in a VM, an interrupt between processors: waking the thread
- * every thousand events cost more than the sheet saved on a ring of 1024
- * ranks).  The ring holds what the fastest simulation makes in several NAPs
- * (~40 ns an event), so the producer finds it full only if the thread was
- * kept from running; it then polls, yielding the processor.
+ * not once per event.  The producer makes no system call while the ring has
+ * room: a thread that finds the ring empty polls it a little, then sleeps
+ * NAP and looks again, instead of waiting to be woken (a wake-up is a system
+ * call for the producer and, in a VM, an interrupt between processors:
+ * waking the thread every thousand events cost more than the sheet saved on
+ * a ring of 1024 ranks).  The ring holds what the fastest simulation makes
+ * in several NAPs (~40 ns an event), so the producer finds it full only if
+ * the thread was kept from running; it then polls, and then yields the
+ * processor.
  */
 #include "sim/sheet_feed.h"
 
@@ -92,7 +93,7 @@ static void *run(void *arg)
             }
             if ((t & (PUBLISH - 1)) == PUBLISH - 1) atomic_store_explicit(&f->consumed, t + 1, memory_order_release);
         }
-        atomic_store_explicit(&f->consumed, t, memory_order_release);
+        if (t & (PUBLISH - 1)) atomic_store_explicit(&f->consumed, t, memory_order_release);
     }
     return NULL;
 }

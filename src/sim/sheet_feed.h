@@ -30,9 +30,9 @@ int ps_sheet_feed_stop(ps_sheet_feed *f);
 
 /* The receivers' queue lengths of a's nranks ranks, the costly part of
  * ps_sheet_acc_finish (a sort of every message's times), on two threads
- * ahead of it, the ranks split where half of the messages are.  Where a
- * thread cannot be started or memory runs out, ps_sheet_acc_finish does
- * what is left. */
+ * ahead of it, the ranks split where half of the messages are.  Where no
+ * thread can be started, all of them here; the ranks that ran out of memory,
+ * if any, are left to ps_sheet_acc_finish. */
 void ps_sheet_feed_queues(ps_sheet_acc *a, int nranks, const double *t_begin, const double *t_end);
 
 #endif

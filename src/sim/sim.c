@@ -19,7 +19,6 @@
 #include "sim/sim.h"
 
 #include <math.h>
-#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +28,7 @@
 #include "parscope/parscope.h"
 #include "sim/eventq.h"
 #include "sim/sheet_feed.h"
+#include "sim/thread.h"
 #include "util/assert.h"
 #include "util/util.h"
 
@@ -1367,9 +1367,7 @@ static int sheet_on_thread(const ps_sim_opts *o, const ps_streams *s)
     if (o->sheet_thread) return o->sheet_thread > 0;
     size_t bytes = 0;
     for (int i = 0; i < s->nranks; i++) bytes += s->len[i];
-    if (bytes < SHEET_THREAD_BYTES) return 0;
-    cpu_set_t cpus;
-    return sched_getaffinity(0, sizeof cpus, &cpus) == 0 && CPU_COUNT(&cpus) > 1;
+    return bytes >= SHEET_THREAD_BYTES && ps_cpus_usable() > 1;
 }
 
 int ps_simulate(const ps_streams *s, const ps_machine *m, const ps_sim_opts *o, ps_sim_result *r, char *err,
@@ -1504,6 +1502,7 @@ int ps_simulate(const ps_streams *s, const ps_machine *m, const ps_sim_opts *o, 
         int threads = S.feed != NULL;
         int bad = ps_sheet_feed_stop(S.feed) || !tb || !te;
         S.feed = NULL;
+        r->sheet_thread = threads;
         if (bad) {
             ps_sheet_acc_free(S.sh);
         } else {

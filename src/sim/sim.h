@@ -73,6 +73,7 @@ typedef struct ps_sim_result {
     ps_trace    *trace;         /* when build_trace */
     ps_sheet     sheet;         /* the predicted trace's result sheet, when build_sheet and has_sheet */
     int          has_sheet;
+    int          sheet_thread;  /* the sheet was built on a second thread (ps_sim_opts.sheet_thread) */
     int          deadlock;      /* 1 if the program deadlocked */
     char        *report;        /* deadlock report (which ranks wait on what), or NULL */
 } ps_sim_result;

@@ -294,9 +294,12 @@ static void *walk_thread(void *arg)
     return NULL;
 }
 
-/* Large streams (a million instructions and more) are decoded on two
- * threads, the ranks split where half of the bytes are; the first error in
- * rank order is the one reported, as one thread would. */
+/* Streams of 4 MB and more (a million instructions at 4 bytes each) are
+ * decoded on two threads when there are two processors, the ranks split
+ * where half of the bytes are; the first error in rank order is the one
+ * reported, as one thread would.  The totals are the same too: the flops'
+ * sum is added in two parts, which is exact while it stays below 2^53 (the
+ * counts are integers). */
 #define WALK_THREADS_BYTES ((size_t)4 << 20)
 
 static int walk(const ps_streams *s, ps_streams_stats *st, char *err, size_t errlen)
@@ -304,7 +307,7 @@ static int walk(const ps_streams *s, ps_streams_stats *st, char *err, size_t err
     memset(st, 0, sizeof *st);
     size_t total = 0, half = 0;
     for (int r = 0; r < s->nranks; r++) total += s->data[r] ? s->len[r] : 0;
-    if (total < WALK_THREADS_BYTES) return walk_ranks(s, 0, s->nranks, st, err, errlen);
+    if (total < WALK_THREADS_BYTES || ps_cpus_usable() < 2) return walk_ranks(s, 0, s->nranks, st, err, errlen);
     walk_job j = {.s = s, .r1 = s->nranks};
     while (j.r0 < s->nranks && 2 * half < total) {
         half += s->data[j.r0] ? s->len[j.r0] : 0;

@@ -7,6 +7,7 @@
 #define PS_SIM_THREAD_H
 
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 
 /* 0, or pthread_create's error (then no thread: do the work here) */
@@ -18,6 +19,14 @@ static inline int ps_thread_start(pthread_t *th, void *(*fn)(void *), void *arg)
     int rc = pthread_create(th, NULL, fn, arg);
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     return rc;
+}
+
+/* The processors this process may run on (1 when it cannot tell): a helper
+ * thread pays off only with a second one. */
+static inline int ps_cpus_usable(void)
+{
+    cpu_set_t cpus;
+    return sched_getaffinity(0, sizeof cpus, &cpus) == 0 ? CPU_COUNT(&cpus) : 1;
 }
 
 #endif
