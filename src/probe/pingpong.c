@@ -520,7 +520,7 @@ int ps__pingpong_analyze(const json_t *rounds, json_t *doc, json_t *warnings, ch
     json_t *h = json_object();
     if (ps_hockney_fit(bytes, tmin, (int)ns, &t0, &rinf, &nhalf, &f) == 0) {
         const char *from = "fit";
-        if (isfinite(sustained) && (rinf > PS_PROBE_RINF_AGREE * sustained || rinf * PS_PROBE_RINF_AGREE < sustained)) {
+        if (isfinite(sustained) && (rinf > PS_PROBE_RINF_OVER * sustained || rinf * PS_PROBE_RINF_AGREE < sustained)) {
             /* one line cannot hold both ends: the rate from the long messages,
              * the start-up time from the shortest */
             json_object_set_new(h, "line_r_inf", json_real(rinf));

@@ -75,7 +75,8 @@ double ps_probe_budget_seconds(ps_probe_mode mode);
 #define PS_PROBE_PAIR_MAX_BYTES (1L << 20) /* the other pair (within / between nodes): sizes 1, 4, .. this */
 #define PS_PROBE_PAIR_SAMPLES 3           /*   batches per size, the best counts */
 #define PS_PROBE_TAIL_SPAN   8.0          /* the sustained rate: sizes from the largest / this up */
-#define PS_PROBE_RINF_AGREE  1.25         /* the line's r_inf beyond this factor of it: the sustained rate wins */
+#define PS_PROBE_RINF_AGREE  1.25         /* the line's r_inf below 1 / this of it: the sustained rate wins */
+#define PS_PROBE_RINF_OVER   1.1          /*   or above this factor of it (a rate no long message reaches) */
 #define PS_PROBE_BURST_RATIO 1.5          /* best bandwidth beyond this factor of it: said in a warning */
 
 /* ---- fits (fit.c) ------------------------------------------------------ */
