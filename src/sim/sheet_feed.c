@@ -173,9 +173,8 @@ static void *queues(void *arg)
 
 void ps_sheet_feed_queues(ps_sheet_acc *a, int nranks, const double *t_begin, const double *t_end)
 {
-    qjob j = {.a = a, .r0 = 0, .r1 = ps_sheet_acc_split(a), .t_begin = t_begin, .t_end = t_end};
-    pthread_t th;
-    int rc = ps_thread_start(&th, queues, &j);
-    ps_sheet_acc_queues(a, rc ? 0 : j.r1, nranks, t_begin, t_end);
-    if (!rc) pthread_join(th, NULL);
+    int split = ps_sheet_acc_split(a);
+    qjob lo = {.a = a, .r0 = 0, .r1 = split, .t_begin = t_begin, .t_end = t_end};
+    qjob hi = {.a = a, .r0 = split, .r1 = nranks, .t_begin = t_begin, .t_end = t_end};
+    ps_run_pair(queues, &lo, &hi);
 }

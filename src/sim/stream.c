@@ -308,25 +308,24 @@ static int walk(const ps_streams *s, ps_streams_stats *st, char *err, size_t err
     size_t total = 0, half = 0;
     for (int r = 0; r < s->nranks; r++) total += s->data[r] ? s->len[r] : 0;
     if (total < WALK_THREADS_BYTES || ps_cpus_usable() < 2) return walk_ranks(s, 0, s->nranks, st, err, errlen);
-    walk_job j = {.s = s, .r1 = s->nranks};
-    while (j.r0 < s->nranks && 2 * half < total) {
-        half += s->data[j.r0] ? s->len[j.r0] : 0;
-        j.r0++;
+    int split = 0;
+    while (split < s->nranks && 2 * half < total) {
+        half += s->data[split] ? s->len[split] : 0;
+        split++;
     }
-    pthread_t th;
-    if (ps_thread_start(&th, walk_thread, &j)) return walk_ranks(s, 0, s->nranks, st, err, errlen);
-    int rc = walk_ranks(s, 0, j.r0, st, err, errlen);
-    pthread_join(th, NULL);
-    if (rc) return rc;
-    if (j.rc) {
-        ps_seterr(err, errlen, "%s", j.err);
-        return j.rc;
+    walk_job lo = {.s = s, .r0 = 0, .r1 = split}, hi = {.s = s, .r0 = split, .r1 = s->nranks};
+    ps_run_pair(walk_thread, &hi, &lo);
+    /* the first error in rank order */
+    const walk_job *bad = lo.rc ? &lo : hi.rc ? &hi : NULL;
+    if (bad) {
+        ps_seterr(err, errlen, "%s", bad->err);
+        return bad->rc;
     }
-    st->instructions += j.st.instructions;
-    st->messages += j.st.messages;
-    st->bytes += j.st.bytes;
-    st->encoded_bytes += j.st.encoded_bytes;
-    st->flops += j.st.flops;
+    st->instructions = lo.st.instructions + hi.st.instructions;
+    st->messages = lo.st.messages + hi.st.messages;
+    st->bytes = lo.st.bytes + hi.st.bytes;
+    st->encoded_bytes = lo.st.encoded_bytes + hi.st.encoded_bytes;
+    st->flops = lo.st.flops + hi.st.flops;
     return 0;
 }
 

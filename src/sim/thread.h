@@ -21,6 +21,17 @@ static inline int ps_thread_start(pthread_t *th, void *(*fn)(void *), void *arg)
     return rc;
 }
 
+/* fn(a) on a helper thread while fn(b) runs here; both done on return (fn(a)
+ * here too when no thread could be started). */
+static inline void ps_run_pair(void *(*fn)(void *), void *a, void *b)
+{
+    pthread_t th;
+    int started = ps_thread_start(&th, fn, a) == 0;
+    fn(b);
+    if (started) pthread_join(th, NULL);
+    else fn(a);
+}
+
 /* The processors this process may run on (1 when it cannot tell): a helper
  * thread pays off only with a second one. */
 static inline int ps_cpus_usable(void)
