@@ -1362,12 +1362,10 @@ static void deadlock_report(sim *S, double t)
  * pay off: streams of 1 MB (~100,000 events) and more. */
 #define SHEET_THREAD_BYTES ((size_t)1 << 20)
 
-static int sheet_on_thread(const ps_sim_opts *o, const ps_streams *s)
+static int sheet_on_thread(const ps_sim_opts *o, const ps_streams_stats *st)
 {
     if (o->sheet_thread) return o->sheet_thread > 0;
-    size_t bytes = 0;
-    for (int i = 0; i < s->nranks; i++) bytes += s->len[i];
-    return bytes >= SHEET_THREAD_BYTES && ps_cpus_usable() > 1;
+    return st->encoded_bytes >= SHEET_THREAD_BYTES && ps_cpus_usable() > 1;
 }
 
 int ps_simulate(const ps_streams *s, const ps_machine *m, const ps_sim_opts *o, ps_sim_result *r, char *err,
@@ -1434,7 +1432,7 @@ int ps_simulate(const ps_streams *s, const ps_machine *m, const ps_sim_opts *o, 
         for (size_t i = 0; i < S.chcap; i++) S.ch[i].head = NIL;
     if (!r->rank || !S.rk || !S.ch || ps_eventq_init(&S.q, (size_t)S.P + 64)) goto oom;
     if (o->build_sheet && !(S.sh = ps_sheet_acc_new(S.P))) goto oom;
-    if (S.sh && sheet_on_thread(o, s)) S.feed = ps_sheet_feed_start(S.sh);   /* NULL: built here */
+    if (S.sh && sheet_on_thread(o, &r->streams)) S.feed = ps_sheet_feed_start(S.sh);   /* NULL: built here */
     if (o->build_trace) {
         if (!(S.tr = ps_trace_new(S.P))) goto oom;
         if (ps_trace_set_constructs(S.tr, (const char *const *)s->constructs, s->nconstructs)) goto oom;
@@ -1499,14 +1497,13 @@ int ps_simulate(const ps_streams *s, const ps_machine *m, const ps_sim_opts *o, 
         size_t np = S.P > 0 ? (size_t)S.P : 1;
         double *tb = calloc(np, sizeof *tb), *te = calloc(np, sizeof *te);
         for (int i = 0; te && i < S.P; i++) te[i] = r->rank[i].end;
-        int threads = S.feed != NULL;
+        r->sheet_thread = S.feed != NULL;
         int bad = ps_sheet_feed_stop(S.feed) || !tb || !te;
         S.feed = NULL;
-        r->sheet_thread = threads;
         if (bad) {
             ps_sheet_acc_free(S.sh);
         } else {
-            if (threads) ps_sheet_feed_queues(S.sh, S.P, tb, te);
+            if (r->sheet_thread) ps_sheet_feed_queues(S.sh, S.P, tb, te);
             bad = ps_sheet_acc_finish(S.sh, tb, te, &r->sheet);
         }
         S.sh = NULL;
