@@ -936,32 +936,21 @@ int ps__loggops_analyze(const json_t *rounds, json_t *doc, json_t *warnings)
                  "half round trip: L is 0 there, and a modelled message takes that much longer than a blocking "
                  "ping-pong's (calls_over_half_round_trip in the rows)", where, worst);
     }
-    /* S is where a send's completion starts to wait for its receiver.  The
-     * receive's own cost may jump only further up, between two sizes the
-     * probe put side by side (a protocol step): in between, the data likely
-     * still move eagerly (Open MPI's shared memory up to 4 KiB, its sends
-     * completing once the receiver took the fragment), and the model takes
-     * them as rendezvous, a handshake before the data (docs/BENCHMARKS.md,
-     * "Two tables on a fresh VM") */
-    if (S > 0) {
-        int above = 0;
-        while (above < n && bytes[above] <= S) above++;
-        for (int k = above + 1; above > 0 && k < n; k++) {
-            int side_by_side = bytes[k] - bytes[k - 1] <= bytes[k - 1] / 16;
-            if (!side_by_side || !(orr[k] > PS_PROBE_RECV_JUMP * orr[k - 1])) continue;
-            /* no such jump at S itself */
-            if (orr[above] > PS_PROBE_RECV_JUMP * orr[above - 1]) break;
-            char a[32], b[32];
-            ps_fmt_bytes(a, sizeof a, S);
-            ps_fmt_bytes(b, sizeof b, bytes[k - 1]);
-            ps__warn(warnings, "a send's completion waits for its receiver above %s (S), but the receive's cost "
-                     "jumps only above %s (%.3g us to %.3g us): in between the data likely still move eagerly, "
-                     "and the model takes such messages as rendezvous, a handshake before the data; a program of "
-                     "1000-byte messages was predicted 28%% long on a machine like this (docs/BENCHMARKS.md)",
-                     a, b, orr[k - 1] * 1e6, orr[k] * 1e6);
-            json_object_set_new(lg, "recv_step_above_S", json_real(bytes[k - 1]));
-            break;
-        }
+    /* a protocol step of the receive above S (ps_loggops_recv_step) */
+    double step = ps_loggops_recv_step(bytes, orr, n, S);
+    if (step > 0) {
+        int k = 0;
+        while (k < n && bytes[k] <= step) k++;
+        char a[32], b[32];
+        ps_fmt_bytes(a, sizeof a, S);
+        ps_fmt_bytes(b, sizeof b, step);
+        ps__warn(warnings, "a send's completion waits for its receiver above %s (S), but the receive's cost "
+                 "jumps only above %s (%.3g us to %.3g us): in between the data likely still move eagerly, "
+                 "and the model takes such messages as rendezvous, a handshake before the data; a program of "
+                 "1000-byte messages was predicted 12-61%% long on a machine like this (docs/BENCHMARKS.md), "
+                 "and predict says when a program sends such messages",
+                 a, b, orr[k - 1] * 1e6, orr[k] * 1e6);
+        json_object_set_new(lg, "recv_step_above_S", json_real(step));
     }
     /* both directions at once against the model without interference:
      * the factor on the per-byte CPU costs where they matter */

@@ -71,7 +71,6 @@ double ps_probe_budget_seconds(ps_probe_mode mode);
 #define PS_PROBE_STEP_RATIO  0.85         /*   the bandwidth below this fraction of the previous group's, */
 #define PS_PROBE_STEP_COST   1.8          /*   or the extra time per byte this many times both neighbours' */
 #define PS_PROBE_STEP_JUMP   0.2          /*   and the time jumping by this fraction; each beyond the rounds' spread */
-#define PS_PROBE_RECV_JUMP   2.0          /* above S, o_r this many times the size beside it: a step */
 #define PS_PROBE_PAIR_MAX_BYTES (1L << 20) /* the other pair (within / between nodes): sizes 1, 4, .. this */
 #define PS_PROBE_PAIR_SAMPLES 3           /*   batches per size, the best counts */
 #define PS_PROBE_TAIL_SPAN   8.0          /* the sustained rate: sizes from the largest / this up */

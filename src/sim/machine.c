@@ -714,6 +714,19 @@ static double lin(const double *bx, const double *y, int a, int b, double x)
     return y[a] + slope * (x - bx[a]);
 }
 
+double ps_loggops_recv_step(const double *bytes, const double *orr, int n, double S)
+{
+    if (!(S > 0)) return 0;
+    int above = 0;
+    while (above < n && bytes[above] <= S) above++;
+    if (above == 0 || above >= n || orr[above] > PS_LOGGOPS_RECV_JUMP * orr[above - 1]) return 0;
+    for (int k = above + 1; k < n; k++) {
+        int side_by_side = bytes[k] - bytes[k - 1] <= bytes[k - 1] / 16;
+        if (side_by_side && orr[k] > PS_LOGGOPS_RECV_JUMP * orr[k - 1]) return bytes[k - 1];
+    }
+    return 0;
+}
+
 void ps_loggops_at(const ps_loggops *g, double bytes, ps_loggops_cost *c)
 {
     if (bytes < 0) bytes = 0;

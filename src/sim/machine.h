@@ -129,6 +129,17 @@ double ps_machine_msg_time_intra(const ps_machine *m, double bytes);
  * the last range's slope (never falling).  m->lg.n must be > 0. */
 void ps_loggops_at(const ps_loggops *g, double bytes, ps_loggops_cost *c);
 
+/* A receive's cost that jumps PS_LOGGOPS_RECV_JUMP times or more between
+ * two sizes side by side (1/16 apart or less) above S, and not at S itself:
+ * a protocol step the runtime takes above S, where S is only where a send's
+ * completion starts to wait for its receiver.  Between the two, the data
+ * likely still move eagerly (Open MPI's shared memory up to 4 KiB, a send
+ * completing once the receiver took the fragment), and the model takes
+ * those messages as rendezvous, a handshake before the data.  Returns the
+ * size below the step, 0 when there is none.  bytes ascending, n rows. */
+#define PS_LOGGOPS_RECV_JUMP 2.0
+double ps_loggops_recv_step(const double *bytes, const double *orr, int n, double S);
+
 /* The file of a machine model named by path or by name: a path that exists
  * as given; else NAME, NAME.ini or machines/NAME.ini in the machine folders
  * ($PARSCOPE_MACHINES, an installed tree's share/parscope/machines, the

@@ -1064,6 +1064,7 @@ static void lg_post(sim *S, int rank, uint32_t mi, int is_send, int blocking, do
         lg_msg_cost(S, rank, in->peer, (double)in->n, &c);
         if (c.rendezvous) {
             m->flags |= M_RNDV;
+            if ((double)in->n <= S->r->recv_step) S->r->below_step++;
             if (ps_eventq_push_lane(&S->q, LANE_TXEND, t + c.L, mi, EV_TXEND)) S->oom = 1;
         } else {
             int near = S->intra && same_node(S, rank, in->peer);
@@ -1406,6 +1407,7 @@ int ps_simulate(const ps_streams *s, const ps_machine *m, const ps_sim_opts *o, 
         /* the LogGOPS model; --eager replaces its S */
         S.lgc = m->lg;
         if (o->eager_bytes > 0) S.lgc.S = o->eager_bytes;
+        r->recv_step = ps_loggops_recv_step(S.lgc.bytes, S.lgc.orr, S.lgc.n, S.lgc.S);
         if (S.lgc.contention < 1) S.lgc.contention = 1;
         S.lg = &S.lgc;
         S.rp = S.lgc.progress_recv >= 0.5;

@@ -556,3 +556,63 @@ TEST_IMPL(loggops_bucket_after_warmup)
     NEAR(run(&m, streams, &r), 5.234e-3);
     ps_sim_result_free(&r);
 }
+
+/* The receive's protocol step above S (ps_loggops_recv_step), as the probe
+ * found it on Open MPI's shared memory (S 256; o_r 0.34 us at 4040 bytes,
+ * 1.92 us at 4041): the messages sent by rendezvous up to the step are
+ * counted (1000, 1000 and 4040 bytes of 100, 1000, 1000, 4040, 4041 and
+ * 10000), none with S moved to the step (--eager 4040).  No step when o_r
+ * jumps at S itself, when the jump is between sizes 4 times apart, or when
+ * there is no S. */
+static const char *step_fmt =
+    "[machine]\nsend_latency = 1e-6\nrecv_latency = 1e-6\nword_time = 8e-9\nflop_time = 1e-9\nnetwork = nobus\n"
+    "[loggops]\nS = %s\no_post = 0.1e-6\no_done = 0.07e-6\ncontention = 1\nprogress_send = 0\nprogress_recv = 1\n"
+    "rate = 0\nburst = 0\n"
+    "1 = 0.17e-6 0.20e-6 0 0.22e-6\n256 = 0.18e-6 0.22e-6 0 0.24e-6\n257 = 0.24e-6 %s 0 0.35e-6\n"
+    "1028 = 0.29e-6 0.25e-6 0 0.39e-6\n%s = 0.45e-6 0.34e-6 0 0.56e-6\n%s = 0.26e-6 1.92e-6 0.45e-6 1.7e-6\n"
+    "16448 = 0.42e-6 3.24e-6 0.52e-6 3.14e-6\n";
+
+static ps_machine step_model(const char *S, const char *o_r257, const char *below, const char *above)
+{
+    char text[2048], err[512];
+    snprintf(text, sizeof text, step_fmt, S, o_r257, below, above);
+    ps_machine m;
+    if (ps_machine_parse(text, "step.ini", &m, err, sizeof err)) {
+        fprintf(stderr, "%s\n", err);
+        exit(1);
+    }
+    return m;
+}
+
+TEST_IMPL(loggops_recv_step)
+{
+    const char *p = "ranks 2\nrank 0\n SEND 1 100\n SEND 1 1000\n SEND 1 1000\n SEND 1 4040\n SEND 1 4041\n"
+                    " SEND 1 10000\nrank 1\n RECEIVE 0 100\n RECEIVE 0 1000\n RECEIVE 0 1000\n RECEIVE 0 4040\n"
+                    " RECEIVE 0 4041\n RECEIVE 0 10000\n";
+    ps_sim_result r;
+    ps_machine m = step_model("256", "0.26e-6", "4040", "4041");
+    NEAR(ps_loggops_recv_step(m.lg.bytes, m.lg.orr, m.lg.n, m.lg.S), 4040);
+    run(&m, p, &r);
+    NEAR(r.recv_step, 4040);
+    CHECK(r.below_step == 3, "%llu messages below the step", (unsigned long long)r.below_step);
+    ps_sim_result_free(&r);
+    ps_sim_opts o;
+    ps_sim_defaults(&o);
+    o.eager_bytes = 4040;
+    run_o(&m, p, &o, &r);
+    CHECK(r.recv_step == 0 && r.below_step == 0, "with S at the step: %g, %llu", r.recv_step,
+          (unsigned long long)r.below_step);
+    ps_sim_result_free(&r);
+    /* the receive's cost jumps at S as well: S is the protocol switch */
+    m = step_model("256", "0.5e-6", "4040", "4041");
+    NEAR(ps_loggops_recv_step(m.lg.bytes, m.lg.orr, m.lg.n, m.lg.S), 0);
+    run(&m, p, &r);
+    CHECK(r.recv_step == 0 && r.below_step == 0);
+    ps_sim_result_free(&r);
+    /* a rise between sizes 4 times apart is no step */
+    m = step_model("256", "0.26e-6", "1100", "4400");
+    NEAR(ps_loggops_recv_step(m.lg.bytes, m.lg.orr, m.lg.n, m.lg.S), 0);
+    /* no switch measured: every message eager */
+    m = step_model("0", "0.26e-6", "4040", "4041");
+    NEAR(ps_loggops_recv_step(m.lg.bytes, m.lg.orr, m.lg.n, m.lg.S), 0);
+}
