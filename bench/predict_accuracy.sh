@@ -103,10 +103,12 @@ busy = rows[0].get("measured_others_busy_pct")
 lc = (rows[0].get("latency_check") or {}).get("run_over_model")
 # the calibration run repeated after the measured runs over the one that priced them (compare's speed_check)
 sc = (rows[0].get("speed_check") or {}).get("after_over_before")
+# the model sent some messages by rendezvous below the runtime's protocol step (parscope compare's protocol_in_doubt)
+proto = "yes" if rows[0].get("protocol_in_doubt") else "no"
 num = lambda v, f: f % v if isinstance(v, (int, float)) else "-"
 print("\t".join([sys.argv[3], sys.argv[4], "%.6g" % m, "%.6g" % p, "%.4f" % ((p - m) / m), sys.argv[5] + "-" + sys.argv[6],
                  num(100 * u if isinstance(u, (int, float)) else None, "%.1f%%"), num(busy, "%.0f"), num(lc, "%.2f"),
-                 num(sc, "%.2f")]))
+                 num(sc, "%.2f"), proto]))
 PY
   tail -1 "$work/table" | awk -F'\t' '{printf "%-12s %-34s %10.4g ms %10.4g ms %+7.1f%% %8s  %s\n", $1, $2, $3*1e3, $4*1e3, $5*100, $7, $6}'
 done
@@ -133,6 +135,9 @@ if other: print("measured with the 8-byte half round trip 1.5 times the model's 
 moved = ["%s (x%s)" % (r[0], r[9]) for r in rows if len(r) > 9 and r[9] != "-" and not 1 / 1.1 < float(r[9]) < 1.1]
 if moved: print("measured while the machine's speed moved (the calibration run repeated after them took 1.1 times "
                 "its seconds per flop or more, or 1/1.1 or less): %s" % ", ".join(moved))
+proto = [r[0] for r in rows if len(r) > 10 and r[10] == "yes"]
+if proto: print("messages above the model's S but below the receive's protocol step (sent by rendezvous in the model, "
+                "likely eagerly in the run): %s" % ", ".join(proto))
 scs = [float(r[9]) for r in rows if len(r) > 9 and r[9] != "-"]
 if scs: print("repeated calibration's seconds per flop over the first: %.2f-%.2f" % (min(scs), max(scs)))
 lcs = [float(r[8]) for r in rows if len(r) > 8 and r[8] != "-"]

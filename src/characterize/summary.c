@@ -203,7 +203,7 @@ static void summary_predict(json_t *s, const char *dir, int ranks, double *comm_
 {
     json_t *rows = json_array();
     double maxabs = 0, sumabs = 0, noise = 0;
-    int n = 0, nshare = 0, nloose = 0, nother = 0, nmoved = 0, nslowed = 0, ndoubt = 0;
+    int n = 0, nshare = 0, nloose = 0, nother = 0, nmoved = 0, nslowed = 0, ndoubt = 0, nproto = 0;
     double share = 0;
     const json_t *worst = NULL; /* the row of the largest |error| above P = 1 */
     for (int w = 0; predicted[w]; w++) {
@@ -272,6 +272,9 @@ static void summary_predict(json_t *s, const char *dir, int ranks, double *comm_
                                     ps_json_real_or_null(ps_json_num(row, "compute_measured_over_predicted")));
                 int doubt = json_is_true(json_object_get(row, "calibration_in_doubt"));
                 json_object_set_new(r, "calibration_in_doubt", json_boolean(doubt));
+                /* messages the model sends by rendezvous below the runtime's protocol step (compare.c) */
+                int proto = json_is_true(json_object_get(row, "protocol_in_doubt"));
+                json_object_set_new(r, "protocol_in_doubt", json_boolean(proto));
                 json_array_append_new(rows, r);
                 /* P = 1 is the calibration run's own case: accuracy is judged above it */
                 if (isfinite(e) && json_integer_value(json_object_get(row, "ranks")) > 1) {
@@ -284,6 +287,7 @@ static void summary_predict(json_t *s, const char *dir, int ranks, double *comm_
                     nmoved += moved;
                     nslowed += slowed;
                     ndoubt += doubt;
+                    nproto += proto;
                 }
             }
             json_decref(cmp);
@@ -301,6 +305,7 @@ static void summary_predict(json_t *s, const char *dir, int ranks, double *comm_
     json_object_set_new(o, "points_speed_moved", json_integer(nmoved));
     json_object_set_new(o, "points_compute_slowed", json_integer(nslowed));
     json_object_set_new(o, "points_calibration_in_doubt", json_integer(ndoubt));
+    json_object_set_new(o, "points_protocol_in_doubt", json_integer(nproto));
     if (worst)
         json_object_set_new(o, "worst", json_pack("{s:O, s:O}", "workload", json_object_get(worst, "workload"),
                                                   "ranks", json_object_get(worst, "ranks")));
@@ -603,6 +608,10 @@ static const char *not_firm(char *b, size_t n, const json_t *pr)
                          "1-rank price cannot see)", c, 1 + PS_COMPARE_SHARED);
     if (d > 0)
         ps_bufadd(b, n, &w, "; %lld of them priced by a calibration the prediction itself doubts", d);
+    long long q = (long long)json_integer_value(json_object_get(pr, "points_protocol_in_doubt"));
+    if (q > 0)
+        ps_bufadd(b, n, &w, "; %lld of them with messages above the model's S but below the receive's protocol step, "
+                         "sent by rendezvous in the model and likely eagerly in the run", q);
     return b;
 }
 
@@ -751,12 +760,13 @@ int ps_characterize_report_html(FILE *out, const json_t *s, const char *dir, con
             if (json_is_true(json_object_get(r, "compute_slowed")))
                 snprintf(slow, sizeof slow, " (computation %.2f times its price, ranks sharing a node)",
                          ps_json_num(r, "compute_measured_over_predicted"));
-            ps_html_cell(out, 1, "%s%s%s%s%s%s", ps_fig(e, sizeof e, "%+.1f%%", 100 * ps_json_num(r, "error")),
+            ps_html_cell(out, 1, "%s%s%s%s%s%s%s", ps_fig(e, sizeof e, "%+.1f%%", 100 * ps_json_num(r, "error")),
                          json_is_false(json_object_get(r, "measured_firm")) ? " (measured time not firm)" : "",
                          json_is_true(json_object_get(r, "speed_moved")) ? " (the machine's speed moved)" : "",
                          json_is_true(json_object_get(r, "link_state_differs")) ? " (the link in another state)" : "",
                          slow,
-                         json_is_true(json_object_get(r, "calibration_in_doubt")) ? " (calibration in doubt)" : "");
+                         json_is_true(json_object_get(r, "calibration_in_doubt")) ? " (calibration in doubt)" : "",
+                         json_is_true(json_object_get(r, "protocol_in_doubt")) ? " (protocol in doubt)" : "");
             ps_html_row_end(out);
         }
         ps_html_table_end(out);

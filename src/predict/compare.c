@@ -327,6 +327,22 @@ static void calibration_state(json_t *pd, json_t *row, FILE *out)
     if (out && w) fprintf(out, "        the calibration that priced this count is in doubt: %s\n", w);
 }
 
+/* The prediction sent some of its messages by rendezvous though the model's
+ * receive shows the runtime's protocol step only above them (predict.c,
+ * protocol_doubt): the row says which share of them, whatever the error. */
+static void protocol_state(json_t *pd, json_t *row, FILE *out)
+{
+    const json_t *d = json_object_get(pd, "protocol_doubt");
+    json_object_set_new(row, "protocol_in_doubt", json_boolean(d != NULL));
+    if (!out || !d) return;
+    char a[32], b[32];
+    ps_fmt_bytes(a, sizeof a, ps_json_num(d, "S"));
+    ps_fmt_bytes(b, sizeof b, ps_json_num(d, "recv_step"));
+    fprintf(out, "        %.0f%% of the predicted messages are above the model's S (%s) and at most its receive's "
+                 "protocol step (%s): sent by rendezvous in the model, likely eagerly in the run (docs/PREDICT.md)\n",
+            100 * ps_json_num(d, "share"), a, b);
+}
+
 /* A string field of a point, else of its file; NULL when neither has it. */
 static const char *inherited_str(const json_t *doc, const json_t *top, const char *key)
 {
@@ -492,6 +508,7 @@ json_t *ps_compare_results(json_t *measured, json_t *predicted, FILE *out, char 
         latency_state(md, pd, row, out);
         speed_state(md, pd, row, out);
         calibration_state(pd, row, out);
+        protocol_state(pd, row, out);
         /* by activity and construct, when both sides have their traces */
         json_t *ma = activities_of(md), *pa = activities_of(pd);
         if (ma && pa) {

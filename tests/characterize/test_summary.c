@@ -149,3 +149,56 @@ TEST_IMPL(prediction_flags)
     free(page);
     json_decref(s);
 }
+
+/* The same step with fingerprint's prediction at P = 2 sending some of its
+ * messages by rendezvous below the model's receive step (predict.c,
+ * protocol_doubt, put into a copy of the data): that row, and only it, is
+ * marked, counted, said in the text and on the page. */
+TEST_IMPL(prediction_protocol_doubt)
+{
+    char dir[] = "/tmp/ps_summary_proto.XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "cp -r '%s/data/shared-node/predict' '%s/'", PS_TEST_DATA, dir);
+    CHECK(system(cmd) == 0);
+    char path[300];
+    snprintf(path, sizeof path, "%s/predict/fingerprint.json", dir);
+    json_t *fp = json_load_file(path, 0, NULL);
+    CHECK(fp != NULL);
+    size_t i;
+    json_t *pt;
+    json_array_foreach(json_object_get(fp, "points"), i, pt)
+        if (json_integer_value(json_object_get(json_object_get(pt, "params"), "ranks")) == 2)
+            json_object_set_new(pt, "protocol_doubt", json_pack("{s:f, s:f, s:i, s:f}", "S", 256.0, "recv_step",
+                                                                4040.0, "messages", 4, "share", 0.25));
+    CHECK(json_dump_file(fp, path, 0) == 0);
+    json_decref(fp);
+    const ps_characterize_step steps[] = {{"predict", 0, 10, ""}};
+    json_t *s = ps_characterize_summary(dir, 2, 90, 90, steps, 1, 0, NAN);
+    const json_t *pr = json_object_get(s, "prediction"), *r;
+    long long marked = 0;
+    json_array_foreach(json_object_get(pr, "rows"), i, r) {
+        int fp2 = !strcmp(json_string_value(json_object_get(r, "workload")), "fingerprint") &&
+                  json_integer_value(json_object_get(r, "ranks")) == 2;
+        CHECK(json_is_true(json_object_get(r, "protocol_in_doubt")) == fp2, "row %zu", i);
+        marked += fp2;
+    }
+    CHECK(marked == 1 && json_integer_value(json_object_get(pr, "points_protocol_in_doubt")) == 1);
+    char *text;
+    size_t n;
+    FILE *f = open_memstream(&text, &n);
+    ps_characterize_print(s, f);
+    fclose(f);
+    CHECK(strstr(text, "; 1 of them with messages above the model's S but below the receive's protocol step"),
+          "not said in:\n%s", text);
+    free(text);
+    f = open_memstream(&text, &n);
+    CHECK(ps_characterize_report_html(f, s, NULL, NULL) == 0);
+    fclose(f);
+    const char *p = strstr(text, " (protocol in doubt)");
+    CHECK(p && !strstr(p + 1, " (protocol in doubt)"), "the page marks it once");
+    free(text);
+    json_decref(s);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    CHECK(system(cmd) == 0);
+}

@@ -312,6 +312,28 @@ assert abs(t["half_round_trip_8B_s"] - 8e-5) < 1e-12, t
 assert t["half_round_trip_8B_from"] == "ping-pong table", t
 PY
 
+# --- messages between S and the receive's protocol step: said, not hidden ----
+# (the probe's rows on Open MPI's shared memory: S 256, o_r jumps between 4040 and 4041 bytes)
+printf '[machine]\nsend_latency = 1e-6\nrecv_latency = 1e-6\nword_time = 8e-9\nflop_time = 1e-9\nnetwork = nobus\n[loggops]\nS = 256\no_post = 1e-7\no_done = 7e-8\ncontention = 1\nprogress_send = 0\nprogress_recv = 0.88\nrate = 0\nburst = 0\n1 = 1.7e-7 2e-7 0 2.2e-7\n256 = 1.8e-7 2.2e-7 0 2.4e-7\n257 = 2.4e-7 2.6e-7 0 3.5e-7\n1028 = 2.9e-7 2.5e-7 0 3.9e-7\n4040 = 4.5e-7 3.4e-7 0 5.6e-7\n4041 = 2.6e-7 1.92e-6 4.5e-7 1.7e-6\n16448 = 4.2e-7 3.24e-6 5.2e-7 3.1e-6\n' >"$T/step.ini"
+printf 'ranks 2\nrank 0\n SEND 1 1000\n SEND 1 1000\n SEND 1 100\n RECEIVE 1 10000\nrank 1\n RECEIVE 0 1000\n RECEIVE 0 1000\n RECEIVE 0 100\n SEND 0 10000\n' >"$T/step.txt"
+expect_status 0 "between S and the step" "$PS" predict "$T/step.txt" -m "$T/step.ini" -o "$T/step.json"
+grep -q "note: from P = 2, 50% of the messages (2) are larger than the model's S (256 B) but not than the receive's protocol step (3.945 KiB)" "$T/out" ||
+    fail "predict: messages between S and the step not said: $(cat "$T/out")"
+grep -q -- "--eager 4040 predicts them as eager" "$T/out" || fail "predict: the other choice not named"
+[ "$(jget "$T/step.json" '(d["protocol_doubt"]["messages"], d["protocol_doubt"]["recv_step"], d["protocol_doubt"]["share"])')" = "(2, 4040.0, 0.5)" ] ||
+    fail "predict JSON: protocol_doubt $(jget "$T/step.json" 'd.get("protocol_doubt")')"
+# fingerprint's multi-broadcasts of 500 and 1000 bytes, run and compared: the row says it too
+expect_status 0 "compare, between S and the step" "$PS" predict fingerprint -s 100 -m "$T/step.ini" -n 2 --compare -k 1 \
+    --timeout 60 -o "$T/stepc.json" --measured "$T/stepm.json"
+grep -qE "^        [0-9]+% of the predicted messages are above the model's S \(256 B\) and at most its receive's protocol step \(3.945 KiB\)" "$T/out" ||
+    fail "compare: messages between S and the step not said: $(cat "$T/out")"
+[ "$(jget "$T/stepc.json" 'd["comparison"][0]["protocol_in_doubt"]')" = True ] || fail "compare JSON: protocol_in_doubt"
+expect_status 0 "S at the step" "$PS" predict "$T/step.txt" -m "$T/step.ini" --eager 4040 -o "$T/step2.json"
+grep -q "protocol step" "$T/out" && fail "predict: a doubt said with S at the step"
+[ "$(jget "$T/step2.json" '"protocol_doubt" in d')" = False ] || fail "predict JSON: protocol_doubt with S at the step"
+expect_status 0 "no step: SP2" "$PS" predict "$T/step.txt" -m "$SP2" -o "$T/step3.json"
+grep -q "protocol step" "$T/out" && fail "predict: a doubt said on a model without LogGOPS"
+
 if [ "$fails" -gt 0 ]; then
     echo "$fails failure(s)" >&2
     exit 1
