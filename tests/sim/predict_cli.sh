@@ -334,6 +334,23 @@ grep -q "protocol step" "$T/out" && fail "predict: a doubt said with S at the st
 expect_status 0 "no step: SP2" "$PS" predict "$T/step.txt" -m "$SP2" -o "$T/step3.json"
 grep -q "protocol step" "$T/out" && fail "predict: a doubt said on a model without LogGOPS"
 
+# --- sends, receives and the time between calls together (a run on this VM, stored) ---------
+# the model has calls and no time between them: said once, at P = 2 (at P = 1 it has no calls),
+# with the sums of the two documents' activities
+D=$SRC/tests/characterize/data/shared-node/predict
+expect_status 0 "compare, the time between calls" "$PS" compare "$D/fingerprint.measured.json" "$D/fingerprint.json"
+want=$(python3 - "$D/fingerprint.measured.json" "$D/fingerprint.json" <<'PY'
+import json, sys
+m, p = ([q for q in json.load(open(f))["points"] if q["params"]["ranks"] == 2][0]["activities"]["total"]
+        for f in sys.argv[1:])
+a = sum(m[k] for k in ("send", "recv", "other")); b = sum(p[k] for k in ("send", "recv", "other"))
+us = lambda v: "%.3g us" % (v * 1e6)
+print("send, recv and other together were measured %s, predicted %s (%s%s)" % (us(a), us(b), "-" if b < a else "+", us(abs(b - a))))
+PY
+)
+[ "$(grep -c "the model has no time between calls" "$T/out")" = 1 ] && grep -qF "$want" "$T/out" ||
+    fail "compare: the calls and the time between them together: want '$want' once in: $(cat "$T/out")"
+
 if [ "$fails" -gt 0 ]; then
     echo "$fails failure(s)" >&2
     exit 1
