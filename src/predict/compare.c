@@ -370,6 +370,26 @@ static void protocol_state(json_t *pd, json_t *row, FILE *out)
             100 * ps_json_num(d, "share"), a, b);
 }
 
+/* The model's network was in doubt (predict.c, network_doubt: a bus from an
+ * exchange that was not clearly serial): the other choice's time and error
+ * beside the row, and whether the measured time lies between the two. */
+static void network_state(json_t *pd, double tm, json_t *row, FILE *out)
+{
+    const json_t *d = json_object_get(pd, "network_doubt");
+    if (!d || !(tm > 0)) return;
+    double b = ps_json_num(d, "bus_s"), n = ps_json_num(d, "nobus_s");
+    int between = isfinite(b) && isfinite(n) && tm >= fmin(b, n) && tm <= fmax(b, n);
+    json_object_set_new(row, "network_in_doubt",
+                        json_pack("{s:f, s:f, s:b}", "nobus_s", n, "error_if_nobus", rel(n, tm), "between", between));
+    if (!out) return;
+    char a[32], e[32];
+    fmt_num(a, sizeof a, n);
+    fmt_err(e, sizeof e, rel(n, tm));
+    fprintf(out, "        with the copies side by side (nobus, contention %.2f) the model predicts %s s, %s%s\n",
+            ps_json_num(d, "nobus_contention"), a, e,
+            between ? ": the measured time lies between the two networks' predictions" : "");
+}
+
 /* A string field of a point, else of its file; NULL when neither has it. */
 static const char *inherited_str(const json_t *doc, const json_t *top, const char *key)
 {
@@ -536,6 +556,7 @@ json_t *ps_compare_results(json_t *measured, json_t *predicted, FILE *out, char 
         speed_state(md, pd, row, out);
         calibration_state(pd, row, out);
         protocol_state(pd, row, out);
+        network_state(pd, tm, row, out);
         /* by activity and construct, when both sides have their traces */
         json_t *ma = activities_of(md), *pa = activities_of(pd);
         if (ma && pa) {

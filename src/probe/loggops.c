@@ -1052,6 +1052,11 @@ void ps__loggops_model(const json_t *doc, int bus, ps_machine *m)
     g->o_done = ps_json_num(lg, "o_done");
     /* on a shared link the bus already serialises the two directions */
     g->contention = bus ? 1 : ps_json_num(lg, "contention");
+    /* a bus from an exchange that was not clearly serial (probe.c): the
+     * other choice's contention, for predict's second simulation */
+    if (bus && json_is_false(json_object_get(json_object_get(doc, "duplex"), "serial")) &&
+        !json_is_true(json_object_get(lg, "shaped")))
+        g->nobus_contention = fmax(1, ps_json_num(lg, "contention"));
     g->progress_send = ps_json_num(lg, "progress_send");
     g->progress_recv = ps_json_num(lg, "progress_recv");
     g->rate = ps_json_num(lg, "rate");

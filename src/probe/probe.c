@@ -578,14 +578,24 @@ json_t *ps_probe_analyze(const json_t *raw, ps_machine *m, char *err, size_t err
             /* (sorts exr: the rounds' ratios, in their order, are in per) */
             double ex = ps_median(exr, (size_t)nr), ratio = ex / one;
             bus = ratio > PS_PROBE_BUS_RATIO;
-            json_object_set_new(doc, "duplex", json_pack("{sfsfsfsfsbso}", "bytes", dbytes, "one_way", one, "exchange",
-                                                         ex, "ratio", ratio, "shared", bus, "round_ratios", per));
+            json_t *dx = json_pack("{sfsfsfsfsbso}", "bytes", dbytes, "one_way", one, "exchange", ex, "ratio", ratio,
+                                   "shared", bus, "round_ratios", per);
+            /* a serial link takes twice one direction's time; between the two the
+             * model's choice is a guess (docs/PREDICT.md, "Bus or no bus") */
+            if (bus) json_object_set_new(dx, "serial", json_boolean(ratio >= PS_PROBE_BUS_CLEAR));
+            json_object_set_new(doc, "duplex", dx);
             char a[32];
             ps_fmt_bytes(a, sizeof a, dbytes);
-            if (bus)
+            if (bus && ratio >= PS_PROBE_BUS_CLEAR)
                 ps__warn(warnings,
                          "two ranks exchanging %s at once take %.2f times one direction's time: the link is shared "
                          "(one queue, half duplex, or one node's memory), so the model says network = bus",
+                         a, ratio);
+            else if (bus)
+                ps__warn(warnings,
+                         "two ranks exchanging %s at once take %.2f times one direction's time, between side by "
+                         "side (1) and one at a time (2): the model says network = bus, and keeps nobus_contention "
+                         "so that predict also gives the time with the copies side by side",
                          a, ratio);
             if (above && above < nr)
                 ps__warn(warnings,

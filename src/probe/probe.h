@@ -65,6 +65,7 @@ double ps_probe_budget_seconds(ps_probe_mode mode);
 #define PS_PROBE_DUPLEX_BYTES (1L << 20)  /* both directions at once: at most this size */
 #define PS_PROBE_DUPLEX_REPS 3            /*   best of this many */
 #define PS_PROBE_BUS_RATIO   1.2          /* exchange / one-way time above this (rounds' median): a shared link (bus) */
+#define PS_PROBE_BUS_CLEAR   1.8          /*   and from this on clearly serial; below it predict also gives nobus */
 #define PS_PROBE_BUCKET_SHARED 1.6        /* a shaped link: both ways' series this much slower = one bucket */
 #define PS_PROBE_BUCKET_TOL  1.43         /* a token bucket's rate and a stream's agree within this factor */
 #define PS_PROBE_STEP_MIN_BYTES 64        /* ping-pong steps: between groups (a power of two +/- 3) from this up, */

@@ -375,6 +375,11 @@ TEST_IMPL(probe_bus)
             CHECK(strcmp(json_string_value(json_object_get(json_object_get(doc, "model"), "network")),
                          bus[c] ? "bus" : "nobus") == 0);
             CHECK(has_warning(doc, "partly shared") == split[c], "case %d", c);
+            /* a bus below PS_PROBE_BUS_CLEAR (1.8) is not clearly serial: predict gives both networks */
+            const json_t *serial = json_object_get(d, "serial");
+            CHECK(bus[c] ? json_is_boolean(serial) && json_is_true(serial) == (median[c] >= 1.8) : serial == NULL,
+                  "case %d: serial", c);
+            CHECK(has_warning(doc, "keeps nobus_contention") == (bus[c] && median[c] < 1.8), "case %d", c);
             json_decref(doc);
         }
         json_decref(raw);
@@ -470,6 +475,32 @@ TEST_IMPL(loggops_contention_on_bus)
         CHECK(strstr(nobus, "per-byte costs x 1.32") != NULL && !strstr(nobus, "in the model"), "%s", nobus);
         free(bus);
         free(nobus);
+    }
+}
+
+/* The machine model of a bus: nobus_contention (the measured contention,
+ * for predict's side-by-side simulation) only when the exchange was not
+ * clearly serial and the link is not a shaped one; none on nobus, where the
+ * contention is the model's own. */
+TEST_IMPL(loggops_nobus_contention)
+{
+    static const struct {
+        int bus;
+        const char *serial; /* duplex.serial: "t", "f" or none */
+        int shaped;
+        double want, contention;
+    } cases[] = {{1, "f", 0, 1.32, 1}, {1, "t", 0, 0, 1}, {1, "f", 1, 0, 1}, {0, NULL, 0, 0, 1.32}, {1, NULL, 0, 0, 1}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        json_t *doc = json_pack("{s:{s:f, s:b, s:[{s:f, s:f, s:f, s:f, s:f}]}}", "loggops", "contention", 1.32, "shaped",
+                                cases[c].shaped, "sizes", "bytes", 1.0, "o_s", 1e-7, "o_r", 1e-7, "L", 1e-7, "gap", 1e-7);
+        if (cases[c].serial) json_object_set_new(doc, "duplex", json_pack("{s:b}", "serial", cases[c].serial[0] == 't'));
+        ps_machine m;
+        memset(&m, 0, sizeof m);
+        ps__loggops_model(doc, cases[c].bus, &m);
+        CHECK(m.lg.n == 1 && NEAR(m.lg.nobus_contention, cases[c].want, 1e-12) &&
+                  NEAR(m.lg.contention, cases[c].contention, 1e-12),
+              "case %zu: nobus_contention %g, contention %g", c, m.lg.nobus_contention, m.lg.contention);
+        json_decref(doc);
     }
 }
 

@@ -161,6 +161,17 @@ TEST_IMPL(machine_save_load)
         CHECK(memcmp(&m, &n, sizeof m) == 0);
         char *text = ps_read_file(rt, NULL, err, sizeof err);
         CHECK(text && strstr(text, "\n[loggops]\n") && strstr(text, "\nS = 4040\n") && strstr(text, "\n4041 = 1e-07 2.981e-06 6.2e-07 2.6e-06\n"));
+        CHECK(text && !strstr(text, "nobus_contention"), "no other network's contention unless there is one");
+        free(text);
+        /* a bus the probe was not sure of: the other network's contention, read back */
+        m.bus = 1;
+        g->contention = 1;
+        g->nobus_contention = 1.4045513;
+        CHECK(ps_machine_save(rt, &m, err, sizeof err) == 0);
+        load_ok(rt, &n);
+        CHECK(memcmp(&m, &n, sizeof m) == 0);
+        text = ps_read_file(rt, NULL, err, sizeof err);
+        CHECK(text && strstr(text, "\nnobus_contention = 1.4045513\n"));
         free(text);
         memset(&m.lg, 0, sizeof m.lg);
     }
@@ -279,7 +290,10 @@ TEST_IMPL(machine_bad_files)
     free(txt);
     txt = ps_xasprintf("%s[loggops]\nlatency = 1\n", good);
     load_bad("lg8.ini", txt, ":7: 'latency': expected a message size in bytes, or S, o_post, o_done, contention, "
-             "progress_send, progress_recv, rate, burst");
+             "progress_send, progress_recv, rate, burst, nobus_contention");
+    free(txt);
+    txt = ps_xasprintf("%s[loggops]\nnobus_contention = 0.9\n1 = 1e-7 2e-7 3e-7 4e-7\n", good);
+    load_bad("lg9.ini", txt, ":7: nobus_contention: must be >= 1 (got 0.9)");
     free(txt);
     txt = ps_xasprintf("%s[bsp]\np = 2.5\n", good);
     load_bad("p.ini", txt, ":7: p: not a non-negative integer ('2.5')");

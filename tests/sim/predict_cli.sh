@@ -312,14 +312,40 @@ assert abs(t["half_round_trip_8B_s"] - 8e-5) < 1e-12, t
 assert t["half_round_trip_8B_from"] == "ping-pong table", t
 PY
 
-# --- messages between S and the receive's protocol step: said, not hidden ----
-# (the probe's rows on Open MPI's shared memory: S 256, o_r jumps between 4040 and 4041 bytes)
-printf '[machine]\nsend_latency = 1e-6\nrecv_latency = 1e-6\nword_time = 8e-9\nflop_time = 1e-9\nnetwork = nobus\n[loggops]\nS = 256\no_post = 1e-7\no_done = 7e-8\ncontention = 1\nprogress_send = 0\nprogress_recv = 0.88\nrate = 0\nburst = 0\n1 = 1.7e-7 2e-7 0 2.2e-7\n256 = 1.8e-7 2.2e-7 0 2.4e-7\n257 = 2.4e-7 2.6e-7 0 3.5e-7\n1028 = 2.9e-7 2.5e-7 0 3.9e-7\n4040 = 4.5e-7 3.4e-7 0 5.6e-7\n4041 = 2.6e-7 1.92e-6 4.5e-7 1.7e-6\n16448 = 4.2e-7 3.24e-6 5.2e-7 3.1e-6\n' >"$T/step.ini"
+# --- messages between S and the receive's protocol step, and a network in doubt: said, not hidden ----
+# (the probe's rows on Open MPI's shared memory: S 256, o_r jumps between 4040 and 4041 bytes; a bus
+# whose exchange was not clearly serial, nobus_contention 1.3; stepnb.ini: the other network)
+printf '[machine]\nsend_latency = 1e-6\nrecv_latency = 1e-6\nword_time = 8e-9\nflop_time = 1e-9\nnetwork = bus\n[loggops]\nS = 256\no_post = 1e-7\no_done = 7e-8\ncontention = 1\nprogress_send = 0\nprogress_recv = 0.88\nrate = 0\nburst = 0\nnobus_contention = 1.3\n1 = 1.7e-7 2e-7 0 2.2e-7\n256 = 1.8e-7 2.2e-7 0 2.4e-7\n257 = 2.4e-7 2.6e-7 0 3.5e-7\n1028 = 2.9e-7 2.5e-7 0 3.9e-7\n4040 = 4.5e-7 3.4e-7 0 5.6e-7\n4041 = 2.6e-7 1.92e-6 4.5e-7 1.7e-6\n16448 = 4.2e-7 3.24e-6 5.2e-7 3.1e-6\n' >"$T/step.ini"
+printf '[machine]\nsend_latency = 1e-6\nrecv_latency = 1e-6\nword_time = 8e-9\nflop_time = 1e-9\nnetwork = nobus\n[loggops]\nS = 256\no_post = 1e-7\no_done = 7e-8\ncontention = 1.3\nprogress_send = 0\nprogress_recv = 0.88\nrate = 0\nburst = 0\n1 = 1.7e-7 2e-7 0 2.2e-7\n256 = 1.8e-7 2.2e-7 0 2.4e-7\n257 = 2.4e-7 2.6e-7 0 3.5e-7\n1028 = 2.9e-7 2.5e-7 0 3.9e-7\n4040 = 4.5e-7 3.4e-7 0 5.6e-7\n4041 = 2.6e-7 1.92e-6 4.5e-7 1.7e-6\n16448 = 4.2e-7 3.24e-6 5.2e-7 3.1e-6\n' >"$T/stepnb.ini"
 printf 'ranks 2\nrank 0\n SEND 1 1000\n SEND 1 1000\n SEND 1 100\n RECEIVE 1 10000\nrank 1\n RECEIVE 0 1000\n RECEIVE 0 1000\n RECEIVE 0 100\n SEND 0 10000\n' >"$T/step.txt"
 expect_status 0 "between S and the step" "$PS" predict "$T/step.txt" -m "$T/step.ini" -o "$T/step.json"
 grep -q "note: from P = 2, 50% of the messages (2) are larger than the model's S (256 B) but not than the receive's protocol step (3.945 KiB)" "$T/out" ||
     fail "predict: messages between S and the step not said: $(cat "$T/out")"
 grep -q -- "--eager 4040 predicts them as eager" "$T/out" || fail "predict: the other choice not named"
+expect_status 0 "the other network" "$PS" predict "$T/step.txt" -m "$T/stepnb.ini" -o "$T/stepnb.json"
+grep -q "note: the probe could not tell whether two ranks' copies go one at a time" "$T/out" &&
+    fail "predict: a network in doubt said on a model that has none"
+python3 - "$T/step.json" "$T/stepnb.json" <<'PY' || fail "predict: the other network's time is not the nobus model's"
+import json, sys
+d, nb = (json.load(open(f)) for f in sys.argv[1:])
+n = d["network_doubt"]
+assert n["bus_s"] == d["time"]["min"] and abs(n["nobus_s"] - nb["time"]["min"]) < 1e-15, (n, nb["time"])
+assert n["nobus_contention"] == 1.3 and n["nobus_s"] != n["bus_s"], n
+assert "network_doubt" not in nb
+PY
+python3 - "$T/step.json" > "$T/want" <<'PY'
+import json, sys
+n = json.load(open(sys.argv[1]))["network_doubt"]
+print("      2  %12.6g  (%+.1f%% against the bus's %.6g s)" % (n["nobus_s"], 100 * (n["nobus_s"] - n["bus_s"]) / n["bus_s"], n["bus_s"]))
+PY
+expect_status 0 "the other network's note" "$PS" predict "$T/step.txt" -m "$T/step.ini"
+grep -q "each copy 1.30 times as long while the other runs (the measured contention), the model predicts:" "$T/out" &&
+    grep -qF "$(cat "$T/want")" "$T/out" || fail "predict: the other network's line: want '$(cat "$T/want")' in: $(cat "$T/out")"
+for net in --bus --nobus; do
+    expect_status 0 "network chosen: $net" "$PS" predict "$T/step.txt" -m "$T/step.ini" $net -o "$T/stepn.json" --force
+    grep -q "could not tell whether" "$T/out" && fail "predict $net: the network called in doubt"
+    [ "$(jget "$T/stepn.json" '"network_doubt" in d')" = False ] || fail "predict $net: network_doubt in the JSON"
+done
 [ "$(jget "$T/step.json" '(d["protocol_doubt"]["messages"], d["protocol_doubt"]["recv_step"], d["protocol_doubt"]["share"])')" = "(2, 4040.0, 0.5)" ] ||
     fail "predict JSON: protocol_doubt $(jget "$T/step.json" 'd.get("protocol_doubt")')"
 # fingerprint's multi-broadcasts of 500 and 1000 bytes, run and compared: the row says it too
@@ -328,6 +354,16 @@ expect_status 0 "compare, between S and the step" "$PS" predict fingerprint -s 1
 grep -qE "^        [0-9]+% of the predicted messages are above the model's S \(256 B\) and at most its receive's protocol step \(3.945 KiB\)" "$T/out" ||
     fail "compare: messages between S and the step not said: $(cat "$T/out")"
 [ "$(jget "$T/stepc.json" 'd["comparison"][0]["protocol_in_doubt"]')" = True ] || fail "compare JSON: protocol_in_doubt"
+grep -qE "^        with the copies side by side \(nobus, contention 1.30\) the model predicts [0-9.e-]+ s, [+-][0-9.]+%" "$T/out" ||
+    fail "compare: the other network's prediction not said: $(cat "$T/out")"
+python3 - "$T/stepc.json" "$T/stepm.json" <<'PY' || fail "compare JSON: network_in_doubt"
+import json, sys
+d, m = (json.load(open(f)) for f in sys.argv[1:])
+row = d["comparison"][0]; n = row["network_in_doubt"]; p = d.get("points", [d])[0]["network_doubt"]
+tm = row["measured_s"]
+assert abs(n["nobus_s"] - p["nobus_s"]) < 1e-15 and abs(n["error_if_nobus"] - (p["nobus_s"] - tm) / tm) < 1e-9, (n, p, tm)
+assert n["between"] == (min(p["bus_s"], p["nobus_s"]) <= tm <= max(p["bus_s"], p["nobus_s"])), (n, p, tm)
+PY
 expect_status 0 "S at the step" "$PS" predict "$T/step.txt" -m "$T/step.ini" --eager 4040 -o "$T/step2.json"
 grep -q "protocol step" "$T/out" && fail "predict: a doubt said with S at the step"
 [ "$(jget "$T/step2.json" '"protocol_doubt" in d')" = False ] || fail "predict JSON: protocol_doubt with S at the step"
