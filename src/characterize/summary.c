@@ -203,7 +203,7 @@ static void summary_predict(json_t *s, const char *dir, int ranks, double *comm_
 {
     json_t *rows = json_array();
     double maxabs = 0, sumabs = 0, noise = 0;
-    int n = 0, nshare = 0, nloose = 0, nother = 0, nmoved = 0, nslowed = 0, ndoubt = 0, nproto = 0;
+    int n = 0, nshare = 0, nloose = 0, nother = 0, nmoved = 0, nslowed = 0, ndoubt = 0, nproto = 0, nnet = 0;
     double share = 0;
     const json_t *worst = NULL; /* the row of the largest |error| above P = 1 */
     for (int w = 0; predicted[w]; w++) {
@@ -275,6 +275,9 @@ static void summary_predict(json_t *s, const char *dir, int ranks, double *comm_
                 /* messages the model sends by rendezvous below the runtime's protocol step (compare.c) */
                 int proto = json_is_true(json_object_get(row, "protocol_in_doubt"));
                 json_object_set_new(r, "protocol_in_doubt", json_boolean(proto));
+                /* a bus the probe was not sure of: the other network's error (compare.c) */
+                const json_t *nd = json_object_get(row, "network_in_doubt");
+                json_object_set_new(r, "error_if_nobus", ps_json_real_or_null(ps_json_num(nd, "error_if_nobus")));
                 json_array_append_new(rows, r);
                 /* P = 1 is the calibration run's own case: accuracy is judged above it */
                 if (isfinite(e) && json_integer_value(json_object_get(row, "ranks")) > 1) {
@@ -288,6 +291,7 @@ static void summary_predict(json_t *s, const char *dir, int ranks, double *comm_
                     nslowed += slowed;
                     ndoubt += doubt;
                     nproto += proto;
+                    nnet += nd != NULL;
                 }
             }
             json_decref(cmp);
@@ -306,6 +310,7 @@ static void summary_predict(json_t *s, const char *dir, int ranks, double *comm_
     json_object_set_new(o, "points_compute_slowed", json_integer(nslowed));
     json_object_set_new(o, "points_calibration_in_doubt", json_integer(ndoubt));
     json_object_set_new(o, "points_protocol_in_doubt", json_integer(nproto));
+    json_object_set_new(o, "points_network_in_doubt", json_integer(nnet));
     if (worst)
         json_object_set_new(o, "worst", json_pack("{s:O, s:O}", "workload", json_object_get(worst, "workload"),
                                                   "ranks", json_object_get(worst, "ranks")));
@@ -612,6 +617,10 @@ static const char *not_firm(char *b, size_t n, const json_t *pr)
     if (q > 0)
         ps_bufadd(b, n, &w, "; %lld of them with messages above the model's S but below the receive's protocol step, "
                          "sent by rendezvous in the model and likely eagerly in the run", q);
+    long long nb = (long long)json_integer_value(json_object_get(pr, "points_network_in_doubt"));
+    if (nb > 0)
+        ps_bufadd(b, n, &w, "; %lld of them on a link the probe took for a bus without its exchange being clearly "
+                         "serial (the report's rows give the error with the ranks' copies side by side)", nb);
     return b;
 }
 
@@ -760,13 +769,17 @@ int ps_characterize_report_html(FILE *out, const json_t *s, const char *dir, con
             if (json_is_true(json_object_get(r, "compute_slowed")))
                 snprintf(slow, sizeof slow, " (computation %.2f times its price, ranks sharing a node)",
                          ps_json_num(r, "compute_measured_over_predicted"));
-            ps_html_cell(out, 1, "%s%s%s%s%s%s%s", ps_fig(e, sizeof e, "%+.1f%%", 100 * ps_json_num(r, "error")),
+            char nobus[64] = "";
+            if (isfinite(ps_json_num(r, "error_if_nobus")))
+                snprintf(nobus, sizeof nobus, " (side by side: %+.1f%%)", 100 * ps_json_num(r, "error_if_nobus"));
+            ps_html_cell(out, 1, "%s%s%s%s%s%s%s%s", ps_fig(e, sizeof e, "%+.1f%%", 100 * ps_json_num(r, "error")),
                          json_is_false(json_object_get(r, "measured_firm")) ? " (measured time not firm)" : "",
                          json_is_true(json_object_get(r, "speed_moved")) ? " (the machine's speed moved)" : "",
                          json_is_true(json_object_get(r, "link_state_differs")) ? " (the link in another state)" : "",
                          slow,
                          json_is_true(json_object_get(r, "calibration_in_doubt")) ? " (calibration in doubt)" : "",
-                         json_is_true(json_object_get(r, "protocol_in_doubt")) ? " (protocol in doubt)" : "");
+                         json_is_true(json_object_get(r, "protocol_in_doubt")) ? " (protocol in doubt)" : "",
+                         nobus);
             ps_html_row_end(out);
         }
         ps_html_table_end(out);

@@ -151,12 +151,14 @@ TEST_IMPL(prediction_flags)
 }
 
 /* The same step with fingerprint's prediction at P = 2 sending some of its
- * messages by rendezvous below the model's receive step (predict.c,
- * protocol_doubt, put into a copy of the data): that row, and only it, is
- * marked, counted, said in the text and on the page. */
-TEST_IMPL(prediction_protocol_doubt)
+ * messages by rendezvous below the model's receive step, on a bus the probe
+ * was not sure of (predict.c, protocol_doubt and network_doubt, put into a
+ * copy of the data, the other network's time 0.9 times the bus's): that
+ * row, and only it, is marked, counted, said in the text and on the page,
+ * with the other network's error against the measured time. */
+TEST_IMPL(prediction_model_doubts)
 {
-    char dir[] = "/tmp/ps_summary_proto.XXXXXX";
+    char dir[] = "/tmp/ps_summary_doubts.XXXXXX";
     CHECK(mkdtemp(dir) != NULL);
     char cmd[512];
     snprintf(cmd, sizeof cmd, "cp -r '%s/data/shared-node/predict' '%s/'", PS_TEST_DATA, dir);
@@ -169,8 +171,13 @@ TEST_IMPL(prediction_protocol_doubt)
     json_t *pt;
     json_array_foreach(json_object_get(fp, "points"), i, pt)
         if (json_integer_value(json_object_get(json_object_get(pt, "params"), "ranks")) == 2)
+        {
+            double tp = json_number_value(json_object_get(json_object_get(pt, "time"), "min"));
             json_object_set_new(pt, "protocol_doubt", json_pack("{s:f, s:f, s:i, s:f}", "S", 256.0, "recv_step",
                                                                 4040.0, "messages", 4, "share", 0.25));
+            json_object_set_new(pt, "network_doubt", json_pack("{s:f, s:f, s:f}", "bus_s", tp, "nobus_s", 0.9 * tp,
+                                                               "nobus_contention", 1.4));
+        }
     CHECK(json_dump_file(fp, path, 0) == 0);
     json_decref(fp);
     const ps_characterize_step steps[] = {{"predict", 0, 10, ""}};
@@ -181,9 +188,14 @@ TEST_IMPL(prediction_protocol_doubt)
         int fp2 = !strcmp(json_string_value(json_object_get(r, "workload")), "fingerprint") &&
                   json_integer_value(json_object_get(r, "ranks")) == 2;
         CHECK(json_is_true(json_object_get(r, "protocol_in_doubt")) == fp2, "row %zu", i);
+        double tm = json_number_value(json_object_get(r, "measured_s")), tp = json_number_value(json_object_get(r, "predicted_s"));
+        const json_t *en = json_object_get(r, "error_if_nobus");
+        CHECK(fp2 ? json_is_number(en) && fabs(json_number_value(en) - (0.9 * tp - tm) / tm) < 1e-9 : json_is_null(en),
+              "row %zu: error_if_nobus", i);
         marked += fp2;
     }
     CHECK(marked == 1 && json_integer_value(json_object_get(pr, "points_protocol_in_doubt")) == 1);
+    CHECK(json_integer_value(json_object_get(pr, "points_network_in_doubt")) == 1);
     char *text;
     size_t n;
     FILE *f = open_memstream(&text, &n);
@@ -191,12 +203,16 @@ TEST_IMPL(prediction_protocol_doubt)
     fclose(f);
     CHECK(strstr(text, "; 1 of them with messages above the model's S but below the receive's protocol step"),
           "not said in:\n%s", text);
+    CHECK(strstr(text, "; 1 of them on a link the probe took for a bus without its exchange being clearly serial"),
+          "the network not said in:\n%s", text);
     free(text);
     f = open_memstream(&text, &n);
     CHECK(ps_characterize_report_html(f, s, NULL, NULL) == 0);
     fclose(f);
     const char *p = strstr(text, " (protocol in doubt)");
     CHECK(p && !strstr(p + 1, " (protocol in doubt)"), "the page marks it once");
+    p = strstr(text, " (side by side: ");
+    CHECK(p && !strstr(p + 1, " (side by side: "), "the page gives the other network's error once");
     free(text);
     json_decref(s);
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
