@@ -299,6 +299,9 @@ PY
 pp='[pingpong]\n1 = 1e-5\n8 = 8e-5\n16 = 8.6e-5\n'
 printf "[machine]\nsend_latency = 1e-5\nrecv_latency = 1e-5\nword_time = 6.4e-6\nflop_time = 1e-9\nnetwork = bus\n$pp[loggops]\nS = 0\no_post = 2e-7\no_done = 1e-7\nrate = 1.25e6\nburst = 64000\n1 = 4e-6 3e-7 7e-6 5e-6\n16 = 4.15e-6 4.5e-7 7.3e-6 5e-6\n" >"$T/bucket8.ini"
 printf "[machine]\nsend_latency = 1e-5\nrecv_latency = 1e-5\nword_time = 6.4e-6\nflop_time = 1e-9\nnetwork = bus\n$pp" >"$T/table8.ini"
+# a bucket whose LogGOPS rows at the smallest sizes sum above the table (TCP's erratic o_r): the table's
+printf "[machine]\nsend_latency = 1e-5\nrecv_latency = 1e-5\nword_time = 6.4e-6\nflop_time = 1e-9\nnetwork = bus\n[pingpong]\n1 = 7.17e-6\n16 = 7.18e-6\n[loggops]\nS = 0\no_post = 2e-7\no_done = 1e-7\nrate = 1.25e7\nburst = 64000\n1 = 5.4e-6 8.4e-6 0 6.5e-6\n16 = 5.5e-6 2e-7 2.9e-6 6.3e-6\n" >"$T/bucketlow.ini"
+expect_status 0 "8-byte half round trip, bucket above the table" "$PS" predict "$T/burst.txt" -m "$T/bucketlow.ini" -q -o "$T/hl.json"
 expect_status 0 "8-byte half round trip, bucket" "$PS" predict "$T/burst.txt" -m "$T/bucket8.ini" -q -o "$T/hb.json"
 expect_status 0 "8-byte half round trip, table" "$PS" predict "$T/burst.txt" -m "$T/table8.ini" -q -o "$T/ht.json"
 python3 - "$T/hb.json" "$T/ht.json" <<'PY' || fail "the model's 8-byte half round trip"
@@ -310,6 +313,15 @@ assert abs(b["half_round_trip_8B_s"] - want) < 1e-12, (b, want)
 assert b["half_round_trip_8B_from"].startswith("LogGOPS, bucket full"), b
 assert abs(t["half_round_trip_8B_s"] - 8e-5) < 1e-12, t
 assert t["half_round_trip_8B_from"] == "ping-pong table", t
+PY
+python3 - "$T/hl.json" <<'PY' || fail "the model's 8-byte half round trip: the table's where it is below the bucket's"
+import json, sys
+m = json.load(open(sys.argv[1]))["machine"]
+f = (8 - 1) / (16 - 1)
+lg = sum(lo + (hi - lo) * f for lo, hi in ((5.4e-6, 5.5e-6), (0, 2.9e-6), (8.4e-6, 2e-7)))
+table = 7.17e-6 + (7.18e-6 - 7.17e-6) * f
+assert lg > table and abs(m["half_round_trip_8B_s"] - table) < 1e-12, (m, lg, table)
+assert m["half_round_trip_8B_from"].startswith("ping-pong table (below"), m
 PY
 
 # --- messages between S and the receive's protocol step, and a network in doubt: said, not hidden ----
