@@ -640,7 +640,7 @@ void ps_characterize_print(const json_t *s, FILE *f)
     const json_t *m = json_object_get(s, "machine"), *p = json_object_get(s, "probe");
     const json_t *fp = json_object_get(s, "fingerprint"), *sc = json_object_get(s, "scale");
     const json_t *pr = json_object_get(s, "prediction"), *b = json_object_get(s, "bottleneck");
-    char a[64], c[64], nf[1024], wp[96];
+    char a[64], c[64], nf[2048], wp[96];
     fprintf(f, "Machine: %s (%s, %s cores), %s\n", str(m, "host"), str(m, "cpu"),
             ps_fig(c, sizeof c, "%.0f", ps_json_num(m, "cores")), str(m, "mpi"));
     const char *nl = json_string_value(json_object_get(json_object_get(s, "noise"), "summary"));
@@ -702,7 +702,7 @@ int ps_characterize_report_html(FILE *out, const json_t *s, const char *dir, con
     const json_t *m = json_object_get(s, "machine"), *p = json_object_get(s, "probe");
     const json_t *fp = json_object_get(s, "fingerprint"), *sc = json_object_get(s, "scale");
     const json_t *pr = json_object_get(s, "prediction"), *b = json_object_get(s, "bottleneck");
-    char a[64], nf[1024], wp[96];
+    char a[64], nf[2048], wp[96];
     ps_html_section_begin(out, "characterization", "Characterization");
     ps_noise_html(out, json_object_get(s, "noise"));
     if (json_is_true(json_object_get(s, "oversubscribed")))

@@ -379,8 +379,11 @@ static void network_state(json_t *pd, double tm, json_t *row, FILE *out)
     if (!d || !(tm > 0)) return;
     double b = ps_json_num(d, "bus_s"), n = ps_json_num(d, "nobus_s");
     int between = isfinite(b) && isfinite(n) && tm >= fmin(b, n) && tm <= fmax(b, n);
-    json_object_set_new(row, "network_in_doubt",
-                        json_pack("{s:f, s:f, s:b}", "nobus_s", n, "error_if_nobus", rel(n, tm), "between", between));
+    json_t *o = json_object();
+    json_object_set_new(o, "nobus_s", ps_json_real_or_null(n));
+    json_object_set_new(o, "error_if_nobus", ps_json_real_or_null(rel(n, tm)));
+    json_object_set_new(o, "between", json_boolean(between));
+    json_object_set_new(row, "network_in_doubt", o);
     if (!out) return;
     char a[32], e[32];
     fmt_num(a, sizeof a, n);

@@ -332,11 +332,14 @@ static json_t *protocol_doubt_json(const ps_machine *m, const ps_sim_opts *so, c
  * streams are simulated again with the ranks' copies side by side at the
  * measured contention.  On one VM the bus fitted the communication-only
  * programs, on another nobus did (docs/BENCHMARKS.md): the two times are
- * the prediction's range.  NAN when there is no such doubt or the user chose
- * the network (--bus, --nobus). */
+ * the prediction's range.  NAN when there is no such doubt, the user chose
+ * the network (--bus, --nobus), or the model has several nodes (the other
+ * choice there would be a star of links, not this). */
 static double nobus_time(const predict_ctx *c, const ps_streams *s, const ps_sim_opts *so)
 {
-    if (!c->m.bus || so->bus >= 0 || c->m.lg.n == 0 || !(c->m.lg.nobus_contention >= 1)) return NAN;
+    if (!c->m.bus || so->bus >= 0 || c->m.lg.n == 0 || !(c->m.lg.nobus_contention >= 1) || c->m.nodes > 1 ||
+        so->nodes > 1)
+        return NAN;
     ps_machine alt = c->m;
     alt.bus = 0;
     alt.lg.contention = alt.lg.nobus_contention;
@@ -390,8 +393,9 @@ static int predict_one(predict_ctx *c, int P, json_t **doc, ps_sim_result *res, 
     }
     double t0 = ps_clock();
     rc = ps_simulate(s, &c->m, &so, res, err, errlen);
+    /* (its seconds in the simulation's: it doubles them) */
+    double nobus = rc == 0 && res->messages > 0 ? nobus_time(c, s, &so) : NAN;
     double wall = ps_clock() - t0;
-    double nobus = rc == 0 ? nobus_time(c, s, &so) : NAN;
     free(rates);
     free(per_call);
     so.construct_flop_time = NULL;

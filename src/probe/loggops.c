@@ -1052,9 +1052,10 @@ void ps__loggops_model(const json_t *doc, int bus, ps_machine *m)
     g->o_done = ps_json_num(lg, "o_done");
     /* on a shared link the bus already serialises the two directions */
     g->contention = bus ? 1 : ps_json_num(lg, "contention");
-    /* a bus from an exchange that was not clearly serial (probe.c): the
-     * other choice's contention, for predict's second simulation */
-    if (bus && json_is_false(json_object_get(json_object_get(doc, "duplex"), "serial")) &&
+    /* a bus from an exchange that was not clearly serial (probe.c), one
+     * node's ranks (on several, the other choice would be a star of links):
+     * the other choice's contention, for predict's second simulation */
+    if (bus && m->nodes <= 1 && json_is_false(json_object_get(json_object_get(doc, "duplex"), "serial")) &&
         !json_is_true(json_object_get(lg, "shaped")))
         g->nobus_contention = fmax(1, ps_json_num(lg, "contention"));
     g->progress_send = ps_json_num(lg, "progress_send");

@@ -353,7 +353,8 @@ PY
 expect_status 0 "the other network's note" "$PS" predict "$T/step.txt" -m "$T/step.ini"
 grep -q "each copy 1.30 times as long while the other runs (the measured contention), the model predicts:" "$T/out" &&
     grep -qF "$(cat "$T/want")" "$T/out" || fail "predict: the other network's line: want '$(cat "$T/want")' in: $(cat "$T/out")"
-for net in --bus --nobus; do
+# the user's choice, or ranks on two nodes (where the other choice would be a star of links): no second time
+for net in --bus --nobus "--nodes 2"; do
     expect_status 0 "network chosen: $net" "$PS" predict "$T/step.txt" -m "$T/step.ini" $net -o "$T/stepn.json" --force
     grep -q "could not tell whether" "$T/out" && fail "predict $net: the network called in doubt"
     [ "$(jget "$T/stepn.json" '"network_doubt" in d')" = False ] || fail "predict $net: network_doubt in the JSON"
