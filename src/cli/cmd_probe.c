@@ -180,6 +180,13 @@ int ps_cmd_probe(int argc, char **argv)
         else fprintf(stderr, "parscope: probe: %s: the model and plots are from those rounds only\n", err);
         return ps_interrupted() ? ps_interrupt_status() : rc ? rc : 1;
     }
-    /* stopped after its last round: the model is whole, and the stop is still told */
-    return rc ? rc : ps_interrupted() ? ps_interrupt_status() : 0;
+    /* stopped after its last round: the model is whole, and the stop is still
+     * told, in the exit status and in a line (a signal a moment later than
+     * the measurement's end must not pass unsaid) */
+    if (!rc && ps_interrupted()) {
+        fprintf(stderr, "parscope: probe: interrupted (%s) after its last round: the measurement is whole, and its "
+                        "outputs are written\n", ps_interrupt_name());
+        return ps_interrupt_status();
+    }
+    return rc;
 }

@@ -230,7 +230,8 @@ probe_signals)
     fail "no round of the quick probe ended within 40 s: $(cat outq)"
     kill -9 $pid
   fi
-  # SIGTERM before anything was measured: exit 143, one line, no files, nothing left
+  # SIGTERM while the probe runs: exit 143, one line, nothing left (a tiny probe takes 1.5 s: under
+  # load the signal may come before its first round ends or after its last; both are said)
   rm -f m.ini p.json
   "$ps" probe --tiny -n 2 -o m2.ini --json p2.json --svg-dir svg2 -q > out 2>&1 &
   pid=$!
@@ -243,6 +244,15 @@ probe_signals)
   wait_for 10 sh -c "ps -o args= --ppid $pid | grep -q mpiexec"
   stop_job INT -$pid 130 "Ctrl-C"
   check "Ctrl-C: a message" grep -q "interrupted (SIGINT)" out
+  # SIGTERM after the last round: the launcher (a wrapper of mpiexec) signals parscope as the ranks end;
+  # the measurement is whole and written, and the stop is said in a line as well as in the status
+  printf '#!/bin/sh\nn=$1; shift\nmpiexec -n "$n" "$@"; rc=$?\nkill -TERM "$PPID"\nexit $rc\n' > lastround.sh
+  chmod +x lastround.sh
+  expect 143 "interrupted \(SIGTERM\) after its last round: the measurement is whole, and its outputs are written" -- \
+    "$ps" probe --tiny -n 2 -o m4.ini --json p4.json --svg-dir svg4 -q --launcher "$tmp/lastround.sh {ranks}"
+  check "SIGTERM after the last round: the model written" test -s m4.ini
+  check "SIGTERM after the last round: the JSON written" json_ok p4.json 'd.get("complete", True) is not False'
+  nothing_left 10
   ;;
 
 # 5. a second characterize into the same directory is refused while the first runs
