@@ -103,6 +103,10 @@ int ps_cmd_whitebox(int argc, char **argv)
         fprintf(stderr, "parscope: %s\n", err);
         rc = rc ? rc : 1;
     }
+    /* a stop after the last trial ended: the measurement is whole, and the stop still said */
+    if (ps_interrupted() && !json_is_true(json_object_get(doc, "interrupted")))
+        fprintf(stderr, "parscope: interrupted (%s) after the last trial: the measurement is whole%s\n",
+                ps_interrupt_name(), output ? ", and its result is written" : "");
     json_decref(doc);
     return ps_interrupted() ? ps_interrupt_status() : rc;
 }
