@@ -550,8 +550,6 @@ json_t *ps_probe_analyze(const json_t *raw, ps_machine *m, char *err, size_t err
      * The rounds' median ratio counts, not their best, so that one lucky round
      * does not decide. */
     int bus = 0;
-    double unclear = 0; /* the ratio of a bus not clearly serial, said once the nodes are known */
-    char unclear_at[32] = "";
     {
         double exr[64], one = INFINITY, dbytes = 0;
         int nr = 0;
@@ -593,10 +591,6 @@ json_t *ps_probe_analyze(const json_t *raw, ps_machine *m, char *err, size_t err
                          "two ranks exchanging %s at once take %.2f times one direction's time: the link is shared "
                          "(one queue, half duplex, or one node's memory), so the model says network = bus",
                          a, ratio);
-            else if (bus) {
-                unclear = ratio;
-                snprintf(unclear_at, sizeof unclear_at, "%s", a);
-            }
             if (above && above < nr)
                 ps__warn(warnings,
                          "the rounds' exchanges of %s took %.2f to %.2f times one direction's time, on both sides of "
@@ -639,18 +633,19 @@ json_t *ps_probe_analyze(const json_t *raw, ps_machine *m, char *err, size_t err
     }
     int across = json_array_size(hosts) >= 2 && !json_equal(json_array_get(hosts, 0), json_array_get(hosts, 1));
     int star = nodes > 1 && !bus;
-    /* a bus not clearly serial: the other choice is kept (ps__loggops_model)
-     * for one node's ranks with a LogGOPS table and no shaped link */
-    if (unclear > 0) {
-        int keeps = nodes <= 1 && json_array_size(json_object_get(lgd, "sizes")) > 0 &&
-                    !json_is_true(json_object_get(lgd, "shaped"));
+    /* a bus not clearly serial, said once the nodes are known: whether the
+     * model keeps the other choice (ps__loggops_model) */
+    const json_t *dx = json_object_get(doc, "duplex");
+    if (json_is_false(json_object_get(dx, "serial"))) {
+        char a[32];
+        ps_fmt_bytes(a, sizeof a, ps_json_num(dx, "bytes"));
         ps__warn(warnings,
                  "two ranks exchanging %s at once take %.2f times one direction's time, between side by side (1) "
                  "and one at a time (2): the model says network = bus%s",
-                 unclear_at, unclear,
-                 keeps ? ", and keeps nobus_contention so that predict also gives the time with the copies side by "
-                         "side"
-                       : ", though the exchange was not clearly serial");
+                 a, ps_json_num(dx, "ratio"),
+                 ps__loggops_keeps_nobus(doc, bus, nodes)
+                     ? ", and keeps nobus_contention so that predict also gives the time with the copies side by side"
+                     : ", though the exchange was not clearly serial");
     }
     json_object_set_new(model, "network", json_string(bus ? "bus" : star ? "star" : "nobus"));
     json_object_set_new(model, "ranks_per_node", json_integer(per_node));
