@@ -538,7 +538,6 @@ int ps_predict_run(const ps_predict_opts *o, json_t **out, FILE *f, char *err, s
     int unpriced_at = 0; /* the first count with \DATA_MOVE bytes the model cannot price */
     int busy_from = 0;   /* the first count priced by the run beside copies of itself */
     json_t *doubt = NULL; /* the first count with messages between S and the receive's step */
-    json_t *range = json_array(); /* the counts whose network is in doubt: "P: bus s, nobus s" */
     for (int k = 0; k < o->nranks && !rc; k++) {
         if (ps_interrupted()) {
             ps_seterr(err, errlen, "interrupted; %d of %d counts predicted", k, o->nranks);
@@ -559,11 +558,6 @@ int ps_predict_run(const ps_predict_opts *o, json_t **out, FILE *f, char *err, s
             if (!busy_from && calibration_for(&c, res.nranks) == &c.cal_busy) busy_from = res.nranks;
             if (!doubt && (doubt = json_object_get(doc, "protocol_doubt")))
                 json_object_set_new(doubt, "from_ranks", json_integer(res.nranks));
-            const json_t *nd = json_object_get(doc, "network_doubt");
-            if (nd)
-                json_array_append_new(range, json_pack("{s:i, s:f, s:f, s:f}", "ranks", res.nranks, "bus_s",
-                                                       ps_json_num(nd, "bus_s"), "nobus_s", ps_json_num(nd, "nobus_s"),
-                                                       "c", ps_json_num(nd, "nobus_contention")));
             json_array_append_new(points, doc);
         }
         ps_sim_result_free(&res);
@@ -581,21 +575,22 @@ int ps_predict_run(const ps_predict_opts *o, json_t **out, FILE *f, char *err, s
         fprintf(f, "note: from P = %d the ranks outnumber the %d processors that the model's nodes share (one machine's "
                    "nodes): they take turns on them, and the prediction has no term for the time a rank waits for its "
                    "turn\n", shared_from, c.m.processors);
-    if (!o->quiet && json_array_size(range)) {
-        size_t i;
-        json_t *x;
-        fprintf(f, "note: the probe could not tell whether two ranks' copies go one at a time (network = bus, the "
-                   "model's) or side by side (its exchanges were not clearly serial); side by side, each copy %.2f "
-                   "times as long while the other runs (the measured contention), the model predicts:\n",
-                ps_json_num(json_array_get(range, 0), "c"));
-        json_array_foreach(range, i, x) {
-            double b = ps_json_num(x, "bus_s"), n = ps_json_num(x, "nobus_s");
-            fprintf(f, "%7lld  %12.6g  (%+.1f%% against the bus's %.6g s)\n",
-                    (long long)json_integer_value(json_object_get(x, "ranks")), n, b > 0 ? 100 * (n - b) / b : 0, b);
-        }
-        fprintf(f, "      on one machine the bus's times were the closer, on another these (docs/PREDICT.md)\n");
+    /* the counts whose network is in doubt, from their documents */
+    size_t i, said = 0;
+    json_t *pt;
+    json_array_foreach(points, i, pt) {
+        const json_t *x = json_object_get(pt, "network_doubt");
+        if (o->quiet || !x) continue;
+        if (!said++)
+            fprintf(f, "note: the probe could not tell whether two ranks' copies go one at a time (network = bus, the "
+                       "model's) or side by side (its exchanges were not clearly serial); side by side, each copy "
+                       "%.2f times as long while the other runs (the measured contention), the model predicts:\n",
+                    ps_json_num(x, "nobus_contention"));
+        double b = ps_json_num(x, "bus_s"), n = ps_json_num(x, "nobus_s");
+        fprintf(f, "%7d  %12.6g  (%+.1f%% against the bus's %.6g s)\n", ps__doc_ranks(pt), n,
+                b > 0 ? 100 * (n - b) / b : 0, b);
     }
-    json_decref(range);
+    if (said) fprintf(f, "      on one machine the bus's times were the closer, on another these (docs/PREDICT.md)\n");
     if (!o->quiet && doubt) {
         char a[32], b[32];
         ps_fmt_bytes(a, sizeof a, ps_json_num(doubt, "S"));
