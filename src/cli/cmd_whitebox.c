@@ -99,14 +99,15 @@ int ps_cmd_whitebox(int argc, char **argv)
     if (rc == 2) return ps_fail(2, "%s", err);
     report_failures(doc, s.trials);
     if (!s.quiet) ps_whitebox_print(doc, ps_text_out(output));
-    if (output && ps_result_write(output, doc, err, sizeof err)) {
+    int written = output && ps_result_write(output, doc, err, sizeof err) == 0;
+    if (output && !written) {
         fprintf(stderr, "parscope: %s\n", err);
         rc = rc ? rc : 1;
     }
     /* a stop after the last trial ended: the measurement is whole, and the stop still said */
     if (ps_interrupted() && !json_is_true(json_object_get(doc, "interrupted")))
         fprintf(stderr, "parscope: interrupted (%s) after the last trial: the measurement is whole%s\n",
-                ps_interrupt_name(), output ? ", and its result is written" : "");
+                ps_interrupt_name(), written ? ", and its result is written" : "");
     json_decref(doc);
     return ps_interrupted() ? ps_interrupt_status() : rc;
 }
