@@ -560,10 +560,17 @@ int ps__pingpong_analyze(const json_t *rounds, json_t *doc, json_t *warnings, ch
 }
 
 /* Both directions at once: ranks 0 and 1 exchange `bytes` simultaneously
- * (nonblocking send and receive, then wait), best of a few.  Compared with
+ * (nonblocking send and receive, then wait), best of several.  Compared with
  * the one-way time of the same size it tells a full-duplex link (about the
  * same time) from a shared one (about twice: a bus in the estimator's
- * terms, e.g. one Ethernet segment or one shaping queue). */
+ * terms, e.g. one Ethernet segment or one shaping queue).
+ * The one-way time is the best of the ping-pong's many samples on warm
+ * buffers, so the exchange gets warm buffers and more than a few samples too:
+ * on the 2-core VM of docs/PROBE.md ("Bus or no bus") the first exchanges
+ * of fresh 1 MiB buffers took 2-8 times the later ones, and the best of three
+ * after one warm-up read 1.2-2.1 times one direction where the best of
+ * twelve read 0.9-1.2.  Both ranks stop after the same exchange: they decide
+ * from the times they share. */
 json_t *ps__duplex_measure(long bytes)
 {
     int rank;
@@ -576,9 +583,11 @@ json_t *ps__duplex_measure(long bytes)
     while (bytes & (bytes - 1)) bytes &= bytes - 1; /* a power of two */
     char *sb = ps_xmalloc((size_t)bytes), *rb = ps_xmalloc((size_t)bytes);
     memset(sb, rank + 1, (size_t)bytes);
+    memset(rb, 0, (size_t)bytes);
     const int peer = 1 - rank;
-    double best = INFINITY;
-    for (int k = 0; k < PS_PROBE_DUPLEX_REPS + 1; k++) {
+    double best = INFINITY, spent = 0;
+    int timed = 0;
+    for (int k = 0;; k++) {
         MPI_Request q[2];
         /* the two start together; a barrier of MPI_COMM_WORLD here would not
          * match the other ranks' one nonblocking barrier (MPI-3 5.12), and
@@ -594,8 +603,12 @@ json_t *ps__duplex_measure(long bytes)
         double other = 0;
         MPI_Sendrecv(&t, 1, MPI_DOUBLE, peer, TAG_CTRL, &other, 1, MPI_DOUBLE, peer, TAG_CTRL, MPI_COMM_WORLD,
                      MPI_STATUS_IGNORE);
-        double both = t > other ? t : other;
-        if (k > 0 && both < best) best = both; /* the first is a warm-up */
+        double both = t > other ? t : other;   /* the same on both ranks */
+        if (k < PS_PROBE_DUPLEX_WARMUP) continue;
+        if (both < best) best = both;
+        spent += both;
+        timed++;
+        if (timed >= PS_PROBE_DUPLEX_MAX || (timed >= PS_PROBE_DUPLEX_REPS && spent >= PS_PROBE_DUPLEX_S)) break;
     }
     free(sb);
     free(rb);
@@ -604,6 +617,7 @@ json_t *ps__duplex_measure(long bytes)
     json_t *o = json_object();
     json_object_set_new(o, "bytes", json_integer(bytes));
     json_object_set_new(o, "exchange", json_real(best));
+    json_object_set_new(o, "samples", json_integer(timed));
     return o;
 }
 

@@ -63,9 +63,13 @@ double ps_probe_budget_seconds(ps_probe_mode mode);
 #define PS_PROBE_SLOW_SAMPLES 3           /*   powers of two only, this many samples per size, */
 #define PS_PROBE_MAX_RT      0.25         /*   and no larger size once a round trip exceeds this */
 #define PS_PROBE_DUPLEX_BYTES (1L << 20)  /* both directions at once: at most this size */
-#define PS_PROBE_DUPLEX_REPS 3            /*   best of this many */
-#define PS_PROBE_BUS_RATIO   1.2          /* exchange / one-way time above this (rounds' median): a shared link (bus) */
-#define PS_PROBE_BUS_CLEAR   1.8          /*   and from this on clearly serial; below it predict also gives nobus */
+#define PS_PROBE_DUPLEX_WARMUP 2          /*   after this many untimed (the first ones run long) */
+#define PS_PROBE_DUPLEX_REPS 3            /*   best of at least this many */
+#define PS_PROBE_DUPLEX_MAX  16           /*   and of up to this many */
+#define PS_PROBE_DUPLEX_S    20e-3        /*   while the timed ones took less than this in all */
+#define PS_PROBE_DUPLEX_FREE 1.1          /* exchange / one-way time (rounds' median) below this: clearly side by side */
+#define PS_PROBE_BUS_RATIO   1.5          /*   from this on nearer one at a time (2) than side by side (1): a bus */
+#define PS_PROBE_BUS_CLEAR   1.8          /*   from this on clearly serial; between FREE and CLEAR predict gives both */
 #define PS_PROBE_BUCKET_SHARED 1.6        /* a shaped link: both ways' series this much slower = one bucket */
 #define PS_PROBE_BUCKET_TOL  1.43         /* a token bucket's rate and a stream's agree within this factor */
 #define PS_PROBE_STEP_MIN_BYTES 64        /* ping-pong steps: between groups (a power of two +/- 3) from this up, */
