@@ -105,14 +105,14 @@ lc = (rows[0].get("latency_check") or {}).get("run_over_model")
 sc = (rows[0].get("speed_check") or {}).get("after_over_before")
 # the model sent some messages by rendezvous below the runtime's protocol step (parscope compare's protocol_in_doubt)
 proto = "yes" if rows[0].get("protocol_in_doubt") else "no"
-# the model's network in doubt (a bus not clearly serial): the other network's error (compare's network_in_doubt)
+# the model's network in doubt (an exchange neither clearly serial nor free): the other network's error (compare's network_in_doubt)
 nd = rows[0].get("network_in_doubt") or {}
 num = lambda v, f: f % v if isinstance(v, (int, float)) else "-"
 print("\t".join([sys.argv[3], sys.argv[4], "%.6g" % m, "%.6g" % p, "%.4f" % ((p - m) / m), sys.argv[5] + "-" + sys.argv[6],
                  num(100 * u if isinstance(u, (int, float)) else None, "%.1f%%"), num(busy, "%.0f"), num(lc, "%.2f"),
-                 num(sc, "%.2f"), proto, num(nd.get("error_if_nobus"), "%.4f")]))
+                 num(sc, "%.2f"), proto, num(nd.get("error_if_other"), "%.4f"), nd.get("other_network") or "-"]))
 PY
-  tail -1 "$work/table" | awk -F'\t' '{nb = $12 == "-" ? "" : sprintf("  (nobus %+.1f%%)", $12*100);
+  tail -1 "$work/table" | awk -F'\t' '{nb = $12 == "-" ? "" : sprintf("  (%s %+.1f%%)", $13, $12*100);
     printf "%-12s %-34s %10.4g ms %10.4g ms %+7.1f%% %8s  %s%s\n", $1, $2, $3*1e3, $4*1e3, $5*100, $7, $6, nb}'
 done
 echo
@@ -141,12 +141,12 @@ if moved: print("measured while the machine's speed moved (the calibration run r
 proto = [r[0] for r in rows if len(r) > 10 and r[10] == "yes"]
 if proto: print("messages above the model's S but below the receive's protocol step (sent by rendezvous in the model, "
                 "likely eagerly in the run): %s" % ", ".join(proto))
-nb = [float(r[11]) for r in rows if len(r) > 11 and r[11] != "-"]
+nb = [(float(r[11]), r[12]) for r in rows if len(r) > 12 and r[11] != "-"]
 if nb:
-    b = [abs(x) for x in nb]
-    print("the model's network was in doubt (a bus whose exchange was not clearly serial); with the copies side by side "
-          "instead: median |error| %.1f%%, largest %.1f%%, %d of %d within 20%%" %
-          (100 * statistics.median(b), 100 * max(b), sum(x <= 0.2 for x in b), len(b)))
+    b = [abs(x) for x, _ in nb]
+    print("the model's network was in doubt (an exchange neither clearly serial nor clearly free); under the other "
+          "network (%s) instead: median |error| %.1f%%, largest %.1f%%, %d of %d within 20%%" %
+          (nb[0][1], 100 * statistics.median(b), 100 * max(b), sum(x <= 0.2 for x in b), len(b)))
 scs = [float(r[9]) for r in rows if len(r) > 9 and r[9] != "-"]
 if scs: print("repeated calibration's seconds per flop over the first: %.2f-%.2f" % (min(scs), max(scs)))
 lcs = [float(r[8]) for r in rows if len(r) > 8 and r[8] != "-"]

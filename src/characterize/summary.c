@@ -277,7 +277,9 @@ static void summary_predict(json_t *s, const char *dir, int ranks, double *comm_
                 json_object_set_new(r, "protocol_in_doubt", json_boolean(proto));
                 /* a bus the probe was not sure of: the other network's error (compare.c) */
                 const json_t *nd = json_object_get(row, "network_in_doubt");
-                json_object_set_new(r, "error_if_nobus", ps_json_real_or_null(ps_json_num(nd, "error_if_nobus")));
+                const json_t *on = json_object_get(nd, "other_network");
+                json_object_set_new(r, "other_network", on ? json_incref((json_t *)on) : json_null());
+                json_object_set_new(r, "error_if_other", ps_json_real_or_null(ps_json_num(nd, "error_if_other")));
                 json_array_append_new(rows, r);
                 /* P = 1 is the calibration run's own case: accuracy is judged above it */
                 if (isfinite(e) && json_integer_value(json_object_get(row, "ranks")) > 1) {
@@ -619,8 +621,8 @@ static const char *not_firm(char *b, size_t n, const json_t *pr)
                          "sent by rendezvous in the model and likely eagerly in the run", q);
     long long nb = (long long)json_integer_value(json_object_get(pr, "points_network_in_doubt"));
     if (nb > 0)
-        ps_bufadd(b, n, &w, "; %lld of them on a link the probe took for a bus without its exchange being clearly "
-                         "serial (the report's rows give the error with the ranks' copies side by side)", nb);
+        ps_bufadd(b, n, &w, "; %lld of them on a link whose exchange the probe found neither clearly serial nor "
+                         "clearly free (the report's rows give the error under the other network too)", nb);
     return b;
 }
 
@@ -770,8 +772,10 @@ int ps_characterize_report_html(FILE *out, const json_t *s, const char *dir, con
                 snprintf(slow, sizeof slow, " (computation %.2f times its price, ranks sharing a node)",
                          ps_json_num(r, "compute_measured_over_predicted"));
             char nobus[64] = "";
-            if (isfinite(ps_json_num(r, "error_if_nobus")))
-                snprintf(nobus, sizeof nobus, " (side by side: %+.1f%%)", 100 * ps_json_num(r, "error_if_nobus"));
+            const char *other = json_string_value(json_object_get(r, "other_network"));
+            if (other && isfinite(ps_json_num(r, "error_if_other")))
+                snprintf(nobus, sizeof nobus, " (%s: %+.1f%%)", strcmp(other, "bus") ? "side by side" : "one at a time",
+                         100 * ps_json_num(r, "error_if_other"));
             ps_html_cell(out, 1, "%s%s%s%s%s%s%s%s", ps_fig(e, sizeof e, "%+.1f%%", 100 * ps_json_num(r, "error")),
                          json_is_false(json_object_get(r, "measured_firm")) ? " (measured time not firm)" : "",
                          json_is_true(json_object_get(r, "speed_moved")) ? " (the machine's speed moved)" : "",

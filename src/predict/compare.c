@@ -370,26 +370,30 @@ static void protocol_state(json_t *pd, json_t *row, FILE *out)
             100 * ps_json_num(d, "share"), a, b);
 }
 
-/* The model's network was in doubt (predict.c, network_doubt: a bus from an
- * exchange that was not clearly serial): the other choice's time and error
- * beside the row, and whether the measured time lies between the two. */
+/* The model's network was in doubt (predict.c, network_doubt: an exchange
+ * neither clearly serial nor clearly free): the other choice's time and
+ * error beside the row, and whether the measured time lies between the two. */
 static void network_state(json_t *pd, double tm, json_t *row, FILE *out)
 {
     const json_t *d = json_object_get(pd, "network_doubt");
     if (!d || !(tm > 0)) return;
-    double b = ps_json_num(d, "bus_s"), n = ps_json_num(d, "nobus_s");
+    const char *net = json_string_value(json_object_get(d, "network"));
+    int bus = !net || strcmp(net, "nobus") != 0;   /* the prediction's */
+    double b = ps_json_num(d, "bus_s"), n = ps_json_num(d, "nobus_s"), other = bus ? n : b;
     int between = isfinite(b) && isfinite(n) && tm >= fmin(b, n) && tm <= fmax(b, n);
     json_t *o = json_object();
-    json_object_set_new(o, "nobus_s", ps_json_real_or_null(n));
-    json_object_set_new(o, "error_if_nobus", ps_json_real_or_null(rel(n, tm)));
+    json_object_set_new(o, "other_network", json_string(bus ? "nobus" : "bus"));
+    json_object_set_new(o, "other_s", ps_json_real_or_null(other));
+    json_object_set_new(o, "error_if_other", ps_json_real_or_null(rel(other, tm)));
     json_object_set_new(o, "between", json_boolean(between));
     json_object_set_new(row, "network_in_doubt", o);
     if (!out) return;
-    char a[32], e[32];
-    fmt_num(a, sizeof a, n);
-    fmt_err(e, sizeof e, rel(n, tm));
-    fprintf(out, "        with the copies side by side (nobus, contention %.2f) the model predicts %s s, %s%s\n",
-            ps_json_num(d, "nobus_contention"), a, e,
+    char a[32], e[32], how[80];
+    fmt_num(a, sizeof a, other);
+    fmt_err(e, sizeof e, rel(other, tm));
+    if (bus) snprintf(how, sizeof how, "the copies side by side (nobus, contention %.2f)", ps_json_num(d, "nobus_contention"));
+    else snprintf(how, sizeof how, "one message at a time (bus)");
+    fprintf(out, "        with %s the model predicts %s s, %s%s\n", how, a, e,
             between ? ": the measured time lies between the two networks' predictions" : "");
 }
 

@@ -327,22 +327,23 @@ static json_t *protocol_doubt_json(const ps_machine *m, const ps_sim_opts *so, c
                      (json_int_t)res->below_step, "share", all > 0 ? fmin(1, res->below_step / all) : 0);
 }
 
-/* The other network: the probe took the link for a bus from an exchange
- * that was not clearly serial (nobus_contention, probe.c), so the same
- * streams are simulated again with the ranks' copies side by side at the
- * measured contention.  On one VM the bus fitted the communication-only
- * programs, on another nobus did (docs/BENCHMARKS.md): the two times are
- * the prediction's range.  NAN when there is no such doubt, the user chose
- * the network (--bus, --nobus), or the model has several nodes (the other
- * choice there would be a star of links, not this). */
-static double nobus_time(const predict_ctx *c, const ps_streams *s, const ps_sim_opts *so)
+/* The other network: the probe's exchange was neither clearly serial nor
+ * clearly free (probe.c), so the same streams are simulated again under the
+ * choice it did not make: a bus's model (nobus_contention) with the ranks'
+ * copies side by side at the measured contention, a nobus model (also_bus)
+ * with one message at a time.  On one VM the bus fitted the
+ * communication-only programs, on another nobus did (docs/BENCHMARKS.md):
+ * the two times are the prediction's range.  NAN when there is no such
+ * doubt, the user chose the network (--bus, --nobus), or the model has
+ * several nodes (the other choice there would be a star of links, not this). */
+static double other_network_time(const predict_ctx *c, const ps_streams *s, const ps_sim_opts *so)
 {
-    if (!c->m.bus || so->bus >= 0 || c->m.lg.n == 0 || !(c->m.lg.nobus_contention >= 1) || c->m.nodes > 1 ||
-        so->nodes > 1)
-        return NAN;
+    int to_nobus = c->m.bus && c->m.lg.nobus_contention >= 1;
+    int to_bus = !c->m.bus && !c->m.star && c->m.lg.also_bus == 1;
+    if (!(to_nobus || to_bus) || so->bus >= 0 || c->m.lg.n == 0 || c->m.nodes > 1 || so->nodes > 1) return NAN;
     ps_machine alt = c->m;
-    alt.bus = 0;
-    alt.lg.contention = alt.lg.nobus_contention;
+    alt.bus = to_bus;
+    alt.lg.contention = to_bus ? 1 : alt.lg.nobus_contention;
     ps_sim_opts o = *so;
     o.build_trace = 0;
     o.build_sheet = 0;
@@ -394,7 +395,7 @@ static int predict_one(predict_ctx *c, int P, json_t **doc, ps_sim_result *res, 
     double t0 = ps_clock();
     rc = ps_simulate(s, &c->m, &so, res, err, errlen);
     /* (its seconds in the simulation's: it doubles them) */
-    double nobus = rc == 0 && res->messages > 0 ? nobus_time(c, s, &so) : NAN;
+    double other = rc == 0 && res->messages > 0 ? other_network_time(c, s, &so) : NAN;
     double wall = ps_clock() - t0;
     free(rates);
     free(per_call);
@@ -428,9 +429,15 @@ static int predict_one(predict_ctx *c, int P, json_t **doc, ps_sim_result *res, 
         json_object_set_new(d, "unpriced_data_move_bytes", json_real(res->unpriced_bytes));
     if (res->below_step > 0)
         json_object_set_new(d, "protocol_doubt", protocol_doubt_json(&c->m, &so, res, d));
-    if (isfinite(nobus))
-        json_object_set_new(d, "network_doubt", json_pack("{s:f, s:f, s:f}", "bus_s", res->time, "nobus_s", nobus,
-                                                          "nobus_contention", c->m.lg.nobus_contention));
+    if (isfinite(other)) {
+        /* the prediction's network, its time, and the other's */
+        int bus = c->m.bus;
+        double contention = bus ? c->m.lg.nobus_contention : c->m.lg.contention;
+        json_object_set_new(d, "network_doubt",
+                            json_pack("{s:s, s:f, s:f, s:f}", "network", bus ? "bus" : "nobus", "bus_s",
+                                      bus ? res->time : other, "nobus_s", bus ? other : res->time,
+                                      "nobus_contention", contention < 1 ? 1 : contention));
+    }
     if (c->o->activities && res->trace) json_object_set_new(d, "activities", ps_breakdown_json(res->trace));
     const ps__calibration *used = cal; /* the prices this count was simulated with */
     if (used->n || used->none) {
@@ -581,16 +588,18 @@ int ps_predict_run(const ps_predict_opts *o, json_t **out, FILE *f, char *err, s
     json_array_foreach(points, i, pt) {
         const json_t *x = json_object_get(pt, "network_doubt");
         if (o->quiet || !x) continue;
+        const char *net = json_string_value(json_object_get(x, "network"));
+        int bus = !net || strcmp(net, "nobus") != 0;
         if (!said++)
-            fprintf(f, "note: the probe could not tell whether two ranks' copies go one at a time (network = bus, the "
-                       "model's) or side by side (its exchanges were not clearly serial); side by side, each copy "
-                       "%.2f times as long while the other runs (the measured contention), the model predicts:\n",
-                    ps_json_num(x, "nobus_contention"));
-        double b = ps_json_num(x, "bus_s"), n = ps_json_num(x, "nobus_s");
-        fprintf(f, "%7d  %12.6g  (%+.1f%% against the bus's %.6g s)\n", ps__doc_ranks(pt), n,
-                b > 0 ? 100 * (n - b) / b : 0, b);
+            fprintf(f, "note: the probe could not tell whether two ranks' copies go one at a time (network = bus) or "
+                       "side by side (nobus, each copy %.2f times as long while the other runs: the measured "
+                       "contention); the model says %s, and %s the model predicts:\n",
+                    ps_json_num(x, "nobus_contention"), bus ? "bus" : "nobus", bus ? "side by side" : "one at a time");
+        double b = ps_json_num(x, "bus_s"), n = ps_json_num(x, "nobus_s"), mine = bus ? b : n, alt = bus ? n : b;
+        fprintf(f, "%7d  %12.6g  (%+.1f%% against the %s's %.6g s)\n", ps__doc_ranks(pt), alt,
+                mine > 0 ? 100 * (alt - mine) / mine : 0, bus ? "bus" : "nobus", mine);
     }
-    if (said) fprintf(f, "      on one machine the bus's times were the closer, on another these (docs/PREDICT.md)\n");
+    if (said) fprintf(f, "      on one machine the bus's times were the closer, on another nobus's (docs/PREDICT.md)\n");
     if (!o->quiet && doubt) {
         char a[32], b[32];
         ps_fmt_bytes(a, sizeof a, ps_json_num(doubt, "S"));

@@ -1029,11 +1029,11 @@ int ps__loggops_analyze(const json_t *rounds, json_t *doc, json_t *warnings)
     return 0;
 }
 
-int ps__loggops_keeps_nobus(const json_t *doc, int bus, int nodes)
+int ps__loggops_network_doubt(const json_t *doc, int nodes)
 {
-    const json_t *lg = json_object_get(doc, "loggops");
-    return bus && nodes <= 1 && json_array_size(json_object_get(lg, "sizes")) > 0 &&
-           json_is_false(json_object_get(json_object_get(doc, "duplex"), "serial")) &&
+    const json_t *lg = json_object_get(doc, "loggops"), *dx = json_object_get(doc, "duplex");
+    return nodes <= 1 && json_array_size(json_object_get(lg, "sizes")) > 0 &&
+           json_is_false(json_object_get(dx, "serial")) && !json_is_true(json_object_get(dx, "free")) &&
            !json_is_true(json_object_get(lg, "shaped"));
 }
 
@@ -1060,7 +1060,10 @@ void ps__loggops_model(const json_t *doc, int bus, ps_machine *m)
     g->o_done = ps_json_num(lg, "o_done");
     /* on a shared link the bus already serialises the two directions */
     g->contention = bus ? 1 : ps_json_num(lg, "contention");
-    if (ps__loggops_keeps_nobus(doc, bus, m->nodes)) g->nobus_contention = fmax(1, ps_json_num(lg, "contention"));
+    if (ps__loggops_network_doubt(doc, m->nodes)) {
+        if (bus) g->nobus_contention = fmax(1, ps_json_num(lg, "contention"));
+        else g->also_bus = 1;
+    }
     g->progress_send = ps_json_num(lg, "progress_send");
     g->progress_recv = ps_json_num(lg, "progress_recv");
     g->rate = ps_json_num(lg, "rate");

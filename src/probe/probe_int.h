@@ -58,12 +58,13 @@ void    ps__loggops_print(const json_t *doc, FILE *out);
 void    ps__loggops_html(const json_t *doc, FILE *out);
 /* Fills m->lg from doc["loggops"] (nothing there: m->lg.n = 0). */
 void    ps__loggops_model(const json_t *doc, int bus, ps_machine *m);
-/* Does the model of a bus keep nobus_contention (the other choice's
- * contention, for predict's second simulation)?  When the exchange was not
- * clearly serial (duplex.serial false), for one node's ranks (on several the
- * other choice would be a star of links), with a LogGOPS table, on a link
- * that is not shaped. */
-int     ps__loggops_keeps_nobus(const json_t *doc, int bus, int nodes);
+/* Does the model keep the other network for predict's second simulation (a
+ * bus: nobus_contention, the other choice's contention; nobus: also_bus)?
+ * When the exchange was neither clearly serial nor clearly free
+ * (duplex.serial and duplex.free false), for one node's ranks (on several
+ * the other choice would be a star of links), with a LogGOPS table, on a
+ * link that is not shaped. */
+int     ps__loggops_network_doubt(const json_t *doc, int nodes);
 /* The token bucket from a stop-and-wait series of round trips (seconds) of
  * `chunk`-byte messages after an idle pause. */
 void    ps__loggops_bucket(const double *rt, int n, double chunk, int *shaped, double *rate, double *burst);

@@ -253,20 +253,21 @@ static int loggops_key(parse_state *st, const char *name, const char *value)
 {
     ps_loggops *g = &st->m->lg;
     static const char *const keys[] = {"S", "o_post", "o_done", "contention", "progress_send", "progress_recv",
-                                       "rate", "burst", "nobus_contention"};
+                                       "rate", "burst", "nobus_contention", "also_bus"};
     double *dst[] = {&g->S, &g->o_post, &g->o_done, &g->contention, &g->progress_send, &g->progress_recv,
-                     &g->rate, &g->burst, &g->nobus_contention};
+                     &g->rate, &g->burst, &g->nobus_contention, &g->also_bus};
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
         if (strcmp(name, keys[i]) == 0) {
             if (!number(st, name, value, 0, dst[i])) return 0;
             if ((i == 3 || i == 8) && *dst[i] < 1) return fail(st, "%s: must be >= 1 (got %s)", name, value);
             if ((i == 4 || i == 5) && *dst[i] > 1) return fail(st, "%s: must be between 0 and 1 (got %s)", name, value);
+            if (i == 9 && *dst[i] != 0 && *dst[i] != 1) return fail(st, "%s: must be 0 or 1 (got %s)", name, value);
             return 1;
         }
     double bytes;
     if (ps_parse_double(name, &bytes) != 0 || bytes < 0)
         return fail(st, "'%s': expected a message size in bytes, or S, o_post, o_done, contention, progress_send, "
-                    "progress_recv, rate, burst, nobus_contention", name);
+                    "progress_recv, rate, burst, nobus_contention, also_bus", name);
     if (g->n >= PS_LOGGOPS_MAX) return fail(st, "more than %d LogGOPS sizes", PS_LOGGOPS_MAX);
     if (g->n > 0 && bytes <= g->bytes[g->n - 1]) return fail(st, "%s: message sizes must be in ascending order", name);
     double v[4];
@@ -641,6 +642,11 @@ static int machine_file(FILE *f, void *ctx)
             fputs("# the exchange was not clearly serial: predict also gives the time with the ranks' copies side\n"
                   "# by side at this contention (network = nobus)\n", f);
             put_num(f, "nobus_contention", g->nobus_contention);
+        }
+        if (g->also_bus == 1) {
+            fputs("# the exchange was not clearly free: predict also gives the time with one message at a time\n"
+                  "# (network = bus)\n", f);
+            put_num(f, "also_bus", 1);
         }
         fputs("# bytes = o_s o_r L gap (seconds): sender's CPU, receiver's CPU, latency, least time between\n"
               "# two messages from one rank; linear between rows (o + O n per range), never across S\n", f);

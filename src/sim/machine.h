@@ -57,6 +57,9 @@ typedef struct ps_loggops {
     double nobus_contention;           /* >= 1: the probe took the network for a bus from an exchange that
                                           was not clearly serial (PS_PROBE_BUS_CLEAR); predict also
                                           simulates the ranks' copies side by side, at this contention */
+    double also_bus;                   /* 1: the probe took the network for nobus from an exchange that was
+                                          not clearly free (PS_PROBE_DUPLEX_FREE); predict also simulates
+                                          one message at a time (network = bus, contention 1) */
 } ps_loggops;
 
 /* One message's LogGOPS costs (seconds) at a size. */

@@ -175,8 +175,8 @@ TEST_IMPL(prediction_model_doubts)
             double tp = json_number_value(json_object_get(json_object_get(pt, "time"), "min"));
             json_object_set_new(pt, "protocol_doubt", json_pack("{s:f, s:f, s:i, s:f}", "S", 256.0, "recv_step",
                                                                 4040.0, "messages", 4, "share", 0.25));
-            json_object_set_new(pt, "network_doubt", json_pack("{s:f, s:f, s:f}", "bus_s", tp, "nobus_s", 0.9 * tp,
-                                                               "nobus_contention", 1.4));
+            json_object_set_new(pt, "network_doubt", json_pack("{s:s, s:f, s:f, s:f}", "network", "bus", "bus_s", tp,
+                                                               "nobus_s", 0.9 * tp, "nobus_contention", 1.4));
         }
     CHECK(json_dump_file(fp, path, 0) == 0);
     json_decref(fp);
@@ -189,9 +189,11 @@ TEST_IMPL(prediction_model_doubts)
                   json_integer_value(json_object_get(r, "ranks")) == 2;
         CHECK(json_is_true(json_object_get(r, "protocol_in_doubt")) == fp2, "row %zu", i);
         double tm = json_number_value(json_object_get(r, "measured_s")), tp = json_number_value(json_object_get(r, "predicted_s"));
-        const json_t *en = json_object_get(r, "error_if_nobus");
+        const json_t *en = json_object_get(r, "error_if_other"), *on = json_object_get(r, "other_network");
         CHECK(fp2 ? json_is_number(en) && fabs(json_number_value(en) - (0.9 * tp - tm) / tm) < 1e-9 : json_is_null(en),
-              "row %zu: error_if_nobus", i);
+              "row %zu: error_if_other", i);
+        CHECK(fp2 ? json_is_string(on) && !strcmp(json_string_value(on), "nobus") : json_is_null(on),
+              "row %zu: other_network", i);
         marked += fp2;
     }
     CHECK(marked == 1 && json_integer_value(json_object_get(pr, "points_protocol_in_doubt")) == 1);
@@ -203,7 +205,7 @@ TEST_IMPL(prediction_model_doubts)
     fclose(f);
     CHECK(strstr(text, "; 1 of them with messages above the model's S but below the receive's protocol step"),
           "not said in:\n%s", text);
-    CHECK(strstr(text, "; 1 of them on a link the probe took for a bus without its exchange being clearly serial"),
+    CHECK(strstr(text, "; 1 of them on a link whose exchange the probe found neither clearly serial nor clearly free"),
           "the network not said in:\n%s", text);
     free(text);
     f = open_memstream(&text, &n);

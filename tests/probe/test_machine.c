@@ -171,7 +171,18 @@ TEST_IMPL(machine_save_load)
         load_ok(rt, &n);
         CHECK(memcmp(&m, &n, sizeof m) == 0);
         text = ps_read_file(rt, NULL, err, sizeof err);
-        CHECK(text && strstr(text, "\nnobus_contention = 1.4045513\n"));
+        CHECK(text && strstr(text, "\nnobus_contention = 1.4045513\n") && !strstr(text, "also_bus"));
+        free(text);
+        /* a nobus the probe was not sure of: also_bus, read back */
+        m.bus = 0;
+        g->contention = 1.4045513;
+        g->nobus_contention = 0;
+        g->also_bus = 1;
+        CHECK(ps_machine_save(rt, &m, err, sizeof err) == 0);
+        load_ok(rt, &n);
+        CHECK(memcmp(&m, &n, sizeof m) == 0);
+        text = ps_read_file(rt, NULL, err, sizeof err);
+        CHECK(text && strstr(text, "\nalso_bus = 1\n") && !strstr(text, "nobus_contention"));
         free(text);
         memset(&m.lg, 0, sizeof m.lg);
     }
@@ -290,10 +301,13 @@ TEST_IMPL(machine_bad_files)
     free(txt);
     txt = ps_xasprintf("%s[loggops]\nlatency = 1\n", good);
     load_bad("lg8.ini", txt, ":7: 'latency': expected a message size in bytes, or S, o_post, o_done, contention, "
-             "progress_send, progress_recv, rate, burst, nobus_contention");
+             "progress_send, progress_recv, rate, burst, nobus_contention, also_bus");
     free(txt);
     txt = ps_xasprintf("%s[loggops]\nnobus_contention = 0.9\n1 = 1e-7 2e-7 3e-7 4e-7\n", good);
     load_bad("lg9.ini", txt, ":7: nobus_contention: must be >= 1 (got 0.9)");
+    free(txt);
+    txt = ps_xasprintf("%s[loggops]\nalso_bus = 0.5\n1 = 1e-7 2e-7 3e-7 4e-7\n", good);
+    load_bad("lg10.ini", txt, ":7: also_bus: must be 0 or 1 (got 0.5)");
     free(txt);
     txt = ps_xasprintf("%s[bsp]\np = 2.5\n", good);
     load_bad("p.ini", txt, ":7: p: not a non-negative integer ('2.5')");
