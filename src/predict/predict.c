@@ -599,7 +599,7 @@ int ps_predict_run(const ps_predict_opts *o, json_t **out, FILE *f, char *err, s
         fprintf(f, "%7d  %12.6g  (%+.1f%% against the %s's %.6g s)\n", ps__doc_ranks(pt), alt,
                 mine > 0 ? 100 * (alt - mine) / mine : 0, bus ? "bus" : "nobus", mine);
     }
-    if (said) fprintf(f, "      on one machine the bus's times were the closer, on another nobus's (docs/PREDICT.md)\n");
+    if (said) fprintf(f, "      on one machine each was the closer in turn, an hour apart (docs/PREDICT.md)\n");
     if (!o->quiet && doubt) {
         char a[32], b[32];
         ps_fmt_bytes(a, sizeof a, ps_json_num(doubt, "S"));
