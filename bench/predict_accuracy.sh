@@ -64,7 +64,7 @@ if [ -z "$model" ]; then
   # a busy machine stretches the probe well beyond its usual minute
   "${wrap[@]}" "$PARSCOPE" probe --quick -q --timeout 900 -o "$model" --json "$work/probe.json" --svg-dir "$work"
 fi
-grep -E '^(network|S|o_post|o_done|contention|progress_send|progress_recv|rate|burst) = ' "$model" | tr '\n' ' ' |
+grep -E '^(network|S|o_post|o_done|contention|progress_send|progress_recv|rate|burst|nobus_contention|also_bus) = ' "$model" | tr '\n' ' ' |
   sed 's/^/model:   /'
 echo
 # the bus decision and what it came from (both directions at once against one)

@@ -275,7 +275,7 @@ static void summary_predict(json_t *s, const char *dir, int ranks, double *comm_
                 /* messages the model sends by rendezvous below the runtime's protocol step (compare.c) */
                 int proto = json_is_true(json_object_get(row, "protocol_in_doubt"));
                 json_object_set_new(r, "protocol_in_doubt", json_boolean(proto));
-                /* a bus the probe was not sure of: the other network's error (compare.c) */
+                /* a network the probe was not sure of (either way): the other network's error (compare.c) */
                 const json_t *nd = json_object_get(row, "network_in_doubt");
                 const json_t *on = json_object_get(nd, "other_network");
                 json_object_set_new(r, "other_network", on ? json_incref((json_t *)on) : json_null());

@@ -469,6 +469,8 @@ int ps__pingpong_analyze(const json_t *rounds, json_t *doc, json_t *warnings, ch
     json_object_set_new(pp, "statistic", json_string("min"));
     json_object_set_new(pp, "sizes", sizes);
 
+    long planned[128];
+    int np = make_sizes(planned, 128);
     if (ns > 0 && bytes[ns - 1] < PS_PROBE_MAX_BYTES) {
         char a[32], t[32];
         ps_fmt_bytes(a, sizeof a, bytes[ns - 1]);
@@ -477,6 +479,26 @@ int ps__pingpong_analyze(const json_t *rounds, json_t *doc, json_t *warnings, ch
                  "the ping-pong stopped at %s: one round trip took %s, too long for the time budget (a slow network); "
                  "the bandwidth is the best up to that size",
                  a, t);
+    }
+    /* the first planned size not measured below the last measured one, after
+     * sizes between the powers of two were: from there on the first round
+     * found a round trip slower than PS_PROBE_SLOW_RT and kept only the powers
+     * of two (data of powers of two only did not switch) */
+    for (int k = 0, s = 0, between = 0; k < np && planned[k] <= bytes[ns - 1]; k++) {
+        if (s < (int)ns && bytes[s] == planned[k]) {
+            between |= (planned[k] & (planned[k] - 1)) != 0;
+            s++;
+            continue;
+        }
+        if (!between) break;
+        char a[32], t[32];
+        ps_fmt_bytes(a, sizeof a, (double)planned[k]);
+        ps_fmt_time(t, sizeof t, PS_PROBE_SLOW_RT);
+        ps__warn(warnings,
+                 "from %s on the ping-pong measured only powers of two, with fewer samples: the fastest round trip "
+                 "there took over %s, as on a slow network (on a fast link: the machine was busy)",
+                 a, t);
+        break;
     }
     /* small-message latency and the best bandwidth, as NetPIPE reports them */
     int best = 0;

@@ -598,9 +598,9 @@ json_t *ps_probe_analyze(const json_t *raw, ps_machine *m, char *err, size_t err
             if (above && above < nr)
                 ps__warn(warnings,
                          "the rounds' exchanges of %s took %.2f to %.2f times one direction's time, on both sides of "
-                         "%.2f: the link is partly shared, and the model's network = %s (from their median, %.2f) is "
-                         "uncertain for programs that send both ways at once",
-                         a, lo, hi, PS_PROBE_BUS_RATIO, bus ? "bus" : "nobus", ratio);
+                         "%.2f: the link is partly shared, and the model's choice of %s (from their median, %.2f) "
+                         "is uncertain for programs that send both ways at once",
+                         a, lo, hi, PS_PROBE_BUS_RATIO, bus ? "one message at a time" : "messages side by side", ratio);
         }
     }
     /* a shaped link whose one token bucket both directions share is a bus too,
@@ -640,8 +640,7 @@ json_t *ps_probe_analyze(const json_t *raw, ps_machine *m, char *err, size_t err
     /* an exchange neither clearly serial nor clearly free, said once the nodes
      * are known: whether the model keeps the other choice (ps__loggops_model) */
     const json_t *dx = json_object_get(doc, "duplex");
-    if (json_is_false(json_object_get(dx, "serial")) && json_is_false(json_object_get(dx, "free")) &&
-        !json_is_true(json_object_get(lgd, "shared_bucket"))) {
+    if (json_is_false(json_object_get(dx, "serial")) && json_is_false(json_object_get(dx, "free"))) {
         char a[32];
         ps_fmt_bytes(a, sizeof a, ps_json_num(dx, "bytes"));
         const char *keeps = !ps__loggops_network_doubt(doc, nodes) ? ", though neither fits clearly"
@@ -652,7 +651,7 @@ json_t *ps_probe_analyze(const json_t *raw, ps_machine *m, char *err, size_t err
         ps__warn(warnings,
                  "two ranks exchanging %s at once take %.2f times one direction's time, between side by side (1) "
                  "and one at a time (2): the model says network = %s (the nearer)%s",
-                 a, ps_json_num(dx, "ratio"), bus ? "bus" : "nobus", keeps);
+                 a, ps_json_num(dx, "ratio"), bus ? "bus" : star ? "star" : "nobus", keeps);
     }
     json_object_set_new(model, "network", json_string(bus ? "bus" : star ? "star" : "nobus"));
     json_object_set_new(model, "ranks_per_node", json_integer(per_node));

@@ -330,6 +330,58 @@ TEST_IMPL(probe_artefacts)
     json_decref(raw);
 }
 
+/* The ping-pong sizes cut short are said: the sizes between the powers of
+ * two measured up to 1 KiB and only powers of two above (the first round
+ * found a round trip over PS_PROBE_SLOW_RT there: a slow network, or a busy
+ * machine), or nothing above 64 KiB (a round trip over PS_PROBE_MAX_RT). */
+TEST_IMPL(probe_sizes_cut)
+{
+    static const struct {
+        long between_to, last;
+        const char *want;
+    } cases[] = {{1L << 22, 4194307, NULL},
+                 {1024, 1L << 22, "from 1.997 KiB on the ping-pong measured only powers of two"},
+                 {1L << 22, 65536, "the ping-pong stopped at 64 KiB"}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        char err[512];
+        ps_machine m;
+        json_t *raw = synthetic(2, 3, 1e-6, 1e9, 0, 0, 1e9, 0.5e-6, 20e-6, NULL);
+        json_t *rl = json_object_get(raw, "rounds");
+        for (size_t r = 0; r < json_array_size(rl); r++) {
+            json_t *pp = json_array();
+            /* the powers of two, and those 3 either side up to between_to; ascending, once each */
+            long sz[128];
+            int n = 0;
+            for (long p = 1; p <= (4L << 20); p *= 2)
+                for (long b = p - 3; b <= p + 3; b += 3)
+                    if (b >= 1 && b <= cases[c].last && (b == p || p <= cases[c].between_to)) sz[n++] = b;
+            for (int a = 1; a < n; a++)
+                for (int k = a; k > 0 && sz[k - 1] > sz[k]; k--) {
+                    long t = sz[k];
+                    sz[k] = sz[k - 1];
+                    sz[k - 1] = t;
+                }
+            for (int k = 0; k < n; k++) {
+                if (k && sz[k] == sz[k - 1]) continue;
+                double t = 1e-6 + sz[k] / 1e9;
+                json_array_append_new(pp, json_pack("{sIsis[fff]}", "bytes", (json_int_t)sz[k], "round_trips_per_sample",
+                                                    1, "samples", t * 1.01, t, t * 1.02));
+            }
+            json_object_set_new(json_array_get(rl, r), "pingpong", pp);
+        }
+        json_t *doc = ps_probe_analyze(raw, &m, err, sizeof err);
+        CHECK(doc != NULL, "case %zu: %s", c, err);
+        if (doc) {
+            CHECK(!has_warning(doc, "on the ping-pong measured only powers of two") || (cases[c].want && c == 1),
+                  "case %zu", c);
+            CHECK(!has_warning(doc, "the ping-pong stopped at") || (cases[c].want && c == 2), "case %zu", c);
+            if (cases[c].want) CHECK(has_warning(doc, cases[c].want), "case %zu: %s", c, cases[c].want);
+            json_decref(doc);
+        }
+        json_decref(raw);
+    }
+}
+
 /* l dominates: g*256 is a small part of l */
 TEST_IMPL(probe_l_dominates)
 {

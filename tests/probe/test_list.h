@@ -2,6 +2,7 @@
 TEST_ENTRY(lsq_line)
 TEST_ENTRY(hockney_fit)
 TEST_ENTRY(probe_steady)
+TEST_ENTRY(probe_sizes_cut)
 TEST_ENTRY(probe_not_probe)
 TEST_ENTRY(probe_artefacts)
 TEST_ENTRY(probe_round_fits)
