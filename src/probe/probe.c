@@ -650,8 +650,11 @@ json_t *ps_probe_analyze(const json_t *raw, ps_machine *m, char *err, size_t err
                                     "time";
         ps__warn(warnings,
                  "two ranks exchanging %s at once take %.2f times one direction's time, between side by side (1) "
-                 "and one at a time (2): the model says network = %s (the nearer)%s",
-                 a, ps_json_num(dx, "ratio"), bus ? "bus" : star ? "star" : "nobus", keeps);
+                 "and one at a time (2): the model says network = %s (%s)%s",
+                 a, ps_json_num(dx, "ratio"), bus ? "bus" : star ? "star" : "nobus",
+                 bus && json_is_true(json_object_get(lgd, "shared_bucket")) && ps_json_num(dx, "ratio") < PS_PROBE_BUS_RATIO
+                     ? "one token bucket" : "the nearer",
+                 keeps);
     }
     json_object_set_new(model, "network", json_string(bus ? "bus" : star ? "star" : "nobus"));
     json_object_set_new(model, "ranks_per_node", json_integer(per_node));
