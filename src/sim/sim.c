@@ -5,8 +5,9 @@
  * message records (a cache line each, alive only while a message is in
  * flight or waited for), a hash table of channels (receiver, sender, tag)
  * holding the FIFO of unmatched sends or unmatched receives (matching is O(1)
- * per message and the table only holds channels with something pending), the
- * event queue, and a FIFO of transmissions waiting for the bus.
+ * per message and the table only holds channels with something pending) or,
+ * up to DENSE_MAX ranks, an index of (receiver, sender) pairs, the event
+ * queue, and a FIFO of transmissions waiting for the bus.
  *
  * Speed comes from memory traffic: with a million messages pending, every
  * table probe and every message record is a cache miss.  So a table slot is
@@ -135,6 +136,10 @@ typedef struct sim {
     uint64_t          alive;
     chan             *ch;
     size_t            chcap, chn;
+    /* up to DENSE_MAX ranks: the channels of a (receiver, sender) pair are
+     * one FIFO of both sides and every tag, its first record at dch[dst * P
+     * + src] (no hash, no probe, no key to compare; a few MB) */
+    uint32_t         *dch;
     ps_eventq         q;
     int               bus;
     int               bus_busy;
@@ -251,6 +256,7 @@ static void sim_free(sim *S)
     ps_sheet_acc_free(S->sh);
     free(S->freestk);
     if (S->ch) munmap(S->ch, S->chcap * sizeof *S->ch);
+    if (S->dch) munmap(S->dch, (size_t)S->P * (size_t)S->P * sizeof *S->dch);
     free(S->link_out);
     free(S->link_in);
     ps_eventq_free(&S->q);
@@ -418,6 +424,113 @@ static uint32_t ch_post(sim *S, uint32_t h, int32_t dst, int32_t src, int32_t ta
     return m;
 }
 
+/* The dense index: a side posted on pair key k = dst * P + src takes the
+ * first record of its tag there if it is of the other side (records of one
+ * tag are all sends or all receives), else queues a new record at the end.
+ * The first record's tail is the last. */
+enum { DENSE_MAX = 1024, DENSE_WALK = 64 };
+
+/* Moves every pending record from the pair index to the hash table of
+ * (dst, src, tag), each tag's records in their order, and rekeys the posts
+ * in flight.  Taken when a pair's FIFO grows long with other tags (many
+ * tags pending between two ranks), where the walk would make matching
+ * quadratic. */
+static int dch_to_hash(sim *S)
+{
+    size_t n = (size_t)S->P * (size_t)S->P;
+    S->chcap = 1024;
+    S->chn = 0;
+    S->ch = ps_map_huge(S->chcap * sizeof *S->ch);
+    if (!S->ch) return -1;
+    for (size_t i = 0; i < S->chcap; i++) S->ch[i].head = NIL;
+    for (size_t k = 0; k < n; k++)
+        for (uint32_t i = S->dch[k], next; i != NIL; i = next) {
+            msg *m = &S->pool[i];
+            next = m->next;
+            m->next = NIL;
+            uint32_t h = ch_hash(m->dst, m->src, m->tag);
+            size_t j = ch_find(S, h, m->dst, m->src, m->tag);
+            if (S->ch[j].head != NIL) {
+                msg *f = &S->pool[S->ch[j].head];
+                S->pool[f->tail].next = i;
+                f->tail = i;
+                continue;
+            }
+            if ((S->chn + 1) * 2 > S->chcap) {
+                if (ch_grow(S)) return -1;
+                j = ch_find(S, h, m->dst, m->src, m->tag);
+            }
+            m->tail = i;
+            S->ch[j].head = i;
+            S->ch[j].h = h;
+            S->chn++;
+        }
+    munmap(S->dch, n * sizeof *S->dch);
+    S->dch = NULL;
+    for (int r = 0; r < S->P; r++) {
+        rstate *R = &S->rk[r];
+        int is_send = R->pend.op == PS_OP_SEND || R->pend.op == PS_OP_BSEND;
+        R->pend_h = is_send ? ch_hash(R->pend.peer, r, R->pend.tag) : ch_hash(r, R->pend.peer, R->pend.tag);
+    }
+    return 0;
+}
+
+static uint32_t dch_post(sim *S, uint32_t k, int32_t dst, int32_t src, int32_t tag, int is_send)
+{
+    uint32_t head = S->dch[k], prev = NIL;
+    int walked = 0;
+    for (uint32_t i = head; i != NIL; prev = i, i = S->pool[i].next) {
+        msg *f = &S->pool[i];
+        if (f->tag != tag) {
+            if (++walked < DENSE_WALK) continue;
+            if (dch_to_hash(S)) {
+                S->oom = 1;
+                return NIL;
+            }
+            return ch_post(S, ch_hash(dst, src, tag), dst, src, tag, is_send);
+        }
+        if (!!(f->flags & M_SPOSTED) == is_send) break;   /* same side: queue behind it */
+        uint32_t next = f->next;
+        if (prev == NIL) {
+            S->dch[k] = next;
+            if (next != NIL) S->pool[next].tail = f->tail;
+        } else {
+            S->pool[prev].next = next;
+            if (next == NIL) S->pool[head].tail = prev;
+        }
+        f->next = NIL;
+        return i;
+    }
+    uint32_t m = msg_new(S);
+    if (m == NIL) return NIL;
+    msg *n = &S->pool[m];
+    n->src = src;
+    n->dst = dst;
+    n->tag = tag;
+    n->flags |= is_send ? M_SPOSTED : M_RPOSTED;
+    head = S->dch[k];   /* (msg_new reads no list) */
+    if (head == NIL) {
+        n->tail = m;
+        S->dch[k] = m;
+    } else {
+        S->pool[S->pool[head].tail].next = m;
+        S->pool[head].tail = m;
+    }
+    return m;
+}
+
+/* The channel key of a side: the hash of (dst, src, tag), or the dense pair index. */
+static inline uint32_t ch_key(const sim *S, int32_t dst, int32_t src, int32_t tag)
+{
+    return S->dch ? (uint32_t)dst * (uint32_t)S->P + (uint32_t)src : ch_hash(dst, src, tag);
+}
+
+/* The first record of a key's channel (NIL: none). */
+static inline uint32_t ch_head(const sim *S, uint32_t key)
+{
+    return S->dch ? S->dch[key] : S->ch[key & (S->chcap - 1)].head;
+}
+
 /* The next event will touch a message record: start loading it now.  (The
  * channel's slot was prefetched when the instruction was decoded.) */
 static inline void prefetch_event(const sim *S, const ps_qent *e)
@@ -428,7 +541,7 @@ static inline void prefetch_event(const sim *S, const ps_qent *e)
     }
     const rstate *R = &S->rk[e->id];
     if (R->phase == PH_POST) {
-        uint32_t head = S->ch[R->pend_h & (S->chcap - 1)].head;
+        uint32_t head = ch_head(S, R->pend_h);
         if (head != NIL) __builtin_prefetch(&S->pool[head], 1);
     } else if (R->phase == PH_WAKE && R->blk_msg != NIL && R->blk_msg < S->npool) {
         __builtin_prefetch(&S->pool[R->blk_msg], 0);
@@ -1005,8 +1118,10 @@ static uint32_t post_message(sim *S, int rank, int *is_send_out, int *blocking_o
     int blocking = in->op == PS_OP_BSEND || in->op == PS_OP_BRECV;
     *is_send_out = is_send;
     *blocking_out = blocking;
-    uint32_t mi = is_send ? ch_post(S, R->pend_h, in->peer, rank, in->tag, 1)
-                          : ch_post(S, R->pend_h, rank, in->peer, in->tag, 0);
+    uint32_t mi = S->dch ? (is_send ? dch_post(S, R->pend_h, in->peer, rank, in->tag, 1)
+                                    : dch_post(S, R->pend_h, rank, in->peer, in->tag, 0))
+                 : is_send ? ch_post(S, R->pend_h, in->peer, rank, in->tag, 1)
+                           : ch_post(S, R->pend_h, rank, in->peer, in->tag, 0);
     if (mi == NIL) return NIL;
     msg *m = &S->pool[mi];
     if (is_send) {
@@ -1215,14 +1330,15 @@ static void exec(sim *S, int rank, double t)
                 }
             }
             R->pend = in;
-            R->pend_h = is_send ? ch_hash(in.peer, rank, in.tag) : ch_hash(rank, in.peer, in.tag);
-            ch_prefetch(S, R->pend_h);
+            R->pend_h = is_send ? ch_key(S, in.peer, rank, in.tag) : ch_key(S, rank, in.peer, in.tag);
+            if (S->dch) __builtin_prefetch(&S->dch[R->pend_h], 1);
+            else ch_prefetch(S, R->pend_h);
             if (S->pfdist) {
                 /* the instruction decoded pfdist ago: its slot is in cache, its record may not be */
                 uint32_t k = S->npf++ & 63, old = S->pf[(k - S->pfdist) & 63];
                 S->pf[k] = R->pend_h;
                 if (S->npf > S->pfdist) {
-                    uint32_t head = S->ch[old & (S->chcap - 1)].head;
+                    uint32_t head = ch_head(S, old);
                     if (head != NIL) __builtin_prefetch(&S->pool[head], 1);
                 }
             }
@@ -1426,13 +1542,20 @@ int ps_simulate(const ps_streams *s, const ps_machine *m, const ps_sim_opts *o, 
         for (int i = 0; i < S.P; i++) S.lgr[i].tok = S.lgr[i].itok = S.lgc.burst;
         if (S.lgc.rate > 0 && !o->no_warmup) lg_warm_buckets(&S);
     }
-    r->rank = calloc((size_t)S.P, sizeof *r->rank);
-    S.rk = calloc((size_t)S.P, sizeof *S.rk);
-    S.chcap = 1024;
-    S.ch = ps_map_huge(S.chcap * sizeof *S.ch);
-    if (S.ch)
-        for (size_t i = 0; i < S.chcap; i++) S.ch[i].head = NIL;
-    if (!r->rank || !S.rk || !S.ch || ps_eventq_init(&S.q, (size_t)S.P + 64)) goto oom;
+    size_t np = (size_t)(unsigned)S.P;   /* >= 1: the streams were validated */
+    r->rank = calloc(np, sizeof *r->rank);
+    S.rk = calloc(np, sizeof *S.rk);
+    if (np <= DENSE_MAX && !o->hashed_channels) {
+        size_t n = np * np;
+        S.dch = ps_map_huge(n * sizeof *S.dch);
+        if (S.dch) memset(S.dch, 0xff, n * sizeof *S.dch);   /* NIL */
+    } else {
+        S.chcap = 1024;
+        S.ch = ps_map_huge(S.chcap * sizeof *S.ch);
+        if (S.ch)
+            for (size_t i = 0; i < S.chcap; i++) S.ch[i].head = NIL;
+    }
+    if (!r->rank || !S.rk || !(S.ch || S.dch) || ps_eventq_init(&S.q, (size_t)S.P + 64)) goto oom;
     if (o->build_sheet && !(S.sh = ps_sheet_acc_new(S.P))) goto oom;
     if (S.sh && sheet_on_thread(o, &r->streams)) S.feed = ps_sheet_feed_start(S.sh);   /* NULL: built here */
     if (o->build_trace) {

@@ -34,6 +34,8 @@ typedef struct ps_sim_opts {
     int    sheet_thread;  /* the sheet built on a second thread (sheet_feed.h): 0 when the streams
                              are large and a second processor is there (default), 1 always, -1 never;
                              the same sheet either way */
+    int    hashed_channels; /* 1: match messages through the hash table of (receiver, sender, tag) even
+                             at few ranks (tests compare it with the pair index; the same result) */
     double work_flop_time;/* seconds per flop for \WORK instructions (construct WORK); 0 = flop_time */
     /* seconds per flop by construct id (the streams' table), from a calibration run; 0 or
      * beyond n = the machine model's price */

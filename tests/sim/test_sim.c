@@ -459,6 +459,63 @@ TEST_IMPL(many_channels)
     ps_streams_free(s);
 }
 
+/* Up to 1024 ranks messages are matched through an index of (receiver,
+ * sender) pairs, each pair one FIFO of every tag; a pair whose FIFO grows
+ * long with other tags moves everything to the hash table of (receiver,
+ * sender, tag).  Either way the prediction is the hash table's: sends and
+ * receives of K tags between every rank and rank 0, posted in opposite tag
+ * orders, both sides pending at once (K = 200 moves to the hash table). */
+TEST_IMPL(pair_index_same_as_hash)
+{
+    const int P = 8;
+    for (int K = 10; K <= 200; K += 190) {
+        ps_streams *s = ps_streams_new(P);
+        for (int r = 1; r < P; r++) {
+            for (int k = K - 1; k >= 0; k--) {
+                ps_insn in = {.op = PS_OP_RECV, .peer = 0, .tag = k, .n = 8 + (uint64_t)k};
+                CHECK(ps_streams_append(s, r, &in) == 0);
+            }
+            for (int k = 0; k < K; k++) {
+                ps_insn in = {.op = PS_OP_SEND, .peer = 0, .tag = k, .n = 16};
+                CHECK(ps_streams_append(s, r, &in) == 0);
+            }
+            ps_insn w = {.op = PS_OP_WAIT};
+            CHECK(ps_streams_append(s, r, &w) == 0);
+            for (int k = 0; k < K; k++) {
+                ps_insn in = {.op = PS_OP_SEND, .peer = r, .tag = k, .n = 8 + (uint64_t)k};
+                CHECK(ps_streams_append(s, 0, &in) == 0);
+            }
+        }
+        for (int r = P - 1; r >= 1; r--)
+            for (int k = K - 1; k >= 0; k--) {
+                ps_insn in = {.op = PS_OP_BRECV, .peer = r, .tag = k, .n = 16};
+                CHECK(ps_streams_append(s, 0, &in) == 0);
+            }
+        ps_insn w = {.op = PS_OP_WAIT};
+        CHECK(ps_streams_append(s, 0, &w) == 0);
+        ps_sim_result res[2];
+        char err[256];
+        for (int hashed = 0; hashed < 2; hashed++) {
+            ps_sim_opts o;
+            ps_sim_defaults(&o);
+            o.build_trace = 1;
+            o.hashed_channels = hashed;
+            CHECK(ps_simulate(s, sp2(), &o, &res[hashed], err, sizeof err) == 0, "K %d: %s", K, err);
+        }
+        ps_sim_result *a = &res[0], *b = &res[1];
+        CHECK(a->messages == (uint64_t)2 * (P - 1) * K && a->messages == b->messages, "K %d", K);
+        CHECK(a->time == b->time && a->events == b->events && a->peak_in_flight == b->peak_in_flight, "K %d", K);
+        for (int r = 0; r < P; r++) {
+            CHECK(memcmp(&a->rank[r], &b->rank[r], sizeof a->rank[r]) == 0, "K %d: rank %d", K, r);
+            const ps_rank_trace *ta = &a->trace->rank[r], *tb = &b->trace->rank[r];
+            CHECK(ta->n == tb->n && memcmp(ta->ev, tb->ev, ta->n * sizeof *ta->ev) == 0, "K %d: rank %d's trace", K, r);
+        }
+        ps_sim_result_free(&res[0]);
+        ps_sim_result_free(&res[1]);
+        ps_streams_free(s);
+    }
+}
+
 /* Streams of several megabytes are checked on two threads: the same totals
  * as counted here, and the first bad instruction in rank order reported,
  * whichever half of the ranks it is in. */
