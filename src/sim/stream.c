@@ -18,6 +18,9 @@
 #include "trace/constructs.h"
 #include "util/util.h"
 
+/* stream files from this size on are read into 2 MB pages (ps_streams_load) */
+#define PS_STREAMS_READ_BYTES ((size_t)4 << 20)
+
 static const char *op_names[PS_OP__COUNT] = {"?", "SEND", "RECEIVE", "BSEND", "BRECEIVE", "WORK", "WAIT",
                                              "WAITONE", "MARK"};
 
@@ -115,13 +118,31 @@ int ps_streams_load(const char *path, ps_streams **out, char *err, size_t errlen
         close(fd);
         return -1;
     }
-    void *map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+    /* The simulator reads each rank's stream a few bytes at a time, the ranks
+     * in turn: with a thousand ranks every read is a cache and a TLB miss.  A
+     * large file is read into 2 MB pages (a few TLB entries for all of it)
+     * rather than mapped from the page cache in 4 KB ones. */
+    void *map = MAP_FAILED;
+    if ((size_t)st.st_size >= PS_STREAMS_READ_BYTES) {
+        void *buf = ps_map_huge((size_t)st.st_size);
+        size_t got = 0;
+        while (buf && got < (size_t)st.st_size) {
+            ssize_t k = read(fd, (char *)buf + got, (size_t)st.st_size - got);
+            if (k <= 0) break;
+            got += (size_t)k;
+        }
+        if (buf && got == (size_t)st.st_size) map = buf;
+        else if (buf) munmap(buf, (size_t)st.st_size);
+    }
+    if (map == MAP_FAILED) {
+        map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+        if (map != MAP_FAILED) madvise(map, (size_t)st.st_size, MADV_SEQUENTIAL);
+    }
     close(fd);
     if (map == MAP_FAILED) {
         ps_seterr(err, errlen, "%s: cannot map: %s", file, strerror(errno));
         return -1;
     }
-    madvise(map, (size_t)st.st_size, MADV_SEQUENTIAL);
     rd r = {map, (const uint8_t *)map + st.st_size};
     char magic[8];
     uint32_t nranks, ncons, metalen;

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "sim/sim.h"
@@ -530,6 +531,33 @@ static ps_streams *large_streams(int P, int K, int bad1, int bad2)
             CHECK(ps_streams_append(s, r, &in) == 0);
         }
     return s;
+}
+
+/* A stream file of 4 MB or more is read into memory of its own rather than
+ * mapped: the same streams come back, and one cut short is refused. */
+TEST_IMPL(load_large_file)
+{
+    enum { P = 64, K = 40000 };
+    ps_streams *s = large_streams(P, K, -1, -1), *t = NULL;
+    char dir[] = "/tmp/ps_sim_bigXXXXXX", err[512] = "", file[600];
+    CHECK(mkdtemp(dir) != NULL);
+    CHECK(ps_streams_save(s, dir, err, sizeof err) == 0, "%s", err);
+    snprintf(file, sizeof file, "%s/%s", dir, PS_STREAMS_FILE);
+    struct stat st;
+    CHECK(stat(file, &st) == 0 && st.st_size >= (4 << 20), "%lld bytes", (long long)st.st_size);
+    CHECK(ps_streams_load(dir, &t, err, sizeof err) == 0, "%s", err);
+    if (t) {
+        CHECK(t->nranks == P);
+        for (int r = 0; r < P; r++) CHECK(t->len[r] == s->len[r] && !memcmp(t->data[r], s->data[r], s->len[r]), "rank %d", r);
+        ps_streams_free(t);
+        t = NULL;
+    }
+    CHECK(truncate(file, st.st_size - 100) == 0);
+    CHECK(ps_streams_load(dir, &t, err, sizeof err) == -1 && t == NULL);
+    CHECK(strstr(err, "truncated: rank 63's stream is cut short") != NULL, "%s", err);
+    unlink(file);
+    rmdir(dir);
+    ps_streams_free(s);
 }
 
 TEST_IMPL(validate_large)
