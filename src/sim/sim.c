@@ -373,6 +373,28 @@ static void ch_delete(sim *S, size_t i)
     S->chn--;
 }
 
+/* A new record for a side posted on (dst, src, tag), queued at the end of
+ * the FIFO whose first record is head (NIL: it starts one, the caller
+ * stores it); NIL on out of memory. */
+static uint32_t msg_queue(sim *S, uint32_t head, int32_t dst, int32_t src, int32_t tag, int is_send)
+{
+    uint32_t m = msg_new(S);
+    if (m == NIL) return NIL;
+    msg *n = &S->pool[m];
+    n->src = src;
+    n->dst = dst;
+    n->tag = tag;
+    n->flags |= is_send ? M_SPOSTED : M_RPOSTED;
+    if (head == NIL) {
+        n->tail = m;
+    } else {
+        msg *f = &S->pool[head];
+        S->pool[f->tail].next = m;
+        f->tail = m;
+    }
+    return m;
+}
+
 /* A side (send or receive) of a message is posted on channel (dst, src,
  * tag), whose hash is h: takes the oldest unmatched record of the other side
  * if there is one, else queues a new record.  Returns the record, NIL on out
@@ -404,20 +426,8 @@ static uint32_t ch_post(sim *S, uint32_t h, int32_t dst, int32_t src, int32_t ta
         }
         i = ch_find(S, h, dst, src, tag);
     }
-    uint32_t m = msg_new(S);
-    if (m == NIL) return NIL;
-    msg *n = &S->pool[m];
-    n->src = src;
-    n->dst = dst;
-    n->tag = tag;
-    n->flags |= is_send ? M_SPOSTED : M_RPOSTED;
-    if (head != NIL) {
-        msg *f = &S->pool[head];
-        S->pool[f->tail].next = m;
-        f->tail = m;
-        return m;
-    }
-    n->tail = m;
+    uint32_t m = msg_queue(S, head, dst, src, tag, is_send);
+    if (m == NIL || head != NIL) return m;
     S->ch[i].head = m;
     S->ch[i].h = h;
     S->chn++;
@@ -501,21 +511,8 @@ static uint32_t dch_post(sim *S, uint32_t k, int32_t dst, int32_t src, int32_t t
         f->next = NIL;
         return i;
     }
-    uint32_t m = msg_new(S);
-    if (m == NIL) return NIL;
-    msg *n = &S->pool[m];
-    n->src = src;
-    n->dst = dst;
-    n->tag = tag;
-    n->flags |= is_send ? M_SPOSTED : M_RPOSTED;
-    head = S->dch[k];   /* (msg_new reads no list) */
-    if (head == NIL) {
-        n->tail = m;
-        S->dch[k] = m;
-    } else {
-        S->pool[S->pool[head].tail].next = m;
-        S->pool[head].tail = m;
-    }
+    uint32_t m = msg_queue(S, head, dst, src, tag, is_send);
+    if (m != NIL && head == NIL) S->dch[k] = m;
     return m;
 }
 
