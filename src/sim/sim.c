@@ -373,10 +373,9 @@ static void ch_delete(sim *S, size_t i)
     S->chn--;
 }
 
-/* A new record for a side posted on (dst, src, tag), queued at the end of
- * the FIFO whose first record is head (NIL: it starts one, the caller
- * stores it); NIL on out of memory. */
-static uint32_t msg_queue(sim *S, uint32_t head, int32_t dst, int32_t src, int32_t tag, int is_send)
+/* A new record for a side posted on (dst, src, tag), not yet in a FIFO;
+ * NIL on out of memory. */
+static uint32_t msg_posted(sim *S, int32_t dst, int32_t src, int32_t tag, int is_send)
 {
     uint32_t m = msg_new(S);
     if (m == NIL) return NIL;
@@ -385,14 +384,43 @@ static uint32_t msg_queue(sim *S, uint32_t head, int32_t dst, int32_t src, int32
     n->dst = dst;
     n->tag = tag;
     n->flags |= is_send ? M_SPOSTED : M_RPOSTED;
-    if (head == NIL) {
-        n->tail = m;
-    } else {
-        msg *f = &S->pool[head];
-        S->pool[f->tail].next = m;
-        f->tail = m;
-    }
     return m;
+}
+
+/* Record m joins the end of the FIFO whose first record is head. */
+static void fifo_append(sim *S, uint32_t head, uint32_t m)
+{
+    msg *f = &S->pool[head];
+    S->pool[f->tail].next = m;
+    f->tail = m;
+}
+
+/* An empty table of 1024 channels. */
+static int ch_init(sim *S)
+{
+    S->chcap = 1024;
+    S->chn = 0;
+    S->ch = ps_map_huge(S->chcap * sizeof *S->ch);
+    if (!S->ch) return -1;
+    for (size_t i = 0; i < S->chcap; i++) S->ch[i].head = NIL;
+    return 0;
+}
+
+/* Record m opens channel (its dst, src, tag; hash h) in the empty slot *i
+ * that ch_find gave, growing the table first when it is half full (*i is
+ * then found again).  Nonzero when the table could not grow. */
+static int ch_open(sim *S, size_t *i, uint32_t h, uint32_t m)
+{
+    msg *n = &S->pool[m];
+    if ((S->chn + 1) * 2 > S->chcap) {
+        if (ch_grow(S)) return -1;
+        *i = ch_find(S, h, n->dst, n->src, n->tag);
+    }
+    n->tail = m;
+    S->ch[*i].head = m;
+    S->ch[*i].h = h;
+    S->chn++;
+    return 0;
 }
 
 /* A side (send or receive) of a message is posted on channel (dst, src,
@@ -419,18 +447,15 @@ static uint32_t ch_post(sim *S, uint32_t h, int32_t dst, int32_t src, int32_t ta
             }
             return head;
         }
-    } else if ((S->chn + 1) * 2 > S->chcap) {
-        if (ch_grow(S)) {
-            S->oom = 1;
-            return NIL;
-        }
-        i = ch_find(S, h, dst, src, tag);
     }
-    uint32_t m = msg_queue(S, head, dst, src, tag, is_send);
-    if (m == NIL || head != NIL) return m;
-    S->ch[i].head = m;
-    S->ch[i].h = h;
-    S->chn++;
+    uint32_t m = msg_posted(S, dst, src, tag, is_send);
+    if (m == NIL) return NIL;
+    if (head != NIL) {
+        fifo_append(S, head, m);
+    } else if (ch_open(S, &i, h, m)) {
+        S->oom = 1;
+        return NIL;
+    }
     return m;
 }
 
@@ -440,6 +465,19 @@ static uint32_t ch_post(sim *S, uint32_t h, int32_t dst, int32_t src, int32_t ta
  * The first record's tail is the last. */
 enum { DENSE_MAX = 1024, DENSE_WALK = 64 };
 
+/* The channel key of a side: the hash of (dst, src, tag), or the dense pair index. */
+static inline uint32_t ch_key(const sim *S, int32_t dst, int32_t src, int32_t tag)
+{
+    return S->dch ? (uint32_t)dst * (uint32_t)S->P + (uint32_t)src : ch_hash(dst, src, tag);
+}
+
+/* The channel key of rank's send or receive instruction in. */
+static inline uint32_t pend_key(const sim *S, int rank, const ps_insn *in)
+{
+    int is_send = in->op == PS_OP_SEND || in->op == PS_OP_BSEND;
+    return is_send ? ch_key(S, in->peer, rank, in->tag) : ch_key(S, rank, in->peer, in->tag);
+}
+
 /* Moves every pending record from the pair index to the hash table of
  * (dst, src, tag), each tag's records in their order, and rekeys the posts
  * in flight.  Taken when a pair's FIFO grows long with other tags (many
@@ -448,11 +486,7 @@ enum { DENSE_MAX = 1024, DENSE_WALK = 64 };
 static int dch_to_hash(sim *S)
 {
     size_t n = (size_t)S->P * (size_t)S->P;
-    S->chcap = 1024;
-    S->chn = 0;
-    S->ch = ps_map_huge(S->chcap * sizeof *S->ch);
-    if (!S->ch) return -1;
-    for (size_t i = 0; i < S->chcap; i++) S->ch[i].head = NIL;
+    if (ch_init(S)) return -1;
     for (size_t k = 0; k < n; k++)
         for (uint32_t i = S->dch[k], next; i != NIL; i = next) {
             msg *m = &S->pool[i];
@@ -460,28 +494,12 @@ static int dch_to_hash(sim *S)
             m->next = NIL;
             uint32_t h = ch_hash(m->dst, m->src, m->tag);
             size_t j = ch_find(S, h, m->dst, m->src, m->tag);
-            if (S->ch[j].head != NIL) {
-                msg *f = &S->pool[S->ch[j].head];
-                S->pool[f->tail].next = i;
-                f->tail = i;
-                continue;
-            }
-            if ((S->chn + 1) * 2 > S->chcap) {
-                if (ch_grow(S)) return -1;
-                j = ch_find(S, h, m->dst, m->src, m->tag);
-            }
-            m->tail = i;
-            S->ch[j].head = i;
-            S->ch[j].h = h;
-            S->chn++;
+            if (S->ch[j].head != NIL) fifo_append(S, S->ch[j].head, i);
+            else if (ch_open(S, &j, h, i)) return -1;
         }
     munmap(S->dch, n * sizeof *S->dch);
     S->dch = NULL;
-    for (int r = 0; r < S->P; r++) {
-        rstate *R = &S->rk[r];
-        int is_send = R->pend.op == PS_OP_SEND || R->pend.op == PS_OP_BSEND;
-        R->pend_h = is_send ? ch_hash(R->pend.peer, r, R->pend.tag) : ch_hash(r, R->pend.peer, R->pend.tag);
-    }
+    for (int r = 0; r < S->P; r++) S->rk[r].pend_h = pend_key(S, r, &S->rk[r].pend);
     return 0;
 }
 
@@ -511,16 +529,17 @@ static uint32_t dch_post(sim *S, uint32_t k, int32_t dst, int32_t src, int32_t t
         f->next = NIL;
         return i;
     }
-    uint32_t m = msg_queue(S, head, dst, src, tag, is_send);
-    if (m != NIL && head == NIL) S->dch[k] = m;
+    uint32_t m = msg_posted(S, dst, src, tag, is_send);
+    if (m == NIL) return NIL;
+    if (head != NIL) {
+        fifo_append(S, head, m);
+    } else {
+        S->pool[m].tail = m;
+        S->dch[k] = m;
+    }
     return m;
 }
 
-/* The channel key of a side: the hash of (dst, src, tag), or the dense pair index. */
-static inline uint32_t ch_key(const sim *S, int32_t dst, int32_t src, int32_t tag)
-{
-    return S->dch ? (uint32_t)dst * (uint32_t)S->P + (uint32_t)src : ch_hash(dst, src, tag);
-}
 
 /* The first record of a key's channel (NIL: none). */
 static inline uint32_t ch_head(const sim *S, uint32_t key)
@@ -1327,7 +1346,7 @@ static void exec(sim *S, int rank, double t)
                 }
             }
             R->pend = in;
-            R->pend_h = is_send ? ch_key(S, in.peer, rank, in.tag) : ch_key(S, rank, in.peer, in.tag);
+            R->pend_h = pend_key(S, rank, &in);
             if (S->dch) __builtin_prefetch(&S->dch[R->pend_h], 1);
             else ch_prefetch(S, R->pend_h);
             if (S->pfdist) {
@@ -1547,10 +1566,7 @@ int ps_simulate(const ps_streams *s, const ps_machine *m, const ps_sim_opts *o, 
         S.dch = ps_map_huge(n * sizeof *S.dch);
         if (S.dch) memset(S.dch, 0xff, n * sizeof *S.dch);   /* NIL */
     } else {
-        S.chcap = 1024;
-        S.ch = ps_map_huge(S.chcap * sizeof *S.ch);
-        if (S.ch)
-            for (size_t i = 0; i < S.chcap; i++) S.ch[i].head = NIL;
+        ch_init(&S);
     }
     if (!r->rank || !S.rk || !(S.ch || S.dch) || ps_eventq_init(&S.q, (size_t)S.P + 64)) goto oom;
     if (o->build_sheet && !(S.sh = ps_sheet_acc_new(S.P))) goto oom;
