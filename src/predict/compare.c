@@ -42,6 +42,12 @@ int ps__doc_ranks(json_t *doc)
     return r && json_is_integer(r) ? (int)json_integer_value(r) : -1;
 }
 
+int ps__doubt_on_bus(const json_t *network_doubt)
+{
+    const char *net = json_string_value(json_object_get(network_doubt, "network"));
+    return !net || strcmp(net, "nobus") != 0;
+}
+
 /* The documents of a result: its points, or itself. */
 json_t *ps__result_points(json_t *doc)
 {
@@ -377,8 +383,7 @@ static void network_state(json_t *pd, double tm, json_t *row, FILE *out)
 {
     const json_t *d = json_object_get(pd, "network_doubt");
     if (!d || !(tm > 0)) return;
-    const char *net = json_string_value(json_object_get(d, "network"));
-    int bus = !net || strcmp(net, "nobus") != 0;   /* the prediction's */
+    int bus = ps__doubt_on_bus(d);   /* the prediction's */
     double b = ps_json_num(d, "bus_s"), n = ps_json_num(d, "nobus_s"), other = bus ? n : b;
     int between = isfinite(b) && isfinite(n) && tm >= fmin(b, n) && tm <= fmax(b, n);
     json_t *o = json_object();

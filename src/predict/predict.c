@@ -588,8 +588,7 @@ int ps_predict_run(const ps_predict_opts *o, json_t **out, FILE *f, char *err, s
     json_array_foreach(points, i, pt) {
         const json_t *x = json_object_get(pt, "network_doubt");
         if (o->quiet || !x) continue;
-        const char *net = json_string_value(json_object_get(x, "network"));
-        int bus = !net || strcmp(net, "nobus") != 0;
+        int bus = ps__doubt_on_bus(x);
         if (!said++)
             fprintf(f, "note: the probe could not tell whether two ranks' copies go one at a time (network = bus) or "
                        "side by side (nobus, each copy %.2f times as long while the other runs: the measured "

@@ -51,5 +51,8 @@ json_t *ps__result_points(json_t *doc);
  * the points pts with p ranks (NULL: none). */
 int     ps__doc_ranks(json_t *doc);
 json_t *ps__find_ranks(json_t *pts, int p);
+/* Was a count's prediction made on a bus (its network_doubt's network; one
+ * written before that field was: a bus)? */
+int     ps__doubt_on_bus(const json_t *network_doubt);
 
 #endif
