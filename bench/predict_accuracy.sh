@@ -103,7 +103,7 @@ busy = rows[0].get("measured_others_busy_pct")
 lc = (rows[0].get("latency_check") or {}).get("run_over_model")
 # the calibration run repeated after the measured runs over the one that priced them (compare's speed_check)
 sc = (rows[0].get("speed_check") or {}).get("after_over_before")
-# the model sent some messages by rendezvous below the runtime's protocol step (parscope compare's protocol_in_doubt)
+# the model sent some messages between its S and the receive's protocol step (parscope compare's protocol_in_doubt)
 proto = "yes" if rows[0].get("protocol_in_doubt") else "no"
 # the model's network in doubt (an exchange neither clearly serial nor free): the other network's error (compare's network_in_doubt)
 nd = rows[0].get("network_in_doubt") or {}
@@ -139,8 +139,8 @@ moved = ["%s (x%s)" % (r[0], r[9]) for r in rows if len(r) > 9 and r[9] != "-" a
 if moved: print("measured while the machine's speed moved (the calibration run repeated after them took 1.1 times "
                 "its seconds per flop or more, or 1/1.1 or less): %s" % ", ".join(moved))
 proto = [r[0] for r in rows if len(r) > 10 and r[10] == "yes"]
-if proto: print("messages above the model's S but below the receive's protocol step (sent by rendezvous in the model, "
-                "likely eagerly in the run): %s" % ", ".join(proto))
+if proto: print("messages above the model's S but below the receive's protocol step (eager data, each send complete once "
+                "its receiver's runtime took the message in: a protocol inferred from the receive's cost): %s" % ", ".join(proto))
 nb = [(float(r[11]), r[12]) for r in rows if len(r) > 12 and r[11] != "-"]
 if nb:
     b = [abs(x) for x, _ in nb]

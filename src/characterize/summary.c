@@ -272,7 +272,7 @@ static void summary_predict(json_t *s, const char *dir, int ranks, double *comm_
                                     ps_json_real_or_null(ps_json_num(row, "compute_measured_over_predicted")));
                 int doubt = json_is_true(json_object_get(row, "calibration_in_doubt"));
                 json_object_set_new(r, "calibration_in_doubt", json_boolean(doubt));
-                /* messages the model sends by rendezvous below the runtime's protocol step (compare.c) */
+                /* messages between the model's S and the receive's protocol step (compare.c) */
                 int proto = json_is_true(json_object_get(row, "protocol_in_doubt"));
                 json_object_set_new(r, "protocol_in_doubt", json_boolean(proto));
                 /* a network the probe was not sure of (either way): the other network's error (compare.c) */
@@ -618,7 +618,8 @@ static const char *not_firm(char *b, size_t n, const json_t *pr)
     long long q = (long long)json_integer_value(json_object_get(pr, "points_protocol_in_doubt"));
     if (q > 0)
         ps_bufadd(b, n, &w, "; %lld of them with messages above the model's S but below the receive's protocol step, "
-                         "sent by rendezvous in the model and likely eagerly in the run", q);
+                         "whose protocol the model inferred from the receive's cost alone (data eager, each send complete once its "
+                         "receiver's runtime took the message in)", q);
     long long nb = (long long)json_integer_value(json_object_get(pr, "points_network_in_doubt"));
     if (nb > 0)
         ps_bufadd(b, n, &w, "; %lld of them on a link whose exchange the probe found neither clearly serial nor "

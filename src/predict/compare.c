@@ -360,9 +360,9 @@ static void calibration_state(json_t *pd, json_t *row, FILE *out)
     if (out && w) fprintf(out, "        the calibration that priced this count is in doubt: %s\n", w);
 }
 
-/* The prediction sent some of its messages by rendezvous though the model's
- * receive shows the runtime's protocol step only above them (predict.c,
- * protocol_doubt): the row says which share of them, whatever the error. */
+/* The prediction sent some of its messages above S but below the receive's
+ * protocol step, whose protocol the model infers (predict.c, protocol_doubt):
+ * the row says which share of them, whatever the error. */
 static void protocol_state(json_t *pd, json_t *row, FILE *out)
 {
     const json_t *d = json_object_get(pd, "protocol_doubt");
@@ -372,7 +372,8 @@ static void protocol_state(json_t *pd, json_t *row, FILE *out)
     ps_fmt_bytes(a, sizeof a, ps_json_num(d, "S"));
     ps_fmt_bytes(b, sizeof b, ps_json_num(d, "recv_step"));
     fprintf(out, "        %.0f%% of the predicted messages are above the model's S (%s) and at most its receive's "
-                 "protocol step (%s): sent by rendezvous in the model, likely eagerly in the run (docs/PREDICT.md)\n",
+                 "protocol step (%s): sent eagerly in the model, each send complete once its receiver's runtime took the "
+                 "message in, a protocol inferred from the receive's cost (docs/PREDICT.md)\n",
             100 * ps_json_num(d, "share"), a, b);
 }
 

@@ -311,11 +311,11 @@ static json_t *simulation_json(const ps_streams_stats *st, const ps_sim_result *
                      wall);
 }
 
-/* The messages the model sends by rendezvous though the receive's cost shows
- * the runtime's protocol step only further up (ps_loggops_recv_step): how
- * many, their share of the count's messages, and the sizes between which they
- * lie.  On one VM, 1000-byte messages so placed were predicted 12-61% long,
- * and 1.5% short with S set at the step (docs/BENCHMARKS.md). */
+/* The messages above S though the receive's cost shows the runtime's
+ * protocol step only further up (ps_loggops_recv_step), which the model sends
+ * eagerly and completes once their receiver's runtime took them in (sim.c,
+ * M_ACKED), a protocol inferred from the table: how many, their share of the
+ * count's messages, and the sizes between which they lie. */
 static json_t *protocol_doubt_json(const ps_machine *m, const ps_sim_opts *so, const ps_sim_result *res,
                                    const json_t *doc)
 {
@@ -604,9 +604,10 @@ int ps_predict_run(const ps_predict_opts *o, json_t **out, FILE *f, char *err, s
         ps_fmt_bytes(a, sizeof a, ps_json_num(doubt, "S"));
         ps_fmt_bytes(b, sizeof b, ps_json_num(doubt, "recv_step"));
         fprintf(f, "note: from P = %lld, %.0f%% of the messages (%lld) are larger than the model's S (%s) but not "
-                   "than the receive's protocol step (%s): the model sends them by rendezvous, a handshake before "
-                   "the data, where the runtime likely still sends them eagerly; such messages were predicted "
-                   "12-61%% long on one machine (docs/PREDICT.md); --eager %.0f predicts them as eager\n",
+                   "than the receive's protocol step (%s): the model sends their data eagerly and completes each send "
+                   "once its receiver's runtime has taken the message in, as Open MPI's shared memory does, a "
+                   "protocol inferred from the receive's cost (docs/PREDICT.md); --eager %.0f completes such sends "
+                   "at once\n",
                 (long long)json_integer_value(json_object_get(doubt, "from_ranks")), 100 * ps_json_num(doubt, "share"),
                 (long long)json_integer_value(json_object_get(doubt, "messages")), a, b,
                 ps_json_num(doubt, "recv_step"));

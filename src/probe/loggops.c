@@ -945,10 +945,9 @@ int ps__loggops_analyze(const json_t *rounds, json_t *doc, json_t *warnings)
         ps_fmt_bytes(a, sizeof a, S);
         ps_fmt_bytes(b, sizeof b, step);
         ps__warn(warnings, "a send's completion waits for its receiver above %s (S), but the receive's cost "
-                 "jumps only above %s (%.3g us to %.3g us): in between the data likely still move eagerly, "
-                 "and the model takes such messages as rendezvous, a handshake before the data; a program of "
-                 "1000-byte messages was predicted 12-61%% long on a machine like this (docs/BENCHMARKS.md), "
-                 "and predict says when a program sends such messages",
+                 "jumps only above %s (%.3g us to %.3g us): in between the data likely still move eagerly, each "
+                 "send completing once its receiver's runtime has taken the message in, and predict models such "
+                 "messages so, and says when a program sends them (docs/PREDICT.md)",
                  a, b, orr[k - 1] * 1e6, orr[k] * 1e6);
         json_object_set_new(lg, "recv_step_above_S", json_real(step));
     }

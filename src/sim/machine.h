@@ -140,8 +140,9 @@ void ps_loggops_at(const ps_loggops *g, double bytes, ps_loggops_cost *c);
  * a protocol step the runtime takes above S, where S is only where a send's
  * completion starts to wait for its receiver.  Between the two, the data
  * likely still move eagerly (Open MPI's shared memory up to 4 KiB, a send
- * completing once the receiver took the fragment), and the model takes
- * those messages as rendezvous, a handshake before the data.  Returns the
+ * completing once the receiver's runtime took the fragment in, whether its
+ * receive was posted or not), and the simulator sends those messages so
+ * (sim.c, M_ACKED) instead of by rendezvous.  Returns the
  * size below the step, 0 when there is none.  bytes ascending, n rows. */
 #define PS_LOGGOPS_RECV_JUMP 2.0
 double ps_loggops_recv_step(const double *bytes, const double *orr, int n, double S);

@@ -60,6 +60,8 @@ enum { ST_RUN = 0, ST_BLK_MSG, ST_BLK_ALL, ST_BLK_ONE, ST_DONE };
 #define M_QUEUED   0x200
 #define M_RNDV     0x400    /* LogGOPS: above S, sent by rendezvous */
 #define M_DATA     0x800    /* LogGOPS: the rendezvous's data phase has begun */
+#define M_ACKED    0x4000   /* LogGOPS: above S up to the receive's protocol step: the data go
+                               eagerly, the send completes once the receiver's runtime took them */
 #define M_REF      0x1000
 #define M_REFS     0x3000
 
@@ -1010,14 +1012,36 @@ static void lg_try_data(sim *S, uint32_t mi, double t)
     if (ps_eventq_push(&S->q, st + d, mi, EV_DATAEND)) S->oom = 1;
 }
 
-/* rank enters the runtime (blocks in a call): the rendezvous waiting for it go on */
+/* An eagerly sent message above S (M_ACKED) has arrived: its receiver's
+ * runtime takes it in (into the posted receive or, not yet posted, as an
+ * unexpected message) when it next runs, where the probe found that progress
+ * needs the receiver in a call; that costs the receive's copy, and the
+ * sender's request completes a latency later.  (Open MPI's shared memory
+ * returns such a fragment to its sender only then: docs/PREDICT.md.) */
+static void lg_try_ack(sim *S, uint32_t mi, double t)
+{
+    msg *m = &S->pool[mi];
+    if ((m->flags & (M_ACKED | M_ARRIVED | M_SDONE)) != (M_ACKED | M_ARRIVED) || (m->flags & M_DATA)) return;
+    if (S->rp && !S->lgr[m->dst].inrt) {
+        lg_stall(S, m->dst, mi);
+        return;
+    }
+    m->flags |= M_DATA;   /* taken in: acknowledged once */
+    ps_loggops_cost c;
+    lg_msg_cost(S, m->src, m->dst, (double)m->bytes, &c);
+    if (ps_eventq_push_lane(&S->q, LANE_FIN, t + c.orr * S->r->stretch + S->lfin, mi, EV_FIN)) S->oom = 1;
+}
+
+/* rank enters the runtime (blocks in a call): the rendezvous and the
+ * acknowledgements waiting for it go on */
 static void lg_enter(sim *S, int rank, double t)
 {
     lgrank *Q = &S->lgr[rank];
     Q->inrt = 1;
     while (Q->nstall) {
         uint32_t mi = Q->stall[--Q->nstall];
-        lg_try_data(S, mi, t);
+        if (S->pool[mi].flags & M_ACKED) lg_try_ack(S, mi, t);
+        else lg_try_data(S, mi, t);
     }
 }
 
@@ -1193,16 +1217,21 @@ static void lg_post(sim *S, int rank, uint32_t mi, int is_send, int blocking, do
     if (is_send) {
         ps_loggops_cost c;
         lg_msg_cost(S, rank, in->peer, (double)in->n, &c);
-        if (c.rendezvous) {
+        int acked = c.rendezvous && (double)in->n <= S->r->recv_step;
+        if (c.rendezvous && !acked) {
             m->flags |= M_RNDV;
-            if ((double)in->n <= S->r->recv_step) S->r->below_step++;
             if (ps_eventq_push_lane(&S->q, LANE_TXEND, t + c.L, mi, EV_TXEND)) S->oom = 1;
         } else {
             int near = S->intra && same_node(S, rank, in->peer);
             m->t_start = (near ? t : lg_inject(S, rank, in->peer, (double)in->n, t, c.gap)) + c.L;
             if (ps_eventq_push_lane(&S->q, LANE_TXEND, m->t_start, mi, EV_TXEND)) S->oom = 1;
-            m->flags |= M_SDONE;   /* buffered: complete without its receive */
-            m->t_sdone = t;
+            if (acked) {
+                m->flags |= M_ACKED;
+                S->r->below_step++;
+            } else {
+                m->flags |= M_SDONE;   /* buffered: complete without its receive */
+                m->t_sdone = t;
+            }
         }
     }
     if (!blocking) {
@@ -1225,8 +1254,12 @@ static void lg_event(sim *S, uint32_t mi, uint32_t kind, double t)
     msg *m = &S->pool[mi];
     if (kind == EV_TXEND) {
         m->flags |= M_ARRIVED;
-        if (m->flags & M_RNDV) lg_try_data(S, mi, t);
-        else if (m->flags & M_RPOSTED) lg_poke(S, m->dst, t);
+        if (m->flags & M_RNDV) {
+            lg_try_data(S, mi, t);
+        } else {
+            if (m->flags & M_ACKED) lg_try_ack(S, mi, t);
+            if (m->flags & M_RPOSTED) lg_poke(S, m->dst, t);
+        }
     } else if (kind == EV_DATAEND) {
         m->flags |= M_RDONE;
         m->t_rdone = t;

@@ -71,7 +71,7 @@ typedef struct ps_sim_result {
     double       stretch;       /* oversubscription factor applied to CPU costs */
     double       unpriced_bytes;/* \DATA_MOVE bytes the model has no memory rate for (priced 0) */
     double       recv_step;     /* LogGOPS: the receive's protocol step above S (ps_loggops_recv_step), 0 = none */
-    uint64_t     below_step;    /*   messages sent by rendezvous (above S) up to that step: the model's doubt */
+    uint64_t     below_step;    /*   messages above S up to that step: eager, acknowledged by the receiver's runtime */
     ps_streams_stats streams;   /* the streams' counts, from their validation (set unless -1) */
     ps_sim_rank *rank;
     ps_trace    *trace;         /* when build_trace */

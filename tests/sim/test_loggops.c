@@ -616,3 +616,48 @@ TEST_IMPL(loggops_recv_step)
     m = step_model("0", "0.26e-6", "4040", "4041");
     NEAR(ps_loggops_recv_step(m.lg.bytes, m.lg.orr, m.lg.n, m.lg.S), 0);
 }
+
+/* Above S up to the receive's step (the step model: S 256, step 4040), a
+ * message goes eagerly and its send completes once the receiver's runtime has
+ * taken it in, as on Open MPI's shared memory, where a 1000-byte send to a
+ * receiver busy outside MPI completed after the receiver's 200 us, and after
+ * 1 us to one polling MPI_Iprobe without the receive posted.  At 1000 bytes
+ * (interpolated between 257 and 1028): o_s 0.24 + 0.05 * 743 / 771 us, o_r
+ * 0.26 - 0.01 * 743 / 771 us, L 0, so the message arrives as the send call
+ * ends, at o_s.
+ *   - the receiver blocked in another receive (from rank 2, which computes
+ *     10 us first): it takes the message in at once; the send completes at
+ *     o_s + o_r, long before the receive is posted (a rendezvous: after 20 us);
+ *   - the receiver computing 10 us, then receiving: in at 10 us + o_post, the
+ *     send completes o_r later, as the receive does;
+ *   - with progress_recv 0, the receiver computing: in at once;
+ *   - with S at the step (--eager 4040): the send completes as it is made. */
+TEST_IMPL(loggops_acked_eager)
+{
+    const double os = (0.24 + 0.05 * 743.0 / 771.0) * US, orr = (0.26 - 0.01 * 743.0 / 771.0) * US;
+    const char *busy_elsewhere = "ranks 3\nrank 0\n BSEND 1 1000\nrank 1\n BRECEIVE 2 100\n WORK 10000\n BRECEIVE 0 1000\n"
+                                 "rank 2\n WORK 10000\n BSEND 1 100\n";
+    const char *computing = "ranks 2\nrank 0\n BSEND 1 1000\nrank 1\n WORK 10000\n BRECEIVE 0 1000\n";
+    ps_sim_result r;
+    ps_machine m = step_model("256", "0.26e-6", "4040", "4041");
+    run(&m, busy_elsewhere, &r);
+    NEAR(r.rank[0].end, os + orr);
+    CHECK(r.rank[1].end > 20 * US, "the receiver ends at %g", r.rank[1].end);
+    CHECK(r.below_step == 1, "%llu acknowledged", (unsigned long long)r.below_step);
+    ps_sim_result_free(&r);
+    run(&m, computing, &r);
+    NEAR(r.rank[0].end, 10.1 * US + orr);
+    NEAR(r.rank[1].end, 10.1 * US + orr);
+    ps_sim_result_free(&r);
+    m.lg.progress_recv = 0;
+    run(&m, computing, &r);
+    NEAR(r.rank[0].end, os + orr);
+    ps_sim_result_free(&r);
+    m.lg.progress_recv = 1;
+    ps_sim_opts o;
+    ps_sim_defaults(&o);
+    o.eager_bytes = 4040;
+    run_o(&m, computing, &o, &r);
+    NEAR(r.rank[0].end, os);
+    ps_sim_result_free(&r);
+}
