@@ -427,7 +427,7 @@ static int predict_one(predict_ctx *c, int P, json_t **doc, ps_sim_result *res, 
     json_object_set_new(d, "breakdown", breakdown_json(res));
     if (res->unpriced_bytes > 0)
         json_object_set_new(d, "unpriced_data_move_bytes", json_real(res->unpriced_bytes));
-    if (res->below_step > 0)
+    if (res->below_step > 0 && !res->ack_measured)
         json_object_set_new(d, "protocol_doubt", protocol_doubt_json(&c->m, &so, res, d));
     if (isfinite(other)) {
         /* the prediction's network, its time, and the other's */

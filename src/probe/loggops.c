@@ -61,6 +61,7 @@ static const int lg_small[] = {4096, 1024}; /* ... for a bucket the first series
 /* Decided in the first round, kept: every round measures the same sizes. */
 static int    lg_decided, lg_shaped, lg_shared;
 static long   lg_S;              /* 0: no switch up to lg_max */
+static long   lg_S_ack;          /* above S up to this, a send waits for its receiver's runtime only */
 static long   lg_max;
 static double lg_rate, lg_burst; /* the first round's bucket (shaped only) */
 static double lg_chunk = LG_CHUNK; /* the chunk of the series that found it */
@@ -227,6 +228,31 @@ static double send_alone(int rank, int peer, long n, double d)
     if (rank == 1) {
         pair_sync(peer);
         spin_until(ps_now() + d);
+        ps_request r = ps_irecv(rbuf, (size_t)n, peer, TAG_LG, PS_C_RECEIVE);
+        ps_wait(r);
+    } else {
+        pair_sync(peer);
+        double t0 = ps_now();
+        ps_request s = ps_isend(sbuf, (size_t)n, peer, TAG_LG, PS_C_SEND);
+        ps_wait(s);
+        t = ps_now() - t0;
+    }
+    pair_sync(peer);
+    return t;
+}
+
+/* Does a send of n bytes complete while its receiver is in the runtime
+ * (polling for another message) but has not posted the receive yet (d
+ * late)?  The send's time on rank 0; 0 on rank 1. */
+static double send_beside(int rank, int peer, long n, double d)
+{
+    double t = 0;
+    rewind_trace();
+    if (rank == 1) {
+        pair_sync(peer);
+        double end = ps_now() + d;
+        int flag = 0;
+        while (ps_now() < end) MPI_Iprobe(peer, TAG_LG_ACK, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
         ps_request r = ps_irecv(rbuf, (size_t)n, peer, TAG_LG, PS_C_RECEIVE);
         ps_wait(r);
     } else {
@@ -477,6 +503,29 @@ static int is_rendezvous(int rank, int peer, long n)
     return v > 0.5;
 }
 
+/* Above S: does the send of n bytes wait only for its receiver's runtime
+ * (data sent eagerly, taken in by the receiver's progress, posted receive or
+ * not: Open MPI's shared memory up to 4 KiB), not for its receive? */
+static int is_acked(int rank, int peer, long n)
+{
+    double half = 0;
+    for (int k = 0; k < 2; k++) {
+        refill(2.0 * n);
+        double h = rt_pingpong(rank, peer, n, 2);
+        if (k == 0 || h < half) half = h;
+    }
+    share_double(rank, peer, &half);
+    double d = fmax(50e-6, 8 * half), best = INFINITY;
+    for (int k = 0; k < 2; k++) {
+        refill(2.0 * n);
+        double t = send_beside(rank, peer, n, d);
+        if (t < best) best = t;
+    }
+    double v = rank == 0 ? (best < d / 2) : 0;
+    share_double(rank, peer, &v);
+    return v > 0.5;
+}
+
 /* First round: the bucket, S and the sizes. */
 static void decide(int rank, int peer, const ps_probe_budget *b, json_t *out)
 {
@@ -602,6 +651,26 @@ static void decide(int rank, int peer, const ps_probe_budget *b, json_t *out)
             else lo = mid;
         }
         lg_S = lo;
+    }
+    /* S_ack: above S, doubling then bisection while the receiver's runtime
+     * alone completes the send (S itself: none such) */
+    lg_S_ack = lg_S;
+    if (lg_S && lg_S < lg_max && is_acked(rank, peer, lg_S + 1)) {
+        lo = lg_S + 1;
+        hi = 0;
+        for (long n = 2 * lo; n <= lg_max; n *= 2) {
+            if (!is_acked(rank, peer, n)) {
+                hi = n;
+                break;
+            }
+            lo = n;
+        }
+        while (hi && hi - lo > 1) {
+            long mid = lo + (hi - lo) / 2;
+            if (is_acked(rank, peer, mid)) lo = mid;
+            else hi = mid;
+        }
+        lg_S_ack = lo;
     }
     /* the table: both sides of S and of every step of the ping-pong time
      * (a protocol switch that S alone does not show), and a few decades */
@@ -828,6 +897,7 @@ json_t *ps__loggops_measure(const ps_probe_budget *b)
         json_object_set_new(out, "shared_bucket", json_boolean(lg_shared));
     }
     json_object_set_new(out, "S", json_integer(lg_S));
+    json_object_set_new(out, "S_ack", json_integer(lg_S_ack));
     json_object_set_new(out, "max_bytes", json_integer(lg_max));
     json_object_set_new(out, "o_post", json_real(post_med));
     json_object_set_new(out, "sizes", sizes);
@@ -873,6 +943,8 @@ int ps__loggops_analyze(const json_t *rounds, json_t *doc, json_t *warnings)
     size_t ns = json_array_size(sizes0);
     if (!json_is_object(first) || ns == 0) return -1;
     double S = ps_json_num(first, "S");
+    const json_t *sack = json_object_get(first, "S_ack");   /* absent in a probe before it was measured */
+    double S_ack = json_is_number(sack) ? fmax(S, json_number_value(sack)) : -1;
     double o_post = best_scalar(rounds, NULL, "o_post");
     if (!isfinite(o_post) || o_post < 0) o_post = 0;
     json_t *lg = json_object(), *rows = json_array();
@@ -938,7 +1010,7 @@ int ps__loggops_analyze(const json_t *rounds, json_t *doc, json_t *warnings)
     }
     /* a protocol step of the receive above S (ps_loggops_recv_step) */
     double step = ps_loggops_recv_step(bytes, orr, n, S);
-    if (step > 0) {
+    if (step > 0 && S_ack < 0) {
         int k = 0;
         while (k < n && bytes[k] <= step) k++;
         char a[32], b[32];
@@ -978,6 +1050,7 @@ int ps__loggops_analyze(const json_t *rounds, json_t *doc, json_t *warnings)
         ps_ = d > 0 ? clamp01((ts - t0) / d) : 0;
     }
     json_object_set_new(lg, "S", json_real(S));
+    if (S_ack >= 0) json_object_set_new(lg, "S_ack", json_real(S_ack));
     json_object_set_new(lg, "max_bytes", json_real(ps_json_num(first, "max_bytes")));
     json_object_set_new(lg, "o_post", json_real(o_post));
     json_object_set_new(lg, "o_done", json_real(o_done));
@@ -1055,6 +1128,7 @@ void ps__loggops_model(const json_t *doc, int bus, ps_machine *m)
         g->n++;
     }
     g->S = fmax(0, ps_json_num(lg, "S"));
+    if (json_is_number(json_object_get(lg, "S_ack"))) g->S_ack = fmax(g->S, ps_json_num(lg, "S_ack"));
     g->o_post = ps_json_num(lg, "o_post");
     g->o_done = ps_json_num(lg, "o_done");
     /* on a shared link the bus already serialises the two directions */

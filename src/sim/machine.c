@@ -253,9 +253,9 @@ static int loggops_key(parse_state *st, const char *name, const char *value)
 {
     ps_loggops *g = &st->m->lg;
     static const char *const keys[] = {"S", "o_post", "o_done", "contention", "progress_send", "progress_recv",
-                                       "rate", "burst", "nobus_contention", "also_bus"};
+                                       "rate", "burst", "nobus_contention", "also_bus", "S_ack"};
     double *dst[] = {&g->S, &g->o_post, &g->o_done, &g->contention, &g->progress_send, &g->progress_recv,
-                     &g->rate, &g->burst, &g->nobus_contention, &g->also_bus};
+                     &g->rate, &g->burst, &g->nobus_contention, &g->also_bus, &g->S_ack};
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
         if (strcmp(name, keys[i]) == 0) {
             if (!number(st, name, value, 0, dst[i])) return 0;
@@ -267,7 +267,7 @@ static int loggops_key(parse_state *st, const char *name, const char *value)
     double bytes;
     if (ps_parse_double(name, &bytes) != 0 || bytes < 0)
         return fail(st, "'%s': expected a message size in bytes, or S, o_post, o_done, contention, progress_send, "
-                    "progress_recv, rate, burst, nobus_contention, also_bus", name);
+                    "progress_recv, rate, burst, nobus_contention, also_bus, S_ack", name);
     if (g->n >= PS_LOGGOPS_MAX) return fail(st, "more than %d LogGOPS sizes", PS_LOGGOPS_MAX);
     if (g->n > 0 && bytes <= g->bytes[g->n - 1]) return fail(st, "%s: message sizes must be in ascending order", name);
     double v[4];
@@ -631,6 +631,11 @@ static int machine_file(FILE *f, void *ctx)
               "# how much a rendezvous waits for that side to be in the runtime (0..1), rate/burst = token\n"
               "# bucket of a shaped link (bytes/s, bytes; 0 = none)\n", f);
         put_num(f, "S", g->S);
+        if (g->S_ack > 0) {
+            fputs("# above S up to S_ack a send waits for its receiver's runtime to take the data in, not for its\n"
+                  "# receive to be posted (S_ack = S: none such)\n", f);
+            put_num(f, "S_ack", g->S_ack);
+        }
         put_num(f, "o_post", g->o_post);
         put_num(f, "o_done", g->o_done);
         put_num(f, "contention", g->contention < 1 ? 1 : g->contention);

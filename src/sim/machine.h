@@ -10,7 +10,7 @@
  *              r_incache, r_outcache (flop/s), g_us, l_us
  *   [pingpong] one line per size: "bytes = seconds" (half round trip), ascending
  *   [loggops]  the LogGOPS model probe measures with the runtime's own calls:
- *              S, o_post, o_done, contention, progress_send, progress_recv,
+ *              S, S_ack, o_post, o_done, contention, progress_send, progress_recv,
  *              rate, burst, and one line per size "bytes = o_s o_r L gap"
  *   [pingpong_intra] the same within a node, when [pingpong] is between nodes
  *   [meta]     the machine meta of results (docs/OUTPUTS.md): host, os, cpu,
@@ -47,6 +47,10 @@ typedef struct ps_loggops {
     double os[PS_LOGGOPS_MAX], orr[PS_LOGGOPS_MAX], L[PS_LOGGOPS_MAX], gap[PS_LOGGOPS_MAX];
     double S;                          /* largest message sent eagerly (without its receive); 0 = no
                                           protocol switch found: every message eager */
+    double S_ack;                      /* > 0: measured: above S up to this a send waits for its receiver's
+                                          runtime only (data eager), not for its receive (S_ack = S: none
+                                          such); 0: not measured (the simulator infers it from the
+                                          receive's cost: ps_loggops_recv_step) */
     double o_post;                     /* posting a nonblocking receive, s */
     double o_done;                     /* completing a request that is already complete, s */
     double contention;                 /* per-byte CPU costs are this many times longer while another

@@ -1572,7 +1572,14 @@ int ps_simulate(const ps_streams *s, const ps_machine *m, const ps_sim_opts *o, 
         /* the LogGOPS model; --eager replaces its S */
         S.lgc = m->lg;
         if (o->eager_bytes > 0) S.lgc.S = o->eager_bytes;
-        r->recv_step = ps_loggops_recv_step(S.lgc.bytes, S.lgc.orr, S.lgc.n, S.lgc.S);
+        /* the messages above S sent eagerly, each send complete once the receiver's runtime took
+         * it in: up to S_ack where the probe measured it, else up to the receive's protocol step */
+        if (S.lgc.S_ack > 0) {
+            r->recv_step = S.lgc.S_ack > S.lgc.S ? S.lgc.S_ack : 0;
+            r->ack_measured = 1;
+        } else {
+            r->recv_step = ps_loggops_recv_step(S.lgc.bytes, S.lgc.orr, S.lgc.n, S.lgc.S);
+        }
         if (S.lgc.contention < 1) S.lgc.contention = 1;
         S.lg = &S.lgc;
         S.rp = S.lgc.progress_recv >= 0.5;

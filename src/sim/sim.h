@@ -70,8 +70,11 @@ typedef struct ps_sim_result {
     uint64_t     peak_in_flight;/* most message records alive at once */
     double       stretch;       /* oversubscription factor applied to CPU costs */
     double       unpriced_bytes;/* \DATA_MOVE bytes the model has no memory rate for (priced 0) */
-    double       recv_step;     /* LogGOPS: the receive's protocol step above S (ps_loggops_recv_step), 0 = none */
-    uint64_t     below_step;    /*   messages above S up to that step: eager, acknowledged by the receiver's runtime */
+    double       recv_step;     /* LogGOPS: above S up to this, messages go eagerly and their sends complete once
+                                   the receiver's runtime took them in: the machine's S_ack where measured
+                                   (ack_measured), else the receive's protocol step (ps_loggops_recv_step); 0 = none */
+    int          ack_measured;
+    uint64_t     below_step;    /*   messages above S up to recv_step */
     ps_streams_stats streams;   /* the streams' counts, from their validation (set unless -1) */
     ps_sim_rank *rank;
     ps_trace    *trace;         /* when build_trace */

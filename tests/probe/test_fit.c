@@ -643,6 +643,44 @@ TEST_IMPL(loggops_recv_step_above_S)
     CHECK(!recv_step_warned(recv_rounds(256, b4, r4, 8), &at) && !(at > 0));
 }
 
+/* The same rows with S_ack measured (the largest send that waits only for its
+ * receiver's runtime): 4040 B, then none (S_ack = S).  No inference then: no
+ * warning; the model carries S_ack, and machine.ini keeps it. */
+TEST_IMPL(loggops_S_ack_measured)
+{
+    const double b[] = {1, 256, 257, 1028, 4040, 4041, 16448, 65792, 263168};
+    const double vm[] = {186e-9, 197e-9, 251e-9, 232e-9, 341e-9, 1965e-9, 3257e-9, 7209e-9, 25448e-9};
+    const double sack[] = {4040, 256};
+    for (int k = 0; k < 2; k++) {
+        json_t *rounds = recv_rounds(256, b, vm, 9);
+        json_object_set_new(json_object_get(json_array_get(rounds, 0), "loggops"), "S_ack", json_integer((long)sack[k]));
+        json_t *doc = json_object(), *warnings = json_array();
+        json_object_set_new(doc, "warnings", warnings);
+        CHECK(ps__loggops_analyze(rounds, doc, warnings) == 0);
+        CHECK(!has_warning(doc, "a send's completion waits for its receiver above"), "S_ack %g: inferred", sack[k]);
+        CHECK(num(json_object_get(doc, "loggops"), "S_ack") == sack[k]);
+        ps_machine m;
+        memset(&m, 0, sizeof m);
+        ps__loggops_model(doc, 0, &m);
+        CHECK(m.lg.S_ack == sack[k] && m.lg.S == 256, "S_ack %g", m.lg.S_ack);
+        char err[512];
+        char *dir = ps_mktempdir("psprobe", err, sizeof err);
+        char *path = ps_xasprintf("%s/m.ini", dir);
+        m.send_latency = m.recv_latency = 1e-6;
+        m.word_time = 8e-9;
+        m.flop_time = 1e-9;
+        CHECK(ps_machine_save(path, &m, err, sizeof err) == 0, "%s", err);
+        ps_machine back;
+        CHECK(ps_machine_load(path, &back, err, sizeof err) == 0, "%s", err);
+        CHECK(back.lg.S_ack == sack[k], "loaded S_ack %g", back.lg.S_ack);
+        free(path);
+        ps_rmtree(dir);
+        free(dir);
+        json_decref(doc);
+        json_decref(rounds);
+    }
+}
+
 /* A line over every size a little above the largest messages' rate (1.1 to
  * 1.25 times) claims a rate no long message reaches: r_inf is the sustained
  * rate.  (1.25 times was the bound once; under slownet the line landed at

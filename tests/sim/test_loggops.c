@@ -661,3 +661,31 @@ TEST_IMPL(loggops_acked_eager)
     NEAR(r.rank[0].end, os);
     ps_sim_result_free(&r);
 }
+
+/* S_ack measured overrides the receive's step: at 1028 (the step model, whose
+ * step is at 4040), 1000 B goes eagerly with its send acknowledged and 4040 B
+ * by rendezvous; measured none (S_ack = S), 1000 B goes by rendezvous.  With
+ * the receiver blocked elsewhere, an acknowledged send completes after
+ * o_s + o_r; a rendezvous waits for the receive (after 20 us). */
+TEST_IMPL(loggops_S_ack)
+{
+    const double os = (0.24 + 0.05 * 743.0 / 771.0) * US, orr = (0.26 - 0.01 * 743.0 / 771.0) * US;
+    const char *busy_elsewhere = "ranks 3\nrank 0\n BSEND 1 1000\nrank 1\n BRECEIVE 2 100\n WORK 10000\n BRECEIVE 0 1000\n"
+                                 "rank 2\n WORK 10000\n BSEND 1 100\n";
+    const char *both = "ranks 2\nrank 0\n SEND 1 1000\n SEND 1 4040\n WAIT\nrank 1\n RECEIVE 0 1000\n RECEIVE 0 4040\n WAIT\n";
+    ps_sim_result r;
+    ps_machine m = step_model("256", "0.26e-6", "4040", "4041");
+    m.lg.S_ack = 1028;
+    run(&m, busy_elsewhere, &r);
+    NEAR(r.rank[0].end, os + orr);
+    CHECK(r.ack_measured == 1 && r.recv_step == 1028, "%d %g", r.ack_measured, r.recv_step);
+    ps_sim_result_free(&r);
+    run(&m, both, &r);
+    CHECK(r.below_step == 1, "%llu acknowledged", (unsigned long long)r.below_step);
+    ps_sim_result_free(&r);
+    m.lg.S_ack = 256;
+    run(&m, busy_elsewhere, &r);
+    CHECK(r.rank[0].end > 20 * US, "a rendezvous's sender ends at %g", r.rank[0].end);
+    CHECK(r.ack_measured == 1 && r.recv_step == 0 && r.below_step == 0);
+    ps_sim_result_free(&r);
+}
