@@ -220,31 +220,10 @@ static double stream(int rank, int peer, long n, int k)
 }
 
 /* Does a send of n bytes complete while its receiver has not posted the
- * receive yet (d late)?  The send's time on rank 0; 0 on rank 1. */
-static double send_alone(int rank, int peer, long n, double d)
-{
-    double t = 0;
-    rewind_trace();
-    if (rank == 1) {
-        pair_sync(peer);
-        spin_until(ps_now() + d);
-        ps_request r = ps_irecv(rbuf, (size_t)n, peer, TAG_LG, PS_C_RECEIVE);
-        ps_wait(r);
-    } else {
-        pair_sync(peer);
-        double t0 = ps_now();
-        ps_request s = ps_isend(sbuf, (size_t)n, peer, TAG_LG, PS_C_SEND);
-        ps_wait(s);
-        t = ps_now() - t0;
-    }
-    pair_sync(peer);
-    return t;
-}
-
-/* Does a send of n bytes complete while its receiver is in the runtime
- * (polling for another message) but has not posted the receive yet (d
- * late)?  The send's time on rank 0; 0 on rank 1. */
-static double send_beside(int rank, int peer, long n, double d)
+ * receive yet (d late)?  The receiver spends the d outside the runtime, or
+ * (poll) inside it, polling for another message.  The send's time on rank 0;
+ * 0 on rank 1. */
+static double send_alone(int rank, int peer, long n, double d, int poll)
 {
     double t = 0;
     rewind_trace();
@@ -252,7 +231,10 @@ static double send_beside(int rank, int peer, long n, double d)
         pair_sync(peer);
         double end = ps_now() + d;
         int flag = 0;
-        while (ps_now() < end) MPI_Iprobe(peer, TAG_LG_ACK, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
+        if (poll)
+            while (ps_now() < end) MPI_Iprobe(peer, TAG_LG_ACK, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
+        else
+            spin_until(end);
         ps_request r = ps_irecv(rbuf, (size_t)n, peer, TAG_LG, PS_C_RECEIVE);
         ps_wait(r);
     } else {
@@ -482,8 +464,9 @@ static int again(int rank, int peer, int r, int min, int max, double since, doub
     return v > 0.5;
 }
 
-/* Is n sent by rendezvous?  (the send waits for a late receiver) */
-static int is_rendezvous(int rank, int peer, long n)
+/* Does the send of n bytes wait for a receiver late by max(50 us, 8 one-way
+ * times), which spends that time outside the runtime or (poll) inside it? */
+static int send_waits(int rank, int peer, long n, int poll)
 {
     double half = 0;
     for (int k = 0; k < 2; k++) {
@@ -495,7 +478,7 @@ static int is_rendezvous(int rank, int peer, long n)
     double d = fmax(50e-6, 8 * half), best = INFINITY;
     for (int k = 0; k < 2; k++) {
         refill(2.0 * n);
-        double t = send_alone(rank, peer, n, d);
+        double t = send_alone(rank, peer, n, d, poll);
         if (t < best) best = t;
     }
     double v = rank == 0 ? (best > d / 2) : 0;
@@ -503,28 +486,13 @@ static int is_rendezvous(int rank, int peer, long n)
     return v > 0.5;
 }
 
+/* Is n sent by rendezvous?  (the send waits for a late receiver) */
+static int is_rendezvous(int rank, int peer, long n) { return send_waits(rank, peer, n, 0); }
+
 /* Above S: does the send of n bytes wait only for its receiver's runtime
  * (data sent eagerly, taken in by the receiver's progress, posted receive or
  * not: Open MPI's shared memory up to 4 KiB), not for its receive? */
-static int is_acked(int rank, int peer, long n)
-{
-    double half = 0;
-    for (int k = 0; k < 2; k++) {
-        refill(2.0 * n);
-        double h = rt_pingpong(rank, peer, n, 2);
-        if (k == 0 || h < half) half = h;
-    }
-    share_double(rank, peer, &half);
-    double d = fmax(50e-6, 8 * half), best = INFINITY;
-    for (int k = 0; k < 2; k++) {
-        refill(2.0 * n);
-        double t = send_beside(rank, peer, n, d);
-        if (t < best) best = t;
-    }
-    double v = rank == 0 ? (best < d / 2) : 0;
-    share_double(rank, peer, &v);
-    return v > 0.5;
-}
+static int is_acked(int rank, int peer, long n) { return !send_waits(rank, peer, n, 1); }
 
 /* First round: the bucket, S and the sizes. */
 static void decide(int rank, int peer, const ps_probe_budget *b, json_t *out)

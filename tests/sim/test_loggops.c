@@ -617,6 +617,14 @@ TEST_IMPL(loggops_recv_step)
     NEAR(ps_loggops_recv_step(m.lg.bytes, m.lg.orr, m.lg.n, m.lg.S), 0);
 }
 
+/* 1000 bytes on the step model (interpolated between 257 and 1028 B): o_s and
+ * o_r; and a receiver blocked in a receive from rank 2 (which computes 10 us
+ * first) when rank 0's 1000 bytes arrive, then computing 10 us, then taking them. */
+#define ACK_OS  ((0.24 + 0.05 * 743.0 / 771.0) * US)
+#define ACK_ORR ((0.26 - 0.01 * 743.0 / 771.0) * US)
+static const char *const busy_elsewhere = "ranks 3\nrank 0\n BSEND 1 1000\nrank 1\n BRECEIVE 2 100\n WORK 10000\n"
+                                          " BRECEIVE 0 1000\nrank 2\n WORK 10000\n BSEND 1 100\n";
+
 /* Above S up to the receive's step (the step model: S 256, step 4040), a
  * message goes eagerly and its send completes once the receiver's runtime has
  * taken it in, as on Open MPI's shared memory, where a 1000-byte send to a
@@ -634,31 +642,28 @@ TEST_IMPL(loggops_recv_step)
  *   - with S at the step (--eager 4040): the send completes as it is made. */
 TEST_IMPL(loggops_acked_eager)
 {
-    const double os = (0.24 + 0.05 * 743.0 / 771.0) * US, orr = (0.26 - 0.01 * 743.0 / 771.0) * US;
-    const char *busy_elsewhere = "ranks 3\nrank 0\n BSEND 1 1000\nrank 1\n BRECEIVE 2 100\n WORK 10000\n BRECEIVE 0 1000\n"
-                                 "rank 2\n WORK 10000\n BSEND 1 100\n";
     const char *computing = "ranks 2\nrank 0\n BSEND 1 1000\nrank 1\n WORK 10000\n BRECEIVE 0 1000\n";
     ps_sim_result r;
     ps_machine m = step_model("256", "0.26e-6", "4040", "4041");
     run(&m, busy_elsewhere, &r);
-    NEAR(r.rank[0].end, os + orr);
+    NEAR(r.rank[0].end, ACK_OS + ACK_ORR);
     CHECK(r.rank[1].end > 20 * US, "the receiver ends at %g", r.rank[1].end);
     CHECK(r.below_step == 1, "%llu acknowledged", (unsigned long long)r.below_step);
     ps_sim_result_free(&r);
     run(&m, computing, &r);
-    NEAR(r.rank[0].end, 10.1 * US + orr);
-    NEAR(r.rank[1].end, 10.1 * US + orr);
+    NEAR(r.rank[0].end, 10.1 * US + ACK_ORR);
+    NEAR(r.rank[1].end, 10.1 * US + ACK_ORR);
     ps_sim_result_free(&r);
     m.lg.progress_recv = 0;
     run(&m, computing, &r);
-    NEAR(r.rank[0].end, os + orr);
+    NEAR(r.rank[0].end, ACK_OS + ACK_ORR);
     ps_sim_result_free(&r);
     m.lg.progress_recv = 1;
     ps_sim_opts o;
     ps_sim_defaults(&o);
     o.eager_bytes = 4040;
     run_o(&m, computing, &o, &r);
-    NEAR(r.rank[0].end, os);
+    NEAR(r.rank[0].end, ACK_OS);
     ps_sim_result_free(&r);
 }
 
@@ -669,15 +674,12 @@ TEST_IMPL(loggops_acked_eager)
  * o_s + o_r; a rendezvous waits for the receive (after 20 us). */
 TEST_IMPL(loggops_S_ack)
 {
-    const double os = (0.24 + 0.05 * 743.0 / 771.0) * US, orr = (0.26 - 0.01 * 743.0 / 771.0) * US;
-    const char *busy_elsewhere = "ranks 3\nrank 0\n BSEND 1 1000\nrank 1\n BRECEIVE 2 100\n WORK 10000\n BRECEIVE 0 1000\n"
-                                 "rank 2\n WORK 10000\n BSEND 1 100\n";
     const char *both = "ranks 2\nrank 0\n SEND 1 1000\n SEND 1 4040\n WAIT\nrank 1\n RECEIVE 0 1000\n RECEIVE 0 4040\n WAIT\n";
     ps_sim_result r;
     ps_machine m = step_model("256", "0.26e-6", "4040", "4041");
     m.lg.S_ack = 1028;
     run(&m, busy_elsewhere, &r);
-    NEAR(r.rank[0].end, os + orr);
+    NEAR(r.rank[0].end, ACK_OS + ACK_ORR);
     CHECK(r.ack_measured == 1 && r.recv_step == 1028, "%d %g", r.ack_measured, r.recv_step);
     ps_sim_result_free(&r);
     run(&m, both, &r);
