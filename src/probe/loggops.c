@@ -1111,6 +1111,26 @@ void ps__loggops_model(const json_t *doc, int bus, ps_machine *m)
     g->burst = ps_json_num(lg, "burst");
 }
 
+/* S_ack in words, a clause after "; " (sep) or in parentheses: up to where
+ * a send waits only for its receiver's runtime, or that above S every send
+ * waits for its receive; "" when the probe did not measure it. */
+static void ack_words(const json_t *lg, int paren, char *buf, size_t n)
+{
+    const json_t *v = json_object_get(lg, "S_ack");
+    double S = ps_json_num(lg, "S");
+    const char *a = paren ? " (" : "; ", *z = paren ? ")" : "";
+    if (!json_is_number(v)) {
+        snprintf(buf, n, "%s", "");
+    } else if (json_number_value(v) > S) {
+        char b[32];
+        ps_fmt_bytes(b, sizeof b, json_number_value(v));
+        snprintf(buf, n, "%sup to %s a send waits only for its receiver's runtime to take the data in, not for its "
+                 "receive%s", a, b, z);
+    } else {
+        snprintf(buf, n, "%sabove it a send waits for its receive to be posted%s", a, z);
+    }
+}
+
 /* What the model takes for two ranks copying at once, in words: on a bus the
  * link already takes one message at a time, and machine.ini says 1. */
 static void contention_words(const json_t *doc, char *buf, size_t n)
@@ -1134,9 +1154,11 @@ void ps__loggops_print(const json_t *doc, FILE *out)
     ps_fmt_time(a, sizeof a, ps_json_num(lg, "o_post"));
     ps_fmt_time(b, sizeof b, ps_json_num(lg, "o_done"));
     if (S > 0) {
+        char ack[200];
+        ack_words(lg, 0, ack, sizeof ack);
         ps_fmt_bytes(c, sizeof c, S);
-        fprintf(out, "  S = %s (larger sends wait for their receiver), posting a receive %s, completing a done "
-                "request %s\n", c, a, b);
+        fprintf(out, "  S = %s (larger sends wait for their receiver%s), posting a receive %s, completing a done "
+                "request %s\n", c, ack, a, b);
     } else {
         ps_fmt_bytes(c, sizeof c, ps_json_num(lg, "max_bytes"));
         fprintf(out, "  no switch to rendezvous up to %s, posting a receive %s, completing a done request %s\n", c, a,
@@ -1176,10 +1198,12 @@ void ps__loggops_html(const json_t *doc, FILE *out)
     ps_fmt_time(c, sizeof c, ps_json_num(lg, "o_done"));
     char cw[200];
     contention_words(doc, cw, sizeof cw);
-    ps_html_note(out, "%s %s; posting a receive %s, completing a complete request %s; two ranks copying at once: "
+    char ack[200] = "";
+    if (S > 0) ack_words(lg, 1, ack, sizeof ack);
+    ps_html_note(out, "%s %s%s; posting a receive %s, completing a complete request %s; two ranks copying at once: "
                  "%s; a rendezvous waits for its receiver %.2f, for its sender %.2f.",
                  S > 0 ? "S (largest send that completes without its receiver) =" : "no switch to rendezvous up to", a,
-                 b, c, cw, ps_json_num(lg, "progress_recv"), ps_json_num(lg, "progress_send"));
+                 ack, b, c, cw, ps_json_num(lg, "progress_recv"), ps_json_num(lg, "progress_send"));
     if (json_is_true(json_object_get(lg, "shaped"))) {
         ps_fmt_bytes(a, sizeof a, ps_json_num(lg, "burst"));
         ps_html_note(out, "Shaped link: a token bucket of %s, then %.4g MB/s.", a, ps_json_num(lg, "rate") / 1e6);

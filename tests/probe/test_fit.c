@@ -659,6 +659,21 @@ TEST_IMPL(loggops_S_ack_measured)
         CHECK(ps__loggops_analyze(rounds, doc, warnings) == 0);
         CHECK(!has_warning(doc, "a send's completion waits for its receiver above"), "S_ack %g: inferred", sack[k]);
         CHECK(num(json_object_get(doc, "loggops"), "S_ack") == sack[k]);
+        /* and says it, in the text and on the page */
+        /* (past the receiver's apostrophe, which the page escapes) */
+        static const char *const said[] = {"up to 3.945 KiB a send waits only for its receiver", "above it a send "
+                                           "waits for its receive to be posted"};
+        static const char *const also[] = {"runtime to take the data in, not for its receive", "S"};
+        for (int page = 0; page < 2; page++) {
+            char *text;
+            size_t len;
+            FILE *f = open_memstream(&text, &len);
+            if (page) ps__loggops_html(doc, f);
+            else ps__loggops_print(doc, f);
+            fclose(f);
+            CHECK(strstr(text, said[k]) && strstr(text, also[k]), "S_ack %g not said in:\n%s", sack[k], text);
+            free(text);
+        }
         ps_machine m;
         memset(&m, 0, sizeof m);
         ps__loggops_model(doc, 0, &m);
