@@ -633,6 +633,11 @@ static void decide(int rank, int peer, const ps_probe_budget *b, json_t *out)
             }
             lo = n;
         }
+        if (!hi && lo < lg_max) {
+            /* acknowledged up to the last doubling: lg_max itself decides */
+            if (is_acked(rank, peer, lg_max)) lo = lg_max;
+            else hi = lg_max;
+        }
         while (hi && hi - lo > 1) {
             long mid = lo + (hi - lo) / 2;
             if (is_acked(rank, peer, mid)) lo = mid;
@@ -680,6 +685,11 @@ static void decide(int rank, int peer, const ps_probe_budget *b, json_t *out)
         add_size(lg_S / 2);
         add_size(lg_S);
         add_size(lg_S + 1);
+        if (lg_S_ack > lg_S) {
+            /* both sides of the acknowledged range's end: no row above it interpolates into it */
+            add_size(lg_S_ack);
+            if (lg_S_ack < lg_max) add_size(lg_S_ack + 1);
+        }
         for (long n = 4 * (lg_S + 1); n <= lg_max; n *= 4) add_size(n);
         add_size(lg_max);
     }
@@ -818,11 +828,12 @@ json_t *ps__loggops_measure(const ps_probe_budget *b)
 
     /* does a rendezvous wait for the receiver / the sender to be in a call? */
     if (lg_S) {
-        /* a rendezvous size in the middle (geometrically) of those measured */
-        long n = lg_S + 1;
-        double want = sqrt((double)(lg_S + 1) * (double)lg_max), dist = INFINITY;
+        /* a rendezvous size in the middle (geometrically) of those measured, above the
+         * acknowledged ones where there are such (else an acknowledged one: what waits) */
+        long base = lg_S_ack < lg_max ? lg_S_ack : lg_S, n = base + 1;
+        double want = sqrt((double)(base + 1) * (double)lg_max), dist = INFINITY;
         for (int si = 0; si < lg_nsizes; si++)
-            if (lg_sizes[si] > lg_S && fabs(log((double)lg_sizes[si] / want)) < dist) {
+            if (lg_sizes[si] > base && fabs(log((double)lg_sizes[si] / want)) < dist) {
                 dist = fabs(log((double)lg_sizes[si] / want));
                 n = lg_sizes[si];
             }

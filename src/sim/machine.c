@@ -373,6 +373,11 @@ static int parse_ini(const char *text, parse_state *st, char *err, size_t errlen
             return -1;
         }
     if (st->loggops_line && st->m->lg.contention < 1) st->m->lg.contention = 1;
+    if (st->loggops_line && st->m->lg.S_ack > 0 && st->m->lg.S_ack < st->m->lg.S) {
+        ps_seterr(err, errlen, "%s:%d: [loggops] S_ack = %.17g is below S = %.17g: it must be 0 (not measured) or at "
+                  "least S (S: none such)", st->path, st->loggops_line, st->m->lg.S_ack, st->m->lg.S);
+        return -1;
+    }
     if (st->loggops_line && st->m->lg.n == 0) {
         ps_seterr(err, errlen, "%s:%d: [loggops] has no size rows ('bytes = o_s o_r L gap')", st->path,
                   st->loggops_line);

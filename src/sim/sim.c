@@ -35,9 +35,10 @@
 
 #define NIL UINT32_MAX
 
-/* EV_TXEND: the seed's transmission ends; under LogGOPS a message (above S:
- * its request to send) reaches its receiver.  EV_DATAEND: a rendezvous's
- * data are at the receiver; EV_FIN: the sender learns it. */
+/* EV_TXEND: the seed's transmission ends; under LogGOPS a message (a
+ * rendezvous: its request to send) reaches its receiver.  EV_DATAEND: a
+ * rendezvous's data are at the receiver; EV_FIN: the sender learns it (or
+ * that the receiver's runtime took an acknowledged message in). */
 enum { EV_STEP = 0, EV_TXEND = 1, EV_DATAEND = 2, EV_FIN = 3 };
 /* The event queue's lanes (eventq.h): an event goes to its lane when it is
  * not before the lane's last, else to the heap; the order of removal is the
@@ -115,7 +116,8 @@ typedef struct lgrank {
     double    step_t0;     /* start of the request being completed (trace interval) */
     uint32_t  walk;        /* WAIT: the slot being completed */
     uint8_t   inrt, busy;  /* inside the runtime (blocked in a call); paying a cost (a wake is due) */
-    uint32_t *stall, nstall, capstall; /* rendezvous waiting for this rank to enter the runtime */
+    uint32_t *stall, nstall, capstall; /* rendezvous and acknowledgements waiting for this rank to enter the
+                                          runtime */
 } lgrank;
 
 /* A channel: its first record (NIL: empty slot) and the hash of its key. */
@@ -156,7 +158,7 @@ typedef struct sim {
     lgrank           *lgr;
     int               rp, sp;   /* a rendezvous waits for the receiver / the sender to be in the runtime */
     int               intra;    /* messages within a node have costs of their own ([pingpong_intra]) */
-    double            lfin;     /* latency of the rendezvous's completion notice */
+    double            lfin;     /* latency of a completion notice (rendezvous, acknowledgement) */
     double            bus_free, btok, btok_t;
     int               rpn;      /* ranks per node (copy contention) */
     double           *cp_end, *cp_prev;  /* per node: end of the latest copy, and of another rank's */
@@ -835,7 +837,11 @@ static void exec(sim *S, int rank, double t);
  *     sender's link (the network, on a bus) no sooner than gap(n) after the
  *     previous one and after the token bucket of a shaped link lets it, and
  *     reaches its receiver L(n) later; its send is complete at once;
- *   - above S only a request to send travels (L); the data move once the
+ *   - above S up to S_ack (or the receive's protocol step: recv_step) the
+ *     data go as an eager message's, and the send completes once they have
+ *     arrived and the receiver is inside the runtime (where the probe found
+ *     progress needs it), orr(n) and a latency later (M_ACKED);
+ *   - above that only a request to send travels (L); the data move once the
  *     receive is posted and, where the probe found it needs them, the
  *     receiver and the sender are inside the runtime (MPI progresses only in
  *     its calls); the receiver then spends orr(n) fetching them, and the
@@ -1573,13 +1579,13 @@ int ps_simulate(const ps_streams *s, const ps_machine *m, const ps_sim_opts *o, 
         S.lgc = m->lg;
         if (o->eager_bytes > 0) S.lgc.S = o->eager_bytes;
         /* the messages above S sent eagerly, each send complete once the receiver's runtime took
-         * it in: up to S_ack where the probe measured it, else up to the receive's protocol step */
-        if (S.lgc.S_ack > 0) {
-            r->recv_step = S.lgc.S_ack > S.lgc.S ? S.lgc.S_ack : 0;
-            r->ack_measured = 1;
-        } else {
-            r->recv_step = ps_loggops_recv_step(S.lgc.bytes, S.lgc.orr, S.lgc.n, S.lgc.S);
-        }
+         * it in: up to S_ack where the probe measured it, else up to the receive's protocol step
+         * above the measured S; none when --eager asks for rendezvous below the measured S */
+        double hi = m->lg.S_ack > 0 ? (m->lg.S_ack > m->lg.S ? m->lg.S_ack : 0)
+                                    : ps_loggops_recv_step(m->lg.bytes, m->lg.orr, m->lg.n, m->lg.S);
+        if (o->eager_bytes > 0 && o->eager_bytes < m->lg.S) hi = 0;
+        r->recv_step = hi > S.lgc.S ? hi : 0;
+        r->ack_measured = m->lg.S_ack > 0;
         if (S.lgc.contention < 1) S.lgc.contention = 1;
         S.lg = &S.lgc;
         S.rp = S.lgc.progress_recv >= 0.5;

@@ -690,4 +690,24 @@ TEST_IMPL(loggops_S_ack)
     CHECK(r.rank[0].end > 20 * US, "a rendezvous's sender ends at %g", r.rank[0].end);
     CHECK(r.ack_measured == 1 && r.recv_step == 0 && r.below_step == 0);
     ps_sim_result_free(&r);
+    /* --eager below the measured S asks for rendezvous above it: none acknowledged, whether S_ack
+     * was measured or the step inferred (MPICH: S 8255, S_ack = S, the receive's step there too) */
+    ps_sim_opts o;
+    ps_sim_defaults(&o);
+    o.eager_bytes = 200;
+    for (int k = 0; k < 2; k++) {
+        m.lg.S_ack = k ? 0 : 1028;
+        run_o(&m, busy_elsewhere, &o, &r);
+        CHECK(r.rank[0].end > 20 * US && r.recv_step == 0 && r.below_step == 0, "S_ack %g: ends at %g, step %g",
+              m.lg.S_ack, r.rank[0].end, r.recv_step);
+        ps_sim_result_free(&r);
+    }
+    /* --eager between S and S_ack: acknowledged above it up to S_ack */
+    m.lg.S_ack = 4040;
+    o.eager_bytes = 1000;
+    const char *two = "ranks 2\nrank 0\n SEND 1 1000\n SEND 1 2000\n WAIT\nrank 1\n RECEIVE 0 1000\n RECEIVE 0 2000\n WAIT\n";
+    run_o(&m, two, &o, &r);
+    CHECK(r.recv_step == 4040 && r.below_step == 1, "step %g, %llu acknowledged", r.recv_step,
+          (unsigned long long)r.below_step);
+    ps_sim_result_free(&r);
 }
