@@ -1586,6 +1586,11 @@ int ps_simulate(const ps_streams *s, const ps_machine *m, const ps_sim_opts *o, 
         if (o->eager_bytes > 0 && o->eager_bytes < m->lg.S) hi = 0;
         r->recv_step = hi > S.lgc.S ? hi : 0;
         r->ack_measured = m->lg.S_ack > 0;
+        /* --bus / --nobus against the model's network: a bus takes one message at a time, so
+         * no two copies run side by side (contention 1, as the probe writes for one); side by
+         * side, a bus's model gives the contention it measured (nobus_contention), if any */
+        if (S.bus && !m->bus) S.lgc.contention = 1;
+        if (!S.bus && m->bus && m->lg.nobus_contention >= 1) S.lgc.contention = m->lg.nobus_contention;
         if (S.lgc.contention < 1) S.lgc.contention = 1;
         S.lg = &S.lgc;
         S.rp = S.lgc.progress_recv >= 0.5;

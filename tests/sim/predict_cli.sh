@@ -361,7 +361,14 @@ PY
 for net in --bus --nobus "--nodes 2"; do
     expect_status 0 "network chosen: $net (also_bus)" "$PS" predict "$T/step.txt" -m "$T/stepab.ini" $net -o "$T/stepn.json" --force
     [ "$(jget "$T/stepn.json" '"network_doubt" in d')" = False ] || fail "predict $net: network_doubt in the JSON (also_bus)"
+    # choosing the other network gives the time the note gave for it (a bus: one copy at a time, contention 1;
+    # side by side on a bus's model: its nobus_contention)
+    [ "$net" = --bus ] && { [ "$(jget "$T/stepn.json" 'd["time"]["min"]')" = "$(jget "$T/stepab.json" 'd["network_doubt"]["bus_s"]')" ] ||
+        fail "predict --bus: $(jget "$T/stepn.json" 'd["time"]["min"]') s, not the note's bus time $(jget "$T/stepab.json" 'd["network_doubt"]["bus_s"]')"; }
 done
+expect_status 0 "network chosen: --nobus on a bus" "$PS" predict "$T/step.txt" -m "$T/step.ini" --nobus -o "$T/stepn.json" --force
+[ "$(jget "$T/stepn.json" 'd["time"]["min"]')" = "$(jget "$T/step.json" 'd["network_doubt"]["nobus_s"]')" ] ||
+    fail "predict --nobus: $(jget "$T/stepn.json" 'd["time"]["min"]') s, not the note's nobus time $(jget "$T/step.json" 'd["network_doubt"]["nobus_s"]')"
 python3 - "$T/step.json" > "$T/want" <<'PY'
 import json, sys
 n = json.load(open(sys.argv[1]))["network_doubt"]
