@@ -88,7 +88,9 @@ _Static_assert(sizeof(msg) == 64, "a message record is one cache line");
 /* an outstanding request; the one in slot k was issued as number ord0 + k */
 typedef struct outreq {
     uint32_t m;
-    uint32_t is_send;
+    uint16_t is_send;
+    uint16_t construct;   /* of the call that posted it: its completion is named after it, as the
+                             runtime names it (a receive's construct need not be its send's) */
 } outreq;
 
 typedef struct rstate {
@@ -760,7 +762,7 @@ static void finish_blocking(sim *S, int rank, uint32_t mi, int is_send, double t
     rstate *R = &S->rk[rank];
     msg *m = &S->pool[mi];
     if (is_send)
-        tr_event(S, rank, PS_EV_SEND, m->construct, R->op_t0, t, m->dst, m->tag, m->bytes, 0, 0);
+        tr_event(S, rank, PS_EV_SEND, R->pend.construct, R->op_t0, t, m->dst, m->tag, m->bytes, 0, 0);
     else
         tr_recv(S, rank, R->pend.construct, R->op_t0, t, mi, 0, 0);
     account_block(S, rank, R->blk_t0, t, (m->flags & M_STARTED) ? m->t_start : t);
@@ -780,11 +782,11 @@ static void finish_wait(sim *S, int rank, uint32_t k0, uint32_t k1, double tb, d
         msg *m = &S->pool[o->m];
         double done = o->is_send ? m->t_sdone : m->t_rdone;
         double e = done > prev ? done : prev;
-        /* named after the message's construct, as the runtime records a completion */
+        /* named after the posting call's construct, as the runtime records a completion */
         if (o->is_send)
-            tr_event(S, rank, PS_EV_WAIT, m->construct, prev, e, m->dst, m->tag, m->bytes, fl, (uint32_t)(R->ord0 + k + 1));
+            tr_event(S, rank, PS_EV_WAIT, o->construct, prev, e, m->dst, m->tag, m->bytes, fl, (uint32_t)(R->ord0 + k + 1));
         else
-            tr_recv(S, rank, m->construct, prev, e, o->m, fl, (uint32_t)(R->ord0 + k + 1));
+            tr_recv(S, rank, o->construct, prev, e, o->m, fl, (uint32_t)(R->ord0 + k + 1));
         prev = e;
         if (done > last_done) {
             last_done = done;
@@ -801,7 +803,7 @@ static void finish_wait(sim *S, int rank, uint32_t k0, uint32_t k1, double tb, d
     }
 }
 
-static int out_push(sim *S, rstate *R, uint32_t mi, int is_send)
+static int out_push(sim *S, rstate *R, uint32_t mi, int is_send, int construct)
 {
     if (R->nout == R->capout && R->head > R->nout / 2) {
         /* drop the completed prefix: amortized O(1) */
@@ -822,7 +824,7 @@ static int out_push(sim *S, rstate *R, uint32_t mi, int is_send)
     }
     if (R->nout == 0) R->ord0 = R->nissued;
     PS_ASSERT(R->ord0 + R->nout == R->nissued);
-    R->out[R->nout++] = (outreq){mi, (uint32_t)is_send};
+    R->out[R->nout++] = (outreq){mi, (uint16_t)is_send, (uint16_t)construct};
     R->nissued++;
     R->incomplete++;
     return 0;
@@ -1101,18 +1103,19 @@ static int lg_walk(sim *S, int rank, double *tp)
             if (t > from) a->comm += t - from;
         }
         if (slot == NIL) {
+            /* the blocking call itself */
             if (is_send)
-                tr_event(S, rank, PS_EV_SEND, m->construct, R->op_t0, end, m->dst, m->tag, m->bytes, 0, 0);
+                tr_event(S, rank, PS_EV_SEND, R->pend.construct, R->op_t0, end, m->dst, m->tag, m->bytes, 0, 0);
             else
-                tr_recv(S, rank, m->construct, R->op_t0, end, mi, 0, 0);
+                tr_recv(S, rank, R->pend.construct, R->op_t0, end, mi, 0, 0);
             R->blk_msg = NIL;
         } else {
             uint8_t fl = (uint8_t)(PS_EVF_NONBLOCKING | (R->state == ST_BLK_ALL ? PS_EVF_WAITALL : 0));
             uint32_t id = (uint32_t)(R->ord0 + slot + 1);
             if (is_send)
-                tr_event(S, rank, PS_EV_WAIT, m->construct, t0, end, m->dst, m->tag, m->bytes, fl, id);
+                tr_event(S, rank, PS_EV_WAIT, R->out[slot].construct, t0, end, m->dst, m->tag, m->bytes, fl, id);
             else
-                tr_recv(S, rank, m->construct, t0, end, mi, fl, id);
+                tr_recv(S, rank, R->out[slot].construct, t0, end, mi, fl, id);
             R->out[slot].m = NIL;
             R->incomplete--;
         }
@@ -1203,7 +1206,7 @@ static int post_event(sim *S, int rank, uint32_t mi, int is_send, double t)
 {
     rstate *R = &S->rk[rank];
     ps_insn *in = &R->pend;
-    if (out_push(S, R, mi, is_send)) return 1;
+    if (out_push(S, R, mi, is_send, in->construct)) return 1;
     if (is_send)
         tr_event(S, rank, PS_EV_SEND, in->construct, R->op_t0, t, in->peer, in->tag, in->n, PS_EVF_NONBLOCKING,
                  (uint32_t)R->nissued); /* out_push gave it number nissued - 1 */
