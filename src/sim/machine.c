@@ -48,6 +48,7 @@ typedef struct parse_state {
     int         have[NREQ];
     int         machine_line;      /* line of the [machine] header, 0 = none */
     int         loggops_line;      /* line of the [loggops] header, 0 = none */
+    int         sack_line;         /* line of [loggops] S_ack, 0 = none */
     int         seen_bsp_g, seen_bsp_l;
     double      g_us, l_us;
     char        seen[64][48];      /* "section.key" already given (duplicates) */
@@ -262,6 +263,7 @@ static int loggops_key(parse_state *st, const char *name, const char *value)
             if ((i == 3 || i == 8) && *dst[i] < 1) return fail(st, "%s: must be >= 1 (got %s)", name, value);
             if ((i == 4 || i == 5) && *dst[i] > 1) return fail(st, "%s: must be between 0 and 1 (got %s)", name, value);
             if (i == 9 && *dst[i] != 0 && *dst[i] != 1) return fail(st, "%s: must be 0 or 1 (got %s)", name, value);
+            if (i == 10) st->sack_line = st->line;
             return 1;
         }
     double bytes;
@@ -373,9 +375,10 @@ static int parse_ini(const char *text, parse_state *st, char *err, size_t errlen
             return -1;
         }
     if (st->loggops_line && st->m->lg.contention < 1) st->m->lg.contention = 1;
-    if (st->loggops_line && st->m->lg.S_ack > 0 && st->m->lg.S_ack < st->m->lg.S) {
-        ps_seterr(err, errlen, "%s:%d: [loggops] S_ack = %.17g is below S = %.17g: it must be 0 (not measured) or at "
-                  "least S (S: none such)", st->path, st->loggops_line, st->m->lg.S_ack, st->m->lg.S);
+    if (st->sack_line && st->m->lg.S_ack > 0 && st->m->lg.S_ack < st->m->lg.S) {
+        ps_seterr(err, errlen, "%s:%d: S_ack = %.17g is below S = %.17g: it must be 0 (not measured), S (measured: "
+                  "no larger send waits only for its receiver's runtime) or more", st->path, st->sack_line,
+                  st->m->lg.S_ack, st->m->lg.S);
         return -1;
     }
     if (st->loggops_line && st->m->lg.n == 0) {
@@ -630,8 +633,8 @@ static int machine_file(FILE *f, void *ctx)
     if (m->lg.n > 0) {
         const ps_loggops *g = &m->lg;
         fputs("\n[loggops]\n"
-              "# LogGOPS measured with the runtime's own calls (docs/PROBE.md): S = largest eager message\n"
-              "# (0: no switch found), o_post = posting a receive, o_done = completing a completed request,\n"
+              "# LogGOPS measured with the runtime's own calls (docs/PROBE.md): S = largest message whose send\n"
+              "# completes without its receiver (0: no switch found), o_post = posting a receive, o_done = completing a completed request,\n"
               "# contention = slowdown of per-byte costs when two ranks copy at once, progress_send/recv =\n"
               "# how much a rendezvous waits for that side to be in the runtime (0..1), rate/burst = token\n"
               "# bucket of a shaped link (bytes/s, bytes; 0 = none)\n", f);

@@ -310,8 +310,8 @@ TEST_IMPL(machine_bad_files)
     load_bad("lg10.ini", txt, ":7: also_bus: must be 0 or 1 (got 0.5)");
     free(txt);
     txt = ps_xasprintf("%s[loggops]\nS = 256\nS_ack = 100\n1 = 1e-7 2e-7 3e-7 4e-7\n", good);
-    load_bad("lg11.ini", txt, ":6: [loggops] S_ack = 100 is below S = 256: it must be 0 (not measured) or at least S "
-             "(S: none such)");
+    load_bad("lg11.ini", txt, ":8: S_ack = 100 is below S = 256: it must be 0 (not measured), S (measured: no larger "
+             "send waits only for its receiver's runtime) or more");
     free(txt);
     txt = ps_xasprintf("%s[bsp]\np = 2.5\n", good);
     load_bad("p.ini", txt, ":7: p: not a non-negative integer ('2.5')");
