@@ -277,7 +277,8 @@ static json_t *error_sources(json_t *ma, json_t *pa, FILE *out)
  * measured factor, and which calibration priced it. */
 static void shared_node_compute(json_t *md, json_t *pd, json_t *ma, json_t *pa, json_t *row, FILE *out)
 {
-    int busy = ps_json_num(json_object_get(pd, "calibration"), "ranks") > 1;
+    const json_t *cal = json_object_get(pd, "calibration");
+    int busy = ps_json_num(cal, "ranks") > 1;
     double cm = act_of(json_object_get(ma, "total"), PS_ACT_COMPUTE);
     double cp = act_of(json_object_get(pa, "total"), PS_ACT_COMPUTE);
     double ratio = cm > 0 && cp > 0 ? cm / cp : NAN;
@@ -291,11 +292,42 @@ static void shared_node_compute(json_t *md, json_t *pd, json_t *ma, json_t *pa, 
                      "priced by a calibration made with the node busy: the machine's speed moved between the two, "
                      "or its copies loaded the node less than the ranks do\n",
                 ratio, (long long)per);
-    else
+    else if (cal)
         fprintf(out, "        the computation took %.2f times its predicted time with %lld ranks on a node: ranks "
                      "that compute at once may slow each other (shared caches and memory), which prices from a "
                      "1-rank run cannot see\n",
                 ratio, (long long)per);
+    else
+        fprintf(out, "        the computation took %.2f times its predicted time with %lld ranks on a node, priced "
+                     "from the model's flop rates (the probe's DAXPY, not this program's kernels): the kernels may "
+                     "take longer per flop than DAXPY, and ranks that compute at once may slow each other; "
+                     "--calibrate prices them from a run of the program\n",
+                ratio, (long long)per);
+}
+
+/* A total that agrees while its parts do not: computation and communication
+ * (everything else) each off by a quarter or more, in opposite directions,
+ * and the total within 5%.  The row says the agreement comes from errors that
+ * cancel, with both parts. */
+static void cancelling(json_t *ma, json_t *pa, json_t *row, FILE *out)
+{
+    const json_t *tm = json_object_get(ma, "total"), *tp = json_object_get(pa, "total");
+    double cm = act_of((json_t *)tm, PS_ACT_COMPUTE), cp = act_of((json_t *)tp, PS_ACT_COMPUTE), om = 0, op = 0;
+    for (int k = 0; k < PS_ACT__COUNT; k++)
+        if (k != PS_ACT_COMPUTE) {
+            om += act_of((json_t *)tm, k);
+            op += act_of((json_t *)tp, k);
+        }
+    double ec = cm > 0 ? (cp - cm) / cm : NAN, eo = om > 0 ? (op - om) / om : NAN;
+    double et = cm + om > 0 ? (cp + op - cm - om) / (cm + om) : NAN;
+    int cancel = fabs(ec) >= 0.25 && fabs(eo) >= 0.25 && ec * eo < 0 && fabs(et) <= 0.05;
+    json_object_set_new(row, "errors_cancel", json_boolean(cancel));
+    if (!out || !cancel) return;
+    char a[32], b[32];
+    fmt_err(a, sizeof a, ec);
+    fmt_err(b, sizeof b, eo);
+    fprintf(out, "        the total agrees because its parts' errors cancel: computation %s, communication and "
+                 "waiting %s (per rank); the model is that far off on each\n", a, b);
 }
 
 /* The link's state: half the best round trip of rank 1's clock
@@ -575,6 +607,7 @@ json_t *ps_compare_results(json_t *measured, json_t *predicted, FILE *out, char 
         if (ma && pa) {
             json_object_set_new(row, "error_sources", error_sources(ma, pa, out));
             shared_node_compute(md, pd, ma, pa, row, out);
+            cancelling(ma, pa, row, out);
         }
         json_decref(ma);
         json_decref(pa);
