@@ -260,7 +260,8 @@ static json_t *error_sources(json_t *ma, json_t *pa, FILE *out)
             if (v[i].construct) snprintf(who, sizeof who, "%s in %s", ps_activity_names[v[i].act], v[i].construct);
             else snprintf(who, sizeof who, "%s (between calls)", ps_activity_names[v[i].act]);
             char share[32] = "";
-            if (diff != 0) snprintf(share, sizeof share, " (%.0f%% of it)", 100 * d / diff);
+            /* a share of a total that nearly cancels says nothing (-3554% of 7 us) */
+            if (fabs(diff) >= 0.05 * tm && diff != 0) snprintf(share, sizeof share, " (%.0f%% of it)", 100 * d / diff);
             fprintf(out, "          %-36s %s%s%s   measured %s, predicted %s\n", who, d < 0 ? "-" : "+", a, share, b, c);
         }
     }

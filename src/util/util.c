@@ -350,7 +350,10 @@ int ps_parse_double(const char *s, double *out)
 
 void ps_fmt_time(char *buf, size_t len, double s)
 {
-    double a = fabs(s);
+    /* the unit of the value as printed (3 digits): 999.6 us is 1 ms, not 1e+03 us */
+    char r[32];
+    snprintf(r, sizeof r, "%.2e", fabs(s));
+    double a = strtod(r, NULL);
     if (a == 0) snprintf(buf, len, "0 s");
     else if (a < 1e-6) snprintf(buf, len, "%.3g ns", s * 1e9);
     else if (a < 1e-3) snprintf(buf, len, "%.3g us", s * 1e6);

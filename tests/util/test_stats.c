@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "util/stats.h"
 #include "util/util.h"
@@ -128,5 +129,21 @@ TEST_IMPL(sort_doubles)
         CHECK(ps_key_double(ps_double_key(x[i])) == x[i] && signbit(ps_key_double(ps_double_key(x[i]))) == signbit(x[i]),
               "%g back from its key", x[i]);
         if (i) CHECK(ps_double_key(x[i - 1]) < ps_double_key(x[i]), "%g's key below %g's", x[i - 1], x[i]);
+    }
+}
+
+/* Times in words: the unit of the value as printed, so a value that rounds
+ * up to the next unit is written in it (999.6 us is "1 ms", not "1e+03 us"). */
+TEST_IMPL(fmt_time_units)
+{
+    static const struct {
+        double s;
+        const char *want;
+    } c[] = {{0, "0 s"},         {232e-9, "232 ns"}, {999.6e-9, "1 us"}, {1.5e-6, "1.5 us"}, {999.6e-6, "1 ms"},
+             {-999.6e-6, "-1 ms"}, {26.4e-6, "26.4 us"}, {0.9996, "1 s"}, {12.5, "12.5 s"}};
+    for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+        char b[32];
+        ps_fmt_time(b, sizeof b, c[i].s);
+        CHECK(!strcmp(b, c[i].want), "%g s: '%s', want '%s'", c[i].s, b, c[i].want);
     }
 }
