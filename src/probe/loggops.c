@@ -959,14 +959,20 @@ int ps__loggops_analyze(const json_t *rounds, json_t *doc, json_t *warnings)
         }
     double o_done = ndone ? median_of(done, ndone) : 0;
     double worst = 0, from = 0, to = 0;   /* the rows whose calls alone outlast the half round trip */
+    int nover = 0, ifrom = -1, ito = -1;
     for (int i = 0; i < n; i++) {
         json_t *row = json_object();
         double calls = os[i] + orr[i] + o_post, L = fmax(0, half[i] - calls);
         if (calls > half[i] && half[i] > 0) {
             json_object_set_new(row, "calls_over_half_round_trip", json_real(calls / half[i]));
             worst = fmax(worst, calls / half[i]);
-            if (!(from > 0)) from = bytes[i];
+            if (!(from > 0)) {
+                from = bytes[i];
+                ifrom = i;
+            }
             to = bytes[i];
+            ito = i;
+            nover++;
         }
         json_object_set_new(row, "bytes", json_real(bytes[i]));
         json_object_set_new(row, "o_s", json_real(os[i]));
@@ -978,11 +984,12 @@ int ps__loggops_analyze(const json_t *rounds, json_t *doc, json_t *warnings)
         json_array_append_new(rows, row);
     }
     if (worst > 1) {
-        char a[32], b[32], where[80];
+        char a[32], b[32], where[120];
         ps_fmt_bytes(a, sizeof a, from);
         ps_fmt_bytes(b, sizeof b, to);
         if (from == to) snprintf(where, sizeof where, "at %s", a);
-        else snprintf(where, sizeof where, "from %s to %s", a, b);
+        else if (nover == ito - ifrom + 1) snprintf(where, sizeof where, "from %s to %s", a, b);
+        else snprintf(where, sizeof where, "at %d of the %d sizes from %s to %s", nover, ito - ifrom + 1, a, b);
         ps__warn(warnings, "%s the runtime's own calls (o_s + o_r + o_post) take up to %.2f times the ping-pong's "
                  "half round trip: L is 0 there, and a modelled message takes that much longer than a blocking "
                  "ping-pong's (calls_over_half_round_trip in the rows)", where, worst);

@@ -696,6 +696,29 @@ TEST_IMPL(loggops_S_ack_measured)
     }
 }
 
+/* The sizes where the runtime's calls alone outlast the half round trip (L
+ * cut to 0) are named as they are: all of a range, or how many of it. */
+TEST_IMPL(loggops_calls_over_half_named)
+{
+    const double b[] = {1, 16, 128, 256};
+    const double half_all[] = {300e-9, 300e-9, 300e-9, 300e-9}, half_some[] = {300e-9, 300e-9, 900e-9, 300e-9};
+    const double *halves[] = {half_all, half_some};
+    const char *said[] = {"from 1 B to 256 B the runtime's own calls", "at 3 of the 4 sizes from 1 B to 256 B the runtime's own calls"};
+    for (int k = 0; k < 2; k++) {
+        json_t *sizes = json_array();
+        for (int i = 0; i < 4; i++)
+            json_array_append_new(sizes, json_pack("{s:f, s:f, s:f, s:f}", "bytes", b[i], "o_s", 200e-9, "o_r", 200e-9,
+                                                   "half_round_trip", halves[k][i]));
+        json_t *rounds = json_pack("[{s:{s:f, s:f, s:o}}]", "loggops", "S", 0.0, "o_post", 90e-9, "sizes", sizes);
+        json_t *doc = json_object(), *warnings = json_array();
+        json_object_set_new(doc, "warnings", warnings);
+        CHECK(ps__loggops_analyze(rounds, doc, warnings) == 0);
+        CHECK(has_warning(doc, said[k]), "case %d: '%s' not said", k, said[k]);
+        json_decref(doc);
+        json_decref(rounds);
+    }
+}
+
 /* A line over every size a little above the largest messages' rate (1.1 to
  * 1.25 times) claims a rate no long message reaches: r_inf is the sustained
  * rate.  (1.25 times was the bound once; under slownet the line landed at
