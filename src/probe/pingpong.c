@@ -542,6 +542,7 @@ int ps__pingpong_analyze(const json_t *rounds, json_t *doc, json_t *warnings, ch
     json_t *h = json_object();
     if (ps_hockney_fit(bytes, tmin, (int)ns, &t0, &rinf, &nhalf, &f) == 0) {
         const char *from = "fit";
+        double rms_rel = f.rms_rel;   /* of the line given as t0, r_inf */
         if (isfinite(sustained) && (rinf > PS_PROBE_RINF_OVER * sustained || rinf * PS_PROBE_RINF_AGREE < sustained)) {
             /* one line cannot hold both ends: the rate from the long messages,
              * the start-up time from the shortest */
@@ -555,19 +556,30 @@ int ps__pingpong_analyze(const json_t *rounds, json_t *doc, json_t *warnings, ch
             t0 = tmin[0];
             nhalf = t0 * rinf;
             from = "largest messages";
+            /* the error printed beside t0 and r_inf is this line's, not the fit's */
+            json_object_set_new(h, "line_rms_rel", json_real(f.rms_rel));
+            double ss = 0;
+            int nr = 0;
+            for (size_t i = 0; i < ns; i++)
+                if (tmin[i] > 0) {
+                    double e = (t0 + bytes[i] / rinf - tmin[i]) / tmin[i];
+                    ss += e * e;
+                    nr++;
+                }
+            rms_rel = nr ? sqrt(ss / nr) : NAN;
         }
         json_object_set_new(h, "t0", json_real(t0));
         json_object_set_new(h, "r_inf", json_real(rinf));
         json_object_set_new(h, "n_half", json_real(nhalf));
         json_object_set_new(h, "r_inf_from", json_string(from));
-        json_object_set_new(h, "rms_rel", json_real(f.rms_rel));
+        json_object_set_new(h, "rms_rel", isfinite(rms_rel) ? json_real(rms_rel) : json_null());
         json_object_set_new(h, "points", json_integer((json_int_t)ns));
         if (t0 <= 0)
             ps__warn(warnings, "the Hockney fit gives a start-up time t0 = %.3g s <= 0: a single line does not "
                      "describe this network; the model uses the 1-byte time as latency instead", t0);
-        if (f.rms_rel > 0.25)
+        if (rms_rel > 0.25)
             ps__warn(warnings, "the Hockney line t(n) = t0 + n/r_inf misses the measured times by %.0f%% (rms): "
-                     "the ping-pong table in the model is more faithful than t0 and r_inf", 100 * f.rms_rel);
+                     "the ping-pong table in the model is more faithful than t0 and r_inf", 100 * rms_rel);
     } else {
         ps__warn(warnings, "the Hockney fit failed (times do not grow with message size)");
     }

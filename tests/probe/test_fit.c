@@ -735,6 +735,18 @@ TEST_IMPL(probe_rinf_above_sustained)
         CHECK(line > 1.1 * rate && line < 1.25 * rate, "the line's r_inf %g: not the case at stake", line);
         CHECK(NEAR(num(pp, "sustained_bandwidth"), rate, 1e-6), "%g", num(pp, "sustained_bandwidth"));
         CHECK(NEAR(num(hk, "r_inf"), rate, 1e-6), "r_inf %g", num(hk, "r_inf"));
+        /* the error beside t0 and r_inf is that line's against the table (the fit's is kept apart) */
+        double ss = 0;
+        size_t i, nr = 0;
+        json_t *row;
+        json_array_foreach(json_object_get(pp, "sizes"), i, row) {
+            double t = num(row, "time"), e = (num(hk, "t0") + num(row, "bytes") / num(hk, "r_inf") - t) / t;
+            ss += e * e;
+            nr++;
+        }
+        CHECK(nr > 2 && NEAR(num(hk, "rms_rel"), sqrt(ss / (double)nr), 1e-9), "rms_rel %g, want %g",
+              num(hk, "rms_rel"), nr ? sqrt(ss / (double)nr) : 0);
+        CHECK(json_is_number(json_object_get(hk, "line_rms_rel")));
         CHECK(!strcmp(json_string_value(json_object_get(hk, "r_inf_from")), "largest messages"));
         CHECK(NEAR(m.word_time, 8 / rate, 1e-6));
         json_decref(doc);
