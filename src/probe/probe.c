@@ -706,6 +706,17 @@ static void print_nodes(FILE *out, const json_t *model)
 
 /* The rounds measured (params.rounds: the rounds that ran), and after an
  * interruption of how many planned: "2 of 3 rounds (INTERRUPTED)". */
+/* Beside a best-of figure whose best two rounds differ by more than
+ * PS_PROBE_AGREE: by how much, so that it is not read as a firm figure. */
+static void figure_doubt(const json_t *pp, const char *key, char *buf, size_t len)
+{
+    double u = ps_json_num(pp, key);
+    if (isfinite(u) && u > PS_PROBE_AGREE)
+        snprintf(buf, len, "  (uncertain: the best two rounds differ by %.0f%%)", 100 * u);
+    else
+        snprintf(buf, len, "%s", "");
+}
+
 static void rounds_text(const json_t *doc, char *buf, size_t len)
 {
     int done = (int)ps_json_num(json_object_get(doc, "params"), "rounds");
@@ -735,9 +746,12 @@ void ps_probe_print(const json_t *doc, FILE *out)
         fprintf(out, "measured in %.1f s on the ranks (budget %g s, launch included)\n", el, bud);
     fprintf(out, "\nping-pong (ranks 0 and 1, half round trip, best sample):\n");
     ps_fmt_time(a, sizeof a, ps_json_num(pp, "latency"));
-    fprintf(out, "  latency (%d B)        %s\n", (int)ps_json_num(pp, "latency_bytes"), a);
+    char du[2][96];
+    figure_doubt(pp, "latency_uncertainty", du[0], sizeof du[0]);
+    figure_doubt(pp, "bandwidth_uncertainty", du[1], sizeof du[1]);
+    fprintf(out, "  latency (%d B)        %s%s\n", (int)ps_json_num(pp, "latency_bytes"), a, du[0]);
     ps_fmt_bytes(b, sizeof b, ps_json_num(pp, "bandwidth_bytes"));
-    fprintf(out, "  best bandwidth        %.1f MB/s at %s\n", ps_json_num(pp, "bandwidth") / 1e6, b);
+    fprintf(out, "  best bandwidth        %.1f MB/s at %s%s\n", ps_json_num(pp, "bandwidth") / 1e6, b, du[1]);
     if (isfinite(ps_json_num(pp, "sustained_bandwidth")))
         fprintf(out, "  sustained bandwidth   %.1f MB/s (the largest messages)\n",
                 ps_json_num(pp, "sustained_bandwidth") / 1e6);

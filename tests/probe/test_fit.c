@@ -487,6 +487,19 @@ TEST_IMPL(probe_budget_words)
         ps_probe_print(doc, mf);
         fclose(mf);
         CHECK(strstr(buf, "measured in 13.3 s on the ranks (budget 12.95 s, launch included)") != NULL);
+        /* rounds that agree: the figures stand plain */
+        CHECK(!strstr(buf, "uncertain:"), "%s", buf);
+        free(buf);
+        /* a latency whose best two rounds differ by half: said beside it, the bandwidth plain */
+        json_object_set_new(json_object_get(doc, "pingpong"), "latency_uncertainty", json_real(0.5));
+        mf = open_memstream(&buf, &len);
+        ps_probe_print(doc, mf);
+        fclose(mf);
+        const char *lat = strstr(buf, "  latency (");
+        const char *eol = lat ? strchr(lat, '\n') : NULL;
+        const char *u = lat ? strstr(lat, "(uncertain: the best two rounds differ by 50%)") : NULL;
+        CHECK(u && eol && u < eol, "%s", buf);
+        CHECK(u && strstr(buf, "uncertain:") == u + 1, "%s", buf);
         free(buf);
         json_decref(doc);
     }
