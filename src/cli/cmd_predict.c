@@ -164,7 +164,8 @@ int ps_cmd_predict(int argc, char **argv)
         PS_OPT_STR(0, "streams", "DIR", &a.o.streams_dir, "keep the recorded streams (DIR/streams.pss or DIR/pP/streams.pss)"),
         {0, "eager", "BYTES", PS_OPT_DOUBLE, &so->eager_bytes, 0, 1e300, "a byte count",
          "messages up to BYTES are buffered: their send does not wait for\n"
-         "the receive (default 0, the estimator's blocking send)", 0, NULL, NULL},
+         "the receive (default: a probed model's S and S_ack, else 0, the\n"
+         "estimator's blocking send)", 0, NULL, NULL},
         {0, "nodes", "N", PS_OPT_INT, &so->nodes, 1, PS_MAX_RANKS, "a count",
          "nodes the ranks are spread over, rank r on node r mod N (default:\n"
          "the model's nodes, else 1; with cores_per_node more ranks than\n"

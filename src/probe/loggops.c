@@ -1142,8 +1142,8 @@ static void ack_words(const json_t *lg, int paren, char *buf, size_t n)
     } else if (json_number_value(v) > S) {
         char b[32];
         ps_fmt_bytes(b, sizeof b, json_number_value(v));
-        snprintf(buf, n, "%sup to %s a send waits only for its receiver's runtime to take the data in, not for its "
-                 "receive%s", a, b, z);
+        snprintf(buf, n, "%sup to %s (%.0f B) a send waits only for its receiver's runtime to take the data in, "
+                 "not for its receive%s", a, b, json_number_value(v), z);
     } else {
         snprintf(buf, n, "%sabove it a send waits for its receive to be posted%s", a, z);
     }
@@ -1172,7 +1172,7 @@ void ps__loggops_print(const json_t *doc, FILE *out)
     ps_fmt_time(a, sizeof a, ps_json_num(lg, "o_post"));
     ps_fmt_time(b, sizeof b, ps_json_num(lg, "o_done"));
     if (S > 0) {
-        char ack[200];
+        char ack[240];
         ack_words(lg, 0, ack, sizeof ack);
         ps_fmt_bytes(c, sizeof c, S);
         fprintf(out, "  S = %s (larger sends wait for their receiver%s), posting a receive %s, completing a done "
@@ -1216,7 +1216,7 @@ void ps__loggops_html(const json_t *doc, FILE *out)
     ps_fmt_time(c, sizeof c, ps_json_num(lg, "o_done"));
     char cw[200];
     contention_words(doc, cw, sizeof cw);
-    char ack[200] = "";
+    char ack[240] = "";
     if (S > 0) ack_words(lg, 1, ack, sizeof ack);
     ps_html_note(out, "%s %s%s; posting a receive %s, completing a complete request %s; two ranks copying at once: "
                  "%s; a rendezvous waits for its receiver %.2f, for its sender %.2f.",

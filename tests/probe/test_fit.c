@@ -674,7 +674,7 @@ TEST_IMPL(loggops_S_ack_measured)
         CHECK(num(json_object_get(doc, "loggops"), "S_ack") == sack[k]);
         /* and says it, in the text and on the page */
         /* (past the receiver's apostrophe, which the page escapes) */
-        static const char *const said[] = {"up to 3.945 KiB a send waits only for its receiver", "above it a send "
+        static const char *const said[] = {"up to 3.945 KiB (4040 B) a send waits only for its receiver", "above it a send "
                                            "waits for its receive to be posted"};
         static const char *const also[] = {"runtime to take the data in, not for its receive", "S"};
         for (int page = 0; page < 2; page++) {
