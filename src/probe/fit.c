@@ -27,20 +27,26 @@ int ps_lsq_line(const double *x, const double *y, const double *w, int n, ps_lin
         sxy += wi * (x[i] - mx) * (y[i] - my);
     }
     if (!(sxx > 0)) return -1;
-    f->slope = sxy / sxx;
-    f->intercept = my - f->slope * mx;
+    ps_line_residuals(x, y, n, my - sxy / sxx * mx, sxy / sxx, f);
+    return 0;
+}
+
+void ps_line_residuals(const double *x, const double *y, int n, double intercept, double slope, ps_linfit *f)
+{
+    f->intercept = intercept;
+    f->slope = slope;
+    f->n = n;
     double ss = 0, ssr = 0, mx_abs = 0;
     int nrel = 0;
     for (int i = 0; i < n; i++) {
-        double r = y[i] - (f->intercept + f->slope * x[i]);
+        double r = y[i] - (intercept + slope * x[i]);
         ss += r * r;
         if (y[i] != 0) { ssr += (r / y[i]) * (r / y[i]); nrel++; }
         if (fabs(r) > mx_abs) mx_abs = fabs(r);
     }
-    f->rms = sqrt(ss / n);
+    f->rms = n > 0 ? sqrt(ss / n) : NAN;
     f->rms_rel = nrel ? sqrt(ssr / nrel) : NAN;
     f->max_abs = mx_abs;
-    return 0;
 }
 
 int ps_hockney_fit(const double *bytes, const double *t, int n, double *t0, double *r_inf, double *n_half,

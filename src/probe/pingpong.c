@@ -558,15 +558,9 @@ int ps__pingpong_analyze(const json_t *rounds, json_t *doc, json_t *warnings, ch
             from = "largest messages";
             /* the error printed beside t0 and r_inf is this line's, not the fit's */
             json_object_set_new(h, "line_rms_rel", json_real(f.rms_rel));
-            double ss = 0;
-            int nr = 0;
-            for (size_t i = 0; i < ns; i++)
-                if (tmin[i] > 0) {
-                    double e = (t0 + bytes[i] / rinf - tmin[i]) / tmin[i];
-                    ss += e * e;
-                    nr++;
-                }
-            rms_rel = nr ? sqrt(ss / nr) : NAN;
+            ps_linfit line;
+            ps_line_residuals(bytes, tmin, (int)ns, t0, 1.0 / rinf, &line);
+            rms_rel = line.rms_rel;
         }
         json_object_set_new(h, "t0", json_real(t0));
         json_object_set_new(h, "r_inf", json_real(rinf));

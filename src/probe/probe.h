@@ -100,6 +100,10 @@ typedef struct ps_linfit {
 #define PS_FIT_MIN_POINTS 3
 int ps_lsq_line(const double *x, const double *y, const double *w, int n, ps_linfit *f);
 
+/* The residuals of the line y = intercept + slope * x over n points: sets f's
+ * line, n, rms, rms_rel (over the points with y != 0) and max_abs. */
+void ps_line_residuals(const double *x, const double *y, int n, double intercept, double slope, ps_linfit *f);
+
 /* Hockney / COMMS1 fit t(n) = t0 + n / r_inf to ping-pong times (seconds)
  * over message sizes (bytes), by least squares on relative error (weights
  * 1/t^2) so small and large messages count alike; n_half = t0 * r_inf.
