@@ -60,7 +60,8 @@ enum { ST_RUN = 0, ST_BLK_MSG, ST_BLK_ALL, ST_BLK_ONE, ST_DONE };
 #define M_RBLOCK   0x100
 #define M_QUEUED   0x200
 #define M_RNDV     0x400    /* LogGOPS: above S, sent by rendezvous */
-#define M_DATA     0x800    /* LogGOPS: the rendezvous's data phase has begun */
+#define M_DATA     0x800    /* LogGOPS: the rendezvous's data phase has begun, or the receiver's
+                               runtime took an acknowledged message in (M_ACKED) */
 #define M_ACKED    0x4000   /* LogGOPS: above S up to the receive's protocol step: the data go
                                eagerly, the send completes once the receiver's runtime took them */
 #define M_REF      0x1000
@@ -68,7 +69,7 @@ enum { ST_RUN = 0, ST_BLK_MSG, ST_BLK_ALL, ST_BLK_ONE, ST_DONE };
 
 typedef struct msg {
     int32_t  src, dst, tag;
-    uint16_t construct, flags;
+    uint16_t flags, pad;   /* (the constructs are the requests': outreq, rstate.pend) */
     uint32_t next;      /* channel FIFO / bus queue / free list */
     uint32_t tail;      /* in a channel's first record: its last */
     uint64_t bytes;
@@ -1029,7 +1030,7 @@ static void lg_try_data(sim *S, uint32_t mi, double t)
 static void lg_try_ack(sim *S, uint32_t mi, double t)
 {
     msg *m = &S->pool[mi];
-    if ((m->flags & (M_ACKED | M_ARRIVED | M_SDONE)) != (M_ACKED | M_ARRIVED) || (m->flags & M_DATA)) return;
+    if ((m->flags & (M_ACKED | M_ARRIVED | M_SDONE | M_DATA)) != (M_ACKED | M_ARRIVED)) return;
     if (S->rp && !S->lgr[m->dst].inrt) {
         lg_stall(S, m->dst, mi);
         return;
@@ -1167,10 +1168,9 @@ static uint32_t post_message(sim *S, int rank, int *is_send_out, int *blocking_o
     int blocking = in->op == PS_OP_BSEND || in->op == PS_OP_BRECV;
     *is_send_out = is_send;
     *blocking_out = blocking;
-    uint32_t mi = S->dch ? (is_send ? dch_post(S, R->pend_h, in->peer, rank, in->tag, 1)
-                                    : dch_post(S, R->pend_h, rank, in->peer, in->tag, 0))
-                 : is_send ? ch_post(S, R->pend_h, in->peer, rank, in->tag, 1)
-                           : ch_post(S, R->pend_h, rank, in->peer, in->tag, 0);
+    int32_t dst = is_send ? in->peer : rank, src = is_send ? rank : in->peer;
+    uint32_t mi = S->dch ? dch_post(S, R->pend_h, dst, src, in->tag, is_send)
+                         : ch_post(S, R->pend_h, dst, src, in->tag, is_send);
     if (mi == NIL) return NIL;
     msg *m = &S->pool[mi];
     if (is_send) {
@@ -1178,7 +1178,6 @@ static uint32_t post_message(sim *S, int rank, int *is_send_out, int *blocking_o
         m->dst = in->peer;
         m->tag = in->tag;
         m->bytes = in->n;
-        m->construct = in->construct;
         m->flags |= M_SPOSTED | (blocking ? M_SBLOCK : 0);
         m->sent0 = R->op_t0;
         ps_sim_rank *a = &S->r->rank[rank];
@@ -1190,10 +1189,7 @@ static uint32_t post_message(sim *S, int rank, int *is_send_out, int *blocking_o
         m->dst = rank;
         m->tag = in->tag;
         m->flags |= M_RPOSTED | (blocking ? M_RBLOCK : 0);
-        if (!(m->flags & M_SPOSTED)) {
-            m->recv_bytes = in->n;
-            m->construct = in->construct;
-        }
+        if (!(m->flags & M_SPOSTED)) m->recv_bytes = in->n;
         S->r->rank[rank].received++;
         S->r->rank[rank].bytes_received += in->n;
     }
