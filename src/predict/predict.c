@@ -341,16 +341,15 @@ static double other_network_time(const predict_ctx *c, const ps_streams *s, cons
     int to_nobus = c->m.bus && c->m.lg.nobus_contention >= 1;
     int to_bus = !c->m.bus && !c->m.star && c->m.lg.also_bus == 1;
     if (!(to_nobus || to_bus) || so->bus >= 0 || c->m.lg.n == 0 || c->m.nodes > 1 || so->nodes > 1) return NAN;
-    ps_machine alt = c->m;
-    alt.bus = to_bus;
-    alt.lg.contention = to_bus ? 1 : alt.lg.nobus_contention;
+    /* as --bus / --nobus would: the simulator sets the contention of the network chosen */
     ps_sim_opts o = *so;
+    o.bus = to_bus;
     o.build_trace = 0;
     o.build_sheet = 0;
     ps_sim_result r;
     memset(&r, 0, sizeof r);
     char err[256];
-    double t = ps_simulate(s, &alt, &o, &r, err, sizeof err) == 0 ? r.time : NAN;
+    double t = ps_simulate(s, &c->m, &o, &r, err, sizeof err) == 0 ? r.time : NAN;
     ps_sim_result_free(&r);
     return t;
 }
