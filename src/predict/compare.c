@@ -115,7 +115,7 @@ static int by_size(const void *a, const void *b)
 }
 
 /* An activity the breakdown does not list took no time: 0, not unknown. */
-static double act_of(json_t *o, int k)
+static double act_of(const json_t *o, int k)
 {
     double v = ps_json_num(o, ps_activity_names[k]);
     return isnan(v) ? 0 : v;
@@ -313,11 +313,11 @@ static void shared_node_compute(json_t *md, json_t *pd, json_t *ma, json_t *pa, 
 static void cancelling(json_t *ma, json_t *pa, json_t *row, FILE *out)
 {
     const json_t *tm = json_object_get(ma, "total"), *tp = json_object_get(pa, "total");
-    double cm = act_of((json_t *)tm, PS_ACT_COMPUTE), cp = act_of((json_t *)tp, PS_ACT_COMPUTE), om = 0, op = 0;
+    double cm = act_of(tm, PS_ACT_COMPUTE), cp = act_of(tp, PS_ACT_COMPUTE), om = 0, op = 0;
     for (int k = 0; k < PS_ACT__COUNT; k++)
         if (k != PS_ACT_COMPUTE) {
-            om += act_of((json_t *)tm, k);
-            op += act_of((json_t *)tp, k);
+            om += act_of(tm, k);
+            op += act_of(tp, k);
         }
     double ec = cm > 0 ? (cp - cm) / cm : NAN, eo = om > 0 ? (op - om) / om : NAN;
     double et = cm + om > 0 ? (cp + op - cm - om) / (cm + om) : NAN;
