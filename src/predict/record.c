@@ -155,9 +155,10 @@ int ps__predict_calibrate(const ps_predict_opts *o, int ranks, ps__calibration *
         fprintf(stderr, "parscope: predict --calibrate: %s\n", ps__calibration_warning(c));
     if (!o->quiet && out) {
         if (c->ranks > 1)
-            fprintf(out, "Calibration with the node busy: the 1-rank run while %d more cop%s of it run%s beside it, "
-                         "best of %d: %.6g s, %.1f%% outside measured computation; seconds per flop:",
-                    c->ranks - 1, c->ranks == 2 ? "y" : "ies", c->ranks == 2 ? "s" : "", o->trials, c->time,
+            fprintf(out, "Calibration with the node busy: %d 1-rank runs side by side, the %s one's prices (a job "
+                         "lasts as long as its slowest rank), best of %d: %.6g s, %.1f%% outside measured computation; "
+                         "seconds per flop:",
+                    c->ranks, c->ranks == 2 ? "slower" : "slowest", o->trials, c->time,
                     100 * (1 - 1 / c->factor));
         else
             fprintf(out, "Calibration: 1-rank run, best of %d: %.6g s, %.1f%% outside measured computation; seconds per flop:",
@@ -206,7 +207,7 @@ json_t *ps__predict_calibration_json(const ps__calibration *c)
 {
     json_t *j = json_object(), *rates = json_object();
     json_object_set_new(j, "from", json_string(c->ranks > 1 ? "1-rank run under MPI beside copies of itself (--alone), "
-                                                              "fastest trial"
+                                                              "the slowest copy of the fastest trial"
                                                             : "1-rank run under MPI, fastest trial"));
     json_object_set_new(j, "ranks", json_integer(c->ranks));
     if (c->none)

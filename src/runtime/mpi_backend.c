@@ -406,8 +406,8 @@ static int mpi_init(void)
         we_initialized_mpi = 1;
     }
     /* --alone: each rank runs the program as a 1-rank job of its own, all
-     * started together; the job's first rank reports, the others (companions)
-     * only keep the node's other processors busy with the same work, as a
+     * started together; the slowest reports (mpi_finalize), the others
+     * (companions) only keep the node's other processors busy with the same work, as a
      * multi-rank run does: calibrating a price per flop that way includes what
      * ranks computing at once cost each other (shared caches and memory) */
     int world_rank = 0;
@@ -610,8 +610,16 @@ static void mpi_finalize(void)
     fill_procstats(&h.proc);
     memcpy(h.host, hostname, sizeof h.host);
 
-    /* under --alone only the job's first rank reports: the others (companions) write nothing */
-    int companion = ps__rt.alone && ps__rt.job_rank > 0;
+    /* under --alone only one copy reports, the one whose timed interval was
+     * longest: a run of several ranks lasts as long as its slowest rank, and
+     * on a shared node the copies' speeds differ (two ranks of one job on a
+     * VM by 1.8 times); the others (companions) write nothing */
+    int companion = 0;
+    if (ps__rt.alone) {
+        struct { double t; int rank; } mine = {ps__rt.t_end - ps__rt.t_begin, ps__rt.job_rank}, slowest;
+        MPI_Allreduce(&mine, &slowest, 1, MPI_DOUBLE_INT, MPI_MAXLOC, MPI_COMM_WORLD);
+        companion = ps__rt.job_rank != slowest.rank;
+    }
     int want_trace = ps__rt.trace_path[0] != '\0' && !companion;
     int want_sheet = !ps__rt.quiet && !companion;
     int status = 0;
