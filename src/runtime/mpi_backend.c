@@ -407,9 +407,10 @@ static int mpi_init(void)
     }
     /* --alone: each rank runs the program as a 1-rank job of its own, all
      * started together; the slowest reports (mpi_finalize), the others
-     * (companions) only keep the node's other processors busy with the same work, as a
-     * multi-rank run does: calibrating a price per flop that way includes what
-     * ranks computing at once cost each other (shared caches and memory) */
+     * (companions) only keep the node's other processors busy with the same
+     * work, as a multi-rank run does: calibrating a price per flop that way
+     * includes what ranks computing at once cost each other (shared caches
+     * and memory) */
     int world_rank = 0;
     MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
     if (ps__rt.alone) {
