@@ -486,13 +486,39 @@ static int send_waits(int rank, int peer, long n, int poll)
     return v > 0.5;
 }
 
-/* Is n sent by rendezvous?  (the send waits for a late receiver) */
-static int is_rendezvous(int rank, int peer, long n) { return send_waits(rank, peer, n, 0); }
+/* Is n sent eagerly?  (a late receiver does not hold the send up) */
+static int is_eager(int rank, int peer, long n) { return !send_waits(rank, peer, n, 0); }
 
 /* Above S: does the send of n bytes wait only for its receiver's runtime
  * (data sent eagerly, taken in by the receiver's progress, posted receive or
  * not: Open MPI's shared memory up to 4 KiB), not for its receive? */
 static int is_acked(int rank, int peer, long n) { return !send_waits(rank, peer, n, 1); }
+
+/* The largest n in [lo, max] for which holds(n), given that it holds at lo
+ * (or lo is 0) and, once false, stays false for larger n: doubling from lo,
+ * max itself when the doubling passes it, then bisection to the byte.  Both
+ * ranks call it: every test is a collective decision (send_waits). */
+static long largest_holding(int rank, int peer, long lo, long max, int (*holds)(int, int, long))
+{
+    long hi = 0;
+    for (long n = lo ? 2 * lo : 1; n <= max; n *= 2) {
+        if (!holds(rank, peer, n)) {
+            hi = n;
+            break;
+        }
+        lo = n;
+    }
+    if (!hi && lo < max) {
+        if (holds(rank, peer, max)) return max;
+        hi = max;
+    }
+    while (hi && hi - lo > 1) {
+        long mid = lo + (hi - lo) / 2;
+        if (holds(rank, peer, mid)) lo = mid;
+        else hi = mid;
+    }
+    return lo;
+}
 
 /* First round: the bucket, S and the sizes. */
 static void decide(int rank, int peer, const ps_probe_budget *b, json_t *out)
@@ -602,49 +628,14 @@ static void decide(int rank, int peer, const ps_probe_budget *b, json_t *out)
     lg_max = b->name[0] == 'f' ? PS_PROBE_MAX_BYTES : PS_PROBE_MAX_BYTES / 4;
     if (lg_shaped) lg_max = (long)fmin(LG_SHAPED_MAX, lg_burst / 2);
 
-    /* S: doubling, then bisection to the byte */
-    lg_S = 0;
-    long lo = 0, hi = 0;
-    for (long n = 1; n <= lg_max; n *= 2) {
-        if (is_rendezvous(rank, peer, n)) {
-            hi = n;
-            break;
-        }
-        lo = n;
-    }
-    if (hi) {
-        while (hi - lo > 1) {
-            long mid = lo + (hi - lo) / 2;
-            if (is_rendezvous(rank, peer, mid)) hi = mid;
-            else lo = mid;
-        }
-        lg_S = lo;
-    }
-    /* S_ack: above S, doubling then bisection while the receiver's runtime
-     * alone completes the send (S itself: none such) */
+    /* S: the largest eager message (eager up to lg_max: no switch found, 0) */
+    lg_S = largest_holding(rank, peer, 0, lg_max, is_eager);
+    if (lg_S == lg_max) lg_S = 0;
+    /* S_ack: above S, the largest whose send the receiver's runtime alone
+     * completes (S itself: none such) */
     lg_S_ack = lg_S;
-    if (lg_S && lg_S < lg_max && is_acked(rank, peer, lg_S + 1)) {
-        lo = lg_S + 1;
-        hi = 0;
-        for (long n = 2 * lo; n <= lg_max; n *= 2) {
-            if (!is_acked(rank, peer, n)) {
-                hi = n;
-                break;
-            }
-            lo = n;
-        }
-        if (!hi && lo < lg_max) {
-            /* acknowledged up to the last doubling: lg_max itself decides */
-            if (is_acked(rank, peer, lg_max)) lo = lg_max;
-            else hi = lg_max;
-        }
-        while (hi && hi - lo > 1) {
-            long mid = lo + (hi - lo) / 2;
-            if (is_acked(rank, peer, mid)) lo = mid;
-            else hi = mid;
-        }
-        lg_S_ack = lo;
-    }
+    if (lg_S && lg_S < lg_max && is_acked(rank, peer, lg_S + 1))
+        lg_S_ack = largest_holding(rank, peer, lg_S + 1, lg_max, is_acked);
     /* the table: both sides of S and of every step of the ping-pong time
      * (a protocol switch that S alone does not show), and a few decades */
     lg_nsizes = 0;
