@@ -665,7 +665,7 @@ static int machine_file(FILE *f, void *ctx)
             put_num(f, "also_bus", 1);
         }
         fputs("# bytes = o_s o_r L gap (seconds): sender's CPU, receiver's CPU, latency, least time between\n"
-              "# two messages from one rank; linear between rows (o + O n per range), never across S\n", f);
+              "# two messages from one rank; linear between rows (o + O n per range), never across S or S_ack\n", f);
         for (int i = 0; i < g->n; i++) {
             char key[40], v[4][40];
             const double x[4] = {g->os[i], g->orr[i], g->L[i], g->gap[i]};
@@ -758,13 +758,17 @@ void ps_loggops_at(const ps_loggops *g, double bytes, ps_loggops_cost *c)
 {
     if (bytes < 0) bytes = 0;
     int rndv = g->S > 0 && bytes > g->S;
-    /* the rows of this protocol: [lo, hi] */
+    /* the rows of this protocol: [lo, hi]; a measured S_ack above S bounds
+     * a range of its own (eager, the send acknowledged) */
     int lo = 0, hi = g->n - 1;
-    if (g->S > 0) {
+    double edge[2] = {g->S, g->S > 0 && g->S_ack > g->S ? g->S_ack : 0};
+    for (int e = 0; e < 2; e++) {
+        if (!(edge[e] > 0)) continue;
         int split = 0;
-        while (split < g->n && g->bytes[split] <= g->S) split++;
-        if (rndv && split < g->n) lo = split;
-        else if (!rndv && split > 0) hi = split - 1;
+        while (split < g->n && g->bytes[split] <= edge[e]) split++;
+        /* an edge with no row on one side of it (within this range) bounds nothing */
+        if (bytes > edge[e] && split < g->n && split <= hi) lo = split > lo ? split : lo;
+        else if (bytes <= edge[e] && split > 0 && split - 1 >= lo) hi = split - 1 < hi ? split - 1 : hi;
     }
     int a = lo, b = hi;
     if (b > a) {

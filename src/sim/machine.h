@@ -40,7 +40,8 @@
  *   L     from the end of the send call to the message (above S: its
  *         request to send) being at the receiver,
  *   gap   the least time between two messages leaving one rank (g + n G).
- * Between rows each is linear in n (o + O n on that range), never across S. */
+ * Between rows each is linear in n (o + O n on that range), never across S or
+ * a measured S_ack. */
 typedef struct ps_loggops {
     int    n;                          /* rows; 0 = no LogGOPS model (the seed's model applies) */
     double bytes[PS_LOGGOPS_MAX];      /* ascending */

@@ -712,6 +712,39 @@ TEST_IMPL(loggops_S_ack)
     ps_sim_result_free(&r);
 }
 
+/* A measured S_ack bounds a range of rows as S does: with no rows at S_ack
+ * (4040) and S_ack + 1, a message of 2000 bytes is priced from the rows
+ * between S and S_ack (257 and 1028: o_s and o_r 1 ns per byte), not from a
+ * line from 1028 to 8192 across the step (past a range's last row, its last
+ * slope); one of 5000 bytes from the rows above (below a range's first row,
+ * that row: 8192's).  Unmeasured (S_ack 0), the line
+ * across the step: o_r 3.771 + (2000 - 1028) / 7164 * 16.229 us. */
+TEST_IMPL(loggops_interpolation_S_ack)
+{
+    const char *text =
+        "[machine]\nsend_latency = 1e-6\nrecv_latency = 1e-6\nword_time = 8e-9\nflop_time = 1e-9\nnetwork = nobus\n"
+        "[loggops]\nS = 256\nS_ack = 4040\no_post = 0.1e-6\no_done = 0.05e-6\n"
+        "1 = 1e-6 2e-6 3e-6 0.5e-6\n256 = 2e-6 4e-6 3e-6 1.5e-6\n257 = 1e-6 3e-6 0 1e-6\n"
+        "1028 = 1.771e-6 3.771e-6 0 1.771e-6\n8192 = 1e-6 20e-6 4e-6 10e-6\n16384 = 1e-6 28.192e-6 4e-6 18.192e-6\n";
+    ps_machine m;
+    char err[512];
+    CHECK(ps_machine_parse(text, "ack.ini", &m, err, sizeof err) == 0, "%s", err);
+    ps_loggops_cost c;
+    ps_loggops_at(&m.lg, 2000, &c);
+    NEAR(c.os, 2.743 * US);
+    NEAR(c.orr, 4.743 * US);
+    NEAR(c.L, 0);
+    CHECK(c.rendezvous);
+    ps_loggops_at(&m.lg, 5000, &c);
+    NEAR(c.orr, 20 * US);
+    NEAR(c.L, 4 * US);
+    ps_loggops_at(&m.lg, 200, &c);      /* below S: the rows up to it */
+    NEAR(c.os, (1 + 199.0 / 255.0) * US);
+    m.lg.S_ack = 0;
+    ps_loggops_at(&m.lg, 2000, &c);
+    NEAR(c.orr, (3.771 + 972.0 / 7164.0 * 16.229) * US);
+}
+
 /* A receive's events are named after the receiving call's construct, not the
  * sender's (as the runtime names them; compare lines the two traces up by
  * construct): nonblocking (its post and its completion in the WAIT), and
