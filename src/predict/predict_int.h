@@ -37,9 +37,10 @@ const char *ps__calibration_busy_warning(const ps__calibration *alone, const ps_
 int ps__predict_record(const ps_predict_opts *o, int P, const char *dir, char *err, size_t errlen);
 
 /* The 1-rank run and the rates (printed to out unless quiet).  With ranks > 1
- * the run is a job of that many ranks, each the program alone (--alone): the
- * first measures while the others keep the node's processors busy with the
- * same work, as the ranks of a predicted run sharing a node do.  0, 1, 2 as above. */
+ * the run is a job of that many ranks, each the program alone (--alone),
+ * computing at once as the ranks of a predicted run sharing a node do; the
+ * trace is the slowest copy's (a run lasts as long as its slowest rank).
+ * 0, 1, 2 as above. */
 int     ps__predict_calibrate(const ps_predict_opts *o, int ranks, ps__calibration *c, FILE *out, char *err,
                               size_t errlen);
 json_t *ps__predict_calibration_json(const ps__calibration *c);

@@ -206,7 +206,7 @@ static void mpi_recv(void *buf, size_t bytes, int src, int tag, int construct)
 }
 
 /* --alone: the job's ranks start (and leave their set-up) together, so that
- * the companions compute while the first rank is timed */
+ * the copies compute at the same time, each timed */
 static void mpi_align(void)
 {
     if (ps__rt.alone) MPI_Barrier(MPI_COMM_WORLD);
@@ -406,9 +406,9 @@ static int mpi_init(void)
         we_initialized_mpi = 1;
     }
     /* --alone: each rank runs the program as a 1-rank job of its own, all
-     * started together; the slowest reports (mpi_finalize), the others
-     * (companions) only keep the node's other processors busy with the same
-     * work, as a multi-rank run does: calibrating a price per flop that way
+     * started together; the first reports the slowest's trace (mpi_finalize),
+     * the others (companions) only keep the node's other processors busy with
+     * the same work, as a multi-rank run does: calibrating a price per flop that way
      * includes what ranks computing at once cost each other (shared caches
      * and memory) */
     int world_rank = 0;
@@ -495,7 +495,34 @@ static void fill_procstats(ps_procstats *p)
  * entry as it stands (the fixed part: counts, clock, process figures, host;
  * the events pointer means nothing to the receiver and is replaced) and then
  * its events. */
-static ps_trace *collect(const ps_rank_trace *mine)
+/* One rank's trace (header, then its events in chunks) from one rank to
+ * another of communicator c. */
+static void send_rank_trace(const ps_rank_trace *h, const ps_event *ev, int to, MPI_Comm c)
+{
+    MPI_Send(h, sizeof *h, MPI_BYTE, to, TAG_GATHER, c);
+    size_t total = h->n * sizeof(ps_event);
+    for (size_t off = 0; off < total; off += PS_GATHER_CHUNK) {
+        size_t len = total - off < (size_t)PS_GATHER_CHUNK ? total - off : (size_t)PS_GATHER_CHUNK;
+        MPI_Send((const char *)ev + off, (int)len, MPI_BYTE, to, TAG_GATHER, c);
+    }
+}
+
+/* ... received: the header in *h, the events in a new array. */
+static ps_event *recv_rank_trace(ps_rank_trace *h, int from, MPI_Comm c)
+{
+    MPI_Recv(h, sizeof *h, MPI_BYTE, from, TAG_GATHER, c, MPI_STATUS_IGNORE);
+    ps_event *ev = malloc((size_t)(h->n ? h->n : 1) * sizeof *ev);
+    if (!ev) ps_abort("out of memory collecting the trace of rank %d", from);
+    size_t total = h->n * sizeof(ps_event);
+    for (size_t off = 0; off < total; off += PS_GATHER_CHUNK) {
+        size_t len = total - off < (size_t)PS_GATHER_CHUNK ? total - off : (size_t)PS_GATHER_CHUNK;
+        MPI_Recv((char *)ev + off, (int)len, MPI_BYTE, from, TAG_GATHER, c, MPI_STATUS_IGNORE);
+    }
+    return ev;
+}
+
+/* Every rank's trace on rank 0 (mine: this rank's header, its events myev). */
+static ps_trace *collect(const ps_rank_trace *mine, const ps_event *myev)
 {
     int me = ps__rt.rank, p = ps__rt.size;
     ps_trace *t = NULL;
@@ -508,24 +535,10 @@ static ps_trace *collect(const ps_rank_trace *mine)
         ps_event *ev = NULL;
         if (r == me) {
             h = *mine;
-            if (me != 0) {
-                MPI_Send(&h, sizeof h, MPI_BYTE, 0, TAG_GATHER, comm);
-                size_t total = h.n * sizeof(ps_event);
-                for (size_t off = 0; off < total; off += PS_GATHER_CHUNK) {
-                    size_t len = total - off < (size_t)PS_GATHER_CHUNK ? total - off : (size_t)PS_GATHER_CHUNK;
-                    MPI_Send((char *)ps__rt.ev + off, (int)len, MPI_BYTE, 0, TAG_GATHER, comm);
-                }
-            }
-            ev = ps__rt.ev;
+            if (me != 0) send_rank_trace(&h, myev, 0, comm);
+            ev = (ps_event *)myev;
         } else if (me == 0) {
-            MPI_Recv(&h, sizeof h, MPI_BYTE, r, TAG_GATHER, comm, MPI_STATUS_IGNORE);
-            ev = malloc((size_t)(h.n ? h.n : 1) * sizeof *ev);
-            if (!ev) ps_abort("out of memory collecting the trace of rank %d", r);
-            size_t total = h.n * sizeof(ps_event);
-            for (size_t off = 0; off < total; off += PS_GATHER_CHUNK) {
-                size_t len = total - off < (size_t)PS_GATHER_CHUNK ? total - off : (size_t)PS_GATHER_CHUNK;
-                MPI_Recv((char *)ev + off, (int)len, MPI_BYTE, r, TAG_GATHER, comm, MPI_STATUS_IGNORE);
-            }
+            ev = recv_rank_trace(&h, r, comm);
         }
         if (me == 0) {
             ps_rank_trace *rt = &t->rank[r];
@@ -611,21 +624,25 @@ static void mpi_finalize(void)
     fill_procstats(&h.proc);
     memcpy(h.host, hostname, sizeof h.host);
 
-    /* under --alone only one copy reports, the one whose timed interval was
-     * longest: a run of several ranks lasts as long as its slowest rank, and
-     * on a shared node the copies' speeds differ (two ranks of one job on a
-     * VM by 1.8 times); the others (companions) write nothing */
-    int companion = 0;
+    /* under --alone the job's first rank reports, with the trace of the copy
+     * whose timed interval was longest: a run of several ranks lasts as long
+     * as its slowest rank, and on a shared node the copies' speeds differ
+     * (two ranks of one job on a VM by 1.8 times).  The first rank writes it,
+     * where the launcher expects the trace; the others (companions) write
+     * nothing */
+    int companion = ps__rt.alone && ps__rt.job_rank > 0;
+    ps_event *ev = ps__rt.ev, *slowest_ev = NULL;
     if (ps__rt.alone) {
         struct { double t; int rank; } mine = {ps__rt.t_end - ps__rt.t_begin, ps__rt.job_rank}, slowest;
         MPI_Allreduce(&mine, &slowest, 1, MPI_DOUBLE_INT, MPI_MAXLOC, MPI_COMM_WORLD);
-        companion = ps__rt.job_rank != slowest.rank;
+        if (slowest.rank > 0 && ps__rt.job_rank == slowest.rank) send_rank_trace(&h, ps__rt.ev, 0, MPI_COMM_WORLD);
+        if (slowest.rank > 0 && ps__rt.job_rank == 0) ev = slowest_ev = recv_rank_trace(&h, slowest.rank, MPI_COMM_WORLD);
     }
     int want_trace = ps__rt.trace_path[0] != '\0' && !companion;
     int want_sheet = !ps__rt.quiet && !companion;
     int status = 0;
     if (want_trace || want_sheet) {
-        ps_trace *t = collect(&h);
+        ps_trace *t = collect(&h, ev);
         if (ps__rt.rank == 0) {
             int nc = ps__construct_count();
             for (int i = 0; i < nc; i++) ps_trace_add_construct(t, ps_construct_name(i));
@@ -653,6 +670,7 @@ static void mpi_finalize(void)
             ps_trace_free(t);
         }
     }
+    free(slowest_ev);
     MPI_Bcast(&status, 1, MPI_INT, 0, comm);
     if (status_file[0]) unlink(status_file);
     int skip_finalize = we_initialized_mpi && finalize_may_hang();
