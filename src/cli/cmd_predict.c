@@ -109,7 +109,7 @@ static void traces_relative_to(json_t *doc, const char *output)
 /* --compare: the measured runs, and the relative errors; the measured
  * runs go into the -o document too ("measured"), so its report draws both
  * curves. */
-static int compare(const predict_args *a, json_t *predicted, FILE *out, int *measured_all)
+static int compare(const predict_args *a, json_t *predicted, FILE *out, int *measured_all, int *written)
 {
     json_t *meas = NULL;
     char err[1024];
@@ -138,6 +138,7 @@ static int compare(const predict_args *a, json_t *predicted, FILE *out, int *mea
             fprintf(stderr, "parscope: %s\n", err);
             rc = rc ? rc : 2;
         }
+        *written = 1;
     }
     json_decref(cmp);
     json_decref(meas);
@@ -212,12 +213,21 @@ int ps_cmd_predict(int argc, char **argv)
     if (rc && !ps_interrupted()) fprintf(stderr, "parscope: predict: %s\n", err);
     if (doc && a.output) traces_relative_to(doc, a.output);
     if (doc && ps_interrupted()) json_object_set_new(doc, "interrupted", json_true());
-    if (doc && a.output && ps_result_write(a.output, doc, err, sizeof err)) {
+    /* a file is written now, so that the prediction is kept whatever becomes of
+     * the measured runs, and replaced with them; standard output takes one
+     * document: after the comparison when there is one */
+    int compares = rc == 0 && a.compare && !ps_interrupted();
+    int once = a.output && !strcmp(a.output, "-") && compares;
+    if (doc && a.output && !once && ps_result_write(a.output, doc, err, sizeof err)) {
         fprintf(stderr, "parscope: %s\n", err);
         rc = rc ? rc : 2;
     }
-    int measured_all = 0;
-    if (rc == 0 && a.compare && !ps_interrupted()) rc = compare(&a, doc, out, &measured_all);
+    int measured_all = 0, written = 0;
+    if (compares) rc = compare(&a, doc, out, &measured_all, &written);
+    if (doc && once && !written && ps_result_write(a.output, doc, err, sizeof err)) {
+        fprintf(stderr, "parscope: %s\n", err);
+        rc = rc ? rc : 2;
+    }
     int predicted = doc != NULL;
     json_decref(doc);
     if (ps_interrupted()) {

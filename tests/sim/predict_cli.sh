@@ -426,6 +426,11 @@ assert n["other_network"] == "nobus" and abs(n["other_s"] - p["nobus_s"]) < 1e-1
 assert abs(n["error_if_other"] - (p["nobus_s"] - tm) / tm) < 1e-9, (n, p, tm)
 assert n["between"] == (min(p["bus_s"], p["nobus_s"]) <= tm <= max(p["bus_s"], p["nobus_s"])), (n, p, tm)
 PY
+# -o - with --compare: one JSON document on standard output, the comparison in it (the table on
+# standard error)
+expect_status 0 "compare -o -" "$PS" predict fingerprint -s 100 -m "$T/step.ini" -n 2 --compare -k 1 --timeout 60 -o -
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert "comparison" in d and "measured" in d and d["workload"] == "fingerprint"' \
+    "$T/out" || fail "predict --compare -o -: not one JSON document holding the comparison: $(head -c 300 "$T/out")"
 expect_status 0 "S at the step" "$PS" predict "$T/step.txt" -m "$T/step.ini" --eager 4040 -o "$T/step2.json"
 grep -q "protocol step" "$T/out" && fail "predict: a doubt said with S at the step"
 [ "$(jget "$T/step2.json" '"protocol_doubt" in d')" = False ] || fail "predict JSON: protocol_doubt with S at the step"
