@@ -263,8 +263,8 @@ static int loggops_key(parse_state *st, const char *name, const char *value)
             if ((i == 3 || i == 8) && *dst[i] < 1) return fail(st, "%s: must be >= 1 (got %s)", name, value);
             if ((i == 4 || i == 5) && *dst[i] > 1) return fail(st, "%s: must be between 0 and 1 (got %s)", name, value);
             if (i == 9 && *dst[i] != 0 && *dst[i] != 1) return fail(st, "%s: must be 0 or 1 (got %s)", name, value);
-            if ((i == 0 || i == 10) && *dst[i] != floor(*dst[i]))
-                return fail(st, "%s: a message size, a whole number of bytes (got %s)", name, value);
+            long long whole;   /* S and S_ack are message sizes: whole bytes */
+            if ((i == 0 || i == 10) && !integer(st, name, value, &whole)) return 0;
             if (i == 10) st->sack_line = st->line;
             return 1;
         }
@@ -272,7 +272,8 @@ static int loggops_key(parse_state *st, const char *name, const char *value)
     if (ps_parse_double(name, &bytes) != 0 || bytes < 0)
         return fail(st, "'%s': expected a message size in bytes, or S, o_post, o_done, contention, progress_send, "
                     "progress_recv, rate, burst, nobus_contention, also_bus, S_ack", name);
-    if (bytes != floor(bytes)) return fail(st, "'%s': a message size is a whole number of bytes", name);
+    long long whole;
+    if (!integer(st, "a row's message size", name, &whole)) return 0;
     if (g->n >= PS_LOGGOPS_MAX) return fail(st, "more than %d LogGOPS sizes", PS_LOGGOPS_MAX);
     if (g->n > 0 && bytes <= g->bytes[g->n - 1]) return fail(st, "%s: message sizes must be in ascending order", name);
     double v[4];

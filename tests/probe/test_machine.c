@@ -314,13 +314,13 @@ TEST_IMPL(machine_bad_files)
              "send waits only for its receiver's runtime) or more");
     free(txt);
     txt = ps_xasprintf("%s[loggops]\n1 = 1e-7 2e-7 3e-7 4e-7\n256.5 = 1e-7 2e-7 3e-7 4e-7\n", good);
-    load_bad("lg12.ini", txt, ":8: '256.5': a message size is a whole number of bytes");
+    load_bad("lg12.ini", txt, ":8: a row's message size: not a non-negative integer ('256.5')");
     free(txt);
     txt = ps_xasprintf("%s[loggops]\nS = 256.5\n1 = 1e-7 2e-7 3e-7 4e-7\n", good);
-    load_bad("lg13.ini", txt, ":7: S: a message size, a whole number of bytes (got 256.5)");
+    load_bad("lg13.ini", txt, ":7: S: not a non-negative integer ('256.5')");
     free(txt);
     txt = ps_xasprintf("%s[loggops]\nS = 256\nS_ack = 4040.25\n1 = 1e-7 2e-7 3e-7 4e-7\n", good);
-    load_bad("lg14.ini", txt, ":8: S_ack: a message size, a whole number of bytes (got 4040.25)");
+    load_bad("lg14.ini", txt, ":8: S_ack: not a non-negative integer ('4040.25')");
     free(txt);
     txt = ps_xasprintf("%s[bsp]\np = 2.5\n", good);
     load_bad("p.ini", txt, ":7: p: not a non-negative integer ('2.5')");
