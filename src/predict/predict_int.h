@@ -15,6 +15,8 @@ typedef struct ps__calibration {
                           construct the 1-rank run did not exercise (psrs merges nothing at P = 1) */
     int     none;      /* asked for, but the run had no computation with flops: nothing priced */
     int     ranks;     /* 1: the run alone; k > 1: with k - 1 companions running the same (--alone) */
+    long long size;    /* the -s it ran at (--calibrate-size, else -s; -1: the workload's default) */
+    int     trials;    /* best of */
 } ps__calibration;
 
 /* Beyond this share of the 1-rank run outside measured computation, spreading it over the

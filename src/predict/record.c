@@ -124,6 +124,8 @@ int ps__predict_calibrate(const ps_predict_opts *o, int ranks, ps__calibration *
         if (!move) csum += e->t1 - e->t0;
     }
     c->ranks = ranks > 1 ? ranks : 1;
+    c->size = spec.size;
+    c->trials = o->trials;
     c->time = rt->t_end - rt->t_begin;
     c->factor = sum > 0 ? c->time / sum : 1;
     double flops = 0; /* the average price is of computation: bytes copied are no flops */
@@ -151,18 +153,21 @@ int ps__predict_calibrate(const ps_predict_opts *o, int ranks, ps__calibration *
                             "predicted from the machine model alone\n", o->workload);
         return 0;
     }
-    if (1 - 1 / c->factor > PS__CAL_OUTSIDE_MAX && c->ranks == 1 && out)
-        fprintf(stderr, "parscope: predict --calibrate: %s\n", ps__calibration_warning(c));
     if (!o->quiet && out) {
+        static const char *const words[] = {"", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"};
+        char many[16], at[48] = "";
+        if (c->ranks < 10) snprintf(many, sizeof many, "%s", words[c->ranks]);
+        else snprintf(many, sizeof many, "%d", c->ranks);
+        if (o->calibrate_size > 0) snprintf(at, sizeof at, " at -s %lld (--calibrate-size)", (long long)o->calibrate_size);
         if (c->ranks > 1)
-            fprintf(out, "Calibration with the node busy: %d 1-rank runs side by side, the %s one's prices (a job "
-                         "lasts as long as its slowest rank), best of %d: %.6g s, %.1f%% outside measured computation; "
-                         "seconds per flop:",
-                    c->ranks, c->ranks == 2 ? "slower" : "slowest", o->trials, c->time,
-                    100 * (1 - 1 / c->factor));
+            fprintf(out, "Calibration with the node busy: %s 1-rank runs side by side%s, the %s one's prices (a job "
+                         "lasts as long as its slowest rank), best of %d trials by that copy: %.6g s, %.1f%% outside "
+                         "measured computation; seconds per flop:",
+                    many, at, c->ranks == 2 ? "slower" : "slowest", o->trials, c->time, 100 * (1 - 1 / c->factor));
         else
-            fprintf(out, "Calibration: 1-rank run, best of %d: %.6g s, %.1f%% outside measured computation; seconds per flop:",
-                    o->trials, c->time, 100 * (1 - 1 / c->factor));
+            fprintf(out, "Calibration: 1-rank run%s, best of %d: %.6g s, %.1f%% outside measured computation; seconds "
+                         "per flop:",
+                    at, o->trials, c->time, 100 * (1 - 1 / c->factor));
         /* \DATA_MOVE is priced by the lone run at every count (predict_one): the busy run's is not shown */
         int shown = 0, moved = 0;
         for (int k = 0; k < c->n; k++) {
@@ -175,6 +180,9 @@ int ps__predict_calibrate(const ps_predict_opts *o, int ranks, ps__calibration *
         }
         fprintf(out, "%s\n", moved ? " (DATA_MOVE: the lone run's price per byte at every count)" : "");
     }
+    /* after the line it is about */
+    if (1 - 1 / c->factor > PS__CAL_OUTSIDE_MAX && c->ranks == 1 && out)
+        fprintf(stderr, "parscope: predict --calibrate: %s\n", ps__calibration_warning(c));
     return 0;
 }
 
@@ -210,6 +218,8 @@ json_t *ps__predict_calibration_json(const ps__calibration *c)
                                                               "the slowest copy of the fastest trial"
                                                             : "1-rank run under MPI, fastest trial"));
     json_object_set_new(j, "ranks", json_integer(c->ranks));
+    json_object_set_new(j, "size", c->size > 0 ? json_integer(c->size) : json_null());
+    json_object_set_new(j, "trials", json_integer(c->trials));
     if (c->none)
         json_object_set_new(j, "note", json_string("no computation with flops: nothing calibrated, the machine "
                                                    "model's figures are used"));

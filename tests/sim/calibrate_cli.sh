@@ -82,8 +82,10 @@ r_outcache = 2.5e8
 [meta]
 cache_L3 = 1048576
 INI
-"$PS" predict "$T/dot.loop" -m "$T/cache.ini" -n 1 -s 2000000 -i 3 -q --calibrate --calibrate-size 1000 -k 1 \
+"$PS" predict "$T/dot.loop" -m "$T/cache.ini" -n 1 -s 2000000 -i 3 --calibrate --calibrate-size 1000 -k 1 \
     -o "$T/big.json" >"$T/out" 2>"$T/err" || fail "--calibrate-size: $(cat "$T/err")"
+grep -q "^Calibration: 1-rank run at -s 1000 (--calibrate-size), best of 1:" "$T/out" ||
+    fail "--calibrate-size: the size not said: $(cat "$T/out")"
 if [ -s "$T/big.json" ]; then
     python3 - "$T/big.json" <<'PY' || fail "--calibrate-size: the price did not follow the working set"
 import json, sys
@@ -91,6 +93,7 @@ d = json.load(open(sys.argv[1]))
 c = d["calibration"]
 p, per_call = c["seconds_per_flop"]["SCALPROD"], c["flops_per_call"]["SCALPROD"]
 assert per_call == 2000, per_call                      # measured on 1000 doubles
+assert c["size"] == 1000 and c["trials"] == 1, c       # the size it ran at is kept
 flops = 3 * 2 * 2000000                                # 3 calls of 2n flops
 want = flops * p * 4                                   # out of cache now: r_incache / r_outcache
 got = d["breakdown"]["work"]
@@ -193,7 +196,7 @@ sed '/^\[machine\]/a cores_per_node = 2' "$SP2" > "$T/node2.ini"
 if [ "$(nproc)" -ge 2 ]; then
     PIDS=$T/pids "$PS" predict "$T/same.loop" -m "$T/node2.ini" -n 1,2 -s 96 -i 3 --calibrate -k 1 -o "$T/busy.json" \
         >"$T/out" 2>"$T/err" || fail "--calibrate with the node busy: $(cat "$T/err")"
-    grep -q "^Calibration with the node busy: 2 1-rank runs side by side, the slower one's prices (a job lasts as long as its slowest rank), best of 1:" "$T/out" ||
+    grep -q "^Calibration with the node busy: two 1-rank runs side by side, the slower one's prices (a job lasts as long as its slowest rank), best of 1 trials by that copy:" "$T/out" ||
         fail "--calibrate with the node busy: no line: $(cat "$T/out")"
     # one process for the lone run, two for the busy one (-k 1: one trial each), and the recordings' (one
     # at P = 1, two at P = 2)
