@@ -163,8 +163,8 @@ static void measured_noise(json_t *doc, double err, json_t *row, FILE *out)
     else
         fprintf(out, "        measured: %d trials, the best two %.1f%% apart, all within %.0f%%%s\n", st.n, 100 * unc,
                 100 * spread,
-                unc > PS_COMPARE_AGREE ? ": not reproducible (the best two differ by more than 5%), so an error "
-                                         "of that size says nothing; take more trials (-k) on a quieter machine"
+                unc > PS_COMPARE_AGREE ? ": not reproducible (the best two differ by more than 5%), so the error "
+                                         "is uncertain by about as much; take more trials (-k) on a quieter machine"
                                        : "");
     if (within)
         fprintf(out, "        the error (%+.1f%%) is within the measured time's own uncertainty (%.1f%%): prediction "
