@@ -541,6 +541,8 @@ int ps_predict_run(const ps_predict_opts *o, json_t **out, FILE *f, char *err, s
     json_t *points = json_array();
     double t1 = NAN;
     int shared_from = 0; /* the first count whose ranks time-share the processors */
+    int over_from = 0;   /* the first count whose costs the simulator stretched (more ranks than cores) */
+    double over = 1;     /* ... by how much */
     int unpriced_at = 0; /* the first count with \DATA_MOVE bytes the model cannot price */
     int busy_from = 0;   /* the first count priced by the run beside copies of itself */
     json_t *doubt = NULL; /* the first count with messages between S and the receive's step */
@@ -560,6 +562,10 @@ int ps_predict_run(const ps_predict_opts *o, json_t **out, FILE *f, char *err, s
             if (k == 0) t1 = res.time;
             print_row(f, &res, doc, t1);
             if (!shared_from && time_shared(&c.m, res.nranks)) shared_from = res.nranks;
+            if (!over_from && res.stretch > 1) {
+                over_from = res.nranks;
+                over = res.stretch;
+            }
             if (!unpriced_at && res.unpriced_bytes > 0) unpriced_at = res.nranks;
             if (!busy_from && calibration_for(&c, res.nranks) == &c.cal_busy) busy_from = res.nranks;
             if (!doubt && (doubt = json_object_get(doc, "protocol_doubt")))
@@ -581,6 +587,10 @@ int ps_predict_run(const ps_predict_opts *o, json_t **out, FILE *f, char *err, s
         fprintf(f, "note: from P = %d the ranks outnumber the %d processors that the model's nodes share (one machine's "
                    "nodes): they take turns on them, and the prediction has no term for the time a rank waits for its "
                    "turn\n", shared_from, c.m.processors);
+    if (!o->quiet && over_from)
+        fprintf(f, "note: from P = %d a node holds more ranks than the model gives it cores (cores_per_node): the "
+                   "ranks share them, and every cost of a rank is stretched by %.3g at P = %d (machine.oversubscription "
+                   "in the result)\n", over_from, over, over_from);
     /* the counts whose network is in doubt, from their documents */
     size_t i, said = 0;
     json_t *pt;

@@ -426,6 +426,16 @@ assert n["other_network"] == "nobus" and abs(n["other_s"] - p["nobus_s"]) < 1e-1
 assert abs(n["error_if_other"] - (p["nobus_s"] - tm) / tm) < 1e-9, (n, p, tm)
 assert n["between"] == (min(p["bus_s"], p["nobus_s"]) <= tm <= max(p["bus_s"], p["nobus_s"])), (n, p, tm)
 PY
+# more ranks on a node than the model gives it cores: every cost is stretched, and the output says
+# so beside the JSON's machine.oversubscription (SP2 with one core a node, 2 ranks on its one node)
+sed '/^\[machine\]/a cores_per_node = 1' "$SP2" >"$T/sp2c1.ini"
+expect_status 0 "oversubscribed" "$PS" predict fingerprint -m "$T/sp2c1.ini" -n 1,2 -o "$T/over.json"
+grep -q "^note: from P = 2 a node holds more ranks than the model gives it cores (cores_per_node): the ranks share them, and every cost of a rank is stretched by 2 at P = 2" "$T/out" ||
+    fail "oversubscription not said: $(cat "$T/out")"
+[ "$(jget "$T/over.json" '[p["machine"]["oversubscription"] for p in d["points"]]')" = "[1.0, 2.0]" ] || fail "oversubscription in the JSON"
+"$PS" predict fingerprint -m "$SP2" -n 1,2 >"$T/out" 2>&1
+grep -q "a node holds more ranks" "$T/out" && fail "oversubscription said of a model without cores_per_node"
+
 # -o - with --compare: one JSON document on standard output, the comparison in it (the table on
 # standard error)
 expect_status 0 "compare -o -" "$PS" predict fingerprint -s 100 -m "$T/step.ini" -n 2 --compare -k 1 --timeout 60 -o -
