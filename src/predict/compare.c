@@ -630,9 +630,11 @@ json_t *ps_compare_results(json_t *measured, json_t *predicted, FILE *out, char 
         fputc('\n', out);
     }
     if (out)
-        fprintf(out, "(error = (predicted - measured) / measured; activities are seconds per rank: busy = "
-                     "computation, overhead = communication work, idle = waiting; where the error comes from: "
-                     "compute, send and receive overhead, waiting for a partner, per construct)\n");
+        fprintf(out, "(error = (predicted - measured) / measured; busy / overhead / idle are the result sheet's, "
+                     "seconds per rank: busy = outside the runtime's calls (computation and the code between calls), "
+                     "overhead = inside them, idle = the part of that spent waiting for a partner; where the error "
+                     "comes from splits the same time by activity (compute; the send and receive calls; waiting for a "
+                     "partner, and barriers; code between calls) and construct, its own way)\n");
     json_t *doc = json_object();
     json_object_set_new(doc, "kind", json_string("compare"));
     json_object_set_new(doc, "rows", rows);
