@@ -379,6 +379,11 @@ static int parse_ini(const char *text, parse_state *st, char *err, size_t errlen
             return -1;
         }
     if (st->loggops_line && st->m->lg.contention < 1) st->m->lg.contention = 1;
+    if (st->sack_line && st->m->lg.S_ack > 0 && !(st->m->lg.S > 0)) {
+        ps_seterr(err, errlen, "%s:%d: S_ack = %.17g with S = 0 (no protocol switch: every message eager): it must "
+                  "be 0", st->path, st->sack_line, st->m->lg.S_ack);
+        return -1;
+    }
     if (st->sack_line && st->m->lg.S_ack > 0 && st->m->lg.S_ack < st->m->lg.S) {
         ps_seterr(err, errlen, "%s:%d: S_ack = %.17g is below S = %.17g: it must be 0 (not measured), S (measured: "
                   "no larger send waits only for its receiver's runtime) or more", st->path, st->sack_line,

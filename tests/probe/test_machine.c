@@ -322,6 +322,9 @@ TEST_IMPL(machine_bad_files)
     txt = ps_xasprintf("%s[loggops]\nS = 256\nS_ack = 4040.25\n1 = 1e-7 2e-7 3e-7 4e-7\n", good);
     load_bad("lg14.ini", txt, ":8: S_ack: not a non-negative integer ('4040.25')");
     free(txt);
+    txt = ps_xasprintf("%s[loggops]\nS = 0\nS_ack = 4040\n1 = 1e-7 2e-7 3e-7 4e-7\n", good);
+    load_bad("lg15.ini", txt, ":8: S_ack = 4040 with S = 0 (no protocol switch: every message eager): it must be 0");
+    free(txt);
     txt = ps_xasprintf("%s[bsp]\np = 2.5\n", good);
     load_bad("p.ini", txt, ":7: p: not a non-negative integer ('2.5')");
     free(txt);
