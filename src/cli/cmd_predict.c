@@ -191,7 +191,8 @@ int ps_cmd_predict(int argc, char **argv)
         {0, "calibrate-size", "N", PS_OPT_LONG, &a.o.calibrate_size, 1, (double)PS_MAX_COUNT, "a size",
          "with --calibrate: the problem size of the 1-rank run (default -s);\n"
          "a kernel whose calls then cross the cache is repriced by r_incache / r_outcache", 0, NULL, NULL},
-        PS_OPT_TRIALS(&a.o.trials, "trials per count for --compare (default 3; the fastest counts)"),
+        PS_OPT_TRIALS(&a.o.trials, "trials per count for --compare, and of each --calibrate run (default 3; the\n"
+                                      "fastest counts)"),
         PS_OPT_STR(0, "measured", "FILE", &a.measured, "with --compare: write the measured results here"),
         PS_OPT_TIMEOUT(&a.o.timeout, "limit for recording one count (default 600)"),
         PS_OPT_LAUNCHER(&a.o.launcher, "launcher template for --compare"),

@@ -380,7 +380,7 @@ static void speed_state(json_t *md, json_t *pd, json_t *row, FILE *out)
     if (!out || !differs) return;
     fprintf(out, "        the calibration run that priced this count (%s), repeated after the measured runs, took "
                  "%.2f times the seconds per flop it took before: the machine's speed moved during the comparison, "
-                 "and the error carries that change\n",
+                 "and the error may carry that change\n",
             ranks > 1 ? "the 1-rank run beside copies of itself" : "the 1-rank run", ratio);
 }
 

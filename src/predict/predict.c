@@ -113,6 +113,11 @@ static json_t *model_json(const predict_ctx *c, const ps_sim_opts *so, double st
                           so->eager_bytes, "nodes", so->nodes > 0 ? so->nodes : m->nodes > 0 ? m->nodes : 1,
                           "oversubscription", stretch);
     if (m->star && so->bus < 0 && m->link_rate > 0) json_object_set_new(j, "link_rate", json_real(m->link_rate));
+    if (m->lg.n > 0) {
+        /* the protocol sizes of the model (eager_bytes: --eager's, 0 when not given) */
+        json_object_set_new(j, "S", json_real(m->lg.S));
+        if (m->lg.S_ack > 0) json_object_set_new(j, "S_ack", json_real(m->lg.S_ack));
+    }
     /* the model's half round trip of one double (ranks 0 and 1): compare sets beside it a run's
      * from its clock synchronisation, which sends one double each way.  From the probe's ping-pong
      * table, but on a shaped link from the LogGOPS costs with tokens to spare: the clock

@@ -407,6 +407,7 @@ for net in --bus --nobus "--nodes 2"; do
     grep -q "could not tell whether" "$T/out" && fail "predict $net: the network called in doubt"
     [ "$(jget "$T/stepn.json" '"network_doubt" in d')" = False ] || fail "predict $net: network_doubt in the JSON"
 done
+[ "$(jget "$T/step.json" '(d["machine"]["S"], "S_ack" in d["machine"])')" = "(256.0, False)" ] || fail "predict JSON: the model's S"
 [ "$(jget "$T/step.json" '(d["protocol_doubt"]["messages"], d["protocol_doubt"]["recv_step"], d["protocol_doubt"]["share"])')" = "(2, 4040.0, 0.5)" ] ||
     fail "predict JSON: protocol_doubt $(jget "$T/step.json" 'd.get("protocol_doubt")')"
 # fingerprint's multi-broadcasts of 500 and 1000 bytes, run and compared: the row says it too
