@@ -147,10 +147,6 @@ static int compare(const predict_args *a, json_t *predicted, FILE *out, int *mea
 
 int ps_cmd_predict(int argc, char **argv)
 {
-    /* the table and notes (standard output) and the progress and warnings
-     * (standard error) keep the order they were written in when both go to
-     * one pipe or file: each line of ours leaves at once */
-    setvbuf(stdout, NULL, _IOLBF, BUFSIZ);
     predict_args a = {0};
     ps_predict_defaults(&a.o);
     a.o.ranks = a.ranks;

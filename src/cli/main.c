@@ -101,6 +101,11 @@ int main(int argc, char **argv)
         usage(stderr);
         return 2;
     }
+    /* tables and notes (standard output) and progress and warnings (standard
+     * error) keep the order they were written in when both go to one pipe or
+     * file: each line leaves at once (a command that writes much to standard
+     * output sets a buffer of its own) */
+    setvbuf(stdout, NULL, _IOLBF, BUFSIZ);
     const char *name = argv[1];
     if (!strcmp(name, "--help") || !strcmp(name, "-h") || !strcmp(name, "help")) {
         usage(stdout);
