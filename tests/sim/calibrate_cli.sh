@@ -257,31 +257,37 @@ if [ "$(nproc)" -ge 2 ]; then
     grep -q "Calibration with the node busy:.* (DATA_MOVE: the lone run's price per byte at every count)" "$T/out" &&
         ! grep -q "^Calibration with the node busy:.*DATA_MOVE [0-9]" "$T/out" ||
         fail "DATA_MOVE with the node busy: the busy run's unused price per byte shown: $(cat "$T/out")"
-    # a run beside copies of itself that prices a flop four times below the lone run's: sharing a node
-    # cannot do that, and the prediction says one calibration was disturbed.  The program computes four
-    # times (one declared) when its job has one rank, as the lone calibration's has
-    cat >"$T/lonely.loop" <<'LOOP'
+    # busy_loop FILE WHAT VALUE REPS CONSTRUCT: a program that computes REPS times (one declared), in
+    # CONSTRUCT, when its job's WHAT (SIZE or RANK, from the launcher's environment) is VALUE, and once,
+    # in USER, otherwise
+    busy_loop() {
+        cat >"$1" <<LOOP
 #include "LOOP.h"
 int main(void)
 {
     int nodes, me, host, n;
-    \OPEN0(&nodes, &me, &host, &n, 10000);
+    \\OPEN0(&nodes, &me, &host, &n, 10000);
     (void)host;
     (void)me;
     (void)nodes;
-    const char *size = getenv("OMPI_COMM_WORLD_SIZE") ? getenv("OMPI_COMM_WORLD_SIZE") : getenv("PMI_SIZE");
-    int reps = size && !strcmp(size, "1") ? 4 : 1;
+    const char *v = getenv("OMPI_COMM_WORLD_$2") ? getenv("OMPI_COMM_WORLD_$2") : getenv("PMI_$2");
+    int hit = v && !strcmp(v, "$3");
     volatile double s = 0;
-    \LOOP (ITERATIONS) {
+    \\LOOP (ITERATIONS) {
         double t0 = ps_now();
-        for (int r = 0; r < reps; r++)
+        for (int r = 0; r < (hit ? $4 : 1); r++)
             for (long i = 0; i < n; i++) s += (double)i * 0.5;
-        ps_compute(PS_C_USER, t0, ps_now(), (double)n);
+        ps_compute(hit ? $5 : PS_C_USER, t0, ps_now(), (double)n);
     }
-    \CLOSE0();
+    \\CLOSE0();
     return EXIT_SUCCESS;
 }
 LOOP
+    }
+    # a run beside copies of itself that prices a flop four times below the lone run's: sharing a node
+    # cannot do that, and the prediction says one calibration was disturbed.  The program computes four
+    # times (one declared) when its job has one rank, as the lone calibration's has
+    busy_loop "$T/lonely.loop" SIZE 1 4 PS_C_USER
     "$PS" predict "$T/lonely.loop" -m "$T/node2.ini" -n 1,2 -s 200000 -i 10 --calibrate -k 2 -o "$T/lonely.json" \
         >"$T/out" 2>"$T/err" || fail "a busy run faster than the lone one: $(cat "$T/err")"
     grep -q "^parscope: predict --calibrate: the 1-rank run beside 1 copy of itself took 0\.[0-9]* times the seconds per flop of the lone run: sharing the node cannot make a run faster" "$T/err" ||
@@ -304,28 +310,7 @@ PY
     # job's second rank computes eight times as long, in SCALPROD, the first in USER: the busy run's
     # prices must be SCALPROD's, whatever the machine's speed between the two launches.  The job's
     # first rank writes that copy's trace (where the launcher expects it)
-    cat >"$T/slowest.loop" <<'LOOP'
-#include "LOOP.h"
-int main(void)
-{
-    int nodes, me, host, n;
-    \OPEN0(&nodes, &me, &host, &n, 10000);
-    (void)host;
-    (void)me;
-    (void)nodes;
-    const char *jr = getenv("OMPI_COMM_WORLD_RANK") ? getenv("OMPI_COMM_WORLD_RANK") : getenv("PMI_RANK");
-    int second = jr && !strcmp(jr, "1");
-    volatile double s = 0;
-    \LOOP (ITERATIONS) {
-        double t0 = ps_now();
-        for (int r = 0; r < (second ? 8 : 1); r++)
-            for (long i = 0; i < n; i++) s += (double)i * 0.5;
-        ps_compute(second ? PS_C_SCALPROD : PS_C_USER, t0, ps_now(), (double)n);
-    }
-    \CLOSE0();
-    return EXIT_SUCCESS;
-}
-LOOP
+    busy_loop "$T/slowest.loop" RANK 1 8 PS_C_SCALPROD
     "$PS" predict "$T/slowest.loop" -m "$T/node2.ini" -n 1,2 -s 200000 -i 10 --calibrate -k 2 -o "$T/slowest.json" \
         >"$T/out" 2>"$T/err" || fail "the slowest copy reports: $(cat "$T/err")"
     [ -s "$T/slowest.json" ] && [ "$(jget "$T/slowest.json" '[sorted(p["calibration"]["seconds_per_flop"]) for p in d["points"]]')" = "[['USER'], ['SCALPROD']]" ] ||
