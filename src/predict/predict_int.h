@@ -17,6 +17,7 @@ typedef struct ps__calibration {
     int     ranks;     /* 1: the run alone; k > 1: with k - 1 companions running the same (--alone) */
     long long size;    /* the -s it ran at (--calibrate-size, else -s; -1: the workload's default) */
     int     trials;    /* best of */
+    double  uncertainty; /* the best two trials' gap over the best (NAN: fewer than two) */
 } ps__calibration;
 
 /* Beyond this share of the 1-rank run outside measured computation, spreading it over the

@@ -17,6 +17,7 @@
 #include "trace/constructs.h"
 #include "trace/json.h"
 #include "util/proc.h"
+#include "util/stats.h"
 #include "util/util.h"
 
 /* \DATA_MOVE's calibration is a price per byte, every other construct's per flop. */
@@ -126,6 +127,16 @@ int ps__predict_calibrate(const ps_predict_opts *o, int ranks, ps__calibration *
     c->ranks = ranks > 1 ? ranks : 1;
     c->size = spec.size;
     c->trials = o->trials;
+    {
+        double *v = ps_xcalloc((size_t)r.ntrials + 1, sizeof *v);
+        int nv = 0;
+        for (int i = 0; i < r.ntrials; i++)
+            if (r.trial[i].status == 0 && isfinite(r.trial[i].time)) v[nv++] = r.trial[i].time;
+        ps_sample_stats st;
+        ps_sample_stats_of(v, nv, &st);
+        c->uncertainty = nv >= 2 ? ps_stat_uncertainty(&st, PS_STAT_MIN) : NAN;
+        free(v);
+    }
     c->time = rt->t_end - rt->t_begin;
     c->factor = sum > 0 ? c->time / sum : 1;
     double flops = 0; /* the average price is of computation: bytes copied are no flops */
@@ -159,15 +170,17 @@ int ps__predict_calibrate(const ps_predict_opts *o, int ranks, ps__calibration *
         if (c->ranks < 10) snprintf(many, sizeof many, "%s", words[c->ranks]);
         else snprintf(many, sizeof many, "%d", c->ranks);
         if (o->calibrate_size > 0) snprintf(at, sizeof at, " at -s %lld (--calibrate-size)", (long long)o->calibrate_size);
+        char gap[48] = "";
+        if (isfinite(c->uncertainty)) snprintf(gap, sizeof gap, " (the best two %.1f%% apart)", 100 * c->uncertainty);
         if (c->ranks > 1)
             fprintf(out, "Calibration with the node busy: %s 1-rank runs side by side%s, the %s one's prices (a job "
-                         "lasts as long as its slowest rank), best of %d trials by that copy: %.6g s, %.1f%% outside "
+                         "lasts as long as its slowest rank), best of %d trials by that copy%s: %.6g s, %.1f%% outside "
                          "measured computation; seconds per flop:",
-                    many, at, c->ranks == 2 ? "slower" : "slowest", o->trials, c->time, 100 * (1 - 1 / c->factor));
+                    many, at, c->ranks == 2 ? "slower" : "slowest", o->trials, gap, c->time, 100 * (1 - 1 / c->factor));
         else
-            fprintf(out, "Calibration: 1-rank run%s, best of %d: %.6g s, %.1f%% outside measured computation; seconds "
-                         "per flop:",
-                    at, o->trials, c->time, 100 * (1 - 1 / c->factor));
+            fprintf(out, "Calibration: 1-rank run%s, best of %d%s: %.6g s, %.1f%% outside measured computation; "
+                         "seconds per flop:",
+                    at, o->trials, gap, c->time, 100 * (1 - 1 / c->factor));
         /* \DATA_MOVE is priced by the lone run at every count (predict_one): the busy run's is not shown */
         int shown = 0, moved = 0;
         for (int k = 0; k < c->n; k++) {
@@ -220,6 +233,8 @@ json_t *ps__predict_calibration_json(const ps__calibration *c)
     json_object_set_new(j, "ranks", json_integer(c->ranks));
     json_object_set_new(j, "size", c->size > 0 ? json_integer(c->size) : json_null());
     json_object_set_new(j, "trials", json_integer(c->trials));
+    /* the best two trials' gap over the best, as a measured time's (null: fewer than two) */
+    json_object_set_new(j, "uncertainty", isfinite(c->uncertainty) ? json_real(c->uncertainty) : json_null());
     if (c->none)
         json_object_set_new(j, "note", json_string("no computation with flops: nothing calibrated, the machine "
                                                    "model's figures are used"));

@@ -94,6 +94,7 @@ c = d["calibration"]
 p, per_call = c["seconds_per_flop"]["SCALPROD"], c["flops_per_call"]["SCALPROD"]
 assert per_call == 2000, per_call                      # measured on 1000 doubles
 assert c["size"] == 1000 and c["trials"] == 1, c       # the size it ran at is kept
+assert c["uncertainty"] is None, c                     # one trial: no gap to give
 flops = 3 * 2 * 2000000                                # 3 calls of 2n flops
 want = flops * p * 4                                   # out of cache now: r_incache / r_outcache
 got = d["breakdown"]["work"]
@@ -315,6 +316,12 @@ PY
         >"$T/out" 2>"$T/err" || fail "the slowest copy reports: $(cat "$T/err")"
     [ -s "$T/slowest.json" ] && [ "$(jget "$T/slowest.json" '[sorted(p["calibration"]["seconds_per_flop"]) for p in d["points"]]')" = "[['USER'], ['SCALPROD']]" ] ||
         fail "the slowest copy reports: the constructs each count was priced by: $(jget "$T/slowest.json" '[p["calibration"].get("seconds_per_flop") for p in d["points"]]')"
+    # two trials: each calibration gives the gap of its best two, in the text and the JSON
+    [ "$(jget "$T/slowest.json" 'all(p["calibration"]["trials"] == 2 and p["calibration"]["uncertainty"] >= 0 for p in d["points"])')" = True ] ||
+        fail "the calibrations' uncertainty: $(jget "$T/slowest.json" '[p["calibration"].get("uncertainty") for p in d["points"]]')"
+    grep -q "^Calibration: 1-rank run, best of 2 (the best two [0-9.]*% apart): " "$T/out" &&
+        grep -q "^Calibration with the node busy: .*best of 2 trials by that copy (the best two [0-9.]*% apart): " "$T/out" ||
+        fail "the calibrations' uncertainty not in the text: $(cat "$T/out")"
     # compare says it beside the row it priced, and only there
     "$PS" compare "$T/lonely.json.m" "$T/lonely.json" -o "$T/lonely_cmp.json" >"$T/out" 2>"$T/err" ||
         fail "compare of a count priced by a calibration in doubt: $(cat "$T/err")"
