@@ -358,15 +358,22 @@ void ps_run_annotate(const ps_run_result *r, json_t *doc)
     ps_placement_annotate(doc, &p);
 }
 
+void ps_run_time_stats(const ps_run_result *r, ps_sample_stats *st)
+{
+    double *v = ps_xcalloc((size_t)r->ntrials + 1, sizeof *v);
+    int n = 0;
+    for (int k = 0; k < r->ntrials; k++)
+        if (r->trial[k].status == 0) v[n++] = r->trial[k].time;
+    ps_sample_stats_of(v, n, st);
+    free(v);
+}
+
 /* "Trials: 3 (3 ok); best 1.99 ms +/- 72% (the gap of the best two), ..."
  * (nothing when no trial succeeded: they are reported one by one). */
 static void print_trials(const ps_run_result *r, FILE *out)
 {
-    double *v = ps_xcalloc((size_t)r->ntrials, sizeof *v);
-    for (int k = 0; k < r->ntrials; k++) v[k] = r->trial[k].time;
     ps_sample_stats st;
-    ps_sample_stats_of(v, r->ntrials, &st);
-    free(v);
+    ps_run_time_stats(r, &st);
     if (st.n == 0) return;
     char best[32], med[32], lo[32], hi[32], unc[48];
     ps_fmt_time(best, sizeof best, st.min);

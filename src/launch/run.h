@@ -15,6 +15,7 @@
 #include "launch/launch.h"
 #include "launch/noise.h"
 #include "trace/trace.h"
+#include "util/stats.h"
 
 typedef struct ps_run_spec {
     const char  *workload;     /* name, FILE.loop or executable */
@@ -68,6 +69,10 @@ int  ps_run_check_args(const ps_run_spec *s, char *err, size_t errlen);
 int  ps_run_workload(const ps_run_spec *s, ps_run_result *r, ps_run_progress cb, void *ctx,
                      char *err, size_t errlen);
 void ps_run_result_free(ps_run_result *r);
+
+/* The statistics of the successful trials' times (a failed trial's time is
+ * NAN and left out): what every measured time's uncertainty is read from. */
+void ps_run_time_stats(const ps_run_result *r, ps_sample_stats *st);
 
 /* Adds to a run's result document what every result carries about the
  * conditions of the measurement: "noise" (noise.h), "oversubscribed" and

@@ -128,14 +128,9 @@ int ps__predict_calibrate(const ps_predict_opts *o, int ranks, ps__calibration *
     c->size = spec.size;
     c->trials = o->trials;
     {
-        double *v = ps_xcalloc((size_t)r.ntrials + 1, sizeof *v);
-        int nv = 0;
-        for (int i = 0; i < r.ntrials; i++)
-            if (r.trial[i].status == 0 && isfinite(r.trial[i].time)) v[nv++] = r.trial[i].time;
         ps_sample_stats st;
-        ps_sample_stats_of(v, nv, &st);
-        c->uncertainty = nv >= 2 ? ps_stat_uncertainty(&st, PS_STAT_MIN) : NAN;
-        free(v);
+        ps_run_time_stats(&r, &st);
+        c->uncertainty = st.n >= 2 ? ps_stat_uncertainty(&st, PS_STAT_MIN) : NAN;
     }
     c->time = rt->t_end - rt->t_begin;
     c->factor = sum > 0 ? c->time / sum : 1;
