@@ -19,6 +19,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <ini.h>
+#include <limits.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -92,6 +93,7 @@ static int int_value(parse_state *st, const char *key, const char *v, int *out)
 {
     long long x;
     if (!integer(st, key, v, &x)) return 0;
+    if (x > INT_MAX) return fail(st, "%s: out of range ('%s'; at most %d)", key, v, INT_MAX);
     *out = (int)x;
     return 1;
 }

@@ -259,6 +259,9 @@ TEST_IMPL(machine_bad_files)
     load_bad("neg.ini", "[machine]\nword_time = -1\n", ":2: word_time: must be >= 0 (got -1)");
     load_bad("net.ini", "[machine]\nnetwork = ring\n", ":2: network: expected 'bus', 'nobus' or 'star' (got 'ring')");
     load_bad("nodes.ini", "[machine]\nnodes = 2.5\n", ":2: nodes: not a non-negative integer ('2.5')");
+    load_bad("nodes2.ini", "[machine]\nnodes = 1e12\n", ":2: nodes: out of range ('1e12'; at most 2147483647)");
+    load_bad("cores.ini", "[machine]\ncores_per_node = 4294967298\n",
+             ":2: cores_per_node: out of range ('4294967298'; at most 2147483647)");
     load_bad("link.ini", "[machine]\nnetwork = star\nlink_rate = -1\n", ":3: link_rate: must be >= 0 (got -1)");
     load_bad("processors.ini", "[machine]\nprocessors = two\n", ":2: processors: not a non-negative integer ('two')");
     load_bad("unk.ini", "[machine]\nword_tme = 1\n", ":2: word_tme: unknown key in [machine]");
