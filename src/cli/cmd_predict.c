@@ -117,10 +117,10 @@ static int compare(const predict_args *a, json_t *predicted, FILE *out, int *mea
     /* the measured runs all ran: an interrupt after this one cut only the calibration's repeat */
     *measured_all = meas && !ps_interrupted() && a->o.calibrate;
     if (rc == 2) return ps_fail(2, "predict --compare: %s", err);
-    if (rc) fprintf(stderr, "parscope: predict --compare: some measured runs failed\n");
+    if (rc) fprintf(stderr, "parscope predict --compare: some measured runs failed\n");
     if (meas && a->o.calibrate && !ps_interrupted() &&
         ps_predict_recheck_calibration(&a->o, predicted, meas, err, sizeof err))
-        fprintf(stderr, "parscope: predict --compare: %s\n", err);
+        fprintf(stderr, "parscope predict --compare: %s\n", err);
     if (a->measured && ps_result_write(a->measured, meas, err, sizeof err)) {
         fprintf(stderr, "parscope: %s\n", err);
         rc = rc ? rc : 2;
@@ -128,7 +128,7 @@ static int compare(const predict_args *a, json_t *predicted, FILE *out, int *mea
     fprintf(out, "\nPredicted against measured (%d trials per count, fastest):\n", a->o.trials);
     json_t *cmp = ps_compare_results(meas, predicted, out, err, sizeof err);
     if (!cmp) {
-        fprintf(stderr, "parscope: predict --compare: %s\n", err);
+        fprintf(stderr, "parscope predict --compare: %s\n", err);
         rc = rc ? rc : 1;
     }
     if (a->output && meas) {
@@ -207,7 +207,7 @@ int ps_cmd_predict(int argc, char **argv)
     char err[1024];
     FILE *out = ps_text_out(a.output);
     rc = ps_predict_run(&a.o, &doc, out, err, sizeof err);
-    if (rc && !ps_interrupted()) fprintf(stderr, "parscope: predict: %s\n", err);
+    if (rc && !ps_interrupted()) fprintf(stderr, "parscope predict: %s\n", err);
     if (doc && a.output) traces_relative_to(doc, a.output);
     if (doc && ps_interrupted()) json_object_set_new(doc, "interrupted", json_true());
     /* a file is written now, so that the prediction is kept whatever becomes of
@@ -228,7 +228,7 @@ int ps_cmd_predict(int argc, char **argv)
     int predicted = doc != NULL;
     json_decref(doc);
     if (ps_interrupted()) {
-        fprintf(stderr, "parscope: predict: interrupted (%s): %s%s\n", ps_interrupt_name(),
+        fprintf(stderr, "parscope predict: interrupted (%s): %s%s\n", ps_interrupt_name(),
                 !predicted ? "nothing predicted, nothing written"
                 : a.output ? "the counts predicted before it are written"
                            : "the counts predicted before it are shown",

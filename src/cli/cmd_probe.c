@@ -77,7 +77,7 @@ static int rank_side(const probe_args *a)
     char err[1024] = "";
     json_t *raw = NULL;
     if (ps_probe_rank_side(&a->po, &raw, err, sizeof err) != 0) {
-        if (err[0]) fprintf(stderr, "parscope: probe: %s\n", err);
+        if (err[0]) fprintf(stderr, "parscope probe: %s\n", err);
         return 2;
     }
     if (!raw) return 0; /* not rank 0 */
@@ -165,7 +165,7 @@ int ps_cmd_probe(int argc, char **argv)
     int partial = rc == PS_PROBE_PARTIAL;
     if (rc && !partial) {
         if (ps_interrupted()) {
-            fprintf(stderr, "parscope: probe: interrupted (%s) before the first round ended: nothing measured, "
+            fprintf(stderr, "parscope probe: interrupted (%s) before the first round ended: nothing measured, "
                             "nothing written\n", ps_interrupt_name());
             return ps_interrupt_status();
         }
@@ -175,16 +175,16 @@ int ps_cmd_probe(int argc, char **argv)
     json_decref(doc);
     if (partial) {
         if (ps_interrupted())
-            fprintf(stderr, "parscope: probe: interrupted (%s); %s: the model and plots are from those rounds only\n",
+            fprintf(stderr, "parscope probe: interrupted (%s); %s: the model and plots are from those rounds only\n",
                     ps_interrupt_name(), err);
-        else fprintf(stderr, "parscope: probe: %s: the model and plots are from those rounds only\n", err);
+        else fprintf(stderr, "parscope probe: %s: the model and plots are from those rounds only\n", err);
         return ps_interrupted() ? ps_interrupt_status() : rc ? rc : 1;
     }
     /* stopped after its last round: the model is whole, and the stop is still
      * told, in the exit status and in a line (a signal a moment later than
      * the measurement's end must not pass unsaid) */
     if (!rc && ps_interrupted()) {
-        fprintf(stderr, "parscope: probe: interrupted (%s) after its last round: the measurement is whole, and its "
+        fprintf(stderr, "parscope probe: interrupted (%s) after its last round: the measurement is whole, and its "
                         "outputs are written\n", ps_interrupt_name());
         return ps_interrupt_status();
     }

@@ -526,12 +526,12 @@ int ps_predict_run(const ps_predict_opts *o, json_t **out, FILE *f, char *err, s
         if (here > 0 && busy > here) busy = here;
         if (busy > 1 && ps__predict_calibrate(o, busy, &c.cal_busy, f, err, errlen)) {
             /* the lone run's prices still hold: every count is priced by them, and the result says so */
-            fprintf(stderr, "parscope: predict --calibrate: %s; every count is priced by the lone 1-rank run\n", err);
+            fprintf(stderr, "parscope predict --calibrate: %s; every count is priced by the lone 1-rank run\n", err);
             ps__predict_calibration_free(&c.cal_busy);
             err[0] = '\0';
         }
         const char *w = ps__calibration_busy_warning(&c.cal, &c.cal_busy);
-        if (w) fprintf(stderr, "parscope: predict --calibrate: %s\n", w);
+        if (w) fprintf(stderr, "parscope predict --calibrate: %s\n", w);
     }
     if (rc) {
         ps__predict_calibration_free(&c.cal);

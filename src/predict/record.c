@@ -155,7 +155,7 @@ int ps__predict_calibrate(const ps_predict_opts *o, int ranks, ps__calibration *
         /* nothing to price: the prediction is the model's alone, as without --calibrate */
         c->none = 1;
         if (c->ranks == 1 && out)
-            fprintf(stderr, "parscope: predict --calibrate: %s has no computation with flops to calibrate; "
+            fprintf(stderr, "parscope predict --calibrate: %s has no computation with flops to calibrate; "
                             "predicted from the machine model alone\n", o->workload);
         return 0;
     }
@@ -190,7 +190,7 @@ int ps__predict_calibrate(const ps_predict_opts *o, int ranks, ps__calibration *
     }
     /* after the line it is about */
     if (1 - 1 / c->factor > PS__CAL_OUTSIDE_MAX && c->ranks == 1 && out)
-        fprintf(stderr, "parscope: predict --calibrate: %s\n", ps__calibration_warning(c));
+        fprintf(stderr, "parscope predict --calibrate: %s\n", ps__calibration_warning(c));
     return 0;
 }
 

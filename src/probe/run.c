@@ -57,7 +57,7 @@ int ps_probe_run(const ps_probe_opts *o, json_t **doc, ps_machine *m, char *err,
                 /* every round was written before the job was stopped (in its ending): the
                  * measurement is whole, and says what happened after it */
                 json_object_set_new(*doc, "stopped_after_the_rounds", json_string(lr.message));
-                fprintf(stderr, "parscope: probe: %s, after all %d rounds were measured: the model is whole\n",
+                fprintf(stderr, "parscope probe: %s, after all %d rounds were measured: the model is whole\n",
                         lr.message, planned);
                 rc = 0;
             } else if (*doc) {

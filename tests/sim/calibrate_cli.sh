@@ -105,7 +105,7 @@ fi
 # said to be a guess, in the text and the result; one of 20000 doubles (~1% outside) is not
 "$PS" predict "$T/dot.loop" -m "$SP2" -n 2 -s 10 -i 200 -q --calibrate -k 1 -o "$T/tiny.json" >"$T/out" 2>"$T/err" ||
     fail "--calibrate, tiny: $(cat "$T/err")"
-grep -q "^parscope: predict --calibrate: the 1-rank run spent [0-9]*% of its time outside measured computation" "$T/err" ||
+grep -q "^parscope predict --calibrate: the 1-rank run spent [0-9]*% of its time outside measured computation" "$T/err" ||
     fail "--calibrate, tiny: no warning: $(cat "$T/err")"
 [ -s "$T/tiny.json" ] && { jget "$T/tiny.json" 'd["calibration"]["warning"]' | grep -q "predictions at other counts are uncertain" ||
     fail "--calibrate, tiny: no warning in the JSON"; }
@@ -291,7 +291,7 @@ LOOP
     busy_loop "$T/lonely.loop" SIZE 1 4 PS_C_USER
     "$PS" predict "$T/lonely.loop" -m "$T/node2.ini" -n 1,2 -s 200000 -i 10 --calibrate -k 2 -o "$T/lonely.json" \
         >"$T/out" 2>"$T/err" || fail "a busy run faster than the lone one: $(cat "$T/err")"
-    grep -q "^parscope: predict --calibrate: the 1-rank run beside 1 copy of itself took 0\.[0-9]* times the seconds per flop of the lone run: sharing the node cannot make a run faster" "$T/err" ||
+    grep -q "^parscope predict --calibrate: the 1-rank run beside 1 copy of itself took 0\.[0-9]* times the seconds per flop of the lone run: sharing the node cannot make a run faster" "$T/err" ||
         fail "a busy run faster than the lone one: no warning: $(cat "$T/err")"
     grep -q "^note: the counts from P = 2 are priced by a calibration in doubt: the 1-rank run beside 1 copy" "$T/out" ||
         fail "a busy run faster than the lone one: no note under the table: $(cat "$T/out")"
