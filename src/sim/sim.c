@@ -114,6 +114,7 @@ typedef struct rstate {
 /* Per-rank state of the LogGOPS model (allocated only when the machine has one). */
 typedef struct lgrank {
     double    link_free;   /* when its link can take the next message (nobus) */
+    double    fetch_free;  /* when it can begin fetching the next rendezvous's data (one at a time) */
     double    tok, tok_t;  /* its token bucket (nobus, shaped): tokens at time tok_t */
     double    itok, itok_t; /* star, shaped: the bucket of node (this index)'s way in */
     double    step_t0;     /* start of the request being completed (trace interval) */
@@ -1016,7 +1017,13 @@ static void lg_try_data(sim *S, uint32_t mi, double t)
     ps_loggops_cost c;
     double f = lg_msg_cost(S, m->src, m->dst, (double)m->bytes, &c);
     double st = S->intra && same_node(S, m->src, m->dst) ? t : lg_inject(S, m->src, m->dst, (double)m->bytes, t, c.gap);
+    /* the data phase is the receiver's work (o_r above S_ack: the probe's
+     * fetch of one message): a receiver with several rendezvous ready fetches
+     * them one after the other */
+    lgrank *D = &S->lgr[m->dst];
+    if (st < D->fetch_free) st = D->fetch_free;
     double d = lg_copy(S, m->dst, st, c.orr * S->r->stretch, f * S->lg->orr[0] * S->r->stretch);
+    D->fetch_free = st + d;
     m->t_start = st;
     if (ps_eventq_push(&S->q, st + d, mi, EV_DATAEND)) S->oom = 1;
 }

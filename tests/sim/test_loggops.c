@@ -170,6 +170,24 @@ TEST_IMPL(loggops_rendezvous)
     ps_sim_result_free(&r);
 }
 
+/* Two rendezvous of 11001 bytes (o_r 20 us: the receiver fetches the data)
+ * to one receiver that posted both receives, progress_recv 0.  The sender's
+ * o_s puts the requests to send there at 1 + 4 = 5 and 2 + 4 = 6.  The first
+ * fetch runs 5..25; the second waits for it (the receiver fetches one message
+ * at a time) and its link's gap (free at 7): 25..45, not 7..27.  The
+ * receiver's wait ends at 45; the sender learns each a latency L(1) = 3 later
+ * and completes it (o_done): 48.05. */
+TEST_IMPL(loggops_rendezvous_fetched_in_turn)
+{
+    const char *p = "ranks 2\nrank 0\n SEND 1 11001\n SEND 1 11001\n WAIT\n"
+                    "rank 1\n RECEIVE 0 11001\n RECEIVE 0 11001\n WAIT\n";
+    ps_sim_result r;
+    ps_machine m = model("nobus", "1000", "1", "0", "0", "0", "0.5e-6");
+    NEAR(run(&m, p, &r), 48.05 * US);
+    NEAR(r.rank[1].end, 45 * US);
+    ps_sim_result_free(&r);
+}
+
 /* A token bucket of 10000 bytes at 1e6 bytes/s, every cost 0 but the bucket:
  * three 8000-byte messages back to back: the first passes at once, the second
  * waits for 6000 tokens (6 ms), the third for 8000 more (at 14 ms).  After
