@@ -8,10 +8,13 @@
 # calibration run (--calibrate); programs that only communicate are predicted
 # from the probe alone.
 #
-# usage: bench/predict_accuracy.sh [-k TRIALS] [--slownet RATE] [--model FILE] [--only NAME,...]
+# usage: bench/predict_accuracy.sh [-k TRIALS] [--slownet RATE] [--model FILE] [--probe-each] [--only NAME,...]
 #   --slownet RATE  probe and run under ../shared/tools/slownet RATE (MPI over a
 #                   shaped TCP loopback); SLOWNET names the tool if elsewhere
 #   --model FILE    use this machine model instead of probing
+#   --probe-each    probe again right before each row, each row predicted from
+#                   its own model: on a machine whose link changes state within
+#                   minutes (docs/BENCHMARKS.md) the model is then seconds old
 #   PARSCOPE        the parscope binary (default: on PATH, else build/bin/parscope)
 set -eu
 . "$(dirname "$0")/clue_common.sh"
@@ -20,13 +23,15 @@ k=5
 rate=""
 model=""
 only=""
+each=0
 while [ $# -gt 0 ]; do
   case $1 in
     -k) k=$2; shift 2 ;;
     --slownet) rate=$2; shift 2 ;;
     --model) model=$2; shift 2 ;;
     --only) only=$2; shift 2 ;;
-    *) echo "usage: $0 [-k TRIALS] [--slownet RATE] [--model FILE] [--only NAME,...]" >&2; exit 2 ;;
+    --probe-each) each=1; shift ;;
+    *) echo "usage: $0 [-k TRIALS] [--slownet RATE] [--model FILE] [--probe-each] [--only NAME,...]" >&2; exit 2 ;;
   esac
 done
 slownet=${SLOWNET:-$here/../../shared/tools/slownet}
@@ -81,8 +86,14 @@ for row in "${programs[@]}"; do
   extra=()
   [ "$cal" = 1 ] && extra=(--calibrate)
   load=$(cut -d' ' -f1 /proc/loadavg)
+  rowmodel=$model
+  if [ "$each" = 1 ]; then
+    mkdir "$work/$name.probe"
+    rowmodel=$work/$name.probe/machine.ini
+    "${wrap[@]}" "$PARSCOPE" probe --quick -q --timeout 900 -o "$rowmodel"
+  fi
   # shellcheck disable=SC2086
-  if ! "${wrap[@]}" "$PARSCOPE" predict $cmd -m "$model" -n 2 --compare -k "$k" "${extra[@]}" --timeout 120 -q \
+  if ! "${wrap[@]}" "$PARSCOPE" predict $cmd -m "$rowmodel" -n 2 --compare -k "$k" "${extra[@]}" --timeout 120 -q \
       -o "$work/$name.pred.json" --measured "$work/$name.meas.json" > "$work/$name.out" 2>&1; then
     printf "%-12s %-34s failed: %s\n" "$name" "${cmd/#$here\//}" "$(tail -1 "$work/$name.out")"
     continue
