@@ -117,6 +117,7 @@ static json_t *model_json(const predict_ctx *c, const ps_sim_opts *so, double st
         /* the protocol sizes of the model (eager_bytes: --eager's, 0 when not given) */
         json_object_set_new(j, "S", json_real(m->lg.S));
         if (m->lg.S_ack > 0) json_object_set_new(j, "S_ack", json_real(m->lg.S_ack));
+        if (m->lg_rows_note[0]) json_object_set_new(j, "rows_note", json_string(m->lg_rows_note));
     }
     /* the model's half round trip of one double (ranks 0 and 1): compare sets beside it a run's
      * from its clock synchronisation, which sends one double each way.  From the probe's ping-pong
@@ -482,6 +483,8 @@ static int check_input(predict_ctx *c, char *err, size_t errlen)
         fprintf(stderr, "parscope predict: %s has no BSP g and l (its h-relation fit failed: %s); the prediction uses "
                         "the estimator's latency, word time and flop time only\n",
                 c->o->machine_path, c->m.bsp_fit_note);
+    if (c->m.lg_rows_note[0] && !c->o->quiet)
+        fprintf(stderr, "parscope predict: note: %s: %s\n", c->o->machine_path, c->m.lg_rows_note);
     if (!ps_predict_is_streams(w) && !ps_workload_find(w) && !ends_with(w, ".loop") &&
         !(strchr(w, '/') && ps_file_exists(w))) {
         ps_seterr(err, errlen, "unknown workload '%s' (a built-in name, FILE.loop, a program, or streams)", w);

@@ -337,6 +337,44 @@ static char *read_line(char *buf, int num, void *stream)
     return buf;
 }
 
+/* Is there a row at exactly b bytes? */
+static int has_row(const ps_loggops *g, double b)
+{
+    for (int i = 0; i < g->n; i++)
+        if (g->bytes[i] == b) return 1;
+    return 0;
+}
+
+/* The rows around a protocol switch: the probe writes one at S and one at
+ * S + 1 (and at S_ack and S_ack + 1), so that each side is priced by its own
+ * measurement.  A hand-written table without them still loads (each side is
+ * then priced by extending its own rows, never across the switch), and the
+ * model says so. */
+static void lg_rows_check(ps_machine *m)
+{
+    const ps_loggops *g = &m->lg;
+    m->lg_rows_note[0] = '\0';
+    if (g->n == 0 || !(g->S > 0)) return;
+    double edge[2] = {g->S, g->S_ack > g->S ? g->S_ack : 0};
+    const char *name[2] = {"S", "S_ack"};
+    char missing[200] = "";
+    size_t k = 0;
+    for (int e = 0; e < 2; e++) {
+        if (!(edge[e] > 0)) continue;
+        int lo = has_row(g, edge[e]), hi = has_row(g, edge[e] + 1);
+        if (lo && hi) continue;
+        int w = !lo && !hi ? snprintf(missing + k, sizeof missing - k, "%s%s = %.0f (no rows at %.0f and %.0f)",
+                                      k ? "; " : "", name[e], edge[e], edge[e], edge[e] + 1)
+                           : snprintf(missing + k, sizeof missing - k, "%s%s = %.0f (no row at %.0f)", k ? "; " : "",
+                                      name[e], edge[e], lo ? edge[e] + 1 : edge[e]);
+        if (w > 0) k += (size_t)w < sizeof missing - k ? (size_t)w : sizeof missing - k - 1;
+    }
+    if (k)
+        snprintf(m->lg_rows_note, sizeof m->lg_rows_note,
+                 "[loggops] has no measured row on one side of a protocol switch: %s; messages there are priced "
+                 "by extending the rows of their side", missing);
+}
+
 static int parse_ini(const char *text, parse_state *st, char *err, size_t errlen)
 {
     /* lines inih would cut (INI_MAX_LINE) are an error rather than a surprise */
@@ -397,6 +435,7 @@ static int parse_ini(const char *text, parse_state *st, char *err, size_t errlen
                   st->loggops_line);
         return -1;
     }
+    lg_rows_check(st->m);
     /* g and l may be given in microseconds only (as the seed's table does) */
     ps_machine *m = st->m;
     if (!st->seen_bsp_g && st->g_us != 0 && m->bsp_r > 0) m->bsp_g = st->g_us * 1e-6 * m->bsp_r;

@@ -117,6 +117,9 @@ typedef struct ps_machine {
     /* "" when the h-relation fit gave g and l; else why it failed ([bsp] fit =
      * failed, fit_note = ...), and the model has no g and l */
     char   bsp_fit_note[256];
+    /* [loggops] lacks a row on one side of S or of S_ack (the probe writes both):
+     * what the loader noticed, for predict to say; "" when nothing */
+    char   lg_rows_note[256];
     ps_loggops lg;                       /* lg.n == 0: none */
 } ps_machine;
 

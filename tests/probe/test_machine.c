@@ -372,6 +372,36 @@ TEST_IMPL(machine_meta_keys)
     }
 }
 
+/* A [loggops] table without its rows at S, S + 1, S_ack, S_ack + 1 loads,
+ * and the model says which are missing (predict prints it); the probe's
+ * tables, with every one of them, say nothing, nor does a model without S. */
+TEST_IMPL(machine_loggops_rows_note)
+{
+    char err[512];
+    ps_machine m;
+    const char *rows_far = "1 = 1e-7 2e-7 3e-7 4e-7\n64 = 1e-7 2e-7 3e-7 4e-7\n8192 = 1e-7 2e-6 3e-7 4e-7\n";
+    char *t = ps_xasprintf("%s[loggops]\nS = 256\nS_ack = 4040\n%s", good, rows_far);
+    CHECK(ps_machine_parse(t, "far.ini", &m, err, sizeof err) == 0, "%s", err);
+    CHECK(strstr(m.lg_rows_note, "S = 256 (no rows at 256 and 257); S_ack = 4040 (no rows at 4040 and 4041)"),
+          "%s", m.lg_rows_note);
+    free(t);
+    t = ps_xasprintf("%s[loggops]\nS = 256\nS_ack = 4040\n1 = 1e-7 2e-7 3e-7 4e-7\n256 = 1e-7 2e-7 3e-7 4e-7\n"
+                     "257 = 1e-7 2e-7 3e-7 4e-7\n4041 = 1e-7 2e-6 3e-7 4e-7\n", good);
+    CHECK(ps_machine_parse(t, "half.ini", &m, err, sizeof err) == 0, "%s", err);
+    CHECK(strstr(m.lg_rows_note, ": S_ack = 4040 (no row at 4040);") && !strstr(m.lg_rows_note, "S = 256"), "%s",
+          m.lg_rows_note);
+    free(t);
+    t = ps_xasprintf("%s[loggops]\nS = 256\nS_ack = 4040\n1 = 1e-7 2e-7 3e-7 4e-7\n256 = 1e-7 2e-7 3e-7 4e-7\n"
+                     "257 = 1e-7 2e-7 3e-7 4e-7\n4040 = 1e-7 2e-7 3e-7 4e-7\n4041 = 1e-7 2e-6 3e-7 4e-7\n", good);
+    CHECK(ps_machine_parse(t, "whole.ini", &m, err, sizeof err) == 0, "%s", err);
+    CHECK(m.lg_rows_note[0] == '\0', "%s", m.lg_rows_note);
+    free(t);
+    t = ps_xasprintf("%s[loggops]\nS = 0\n%s", good, rows_far);
+    CHECK(ps_machine_parse(t, "eager.ini", &m, err, sizeof err) == 0, "%s", err);
+    CHECK(m.lg_rows_note[0] == '\0', "%s", m.lg_rows_note);
+    free(t);
+}
+
 TEST_IMPL(machine_missing_file)
 {
     char err[512];
