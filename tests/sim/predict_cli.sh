@@ -358,6 +358,14 @@ expect_status 0 "between S and the step" "$PS" predict "$T/step.txt" -m "$T/step
 grep -q "note: from P = 2, 50% of the messages (2) are larger than the model's S (256 B) but not than the receive's protocol step (3.945 KiB)" "$T/out" ||
     fail "predict: messages between S and the step not said: $(cat "$T/out")"
 grep -q -- "the model sends their data eagerly and completes each send once its receiver.s runtime has taken the message in.*--eager 4040 completes such sends at once" "$T/out" || fail "predict: the protocol and the other choice not named"
+grep -q "no measured row" "$T/err" && fail "predict: rows said missing from a table that has them all: $(cat "$T/err")"
+# a hand-written table without the row one byte above S loads, and predict names what is missing
+sed '/^257 = /d' "$T/step.ini" >"$T/norow.ini"
+expect_status 0 "a row missing at S + 1" "$PS" predict "$T/step.txt" -m "$T/norow.ini" -o "$T/norow.json"
+grep -q "^parscope predict: note: .*norow.ini: \[loggops\] has no measured row on one side of a protocol switch: S = 256 (no row at 257); messages there are priced by extending the rows of their side" "$T/err" ||
+    fail "predict: the missing row at S + 1 not said: $(cat "$T/err")"
+python3 -c 'import json, sys; assert "S = 256 (no row at 257)" in json.load(open(sys.argv[1]))["machine"]["rows_note"]' "$T/norow.json" ||
+    fail "predict: machine.rows_note missing"
 expect_status 0 "the other network" "$PS" predict "$T/step.txt" -m "$T/stepnb.ini" -o "$T/stepnb.json"
 grep -q "note: the probe could not tell whether two ranks' copies go one at a time" "$T/out" &&
     fail "predict: a network in doubt said on a model that has none"
