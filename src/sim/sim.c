@@ -114,7 +114,7 @@ typedef struct rstate {
 /* Per-rank state of the LogGOPS model (allocated only when the machine has one). */
 typedef struct lgrank {
     double    link_free;   /* when its link can take the next message (nobus) */
-    double    fetch_free;  /* when it can begin fetching the next rendezvous's data (one at a time) */
+    double    fetch_free;  /* until when it fetches a rendezvous's data (one at a time) */
     double    tok, tok_t;  /* its token bucket (nobus, shaped): tokens at time tok_t */
     double    itok, itok_t; /* star, shaped: the bucket of node (this index)'s way in */
     double    step_t0;     /* start of the request being completed (trace interval) */
@@ -122,6 +122,7 @@ typedef struct lgrank {
     uint8_t   inrt, busy;  /* inside the runtime (blocked in a call); paying a cost (a wake is due) */
     uint32_t *stall, nstall, capstall; /* rendezvous and acknowledgements waiting for this rank to enter the
                                           runtime */
+    uint32_t *fq, fqh, nfq, capfq; /* rendezvous ready while it fetched another: a queue from fq[fqh] */
 } lgrank;
 
 /* A channel: its first record (NIL: empty slot) and the hash of its key. */
@@ -253,7 +254,10 @@ static void sim_free(sim *S)
     if (S->rk)
         for (int i = 0; i < S->P; i++) free(S->rk[i].out);
     if (S->lgr)
-        for (int i = 0; i < S->P; i++) free(S->lgr[i].stall);
+        for (int i = 0; i < S->P; i++) {
+            free(S->lgr[i].stall);
+            free(S->lgr[i].fq);
+        }
     free(S->lgr);
     free(S->cp_end);
     free(S->cp_prev);
@@ -999,8 +1003,30 @@ static void lg_stall(sim *S, int rank, uint32_t mi)
     Q->stall[Q->nstall++] = mi;
 }
 
+/* Queues a rendezvous that is ready while its receiver fetches another. */
+static void lg_fetch_later(sim *S, int rank, uint32_t mi)
+{
+    lgrank *Q = &S->lgr[rank];
+    if (Q->fqh == Q->nfq) Q->fqh = Q->nfq = 0;
+    if (Q->nfq == Q->capfq) {
+        uint32_t nc = Q->capfq ? Q->capfq * 2 : 4;
+        uint32_t *n = realloc(Q->fq, (size_t)nc * sizeof *n);
+        if (!n) {
+            S->oom = 1;
+            return;
+        }
+        Q->fq = n;
+        Q->capfq = nc;
+    }
+    Q->fq[Q->nfq++] = mi;
+}
+
 /* A rendezvous's data move when its request to send has arrived, its
- * receive is posted and the ranks whose progress it needs are in the runtime. */
+ * receive is posted, the ranks whose progress it needs are in the runtime,
+ * and its receiver is not fetching another: the data phase is the
+ * receiver's work (o_r above S_ack: the probe's fetch of one message), so a
+ * receiver with several ready fetches them one after the other, in the order
+ * they became ready (lg_fetch_next). */
 static void lg_try_data(sim *S, uint32_t mi, double t)
 {
     msg *m = &S->pool[mi];
@@ -1013,19 +1039,28 @@ static void lg_try_data(sim *S, uint32_t mi, double t)
         lg_stall(S, m->src, mi);
         return;
     }
+    lgrank *D = &S->lgr[m->dst];
+    if (D->fetch_free > t) {
+        lg_fetch_later(S, m->dst, mi);
+        return;
+    }
     m->flags |= M_DATA;
     ps_loggops_cost c;
     double f = lg_msg_cost(S, m->src, m->dst, (double)m->bytes, &c);
     double st = S->intra && same_node(S, m->src, m->dst) ? t : lg_inject(S, m->src, m->dst, (double)m->bytes, t, c.gap);
-    /* the data phase is the receiver's work (o_r above S_ack: the probe's
-     * fetch of one message): a receiver with several rendezvous ready fetches
-     * them one after the other */
-    lgrank *D = &S->lgr[m->dst];
-    if (st < D->fetch_free) st = D->fetch_free;
     double d = lg_copy(S, m->dst, st, c.orr * S->r->stretch, f * S->lg->orr[0] * S->r->stretch);
     D->fetch_free = st + d;
     m->t_start = st;
     if (ps_eventq_push(&S->q, st + d, mi, EV_DATAEND)) S->oom = 1;
+}
+
+/* The receiver's fetch ended at t: the next rendezvous queued behind it
+ * starts (or, its receiver or sender now outside the runtime, waits for it
+ * as any other). */
+static void lg_fetch_next(sim *S, int rank, double t)
+{
+    lgrank *Q = &S->lgr[rank];
+    while (Q->fqh < Q->nfq && !(Q->fetch_free > t)) lg_try_data(S, Q->fq[Q->fqh++], t);
 }
 
 /* An eagerly sent message above S (M_ACKED) has arrived: its receiver's
@@ -1054,8 +1089,12 @@ static void lg_enter(sim *S, int rank, double t)
 {
     lgrank *Q = &S->lgr[rank];
     Q->inrt = 1;
-    while (Q->nstall) {
-        uint32_t mi = Q->stall[--Q->nstall];
+    /* in the order they stalled: the first ready is the first fetched (the
+     * calls below stall only other ranks' messages, this rank being in) */
+    uint32_t n = Q->nstall;
+    Q->nstall = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t mi = Q->stall[i];
         if (S->pool[mi].flags & M_ACKED) lg_try_ack(S, mi, t);
         else lg_try_data(S, mi, t);
     }
@@ -1276,7 +1315,11 @@ static void lg_event(sim *S, uint32_t mi, uint32_t kind, double t)
         m->flags |= M_RDONE;
         m->t_rdone = t;
         if (ps_eventq_push_lane(&S->q, LANE_FIN, t + S->lfin, mi, EV_FIN)) S->oom = 1;
+        /* the receiver's call may end with this message: a fetch queued
+         * behind it then waits, where progress needs the receiver in a call,
+         * for the next one */
         lg_poke(S, m->dst, t);
+        lg_fetch_next(S, m->dst, t);
     } else {
         m->flags |= M_SDONE;
         m->t_sdone = t;

@@ -171,7 +171,7 @@ TEST_IMPL(loggops_rendezvous)
 }
 
 /* Two rendezvous of 11001 bytes (o_r 20 us: the receiver fetches the data)
- * to one receiver that posted both receives, progress_recv 0.  The sender's
+ * to one receiver that posted both receives, progress_recv 0 (then 1).  The sender's
  * o_s puts the requests to send there at 1 + 4 = 5 and 2 + 4 = 6.  The first
  * fetch runs 5..25; the second waits for it (the receiver fetches one message
  * at a time) and its link's gap (free at 7): 25..45, not 7..27.  The
@@ -185,6 +185,17 @@ TEST_IMPL(loggops_rendezvous_fetched_in_turn)
     ps_machine m = model("nobus", "1000", "1", "0", "0", "0", "0.5e-6");
     NEAR(run(&m, p, &r), 48.05 * US);
     NEAR(r.rank[1].end, 45 * US);
+    ps_sim_result_free(&r);
+    /* progress_recv 1, the receiver completes the first (WAITONE 1, which ends
+     * with its fetch at 25), computes 100 us, then waits for the second: the
+     * second's fetch needs the receiver in a call, so it moves 125..145, not
+     * while the receiver computes; the sender learns it at 148 and ends at
+     * 148.05 */
+    p = "ranks 2\nrank 0\n SEND 1 11001\n SEND 1 11001\n WAIT\n"
+        "rank 1\n RECEIVE 0 11001\n RECEIVE 0 11001\n WAITONE 1\n WORK 100000\n WAIT\n";
+    m = model("nobus", "1000", "1", "1", "0", "0", "0.5e-6");
+    NEAR(run(&m, p, &r), 148.05 * US);
+    NEAR(r.rank[1].end, 145 * US);
     ps_sim_result_free(&r);
 }
 
