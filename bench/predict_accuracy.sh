@@ -12,9 +12,9 @@
 #   --slownet RATE  probe and run under ../shared/tools/slownet RATE (MPI over a
 #                   shaped TCP loopback); SLOWNET names the tool if elsewhere
 #   --model FILE    use this machine model instead of probing
-#   --probe-each    probe again right before each row, each row predicted from
-#                   its own model: on a machine whose link changes state within
-#                   minutes (docs/BENCHMARKS.md) the model is then seconds old
+#   --probe-each    probe right before each row, each row predicted from its
+#                   own model: on a machine whose link changes state within tens
+#                   of seconds (docs/BENCHMARKS.md) the model is then seconds old
 #   PARSCOPE        the parscope binary (default: on PATH, else build/bin/parscope)
 set -eu
 . "$(dirname "$0")/clue_common.sh"
@@ -34,6 +34,10 @@ while [ $# -gt 0 ]; do
     *) echo "usage: $0 [-k TRIALS] [--slownet RATE] [--model FILE] [--probe-each] [--only NAME,...]" >&2; exit 2 ;;
   esac
 done
+if [ "$each" = 1 ] && [ -n "$model" ]; then
+  echo "$0: --probe-each and --model exclude each other (each row probes its own model)" >&2
+  exit 2
+fi
 slownet=${SLOWNET:-$here/../../shared/tools/slownet}
 wrap=()
 [ -n "$rate" ] && wrap=("$slownet" "$rate")
@@ -63,14 +67,16 @@ programs=(
 
 machine
 if [ -n "$rate" ]; then echo "network: slownet $rate (MPI over a shaped TCP loopback)"; else echo "network: shared memory"; fi
-if [ -z "$model" ]; then
+if [ "$each" = 1 ]; then
+  echo "probe:   ${wrap[*]} $PARSCOPE probe --quick before each row (the row's own model)"
+elif [ -z "$model" ]; then
   model=$work/machine.ini
   echo "probe:   ${wrap[*]} $PARSCOPE probe --quick -o $model   (load $(cut -d' ' -f1 /proc/loadavg))"
   # a busy machine stretches the probe well beyond its usual minute
   "${wrap[@]}" "$PARSCOPE" probe --quick -q --timeout 900 -o "$model" --json "$work/probe.json" --svg-dir "$work"
 fi
-grep -E '^(network|S|o_post|o_done|contention|progress_send|progress_recv|rate|burst|nobus_contention|also_bus) = ' "$model" | tr '\n' ' ' |
-  sed 's/^/model:   /'
+[ "$each" = 1 ] || grep -E '^(network|S|o_post|o_done|contention|progress_send|progress_recv|rate|burst|nobus_contention|also_bus) = ' "$model" |
+  tr '\n' ' ' | sed 's/^/model:   /'
 echo
 # the bus decision and what it came from (both directions at once against one)
 [ -s "$work/probe.json" ] && python3 -c '
@@ -90,7 +96,10 @@ for row in "${programs[@]}"; do
   if [ "$each" = 1 ]; then
     mkdir "$work/$name.probe"
     rowmodel=$work/$name.probe/machine.ini
-    "${wrap[@]}" "$PARSCOPE" probe --quick -q --timeout 900 -o "$rowmodel"
+    if ! "${wrap[@]}" "$PARSCOPE" probe --quick -q --timeout 900 -o "$rowmodel" > "$work/$name.probe/out" 2>&1; then
+      printf "%-12s %-34s failed: the probe: %s\n" "$name" "${cmd/#$here\//}" "$(tail -1 "$work/$name.probe/out")"
+      continue
+    fi
   fi
   # shellcheck disable=SC2086
   if ! "${wrap[@]}" "$PARSCOPE" predict $cmd -m "$rowmodel" -n 2 --compare -k "$k" "${extra[@]}" --timeout 120 -q \

@@ -116,7 +116,10 @@ static int compare(const predict_args *a, json_t *predicted, FILE *out, int *mea
     int rc = ps_predict_measure(&a->o, &meas, err, sizeof err);
     /* the measured runs all ran: an interrupt after this one cut only the calibration's repeat */
     *measured_all = meas && !ps_interrupted() && a->o.calibrate;
-    if (rc == 2) return ps_fail(2, "predict --compare: %s", err);
+    if (rc == 2) {
+        fprintf(stderr, "parscope predict --compare: %s\n", err);
+        return 2;
+    }
     if (rc) fprintf(stderr, "parscope predict --compare: some measured runs failed\n");
     if (meas && a->o.calibrate && !ps_interrupted() &&
         ps_predict_recheck_calibration(&a->o, predicted, meas, err, sizeof err))

@@ -90,7 +90,11 @@ static int rank_side(const probe_args *a)
     } else {
         ps_machine m;
         json_t *doc = ps_probe_analyze(raw, &m, err, sizeof err);
-        rc = doc ? finish(a, doc, &m) : ps_fail(1, "probe: %s", err);
+        if (doc) rc = finish(a, doc, &m);
+        else {
+            fprintf(stderr, "parscope probe: %s\n", err);
+            rc = 1;
+        }
         json_decref(doc);
     }
     json_decref(raw);
@@ -169,7 +173,8 @@ int ps_cmd_probe(int argc, char **argv)
                             "nothing written\n", ps_interrupt_name());
             return ps_interrupt_status();
         }
-        return ps_fail(rc, "probe: %s", err);
+        fprintf(stderr, "parscope probe: %s\n", err);
+        return rc;
     }
     rc = finish(&a, doc, &m);
     json_decref(doc);

@@ -71,7 +71,8 @@ int  ps_run_workload(const ps_run_spec *s, ps_run_result *r, ps_run_progress cb,
 void ps_run_result_free(ps_run_result *r);
 
 /* The statistics of the successful trials' times (a failed trial's time is
- * NAN and left out): what every measured time's uncertainty is read from. */
+ * NAN and left out): parscope run's trial line and predict's calibration
+ * read their uncertainty from it. */
 void ps_run_time_stats(const ps_run_result *r, ps_sample_stats *st);
 
 /* Adds to a run's result document what every result carries about the

@@ -348,8 +348,8 @@ static int has_row(const ps_loggops *g, double b)
 /* The rows around a protocol switch: the probe writes one at S and one at
  * S + 1 (and at S_ack and S_ack + 1), so that each side is priced by its own
  * measurement.  A hand-written table without them still loads (each side is
- * then priced by extending its own rows, never across the switch), and the
- * model says so. */
+ * then priced from its own other rows, or across the switch where it has
+ * none: ps_loggops_at), and the model says so. */
 static void lg_rows_check(ps_machine *m)
 {
     const ps_loggops *g = &m->lg;
@@ -371,8 +371,8 @@ static void lg_rows_check(ps_machine *m)
     }
     if (k)
         snprintf(m->lg_rows_note, sizeof m->lg_rows_note,
-                 "[loggops] has no measured row on one side of a protocol switch: %s; messages there are priced "
-                 "by extending the rows of their side", missing);
+                 "[loggops] has no measured row at a protocol switch: %s; messages next to it are priced from the "
+                 "table's other rows (their side's, or across the switch where their side has none)", missing);
 }
 
 static int parse_ini(const char *text, parse_state *st, char *err, size_t errlen)

@@ -362,7 +362,7 @@ grep -q "no measured row" "$T/err" && fail "predict: rows said missing from a ta
 # a hand-written table without the row one byte above S loads, and predict names what is missing
 sed '/^257 = /d' "$T/step.ini" >"$T/norow.ini"
 expect_status 0 "a row missing at S + 1" "$PS" predict "$T/step.txt" -m "$T/norow.ini" -o "$T/norow.json"
-grep -q "^parscope predict: note: .*norow.ini: \[loggops\] has no measured row on one side of a protocol switch: S = 256 (no row at 257); messages there are priced by extending the rows of their side" "$T/err" ||
+grep -q "^parscope predict: note: .*norow.ini: \[loggops\] has no measured row at a protocol switch: S = 256 (no row at 257); messages next to it are priced from the table's other rows" "$T/err" ||
     fail "predict: the missing row at S + 1 not said: $(cat "$T/err")"
 python3 -c 'import json, sys; assert "S = 256 (no row at 257)" in json.load(open(sys.argv[1]))["machine"]["rows_note"]' "$T/norow.json" ||
     fail "predict: machine.rows_note missing"
