@@ -987,20 +987,27 @@ static void lg_warm_buckets(sim *S)
         }
 }
 
-static void lg_stall(sim *S, int rank, uint32_t mi)
+/* Appends v to a growing array of message indices (S->oom when it cannot grow). */
+static void u32_push(sim *S, uint32_t **a, uint32_t *n, uint32_t *cap, uint32_t v)
 {
-    lgrank *Q = &S->lgr[rank];
-    if (Q->nstall == Q->capstall) {
-        uint32_t nc = Q->capstall ? Q->capstall * 2 : 4;
-        uint32_t *n = realloc(Q->stall, (size_t)nc * sizeof *n);
-        if (!n) {
+    if (*n == *cap) {
+        uint32_t nc = *cap ? *cap * 2 : 4;
+        uint32_t *b = realloc(*a, (size_t)nc * sizeof *b);
+        if (!b) {
             S->oom = 1;
             return;
         }
-        Q->stall = n;
-        Q->capstall = nc;
+        *a = b;
+        *cap = nc;
     }
-    Q->stall[Q->nstall++] = mi;
+    (*a)[(*n)++] = v;
+}
+
+/* Keeps message mi until rank enters the runtime (lg_enter). */
+static void lg_stall(sim *S, int rank, uint32_t mi)
+{
+    lgrank *Q = &S->lgr[rank];
+    u32_push(S, &Q->stall, &Q->nstall, &Q->capstall, mi);
 }
 
 /* Queues a rendezvous that is ready while its receiver fetches another. */
@@ -1008,17 +1015,7 @@ static void lg_fetch_later(sim *S, int rank, uint32_t mi)
 {
     lgrank *Q = &S->lgr[rank];
     if (Q->fqh == Q->nfq) Q->fqh = Q->nfq = 0;
-    if (Q->nfq == Q->capfq) {
-        uint32_t nc = Q->capfq ? Q->capfq * 2 : 4;
-        uint32_t *n = realloc(Q->fq, (size_t)nc * sizeof *n);
-        if (!n) {
-            S->oom = 1;
-            return;
-        }
-        Q->fq = n;
-        Q->capfq = nc;
-    }
-    Q->fq[Q->nfq++] = mi;
+    u32_push(S, &Q->fq, &Q->nfq, &Q->capfq, mi);
 }
 
 /* A rendezvous's data move when its request to send has arrived, its
