@@ -119,7 +119,7 @@ typedef struct ps_machine {
     char   bsp_fit_note[256];
     /* [loggops] lacks a row on one side of S or of S_ack (the probe writes both):
      * what the loader noticed, for predict to say; "" when nothing */
-    char   lg_rows_note[256];
+    char   lg_rows_note[512];
     ps_loggops lg;                       /* lg.n == 0: none */
 } ps_machine;
 
