@@ -337,6 +337,15 @@ static char *read_line(char *buf, int num, void *stream)
     return buf;
 }
 
+/* The sizes where a [loggops] table's protocols switch, 0 for none: S, and
+ * a measured S_ack above it (a range of its own: eager, the send
+ * acknowledged).  The loader's check and the pricing bound rows by them. */
+static void lg_edges(const ps_loggops *g, double edge[2])
+{
+    edge[0] = g->S;
+    edge[1] = g->S > 0 && g->S_ack > g->S ? g->S_ack : 0;
+}
+
 /* Is there a row at exactly b bytes? */
 static int has_row(const ps_loggops *g, double b)
 {
@@ -355,7 +364,8 @@ static void lg_rows_check(ps_machine *m)
     const ps_loggops *g = &m->lg;
     m->lg_rows_note[0] = '\0';
     if (g->n == 0 || !(g->S > 0)) return;
-    double edge[2] = {g->S, g->S_ack > g->S ? g->S_ack : 0};
+    double edge[2];
+    lg_edges(g, edge);
     const char *name[2] = {"S", "S_ack"};
     char missing[200] = "";
     size_t k = 0;
@@ -805,10 +815,10 @@ void ps_loggops_at(const ps_loggops *g, double bytes, ps_loggops_cost *c)
 {
     if (bytes < 0) bytes = 0;
     int rndv = g->S > 0 && bytes > g->S;
-    /* the rows of this protocol: [lo, hi]; a measured S_ack above S bounds
-     * a range of its own (eager, the send acknowledged) */
+    /* the rows of this protocol: [lo, hi] */
     int lo = 0, hi = g->n - 1;
-    double edge[2] = {g->S, g->S > 0 && g->S_ack > g->S ? g->S_ack : 0};
+    double edge[2];
+    lg_edges(g, edge);
     for (int e = 0; e < 2; e++) {
         if (!(edge[e] > 0)) continue;
         int split = 0;
