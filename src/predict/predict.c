@@ -125,19 +125,19 @@ static json_t *model_json(const predict_ctx *c, const ps_sim_opts *so, double st
      * synchronisation's 48 small messages find the bucket full after the idle launch, while the
      * table's small sizes were measured with it full and then drained (under 10 Mbit/s: 10.6 us at
      * 1 byte, 80 us at 8 bytes, each message's ~100 bytes of headers waiting for tokens), and
-     * every run was called in another state than the probe saw.  The table's when it is the smaller:
-     * over TCP the LogGOPS rows of the smallest sizes split the time between o_r and L erratically
-     * (100 Mbit/s, one probe: o_r 8.4, 0.2 and 4.3 us at 1, 16 and 128 bytes), and their sum at 8
-     * bytes read 11.4 us where the table said 7.2 and runs 6.9: every run was called in another
-     * state again */
+     * every run was called in another state than the probe saw.  The table's when it is the smaller
+     * (probes that measured one receive cost, not o_r and o_r_in, split the time between o_r and L
+     * erratically over TCP: 100 Mbit/s, one probe: o_r 8.4, 0.2 and 4.3 us at 1, 16 and 128 bytes,
+     * and their sum at 8 bytes read 11.4 us where the table said 7.2 and runs 6.9).  In a ping-pong
+     * the receiver is in its call when the message arrives: o_r_in. */
     if (m->lg.n > 0 && m->lg.rate > 0) {
         ps_loggops_cost k;
         ps_loggops_at(&m->lg, sizeof(double), &k);
-        double lg = k.os + k.L + k.orr, pp = m->npp >= 2 ? ps_machine_msg_time(m, sizeof(double)) : INFINITY;
+        double lg = k.os + k.L + k.orin, pp = m->npp >= 2 ? ps_machine_msg_time(m, sizeof(double)) : INFINITY;
         json_object_set_new(j, "half_round_trip_8B_s", json_real(fmin(lg, pp)));
         json_object_set_new(j, "half_round_trip_8B_from",
                             json_string(pp < lg ? "ping-pong table (below the LogGOPS costs with the bucket full)"
-                                                : "LogGOPS, bucket full: o_s + L + o_r"));
+                                                : "LogGOPS, bucket full: o_s + L + o_r_in"));
     } else if (m->npp >= 2) {
         json_object_set_new(j, "half_round_trip_8B_s", json_real(ps_machine_msg_time(m, sizeof(double))));
         json_object_set_new(j, "half_round_trip_8B_from", json_string("ping-pong table"));

@@ -8,9 +8,15 @@
  * Per message size n (a table; the simulator interpolates between rows):
  *   o_s(n)   the send call, timed alone, sends spaced so none waits for another;
  *   o_r(n)   the wait of a receive whose message (above S: its request to
- *            send) arrived long before: copying it out, or fetching it;
- *   L(n)     half a ping-pong round trip minus o_s, o_r and o_post: the rest of
- *            the way (the model's round trip is 2 (o_s + L + o_r + o_post));
+ *            send) arrived long before, while the receiver computed: taking
+ *            it in and copying it out (over TCP reading it from the socket),
+ *            or fetching it;
+ *   o_r_in(n) the wait of a receive whose eager message arrived while the
+ *            receiver was in another call, which took it in;
+ *   L(n)     half a ping-pong round trip minus o_s, o_r_in and o_post: the
+ *            rest of the way (in a ping-pong the receiver is in its call when
+ *            the message arrives: the model's round trip is
+ *            2 (o_s + L + o_r_in + o_post));
  *   gap(n)   per message of a long stream of n-byte messages: (T(k) - T(1)) /
  *            (k - 1), netgauge's g + (n - 1) G;
  * and per machine:
@@ -174,23 +180,53 @@ static void time_calls(int rank, int peer, long n, int k, double d, double *os, 
     pair_sync(peer);
 }
 
-/* One message of n bytes; the receiver waits d before completing it: the
+/* One message of n bytes, sent `lead` after the sync (so that the sync's own
+ * call cannot take it in: rank 1 has left it by then), arriving while the
+ * receiver computes; the receiver waits lead + d before completing it: the
  * wait's duration (rank 1). */
-static double time_recv(int rank, int peer, long n, double d)
+static double time_recv(int rank, int peer, long n, double lead, double d)
 {
     double w = 0;
     rewind_trace();
     if (rank == 1) {
         ps_request r = ps_irecv(rbuf, (size_t)n, peer, TAG_LG, PS_C_RECEIVE);
         pair_sync(peer);
-        spin_until(ps_now() + d);
+        spin_until(ps_now() + lead + d);
+        double t0 = ps_now();
+        ps_wait(r);
+        w = ps_now() - t0 - lg_clk;
+    } else {
+        pair_sync(peer);
+        spin_until(ps_now() + lead);
+        ps_request s = ps_isend(sbuf, (size_t)n, peer, TAG_LG, PS_C_SEND);
+        ps_wait(s);
+    }
+    pair_sync(peer);
+    return w;
+}
+
+/* One eager message of n bytes that arrives while the receiver waits in
+ * another call (for a 1-byte message sent right after it, on the same path,
+ * so behind it), which takes it in: then the wait of its own receive (rank 1). */
+static double time_recv_in(int rank, int peer, long n)
+{
+    static char one[1];
+    double w = 0;
+    rewind_trace();
+    if (rank == 1) {
+        ps_request r = ps_irecv(rbuf, (size_t)n, peer, TAG_LG, PS_C_RECEIVE);
+        ps_request a = ps_irecv(one, 1, peer, TAG_LG_ACK, PS_C_RECEIVE);
+        pair_sync(peer);
+        ps_wait(a);
         double t0 = ps_now();
         ps_wait(r);
         w = ps_now() - t0 - lg_clk;
     } else {
         pair_sync(peer);
         ps_request s = ps_isend(sbuf, (size_t)n, peer, TAG_LG, PS_C_SEND);
+        ps_request a = ps_isend(sbuf, 1, peer, TAG_LG_ACK, PS_C_SEND);
         ps_wait(s);
+        ps_wait(a);
     }
     pair_sync(peer);
     return w;
@@ -737,8 +773,8 @@ json_t *ps__loggops_measure(const ps_probe_budget *b)
         double d = fmax(2e-6, 3 * half);
         int k = lg_shaped ? (int)fmax(2, fmin(16, lg_burst / 2 / n)) : (int)fmax(2, fmin(16, part / d));
         if ((size_t)k * (size_t)n > buflen) k = (int)fmax(1, buflen / (size_t)n);
-        double os_med = INFINITY, done_med = INFINITY, or_med = INFINITY;
-        double os[64], done[64], post[64], orr[64];
+        double os_med = INFINITY, done_med = INFINITY, or_med = INFINITY, orin_med = INFINITY;
+        double os[64], done[64], post[64], orr[64], orin[64];
         t0 = ps_now();
         for (int r = 0;; r++) {
             refill((double)k * n);
@@ -751,17 +787,28 @@ json_t *ps__loggops_measure(const ps_probe_budget *b)
             }
             if (!again(rank, peer, r, 1, reps, t0, part)) break;
         }
-        /* the wait of a receive whose message has long arrived; on a shaped
-         * link as many as half the bucket holds, 2 to 8 (over TCP the message is
-         * either taken in already or still in the socket: 0.3-1 or 9-15 us here) */
-        int kr = lg_shaped ? (int)fmax(2, fmin(8, lg_burst / 2 / n)) : (int)fmax(2, fmin(8, part / (d + 2 * half)));
+        /* the wait of a receive whose message has long arrived, sent two
+         * one-way times after the sync and found by a receiver that computed
+         * meanwhile; and (eager sizes) of one its runtime took in during another
+         * call.  On a shaped link as many as half the bucket holds, 2 to 8.
+         * (Over TCP the two differ most: 9-20 us against 0.1-0.5 us here, and
+         * a message sent right after the sync was in one state or the other.) */
+        int kr = lg_shaped ? (int)fmax(2, fmin(8, lg_burst / 2 / n)) : (int)fmax(2, fmin(8, part / (d + 4 * half)));
+        int eager = !lg_S || n <= (lg_S_ack > lg_S ? lg_S_ack : lg_S);
         t0 = ps_now();
         for (int r = 0;; r++) {
             for (int i = 0; i < kr; i++) {
                 refill((double)n);
-                orr[i] = time_recv(rank, peer, n, d + 2e-6);
+                orr[i] = time_recv(rank, peer, n, 2 * half, d + 2e-6);
+                if (eager) {
+                    refill((double)n + 1);
+                    orin[i] = time_recv_in(rank, peer, n);
+                }
             }
-            if (rank == 1) or_med = fmin(or_med, median_of(orr, kr));
+            if (rank == 1) {
+                or_med = fmin(or_med, median_of(orr, kr));
+                if (eager) orin_med = fmin(orin_med, median_of(orin, kr));
+            }
             if (!again(rank, peer, r, 1, reps, t0, part)) break;
         }
         /* a stream: per message time (as long as the budget allows) */
@@ -804,11 +851,14 @@ json_t *ps__loggops_measure(const ps_probe_budget *b)
             json_object_set_new(row, "exchange", json_real(ex));
             json_array_append_new(sizes, row);
         }
-        /* rank 1 measured o_r: to rank 0 */
-        if (rank == 1) MPI_Send(&or_med, 1, MPI_DOUBLE, peer, TAG_LG_CTRL, MPI_COMM_WORLD);
+        /* rank 1 measured o_r and o_r_in: to rank 0 */
+        double orv[2] = {or_med, orin_med};
+        if (rank == 1) MPI_Send(orv, 2, MPI_DOUBLE, peer, TAG_LG_CTRL, MPI_COMM_WORLD);
         else {
-            MPI_Recv(&or_med, 1, MPI_DOUBLE, peer, TAG_LG_CTRL, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-            json_object_set_new(json_array_get(sizes, json_array_size(sizes) - 1), "o_r", json_real(or_med));
+            MPI_Recv(orv, 2, MPI_DOUBLE, peer, TAG_LG_CTRL, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            json_t *row = json_array_get(sizes, json_array_size(sizes) - 1);
+            json_object_set_new(row, "o_r", json_real(orv[0]));
+            if (isfinite(orv[1])) json_object_set_new(row, "o_r_in", json_real(orv[1]));
         }
     }
     /* receive posts: rank 1's samples, to rank 0 */
@@ -919,12 +969,15 @@ int ps__loggops_analyze(const json_t *rounds, json_t *doc, json_t *warnings)
     if (!isfinite(o_post) || o_post < 0) o_post = 0;
     json_t *lg = json_object(), *rows = json_array();
     double bytes[LG_MAX_SIZES], os[LG_MAX_SIZES], orr[LG_MAX_SIZES], half[LG_MAX_SIZES], gap[LG_MAX_SIZES];
+    double orin[LG_MAX_SIZES];
     double ex[LG_MAX_SIZES], done[LG_MAX_SIZES];
     int n = 0, ndone = 0;
     for (size_t si = 0; si < ns && n < LG_MAX_SIZES; si++) {
         bytes[n] = ps_json_num(json_array_get(sizes0, si), "bytes");
         os[n] = fmax(0, best_over_rounds(rounds, si, "o_s"));
         orr[n] = fmax(0, best_over_rounds(rounds, si, "o_r"));
+        /* (a rendezvous size, or a probe before it was measured: o_r; taken in, a message cannot cost more) */
+        orin[n] = fmin(orr[n], fmax(0, best_over_rounds(rounds, si, "o_r_in")));
         half[n] = best_over_rounds(rounds, si, "half_round_trip");
         ex[n] = best_over_rounds(rounds, si, "exchange");
         double d = best_over_rounds(rounds, si, "o_done");
@@ -953,7 +1006,7 @@ int ps__loggops_analyze(const json_t *rounds, json_t *doc, json_t *warnings)
     int nover = 0, ifrom = -1, ito = -1;
     for (int i = 0; i < n; i++) {
         json_t *row = json_object();
-        double calls = os[i] + orr[i] + o_post, L = fmax(0, half[i] - calls);
+        double calls = os[i] + orin[i] + o_post, L = fmax(0, half[i] - calls);
         if (calls > half[i] && half[i] > 0) {
             json_object_set_new(row, "calls_over_half_round_trip", json_real(calls / half[i]));
             worst = fmax(worst, calls / half[i]);
@@ -968,6 +1021,7 @@ int ps__loggops_analyze(const json_t *rounds, json_t *doc, json_t *warnings)
         json_object_set_new(row, "bytes", json_real(bytes[i]));
         json_object_set_new(row, "o_s", json_real(os[i]));
         json_object_set_new(row, "o_r", json_real(orr[i]));
+        json_object_set_new(row, "o_r_in", json_real(orin[i]));
         json_object_set_new(row, "L", json_real(L));
         json_object_set_new(row, "gap", json_real(gap[i]));
         json_object_set_new(row, "half_round_trip", json_real(half[i]));
@@ -981,7 +1035,7 @@ int ps__loggops_analyze(const json_t *rounds, json_t *doc, json_t *warnings)
         if (from == to) snprintf(where, sizeof where, "at %s", a);
         else if (nover == ito - ifrom + 1) snprintf(where, sizeof where, "from %s to %s", a, b);
         else snprintf(where, sizeof where, "at %d of the %d sizes from %s to %s", nover, ito - ifrom + 1, a, b);
-        ps__warn(warnings, "%s the runtime's own calls (o_s + o_r + o_post) take up to %.2f times the ping-pong's "
+        ps__warn(warnings, "%s the runtime's own calls (o_s + o_r_in + o_post) take up to %.2f times the ping-pong's "
                  "half round trip: L is 0 there, and a modelled message takes that much longer than a blocking "
                  "ping-pong's (calls_over_half_round_trip in the rows)", where, worst);
     }
@@ -1006,11 +1060,12 @@ int ps__loggops_analyze(const json_t *rounds, json_t *doc, json_t *warnings)
     int ncf = 0;
     int shaped = json_is_true(json_object_get(first, "shaped"));
     for (int i = 0; i < n && !shaped; i++) {
-        double L = fmax(0, half[i] - os[i] - orr[i] - o_post);
+        /* (each rank waits in its call while the other's message arrives: o_r_in) */
+        double L = fmax(0, half[i] - os[i] - orin[i] - o_post);
         int rndv = S > 0 && bytes[i] > S;
-        double L0 = fmax(0, half[0] - os[0] - orr[0] - o_post);
-        double model = os[i] + L + orr[i] + o_done + (rndv ? L0 : 0);
-        double copy = (os[i] - os[0]) + (orr[i] - orr[0]);
+        double L0 = fmax(0, half[0] - os[0] - orin[0] - o_post);
+        double model = os[i] + L + orin[i] + o_done + (rndv ? L0 : 0);
+        double copy = (os[i] - os[0]) + (orin[i] - orin[0]);
         if (isfinite(ex[i]) && copy > 0.25 * model) cf[ncf++] = 1 + (ex[i] - model) / copy;
     }
     double contention = ncf ? median_of(cf, ncf) : 1;
@@ -1086,6 +1141,13 @@ int ps__loggops_network_doubt(const json_t *doc, int nodes)
            !json_is_true(json_object_get(lg, "shaped"));
 }
 
+/* A row's o_r_in (a probe before it was measured: its o_r). */
+static double row_orin(const json_t *row)
+{
+    const json_t *v = json_object_get(row, "o_r_in");
+    return json_is_number(v) ? json_number_value(v) : ps_json_num(row, "o_r");
+}
+
 void ps__loggops_model(const json_t *doc, int bus, ps_machine *m)
 {
     const json_t *lg = json_object_get(doc, "loggops");
@@ -1100,6 +1162,7 @@ void ps__loggops_model(const json_t *doc, int bus, ps_machine *m)
         g->bytes[g->n] = ps_json_num(row, "bytes");
         g->os[g->n] = ps_json_num(row, "o_s");
         g->orr[g->n] = ps_json_num(row, "o_r");
+        g->orin[g->n] = row_orin(row);
         g->L[g->n] = ps_json_num(row, "L");
         g->gap[g->n] = ps_json_num(row, "gap");
         g->n++;
@@ -1173,15 +1236,19 @@ void ps__loggops_print(const json_t *doc, FILE *out)
         fprintf(out, "  no switch to rendezvous up to %s, posting a receive %s, completing a done request %s\n", c, a,
                 b);
     }
-    fprintf(out, "  %10s  %10s  %10s  %10s  %10s\n", "bytes", "o_s", "o_r", "L", "gap");
+    fprintf(out, "  (o_r: a message that arrived while the receiver computed, taken in by its next call; o_r_in: one "
+            "its runtime took in during a call)\n");
+    fprintf(out, "  %10s  %10s  %10s  %10s  %10s  %10s\n", "bytes", "o_s", "o_r", "o_r_in", "L", "gap");
     size_t i;
     json_t *row;
     json_array_foreach(json_object_get(lg, "sizes"), i, row) {
+        char e[32];
         ps_fmt_time(a, sizeof a, ps_json_num(row, "o_s"));
         ps_fmt_time(b, sizeof b, ps_json_num(row, "o_r"));
+        ps_fmt_time(e, sizeof e, row_orin(row));
         ps_fmt_time(c, sizeof c, ps_json_num(row, "L"));
         ps_fmt_time(d, sizeof d, ps_json_num(row, "gap"));
-        fprintf(out, "  %10.0f  %10s  %10s  %10s  %10s\n", ps_json_num(row, "bytes"), a, b, c, d);
+        fprintf(out, "  %10.0f  %10s  %10s  %10s  %10s  %10s\n", ps_json_num(row, "bytes"), a, b, e, c, d);
     }
     if (S > 0)
         fprintf(out, "  a rendezvous waits for its receiver in a call: %.2f, for its sender: %.2f (>= 0.5: it waits)\n",
@@ -1217,18 +1284,23 @@ void ps__loggops_html(const json_t *doc, FILE *out)
         ps_fmt_bytes(a, sizeof a, ps_json_num(lg, "burst"));
         ps_html_note(out, "Shaped link: a token bucket of %s, then %.4g MB/s.", a, ps_json_num(lg, "rate") / 1e6);
     }
-    ps_html_table_begin(out, 5, "bytes", "o_s", "o_r", "L", "gap");
+    ps_html_note(out, "o_r: the receive of a message that arrived while the receiver computed (its next call takes it "
+                 "in); o_r_in: of one its runtime took in during a call.");
+    ps_html_table_begin(out, 6, "bytes", "o_s", "o_r", "o_r_in", "L", "gap");
     size_t i;
     json_t *row;
     json_array_foreach(json_object_get(lg, "sizes"), i, row) {
+        char e[32];
         ps_fmt_time(a, sizeof a, ps_json_num(row, "o_s"));
         ps_fmt_time(b, sizeof b, ps_json_num(row, "o_r"));
+        ps_fmt_time(e, sizeof e, row_orin(row));
         ps_fmt_time(c, sizeof c, ps_json_num(row, "L"));
         ps_fmt_time(d, sizeof d, ps_json_num(row, "gap"));
         ps_html_row_begin(out);
         ps_html_cell(out, 1, "%.0f", ps_json_num(row, "bytes"));
         ps_html_cell(out, 1, "%s", a);
         ps_html_cell(out, 1, "%s", b);
+        ps_html_cell(out, 1, "%s", e);
         ps_html_cell(out, 1, "%s", c);
         ps_html_cell(out, 1, "%s", d);
         ps_html_row_end(out);

@@ -251,7 +251,7 @@ static int ini_key(parse_state *st, const char *section, const char *name, const
     return fail(st, "unknown section [%s] (expected machine, bsp, pingpong, pingpong_intra, loggops or meta)", section);
 }
 
-/* [loggops]: the scalars, and rows "bytes = o_s o_r L gap" (ascending). */
+/* [loggops]: the scalars, and rows "bytes = o_s o_r L gap [o_r_in]" (ascending). */
 static int loggops_key(parse_state *st, const char *name, const char *value)
 {
     ps_loggops *g = &st->m->lg;
@@ -278,29 +278,31 @@ static int loggops_key(parse_state *st, const char *name, const char *value)
     if (!integer(st, "a row's message size", name, &whole)) return 0;
     if (g->n >= PS_LOGGOPS_MAX) return fail(st, "more than %d LogGOPS sizes", PS_LOGGOPS_MAX);
     if (g->n > 0 && bytes <= g->bytes[g->n - 1]) return fail(st, "%s: message sizes must be in ascending order", name);
-    double v[4];
+    /* o_s o_r L gap, and o_r_in where the probe measured it (absent: o_r) */
+    double v[5];
     const char *p = value;
-    for (int k = 0; k < 4; k++) {
+    static const char *const cols[5] = {"o_s", "o_r", "L", "gap", "o_r_in"};
+    static const char *const want = "expected 'o_s o_r L gap' or 'o_s o_r L gap o_r_in' (seconds)";
+    int k = 0;
+    for (;; k++) {
         char tok[64];
         while (*p == ' ' || *p == '\t') p++;
         size_t len = strcspn(p, " \t");
-        if (len == 0 || len >= sizeof tok)
-            return fail(st, "%s: expected four numbers 'o_s o_r L gap' (seconds), got '%s'", name, value);
+        if (len == 0 && k >= 4) break;
+        if (len == 0 || len >= sizeof tok || k == 5) return fail(st, "%s: %s, got '%s'", name, want, value);
         memcpy(tok, p, len);
         tok[len] = '\0';
         p += len;
-        static const char *const cols[4] = {"o_s", "o_r", "L", "gap"};
         char what[96];
         snprintf(what, sizeof what, "%s (%s)", name, cols[k]);
         if (!number(st, what, tok, 0, &v[k])) return 0;
     }
-    while (*p == ' ' || *p == '\t') p++;
-    if (*p) return fail(st, "%s: expected four numbers 'o_s o_r L gap' (seconds), got '%s'", name, value);
     g->bytes[g->n] = bytes;
     g->os[g->n] = v[0];
     g->orr[g->n] = v[1];
     g->L[g->n] = v[2];
     g->gap[g->n] = v[3];
+    g->orin[g->n] = k == 5 ? v[4] : v[1];
     g->n++;
     return 1;
 }
@@ -441,7 +443,7 @@ static int parse_ini(const char *text, parse_state *st, char *err, size_t errlen
         return -1;
     }
     if (st->loggops_line && st->m->lg.n == 0) {
-        ps_seterr(err, errlen, "%s:%d: [loggops] has no size rows ('bytes = o_s o_r L gap')", st->path,
+        ps_seterr(err, errlen, "%s:%d: [loggops] has no size rows ('bytes = o_s o_r L gap [o_r_in]')", st->path,
                   st->loggops_line);
         return -1;
     }
@@ -721,14 +723,16 @@ static int machine_file(FILE *f, void *ctx)
                   "# (network = bus)\n", f);
             put_num(f, "also_bus", 1);
         }
-        fputs("# bytes = o_s o_r L gap (seconds): sender's CPU, receiver's CPU, latency, least time between\n"
-              "# two messages from one rank; linear between rows (o + O n per range), never across S or S_ack\n", f);
+        fputs("# bytes = o_s o_r L gap o_r_in (seconds): sender's CPU, receiver's CPU for a message that\n"
+              "# arrived while it computed (its next call takes it in), latency, least time between two\n"
+              "# messages from one rank, receiver's CPU for one its runtime took in while it was in a call;\n"
+              "# linear between rows (o + O n per range), never across S or S_ack\n", f);
         for (int i = 0; i < g->n; i++) {
-            char key[40], v[4][40];
-            const double x[4] = {g->os[i], g->orr[i], g->L[i], g->gap[i]};
+            char key[40], v[5][40];
+            const double x[5] = {g->os[i], g->orr[i], g->L[i], g->gap[i], g->orin[i]};
             snprintf(key, sizeof key, "%.17g", g->bytes[i]);
-            for (int k = 0; k < 4; k++) shortest(v[k], sizeof v[k], x[k]);
-            fprintf(f, "%s = %s %s %s %s\n", key, v[0], v[1], v[2], v[3]);
+            for (int k = 0; k < 5; k++) shortest(v[k], sizeof v[k], x[k]);
+            fprintf(f, "%s = %s %s %s %s %s\n", key, v[0], v[1], v[2], v[3], v[4]);
         }
     }
     fputs("\n[meta]\n", f);
@@ -837,6 +841,7 @@ void ps_loggops_at(const ps_loggops *g, double bytes, ps_loggops_cost *c)
     }
     c->os = lin(g->bytes, g->os, a, b, bytes);
     c->orr = lin(g->bytes, g->orr, a, b, bytes);
+    c->orin = lin(g->bytes, g->orin, a, b, bytes);
     c->L = lin(g->bytes, g->L, a, b, bytes);
     c->gap = lin(g->bytes, g->gap, a, b, bytes);
     c->rendezvous = rndv;

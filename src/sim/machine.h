@@ -11,7 +11,7 @@
  *   [pingpong] one line per size: "bytes = seconds" (half round trip), ascending
  *   [loggops]  the LogGOPS model probe measures with the runtime's own calls:
  *              S, S_ack, o_post, o_done, contention, progress_send, progress_recv,
- *              rate, burst, and one line per size "bytes = o_s o_r L gap"
+ *              rate, burst, and one line per size "bytes = o_s o_r L gap [o_r_in]"
  *   [pingpong_intra] the same within a node, when [pingpong] is between nodes
  *   [meta]     the machine meta of results (docs/OUTPUTS.md): host, os, cpu,
  *              sockets, cores, pus, memory_bytes, cache_L1d .. cache_L4, mpi,
@@ -36,7 +36,12 @@
  * included (docs/PROBE.md "LogGOPS").  Row i gives, for a message of bytes[i]:
  *   os    the sender's CPU time in the send call (o_s + n O_s),
  *   orr   the receiver's CPU time completing the receive once the message has
- *         arrived (o_r + n O_r); above S it includes fetching the data,
+ *         arrived while it was outside the runtime (o_r + n O_r): the next
+ *         call takes it in (over TCP: reads it from the socket); above S it
+ *         includes fetching the data,
+ *   orin  the same for a message that arrived while the receiver was inside
+ *         a call, whose runtime took it in then (that part of the cost lies
+ *         in L, as in a ping-pong); equal to orr where not measured,
  *   L     from the end of the send call to the message (above S: its
  *         request to send) being at the receiver,
  *   gap   the least time between two messages leaving one rank (g + n G).
@@ -46,6 +51,7 @@ typedef struct ps_loggops {
     int    n;                          /* rows; 0 = no LogGOPS model (the seed's model applies) */
     double bytes[PS_LOGGOPS_MAX];      /* ascending */
     double os[PS_LOGGOPS_MAX], orr[PS_LOGGOPS_MAX], L[PS_LOGGOPS_MAX], gap[PS_LOGGOPS_MAX];
+    double orin[PS_LOGGOPS_MAX];
     double S;                          /* largest message sent eagerly (without its receive); 0 = no
                                           protocol switch found: every message eager */
     double S_ack;                      /* > 0: measured: above S up to this a send waits for its receiver's
@@ -69,7 +75,7 @@ typedef struct ps_loggops {
 
 /* One message's LogGOPS costs (seconds) at a size. */
 typedef struct ps_loggops_cost {
-    double os, orr, L, gap;
+    double os, orr, orin, L, gap;
     int    rendezvous;                 /* bytes > S (and S > 0) */
 } ps_loggops_cost;
 

@@ -66,6 +66,8 @@ enum { ST_RUN = 0, ST_BLK_MSG, ST_BLK_ALL, ST_BLK_ONE, ST_DONE };
                                eagerly, the send completes once the receiver's runtime took them */
 #define M_REF      0x1000
 #define M_REFS     0x3000
+#define M_COLD     0x8000   /* LogGOPS: an eager message that arrived while its receiver was outside
+                               the runtime: its next call takes it in, at o_r instead of o_r_in */
 
 typedef struct msg {
     int32_t  src, dst, tag;
@@ -123,6 +125,7 @@ typedef struct lgrank {
     uint32_t *stall, nstall, capstall; /* rendezvous and acknowledgements waiting for this rank to enter the
                                           runtime */
     uint32_t *fq, fqh, nfq, capfq; /* rendezvous ready while it fetched another: a queue from fq[fqh] */
+    uint32_t *cold, ncold, capcold; /* eager messages that arrived while it computed (M_COLD) */
 } lgrank;
 
 /* A channel: its first record (NIL: empty slot) and the hash of its key. */
@@ -162,6 +165,7 @@ typedef struct sim {
     ps_loggops        lgc;      /* the model's, with --eager applied */
     lgrank           *lgr;
     int               rp, sp;   /* a rendezvous waits for the receiver / the sender to be in the runtime */
+    int               cold;     /* some row's o_r_in is below its o_r: where a message arrives matters */
     int               intra;    /* messages within a node have costs of their own ([pingpong_intra]) */
     double            lfin;     /* latency of a completion notice (rendezvous, acknowledgement) */
     double            bus_free, btok, btok_t;
@@ -257,6 +261,7 @@ static void sim_free(sim *S)
         for (int i = 0; i < S->P; i++) {
             free(S->lgr[i].stall);
             free(S->lgr[i].fq);
+            free(S->lgr[i].cold);
         }
     free(S->lgr);
     free(S->cp_end);
@@ -870,17 +875,19 @@ static inline int same_node(const sim *S, int a, int b) { return a % S->nodes ==
  * between two ranks of one node uses no link (no gap, no token bucket, no
  * star link) and its costs are the table's scaled by f, so that one message
  * takes the half round trip measured within the node:
- *   f (o_s + L + o_r) + o_post = pingpong_intra(n),  0 <= f <= 1.
+ *   f (o_s + L + o_r_in) + o_post = pingpong_intra(n),  0 <= f <= 1
+ * (in a ping-pong the receiver is in its call when the message arrives).
  * Returns f (1: between nodes, or nothing is known within a node). */
 static double lg_msg_cost(const sim *S, int src, int dst, double bytes, ps_loggops_cost *c)
 {
     ps_loggops_at(S->lg, bytes, c);
     if (!S->intra || !same_node(S, src, dst)) return 1;
-    double sum = c->os + c->L + c->orr, f = 1;
+    double sum = c->os + c->L + c->orin, f = 1;
     if (sum > 0) f = (ps_machine_msg_time_intra(S->m, bytes) - S->lg->o_post) / sum;
     f = f < 0 ? 0 : f > 1 ? 1 : f;
     c->os *= f;
     c->orr *= f;
+    c->orin *= f;
     c->L *= f;
     c->gap = 0;
     return f;
@@ -1077,12 +1084,17 @@ static void lg_try_ack(sim *S, uint32_t mi, double t)
     m->flags |= M_DATA;   /* taken in: acknowledged once */
     ps_loggops_cost c;
     lg_msg_cost(S, m->src, m->dst, (double)m->bytes, &c);
-    if (ps_eventq_push_lane(&S->q, LANE_FIN, t + c.orr * S->r->stretch + S->lfin, mi, EV_FIN)) S->oom = 1;
+    double take = m->flags & M_COLD ? c.orr : c.orin;
+    if (ps_eventq_push_lane(&S->q, LANE_FIN, t + take * S->r->stretch + S->lfin, mi, EV_FIN)) S->oom = 1;
 }
 
 /* rank enters the runtime (blocks in a call): the rendezvous and the
- * acknowledgements waiting for it go on */
-static void lg_enter(sim *S, int rank, double t)
+ * acknowledgements waiting for it go on, and it takes in the eager messages
+ * that arrived while it computed.  Returns what that costs it (seconds): the
+ * call spends it first, as the runtime reads them before anything else
+ * (over TCP from the socket: o_r, where one taken in while the receiver was
+ * in a call costs o_r_in at its completion; docs/PREDICT.md). */
+static double lg_enter(sim *S, int rank, double t)
 {
     lgrank *Q = &S->lgr[rank];
     Q->inrt = 1;
@@ -1095,6 +1107,28 @@ static void lg_enter(sim *S, int rank, double t)
         if (S->pool[mi].flags & M_ACKED) lg_try_ack(S, mi, t);
         else lg_try_data(S, mi, t);
     }
+    double debt = 0;
+    for (uint32_t i = 0; i < Q->ncold; i++) {
+        msg *m = &S->pool[Q->cold[i]];
+        ps_loggops_cost c;
+        double f = lg_msg_cost(S, m->src, m->dst, (double)m->bytes, &c);
+        double more = (c.orr - c.orin) * S->r->stretch, base = f * (S->lg->orr[0] - S->lg->orin[0]) * S->r->stretch;
+        if (more > 0) debt += lg_copy(S, rank, t + debt, more, base > 0 ? base : 0);
+        m->flags &= (uint16_t)~M_COLD;
+    }
+    Q->ncold = 0;
+    return debt;
+}
+
+/* An eager message reached rank at t: outside the runtime, it waits there
+ * for the rank's next call to take it in. */
+static void lg_arrive(sim *S, uint32_t mi)
+{
+    msg *m = &S->pool[mi];
+    lgrank *Q = &S->lgr[m->dst];
+    if (Q->inrt) return;
+    m->flags |= M_COLD;
+    u32_push(S, &Q->cold, &Q->ncold, &Q->capcold, mi);
 }
 
 /* Completes the blocked rank's requests in order from time t while they are
@@ -1106,6 +1140,7 @@ static int lg_walk(sim *S, int rank, double *tp)
     lgrank *Q = &S->lgr[rank];
     ps_sim_rank *a = &S->r->rank[rank];
     double t = *tp;
+    if (Q->busy) return 0;   /* taking in what arrived while it computed (lg_block) */
     for (;;) {
         uint32_t mi;
         int is_send;
@@ -1132,9 +1167,10 @@ static int lg_walk(sim *S, int rank, double *tp)
         /* the cost of completing it */
         double cost = 0;
         if (!is_send && !rndv) {
+            /* taken in already: at arrival, or by this call's start (lg_enter) */
             ps_loggops_cost c;
             double f = lg_msg_cost(S, m->src, m->dst, (double)m->bytes, &c);
-            cost = lg_copy(S, rank, t, c.orr * S->r->stretch, f * S->lg->orr[0] * S->r->stretch);
+            cost = lg_copy(S, rank, t, c.orin * S->r->stretch, f * S->lg->orin[0] * S->r->stretch);
         } else if (is_send && slot != NIL) {
             /* (a rendezvous receive's orr was its data phase) */
             cost = S->lg->o_done * S->r->stretch;
@@ -1190,15 +1226,22 @@ static void lg_poke(sim *S, int rank, double t)
     if (lg_walk(S, rank, &t)) exec(S, rank, t);
 }
 
-/* rank blocks in a call at t (WAIT, WAITONE, BSEND, BRECV) */
+/* rank blocks in a call at t (WAIT, WAITONE, BSEND, BRECV); what arrived
+ * while it computed is taken in first (a wake ends that) */
 static void lg_block(sim *S, int rank, double t, int state)
 {
     rstate *R = &S->rk[rank];
+    lgrank *Q = &S->lgr[rank];
     R->state = (uint8_t)state;
     R->blk_t0 = t;
-    S->lgr[rank].step_t0 = state == ST_BLK_MSG ? R->op_t0 : t;
-    S->lgr[rank].walk = R->head;
-    lg_enter(S, rank, t);
+    Q->step_t0 = state == ST_BLK_MSG ? R->op_t0 : t;
+    Q->walk = R->head;
+    double debt = lg_enter(S, rank, t);
+    if (debt > 0) {
+        S->r->rank[rank].comm += debt;
+        Q->busy = 1;
+        schedule_step(S, rank, t + debt, PH_WAKE);
+    }
 }
 
 /* A send or receive's message: posted on its channel, its side's fields
@@ -1305,6 +1348,7 @@ static void lg_event(sim *S, uint32_t mi, uint32_t kind, double t)
         if (m->flags & M_RNDV) {
             lg_try_data(S, mi, t);
         } else {
+            if (S->cold) lg_arrive(S, mi);
             if (m->flags & M_ACKED) lg_try_ack(S, mi, t);
             if (m->flags & M_RPOSTED) lg_poke(S, m->dst, t);
         }
@@ -1391,7 +1435,7 @@ static void exec(sim *S, int rank, double t)
             R->state = ST_DONE;
             a->end = t;
             /* (LogGOPS) the rank ends in the runtime: what waits for its progress goes on */
-            if (S->lg) lg_enter(S, rank, t);
+            if (S->lg) (void)lg_enter(S, rank, t);
             return;
         }
         ps_insn in;
@@ -1640,6 +1684,8 @@ int ps_simulate(const ps_streams *s, const ps_machine *m, const ps_sim_opts *o, 
         if (S.lgc.contention < 1) S.lgc.contention = 1;
         S.lg = &S.lgc;
         S.rp = S.lgc.progress_recv >= 0.5;
+        for (int i = 0; i < S.lgc.n; i++)
+            if (S.lgc.orin[i] < S.lgc.orr[i]) S.cold = 1;
         S.sp = S.lgc.progress_send >= 0.5;
         S.lfin = S.lgc.L[0];
         S.intra = S.nodes > 1 && m->npp_intra >= 2;

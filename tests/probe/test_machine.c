@@ -142,7 +142,8 @@ TEST_IMPL(machine_save_load)
         g->n = 4;
         double lb[] = {1, 4040, 4041, 1048576}, os[] = {9e-8, 1.3e-7, 1e-7, 1.01e-7};
         double orr[] = {2.26e-7, 7.17e-7, 2.981e-6, 5.1257e-5}, lat[] = {1.1584e-7, 1.16e-7, 6.2e-7, 2.1e-5};
-        double gap[] = {1.92e-7, 5.7e-7, 2.6e-6, 4.8e-5};
+        double gap[] = {1.92e-7, 5.7e-7, 2.6e-6, 4.8e-5}, orin[] = {4.1e-8, 6e-8, 2.981e-6, 5.1257e-5};
+        memcpy(g->orin, orin, sizeof orin);
         memcpy(g->bytes, lb, sizeof lb);
         memcpy(g->os, os, sizeof os);
         memcpy(g->orr, orr, sizeof orr);
@@ -160,7 +161,8 @@ TEST_IMPL(machine_save_load)
         load_ok(rt, &n);
         CHECK(memcmp(&m, &n, sizeof m) == 0);
         char *text = ps_read_file(rt, NULL, err, sizeof err);
-        CHECK(text && strstr(text, "\n[loggops]\n") && strstr(text, "\nS = 4040\n") && strstr(text, "\n4041 = 1e-07 2.981e-06 6.2e-07 2.6e-06\n"));
+        CHECK(text && strstr(text, "\n[loggops]\n") && strstr(text, "\nS = 4040\n") && strstr(text, "\n4041 = 1e-07 2.981e-06 6.2e-07 2.6e-06 2.981e-06\n") &&
+              strstr(text, "\n1 = 9e-08 2.26e-07 1.1584e-07 1.92e-07 4.1e-08\n"));
         CHECK(text && !strstr(text, "nobus_contention"), "no other network's contention unless there is one");
         free(text);
         /* a bus the probe was not sure of: the other network's contention, read back */
@@ -280,12 +282,16 @@ TEST_IMPL(machine_bad_files)
     txt = ps_xasprintf("%s[pingpong]\nbig = 1e-6\n", good);
     load_bad("ppkey.ini", txt, ":7: 'big': expected a message size in bytes, or t0, r_inf, n_half");
     free(txt);
-    /* [loggops]: rows of four numbers, ascending; scalars in range */
+    /* [loggops]: rows of four or five numbers, ascending; scalars in range */
     txt = ps_xasprintf("%s[loggops]\nS = 100\n1 = 1e-7 2e-7 3e-7\n", good);
-    load_bad("lg1.ini", txt, ":8: 1: expected four numbers 'o_s o_r L gap' (seconds), got '1e-7 2e-7 3e-7'");
+    load_bad("lg1.ini", txt, ":8: 1: expected 'o_s o_r L gap' or 'o_s o_r L gap o_r_in' (seconds), got '1e-7 2e-7 3e-7'");
     free(txt);
-    txt = ps_xasprintf("%s[loggops]\n1 = 1e-7 2e-7 3e-7 4e-7 5\n", good);
-    load_bad("lg2.ini", txt, ":7: 1: expected four numbers 'o_s o_r L gap' (seconds), got '1e-7 2e-7 3e-7 4e-7 5'");
+    txt = ps_xasprintf("%s[loggops]\n1 = 1e-7 2e-7 3e-7 4e-7 5e-8 6\n", good);
+    load_bad("lg2.ini", txt,
+             ":7: 1: expected 'o_s o_r L gap' or 'o_s o_r L gap o_r_in' (seconds), got '1e-7 2e-7 3e-7 4e-7 5e-8 6'");
+    free(txt);
+    txt = ps_xasprintf("%s[loggops]\n1 = 1e-7 2e-7 3e-7 4e-7 -5e-8\n", good);
+    load_bad("lg2b.ini", txt, ":7: 1 (o_r_in): must be >= 0 (got -5e-8)");
     free(txt);
     txt = ps_xasprintf("%s[loggops]\n1 = 1e-7 -2e-7 3e-7 4e-7\n", good);
     load_bad("lg3.ini", txt, ":7: 1 (o_r): must be >= 0 (got -2e-7)");
@@ -300,7 +306,7 @@ TEST_IMPL(machine_bad_files)
     load_bad("lg6.ini", txt, ":7: progress_recv: must be between 0 and 1 (got 2)");
     free(txt);
     txt = ps_xasprintf("%s[loggops]\nS = 100\n", good);
-    load_bad("lg7.ini", txt, ":6: [loggops] has no size rows ('bytes = o_s o_r L gap')");
+    load_bad("lg7.ini", txt, ":6: [loggops] has no size rows ('bytes = o_s o_r L gap [o_r_in]')");
     free(txt);
     txt = ps_xasprintf("%s[loggops]\nlatency = 1\n", good);
     load_bad("lg8.ini", txt, ":7: 'latency': expected a message size in bytes, or S, o_post, o_done, contention, "
@@ -399,6 +405,13 @@ TEST_IMPL(machine_loggops_rows_note)
     t = ps_xasprintf("%s[loggops]\nS = 0\n%s", good, rows_far);
     CHECK(ps_machine_parse(t, "eager.ini", &m, err, sizeof err) == 0, "%s", err);
     CHECK(m.lg_rows_note[0] == '\0', "%s", m.lg_rows_note);
+    free(t);
+    /* a row without o_r_in (a file written before the probe measured it, or by hand) means what it
+     * meant: a message costs its receiver o_r however it arrived */
+    t = ps_xasprintf("%s[loggops]\nS = 0\n1 = 1e-7 2e-7 3e-7 4e-7\n64 = 1e-7 3e-7 3e-7 4e-7 5e-8\n", good);
+    CHECK(ps_machine_parse(t, "orin.ini", &m, err, sizeof err) == 0, "%s", err);
+    CHECK(m.lg.orin[0] == 2e-7 && m.lg.orr[1] == 3e-7 && m.lg.orin[1] == 5e-8, "%g %g %g", m.lg.orin[0], m.lg.orr[1],
+          m.lg.orin[1]);
     free(t);
 }
 

@@ -4,7 +4,8 @@
  * a rendezvous that waits for its receiver to enter the runtime (or not), a
  * token bucket passing a burst at line speed and then the sustained rate (on
  * a bus and on a star, whose ways in have buckets too; what the runtime's
- * warm-up leaves of a bucket at the timed interval's start), two ranks copying at
+ * warm-up leaves of a bucket at the timed interval's start), a message taken in
+ * while its receiver computed or while it was in a call, two ranks copying at
  * once, and the probe's bucket estimate from a series (8 KiB and 1 KiB
  * chunks, a series that stalls, checked against a stream's rate).
  */
@@ -132,6 +133,54 @@ TEST_IMPL(loggops_one_message)
     /* blocking: BSEND costs o_s only (buffered), BRECEIVE o_post + wait + o_r */
     NEAR(run(&m, "ranks 2\nrank 0\n BSEND 1 1\nrank 1\n BRECEIVE 0 1\n", &r), 6 * US);
     NEAR(r.rank[0].end, 1 * US);
+    ps_sim_result_free(&r);
+}
+
+/* Where a message arrives: eager messages cost their receiver o_r when they
+ * arrived while it computed (its next call takes them in: over TCP a read from
+ * the socket), o_r_in when it was in a call then.  The model: o_r 12 us, o_r_in
+ * 2 us at 1 B (S = 1000, else as above).
+ *   - The receiver waits in its call when the message arrives at 1 + 3 = 4:
+ *     it ends at 4 + 2 = 6.
+ *   - It computes 0.1..10.1 and the message arrives meanwhile: its WAIT at
+ *     10.1 takes it in (10 us more than o_r_in) and completes it: 22.1.
+ *   - B arrives at 4 while it computes (0.2..10.2), A at 25 (sent after 20 us
+ *     of computation).  Waiting for A from 10.2, its call takes B in first
+ *     (until 20.2), A when it arrives (25 + 2 = 27), and B's own wait then
+ *     costs o_r_in: 29.  (Charged at B's completion it would be 39; one o_r for
+ *     every message, as before o_r_in was measured, 49.) */
+TEST_IMPL(loggops_taken_in)
+{
+    const char *fmt =
+        "[machine]\nsend_latency = 1e-6\nrecv_latency = 1e-6\nword_time = 8e-9\nflop_time = 1e-9\n"
+        "[loggops]\nS = 1000\no_post = 0.1e-6\no_done = 0.05e-6\ncontention = 1\n"
+        "1 = 1e-6 12e-6 3e-6 0.5e-6%s\n1000 = 2e-6 14e-6 3e-6 1.5e-6%s\n1001 = 1e-6 10e-6 4e-6 1e-6\n";
+    char text[1024], err[512];
+    snprintf(text, sizeof text, fmt, " 2e-6", " 4e-6");
+    ps_machine m;
+    CHECK(ps_machine_parse(text, "model.ini", &m, err, sizeof err) == 0, "%s", err);
+    ps_sim_result r;
+    NEAR(run(&m, "ranks 2\nrank 0\n SEND 1 1\n WAIT\nrank 1\n RECEIVE 0 1\n WAIT\n", &r), 6 * US);
+    ps_sim_result_free(&r);
+    NEAR(run(&m, "ranks 2\nrank 0\n SEND 1 1\n WAIT\nrank 1\n RECEIVE 0 1\n WORK 10000\n WAIT\n", &r), 22.1 * US);
+    NEAR(r.rank[1].end, 22.1 * US);
+    ps_sim_result_free(&r);
+    const char *two = "ranks 2\nrank 0\n SEND 1 1 tag 1\n WORK 20000\n SEND 1 1 tag 2\n WAIT\n"
+                      "rank 1\n RECEIVE 0 1 tag 1\n RECEIVE 0 1 tag 2\n WORK 10000\n WAITONE 0\n WAITONE 1\n";
+    NEAR(run(&m, two, &r), 29 * US);
+    NEAR(r.rank[0].end, 22.1 * US);
+    /* the trace: A's wait spans its call, B's taking in included (10.2..27), B's 27..29 */
+    const ps_rank_trace *t1 = &r.trace->rank[1];
+    CHECK(t1->n == 5, "%zu events", (size_t)t1->n);
+    NEAR(t1->ev[3].t0, 10.2 * US);
+    NEAR(t1->ev[3].t1, 27 * US);
+    NEAR(t1->ev[4].t0, 27 * US);
+    NEAR(t1->ev[4].t1, 29 * US);
+    ps_sim_result_free(&r);
+    /* rows without o_r_in: every message costs o_r however it arrived */
+    snprintf(text, sizeof text, fmt, "", "");
+    CHECK(ps_machine_parse(text, "model.ini", &m, err, sizeof err) == 0, "%s", err);
+    NEAR(run(&m, two, &r), 49 * US);
     ps_sim_result_free(&r);
 }
 
