@@ -930,13 +930,19 @@ static double lg_tokens(const sim *S, const double *tok, const double *tt, doubl
  * star); on a shaped star each way has a bucket (tbf on both ends of a
  * link): the message waits for the tokens of both, so one that finds its
  * link idle passes at line speed, and then holds the way in for gap(n),
- * as the way out; else the sender's. */
+ * as the way out; else the sender's (on a shaped bus too: its bucket is the
+ * shared part). */
 static double lg_inject(sim *S, int src, int dst, double n, double t, double gap)
 {
     int star = S->star && !same_node(S, src, dst);
     lgrank *Q = &S->lgr[S->star ? src % S->nodes : src];
     lgrank *I = star ? &S->lgr[dst % S->nodes] : NULL;
-    double *fr = S->bus ? &S->bus_free : &Q->link_free;
+    /* on a shaped bus the one bucket is what the ranks share; the gap, which the
+     * probe measured at line speed, is each sender's own (under slownet 16 B
+     * took 12 us a message, its sender's calls, while the wire at line speed
+     * takes none of it: held on the bus, two ranks' messages waited 12 us for
+     * each other) */
+    double *fr = S->bus && !(S->lg->rate > 0) ? &S->bus_free : &Q->link_free;
     double st = t > *fr ? t : *fr, delay = 0;
     if (star && S->link_in[dst % S->nodes] > st) st = S->link_in[dst % S->nodes];
     if (S->lg->rate > 0) {

@@ -270,6 +270,18 @@ TEST_IMPL(loggops_token_bucket)
     NEAR(run_full(&m, "ranks 2\nrank 0\n SEND 1 8000\n SEND 1 8000\n WORK 30000000\n SEND 1 8000\n WAIT\n"
                  "rank 1\n RECEIVE 0 8000\n RECEIVE 0 8000\n RECEIVE 0 8000\n WAIT\n", &r), 30e-3);
     ps_sim_result_free(&r);
+    /* on a shaped bus the bucket is shared, the gap is each sender's: two ranks sending 1 byte to
+     * each other at once (o_s 1, L 3, o_r 2 us, gap 10 us) are not held up by each other's gap: both
+     * messages leave at 1 and are there at 4, each rank ends at 4 + 2 = 6 (16 with the gap held on
+     * the bus) */
+    CHECK(ps_machine_parse("[machine]\nsend_latency = 0\nrecv_latency = 0\nword_time = 0\nflop_time = 1e-9\n"
+                           "network = bus\n[loggops]\nS = 0\no_post = 0.1e-6\no_done = 0.05e-6\nrate = 1e6\n"
+                           "burst = 10000\n1 = 1e-6 2e-6 3e-6 10e-6\n1000000 = 1e-6 2e-6 3e-6 10e-6\n",
+                           "gap.ini", &m, err, sizeof err) == 0, "%s", err);
+    NEAR(run_full(&m, "ranks 2\nrank 0\n SEND 1 1\n RECEIVE 1 1\n WAIT\nrank 1\n SEND 0 1\n RECEIVE 0 1\n WAIT\n", &r),
+         6e-6);
+    ps_sim_result_free(&r);
+    CHECK(ps_machine_parse(text, "bucket.ini", &m, err, sizeof err) == 0);
     /* both directions share the bus's bucket: 8000 each way at once: 6 ms */
     NEAR(run_full(&m, "ranks 2\nrank 0\n SEND 1 8000\n RECEIVE 1 8000\n WAIT\nrank 1\n SEND 0 8000\n RECEIVE 0 8000\n WAIT\n",
              &r), 6e-3);
