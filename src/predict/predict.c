@@ -130,7 +130,13 @@ static json_t *model_json(const predict_ctx *c, const ps_sim_opts *so, double st
      * erratically over TCP: 100 Mbit/s, one probe: o_r 8.4, 0.2 and 4.3 us at 1, 16 and 128 bytes,
      * and their sum at 8 bytes read 11.4 us where the table said 7.2 and runs 6.9).  In a ping-pong
      * the receiver is in its call when the message arrives: o_r_in. */
-    if (m->lg.n > 0 && m->lg.rate > 0) {
+    if (m->lg.half_8B > 0) {
+        /* taken with the LogGOPS rows that price the messages, by the calls the runs' clock
+         * synchronisation makes: the rows' own state (the probe's table can be in another) */
+        json_object_set_new(j, "half_round_trip_8B_s", json_real(m->lg.half_8B));
+        json_object_set_new(j, "half_round_trip_8B_from",
+                            json_string("plain MPI, measured with the LogGOPS rows (their machine state)"));
+    } else if (m->lg.n > 0 && m->lg.rate > 0) {
         ps_loggops_cost k;
         ps_loggops_at(&m->lg, sizeof(double), &k);
         double lg = k.os + k.L + k.orin, pp = m->npp >= 2 ? ps_machine_msg_time(m, sizeof(double)) : INFINITY;

@@ -256,9 +256,10 @@ static int loggops_key(parse_state *st, const char *name, const char *value)
 {
     ps_loggops *g = &st->m->lg;
     static const char *const keys[] = {"S", "o_post", "o_done", "contention", "progress_send", "progress_recv",
-                                       "rate", "burst", "nobus_contention", "also_bus", "S_ack"};
+                                       "rate", "burst", "nobus_contention", "also_bus", "S_ack",
+                                       "half_round_trip_8B"};
     double *dst[] = {&g->S, &g->o_post, &g->o_done, &g->contention, &g->progress_send, &g->progress_recv,
-                     &g->rate, &g->burst, &g->nobus_contention, &g->also_bus, &g->S_ack};
+                     &g->rate, &g->burst, &g->nobus_contention, &g->also_bus, &g->S_ack, &g->half_8B};
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
         if (strcmp(name, keys[i]) == 0) {
             if (!number(st, name, value, 0, dst[i])) return 0;
@@ -273,7 +274,7 @@ static int loggops_key(parse_state *st, const char *name, const char *value)
     double bytes;
     if (ps_parse_double(name, &bytes) != 0 || bytes < 0)
         return fail(st, "'%s': expected a message size in bytes, or S, o_post, o_done, contention, progress_send, "
-                    "progress_recv, rate, burst, nobus_contention, also_bus, S_ack", name);
+                    "progress_recv, rate, burst, nobus_contention, also_bus, S_ack, half_round_trip_8B", name);
     long long whole;
     if (!integer(st, "a row's message size", name, &whole)) return 0;
     if (g->n >= PS_LOGGOPS_MAX) return fail(st, "more than %d LogGOPS sizes", PS_LOGGOPS_MAX);
@@ -713,6 +714,11 @@ static int machine_file(FILE *f, void *ctx)
         put_num(f, "progress_recv", g->progress_recv);
         put_num(f, "rate", g->rate);
         put_num(f, "burst", g->burst);
+        if (g->half_8B > 0) {
+            fputs("# half round trip of one double by plain MPI calls, measured with the rows below (their\n"
+                  "# machine state; predict --compare sets a run's own beside it)\n", f);
+            put_num(f, "half_round_trip_8B", g->half_8B);
+        }
         if (g->nobus_contention >= 1) {
             fputs("# the exchange was not clearly serial: predict also gives the time with the ranks' copies side\n"
                   "# by side at this contention (network = nobus)\n", f);

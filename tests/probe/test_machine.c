@@ -157,11 +157,12 @@ TEST_IMPL(machine_save_load)
         g->progress_recv = 1;
         g->rate = 1.25e6;
         g->burst = 65536;
+        g->half_8B = 2.4499e-7;
         CHECK(ps_machine_save(rt, &m, err, sizeof err) == 0);
         load_ok(rt, &n);
         CHECK(memcmp(&m, &n, sizeof m) == 0);
         char *text = ps_read_file(rt, NULL, err, sizeof err);
-        CHECK(text && strstr(text, "\n[loggops]\n") && strstr(text, "\nS = 4040\n") && strstr(text, "\n4041 = 1e-07 2.981e-06 6.2e-07 2.6e-06 2.981e-06\n") &&
+        CHECK(text && strstr(text, "\n[loggops]\n") && strstr(text, "\nS = 4040\n") && strstr(text, "\nhalf_round_trip_8B = 2.4499e-07\n") && strstr(text, "\n4041 = 1e-07 2.981e-06 6.2e-07 2.6e-06 2.981e-06\n") &&
               strstr(text, "\n1 = 9e-08 2.26e-07 1.1584e-07 1.92e-07 4.1e-08\n"));
         CHECK(text && !strstr(text, "nobus_contention"), "no other network's contention unless there is one");
         free(text);
@@ -310,7 +311,7 @@ TEST_IMPL(machine_bad_files)
     free(txt);
     txt = ps_xasprintf("%s[loggops]\nlatency = 1\n", good);
     load_bad("lg8.ini", txt, ":7: 'latency': expected a message size in bytes, or S, o_post, o_done, contention, "
-             "progress_send, progress_recv, rate, burst, nobus_contention, also_bus, S_ack");
+             "progress_send, progress_recv, rate, burst, nobus_contention, also_bus, S_ack, half_round_trip_8B");
     free(txt);
     txt = ps_xasprintf("%s[loggops]\nnobus_contention = 0.9\n1 = 1e-7 2e-7 3e-7 4e-7\n", good);
     load_bad("lg9.ini", txt, ":7: nobus_contention: must be >= 1 (got 0.9)");

@@ -318,7 +318,7 @@ PY
 # --- the model's 8-byte half round trip, the one compare's latency check sets a run's against -----
 # on a shaped link the probe's table has its small sizes measured with the bucket full (1 byte: 10 us)
 # and drained (8 bytes: 80 us), while a run's clock synchronisation finds it full: the model's is
-# then o_s + L + o_r at 8 bytes, interpolated here between the 1- and 16-byte rows; without a
+# then o_s + L + o_r_in at 8 bytes (o_r_in: o_r in rows without it), interpolated here between the 1- and 16-byte rows; without a
 # bucket, the table's
 pp='[pingpong]\n1 = 1e-5\n8 = 8e-5\n16 = 8.6e-5\n'
 printf "[machine]\nsend_latency = 1e-5\nrecv_latency = 1e-5\nword_time = 6.4e-6\nflop_time = 1e-9\nnetwork = bus\n$pp[loggops]\nS = 0\no_post = 2e-7\no_done = 1e-7\nrate = 1.25e6\nburst = 64000\n1 = 4e-6 3e-7 7e-6 5e-6\n16 = 4.15e-6 4.5e-7 7.3e-6 5e-6\n" >"$T/bucket8.ini"
@@ -346,6 +346,16 @@ lg = sum(lo + (hi - lo) * f for lo, hi in ((5.4e-6, 5.5e-6), (0, 2.9e-6), (8.4e-
 table = 7.17e-6 + (7.18e-6 - 7.17e-6) * f
 assert lg > table and abs(m["half_round_trip_8B_s"] - table) < 1e-12, (m, lg, table)
 assert m["half_round_trip_8B_from"].startswith("ping-pong table (below"), m
+PY
+
+# a model whose probe took the 8-byte half round trip with its LogGOPS rows (plain MPI, as a run's
+# clock synchronisation): that one, bucket or not (the table can be in another state of the machine)
+sed 's/^burst = 64000$/burst = 64000\nhalf_round_trip_8B = 2.5e-6/' "$T/bucket8.ini" >"$T/raw8.ini"
+expect_status 0 "8-byte half round trip taken with the rows" "$PS" predict "$T/burst.txt" -m "$T/raw8.ini" -q -o "$T/hr.json"
+python3 - "$T/hr.json" <<'PY' || fail "the model's 8-byte half round trip taken with the LogGOPS rows"
+import json, sys
+m = json.load(open(sys.argv[1]))["machine"]
+assert m["half_round_trip_8B_s"] == 2.5e-6 and m["half_round_trip_8B_from"].startswith("plain MPI, measured with"), m
 PY
 
 # --- messages between S and the receive's protocol step, and a network in doubt: said, not hidden ----
