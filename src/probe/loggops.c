@@ -237,7 +237,7 @@ static double time_recv_in(int rank, int peer, long n)
  * taken with the rows, it tells which state the machine was in while they
  * were measured (on the 2-core test VM shared memory is in one of two states
  * for tens of seconds; a probe's ping-pong table and its LogGOPS rows can be
- * in different ones).  Both ranks return it. */
+ * in different ones).  Rank 0's figure (rank 1 measures it); 0 on rank 1. */
 static double raw_half_8B(int rank, int peer)
 {
     double x = 0, best = INFINITY;
@@ -256,8 +256,7 @@ static double raw_half_8B(int rank, int peer)
     }
     double h = best / 2;
     share_double(rank == 1 ? 0 : 1, peer, &h);   /* rank 1 measured: to rank 0 */
-    share_double(rank, peer, &h);
-    return h;
+    return rank == 0 ? h : 0;
 }
 
 /* A stream of k messages of n bytes, then a 1-byte answer: its time (rank 0). */
@@ -823,7 +822,7 @@ json_t *ps__loggops_measure(const ps_probe_budget *b)
          * (Over TCP the two differ most: 9-20 us against 0.1-0.5 us here, and
          * a message sent right after the sync was in one state or the other.) */
         int kr = lg_shaped ? (int)fmax(2, fmin(8, lg_burst / 2 / n)) : (int)fmax(2, fmin(8, part / (d + 4 * half)));
-        int eager = !lg_S || n <= (lg_S_ack > lg_S ? lg_S_ack : lg_S);
+        int eager = !lg_S || n <= lg_S_ack;   /* (S_ack is S where there is no acknowledged range) */
         t0 = ps_now();
         for (int r = 0;; r++) {
             for (int i = 0; i < kr; i++) {
