@@ -17,10 +17,11 @@
 #                   own model: on a machine whose link changes state within tens
 #                   of seconds (docs/BENCHMARKS.md) the model is then seconds old
 #   --retry-moved N a row measured with the machine in another state than the
-#                   model's (parscope compare's checks: the run's 8-byte half
-#                   round trip 1.5 times the model's or more, or 1/1.5 or less;
-#                   the calibration repeated after the runs 1.1 times its price
-#                   or more, or 1/1.1 or less) is taken again, up to N times
+#                   model's (parscope compare's checks, latency_check and
+#                   speed_check "differs": the run's 8-byte half round trip
+#                   beyond 1.5 times the model's either way, the calibration
+#                   repeated after the runs beyond 1.1 times its price) is taken
+#                   again, up to N times
 #                   (with --probe-each after a probe of its own).  Every attempt
 #                   is printed; the summary is given over the first attempts and
 #                   over the last: the choice rests on the machine's state as
@@ -137,6 +138,8 @@ busy = rows[0].get("measured_others_busy_pct")
 lc = (rows[0].get("latency_check") or {}).get("run_over_model")
 # the calibration run repeated after the measured runs over the one that priced them (compare's speed_check)
 sc = (rows[0].get("speed_check") or {}).get("after_over_before")
+# whether compare took either for another state of the machine than the model's
+moved = lambda k: "yes" if (rows[0].get(k) or {}).get("differs") else "no"
 # the model sent some messages between its S and the receive's protocol step (parscope compare's protocol_in_doubt)
 proto = "yes" if rows[0].get("protocol_in_doubt") else "no"
 # the model's network in doubt (an exchange neither clearly serial nor free): the other network's error (compare's network_in_doubt)
@@ -145,13 +148,12 @@ num = lambda v, f: f % v if isinstance(v, (int, float)) else "-"
 print("\t".join([sys.argv[3], sys.argv[4], "%.6g" % m, "%.6g" % p, "%.4f" % ((p - m) / m), sys.argv[5] + "-" + sys.argv[6],
                  num(100 * u if isinstance(u, (int, float)) else None, "%.1f%%"), num(busy, "%.0f"), num(lc, "%.2f"),
                  num(sc, "%.2f"), proto, num(nd.get("error_if_other"), "%.4f"), nd.get("other_network") or "-",
-                 sys.argv[7]]))
+                 sys.argv[7], moved("latency_check"), moved("speed_check")]))
 PY
   tail -1 "$work/table" | awk -F'\t' '{nb = $12 == "-" ? "" : sprintf("  (%s %+.1f%%)", $13, $12*100);
     printf "%-12s %-34s %10.4g ms %10.4g ms %+7.1f%% %8s %6s %6s  %s%s%s\n", $1, $2, $3*1e3, $4*1e3, $5*100, $7, $9, $10,
            $6, nb, ($14 > 1 ? "  (attempt " $14 ")" : "")}'
-  tail -1 "$work/table" | awk -F'\t' '{l = $9 == "-" ? 1 : $9; c = $10 == "-" ? 1 : $10;
-    exit (l >= 1.5 || l <= 1 / 1.5 || c >= 1.1 || c <= 1 / 1.1) ? 3 : 0}'
+  tail -1 "$work/table" | awk -F'\t' '{exit ($15 == "yes" || $16 == "yes") ? 3 : 0}'
 }
 for row in "${programs[@]}"; do
   IFS='|' read -r name cmd cal <<< "$row"
@@ -190,11 +192,11 @@ if loose: print("measured times not reproducible (best two > 5%% apart): %s" % "
 busy = ["%s (%s%%)" % (r[0], r[7]) for r in rows if len(r) > 7 and r[7] != "-" and float(r[7]) > 10]
 if busy: print("measured while other processes used over 10%% of the machine: %s" % ", ".join(busy))
 # the link in another state than the probe saw (the run's latency check 1.5 times the model's or more)
-other = ["%s (x%s)" % (r[0], r[8]) for r in rows if len(r) > 8 and r[8] != "-" and not 1 / 1.5 < float(r[8]) < 1.5]
+other = ["%s (x%s)" % (r[0], r[8]) for r in rows if r[14] == "yes"]
 if other: print("measured with the 8-byte half round trip 1.5 times the model's or more, or 1/1.5 or less "
                 "(the machine in another state than probed): %s" % ", ".join(other))
 # the machine's speed moved between the calibration and the measured runs (1.1 times or more either way)
-moved = ["%s (x%s)" % (r[0], r[9]) for r in rows if len(r) > 9 and r[9] != "-" and not 1 / 1.1 < float(r[9]) < 1.1]
+moved = ["%s (x%s)" % (r[0], r[9]) for r in rows if r[15] == "yes"]
 if moved: print("measured while the machine's speed moved (the calibration run repeated after them took 1.1 times "
                 "its seconds per flop or more, or 1/1.1 or less): %s" % ", ".join(moved))
 proto = [r[0] for r in rows if len(r) > 10 and r[10] == "yes"]
