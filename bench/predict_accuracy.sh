@@ -77,6 +77,9 @@ programs=(
   "pipeline_imb|$here/programs/pipeline_imb.loop -s 4096 -i 4|1"
   "shift_a2a|$here/programs/shift_a2a.loop -s 256 -i 5|1"
   "butterfly|$here/programs/butterfly.loop -s 10000 -i 50|1"
+  "wavefront|$here/programs/wavefront.loop -s 512 -i 20|1"
+  "dotloop|$here/programs/dotloop.loop -s 20000 -i 200|1"
+  "allgather_mv|$here/programs/allgather_mv.loop -s 512 -i 20|1"
 )
 
 machine
