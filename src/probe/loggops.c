@@ -50,6 +50,7 @@
 #include "report/html.h"
 #include "parscope/parscope.h"
 #include "probe/probe_int.h"
+#include "runtime/config.h"
 #include "runtime/rt.h"
 #include "trace/json.h"
 #include "util/util.h"
@@ -237,13 +238,14 @@ static double time_recv_in(int rank, int peer, long n)
  * taken with the rows, it tells which state the machine was in while they
  * were measured (on the 2-core test VM shared memory is in one of two states
  * for tens of seconds; a probe's ping-pong table and its LogGOPS rows can be
- * in different ones).  Rank 0's figure (rank 1 measures it); 0 on rank 1. */
+ * in different ones); as many rounds as the synchronisation.  Rank 0's
+ * figure (rank 1 measures it); 0 on rank 1. */
 static double raw_half_8B(int rank, int peer)
 {
     double x = 0, best = INFINITY;
     refill(2048);
     pair_sync(peer);
-    for (int i = 0; i < 24; i++) {
+    for (int i = 0; i < PS_CLOCKSYNC_ROUNDS; i++) {
         if (rank == 1) {
             double t0 = ps_now();
             MPI_Send(&x, 1, MPI_DOUBLE, peer, TAG_LG_CTRL, MPI_COMM_WORLD);
