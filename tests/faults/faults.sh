@@ -5,6 +5,8 @@
 # directory, never the system's own /dev entries.
 set -u
 case_name=$1 ps=$2 prog=$3 src=$4
+# the launcher of the MPI parscope was built against (mpiexec.mpich in an MPICH build)
+mpiexec=${PS_MPIEXEC:-mpiexec}
 . "$(dirname "$0")/lib.sh"
 cd "$tmp" || exit 1
 
@@ -85,8 +87,8 @@ same_output)
   check "run -o /dev/stdout: standard output holds only the JSON" json_ok r.json 'd["kind"] == "run"'
   check "run -o /dev/stdout: the sheet went to standard error" grep -q "Execution time" sheet.txt
   # inside an MPI job too (the ranks print no sheet into the document)
-  if command -v mpiexec > /dev/null; then
-    OMPI_MCA_rmaps_base_oversubscribe=1 timeout 60 mpiexec -n 2 "$ps_bin" run fingerprint -o /dev/stdout > in.json 2> in.err
+  if command -v "$mpiexec" > /dev/null; then
+    OMPI_MCA_rmaps_base_oversubscribe=1 timeout 60 "$mpiexec" -n 2 "$ps_bin" run fingerprint -o /dev/stdout > in.json 2> in.err
     if json_ok in.json 'd["kind"] == "run"'; then pass; else
       fail "mpiexec run -o /dev/stdout: standard output holds only the JSON"
       sed 's/^/    mpiexec: /' in.err | head -20
@@ -246,7 +248,7 @@ probe_signals)
   check "Ctrl-C: a message" grep -q "interrupted (SIGINT)" out
   # SIGTERM after the last round: the launcher (a wrapper of mpiexec) signals parscope as the ranks end;
   # the measurement is whole and written, and the stop is said in a line as well as in the status
-  printf '#!/bin/sh\nn=$1; shift\nmpiexec -n "$n" "$@"; rc=$?\nkill -TERM "$PPID"\nexit $rc\n' > lastround.sh
+  printf '#!/bin/sh\nn=$1; shift\n%s -n "$n" "$@"; rc=$?\nkill -TERM "$PPID"\nexit $rc\n' "$mpiexec" > lastround.sh
   chmod +x lastround.sh
   expect 143 "interrupted \(SIGTERM\) after its last round: the measurement is whole, and its outputs are written" -- \
     "$ps" probe --tiny -n 2 -o m4.ini --json p4.json --svg-dir svg4 -q --launcher "$tmp/lastround.sh {ranks}"

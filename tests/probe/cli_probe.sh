@@ -59,7 +59,7 @@ import json, re, sys
 doc = json.load(open(sys.argv[1]))
 ini = open(sys.argv[2]).read()
 sec = re.search(r"^\[bsp\]\n(.*?)(?=^\[|\Z)", ini, re.S | re.M)
-body = re.sub(r"^(g|l|g_us|l_us)\s*=.*\n", "", sec.group(1), flags=re.M)
+body = re.sub(r"^(g|l|g_us|l_us|fit|fit_note)\s*=.*\n", "", sec.group(1), flags=re.M)
 failed = ini[:sec.start(1)] + body + "fit = failed\nfit_note = l = -171 flops is not positive\n" + ini[sec.end(1):]
 open(sys.argv[3] + "-nowarn.ini", "w").write(failed)
 open(sys.argv[3] + ".ini", "w").write(failed)
