@@ -1,14 +1,13 @@
 #!/usr/bin/env bash
-# scripts/test.sh - builds parscope and runs every test, in four stages:
+# scripts/test.sh - builds parscope and runs every test, in three stages:
 #   (warnings are errors in the normal and the sanitizer build)
-#   1. the normal build (the default MPI: Open MPI) and the whole CTest suite but the tests that
-#      build an emulated cluster: every test at full size, the timing tests (label "timing") alone
-#      (RUN_SERIAL), the others three at a time (the suite's jobs wait on launches, time limits and
-#      pipes for a fifth of their time: two processors stay busy);
-#   2. the emulated cluster (label emulate_cluster, docs/EMULATE.md): parscope emulate's tests, one
-#      at a time since they time links and round trips, each under its own time limit (they skip
-#      without root, the ip and tc tools, or a build folder outside /tmp);
-#   3. an AddressSanitizer + UndefinedBehaviorSanitizer build against the other MPI, MPICH (when
+#   1. the normal build (the default MPI: Open MPI) and the whole CTest suite, every test at full
+#      size: the timing tests (label "timing", among them the emulated cluster's links and cores)
+#      alone (RUN_SERIAL), the tests that build an emulated cluster one at a time (RESOURCE_LOCK;
+#      they skip without root, the ip and tc tools, or with the build folder under /tmp,
+#      docs/EMULATE.md), the others three at a time (the suite's jobs wait on launches, time limits
+#      and pipes for a fifth of their time: two processors stay busy);
+#   2. an AddressSanitizer + UndefinedBehaviorSanitizer build against the other MPI, MPICH (when
 #      mpicc.mpich is installed; else against the default one), and the suite again: memory and
 #      undefined-behaviour errors in our C code (parsers, simulator, runtime instrumentation,
 #      exporters, the emulated cluster's set-up and tear-down) and every MPI job of the suite under
@@ -18,10 +17,10 @@
 #      PS_TEST_SANITIZED=1 and PS_TEST_FEW_POINTS=1: the few that repeat one check over a matrix of
 #      rank counts (sim_message_counts, lang_workloads_verify, runtime_tree_order) take fewer points
 #      of it: the same assertions, the whole matrix having run in stage 1;
-#   4. every fuzz harness for a short time (PARSCOPE_FUZZ_SECONDS, default 10) with libFuzzer,
+#   3. every fuzz harness for a short time (PARSCOPE_FUZZ_SECONDS, default 6) with libFuzzer,
 #      two at a time (scripts/fuzz.sh; a longer search: scripts/fuzz.sh 600).
-# Stops at the first failure.  Set PARSCOPE_TEST_QUICK=1 to run only the first two.
-# PARSCOPE_TEST_JOBS: tests at once in stages 1 and 3 (default 3); builds use two jobs.
+# Stops at the first failure.  Set PARSCOPE_TEST_QUICK=1 to run only the first.
+# PARSCOPE_TEST_JOBS: tests at once in stages 1 and 2 (default 3); builds use two jobs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=${PARSCOPE_TEST_JOBS:-3}
@@ -29,11 +28,7 @@ jobs=${PARSCOPE_TEST_JOBS:-3}
 echo "== build and test"
 cmake -S . -B build -DPARSCOPE_WERROR=ON > /dev/null
 cmake --build build -j2
-ctest --test-dir build --output-on-failure -j"$jobs" --timeout 300 -LE emulate_cluster
-
-echo "== emulated cluster"
-# serially: the tests time links and round trips, and a cluster's set-up is slow beside another's
-ctest --test-dir build --output-on-failure -j1 --timeout 120 -L emulate_cluster
+ctest --test-dir build --output-on-failure -j"$jobs" --timeout 300
 [ "${PARSCOPE_TEST_QUICK:-0}" = 1 ] && exit 0
 
 mpi=()
@@ -50,4 +45,4 @@ ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:ha
   ctest --test-dir build-asan --output-on-failure -j"$jobs" --timeout 600 -LE "timing|browser"
 
 echo "== fuzz harnesses"
-scripts/fuzz.sh "${PARSCOPE_FUZZ_SECONDS:-10}" build-fuzz
+scripts/fuzz.sh "${PARSCOPE_FUZZ_SECONDS:-6}" build-fuzz
