@@ -285,10 +285,12 @@ int main(void)
 }
 LOOP
     }
-    # a run beside copies of itself that prices a flop four times below the lone run's: sharing a node
-    # cannot do that, and the prediction says one calibration was disturbed.  The program computes four
-    # times (one declared) when its job has one rank, as the lone calibration's has
-    busy_loop "$T/lonely.loop" SIZE 1 4 PS_C_USER
+    # a run beside copies of itself that prices a flop sixteen times below the lone run's: sharing a
+    # node cannot do that, and the prediction says one calibration was disturbed.  The program computes
+    # sixteen times (one declared) when its job has one rank, as the lone calibration's has (four times
+    # was not enough: with the suite's other tests beside them, the two copies each ran 3.7 times
+    # slower than the lone run)
+    busy_loop "$T/lonely.loop" SIZE 1 16 PS_C_USER
     "$PS" predict "$T/lonely.loop" -m "$T/node2.ini" -n 1,2 -s 200000 -i 10 --calibrate -k 2 -o "$T/lonely.json" \
         >"$T/out" 2>"$T/err" || fail "a busy run faster than the lone one: $(cat "$T/err")"
     grep -q "^parscope predict --calibrate: the 1-rank run beside 1 copy of itself took 0\.[0-9]* times the seconds per flop of the lone run: sharing the node cannot make a run faster" "$T/err" ||
