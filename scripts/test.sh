@@ -2,11 +2,12 @@
 # scripts/test.sh - builds parscope and runs every test, in three stages:
 #   (warnings are errors in the normal and the sanitizer build)
 #   1. the normal build (the default MPI: Open MPI) and the whole CTest suite, every test at full
-#      size: the timing tests (label "timing", among them the emulated cluster's links and cores)
-#      alone (RUN_SERIAL), the tests that build an emulated cluster one at a time (RESOURCE_LOCK;
-#      they skip without root, the ip and tc tools, or with the build folder under /tmp,
-#      docs/EMULATE.md), the others three at a time (the suite's jobs wait on launches, time limits
-#      and pipes for a fifth of their time: two processors stay busy);
+#      size: first all but the timing tests, three at a time (the suite's jobs wait on launches,
+#      time limits and pipes for a fifth of their time: two processors stay busy), the tests that
+#      build an emulated cluster one at a time (RESOURCE_LOCK; they skip without root, the ip and
+#      tc tools, or with the build folder under /tmp, docs/EMULATE.md); then the timing tests
+#      (label "timing", among them the emulated cluster's links and cores and the slow network's
+#      tests) one after the other, alone;
 #   2. an AddressSanitizer + UndefinedBehaviorSanitizer build against the other MPI, MPICH (when
 #      mpicc.mpich is installed; else against the default one), and the suite again: memory and
 #      undefined-behaviour errors in our C code (parsers, simulator, runtime instrumentation,
@@ -24,11 +25,17 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=${PARSCOPE_TEST_JOBS:-3}
+# each stage's wall time, printed as it ends (where the suite's minutes go)
+t0=$SECONDS
+took() { echo "== $1: $((SECONDS - t0)) s"; t0=$SECONDS; }
 
 echo "== build and test"
 cmake -S . -B build -DPARSCOPE_WERROR=ON > /dev/null
 cmake --build build -j2
-ctest --test-dir build --output-on-failure -j"$jobs" --timeout 300
+# the timing tests after the others, not among them: each would wait for the running ones to end
+ctest --test-dir build --output-on-failure -j"$jobs" --timeout 300 -LE timing
+ctest --test-dir build --output-on-failure -j1 --timeout 300 -L timing
+took "build and test"
 [ "${PARSCOPE_TEST_QUICK:-0}" = 1 ] && exit 0
 
 mpi=()
@@ -43,6 +50,9 @@ cmake --build build-asan -j2
 # MPI libraries keep memory until exit by design; leaks in them are not ours
 ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --test-dir build-asan --output-on-failure -j"$jobs" --timeout 600 -LE "timing|browser"
+took "sanitizer build and test"
 
 echo "== fuzz harnesses"
 scripts/fuzz.sh "${PARSCOPE_FUZZ_SECONDS:-6}" build-fuzz
+took "fuzz harnesses"
+echo "== all tests passed in $SECONDS s"
