@@ -40,16 +40,14 @@ ctest --test-dir build --output-on-failure -j1 --timeout 300 -L timing
 took "build and test"
 [ "${PARSCOPE_TEST_QUICK:-0}" = 1 ] && exit 0
 
-mpi=()
+mpi=() want=default
 if command -v mpicc.mpich > /dev/null && [ -x /usr/bin/mpiexec.mpich ]; then
-  mpi=(-DMPI_C_COMPILER="$(command -v mpicc.mpich)" -DMPIEXEC_EXECUTABLE=/usr/bin/mpiexec.mpich)
+  mpi=(-DMPI_C_COMPILER="$(command -v mpicc.mpich)" -DMPIEXEC_EXECUTABLE=/usr/bin/mpiexec.mpich) want=mpich
   echo "== sanitizer build (ASan + UBSan) against MPICH, and test"
 else
   echo "== sanitizer build (ASan + UBSan) and test (no MPICH: mpicc.mpich not installed)"
 fi
 # a sanitizer build folder configured against the other MPI starts again: CMake keeps the MPI it found
-want=mpich had=
-[ "${#mpi[@]}" -eq 0 ] && want=default
 if [ -f build-asan/CMakeCache.txt ]; then
   case "$(sed -n 's/^MPI_C_COMPILER:[A-Z]*=//p' build-asan/CMakeCache.txt)" in
     *mpich) had=mpich ;;

@@ -6,8 +6,8 @@ set -u
 PARSCOPE=$1
 here=$(cd "$(dirname "$0")" && pwd)
 fail=0
-# with PS_TEST_FEW_POINTS (the sanitizer build, against MPICH in scripts/test.sh) at 1 and 3 ranks (whole and uneven
-# partitions); the normal build checks all four counts
+# with PS_TEST_FEW_POINTS (the sanitizer build, against MPICH in scripts/test.sh) at 1 and 3
+# ranks (whole and uneven partitions); the normal build checks all four counts
 ranks="1 2 3 4"
 [ -n "${PS_TEST_FEW_POINTS:-}" ] && ranks="1 3"
 for w in mmm_s mmm_a cg red_black; do

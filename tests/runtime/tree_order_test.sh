@@ -45,8 +45,8 @@ seen() {
 
 specs=("1 linear" "2 linear" "3 linear" "4 linear" "5 linear" "4 stride:2" "5 stride:2" "5 stride:3"
        "4 0,3,1,2" "3 0,2,1" "5 0,4,2,3,1")
-# with PS_TEST_FEW_POINTS (the sanitizer build, against MPICH in scripts/test.sh) one of each kind of order,
-# at 1, 3, 4 and 5 ranks; the normal build checks them all (every bad order runs in both)
+# with PS_TEST_FEW_POINTS (the sanitizer build, against MPICH in scripts/test.sh) one of each
+# kind of order, at 1, 3, 4 and 5 ranks; the normal build checks them all (every bad order runs in both)
 [ -n "${PS_TEST_FEW_POINTS:-}" ] && specs=("1 linear" "3 linear" "5 stride:3" "4 0,3,1,2" "5 0,4,2,3,1")
 for spec in "${specs[@]}"; do
     set -- $spec

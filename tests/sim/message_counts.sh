@@ -16,8 +16,8 @@ trap 'rm -rf "$T"' EXIT
 fails=0
 fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
 # small sizes: the counts do not depend on them, the test's time does
-# With PS_TEST_FEW_POINTS (the sanitizer build, against MPICH in scripts/test.sh) the runs are measured at P = 1 and 3
-# only (no messages, and uneven partitions over a non-power of two), each
+# With PS_TEST_FEW_POINTS (the sanitizer build, against MPICH in scripts/test.sh) the runs are
+# measured at P = 1 and 3 only (no messages, and uneven partitions over a non-power of two), each
 # against the same 1..4 prediction; the normal build measures all four.
 RANKS="2 3 4"
 [ -n "${PS_TEST_FEW_POINTS:-}" ] && RANKS="3"
