@@ -18,8 +18,9 @@
 #      measured times, meaningless under sanitizers) and "browser" (Chromium's layout of pages
 #      whose commands run under the sanitizers in other report tests).  The tests see
 #      PS_TEST_SANITIZED=1 and PS_TEST_FEW_POINTS=1: the few that repeat one check over a matrix of
-#      rank counts (sim_message_counts, lang_workloads_verify, runtime_tree_order) take fewer points
-#      of it: the same assertions, the whole matrix having run in stage 1;
+#      rank counts (sim_message_counts, sim_record_streams, lang_workloads_verify,
+#      runtime_tree_order) take fewer points of it: the same assertions, the whole matrix having
+#      run in stage 1;
 #   3. every fuzz harness for a short time (PARSCOPE_FUZZ_SECONDS, default 6) with libFuzzer,
 #      two at a time (scripts/fuzz.sh; a longer search: scripts/fuzz.sh 600).
 # Stops at the first failure.  Set PARSCOPE_TEST_QUICK=1 to run only the first.

@@ -2,7 +2,7 @@
 # bottleneck_test.sh PARSCOPE SLOWNET - the summary names the network as the main bottleneck when the
 # network is slow (MPI over a 100 Mbit/s shaped loopback, a hundredth of shared memory's bandwidth here)
 # and not on shared memory; the slow characterization's probe step is the probe's test under slownet
-# (tests/probe/slownet_probe_test.sh --check).
+# (tests/probe/slownet_probe_test.sh).
 set -u
 ps=$1 slownet=$2
 tmp=$(mktemp -d)
@@ -20,7 +20,7 @@ b=$(name "$tmp/shm/summary.json")
 b=$(name "$tmp/slow/summary.json")
 [ "$b" = network ] || { echo "FAIL: the slow network was not named: $(grep bottleneck "$tmp/slow.out")"; fails=1; }
 # the probe step saw the shaped link: TCP's latency, the rate, the token bucket, one queue both ways
-bash "$(dirname "$0")/../probe/slownet_probe_test.sh" --check "$tmp/slow/probe.json" "$tmp/slow/machine.ini" \
+bash "$(dirname "$0")/../probe/slownet_probe_test.sh" "$tmp/slow/probe.json" "$tmp/slow/machine.ini" \
   || { echo "FAIL: the probe under slownet 100mbit did not see the link as above"; fails=1; }
 # the accuracy line counts the points whose measured time is no firm reference: the best two
 # trials more than 5% apart, or other processes above 10% of the machine in the fastest trial,

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# slownet_probe_test.sh PARSCOPE SLOWNET - parscope probe --quick on two ranks
-# under slownet 100mbit (MPI over TCP on a loopback shaped by tbf: 12.5 MB/s,
-# a 64 KiB bucket, one queue for both directions) sees the link:
+# slownet_probe_test.sh PROBE.JSON MACHINE.INI - a `parscope probe --quick` on two ranks under
+# slownet 100mbit (MPI over TCP on a loopback shaped by tbf: 12.5 MB/s, a 64 KiB bucket, one queue
+# for both directions) saw the link.  Its JSON and model are those of characterize_bottleneck's
+# characterization under slownet (tests/characterize/bottleneck_test.sh), whose first step is
+# that probe: one slow probe serves both tests.  The checks:
 #   - the small-message time is TCP's, not shared memory's (over 2 us; the
 #     probe's ranks inherit slownet's TCP-only settings);
 #   - the bandwidth at the largest message and r_inf are within 80% to 115%
@@ -12,34 +14,8 @@
 #   - the LogGOPS model found the token bucket: rate within 15% of 12.5 MB/s,
 #     burst between half and one and a half times 64 KiB, and both
 #     directions share it (network = bus).
-# slownet_probe_test.sh --check PROBE.JSON MACHINE.INI - the same checks on a probe already run
-#   that way (characterize_bottleneck's, tests/characterize/bottleneck_test.sh, which runs the
-#   probe under slownet 100mbit as the first step of its characterization: one slow probe, not two)
 set -u
-if [ "${1:-}" = --check ]; then
-    json=$2 ini=$3
-else
-    abspath() { case $1 in /*) echo "$1" ;; *) echo "$PWD/$1" ;; esac; }
-    PS=$(abspath "$1")
-    SLOWNET=$(abspath "$2")
-    if [ "$(id -u)" != 0 ]; then
-        echo "SKIP: slownet needs root for its network namespace (this test runs as $(id -un))"
-        exit 77
-    fi
-    command -v tc > /dev/null || { echo "SKIP: slownet needs the 'tc' tool (iproute2)"; exit 77; }
-    [ -x "$SLOWNET" ] || { echo "SKIP: no slownet tool at $SLOWNET"; exit 77; }
-    W=$(mktemp -d)
-    trap 'rm -rf "$W"' EXIT
-    cd "$W" || exit 1
-    t0=$(date +%s)
-    if ! "$SLOWNET" 100mbit "$PS" probe --quick -n 2 --timeout 400 -q -o m.ini --json m.json > probe.out 2>&1; then
-        echo "FAIL: probe under slownet 100mbit failed:"
-        tail -20 probe.out
-        exit 1
-    fi
-    echo "probe took $(($(date +%s) - t0)) s; load average $(cut -d' ' -f1-3 /proc/loadavg)"
-    json=m.json ini=m.ini
-fi
+json=$1 ini=$2
 python3 - "$json" "$ini" << 'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
