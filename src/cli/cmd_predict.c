@@ -205,6 +205,10 @@ int ps_cmd_predict(int argc, char **argv)
     a.o.workload = argv[1];
     if ((rc = check(&cmd, &a))) return rc;
     a.o.activities = a.compare;
+    /* the result sheet goes into the document, which is kept only with -o or a comparison: the table
+     * alone needs none (the simulator counts the messages), and at 1024 ranks building it is a quarter
+     * of the command's time (docs/BENCHMARKS.md) */
+    a.o.sim.build_sheet = a.output || a.compare;
     ps_interrupt_install();
     json_t *doc = NULL;
     char err[1024];

@@ -328,13 +328,11 @@ static json_t *simulation_json(const ps_streams_stats *st, const ps_sim_result *
  * eagerly and completes once their receiver's runtime took them in (sim.c,
  * M_ACKED), a protocol inferred from the table: how many, their share of the
  * count's messages, and the sizes between which they lie. */
-static json_t *protocol_doubt_json(const ps_machine *m, const ps_sim_opts *so, const ps_sim_result *res,
-                                   const json_t *doc)
+static json_t *protocol_doubt_json(const ps_machine *m, const ps_sim_opts *so, const ps_sim_result *res)
 {
     double S = so->eager_bytes > 0 ? so->eager_bytes : m->lg.S;
     /* of the workload's messages, as the table counts them (the model's barrier tree apart) */
-    json_t *sent = json_object_get(json_object_get(doc, "sheet"), "messages_sent");
-    double all = json_is_integer(sent) ? (double)json_integer_value(sent) : (double)res->messages;
+    double all = (double)(res->messages - res->runtime_messages);
     return json_pack("{s:f, s:f, s:I, s:f}", "S", S, "recv_step", res->recv_step, "messages",
                      (json_int_t)res->below_step, "share", all > 0 ? fmin(1, res->below_step / all) : 0);
 }
@@ -434,12 +432,17 @@ static int predict_one(predict_ctx *c, int P, json_t **doc, ps_sim_result *res, 
                                     res->trace ? res->trace : skel, res->has_sheet ? &res->sheet : NULL,
                                     tracefile[0] ? tracefile : NULL);
     ps_trace_free(skel);
+    if (!res->has_sheet && !res->trace) {
+        /* no sheet was asked for (build_sheet 0: the document is not kept); the skeleton's would be zeros */
+        json_object_del(d, "sheet");
+        json_object_del(d, "ranks");
+    }
     json_object_set_new(d, "machine", model_json(c, &so, res->stretch, res->nranks));
     json_object_set_new(d, "breakdown", breakdown_json(res));
     if (res->unpriced_bytes > 0)
         json_object_set_new(d, "unpriced_data_move_bytes", json_real(res->unpriced_bytes));
     if (res->below_step > 0 && !res->ack_measured)
-        json_object_set_new(d, "protocol_doubt", protocol_doubt_json(&c->m, &so, res, d));
+        json_object_set_new(d, "protocol_doubt", protocol_doubt_json(&c->m, &so, res));
     if (isfinite(other)) {
         /* the prediction's network, its time, and the other's */
         int bus = c->m.bus;
@@ -503,10 +506,9 @@ static int check_input(predict_ctx *c, char *err, size_t errlen)
 static void print_row(FILE *out, const ps_sim_result *res, const json_t *doc, double t1)
 {
     double sim_s = json_real_value(json_object_get(json_object_get(doc, "simulation"), "seconds"));
-    /* the workload's messages, as a run's sheet counts them (the model's barrier tree apart) */
-    json_t *sent = json_object_get(json_object_get(doc, "sheet"), "messages_sent");
-    unsigned long long messages = json_is_integer(sent) ? (unsigned long long)json_integer_value(sent)
-                                                        : (unsigned long long)res->messages;
+    /* the workload's messages, as a run's sheet counts them (the model's barrier tree apart; the
+     * simulator's count, so that a table without a sheet (build_sheet 0) says the same) */
+    unsigned long long messages = (unsigned long long)(res->messages - res->runtime_messages);
     /* no speedup where a time is zero (nothing to do): "-", never "nan" */
     char sp[32] = "-";
     if (isfinite(t1) && t1 > 0 && res->time > 0) snprintf(sp, sizeof sp, "%.3g", t1 / res->time);

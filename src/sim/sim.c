@@ -1276,6 +1276,7 @@ static uint32_t post_message(sim *S, int rank, int *is_send_out, int *blocking_o
         a->sent++;
         a->bytes_sent += in->n;
         S->r->messages++;
+        S->r->runtime_messages += ps_tag_runtime(in->tag);
     } else {
         m->src = in->peer;
         m->dst = rank;

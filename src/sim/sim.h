@@ -67,6 +67,8 @@ typedef struct ps_sim_result {
     double       work, comm, wait;   /* averages over ranks, seconds */
     uint64_t     events;        /* events simulated (heap pops + in-line instruction steps) */
     uint64_t     messages;
+    uint64_t     runtime_messages; /* of them, the runtime's own (the model's barrier tree: ps_tag_runtime),
+                                   which a run's sheet counts apart */
     uint64_t     peak_in_flight;/* most message records alive at once */
     double       stretch;       /* oversubscription factor applied to CPU costs */
     double       unpriced_bytes;/* \DATA_MOVE bytes the model has no memory rate for (priced 0) */

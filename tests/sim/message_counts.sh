@@ -34,6 +34,10 @@ for w in fingerprint cg mmm_s mmm_a red_black clue adi psrs; do
     # shellcheck disable=SC2086
     "$PS" predict $w -m "$SRC/machines/sp2.ini" -n 1-4 ${ARGS[$w]} -q -o "$T/pred-$w.json" >/dev/null 2>"$T/err" ||
         { fail "predict $w -n 1-4"; cat "$T/err" >&2; }
+    # the table alone (no document kept, so no sheet built): the simulator's own count
+    # shellcheck disable=SC2086
+    "$PS" predict $w -m "$SRC/machines/sp2.ini" -n 1-4 ${ARGS[$w]} -q > "$T/table-$w.txt" 2>"$T/err" ||
+        { fail "predict $w -n 1-4 (the table alone)"; cat "$T/err" >&2; }
 done
 python3 - "$T" 1 $RANKS <<'PY' || fails=$((fails + 1))
 import json, sys
@@ -61,6 +65,17 @@ for w in ["fingerprint", "cg", "mmm_s", "mmm_a", "red_black", "clue", "adi", "ps
         if "runtime_messages" in run:
             print("FAIL: %s P=%d: a measured run has runtime messages" % (w, p)); bad += 1
         print("%-11s P=%d  %s" % (w, p, ", ".join(row)))
+# the table's messages column, printed without a document (no sheet built), is the sheet's count
+for w in ["fingerprint", "cg", "mmm_s", "mmm_a", "red_black", "clue", "adi", "psrs"]:
+    try:
+        pred = {d["params"]["ranks"]: d for d in json.load(open("%s/pred-%s.json" % (T, w)))["points"]}
+        rows = [l.split() for l in open("%s/table-%s.txt" % (T, w)) if l.split() and l.split()[0].isdigit()]
+    except (OSError, ValueError, KeyError):
+        continue   # said above
+    got = {int(r[0]): int(r[6]) for r in rows}
+    want = {p: d["sheet"]["messages_sent"] for p, d in pred.items()}
+    if got != want:
+        print("FAIL: %s: the table alone counts %r messages, the sheets %r" % (w, got, want)); bad += 1
 # the fingerprint's barriers: apart, labelled, and as many as the tree has
 fp = {d["params"]["ranks"]: d for d in json.load(open("%s/pred-fingerprint.json" % T))["points"]}
 rt = fp[2]["sheet"].get("runtime_messages")
