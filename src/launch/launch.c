@@ -375,6 +375,85 @@ int ps_launch_capacity(const ps_launch_opts *o, char *msg, size_t len)
     return cap > INT_MAX ? INT_MAX : (int)cap;
 }
 
+/* The value of KEY in Open MPI's params files, the user's (~/.openmpi/mca-params.conf) before the
+ * system's (Debian's /etc/openmpi/openmpi-mca-params.conf), as Open MPI reads them: the first
+ * "KEY = VALUE" line, blanks around the value removed.  1 and the value in buf, or 0. */
+static int ompi_param_file_value(const char *key, char *buf, size_t len)
+{
+    const char *home = getenv("HOME");
+    char user[PATH_MAX];
+    snprintf(user, sizeof user, "%s/.openmpi/mca-params.conf", home ? home : "/nonexistent");
+    const char *files[] = {user, "/etc/openmpi/openmpi-mca-params.conf", NULL};
+    size_t n = strlen(key);
+    for (int f = 0; files[f]; f++) {
+        FILE *fp = fopen(files[f], "r");
+        if (!fp) continue;
+        char line[512];
+        int found = 0;
+        while (!found && fgets(line, sizeof line, fp)) {
+            const char *p = line + strspn(line, " \t");
+            if (strncmp(p, key, n) || !strchr(" \t=", p[n])) continue;
+            p += n + strspn(p + n, " \t");
+            if (*p != '=') continue;
+            p += 1 + strspn(p + 1, " \t");
+            size_t v = strcspn(p, "\r\n#");
+            while (v && strchr(" \t", p[v - 1])) v--;
+            snprintf(buf, len, "%.*s", (int)v, p);
+            found = 1;
+        }
+        fclose(fp);
+        if (found) return 1;
+    }
+    return 0;
+}
+
+/* Whether the user placed Open MPI's session directory already: Open MPI
+ * refuses orte_tmpdir_base beside orte_local_tmpdir_base or
+ * orte_remote_tmpdir_base (it exits), and the environment would override a
+ * params file's choice.  The variables, or a line of the user's or the
+ * system's mca-params.conf. */
+static int session_dir_chosen(void)
+{
+    static const char *keys[] = {"orte_tmpdir_base", "orte_local_tmpdir_base", "orte_remote_tmpdir_base",
+                                 "orte_top_session_dir", NULL};
+    char v[256];
+    for (int i = 0; keys[i]; i++) {
+        char var[64];
+        snprintf(var, sizeof var, "OMPI_MCA_%s", keys[i]);
+        if (getenv(var) || ompi_param_file_value(keys[i], v, sizeof v)) return 1;
+    }
+    return 0;
+}
+
+/* Open MPI's cm PML opens the PSM and PSM2 MTLs at every process's start, and their libraries
+ * (libpsm_infinipath, libpsm2) first calibrate a timer, asleep for about 100 ms each, before they
+ * find no TrueScale or Omni-Path adapter and close: 0.2 s of every rank's start and of every
+ * launch on Debian 12's Open MPI (a 3-trial run of 2 ranks: 1.39 s, 0.77 s without them;
+ * docs/BENCHMARKS.md).  Where the machine has no such adapter (no qib or hfi1 device in
+ * /sys/class/infiniband) a job's environment excludes them, with the exclusions the params files
+ * already make (Debian's "mtl = ^ofi"): the PML Open MPI chooses is the one it chose anyway.  A
+ * choice of the MTLs or the PMLs, in the environment or a params file, is left as it is.
+ * 1 and OMPI_MCA_mtl=VALUE in buf, or 0. */
+static int psm_exclusion(char *buf, size_t len)
+{
+    if (getenv("OMPI_MCA_mtl") || getenv("OMPI_MCA_pml") || getenv("OMPI_MCA_mca_param_files")) return 0;
+    char pml[256], mtl[256];
+    /* a list of PMLs to use (not one to exclude) never opens cm unless it names it */
+    if (ompi_param_file_value("pml", pml, sizeof pml) && pml[0] != '^') return 0;
+    int have = ompi_param_file_value("mtl", mtl, sizeof mtl);
+    if (have && mtl[0] != '^') return 0;
+    DIR *d = opendir("/sys/class/infiniband");
+    struct dirent *e;
+    int adapter = 0;
+    while (d && (e = readdir(d)))
+        adapter |= !strncmp(e->d_name, "qib", 3) || !strncmp(e->d_name, "hfi1", 4);
+    if (d) closedir(d);
+    if (adapter) return 0;
+    if (have && mtl[1]) snprintf(buf, len, "OMPI_MCA_mtl=%s,psm,psm2", mtl);
+    else snprintf(buf, len, "OMPI_MCA_mtl=^psm,psm2");
+    return 1;
+}
+
 /* The environment of a job: what Open MPI needs to run here, unless the
  * user set it.  Returns the number of entries put in env (NAME=VALUE,
  * allocated). */
@@ -403,6 +482,8 @@ static int job_env(const ps_launch_opts *o, char **env)
         DEFAULT_ENV("UCX_TCP_SNDBUF", PS_EMULATED_TCP_BUF);
         DEFAULT_ENV("UCX_TCP_RCVBUF", PS_EMULATED_TCP_BUF);
     }
+    char mtl[300];
+    if (psm_exclusion(mtl, sizeof mtl)) env[n++] = ps_xstrdup(mtl);
     DEFAULT_ENV("PARSCOPE_INSIDE_MPI", "1");
     /* every rank binds its libraries' functions at load: bound lazily, the
      * first call of each (fmod from the program, memcpy from inside MPI)
@@ -414,42 +495,6 @@ static int job_env(const ps_launch_opts *o, char **env)
     if (o->status_dir) env[n++] = ps_xasprintf("PARSCOPE_STATUS_DIR=%s", o->status_dir);
     env[n] = NULL;
     return n;
-}
-
-/* Whether the user placed Open MPI's session directory already: Open MPI
- * refuses orte_tmpdir_base beside orte_local_tmpdir_base or
- * orte_remote_tmpdir_base (it exits), and the environment would override a
- * params file's choice.  The variables, or a line of the user's or the
- * system's mca-params.conf. */
-static int session_dir_chosen(void)
-{
-    static const char *keys[] = {"orte_tmpdir_base", "orte_local_tmpdir_base", "orte_remote_tmpdir_base",
-                                 "orte_top_session_dir", NULL};
-    for (int i = 0; keys[i]; i++) {
-        char var[64];
-        snprintf(var, sizeof var, "OMPI_MCA_%s", keys[i]);
-        if (getenv(var)) return 1;
-    }
-    const char *home = getenv("HOME");
-    char user[PATH_MAX];
-    snprintf(user, sizeof user, "%s/.openmpi/mca-params.conf", home ? home : "/nonexistent");
-    const char *files[] = {user, "/etc/openmpi/openmpi-mca-params.conf", NULL};
-    for (int f = 0; files[f]; f++) {
-        FILE *fp = fopen(files[f], "r");
-        if (!fp) continue;
-        char line[512];
-        int found = 0;
-        while (!found && fgets(line, sizeof line, fp)) {
-            const char *p = line + strspn(line, " \t");
-            for (int i = 0; keys[i] && !found; i++) {
-                size_t n = strlen(keys[i]);
-                found = !strncmp(p, keys[i], n) && strchr(" \t=", p[n]);
-            }
-        }
-        fclose(fp);
-        if (found) return 1;
-    }
-    return 0;
 }
 
 static void drop_hostfile(char *path)

@@ -120,5 +120,45 @@ for how in variable file; do
     grep -qx "base=none" "$tmp/session.log" && passes=$((passes + 1)) ||
         { echo "FAIL: orte_top_session_dir set by a $how, parscope set its own: $(cat "$tmp/session.log")"; fails=$((fails + 1)); }
 done
+# Open MPI's PSM and PSM2 MTLs cost every process 0.2 s of start-up where the machine has neither
+# adapter: a job's environment excludes them then, keeping the params files' own exclusions, and
+# leaves a choice of MTLs or PMLs alone (in the environment or a params file)
+cat > "$tmp/mtl_spy" << SPY
+#!/bin/sh
+echo "mtl=\${OMPI_MCA_mtl:-none}" >> "$tmp/mtl.log"
+exec "$mpiexec" "\$@"
+SPY
+chmod +x "$tmp/mtl_spy"
+adapter=$(ls /sys/class/infiniband 2> /dev/null | grep -Ec '^(qib|hfi1)')
+# the system's own line, as Open MPI reads its params file: the first "mtl = VALUE"
+sysmtl=$(sed -n 's/^[[:space:]]*mtl[[:space:]]*=[[:space:]]*\([^#[:space:]]*\).*/\1/p' /etc/openmpi/openmpi-mca-params.conf 2> /dev/null | head -1)
+syspml=$(sed -n 's/^[[:space:]]*pml[[:space:]]*=[[:space:]]*\([^#[:space:]]*\).*/\1/p' /etc/openmpi/openmpi-mca-params.conf 2> /dev/null | head -1)
+# want WHAT USER-FILE-LINE [VAR=VALUE]: the job's OMPI_MCA_mtl
+mtl_case() {
+    local what=$1 want=$2 line=$3
+    shift 3
+    : > "$tmp/mtl.log"
+    rm -rf "$tmp/mhome" && mkdir -p "$tmp/mhome/.openmpi"
+    [ -n "$line" ] && printf '%s\n' "$line" > "$tmp/mhome/.openmpi/mca-params.conf"
+    env -u PARSCOPE_LAUNCHER -u OMPI_MCA_pml -u OMPI_MCA_mtl HOME="$tmp/mhome" PARSCOPE_MPIEXEC="$tmp/mtl_spy" "$@" \
+        "$PS" run fingerprint -n 2 -s 10 -i 1 -q --force -o "$tmp/mtl.json" > "$tmp/out" 2>&1 ||
+        { echo "FAIL: $what: the run failed: $(tail -3 "$tmp/out")"; fails=$((fails + 1)); return; }
+    grep -qx -- "mtl=$want" "$tmp/mtl.log" && passes=$((passes + 1)) ||
+        { echo "FAIL: $what: the job's OMPI_MCA_mtl $(cat "$tmp/mtl.log"), want $want"; fails=$((fails + 1)); }
+}
+if [ "$adapter" -gt 0 ] || { [ -n "$syspml" ] && [ "${syspml#^}" = "$syspml" ]; } ||
+   { [ -n "$sysmtl" ] && [ "${sysmtl#^}" = "$sysmtl" ]; }; then
+    plain=none mine=none
+elif [ -n "$sysmtl" ]; then
+    plain="$sysmtl,psm,psm2" mine=none
+else
+    plain="^psm,psm2" mine=none
+fi
+[ "$adapter" -gt 0 ] || [ "$plain" = none ] || mine="^portals4,psm,psm2"
+mtl_case "no choice made" "$plain" ""
+mtl_case "the user's exclusions kept" "$mine" "  mtl = ^portals4   # mine"
+mtl_case "a list of MTLs to use" "psm2" "" OMPI_MCA_mtl=psm2
+mtl_case "a params file's list of PMLs" none "pml = ob1"
+mtl_case "a PML chosen in the environment" none "" OMPI_MCA_pml=ob1
 echo "$passes checks passed, $fails failed"
 [ "$fails" -eq 0 ]
