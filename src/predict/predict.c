@@ -209,7 +209,7 @@ static int record_streams(predict_ctx *c, int P, ps_streams **s, char *err, size
         if (!(tmp = ps_mktempdir("parscope-record", err, errlen))) return 2;
         snprintf(dir, sizeof dir, "%s", tmp);
     }
-    int rc = ps__predict_record(c->o, P, dir, err, errlen);
+    int rc = ps__predict_record(c->o, P, dir, tmp != NULL, err, errlen);
     if (rc == 0 && ps_streams_load(dir, s, err, errlen)) rc = 1;
     if (tmp) ps_rmtree(tmp);
     free(tmp);

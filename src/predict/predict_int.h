@@ -36,8 +36,9 @@ const char *ps__calibration_warning(const ps__calibration *c);
 const char *ps__calibration_busy_warning(const ps__calibration *alone, const ps__calibration *busy);
 
 /* Runs the workload in the recording back end at P ranks, its streams into
- * dir.  0, 1 it failed (err), 2 bad input (err). */
-int ps__predict_record(const ps_predict_opts *o, int P, const char *dir, char *err, size_t errlen);
+ * dir (scratch: a temporary dir, read at once and removed, whose file is not
+ * synced to the disk).  0, 1 it failed (err), 2 bad input (err). */
+int ps__predict_record(const ps_predict_opts *o, int P, const char *dir, int scratch, char *err, size_t errlen);
 
 /* The 1-rank run and the rates (printed to out unless quiet).  With ranks > 1
  * the run is a job of that many ranks, each the program alone (--alone),

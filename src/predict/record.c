@@ -23,7 +23,7 @@
 /* \DATA_MOVE's calibration is a price per byte, every other construct's per flop. */
 static int is_data_move(const char *name) { return !strcmp(name, ps__construct_builtin_names[PS_C_DATA_MOVE]); }
 
-int ps__predict_record(const ps_predict_opts *o, int P, const char *dir, char *err, size_t errlen)
+int ps__predict_record(const ps_predict_opts *o, int P, const char *dir, int scratch, char *err, size_t errlen)
 {
     ps_run_spec spec = {.workload = o->workload, .ranks = P, .size = o->size, .iterations = o->iterations, .trials = 1};
     char *extra[] = {"--quiet", NULL};
@@ -36,7 +36,8 @@ int ps__predict_record(const ps_predict_opts *o, int P, const char *dir, char *e
      * 1024-rank recording's processor time); a value a rank refuses
      * (runtime/limits.h) is told through the status directory */
     char *env[] = {ps_xasprintf("PARSCOPE_RECORD=%d", P), ps_xasprintf("PARSCOPE_RECORD_DIR=%s", dir),
-                   ps_xasprintf("PARSCOPE_STATUS_DIR=%s", dir), ps_xstrdup("LD_BIND_NOW=1"), NULL};
+                   ps_xasprintf("PARSCOPE_STATUS_DIR=%s", dir), ps_xstrdup("LD_BIND_NOW=1"),
+                   scratch ? ps_xstrdup("PARSCOPE_RECORD_SCRATCH=1") : NULL, NULL};
     /* its messages reach the user as they come */
     ps_proc_opts po = {.timeout = o->timeout, .out = "/dev/null", .echo = 1, .env = env};
     ps_proc_result r;

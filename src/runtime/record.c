@@ -51,6 +51,7 @@ enum { FR_STREAM = 1, FR_CONS = 2, FR_END = 3 };
 
 static int rec_p;
 static char rec_dir[4000];
+static int rec_scratch;    /* PARSCOPE_RECORD_SCRATCH=1: the directory is read at once and removed (no fsync) */
 static int rec_fd = -1;       /* the child's: its pipe to the parent */
 static uint8_t *rec_buf;      /* FR_HDR bytes of frame header, then the instructions */
 static size_t rec_n;
@@ -476,7 +477,10 @@ static int join_streams(void)
             }
         }
     free(buf);
-    if (fflush(out) || fsync(fileno(out))) rc = -1;
+    /* a directory the caller reads at once and removes (PARSCOPE_RECORD_SCRATCH: predict's own
+     * temporary one) needs its file in the page cache, not on the disk: the sync took 90 ms of a
+     * 1024-rank recording's 0.5 s (docs/BENCHMARKS.md) */
+    if (fflush(out) || (!rec_scratch && fsync(fileno(out)))) rc = -1;
     if (fclose(out)) rc = -1;
     snprintf(path, sizeof path, "%s/streams.pss", rec_dir);
     if (rc || rename(tmp, path)) {
@@ -751,5 +755,7 @@ const ps__backend *ps__record_backend(void)
     }
     rec_p = (int)p;
     snprintf(rec_dir, sizeof rec_dir, "%s", d);
+    const char *scratch = getenv("PARSCOPE_RECORD_SCRATCH");
+    rec_scratch = scratch && !strcmp(scratch, "1");
     return &record_backend;
 }

@@ -18,7 +18,8 @@
 # longer than the recorder's 1 MB buffer (several frames through the pipe,
 # several pieces in the data file) joined whole: fingerprint at -s 300000
 # has 299900 more instructions per rank than at -s 100 (one WORK per scalar
-# product), counted by `parscope predict`.
+# product), counted by `parscope predict`.  Streams kept with --streams are
+# synced to the disk, predict's own temporary recording is not (under strace).
 # usage: record_streams.sh PARSCOPE
 set -u
 PS=$1
@@ -197,6 +198,17 @@ check_layout "$T/big/streams.pss" 2 || fail "fingerprint -s 300000: streams.pss 
 cs=$(count "$T/small") && cb=$(count "$T/big") || fail "predict on the recorded streams"
 [ "$((cb - cs))" = $((2 * (300000 - 100))) ] ||
     fail "fingerprint: $cb instructions at -s 300000, $cs at -s 100: expected $((2 * (300000 - 100))) more"
+
+# streams kept (--streams DIR) are on the disk before they take their name; predict's own temporary
+# recording, read at once and removed, is not synced (PARSCOPE_RECORD_SCRATCH)
+if command -v strace > /dev/null; then
+    syncs() { strace -f -e trace=fsync,fdatasync -o "$T/strace.$1" "$PS" predict fingerprint -m \
+                  "$(dirname "$0")/../../machines/sp2.ini" -n 4 -q "${@:2}" > /dev/null 2>&1 &&
+              grep -cE "^[0-9]+ +f(data)?sync\(" "$T/strace.$1"; }
+    kept=$(syncs kept --streams "$T/kept") scratch=$(syncs scratch)
+    [ "${kept:-0}" -ge 1 ] && [ -s "$T/kept/streams.pss" ] || fail "the kept streams were not synced (${kept:-?} syncs)"
+    [ "$scratch" = 0 ] || fail "predict synced its temporary recording ($scratch syncs)"
+fi
 
 [ "$fails" = 0 ] && echo "record_streams: $n recordings identical a process per rank, four processes at a time and" \
     "every rank in one process; three programs that leave state behind recorded as a process per rank does;" \
