@@ -220,3 +220,27 @@ TEST_IMPL(prediction_model_doubts)
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     CHECK(system(cmd) == 0);
 }
+
+/* A sweep whose efficiency loss is barely beyond its noise (data/near-noise: 25.4% +/- 24.6% at P = 2,
+ * the kernel at 90% +/- 22% of the memory bound): the bottleneck it names is a finding, and its figures
+ * say why, with the decimals that tell the loss from its noise, not "25% +/- 25%"; whole per cent where
+ * they are told apart. */
+TEST_IMPL(bottleneck_near_noise)
+{
+    const ps_characterize_step steps[] = {{"scale", 0, 20, ""}};
+    json_t *s = ps_characterize_summary(PS_TEST_DATA "/data/near-noise", 2, 90, 60, steps, 1, 0, NAN);
+    const json_t *b = json_object_get(s, "bottleneck");
+    const char *name = json_string_value(json_object_get(b, "name")), *why = json_string_value(json_object_get(b, "reason"));
+    CHECK(name && !strcmp(name, "memory system"), "%s", name ? name : "(none)");
+    CHECK(!strcmp(json_string_value(json_object_get(b, "verdict")), "finding"));
+    CHECK(why && strstr(why, "loses 25.4% +/- 24.6% of its efficiency at P = 2"), "%s", why ? why : "(none)");
+    CHECK(why && strstr(why, "runs at 90% +/- 22% of the memory-bandwidth bound"), "%s", why ? why : "(none)");
+    char *text;
+    size_t n;
+    FILE *f = open_memstream(&text, &n);
+    ps_characterize_print(s, f);
+    fclose(f);
+    CHECK(strstr(text, "25.4% +/- 24.6%") && !strstr(text, "25% +/- 25%"), "%s", text);
+    free(text);
+    json_decref(s);
+}
