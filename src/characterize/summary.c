@@ -15,7 +15,8 @@
  * beyond its noise, or accounts for the efficiency loss within the noise
  * (C + nC >= L - nL) while the sweep finds the network limiting; the memory
  * system when the efficiency falls beyond its noise and the kernel runs at
- * the memory-bandwidth bound within the noise (M + nM >= 0.8).  When the
+ * the memory-bandwidth bound within the noise (M + nM >= 1: the sweep did not
+ * find it below the bound).  When the
  * efficiency does not fall beyond its noise and communication stays small,
  * nothing is named; when it falls but neither explains it, the summary says
  * that no bottleneck stands out beyond the noise.
@@ -40,7 +41,9 @@
 
 /* Thresholds of the bottleneck rule (see the top comment). */
 #define PS_COMM_SHARE_NETWORK 0.5
-#define PS_MEMORY_NEAR 0.8
+/* the kernel at the memory-bandwidth bound: M + nM reaches it, as the sweep's own
+ * "memory-bandwidth" conclusion judges (below the bound beyond its noise when 1 - M > nM) */
+#define PS_MEMORY_AT_BOUND 1.0
 
 static json_t *load(const char *dir, const char *name)
 {
@@ -355,7 +358,7 @@ static json_t *bottleneck(double C, double nC, const scale_figs *f, int ranks, i
     int loss_beyond = isfinite(L) && isfinite(nL) && L > nL;
     int comm_large = isfinite(C) && isfinite(nC) && C - nC > PS_COMM_SHARE_NETWORK;
     int comm_covers = isfinite(C) && isfinite(nC) && C > nC && loss_beyond && C + nC >= L - nL;
-    int mem_at_bound = isfinite(M) && isfinite(nM) && M + nM >= PS_MEMORY_NEAR;
+    int mem_at_bound = isfinite(M) && isfinite(nM) && M + nM >= PS_MEMORY_AT_BOUND;
     const char *name, *verdict = "finding";
     double effect = NAN, noise = NAN;
     if (comm_large || (comm_covers && f->network_limited)) {
@@ -375,8 +378,9 @@ static json_t *bottleneck(double C, double nC, const scale_figs *f, int ranks, i
         effect = L;
         noise = nL;
         snprintf(reason, sizeof reason,
-                 "the clue sweep loses %s of its efficiency at P = %d while its kernel runs at %s of the memory-bandwidth "
-                 "bound: the ranks compete for the node's memory bandwidth (communication %s)",
+                 "the clue sweep loses %s of its efficiency at P = %d while its kernel runs at the memory-bandwidth "
+                 "bound within the noise (%s of it): the ranks compete for the node's memory bandwidth (communication "
+                 "%s)",
                  c2, f->maxp, c3, c1);
     } else if (loss_beyond && comm_covers) {
         name = "communication";

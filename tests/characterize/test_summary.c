@@ -234,7 +234,8 @@ TEST_IMPL(bottleneck_near_noise)
     CHECK(name && !strcmp(name, "memory system"), "%s", name ? name : "(none)");
     CHECK(!strcmp(json_string_value(json_object_get(b, "verdict")), "finding"));
     CHECK(why && strstr(why, "loses 25.4% +/- 24.6% of its efficiency at P = 2"), "%s", why ? why : "(none)");
-    CHECK(why && strstr(why, "runs at 90% +/- 22% of the memory-bandwidth bound"), "%s", why ? why : "(none)");
+    CHECK(why && strstr(why, "runs at the memory-bandwidth bound within the noise (90% +/- 22% of it)"), "%s",
+          why ? why : "(none)");
     char *text;
     size_t n;
     FILE *f = open_memstream(&text, &n);
@@ -242,5 +243,21 @@ TEST_IMPL(bottleneck_near_noise)
     fclose(f);
     CHECK(strstr(text, "25.4% +/- 24.6%") && !strstr(text, "25% +/- 25%"), "%s", text);
     free(text);
+    json_decref(s);
+}
+
+/* A sweep that finds its kernel below the memory-bandwidth bound beyond the noise (data/below-bound:
+ * 92.4% +/- 5.0% of it at P = 1, "something other than memory bandwidth limits it") and loses 15% +/- 5%
+ * of its efficiency: the summary does not blame the memory system the sweep has ruled out, and says it
+ * cannot tell what limits it. */
+TEST_IMPL(bottleneck_below_bound)
+{
+    const ps_characterize_step steps[] = {{"scale", 0, 20, ""}};
+    json_t *s = ps_characterize_summary(PS_TEST_DATA "/data/below-bound", 2, 90, 60, steps, 1, 0, NAN);
+    const json_t *b = json_object_get(s, "bottleneck");
+    const char *name = json_string_value(json_object_get(b, "name")), *why = json_string_value(json_object_get(b, "reason"));
+    CHECK(name && !strcmp(name, "none beyond the noise"), "%s: %s", name ? name : "(none)", why ? why : "");
+    CHECK(!strcmp(json_string_value(json_object_get(b, "verdict")), "within-noise"));
+    CHECK(why && strstr(why, "the memory bound (92% +/- 5% of it reached)"), "%s", why ? why : "(none)");
     json_decref(s);
 }
