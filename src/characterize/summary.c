@@ -329,15 +329,9 @@ static const char *pm(char *b, size_t n, double v, double e)
     if (!isfinite(v)) {
         snprintf(b, n, "not measured");
     } else if (isfinite(e)) {
-        /* whole per cent, or as many decimals (up to two) as tell the value from its noise where they
-         * differ: the rules below call a figure beyond its noise when |v| > e, and a finding printed
-         * as "25% +/- 25%" would contradict itself */
-        int d = 0;
-        for (char x[32], y[32]; d < 2 && fabs(v) != e; d++) {
-            snprintf(x, sizeof x, "%.*f", d, 100 * fabs(v));
-            snprintf(y, sizeof y, "%.*f", d, 100 * e);
-            if (strcmp(x, y)) break;
-        }
+        /* the rules below call a figure beyond its noise when |v| > e: whole per cent, or the decimals
+         * that tell the two apart */
+        int d = ps_fig_pct_digits(v, e, 0);
         snprintf(b, n, "%.*f%% +/- %.*f%%", d, 100 * v, d, 100 * e);
     } else {
         snprintf(b, n, "%.0f%% (noise unknown)", 100 * v);

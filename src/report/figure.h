@@ -24,4 +24,9 @@ const char *ps_vfig(char *buf, size_t len, const char *fmt, va_list ap) __attrib
  * (null: one trial, or a figure that could not be measured). */
 const char *ps_fig_pm(char *buf, size_t len, double rel);
 
+/* The digits after the point, from `least` up to 2, with which two fractions print differently as per
+ * cent ("%.*f%%" of 100 x), where they differ: an effect found beyond its noise (|effect| > noise)
+ * never reads as equal to it ("25% +/- 25%" becomes "25.4% +/- 24.6%"). */
+int ps_fig_pct_digits(double effect, double noise, int least);
+
 #endif /* PS_FIGURE_H */

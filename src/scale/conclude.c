@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/figure.h"
 #include "report/findings.h"
 #include "scale/scale.h"
 #include "trace/json.h"
@@ -502,11 +503,13 @@ json_t *ps_scale_conclude(const json_t *doc)
             double e = p_cut ? thr - x.eff : x.eff - thr;
             json_t *m = nums(5, "beyond", (double)p_before, "ranks", (double)x.P, "efficiency", x.eff,
                              "efficiency_noise", x.eff_pm, "threshold", thr);
+            /* one decimal, or two where one would print the margin to the threshold as its noise */
+            int dg = ps_fig_pct_digits(e, x.eff_pm, 1);
             if (p_cut) {
                 snprintf(claim, sizeof claim,
-                         "Adding nodes is not cost effective beyond P = %d: efficiency of %s drops to %.1f%% +/- %.1f%% "
+                         "Adding nodes is not cost effective beyond P = %d: efficiency of %s drops to %.*f%% +/- %.*f%% "
                          "at P = %d, under the %.0f%% threshold.",
-                         p_before, main_name, x.eff * 100, x.eff_pm * 100, x.P, thr * 100);
+                         p_before, main_name, dg, x.eff * 100, dg, x.eff_pm * 100, x.P, thr * 100);
                 snprintf(q, sizeof q,
                          "Whether adding nodes beyond P = %d is cost effective (efficiency %.1f%% at P = %d against the "
                          "%.0f%% threshold)",
@@ -514,9 +517,9 @@ json_t *ps_scale_conclude(const json_t *doc)
                 ps_finding_add(out, "not-cost-effective", e, x.eff_pm, "efficiency", m, claim, q, NULL);
             } else {
                 snprintf(claim, sizeof claim,
-                         "Adding nodes stays cost effective up to P = %d: efficiency of %s is %.1f%% +/- %.1f%% there, "
+                         "Adding nodes stays cost effective up to P = %d: efficiency of %s is %.*f%% +/- %.*f%% there, "
                          "above the %.0f%% threshold.",
-                         x.P, main_name, x.eff * 100, x.eff_pm * 100, thr * 100);
+                         x.P, main_name, dg, x.eff * 100, dg, x.eff_pm * 100, thr * 100);
                 snprintf(q, sizeof q,
                          "Whether adding nodes stays cost effective up to P = %d (efficiency %.1f%% against the %.0f%% "
                          "threshold)",

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/figure.h"
 #include "report/findings.h"
 #include "scale/scale.h"
 #include "workloads/ca.h"
@@ -575,4 +576,19 @@ TEST_IMPL(analyze_border_gain)
     json_decref(doc);
     json_decref(runs);
     json_decref(pl);
+}
+
+/* The decimals a claim prints its effect and noise with: whole (or one decimal) where they differ
+ * there, more where rounding would print a figure found beyond its noise as equal to it (the
+ * cost-effective claim's 84.61% +/- 4.56% against an 80% threshold read "84.6% +/- 4.6%"). */
+TEST_IMPL(percent_digits)
+{
+    CHECK(ps_fig_pct_digits(0.254, 0.246, 0) == 1);
+    CHECK(ps_fig_pct_digits(-0.254, 0.246, 0) == 1);
+    CHECK(ps_fig_pct_digits(0.0461, 0.0456, 1) == 2);
+    CHECK(ps_fig_pct_digits(0.50, 0.02, 0) == 0);
+    CHECK(ps_fig_pct_digits(0.046, 0.02, 1) == 1);
+    CHECK(ps_fig_pct_digits(0.25, 0.25, 0) == 0);        /* equal: nothing to tell apart */
+    CHECK(ps_fig_pct_digits(0.250001, 0.25, 0) == 2);    /* as far as two decimals go */
+    CHECK(ps_fig_pct_digits(NAN, 0.1, 1) == 1);
 }
