@@ -378,10 +378,19 @@ static void speed_state(json_t *md, json_t *pd, json_t *row, FILE *out)
                         json_pack("{s:f, s:f, s:f, s:b}", "before_s_per_flop", before, "after_s_per_flop", after,
                                   "after_over_before", ratio, "differs", differs));
     if (!out || !differs) return;
+    /* which way the change pushes the error: a machine faster after the calibration (ratio < 1) ran the
+     * measured runs faster than the prediction was priced, an error above zero; slower, below */
+    double err = ps_json_num(row, "error");
+    int against = isfinite(err) && err != 0 && (err < 0) == (ratio < 1);
     fprintf(out, "        the calibration run that priced this count (%s), repeated after the measured runs, took "
                  "%.2f times the seconds per flop it took before: the machine's speed moved during the comparison, "
-                 "and the error may carry that change\n",
-            ranks > 1 ? "the 1-rank run beside copies of itself" : "the 1-rank run", ratio);
+                 "%s\n",
+            ranks > 1 ? "the 1-rank run beside copies of itself" : "the 1-rank run", ratio,
+            !against ? "and the error may carry that change"
+            : ratio < 1 ? "though a machine grown faster would make the error positive, not negative: the change "
+                          "does not explain it"
+                        : "though a machine grown slower would make the error negative, not positive: the change "
+                          "does not explain it");
 }
 
 /* The prediction says its calibration is in doubt (predict.c: the run beside

@@ -346,7 +346,7 @@ int main(void)
     (void)host;
     (void)me;
     (void)nodes;
-    int reps = access("$T/slow", F_OK) == 0 ? 8 : 1;
+    int reps = access("$T/slow", F_OK) == 0 ? 8 : access("$T/fast", F_OK) == 0 ? 1 : access("$T/base2", F_OK) == 0 ? 2 : 1;
     volatile double s = 0;
     \\LOOP (ITERATIONS) {
         double t0 = ps_now();
@@ -358,13 +358,21 @@ int main(void)
     return EXIT_SUCCESS;
 }
 LOOP
-for case in steady slowed; do
-    rm -f "$T/slow"
+# against: calibrated at twice the work, measured at once (faster: an error above zero), repeated at
+# eight times (slower): the speed moved, but the other way than the error, and the line says so
+for case in steady slowed against; do
+    rm -f "$T/slow" "$T/fast" "$T/base2"
+    [ $case = against ] && touch "$T/base2"
     "$PS" predict "$T/drift.loop" -m "$SP2" -n 1 -s 200000 -i 10 --compare --calibrate -k 2 -o "$T/$case.json" \
         >"$T/$case.out" 2>"$T/$case.err" &
     pid=$!
-    if [ $case = slowed ]; then
+    if [ $case != steady ]; then
         for _ in $(seq 600); do grep -q "^measuring" "$T/$case.err" && break; sleep 0.05; done
+        [ $case = slowed ] && touch "$T/slow"
+        [ $case = against ] && touch "$T/fast"
+    fi
+    if [ $case = against ]; then
+        for _ in $(seq 600); do grep -q "^repeating the calibration" "$T/$case.err" && break; sleep 0.05; done
         touch "$T/slow"
     fi
     wait $pid || fail "--compare --calibrate ($case): $(cat "$T/$case.err")"
@@ -386,8 +394,13 @@ for d in (steady, slowed):
 sc = slowed["comparison"][0]["speed_check"]
 assert sc["after_over_before"] > 2.5 and sc["differs"], sc
 PY
-grep -q "repeated after the measured runs, took [0-9.]* times the seconds per flop it took before: the machine's speed moved" \
+grep -q "repeated after the measured runs, took [0-9.]* times the seconds per flop it took before: the machine's speed moved during the comparison, and the error may carry that change" \
     "$T/slowed.out" || fail "--compare --calibrate: the moved speed is not said: $(grep -A3 Predicted "$T/slowed.out")"
+# the slower machine pushes the error below zero; the measured runs were faster than priced (above zero)
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); c=d["comparison"][0]; sys.exit(0 if c["error"] > 0.2 and c["speed_check"]["after_over_before"] > 2 else 1)' \
+    "$T/against.json" || fail "--compare --calibrate: the case against: $(grep -A3 Predicted "$T/against.out")"
+grep -q "the machine's speed moved during the comparison, though a machine grown slower would make the error negative, not positive: the change does not explain it" \
+    "$T/against.out" || fail "--compare --calibrate: a speed change against the error's sign: $(grep -A3 Predicted "$T/against.out")"
 
 "$PS" predict "$T/dot.loop" -m "$SP2" -n 1 --calibrate-size 1000 >"$T/out" 2>"$T/err"
 [ $? = 2 ] && grep -q "\-\-calibrate-size needs --calibrate" "$T/err" || fail "--calibrate-size without --calibrate"
