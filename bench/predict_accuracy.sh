@@ -188,9 +188,16 @@ if retried:
     summary(rows, "last attempts:  ")
 else:
     summary(rows, "")
+# the lines below are over the rows the summary above ends with (each program's last attempt)
+which = " (last attempts)" if retried else ""
 # a measured time whose best two trials differ by more than 5% is no firm reference (parscope compare)
 loose = [r[0] for r in rows if r[6].endswith("%") and float(r[6][:-1]) > 5]
-if loose: print("measured times not reproducible (best two > 5%% apart): %s" % ", ".join(loose))
+if loose: print("measured times not reproducible (best two > 5%% apart)%s: %s" % (which, ", ".join(loose)))
+# the rows beyond 20% whose error is no larger than their measured time's own spread
+within = ["%s (%+.1f%%, spread %s)" % (r[0], 100 * float(r[4]), r[6]) for r in rows
+          if abs(float(r[4])) > 0.2 and r[6].endswith("%") and 100 * abs(float(r[4])) <= float(r[6][:-1])]
+if within: print("beyond 20%% but within the measured time's own spread (the best two trials' gap)%s: %s"
+                 % (which, ", ".join(within)))
 # other processes busy during the fastest trial (parscope compare's measured_disturbed, above 10%)
 busy = ["%s (%s%%)" % (r[0], r[7]) for r in rows if len(r) > 7 and r[7] != "-" and float(r[7]) > 10]
 if busy: print("measured while other processes used over 10%% of the machine: %s" % ", ".join(busy))
@@ -212,8 +219,8 @@ if nb:
           "network (%s) instead: median |error| %.1f%%, largest %.1f%%, %d of %d within 20%%" %
           (nb[0][1], 100 * statistics.median(b), 100 * max(b), sum(x <= 0.2 for x in b), len(b)))
 scs = [float(r[9]) for r in rows if len(r) > 9 and r[9] != "-"]
-if scs: print("repeated calibration's seconds per flop over the first: %.2f-%.2f" % (min(scs), max(scs)))
+if scs: print("repeated calibration's seconds per flop over the first%s: %.2f-%.2f" % (which, min(scs), max(scs)))
 lcs = [float(r[8]) for r in rows if len(r) > 8 and r[8] != "-"]
-if lcs: print("run's 8-byte half round trip over the model's: %.2f-%.2f" % (min(lcs), max(lcs)))
+if lcs: print("run's 8-byte half round trip over the model's%s: %.2f-%.2f" % (which, min(lcs), max(lcs)))
 PY
 echo "load at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
