@@ -23,6 +23,17 @@ static void topology(hwloc_topology_t topo)
     info.pus = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PU);
     hwloc_obj_t root = hwloc_get_root_obj(topo);
     info.memory_bytes = root ? (long long)root->total_memory : 0;
+    /* hwloc adds up its NUMA nodes' memory (/sys/devices/system/node); the kernel's MemTotal can be
+     * larger: on one VM here node 0 held 6.2 GB of its 24 GB (the rest added to the machine outside
+     * the node's accounting), and the machine was described, and its sweeps sized, at a quarter of
+     * its memory.  The larger of the two is the machine's. */
+    FILE *mi = fopen("/proc/meminfo", "r");
+    char ml[256];
+    long long kb = 0;
+    while (mi && fgets(ml, sizeof ml, mi))
+        if (sscanf(ml, "MemTotal: %lld kB", &kb) == 1) break;
+    if (mi) fclose(mi);
+    if (kb * 1024 > info.memory_bytes) info.memory_bytes = kb * 1024;
     /* the model as the kernel names it (/proc/cpuinfo), which every rank's
      * runtime records for its host (runtime/meta.c): one page showed "AMD
      * EPYC" from the ranks and hwloc's "Oxide Virtual Turin-like Processor"

@@ -425,7 +425,7 @@ void ps_scale_params_machine(ps_scale_params *p)
         long m = total > 0 && avail > 0 ? (total < avail ? total : avail) : (total > 0 ? total : avail);
         p->memory_bytes = m > 0 ? m : (1L << 30);
         p->src[PS_K_MEMORY] = PS_SRC_AUTO;
-        snprintf(p->why[PS_K_MEMORY], sizeof p->why[0], "hwloc total %ld MiB, available %ld MiB",
+        snprintf(p->why[PS_K_MEMORY], sizeof p->why[0], "total %ld MiB, available %ld MiB",
                  total >> 20, avail >> 20);
     }
     if (p->src[PS_K_WORD_BITS] == PS_SRC_DEFAULT) {
