@@ -291,6 +291,41 @@ int ps_probe_rank_side(const ps_probe_opts *o, json_t **raw, char *err, size_t e
 
 /* "Run the benchmark at least three times. If the best two runs agree, you
  * can be reasonably confident" (seed 004). */
+/* The noise verdict and the rounds' agreement tell one story: a probe whose own rounds disagree
+ * beyond PS_PROBE_AGREE (the same 5% as PS_NOISE_QUIET) was not taken on a quiet machine, whatever the
+ * calibration loop and /proc/stat saw around it; its "quiet" becomes "busy", the reason the worst
+ * figure's disagreement. */
+static void noise_from_rounds(json_t *doc)
+{
+    json_t *nz = json_object_get(doc, "noise");
+    const char *level = json_string_value(json_object_get(nz, "level"));
+    const char *old = json_string_value(json_object_get(nz, "summary"));
+    const char *oldwhy = json_string_value(json_object_get(nz, "reason"));
+    if (!level || strcmp(level, "quiet") || !old || !oldwhy) return;
+    const char *worst = NULL;
+    double rel = 0;
+    size_t i;
+    json_t *o;
+    json_array_foreach(json_object_get(doc, "agreement"), i, o)
+        if (json_is_false(json_object_get(o, "agree")) && ps_json_num(o, "rel_diff") > rel) {
+            rel = ps_json_num(o, "rel_diff");
+            worst = json_string_value(json_object_get(o, "figure"));
+        }
+    if (!worst) return;
+    char why[300];
+    snprintf(why, sizeof why,
+             "the probe's own rounds disagree, %s's best two %.1f%% apart, though neither the calibration loop "
+             "nor other processes showed interference", worst, 100 * rel);
+    /* the summary "machine noise: quiet (REASON; load ...)" keeps what follows its reason */
+    static const char head[] = "machine noise: quiet (";
+    const char *rest = !strncmp(old, head, sizeof head - 1) && !strncmp(old + sizeof head - 1, oldwhy, strlen(oldwhy))
+                           ? old + sizeof head - 1 + strlen(oldwhy)
+                           : ")";
+    json_object_set_new(nz, "summary", json_sprintf("machine noise: busy (%s%s", why, rest));
+    json_object_set_new(nz, "level", json_string("busy"));
+    json_object_set_new(nz, "reason", json_string(why));
+}
+
 static void agreement(json_t *list, json_t *warnings, const char *figure, const char *unit, const double *v, int n,
                       int lower_is_better)
 {
@@ -492,6 +527,7 @@ json_t *ps_probe_analyze(const json_t *raw, ps_machine *m, char *err, size_t err
     agreement(agree, warnings, "g", "flop", g, n, 1);
     agreement(agree, warnings, "l", "flop", l, n, 1);
     json_object_set_new(doc, "agreement", agree);
+    noise_from_rounds(doc);
     /* the uncertainty next to each figure: best-of figures by the gap of the
      * best two rounds; g and l, the median of the rounds' fits, by the
      * farther end of the rounds' range (with three rounds, the median's

@@ -990,3 +990,33 @@ TEST_IMPL(probe_packing_switch)
         json_decref(raw);
     }
 }
+
+/* Rounds that disagree (the second and third 20% and 40% slower: the best two 16.7% apart) under a noise measurement that saw
+ * nothing: the probe does not call the machine quiet, and says why; rounds that agree keep "quiet" */
+TEST_IMPL(probe_noise_from_rounds)
+{
+    const double spread[3] = {1.0, 1.2, 1.4};
+    for (int kase = 0; kase < 2; kase++) {
+        char err[512];
+        ps_machine m;
+        json_t *raw = synthetic(2, 3, 1e-6, 1e9, 0, 0, 1e9, 0.02e-6, 2e-6, kase ? spread : NULL);
+        json_object_set_new(raw, "noise",
+                            json_pack("{ss ss ss}", "level", "quiet", "reason", "no interference seen", "summary",
+                                      "machine noise: quiet (no interference seen; load 0.3 on 2 CPUs before)"));
+        json_t *doc = ps_probe_analyze(raw, &m, err, sizeof err);
+        CHECK(doc, "%s", err);
+        const json_t *nz = json_object_get(doc, "noise");
+        const char *level = json_string_value(json_object_get(nz, "level"));
+        const char *line = json_string_value(json_object_get(nz, "summary"));
+        if (kase == 0) CHECK(level && !strcmp(level, "quiet"), "%s", line ? line : "(none)");
+        if (kase == 1) {
+            CHECK(level && !strcmp(level, "busy"), "%s", line ? line : "(none)");
+            CHECK(line && strstr(line, "machine noise: busy (the probe's own rounds disagree, ") &&
+                      strstr(line, "best two 16.7% apart, though neither the calibration loop nor other processes "
+                                   "showed interference; load 0.3 on 2 CPUs before)"),
+                  "%s", line ? line : "(none)");
+        }
+        json_decref(doc);
+        json_decref(raw);
+    }
+}
