@@ -373,16 +373,16 @@ static json_t *bottleneck(double C, double nC, const scale_figs *f, int ranks, i
         noise = nL;
         snprintf(reason, sizeof reason,
                  "the clue sweep loses %s of its efficiency at P = %d while its kernel runs at the memory-bandwidth "
-                 "bound within the noise (%s of it): the ranks compete for the node's memory bandwidth (communication "
-                 "%s)",
+                 "bound within the noise (%s of it): the ranks compete for the node's memory bandwidth (the share of "
+                 "their time cg, mmm_s and red_black communicate: %s)",
                  c2, f->maxp, c3, c1);
     } else if (loss_beyond && comm_covers) {
         name = "communication";
         effect = C;
         noise = nC;
         snprintf(reason, sizeof reason,
-                 "the clue sweep loses %s of its efficiency at P = %d and communication takes %s of the workloads' "
-                 "time, enough to account for it (memory bound reached %s)",
+                 "the clue sweep loses %s of its efficiency at P = %d and communication takes %s of the time of cg, "
+                 "mmm_s and red_black, enough to account for it (memory bound reached %s)",
                  c2, f->maxp, c1, c3);
     } else if (loss_beyond) {
         name = "none beyond the noise";
@@ -390,7 +390,8 @@ static json_t *bottleneck(double C, double nC, const scale_figs *f, int ranks, i
         effect = L;
         noise = nL;
         snprintf(reason, sizeof reason,
-                 "the clue sweep loses %s of its efficiency at P = %d, but neither communication (%s of the time) nor "
+                 "the clue sweep loses %s of its efficiency at P = %d, but neither communication (the share of their time "
+                 "cg, mmm_s and red_black communicate: %s) nor "
                  "the memory bound (%s of it reached) accounts for that beyond the noise: cannot tell what limits it "
                  "at this noise level%s; run on a quieter machine or with more trials",
                  c2, f->maxp, c1, c3,
@@ -402,8 +403,9 @@ static json_t *bottleneck(double C, double nC, const scale_figs *f, int ranks, i
         effect = isfinite(L) ? L : C;
         noise = isfinite(L) ? nL : nC;
         snprintf(reason, sizeof reason,
-                 "no parallel bottleneck stands out beyond the noise up to P = %d: efficiency loss %s, communication %s "
-                 "of the workloads' time, memory bound reached %s; cannot tell of a smaller one at this noise level",
+                 "no parallel bottleneck stands out beyond the noise up to P = %d: efficiency loss %s, the share of their "
+                 "time cg, mmm_s and red_black communicate %s, memory bound reached %s; cannot tell of a smaller one at "
+                 "this noise level",
                  ranks, c2, c1, c3);
     } else {
         name = "unknown";
