@@ -373,8 +373,9 @@ static json_t *bottleneck(double C, double nC, const scale_figs *f, int ranks, i
         noise = nL;
         snprintf(reason, sizeof reason,
                  "the clue sweep loses %s of its efficiency at P = %d while its kernel runs at the memory-bandwidth "
-                 "bound within the noise (%s of it): the ranks compete for the node's memory bandwidth (the share of "
-                 "their time cg, mmm_s and red_black communicate: %s)",
+                 "bound within the noise (%s of it): the ranks likely compete for the node's memory bandwidth (the bound "
+                 "is one core's copy rate, the node's is not measured; the share of their time cg, mmm_s and "
+                 "red_black communicate: %s)",
                  c2, f->maxp, c3, c1);
     } else if (loss_beyond && comm_covers) {
         name = "communication";

@@ -237,7 +237,7 @@ TEST_IMPL(bottleneck_near_noise)
     CHECK(why && strstr(why, "runs at the memory-bandwidth bound within the noise (90% +/- 22% of it)"), "%s",
           why ? why : "(none)");
     /* the communication share is the predicted workloads', not the sweep's: named as theirs */
-    CHECK(why && strstr(why, "(the share of their time cg, mmm_s and red_black communicate: not measured)"), "%s",
+    CHECK(why && strstr(why, "; the share of their time cg, mmm_s and red_black communicate: not measured)"), "%s",
           why ? why : "(none)");
     char *text;
     size_t n;

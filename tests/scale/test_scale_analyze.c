@@ -592,3 +592,33 @@ TEST_IMPL(percent_digits)
     CHECK(ps_fig_pct_digits(0.250001, 0.25, 0) == 2);    /* as far as two decimals go */
     CHECK(ps_fig_pct_digits(NAN, 0.1, 1) == 1);
 }
+
+/* The memory-bandwidth bound judged on the kernel as fast as it ran: nodeorder at P = 1, identical to
+ * base there, ran 5.4% faster (base at 92.4% of the bound, nodeorder at 97.4%); the sweep then cannot
+ * tell the kernel from the bound, where base's run alone would have said something else limits it. */
+TEST_IMPL(memory_bound_identical_runs)
+{
+    const char *vars[] = {"base", "nodeorder"};
+    const int ranks[] = {1, 2};
+    json_t *pl = plan_of(vars, 2, ranks, 2, 3, "weak");
+    json_t *runs = json_array();
+    point_runs(runs, "base", 1, 3, 1.0, 64);
+    point_runs(runs, "base", 2, 3, 1.1, 64);
+    point_runs(runs, "nodeorder", 1, 3, 1.0 / 1.054, 64);
+    point_runs(runs, "nodeorder", 2, 3, 1.1, 64);
+    json_t *first = ps_scale_analyze(pl, runs);
+    double act = num(point(first, "base", 1), "act_per_s");
+    CHECK(act > 0, "base's rate at P = 1");
+    /* a copy rate that puts base at 92.4% of the bound (float cells: 8 bytes moved per update) */
+    json_object_set_new(pl, "memory_bound", json_pack("{s:f}", "copy_bytes_per_s", 8 * act / 0.924));
+    json_t *doc = ps_scale_analyze(pl, runs);
+    const json_t *c = conclusion(doc, "memory-bandwidth");
+    CHECK(c && !finding(doc, "memory-bandwidth"), "%s", c ? json_string_value(json_object_get(c, "text")) : "(none)");
+    CHECK(c && fabs(num(json_object_get(c, "numbers"), "fraction") - 0.924 * 1.054) < 0.002, "the fraction %g",
+          c ? num(json_object_get(c, "numbers"), "fraction") : NAN);
+    rules_hold(doc, "memory bound on identical runs");
+    json_decref(first);
+    json_decref(doc);
+    json_decref(runs);
+    json_decref(pl);
+}
