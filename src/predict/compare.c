@@ -28,7 +28,7 @@
  * name them from 5%; at 10% of a 2-core machine a fifth of a core is gone). */
 #define PS_COMPARE_BUSY 0.10
 
-double ps_result_doc_time(json_t *doc)
+double ps_result_doc_time(const json_t *doc)
 {
     json_t *t = json_object_get(doc, "time");
     double v = ps_json_num(t, "min");
@@ -121,10 +121,23 @@ static double act_of(const json_t *o, int k)
     return isnan(v) ? 0 : v;
 }
 
+/* The predicted side's own uncertainty: a count priced by a calibration run
+ * carries that run's (the best two trials' gap, calibration.uncertainty) on
+ * its computation, the prediction's work over its time; NAN without one. */
+static double predicted_noise(const json_t *pd, double *u_cal, double *share)
+{
+    double u = ps_json_num(json_object_get(pd, "calibration"), "uncertainty");
+    double w = ps_json_num(json_object_get(pd, "breakdown"), "work"), t = ps_result_doc_time(pd);
+    *u_cal = u;
+    *share = t > 0 && w >= 0 ? fmin(1, w / t) : NAN;
+    return u >= 0 && isfinite(*share) ? u * *share : NAN;
+}
+
 /* The measured side's own uncertainty, from its trials (time.samples): the
- * best two's gap and the spread of all.  Printed under the row, with what it
- * means for the error; NAN when the document has fewer than two trials. */
-static void measured_noise(json_t *doc, double err, json_t *row, FILE *out)
+ * best two's gap and the spread of all; and the predicted side's
+ * (predicted_noise).  Printed under the row, with what they mean for the
+ * error: within their sum, the two cannot be told apart. */
+static void measured_noise(json_t *doc, const json_t *pd, double err, json_t *row, FILE *out)
 {
     json_t *s = json_object_get(json_object_get(doc, "time"), "samples");
     size_t n = json_array_size(s);
@@ -148,7 +161,10 @@ static void measured_noise(json_t *doc, double err, json_t *row, FILE *out)
             }
     free(v);
     double unc = ps_stat_uncertainty(&st, PS_STAT_MIN), spread = ps_stat_spread(&st);
-    int within = isfinite(unc) && isfinite(err) && fabs(err) <= unc;
+    double u_cal, share, punc = predicted_noise(pd, &u_cal, &share);
+    double both = isfinite(unc) ? unc + (isfinite(punc) ? punc : 0) : NAN;
+    int within = isfinite(both) && isfinite(err) && fabs(err) <= both;
+    json_object_set_new(row, "predicted_uncertainty", ps_json_real_or_null(punc));
     int disturbed = isfinite(others) && others > PS_COMPARE_BUSY;
     json_object_set_new(row, "measured_others_busy_pct", ps_json_real_or_null(100 * others));
     json_object_set_new(row, "measured_disturbed", json_boolean(disturbed));
@@ -166,7 +182,15 @@ static void measured_noise(json_t *doc, double err, json_t *row, FILE *out)
                 unc > PS_COMPARE_AGREE ? ": not reproducible (the best two differ by more than 5%), so the error "
                                          "is uncertain by about as much; take more trials (-k) on a quieter machine"
                                        : "");
-    if (within)
+    if (isfinite(punc) && u_cal > PS_COMPARE_AGREE)
+        fprintf(out, "        predicted: priced by a calibration whose best two trials are %.1f%% apart, on the "
+                     "computation, %.0f%% of the predicted time: uncertain by about %.1f%%\n",
+                100 * u_cal, 100 * share, 100 * punc);
+    if (within && isfinite(punc) && punc > 0)
+        fprintf(out, "        the error (%+.1f%%) is within the measured time's and the prediction's uncertainties "
+                     "(%.1f%% + %.1f%%): prediction and measurement cannot be told apart\n",
+                100 * err, 100 * unc, 100 * punc);
+    else if (within)
         fprintf(out, "        the error (%+.1f%%) is within the measured time's own uncertainty (%.1f%%): prediction "
                      "and measurement cannot be told apart\n",
                 100 * err, 100 * unc);
@@ -606,7 +630,7 @@ json_t *ps_compare_results(json_t *measured, json_t *predicted, FILE *out, char 
             fmt_num(t1, sizeof t1, tp);
             fprintf(out, "%6d  %12s  %12s  %8s  %9s  %9s  %9s\n", p, t0, t1, e0, eb[0], eb[1], eb[2]);
         }
-        measured_noise(md, e, row, out);
+        measured_noise(md, pd, e, row, out);
         latency_state(md, pd, row, out);
         speed_state(md, pd, row, out);
         calibration_state(pd, row, out);

@@ -14,14 +14,16 @@
  * activities: {busy: {measured_s, predicted_s, error}, overhead, idle},
  * measured_trials, measured_uncertainty (the best two trials' gap),
  * measured_spread, measured_reproducible (the best two within 5%),
- * within_uncertainty (|error| no larger than that gap), measured_others_busy_pct (other
+ * predicted_uncertainty (a calibrated count's: its calibration's best-two gap times the
+ * prediction's computation share; null without one), within_uncertainty (|error| no larger than
+ * the two uncertainties together), measured_others_busy_pct (other
  * processes' share of the machine during the fastest trial), measured_disturbed (above 10%)}],
  * "max_abs_error"}.  NULL with err if the documents have no processor count
  * in common or are not result documents. */
 json_t *ps_compare_results(json_t *measured, json_t *predicted, FILE *out, char *err, size_t errlen);
 
 /* The execution time a document reports: time.min (the best trial). */
-double ps_result_doc_time(json_t *doc);
+double ps_result_doc_time(const json_t *doc);
 
 /* The thresholds by which a comparison names a point (the sentences that
  * explain the names print them from here):

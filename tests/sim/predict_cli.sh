@@ -170,6 +170,23 @@ grep -q "the best two 20.0% apart, all within 100%: not reproducible" "$T/out" |
 grep -q "within the measured time's own uncertainty" "$T/out" && fail "compare: +50% called within a 20% uncertainty"
 [ "$(jget "$T/c2.json" '[round(d["rows"][0]["measured_uncertainty"], 3), d["rows"][0]["measured_reproducible"], d["rows"][0]["within_uncertainty"]]')" = "[0.2, False, False]" ] ||
     fail "compare JSON: the measured uncertainty of the far case"
+# a prediction priced by a calibration whose best two trials are 15% apart, all of its time computation:
+# uncertain by 15% itself; +30% against a measurement 20% uncertain is within the two together
+python3 - "$T/pts.json" "$T/pts_cal.json" <<'PY' && mk_meas "$T/m_cal.json" 1.3 0.20 || fail "could not write the calibrated prediction"
+import json, sys
+d = json.load(open(sys.argv[1]))
+for p in d["points"]:
+    p["calibration"] = {"uncertainty": 0.15, "ranks": 1}
+    p["breakdown"]["work"] = p["time"]["min"]
+json.dump(d, open(sys.argv[2], "w"))
+PY
+expect_status 0 "compare, an uncertain calibration" "$PS" compare "$T/m_cal.json" "$T/pts_cal.json" -o "$T/c5.json"
+grep -q "predicted: priced by a calibration whose best two trials are 15.0% apart, on the computation, 100% of the predicted time: uncertain by about 15.0%" "$T/out" ||
+    fail "compare: the prediction's own uncertainty not said: $(cat "$T/out")"
+grep -q "the error (+30.0%) is within the measured time's and the prediction's uncertainties (20.0% + 15.0%)" "$T/out" ||
+    fail "compare: +30% not within 20% + 15%: $(cat "$T/out")"
+[ "$(jget "$T/c5.json" '[round(d["rows"][0]["predicted_uncertainty"], 3), d["rows"][0]["within_uncertainty"]]')" = "[0.15, True]" ] ||
+    fail "compare JSON: the prediction's uncertainty"
 # other processes busy during the fastest trial (40% of the machine) make the row suspect; during
 # a slower trial only, not
 mk_meas "$T/m_busy.json" 0.990099 0.03 4 40,0,0,0 && mk_meas "$T/m_calm.json" 0.990099 0.03 4 5,60,0,0 ||
