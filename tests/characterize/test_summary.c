@@ -30,6 +30,26 @@ static int has_non_number(const char *s)
     return 0;
 }
 
+/* The summary of a stored sweep alone (data/NAME/scale/scale.json). */
+static json_t *sweep_summary(const char *name)
+{
+    const ps_characterize_step steps[] = {{"scale", 0, 20, ""}};
+    char dir[512];
+    snprintf(dir, sizeof dir, "%s/data/%s", PS_TEST_DATA, name);
+    return ps_characterize_summary(dir, 2, 90, 60, steps, 1, 0, NAN);
+}
+
+/* The summary as `characterize` prints it (to be freed). */
+static char *printed(json_t *s)
+{
+    char *text = NULL;
+    size_t n;
+    FILE *f = open_memstream(&text, &n);
+    ps_characterize_print(s, f);
+    fclose(f);
+    return text;
+}
+
 TEST_IMPL(failed_fit_text)
 {
     json_t *s = failed_fit_summary();
@@ -227,8 +247,7 @@ TEST_IMPL(prediction_model_doubts)
  * they are told apart. */
 TEST_IMPL(bottleneck_near_noise)
 {
-    const ps_characterize_step steps[] = {{"scale", 0, 20, ""}};
-    json_t *s = ps_characterize_summary(PS_TEST_DATA "/data/near-noise", 2, 90, 60, steps, 1, 0, NAN);
+    json_t *s = sweep_summary("near-noise");
     const json_t *b = json_object_get(s, "bottleneck");
     const char *name = json_string_value(json_object_get(b, "name")), *why = json_string_value(json_object_get(b, "reason"));
     CHECK(name && !strcmp(name, "memory system"), "%s", name ? name : "(none)");
@@ -239,11 +258,7 @@ TEST_IMPL(bottleneck_near_noise)
     /* the communication share is the predicted workloads', not the sweep's: named as theirs */
     CHECK(why && strstr(why, "; the share of their time cg, mmm_s and red_black communicate: not measured)"), "%s",
           why ? why : "(none)");
-    char *text;
-    size_t n;
-    FILE *f = open_memstream(&text, &n);
-    ps_characterize_print(s, f);
-    fclose(f);
+    char *text = printed(s);
     CHECK(strstr(text, "25.4% +/- 24.6%") && !strstr(text, "25% +/- 25%"), "%s", text);
     free(text);
     json_decref(s);
@@ -255,8 +270,7 @@ TEST_IMPL(bottleneck_near_noise)
  * cannot tell what limits it. */
 TEST_IMPL(bottleneck_below_bound)
 {
-    const ps_characterize_step steps[] = {{"scale", 0, 20, ""}};
-    json_t *s = ps_characterize_summary(PS_TEST_DATA "/data/below-bound", 2, 90, 60, steps, 1, 0, NAN);
+    json_t *s = sweep_summary("below-bound");
     const json_t *b = json_object_get(s, "bottleneck");
     const char *name = json_string_value(json_object_get(b, "name")), *why = json_string_value(json_object_get(b, "reason"));
     CHECK(name && !strcmp(name, "none beyond the noise"), "%s: %s", name ? name : "(none)", why ? why : "");
