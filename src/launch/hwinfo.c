@@ -8,9 +8,26 @@
 #include <hwloc.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
 #include <unistd.h>
+
+double ps_meminfo_bytes(const char *key)
+{
+    FILE *f = fopen("/proc/meminfo", "r");
+    if (!f) return -1;
+    char line[256];
+    double v = -1;
+    size_t n = strlen(key);
+    while (fgets(line, sizeof line, f))
+        if (!strncmp(line, key, n) && line[n] == ':') {
+            v = atof(line + n + 1) * 1024;
+            break;
+        }
+    fclose(f);
+    return v;
+}
 
 static ps_hwinfo info;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
@@ -27,13 +44,8 @@ static void topology(hwloc_topology_t topo)
      * larger: on one VM here node 0 held 6.2 GB of its 24 GB (the rest added to the machine outside
      * the node's accounting), and the machine was described, and its sweeps sized, at a quarter of
      * its memory.  The larger of the two is the machine's. */
-    FILE *mi = fopen("/proc/meminfo", "r");
-    char ml[256];
-    long long kb = 0;
-    while (mi && fgets(ml, sizeof ml, mi))
-        if (sscanf(ml, "MemTotal: %lld kB", &kb) == 1) break;
-    if (mi) fclose(mi);
-    if (kb * 1024 > info.memory_bytes) info.memory_bytes = kb * 1024;
+    double total = ps_meminfo_bytes("MemTotal");
+    if (total > (double)info.memory_bytes) info.memory_bytes = (long long)total;
     /* the model as the kernel names it (/proc/cpuinfo), which every rank's
      * runtime records for its host (runtime/meta.c): one page showed "AMD
      * EPYC" from the ranks and hwloc's "Oxide Virtual Turin-like Processor"

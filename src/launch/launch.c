@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "launch/meta.h"
 #include "launch/template.h"
 #include "util/proc.h"
 #include "util/util.h"
@@ -305,23 +306,6 @@ int ps_launch_bad_input(const char *dir, int ranks, char *buf, size_t len)
 
 /* ---- how many ranks this machine can start ---------------------------------- */
 
-/* A value from /proc/meminfo in bytes, or -1. */
-static double meminfo(const char *key)
-{
-    FILE *f = fopen("/proc/meminfo", "r");
-    if (!f) return -1;
-    char line[256];
-    double v = -1;
-    size_t n = strlen(key);
-    while (fgets(line, sizeof line, f))
-        if (!strncmp(line, key, n) && line[n] == ':') {
-            v = atof(line + n + 1) * 1024;
-            break;
-        }
-    fclose(f);
-    return v;
-}
-
 static long read_long(const char *path)
 {
     FILE *f = fopen(path, "r");
@@ -352,7 +336,7 @@ int ps_launch_capacity(const ps_launch_opts *o, char *msg, size_t len)
     if (!local_launch(o)) return -1;
     /* memory: PS_LAUNCH_RANK_MEMORY per rank at least; tasks: a free pid
      * for each of a rank's threads */
-    double avail = meminfo("MemAvailable");
+    double avail = ps_meminfo_bytes("MemAvailable");
     long pid_max = read_long("/proc/sys/kernel/pid_max"), tmax = read_long("/proc/sys/kernel/threads-max");
     long limit = pid_max > 0 && tmax > 0 ? (pid_max < tmax ? pid_max : tmax) : (pid_max > 0 ? pid_max : tmax);
     long tasks = -1;

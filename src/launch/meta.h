@@ -38,6 +38,9 @@ typedef struct ps_hwinfo {
  * name) and kept for the life of the process.  Never NULL. */
 const ps_hwinfo *ps_hwinfo_get(void);
 
+/* A field of /proc/meminfo ("MemTotal", "MemAvailable") in bytes, or -1. */
+double ps_meminfo_bytes(const char *key);
+
 /* The machine meta object of a result, for this machine now.  mpi names the
  * MPI library ("Open MPI 4.1.4"); ps_machine_meta asks the launcher
  * (ps_mpi_library), a rank passes what its library says of itself. */

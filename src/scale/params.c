@@ -378,18 +378,6 @@ int ps_scale_params_load(ps_scale_params *p, const char *path, char *err, size_t
     return rc;
 }
 
-static long meminfo_available(void)
-{
-    FILE *f = fopen("/proc/meminfo", "r");
-    if (!f) return 0;
-    char line[256];
-    long kb = 0;
-    while (fgets(line, sizeof line, f))
-        if (sscanf(line, "MemAvailable: %ld kB", &kb) == 1) break;
-    fclose(f);
-    return kb * 1024;
-}
-
 void ps_scale_params_machine(ps_scale_params *p)
 {
     const ps_hwinfo *hw = ps_hwinfo_get();
@@ -421,7 +409,8 @@ void ps_scale_params_machine(ps_scale_params *p)
     }
     if (p->src[PS_K_MEMORY] == PS_SRC_DEFAULT) {
         long total = (long)hw->memory_bytes;
-        long avail = meminfo_available();
+        double mav = ps_meminfo_bytes("MemAvailable");
+        long avail = mav > 0 ? (long)mav : 0;
         long m = total > 0 && avail > 0 ? (total < avail ? total : avail) : (total > 0 ? total : avail);
         p->memory_bytes = m > 0 ? m : (1L << 30);
         p->src[PS_K_MEMORY] = PS_SRC_AUTO;
