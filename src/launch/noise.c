@@ -139,6 +139,33 @@ static json_t *sample_json(const ps_noise_sample *s)
     return o;
 }
 
+/* The verdict and the line every output shows (one formatter for all of them): the level, the
+ * reason, the load before (NAN: unknown) and the others' share during the measurement where the
+ * reason is not already that share (NAN: not said). */
+static void set_verdict(json_t *o, const char *level, const char *why, double load1, long cpus, double others)
+{
+    json_object_set_new(o, "level", json_string(level));
+    json_object_set_new(o, "reason", json_string(why));
+    char line[512];
+    int n = snprintf(line, sizeof line, "machine noise: %s (%s", level, why);
+    if (isfinite(load1) && n > 0 && (size_t)n < sizeof line)
+        n += snprintf(line + n, sizeof line - (size_t)n, "; load %.1f on %ld CPUs before", load1, cpus);
+    if (isfinite(others) && n > 0 && (size_t)n < sizeof line)
+        n += snprintf(line + n, sizeof line - (size_t)n, "; others used %.0f%% of it during the measurement",
+                      100 * others);
+    if (n > 0 && (size_t)n < sizeof line) snprintf(line + n, sizeof line - (size_t)n, ")");
+    json_object_set_new(o, "summary", json_string(line));
+}
+
+void ps_noise_raise(json_t *noise, const char *level, const char *why)
+{
+    json_t *b = json_object_get(noise, "before"), *d = json_object_get(noise, "during");
+    json_t *l = json_object_get(b, "load1"), *u = json_object_get(d, "others_busy_pct");
+    set_verdict(noise, level, why, json_is_number(l) ? json_number_value(l) : NAN,
+                (long)json_integer_value(json_object_get(noise, "cpus")),
+                json_is_number(u) ? json_number_value(u) / 100 : NAN);
+}
+
 json_t *ps_noise_json(const ps_noise_sample *b, const ps_noise_sample *a)
 {
     json_t *o = json_object();
@@ -185,18 +212,7 @@ json_t *ps_noise_json(const ps_noise_sample *b, const ps_noise_sample *a)
     }
     const char *level = worst > PS_NOISE_VERY_BUSY ? "very busy" : worst > PS_NOISE_QUIET ? "busy" : "quiet";
     if (!why[0]) snprintf(why, sizeof why, "no interference seen");
-    json_object_set_new(o, "level", json_string(level));
-    json_object_set_new(o, "reason", json_string(why));
-    /* the line every output shows (one formatter for all of them) */
-    char line[512];
-    int n = snprintf(line, sizeof line, "machine noise: %s (%s", level, why);
-    if (b && b->valid && isfinite(b->load1) && n > 0 && (size_t)n < sizeof line)
-        n += snprintf(line + n, sizeof line - (size_t)n, "; load %.1f on %ld CPUs before", b->load1, cpus);
-    if (isfinite(others) && worst != others && n > 0 && (size_t)n < sizeof line)
-        n += snprintf(line + n, sizeof line - (size_t)n, "; others used %.0f%% of it during the measurement",
-                      100 * others);
-    if (n > 0 && (size_t)n < sizeof line) snprintf(line + n, sizeof line - (size_t)n, ")");
-    json_object_set_new(o, "summary", json_string(line));
+    set_verdict(o, level, why, b && b->valid ? b->load1 : NAN, cpus, worst != others ? others : NAN);
     json_object_set_new(o, "method",
                         json_string("load average (/proc/loadavg); a fixed integer loop timed 40 times before and "
                                     "after (slowdown = median / best - 1, cv); the machine's busy CPU time minus "

@@ -53,6 +53,11 @@ void ps_noise_take(ps_noise_sample *s, int calibrate);
  * Either sample may be invalid (left out).  Never NULL. */
 json_t *ps_noise_json(const ps_noise_sample *before, const ps_noise_sample *after);
 
+/* Raises a noise object's verdict (ps_noise_json's) where another sign of interference was seen
+ * (a probe's rounds that disagree): level and reason replaced, the summary line made again from the
+ * object's own figures, as ps_noise_json makes it. */
+void ps_noise_raise(json_t *noise, const char *level, const char *why);
+
 /* The share of the machine other processes used between two samples (0..1),
  * and the stolen share; NAN when unknown. */
 double ps_noise_others(const ps_noise_sample *a, const ps_noise_sample *b);

@@ -15,6 +15,7 @@
 #include "launch/meta.h"
 #include "report/figure.h"
 #include "report/html.h"
+#include "launch/noise.h"
 #include "report/noise.h"
 #include "report/plot.h"
 #include "report/result.h"
@@ -299,9 +300,7 @@ static void noise_from_rounds(json_t *doc)
 {
     json_t *nz = json_object_get(doc, "noise");
     const char *level = json_string_value(json_object_get(nz, "level"));
-    const char *old = json_string_value(json_object_get(nz, "summary"));
-    const char *oldwhy = json_string_value(json_object_get(nz, "reason"));
-    if (!level || strcmp(level, "quiet") || !old || !oldwhy) return;
+    if (!level || strcmp(level, "quiet")) return;
     const char *worst = NULL;
     double rel = 0;
     size_t i;
@@ -316,14 +315,7 @@ static void noise_from_rounds(json_t *doc)
     snprintf(why, sizeof why,
              "the probe's own rounds disagree, %s's best two %.1f%% apart, though neither the calibration loop "
              "nor other processes showed interference", worst, 100 * rel);
-    /* the summary "machine noise: quiet (REASON; load ...)" keeps what follows its reason */
-    static const char head[] = "machine noise: quiet (";
-    const char *rest = !strncmp(old, head, sizeof head - 1) && !strncmp(old + sizeof head - 1, oldwhy, strlen(oldwhy))
-                           ? old + sizeof head - 1 + strlen(oldwhy)
-                           : ")";
-    json_object_set_new(nz, "summary", json_sprintf("machine noise: busy (%s%s", why, rest));
-    json_object_set_new(nz, "level", json_string("busy"));
-    json_object_set_new(nz, "reason", json_string(why));
+    ps_noise_raise(nz, "busy", why);
 }
 
 static void agreement(json_t *list, json_t *warnings, const char *figure, const char *unit, const double *v, int n,

@@ -1001,8 +1001,10 @@ TEST_IMPL(probe_noise_from_rounds)
         ps_machine m;
         json_t *raw = synthetic(2, 3, 1e-6, 1e9, 0, 0, 1e9, 0.02e-6, 2e-6, kase ? spread : NULL);
         json_object_set_new(raw, "noise",
-                            json_pack("{ss ss ss}", "level", "quiet", "reason", "no interference seen", "summary",
-                                      "machine noise: quiet (no interference seen; load 0.3 on 2 CPUs before)"));
+                            json_pack("{si s{sf} s{sf} ss ss ss}", "cpus", 2, "before", "load1", 0.3, "during",
+                                      "others_busy_pct", 2.0, "level", "quiet", "reason", "no interference seen",
+                                      "summary", "machine noise: quiet (no interference seen; load 0.3 on 2 CPUs "
+                                      "before; others used 2% of it during the measurement)"));
         json_t *doc = ps_probe_analyze(raw, &m, err, sizeof err);
         CHECK(doc, "%s", err);
         const json_t *nz = json_object_get(doc, "noise");
@@ -1013,7 +1015,8 @@ TEST_IMPL(probe_noise_from_rounds)
             CHECK(level && !strcmp(level, "busy"), "%s", line ? line : "(none)");
             CHECK(line && strstr(line, "machine noise: busy (the probe's own rounds disagree, ") &&
                       strstr(line, "best two 16.7% apart, though neither the calibration loop nor other processes "
-                                   "showed interference; load 0.3 on 2 CPUs before)"),
+                                   "showed interference; load 0.3 on 2 CPUs before; others used 2% of it during "
+                                   "the measurement)"),
                   "%s", line ? line : "(none)");
         }
         json_decref(doc);
