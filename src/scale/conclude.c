@@ -557,10 +557,9 @@ json_t *ps_scale_conclude(const json_t *doc)
          * configuration identical to base (noise.identical_runs), counts as base too, as the
          * fastest trial does within a point (one sweep: base 92.4%, nodeorder 97.4%) */
         const char *from = "";
+        json_t *o = json_object_get(mbv, "nodeorder"), *same;
         size_t k;
-        json_t *same;
         json_array_foreach(json_object_get(json_object_get(doc, "noise"), "identical_runs"), k, same) {
-            json_t *o = json_object_get(mbv, "nodeorder");
             if (json_integer_value(json_object_get(same, "ranks")) == 1 && o &&
                 ps_json_num(o, "fraction") > ps_json_num(mb, "fraction")) {
                 mb = o;
