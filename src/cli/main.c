@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "launch/launch.h"
+#include "launch/noise.h"
 #include "parscope/parscope.h"
 #include "util/util.h"
 
@@ -115,8 +116,13 @@ int main(int argc, char **argv)
         printf("parscope %d.%d\n", PS_VERSION_MAJOR, PS_VERSION_MINOR);
         return 0;
     }
-    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        if (!strcmp(commands[i].name, name)) return commands[i].run(argc - 1, argv + 1);
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+        if (strcmp(commands[i].name, name)) continue;
+        /* a setting every measuring command reads, refused before any of them starts */
+        char err[256];
+        if (commands[i].summary && ps_noise_reps_check(err, sizeof err)) return ps_fail(2, "%s", err);
+        return commands[i].run(argc - 1, argv + 1);
+    }
     fprintf(stderr, "parscope: unknown command '%s'\n\n", name);
     usage(stderr);
     return 2;

@@ -1,6 +1,7 @@
 /* noise.c - how busy the machine was around a measurement (see noise.h). */
 #include "launch/noise.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -89,6 +90,29 @@ static void calib_unit(void)
     calib_sink = x;
 }
 
+static int parse_reps(const char *v)
+{
+    char *end;
+    errno = 0;
+    long n = v && *v ? strtol(v, &end, 10) : 0;
+    return v && *v && !errno && !*end && n >= 1 && n <= PS_NOISE_CALIB_REPS_MAX ? (int)n : 0;
+}
+
+int ps_noise_reps(void)
+{
+    int n = parse_reps(getenv("PARSCOPE_NOISE_REPS"));
+    return n ? n : PS_NOISE_CALIB_REPS;
+}
+
+int ps_noise_reps_check(char *err, size_t errlen)
+{
+    const char *v = getenv("PARSCOPE_NOISE_REPS");
+    if (!v || !*v || parse_reps(v)) return 0;   /* set empty: as unset */
+    ps_seterr(err, errlen, "PARSCOPE_NOISE_REPS=%.40s: not a whole number from 1 to %d (the noise calibration's repetitions)",
+              v, PS_NOISE_CALIB_REPS_MAX);
+    return -1;
+}
+
 void ps_noise_take(ps_noise_sample *s, int calibrate)
 {
     memset(s, 0, sizeof *s);
@@ -97,15 +121,17 @@ void ps_noise_take(ps_noise_sample *s, int calibrate)
         ps_noise_sample a = {0};
         sample_now(&a);
         a.valid = 1;
-        double t[PS_NOISE_CALIB_REPS];
+        int reps = ps_noise_reps();
+        double *t = ps_xcalloc((size_t)reps, sizeof *t);
         calib_unit(); /* warm: page in, clock up */
-        for (int i = 0; i < PS_NOISE_CALIB_REPS; i++) {
+        for (int i = 0; i < reps; i++) {
             double t0 = ps_clock();
             calib_unit();
             t[i] = ps_clock() - t0;
         }
         ps_sample_stats st;
-        ps_sample_stats_of(t, PS_NOISE_CALIB_REPS, &st);
+        ps_sample_stats_of(t, reps, &st);
+        free(t);
         s->calib_n = st.n;
         s->calib_min = st.min;
         s->calib_median = st.median;

@@ -22,7 +22,8 @@
 
 #include "trace/trace.h"
 
-#define PS_NOISE_CALIB_REPS   40       /* repetitions of the calibration loop */
+#define PS_NOISE_CALIB_REPS   40       /* repetitions of the calibration loop (PARSCOPE_NOISE_REPS: 1 to PS_NOISE_CALIB_REPS_MAX) */
+#define PS_NOISE_CALIB_REPS_MAX 1000
 #define PS_NOISE_CALIB_STEPS  1500000  /* integer steps per repetition (1.5 ms here): 60 ms in all, enough for /proc/stat's 10 ms ticks */
 #define PS_NOISE_QUIET        0.05     /* slowdown / others' share below this: quiet */
 #define PS_NOISE_VERY_BUSY    0.50     /* above this: very busy */
@@ -40,6 +41,12 @@ typedef struct ps_noise_sample {
     double calib_cv;                  /* sd / mean */
     double calib_others;              /* share of the machine others used during the calibration, NAN unknown */
 } ps_noise_sample;
+
+/* The calibration's repetitions: PARSCOPE_NOISE_REPS when it holds a whole number from 1 to
+ * PS_NOISE_CALIB_REPS_MAX, else (unset or empty) PS_NOISE_CALIB_REPS.  ps_noise_reps_check says why a value set is
+ * refused (0: unset or good; -1 and err: not such a number), for the commands to stop on (exit 2). */
+int ps_noise_reps(void);
+int ps_noise_reps_check(char *err, size_t errlen);
 
 /* Takes a sample now; with calibrate, runs the calibration loop first (some
  * tens of milliseconds on a quiet machine). */

@@ -33,6 +33,11 @@ also() {
 expect 2 "usage: parscope COMMAND" -- "$ps"
 expect 0 "usage: parscope COMMAND" -- "$ps" --help
 expect 2 "unknown command 'bogus'" -- "$ps" bogus
+# the noise calibration's repetitions (docs/OUTPUTS.md): a whole number from 1 to 1000, refused
+# before anything runs
+for v in abc 0 1001 -3 12x 99999999999999999999; do
+  expect 2 "^parscope: PARSCOPE_NOISE_REPS=$v: not a whole number from 1 to 1000" -- env PARSCOPE_NOISE_REPS=$v "$ps" run fingerprint -n 1
+done
 # every command documents itself, and refuses what it does not know
 for c in characterize probe gen build run scale whitebox predict compare report export workloads emulate; do
   expect 0 "^usage: parscope $c" -- "$ps" $c --help
@@ -102,6 +107,9 @@ assert os.path.exists(sys.argv[2])
 # the time's uncertainty, the machine's noise, where the ranks ran
 assert t["statistic"] == "min" and "uncertainty" in t and t["ci_median"]["coverage"] == 0.5, t
 n = d["noise"]
+# as many calibration repetitions as PARSCOPE_NOISE_REPS asks (the suite sets it), else 40
+reps = int(os.environ.get("PARSCOPE_NOISE_REPS") or 40)
+assert n["before"]["calibration"]["n"] == reps and n["after"]["calibration"]["n"] == reps, n
 assert n["level"] in ("quiet", "busy", "very busy") and {"before", "during", "after"} <= set(n), n
 assert d["placement"]["ranks"] == 2 and "oversubscribed" in d
 # the link's state around the timed interval (compare's latency check): rank 1's best clock round trip
