@@ -338,12 +338,47 @@ static double cost(const pp_group *a, const pp_group *b)
     return (b->time - a->time) / (b->bytes - a->bytes);
 }
 
+/* What a step of the ping-pong between a and b bytes likely is, from what the same probe's
+ * LogGOPS measurement found (lg: doc.loggops, NULL in raw data from before it): the eager limit S
+ * it found inside the step; a shaped link's token bucket, whose burst a sample's round trips run
+ * through; no switch up to its largest size beyond the step, or its S elsewhere (then not a
+ * protocol's step); else a protocol switch or data leaving a cache, as before such a measurement. */
+static void step_cause(const json_t *lg, double a, double b, char *buf, size_t n)
+{
+    double S = ps_json_num(lg, "S"), max = ps_json_num(lg, "max_bytes"), burst = ps_json_num(lg, "burst");
+    int shaped = json_is_true(json_object_get(lg, "shaped")) && burst > 0, none_up_to_b = !(S > 0) && max >= b;
+    char sb[32], mb[32], kb[32];
+    ps_fmt_bytes(sb, sizeof sb, S);
+    ps_fmt_bytes(mb, sizeof mb, max);
+    ps_fmt_bytes(kb, sizeof kb, burst);
+    if (!lg)
+        snprintf(buf, n, "the MPI library likely switches protocol (eager to rendezvous) or data leaves a cache");
+    else if (S > 0 && a <= S && S < b)
+        snprintf(buf, n, "the MPI library switches protocol: the probe's LogGOPS measurement found its eager limit "
+                 "at %s", sb);
+    else if (shaped && a < burst && none_up_to_b)
+        snprintf(buf, n, "the shaped link's token bucket (%s) runs dry within a sample's round trips, not a "
+                 "protocol switch (the LogGOPS measurement found none up to %s)", kb, mb);
+    else if (shaped && a < burst && S > 0)
+        snprintf(buf, n, "the shaped link's token bucket (%s) runs dry within a sample's round trips (the eager "
+                 "limit, at %s, lies elsewhere)", kb, sb);
+    else if (shaped && a < burst)
+        snprintf(buf, n, "the shaped link's token bucket (%s) likely runs dry within a sample's round trips, or the "
+                 "MPI library switches protocol above the %s the LogGOPS measurement reached", kb, mb);
+    else if (S > 0 || none_up_to_b)
+        snprintf(buf, n, "data likely leaves a cache, not a protocol switch (the LogGOPS measurement found %s %s)",
+                 S > 0 ? "the eager limit at" : "no switch up to", S > 0 ? sb : mb);
+    else
+        snprintf(buf, n, "the MPI library likely switches protocol (eager to rendezvous) above the %s the LogGOPS "
+                 "measurement reached, or data leaves a cache", mb);
+}
+
 /* Steps where the bandwidth stays flat, e.g. an eager limit: from one group
  * to the next the extra time per extra byte peaks (PS_PROBE_STEP_COST times
  * both neighbouring intervals') and the time jumps (PS_PROBE_STEP_JUMP of
  * it), by more than the neighbours' cost plus what the rounds' spread at
  * both ends could make.  known[k]: a step from g[k] to g[k + 1]. */
-static void time_steps(const pp_group *g, int ng, json_t *steps, json_t *warnings, int *known)
+static void time_steps(const pp_group *g, int ng, const json_t *lg, json_t *steps, json_t *warnings, int *known)
 {
     for (int k = 1; k + 2 < ng; k++) {
         const pp_group *a = &g[k], *b = &g[k + 1];
@@ -361,17 +396,20 @@ static void time_steps(const pp_group *g, int ng, json_t *steps, json_t *warning
         ps_fmt_bytes(sa, sizeof sa, a->bytes);
         ps_fmt_bytes(sb, sizeof sb, b->bytes);
         ps_fmt_time(t, sizeof t, jump);
+        char why[320];
+        step_cause(lg, a->bytes, b->bytes, why, sizeof why);
         ps__warn(warnings, "ping-pong time jumps by %s between %s and %s (each extra byte costs %.1f times more than "
-                 "around it; the rounds differ by at most %.0f%% and %.0f%% there): a step where the MPI library "
-                 "likely switches protocol (eager to rendezvous); one Hockney line cannot describe both sides",
-                 t, sa, sb, c1 / fmax(c0, c2), 100 * a->spread, 100 * b->spread);
+                 "around it; the rounds differ by at most %.0f%% and %.0f%% there): a step where %s; one Hockney "
+                 "line cannot describe both sides",
+                 t, sa, sb, c1 / fmax(c0, c2), 100 * a->spread, 100 * b->spread, why);
     }
 }
 
 /* Steps where the bandwidth falls from one group to the next (a protocol
  * switch or data leaving a cache): by more than 1 - PS_PROBE_STEP_RATIO and
  * by more than the rounds' spreads at both groups together. */
-static void bandwidth_drops(const pp_group *g, int ng, json_t *steps, json_t *warnings, const int *known)
+static void bandwidth_drops(const pp_group *g, int ng, const json_t *lg, json_t *steps, json_t *warnings,
+                            const int *known)
 {
     for (int k = 1; k < ng; k++) {
         const pp_group *a = &g[k - 1], *b = &g[k];
@@ -381,23 +419,24 @@ static void bandwidth_drops(const pp_group *g, int ng, json_t *steps, json_t *wa
         char sa[32], sb[32];
         ps_fmt_bytes(sa, sizeof sa, a->bytes);
         ps_fmt_bytes(sb, sizeof sb, b->bytes);
+        char why[320];
+        step_cause(lg, a->bytes, b->bytes, why, sizeof why);
         ps__warn(warnings, "ping-pong bandwidth drops by %.0f%% from %s to %s, beyond the rounds' spread there "
-                 "(%.0f%% and %.0f%%): a step where the MPI library likely switches protocol (eager to rendezvous) "
-                 "or data leaves a cache; not a property of the network",
-                 100 * drop, sa, sb, 100 * a->spread, 100 * b->spread);
+                 "(%.0f%% and %.0f%%): a step where %s",
+                 100 * drop, sa, sb, 100 * a->spread, 100 * b->spread, why);
     }
 }
 
 /* doc.pingpong.steps and their warnings; nothing the noise could make. */
-static void find_steps(const double *bytes, const double *tmin, const double *spread, size_t ns, json_t *pp,
-                       json_t *warnings)
+static void find_steps(const double *bytes, const double *tmin, const double *spread, size_t ns, const json_t *lg,
+                       json_t *pp, json_t *warnings)
 {
     pp_group g[64];
     int known[64] = {0};
     int ng = make_groups(bytes, tmin, spread, ns, g, 64);
     json_t *steps = json_array();
-    time_steps(g, ng, steps, warnings, known);
-    bandwidth_drops(g, ng, steps, warnings, known);
+    time_steps(g, ng, lg, steps, warnings, known);
+    bandwidth_drops(g, ng, lg, steps, warnings, known);
     json_object_set_new(pp, "steps", steps);
 }
 
@@ -579,7 +618,7 @@ int ps__pingpong_analyze(const json_t *rounds, json_t *doc, json_t *warnings, ch
     }
     json_object_set_new(pp, "hockney", h);
 
-    find_steps(bytes, tmin, spread, ns, pp, warnings);
+    find_steps(bytes, tmin, spread, ns, json_object_get(doc, "loggops"), pp, warnings);
     json_object_set_new(doc, "pingpong", pp);
     free(bytes);
     free(tmin);

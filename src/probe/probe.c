@@ -471,9 +471,17 @@ json_t *ps_probe_analyze(const json_t *raw, ps_machine *m, char *err, size_t err
     }
     json_object_set(doc, "machine", json_object_get(raw, "machine"));
 
-    if (ps__pingpong_analyze(rounds, doc, warnings, err, errlen) != 0) goto fail;
-    /* (raw data from before the LogGOPS measurement have none: the seed's model) */
-    ps__loggops_analyze(rounds, doc, warnings);
+    /* the LogGOPS analysis first, its warnings after the ping-pong's as the text reads: the
+     * ping-pong's steps are explained by its eager limit and bucket (raw data from before the
+     * LogGOPS measurement have none: the seed's model) */
+    json_t *lg_warnings = json_array();
+    ps__loggops_analyze(rounds, doc, lg_warnings);
+    if (ps__pingpong_analyze(rounds, doc, warnings, err, errlen) != 0) {
+        json_decref(lg_warnings);
+        goto fail;
+    }
+    json_array_extend(warnings, lg_warnings);
+    json_decref(lg_warnings);
     ps__pingpong_other_analyze(raw, doc);
     json_t *bsp = json_object();
     json_object_set_new(doc, "bsp", bsp);

@@ -58,15 +58,22 @@ static json_t *rounds_of(int rounds, curve_fn curve, noise_fn noise)
 }
 
 /* the analysis: its steps in *steps (borrowed from *doc), its warnings */
-static json_t *analyze(int rounds, curve_fn curve, noise_fn noise, json_t **doc, json_t **warnings)
+static json_t *analyze_with(int rounds, curve_fn curve, noise_fn noise, json_t *loggops, json_t **doc,
+                            json_t **warnings)
 {
     char err[256];
     json_t *rl = rounds_of(rounds, curve, noise);
     *doc = json_object();
+    if (loggops) json_object_set_new(*doc, "loggops", loggops);
     *warnings = json_array();
     CHECK(ps__pingpong_analyze(rl, *doc, *warnings, err, sizeof err) == 0, "%s", err);
     json_decref(rl);
     return json_object_get(json_object_get(*doc, "pingpong"), "steps");
+}
+
+static json_t *analyze(int rounds, curve_fn curve, noise_fn noise, json_t **doc, json_t **warnings)
+{
+    return analyze_with(rounds, curve, noise, NULL, doc, warnings);
 }
 
 static int warned(const json_t *warnings, const char *needle)
@@ -211,4 +218,40 @@ TEST_IMPL(steps_one_round)
     CHECK(json_array_size(steps) == 0, "%zu steps", json_array_size(steps));
     json_decref(doc);
     json_decref(warnings);
+}
+
+/* The same time step between 4 KiB and 8 KiB explained by what the probe's LogGOPS measurement
+ * found (doc.loggops, analysed first): the eager limit inside it; a shaped link's bucket with no
+ * switch up to beyond it; an eager limit elsewhere (then not a protocol's step); no measurement
+ * beyond the step (a protocol switch stays possible).  Each warning names one cause, never a
+ * protocol switch the measurement ruled out. */
+TEST_IMPL(steps_cause_from_loggops)
+{
+    struct {
+        json_t *lg;
+        const char *says, *never;
+    } cases[] = {
+        {json_pack("{sfsfsbsf}", "S", 4096.0, "max_bytes", 65536.0, "shaped", 0, "burst", 0.0),
+         "switches protocol: the probe's LogGOPS measurement found its eager limit at 4 KiB", "bucket"},
+        {json_pack("{sfsfsbsf}", "S", 0.0, "max_bytes", 31700.0, "shaped", 1, "burst", 63191.0),
+         "token bucket (61.71 KiB) runs dry within a sample's round trips, not a protocol switch (the LogGOPS "
+         "measurement found none up to 30.96 KiB)",
+         "likely switches protocol"},
+        {json_pack("{sfsfsbsf}", "S", 65536.0, "max_bytes", 262144.0, "shaped", 0, "burst", 0.0),
+         "data likely leaves a cache, not a protocol switch (the LogGOPS measurement found the eager limit at 64 KiB)",
+         "bucket"},
+        {json_pack("{sfsfsbsf}", "S", 0.0, "max_bytes", 6000.0, "shaped", 0, "burst", 0.0),
+         "likely switches protocol (eager to rendezvous) above the 5.859 KiB the LogGOPS measurement reached",
+         "bucket"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        json_t *doc, *warnings;
+        const json_t *steps = analyze_with(ROUNDS, eager_4k, quiet, cases[i].lg, &doc, &warnings);
+        CHECK(json_array_size(steps) == 1, "case %zu: %zu steps", i, json_array_size(steps));
+        CHECK(warned(warnings, "between 4 KiB and 8 KiB"), "case %zu", i);
+        CHECK(warned(warnings, cases[i].says) && !warned(warnings, cases[i].never), "case %zu: %s", i,
+              json_string_value(json_array_get(warnings, json_array_size(warnings) - 1)));
+        json_decref(doc);
+        json_decref(warnings);
+    }
 }
