@@ -963,10 +963,11 @@ TEST_IMPL(probe_recorded)
 
 /* T(h) with one slow point between two on the line (a disturbance at h = 114) is not a change of
  * packing mechanism; a fall that stays below the points before it (from h = 162 on, half the time) is,
- * as the seed's Cray T3E showed */
+ * as the seed's Cray T3E showed; the same fall in one round only (the others on the line: its best
+ * two rounds 100% apart there) is within what the rounds' disagreement makes, and no claim */
 TEST_IMPL(probe_packing_switch)
 {
-    for (int kase = 0; kase < 2; kase++) {
+    for (int kase = 0; kase < 3; kase++) {
         char err[512];
         ps_machine m;
         json_t *raw = synthetic(2, 3, 1e-6, 1e9, 0, 0, 1e9, 0.02e-6, 2e-6, NULL);
@@ -979,13 +980,14 @@ TEST_IMPL(probe_packing_switch)
                 long v = (long)json_integer_value(json_array_get(h, i));
                 double x = json_real_value(json_array_get(t, i));
                 if (kase == 0 && v == 114) json_array_set_new(t, i, json_real(x * 1.6));
-                if (kase == 1 && v >= 162) json_array_set_new(t, i, json_real(x * 0.5));
+                if ((kase == 1 || (kase == 2 && k == 0)) && v >= 162) json_array_set_new(t, i, json_real(x * 0.5));
             }
         }
         json_t *doc = ps_probe_analyze(raw, &m, err, sizeof err);
         CHECK(doc, "%s", err);
         if (doc && kase == 0) CHECK(!has_warning(doc, "takes less time"), "a lone slow point called a switch");
-        if (doc && kase == 1) CHECK(has_warning(doc, "sending more data takes less time at h = 162"), "a switch not said");
+        if (doc && kase == 1) CHECK(has_warning(doc, "sending more data takes less time at h = 162 (T falls 48%, beyond the 0% its rounds disagree by there)"), "a switch not said");
+        if (doc && kase == 2) CHECK(!has_warning(doc, "takes less time"), "one round's fall called a switch");
         json_decref(doc);
         json_decref(raw);
     }
