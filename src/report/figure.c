@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 const char *ps_vfig(char *buf, size_t len, const char *fmt, va_list ap)
@@ -42,11 +43,12 @@ const char *ps_fig_pm(char *buf, size_t len, double rel)
 int ps_fig_pct_digits(double effect, double noise, int least)
 {
     int d = least < 0 ? 0 : least;
-    if (!isfinite(effect) || !isfinite(noise) || fabs(effect) == noise) return d;
+    if (!isfinite(effect) || !isfinite(noise)) return d;
     for (char x[48], y[48]; d < 2; d++) {
         snprintf(x, sizeof x, "%.*f", d, 100 * fabs(effect));
         snprintf(y, sizeof y, "%.*f", d, 100 * noise);
-        if (strcmp(x, y)) break;
+        /* told apart (unless they are equal), and a noise that is not nothing not printed as "0%" */
+        if ((strcmp(x, y) || fabs(effect) == noise) && (noise <= 0 || strtod(y, NULL) != 0)) break;
     }
     return d;
 }

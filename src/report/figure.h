@@ -26,7 +26,8 @@ const char *ps_fig_pm(char *buf, size_t len, double rel);
 
 /* The digits after the point, from `least` up to 2, with which two fractions print differently as per
  * cent ("%.*f%%" of 100 x), where they differ: an effect found beyond its noise (|effect| > noise)
- * never reads as equal to it ("25% +/- 25%" becomes "25.4% +/- 24.6%"). */
+ * never reads as equal to it ("25% +/- 25%" becomes "25.4% +/- 24.6%"), and a noise above zero never
+ * reads as none ("73% +/- 0%" becomes "73.0% +/- 0.3%"). */
 int ps_fig_pct_digits(double effect, double noise, int least);
 
 #endif /* PS_FIGURE_H */

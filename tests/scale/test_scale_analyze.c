@@ -591,6 +591,11 @@ TEST_IMPL(percent_digits)
     CHECK(ps_fig_pct_digits(0.25, 0.25, 0) == 0);        /* equal: nothing to tell apart */
     CHECK(ps_fig_pct_digits(0.250001, 0.25, 0) == 2);    /* as far as two decimals go */
     CHECK(ps_fig_pct_digits(NAN, 0.1, 1) == 1);
+    /* a noise that is not nothing never prints as nothing: "73% +/- 0%" is "73.0% +/- 0.3%" */
+    CHECK(ps_fig_pct_digits(0.73, 0.003, 0) == 1);
+    CHECK(ps_fig_pct_digits(0.73, 0.0003, 0) == 2);
+    CHECK(ps_fig_pct_digits(0.73, 0.00001, 0) == 2);     /* at most two decimals: "73.00% +/- 0.00%" */
+    CHECK(ps_fig_pct_digits(0.73, 0, 0) == 0);           /* none measured: "73% +/- 0%" */
 }
 
 /* The memory-bandwidth bound judged on the kernel as fast as it ran: nodeorder at P = 1, identical to
