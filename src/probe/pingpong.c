@@ -341,8 +341,10 @@ static double cost(const pp_group *a, const pp_group *b)
 /* What a step of the ping-pong between a and b bytes likely is, from what the same probe's
  * LogGOPS measurement found (lg: doc.loggops, NULL in raw data from before it): the eager limit S
  * it found inside the step; a shaped link's token bucket, whose burst a sample's round trips run
- * through; no switch up to its largest size beyond the step, or its S elsewhere (then not a
- * protocol's step); else a protocol switch or data leaving a cache, as before such a measurement. */
+ * through; no eager limit up to its largest size beyond the step, or its S elsewhere (then not the
+ * eager limit's step: a cache, or another of the library's copy mechanisms, as Open MPI's shared
+ * memory changes at 4 KiB); else a protocol switch or data leaving a cache, as before such a
+ * measurement. */
 static void step_cause(const json_t *lg, double a, double b, char *buf, size_t n)
 {
     double S = ps_json_num(lg, "S"), max = ps_json_num(lg, "max_bytes"), burst = ps_json_num(lg, "burst");
@@ -357,8 +359,8 @@ static void step_cause(const json_t *lg, double a, double b, char *buf, size_t n
         snprintf(buf, n, "the MPI library switches protocol: the probe's LogGOPS measurement found its eager limit "
                  "at %s", sb);
     else if (shaped && a < burst && none_up_to_b)
-        snprintf(buf, n, "the shaped link's token bucket (%s) runs dry within a sample's round trips, not a "
-                 "protocol switch (the LogGOPS measurement found none up to %s)", kb, mb);
+        snprintf(buf, n, "the shaped link's token bucket (%s) runs dry within a sample's round trips, not an "
+                 "eager limit (the LogGOPS measurement found none up to %s)", kb, mb);
     else if (shaped && a < burst && S > 0)
         snprintf(buf, n, "the shaped link's token bucket (%s) runs dry within a sample's round trips (the eager "
                  "limit, at %s, lies elsewhere)", kb, sb);
@@ -366,8 +368,8 @@ static void step_cause(const json_t *lg, double a, double b, char *buf, size_t n
         snprintf(buf, n, "the shaped link's token bucket (%s) likely runs dry within a sample's round trips, or the "
                  "MPI library switches protocol above the %s the LogGOPS measurement reached", kb, mb);
     else if (S > 0 || none_up_to_b)
-        snprintf(buf, n, "data likely leaves a cache, not a protocol switch (the LogGOPS measurement found %s %s)",
-                 S > 0 ? "the eager limit at" : "no switch up to", S > 0 ? sb : mb);
+        snprintf(buf, n, "data likely leaves a cache or the MPI library changes how it copies, not its eager limit "
+                 "(the LogGOPS measurement found %s %s)", S > 0 ? "that at" : "none up to", S > 0 ? sb : mb);
     else
         snprintf(buf, n, "the MPI library likely switches protocol (eager to rendezvous) above the %s the LogGOPS "
                  "measurement reached, or data leaves a cache", mb);
