@@ -13,9 +13,9 @@
 #include <unistd.h>
 
 #include "launch/meta.h"
+#include "launch/noise.h"
 #include "report/figure.h"
 #include "report/html.h"
-#include "launch/noise.h"
 #include "report/noise.h"
 #include "report/plot.h"
 #include "report/result.h"
@@ -290,8 +290,6 @@ int ps_probe_rank_side(const ps_probe_opts *o, json_t **raw, char *err, size_t e
 
 /* ---- analysis ------------------------------------------------------------------------- */
 
-/* "Run the benchmark at least three times. If the best two runs agree, you
- * can be reasonably confident" (seed 004). */
 /* The noise verdict and the rounds' agreement tell one story: a probe whose own rounds disagree
  * beyond PS_PROBE_AGREE (the same 5% as PS_NOISE_QUIET) was not taken on a quiet machine, whatever the
  * calibration loop and /proc/stat saw around it; its "quiet" becomes "busy", the reason the worst
@@ -318,6 +316,8 @@ static void noise_from_rounds(json_t *doc)
     ps_noise_raise(nz, "busy", why);
 }
 
+/* "Run the benchmark at least three times. If the best two runs agree, you
+ * can be reasonably confident" (seed 004). */
 static void agreement(json_t *list, json_t *warnings, const char *figure, const char *unit, const double *v, int n,
                       int lower_is_better)
 {
