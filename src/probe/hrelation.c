@@ -307,23 +307,18 @@ static double median_of(const double *v, int n, double *lo, double *hi)
     return st.median;
 }
 
-/* (x2 - x1) / x1 of a point's rounds (a JSON array of times), NAN with fewer than two */
+/* The best two rounds' gap at one point (its rounds' times, a JSON array): the uncertainty of a
+ * best-of figure (util/stats.h); NAN with fewer than two */
 static double best_two_gap(const json_t *v)
 {
-    double a = INFINITY, b = INFINITY;
+    double t[64];
+    int n = 0;
     size_t i;
     const json_t *x;
-    json_array_foreach(v, i, x) {
-        double t = json_number_value(x);
-        if (!(t > 0)) continue;
-        if (t < a) {
-            b = a;
-            a = t;
-        } else if (t < b) {
-            b = t;
-        }
-    }
-    return isfinite(b) ? (b - a) / a : NAN;
+    json_array_foreach(v, i, x) if (n < 64 && json_number_value(x) > 0) t[n++] = json_number_value(x);
+    ps_sample_stats st;
+    ps_sample_stats_of(t, n, &st);
+    return ps_stat_uncertainty(&st, PS_STAT_MIN);
 }
 
 int ps__hrelation_analyze(const json_t *rounds, int p, double r, json_t *bsp, json_t *warnings, char *err,
