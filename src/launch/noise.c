@@ -239,11 +239,13 @@ json_t *ps_noise_json(const ps_noise_sample *b, const ps_noise_sample *a)
     const char *level = worst > PS_NOISE_VERY_BUSY ? "very busy" : worst > PS_NOISE_QUIET ? "busy" : "quiet";
     if (!why[0]) snprintf(why, sizeof why, "no interference seen");
     set_verdict(o, level, why, b && b->valid ? b->load1 : NAN, cpus, worst != others ? others : NAN);
+    /* the repetitions the loop ran (PARSCOPE_NOISE_REPS), not the default's */
     json_object_set_new(o, "method",
-                        json_string("load average (/proc/loadavg); a fixed integer loop timed 40 times before and "
-                                    "after (slowdown = median / best - 1, cv); the machine's busy CPU time minus "
-                                    "parscope's own and its children's between the two samples (/proc/stat, "
-                                    "getrusage), and steal where the kernel reports it"));
+                        json_sprintf("load average (/proc/loadavg); a fixed integer loop timed %d times before and "
+                                     "after (slowdown = median / best - 1, cv); the machine's busy CPU time minus "
+                                     "parscope's own and its children's between the two samples (/proc/stat, "
+                                     "getrusage), and steal where the kernel reports it",
+                                     ps_noise_reps()));
     return o;
 }
 

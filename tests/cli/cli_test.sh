@@ -110,6 +110,7 @@ n = d["noise"]
 # as many calibration repetitions as PARSCOPE_NOISE_REPS asks (the suite sets it), else 40
 reps = int(os.environ.get("PARSCOPE_NOISE_REPS") or 40)
 assert n["before"]["calibration"]["n"] == reps and n["after"]["calibration"]["n"] == reps, n
+assert "a fixed integer loop timed %d times" % reps in n["method"], n["method"]
 assert n["level"] in ("quiet", "busy", "very busy") and {"before", "during", "after"} <= set(n), n
 assert d["placement"]["ranks"] == 2 and "oversubscribed" in d
 # the link's state around the timed interval (compare's latency check): rank 1's best clock round trip
