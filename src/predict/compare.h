@@ -33,6 +33,11 @@ double ps_result_doc_time(const json_t *doc);
 /* a run's 8-byte half round trip this many times the model's (or below its
  * inverse): the machine is in another state than when it was probed */
 #define PS_COMPARE_LATENCY 1.5
+/* ... or a smaller change that, carried by the predicted communication
+ * (its share of the predicted time times the change), could move the
+ * predicted total by this fraction or more, the estimator seed's accuracy
+ * claim: the point's state differs too */
+#define PS_COMPARE_LATENCY_EFFECT 0.20
 /* the repeated calibration run's seconds per flop this many times the first's
  * (or below its inverse): the machine's speed moved during the comparison */
 #define PS_COMPARE_SPEED 1.10

@@ -254,24 +254,30 @@ PY
 done
 # the link in another state than when the model was probed: the run's 8-byte half round trip
 # (half rank 1's best clock-synchronisation round trip) 1.5 times the model's or more, or 1 / 1.5 or less,
-# is said with the factor; 1.08 is not; without the check nothing is said
-mk_lat() { # mk_lat MEASURED_OUT PREDICTED_OUT RUN_HALF_RT (- : none)
+# is said with the factor; 1.08 is not; without the check nothing is said.  A smaller change is said
+# when the predicted communication (its share of the predicted time, the simulator's breakdown) turns it
+# into a fifth of the time or more: 1.3 times with 80% communication (+24%) is, with 50% (+15%) not
+mk_lat() { # mk_lat MEASURED_OUT PREDICTED_OUT RUN_HALF_RT (- : none) [COMMUNICATION_SHARE]
     python3 - "$T/m_close.json" "$T/pts.json" "$@" <<'PY'
 import json, sys
 m = json.load(open(sys.argv[1])); pts = json.load(open(sys.argv[2]))
 m["ranks"][1].pop("clock_rtt", None)
 if sys.argv[5] != "-":
     m["ranks"][1]["clock_rtt"] = 2 * float(sys.argv[5])
-for p in pts["points"]: p["machine"]["half_round_trip_8B_s"] = 1.2e-7
+for p in pts["points"]:
+    p["machine"]["half_round_trip_8B_s"] = 1.2e-7
+    if len(sys.argv) > 6:
+        c = float(sys.argv[6])
+        p["breakdown"].update(work=1 - c - 0.05, communication=c, waiting=0.05)
 json.dump(m, open(sys.argv[3], "w")); json.dump(pts, open(sys.argv[4], "w"))
 PY
 }
-for c in "3.696e-7 3.08" "0.5e-7 0.42" "1.3e-7 -" "- -"; do
-    read -r run want <<< "$c"
-    mk_lat "$T/m_lat.json" "$T/p_lat.json" "$run" || fail "could not write the hand-made latency checks"
+for c in "3.696e-7 3.08" "0.5e-7 0.42" "1.3e-7 -" "- -" "1.56e-7 1.30 0.8" "1.56e-7 - 0.5"; do
+    read -r run want share <<< "$c"
+    mk_lat "$T/m_lat.json" "$T/p_lat.json" "$run" $share || fail "could not write the hand-made latency checks"
     expect_status 0 "compare, a run's latency $run" "$PS" compare "$T/m_lat.json" "$T/p_lat.json" -o "$T/c6.json" --force
     if [ "$want" = - ]; then
-        grep -q "half round trip just before" "$T/out" && fail "compare: a run's latency $run against 120 ns called another state: $(cat "$T/out")"
+        grep -q "8-byte half round trip between ranks 0 and 1" "$T/out" && fail "compare: a run's latency $run against 120 ns (communication ${share:-as predicted}) called another state: $(cat "$T/out")"
         if [ "$run" = - ]; then
             [ "$(jget "$T/c6.json" '"latency_check" in d["rows"][0]')" = False ] || fail "compare JSON: a latency check without one"
         else
@@ -280,8 +286,14 @@ for c in "3.696e-7 3.08" "0.5e-7 0.42" "1.3e-7 -" "- -"; do
     else
         grep -q "the 8-byte half round trip between ranks 0 and 1 around the measured run was .*, the model's 120 ns ($want times): the machine was not in the state it was probed in" "$T/out" ||
             fail "compare: a run's latency $run against the model's 120 ns not said: $(cat "$T/out")"
-        [ "$(jget "$T/c6.json" '[round(d["rows"][0]["latency_check"]["run_over_model"], 2), d["rows"][0]["latency_check"]["differs"]]')" = "[$want, True]" ] ||
+        [ "$(jget "$T/c6.json" '["%.2f" % d["rows"][0]["latency_check"]["run_over_model"], d["rows"][0]["latency_check"]["differs"]]')" = "['$want', True]" ] ||
             fail "compare JSON: latency $run against 120 ns"
+    fi
+    if [ -n "$share" ]; then
+        [ "$(jget "$T/c6.json" '[round(d["rows"][0]["latency_check"][k], 2) for k in ("communication_share", "effect_at_most")]')" = "[$share, $(python3 -c "print(round($share * 0.3, 2))")]" ] ||
+            fail "compare JSON: latency $run, communication $share: $(jget "$T/c6.json" 'd["rows"][0]["latency_check"]')"
+        [ "$want" = - ] || grep -q "and the predicted communication (80% of the predicted time: the change moves the total by up to +24%) carries" "$T/out" ||
+            fail "compare: the effect of latency $run with communication $share not said: $(cat "$T/out")"
     fi
 done
 expect_status 0 "compare, one trial" "$PS" compare "$T/m_one.json" "$T/pts.json"
