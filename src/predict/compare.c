@@ -362,12 +362,13 @@ static void cancelling(json_t *ma, json_t *pa, json_t *row, FILE *out)
  * here was 118 ns in some minutes and 378 ns in others; a model probed in the
  * fast state predicted alter 69.7% short in the slow one, and no term of the
  * model can tell.  How much a change matters depends on the program: the
- * predicted communication (the simulator's time in the calls, per rank)
- * carries it, so its share of the predicted time times the change is what
- * the change could move the total by, at most (a large message's cost is
- * its bandwidth, which the 8-byte state need not move).  A state 1.48 times
- * the model's moved alter, all communication, by -41%; the same change moves
- * a program that computes 90% of its time by 5% at most. */
+ * predicted communication (the simulator's time in the calls and waiting
+ * for partners, per rank) carries it, so its share of the predicted time
+ * times the change is what the change could move the total by, at most (a
+ * large message's cost is its bandwidth, which the 8-byte state need not
+ * move; a wait for a partner that computes does not move).  A state 1.48
+ * times the model's moved alter, all communication, by -41%; the same
+ * change moves a program that computes 90% of its time by 5% at most. */
 static void latency_state(json_t *md, json_t *pd, json_t *row, FILE *out)
 {
     double now = ps_json_num(json_array_get(json_object_get(md, "ranks"), 1), "clock_rtt") / 2;
@@ -376,7 +377,8 @@ static void latency_state(json_t *md, json_t *pd, json_t *row, FILE *out)
     double ratio = now / model;
     const json_t *b = json_object_get(pd, "breakdown");
     double work = ps_json_num(b, "work"), comm = ps_json_num(b, "communication"), wait = ps_json_num(b, "waiting");
-    double share = work >= 0 && comm >= 0 && wait >= 0 && work + comm + wait > 0 ? comm / (work + comm + wait) : NAN;
+    double share = work >= 0 && comm >= 0 && wait >= 0 && work + comm + wait > 0 ? (comm + wait) / (work + comm + wait)
+                                                                                 : NAN;
     double effect = isfinite(share) ? share * (ratio - 1) : NAN;
     int far = ratio > PS_COMPARE_LATENCY || ratio < 1 / PS_COMPARE_LATENCY;
     int matters = isfinite(effect) && fabs(effect) >= PS_COMPARE_LATENCY_EFFECT;

@@ -255,8 +255,9 @@ done
 # the link in another state than when the model was probed: the run's 8-byte half round trip
 # (half rank 1's best clock-synchronisation round trip) 1.5 times the model's or more, or 1 / 1.5 or less,
 # is said with the factor; 1.08 is not; without the check nothing is said.  A smaller change is said
-# when the predicted communication (its share of the predicted time, the simulator's breakdown) turns it
-# into a fifth of the time or more: 1.3 times with 80% communication (+24%) is, with 50% (+15%) not
+# when the predicted communication (its share of the predicted time: the simulator's time in the calls
+# and waiting, its breakdown) turns it into a fifth of the time or more: 1.3 times with 80% communication
+# (+24%) is, with 50% (+15%) not
 mk_lat() { # mk_lat MEASURED_OUT PREDICTED_OUT RUN_HALF_RT (- : none) [COMMUNICATION_SHARE]
     python3 - "$T/m_close.json" "$T/pts.json" "$@" <<'PY'
 import json, sys
@@ -268,7 +269,7 @@ for p in pts["points"]:
     p["machine"]["half_round_trip_8B_s"] = 1.2e-7
     if len(sys.argv) > 6:
         c = float(sys.argv[6])
-        p["breakdown"].update(work=1 - c - 0.05, communication=c, waiting=0.05)
+        p["breakdown"].update(work=1 - c, communication=c - 0.1, waiting=0.1)
 json.dump(m, open(sys.argv[3], "w")); json.dump(pts, open(sys.argv[4], "w"))
 PY
 }
