@@ -20,8 +20,9 @@
 #                   model's (parscope compare's checks, latency_check and
 #                   speed_check "differs": the run's 8-byte half round trip
 #                   beyond 1.5 times the model's either way, or a smaller
-#                   change the row's predicted communication turns into a
-#                   fifth of its time, the calibration repeated after the runs
+#                   change, beyond the probe's own spread, that the row's
+#                   predicted communication turns into a fifth of its time,
+#                   the calibration repeated after the runs
 #                   beyond 1.1 times its price) is taken
 #                   again, up to N times
 #                   (with --probe-each after a probe of its own).  Every attempt
@@ -204,10 +205,11 @@ if within: print("beyond 20%% but within the measured time's own spread (the bes
 busy = ["%s (%s%%)" % (r[0], r[7]) for r in rows if len(r) > 7 and r[7] != "-" and float(r[7]) > 10]
 if busy: print("measured while other processes used over 10%% of the machine: %s" % ", ".join(busy))
 # the link in another state than the probe saw (the run's latency check: 1.5 times the model's or more,
-# or a change the row's predicted communication turns into a fifth of its time)
+# or a change beyond the probe's own spread that the row's predicted communication turns into a fifth of its time)
 other = ["%s (x%s)" % (r[0], r[8]) for r in rows if r[14] == "yes"]
 if other: print("measured with the 8-byte half round trip 1.5 times the model's or more, or 1/1.5 or less, or "
-                "a change that the predicted communication turns into 20%% of the time or more "
+                "a change beyond the probe's own spread that the predicted communication turns into 20%% of the "
+                "time or more "
                 "(the machine in another state than probed): %s" % ", ".join(other))
 # the machine's speed moved between the calibration and the measured runs (1.1 times or more either way)
 moved = ["%s (x%s)" % (r[0], r[9]) for r in rows if r[15] == "yes"]

@@ -134,6 +134,8 @@ static json_t *model_json(const predict_ctx *c, const ps_sim_opts *so, double st
         /* taken with the LogGOPS rows that price the messages, by the calls the runs' clock
          * synchronisation makes: the rows' own state (the probe's table can be in another) */
         json_object_set_new(j, "half_round_trip_8B_s", json_real(m->lg.half_8B));
+        if (m->lg.half_8B_spread >= 1)
+            json_object_set_new(j, "half_round_trip_8B_spread", json_real(m->lg.half_8B_spread));
         json_object_set_new(j, "half_round_trip_8B_from",
                             json_string("plain MPI, measured with the LogGOPS rows (their machine state)"));
     } else if (m->lg.n > 0 && m->lg.rate > 0) {

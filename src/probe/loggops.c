@@ -988,6 +988,23 @@ static double best_scalar(const json_t *rounds, const char *obj, const char *key
     return best;
 }
 
+/* The largest value of a scalar of the rounds' loggops objects (finite,
+ * above zero), and in *n how many rounds have one. */
+static double largest_scalar(const json_t *rounds, const char *key, int *n)
+{
+    double largest = -INFINITY;
+    size_t r;
+    json_t *round;
+    *n = 0;
+    json_array_foreach(rounds, r, round) {
+        double v = ps_json_num(json_object_get(round, "loggops"), key);
+        if (!isfinite(v) || v <= 0) continue;
+        ++*n;
+        if (v > largest) largest = v;
+    }
+    return largest;
+}
+
 int ps__loggops_analyze(const json_t *rounds, json_t *doc, json_t *warnings)
 {
     const json_t *first = json_object_get(json_array_get(rounds, 0), "loggops");
@@ -1118,6 +1135,11 @@ int ps__loggops_analyze(const json_t *rounds, json_t *doc, json_t *warnings)
     json_object_set_new(lg, "max_bytes", json_real(ps_json_num(first, "max_bytes")));
     double raw8 = best_scalar(rounds, NULL, "raw_half_8B");   /* (absent in a probe before it was taken) */
     if (isfinite(raw8) && raw8 > 0) json_object_set_new(lg, "half_round_trip_8B", json_real(raw8));
+    /* how far that figure moves from round to round of one probe: a run's within it is no other state */
+    int n8;
+    double raw8_max = largest_scalar(rounds, "raw_half_8B", &n8);
+    if (isfinite(raw8) && raw8 > 0 && n8 >= 2)
+        json_object_set_new(lg, "half_round_trip_8B_spread", json_real(raw8_max / raw8));
     json_object_set_new(lg, "o_post", json_real(o_post));
     json_object_set_new(lg, "o_done", json_real(o_done));
     json_object_set_new(lg, "contention", json_real(contention));
@@ -1217,6 +1239,8 @@ void ps__loggops_model(const json_t *doc, int bus, ps_machine *m)
     g->burst = ps_json_num(lg, "burst");
     double raw8 = ps_json_num(lg, "half_round_trip_8B");
     g->half_8B = isfinite(raw8) && raw8 > 0 ? raw8 : 0;
+    double spread = ps_json_num(lg, "half_round_trip_8B_spread");
+    g->half_8B_spread = g->half_8B > 0 && spread >= 1 ? spread : 0;
 }
 
 /* S_ack in words, a clause after "; " (sep) or in parentheses: up to where

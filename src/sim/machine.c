@@ -257,13 +257,14 @@ static int loggops_key(parse_state *st, const char *name, const char *value)
     ps_loggops *g = &st->m->lg;
     static const char *const keys[] = {"S", "o_post", "o_done", "contention", "progress_send", "progress_recv",
                                        "rate", "burst", "nobus_contention", "also_bus", "S_ack",
-                                       "half_round_trip_8B"};
+                                       "half_round_trip_8B", "half_round_trip_8B_spread"};
     double *dst[] = {&g->S, &g->o_post, &g->o_done, &g->contention, &g->progress_send, &g->progress_recv,
-                     &g->rate, &g->burst, &g->nobus_contention, &g->also_bus, &g->S_ack, &g->half_8B};
+                     &g->rate, &g->burst, &g->nobus_contention, &g->also_bus, &g->S_ack, &g->half_8B,
+                     &g->half_8B_spread};
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
         if (strcmp(name, keys[i]) == 0) {
             if (!number(st, name, value, 0, dst[i])) return 0;
-            if ((i == 3 || i == 8) && *dst[i] < 1) return fail(st, "%s: must be >= 1 (got %s)", name, value);
+            if ((i == 3 || i == 8 || i == 12) && *dst[i] < 1) return fail(st, "%s: must be >= 1 (got %s)", name, value);
             if ((i == 4 || i == 5) && *dst[i] > 1) return fail(st, "%s: must be between 0 and 1 (got %s)", name, value);
             if (i == 9 && *dst[i] != 0 && *dst[i] != 1) return fail(st, "%s: must be 0 or 1 (got %s)", name, value);
             long long whole;   /* S and S_ack are message sizes: whole bytes */
@@ -274,7 +275,8 @@ static int loggops_key(parse_state *st, const char *name, const char *value)
     double bytes;
     if (ps_parse_double(name, &bytes) != 0 || bytes < 0)
         return fail(st, "'%s': expected a message size in bytes, or S, o_post, o_done, contention, progress_send, "
-                    "progress_recv, rate, burst, nobus_contention, also_bus, S_ack, half_round_trip_8B", name);
+                    "progress_recv, rate, burst, nobus_contention, also_bus, S_ack, half_round_trip_8B, "
+                    "half_round_trip_8B_spread", name);
     long long whole;
     if (!integer(st, "a row's message size", name, &whole)) return 0;
     if (g->n >= PS_LOGGOPS_MAX) return fail(st, "more than %d LogGOPS sizes", PS_LOGGOPS_MAX);
@@ -718,6 +720,11 @@ static int machine_file(FILE *f, void *ctx)
             fputs("# half round trip of one double by plain MPI calls, measured with the rows below (their\n"
                   "# machine state; predict --compare sets a run's own beside it)\n", f);
             put_num(f, "half_round_trip_8B", g->half_8B);
+            if (g->half_8B_spread >= 1) {
+                fputs("# the largest of the probe rounds' figures for it over the smallest: compare takes a run's\n"
+                      "# figure within this of the model's for the same state\n", f);
+                put_num(f, "half_round_trip_8B_spread", g->half_8B_spread);
+            }
         }
         if (g->nobus_contention >= 1) {
             fputs("# the exchange was not clearly serial: predict also gives the time with the ranks' copies side\n"

@@ -11,7 +11,8 @@
  *   [pingpong] one line per size: "bytes = seconds" (half round trip), ascending
  *   [loggops]  the LogGOPS model probe measures with the runtime's own calls:
  *              S, S_ack, o_post, o_done, contention, progress_send, progress_recv,
- *              rate, burst, half_round_trip_8B, and one line per size "bytes = o_s o_r L gap [o_r_in]"
+ *              rate, burst, half_round_trip_8B, half_round_trip_8B_spread, and one line
+ *              per size "bytes = o_s o_r L gap [o_r_in]"
  *   [pingpong_intra] the same within a node, when [pingpong] is between nodes
  *   [meta]     the machine meta of results (docs/OUTPUTS.md): host, os, cpu,
  *              sockets, cores, pus, memory_bytes, cache_L1d .. cache_L4, mpi,
@@ -71,6 +72,9 @@ typedef struct ps_loggops {
     double half_8B;                    /* > 0: the half round trip of one double by plain MPI calls, taken
                                           with the LogGOPS rows (their machine state: compare sets a
                                           run's own beside it); 0: not measured */
+    double half_8B_spread;             /* >= 1: the largest of the probe rounds' figures for half_8B over
+                                          the smallest (how far the figure moves within one probe);
+                                          0: fewer than two rounds measured it */
     double also_bus;                   /* 1: the probe took the network for nobus from an exchange that was
                                           not clearly free (PS_PROBE_DUPLEX_FREE); predict also simulates
                                           one message at a time (network = bus, contention 1) */

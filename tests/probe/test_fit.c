@@ -644,6 +644,20 @@ TEST_IMPL(loggops_taken_in_rows)
     CHECK(m.lg.n == 3 && m.lg.orr[0] == 18e-6 && m.lg.orin[0] == 0.3e-6 && m.lg.orin[2] == 20e-6);
     /* the plain 8-byte half round trip taken with the rows: their state, for compare's latency check */
     CHECK(m.lg.half_8B == 7.5e-6, "%g", m.lg.half_8B);
+    CHECK(m.lg.half_8B_spread == 0, "one round has no spread: %g", m.lg.half_8B_spread);
+    /* a second round's figure 1.7 times the first's: the model keeps the smaller, and how far the
+     * rounds were apart (over TCP 8.9-15.3 us in one probe), for the check to look beyond */
+    json_t *again = json_deep_copy(json_array_get(rounds, 0));
+    json_object_set_new(json_object_get(again, "loggops"), "raw_half_8B", json_real(12.75e-6));
+    json_array_append_new(rounds, again);
+    json_t *doc2 = json_object(), *warnings2 = json_array();
+    json_object_set_new(doc2, "warnings", warnings2);
+    CHECK(ps__loggops_analyze(rounds, doc2, warnings2) == 0);
+    memset(&m, 0, sizeof m);
+    ps__loggops_model(doc2, 0, &m);
+    CHECK(m.lg.half_8B == 7.5e-6 && fabs(m.lg.half_8B_spread - 1.7) < 1e-12, "%g, %g", m.lg.half_8B,
+          m.lg.half_8B_spread);
+    json_decref(doc2);
     json_decref(doc);
     json_decref(rounds);
 }

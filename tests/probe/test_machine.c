@@ -158,11 +158,13 @@ TEST_IMPL(machine_save_load)
         g->rate = 1.25e6;
         g->burst = 65536;
         g->half_8B = 2.4499e-7;
+        g->half_8B_spread = 1.7125;
         CHECK(ps_machine_save(rt, &m, err, sizeof err) == 0);
         load_ok(rt, &n);
         CHECK(memcmp(&m, &n, sizeof m) == 0);
         char *text = ps_read_file(rt, NULL, err, sizeof err);
-        CHECK(text && strstr(text, "\n[loggops]\n") && strstr(text, "\nS = 4040\n") && strstr(text, "\nhalf_round_trip_8B = 2.4499e-07\n") && strstr(text, "\n4041 = 1e-07 2.981e-06 6.2e-07 2.6e-06 2.981e-06\n") &&
+        CHECK(text && strstr(text, "\n[loggops]\n") && strstr(text, "\nS = 4040\n") && strstr(text, "\nhalf_round_trip_8B = 2.4499e-07\n") &&
+              strstr(text, "\nhalf_round_trip_8B_spread = 1.7125\n") && strstr(text, "\n4041 = 1e-07 2.981e-06 6.2e-07 2.6e-06 2.981e-06\n") &&
               strstr(text, "\n1 = 9e-08 2.26e-07 1.1584e-07 1.92e-07 4.1e-08\n"));
         CHECK(text && !strstr(text, "nobus_contention"), "no other network's contention unless there is one");
         free(text);
@@ -311,10 +313,15 @@ TEST_IMPL(machine_bad_files)
     free(txt);
     txt = ps_xasprintf("%s[loggops]\nlatency = 1\n", good);
     load_bad("lg8.ini", txt, ":7: 'latency': expected a message size in bytes, or S, o_post, o_done, contention, "
-             "progress_send, progress_recv, rate, burst, nobus_contention, also_bus, S_ack, half_round_trip_8B");
+             "progress_send, progress_recv, rate, burst, nobus_contention, also_bus, S_ack, half_round_trip_8B, "
+             "half_round_trip_8B_spread");
     free(txt);
     txt = ps_xasprintf("%s[loggops]\nnobus_contention = 0.9\n1 = 1e-7 2e-7 3e-7 4e-7\n", good);
     load_bad("lg9.ini", txt, ":7: nobus_contention: must be >= 1 (got 0.9)");
+    free(txt);
+    /* a spread is the largest round's figure over the smallest: never below 1 */
+    txt = ps_xasprintf("%s[loggops]\nhalf_round_trip_8B_spread = 0.5\n1 = 1e-7 2e-7 3e-7 4e-7\n", good);
+    load_bad("lg9s.ini", txt, ":7: half_round_trip_8B_spread: must be >= 1 (got 0.5)");
     free(txt);
     txt = ps_xasprintf("%s[loggops]\nalso_bus = 0.5\n1 = 1e-7 2e-7 3e-7 4e-7\n", good);
     load_bad("lg10.ini", txt, ":7: also_bus: must be 0 or 1 (got 0.5)");

@@ -257,8 +257,10 @@ done
 # is said with the factor; 1.08 is not; without the check nothing is said.  A smaller change is said
 # when the predicted communication (its share of the predicted time: the simulator's time in the calls
 # and waiting, its breakdown) turns it into a fifth of the time or more: 1.3 times with 80% communication
-# (+24%) is, with 50% (+15%) not
-mk_lat() { # mk_lat MEASURED_OUT PREDICTED_OUT RUN_HALF_RT (- : none) [COMMUNICATION_SHARE]
+# (+24%) is, with 50% (+15%) not.  A change within the figure's own spread over the probe's rounds is
+# no other state by that rule (1.3 times, spread 1.4: not said; spread 1.25: said), while 1.5 times or
+# more is said whatever the spread
+mk_lat() { # mk_lat MEASURED_OUT PREDICTED_OUT RUN_HALF_RT (- : none) [COMMUNICATION_SHARE [SPREAD]]
     python3 - "$T/m_close.json" "$T/pts.json" "$@" <<'PY'
 import json, sys
 m = json.load(open(sys.argv[1])); pts = json.load(open(sys.argv[2]))
@@ -270,15 +272,18 @@ for p in pts["points"]:
     if len(sys.argv) > 6:
         c = float(sys.argv[6])
         p["breakdown"].update(work=1 - c, communication=c - 0.1, waiting=0.1)
+    if len(sys.argv) > 7:
+        p["machine"]["half_round_trip_8B_spread"] = float(sys.argv[7])
 json.dump(m, open(sys.argv[3], "w")); json.dump(pts, open(sys.argv[4], "w"))
 PY
 }
-for c in "3.696e-7 3.08" "0.5e-7 0.42" "1.3e-7 -" "- -" "1.56e-7 1.30 0.8" "1.56e-7 - 0.5"; do
-    read -r run want share <<< "$c"
-    mk_lat "$T/m_lat.json" "$T/p_lat.json" "$run" $share || fail "could not write the hand-made latency checks"
+for c in "3.696e-7 3.08" "0.5e-7 0.42" "1.3e-7 -" "- -" "1.56e-7 1.30 0.8" "1.56e-7 - 0.5" "1.56e-7 1.30 0.8 1.25" \
+         "1.56e-7 - 0.8 1.4" "3.696e-7 3.08 0.8 4"; do
+    read -r run want share spread <<< "$c"
+    mk_lat "$T/m_lat.json" "$T/p_lat.json" "$run" $share $spread || fail "could not write the hand-made latency checks"
     expect_status 0 "compare, a run's latency $run" "$PS" compare "$T/m_lat.json" "$T/p_lat.json" -o "$T/c6.json" --force
     if [ "$want" = - ]; then
-        grep -q "8-byte half round trip between ranks 0 and 1" "$T/out" && fail "compare: a run's latency $run against 120 ns (communication ${share:-as predicted}) called another state: $(cat "$T/out")"
+        grep -q "8-byte half round trip between ranks 0 and 1" "$T/out" && fail "compare: a run's latency $run against 120 ns (communication ${share:-as predicted}, spread ${spread:-none}) called another state: $(cat "$T/out")"
         if [ "$run" = - ]; then
             [ "$(jget "$T/c6.json" '"latency_check" in d["rows"][0]')" = False ] || fail "compare JSON: a latency check without one"
         else
@@ -291,9 +296,12 @@ for c in "3.696e-7 3.08" "0.5e-7 0.42" "1.3e-7 -" "- -" "1.56e-7 1.30 0.8" "1.56
             fail "compare JSON: latency $run against 120 ns"
     fi
     if [ -n "$share" ]; then
-        [ "$(jget "$T/c6.json" '[round(d["rows"][0]["latency_check"][k], 2) for k in ("communication_share", "effect_at_most")]')" = "[$share, $(python3 -c "print(round($share * 0.3, 2))")]" ] ||
-            fail "compare JSON: latency $run, communication $share: $(jget "$T/c6.json" 'd["rows"][0]["latency_check"]')"
-        [ "$want" = - ] || grep -q "and the predicted communication (80% of the predicted time: the change moves the total by up to +24%) carries" "$T/out" ||
+        effect=$(python3 -c "print(round($share * ($run / 1.2e-7 - 1), 2))")
+        sp=$(python3 -c "print(float('${spread:-1}'))")   # none: 1
+        [ "$(jget "$T/c6.json" '[round(d["rows"][0]["latency_check"][k], 2) for k in ("communication_share", "effect_at_most", "model_spread")]')" = "[$share, $effect, $sp]" ] ||
+            fail "compare JSON: latency $run, communication $share, spread ${spread:-none}: $(jget "$T/c6.json" 'd["rows"][0]["latency_check"]')"
+        said=$(python3 -c "print('(%.0f%% of the predicted time: the change moves the total by up to %+.0f%%)' % (100 * $share, 100 * $effect))")
+        [ "$want" = - ] || grep -qF "and the predicted communication $said carries" "$T/out" ||
             fail "compare: the effect of latency $run with communication $share not said: $(cat "$T/out")"
     fi
 done
@@ -380,12 +388,13 @@ PY
 
 # a model whose probe took the 8-byte half round trip with its LogGOPS rows (plain MPI, as a run's
 # clock synchronisation): that one, bucket or not (the table can be in another state of the machine)
-sed 's/^burst = 64000$/burst = 64000\nhalf_round_trip_8B = 2.5e-6/' "$T/bucket8.ini" >"$T/raw8.ini"
+sed 's/^burst = 64000$/burst = 64000\nhalf_round_trip_8B = 2.5e-6\nhalf_round_trip_8B_spread = 1.25/' "$T/bucket8.ini" >"$T/raw8.ini"
 expect_status 0 "8-byte half round trip taken with the rows" "$PS" predict "$T/burst.txt" -m "$T/raw8.ini" -q -o "$T/hr.json"
-python3 - "$T/hr.json" <<'PY' || fail "the model's 8-byte half round trip taken with the LogGOPS rows"
+python3 - "$T/hr.json" <<'PY' || fail "the model's 8-byte half round trip taken with the LogGOPS rows, and its spread"
 import json, sys
 m = json.load(open(sys.argv[1]))["machine"]
 assert m["half_round_trip_8B_s"] == 2.5e-6 and m["half_round_trip_8B_from"].startswith("plain MPI, measured with"), m
+assert m["half_round_trip_8B_spread"] == 1.25, m
 PY
 
 # --- messages between S and the receive's protocol step, and a network in doubt: said, not hidden ----
