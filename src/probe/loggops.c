@@ -974,35 +974,32 @@ static double best_over_rounds(const json_t *rounds, size_t si, const char *key)
     return best;
 }
 
-static double best_scalar(const json_t *rounds, const char *obj, const char *key)
+/* The smallest and the largest finite value of a scalar over the rounds
+ * (obj: of that object of the round's loggops, NULL: of loggops itself);
+ * returns how many rounds have one (0: *lo INFINITY, *hi -INFINITY). */
+static int scalar_range(const json_t *rounds, const char *obj, const char *key, double *lo, double *hi)
 {
-    double best = INFINITY;
+    int n = 0;
     size_t r;
     json_t *round;
+    *lo = INFINITY;
+    *hi = -INFINITY;
     json_array_foreach(rounds, r, round) {
         const json_t *lg = json_object_get(round, "loggops");
-        const json_t *o = obj ? json_object_get(lg, obj) : lg;
-        double v = ps_json_num(o, key);
-        if (isfinite(v) && v < best) best = v;
+        double v = ps_json_num(obj ? json_object_get(lg, obj) : lg, key);
+        if (!isfinite(v)) continue;
+        n++;
+        if (v < *lo) *lo = v;
+        if (v > *hi) *hi = v;
     }
-    return best;
+    return n;
 }
 
-/* The largest value of a scalar of the rounds' loggops objects (finite,
- * above zero), and in *n how many rounds have one. */
-static double largest_scalar(const json_t *rounds, const char *key, int *n)
+static double best_scalar(const json_t *rounds, const char *obj, const char *key)
 {
-    double largest = -INFINITY;
-    size_t r;
-    json_t *round;
-    *n = 0;
-    json_array_foreach(rounds, r, round) {
-        double v = ps_json_num(json_object_get(round, "loggops"), key);
-        if (!isfinite(v) || v <= 0) continue;
-        ++*n;
-        if (v > largest) largest = v;
-    }
-    return largest;
+    double lo, hi;
+    scalar_range(rounds, obj, key, &lo, &hi);
+    return lo;
 }
 
 int ps__loggops_analyze(const json_t *rounds, json_t *doc, json_t *warnings)
@@ -1133,13 +1130,12 @@ int ps__loggops_analyze(const json_t *rounds, json_t *doc, json_t *warnings)
     json_object_set_new(lg, "S", json_real(S));
     if (S_ack >= 0) json_object_set_new(lg, "S_ack", json_real(S_ack));
     json_object_set_new(lg, "max_bytes", json_real(ps_json_num(first, "max_bytes")));
-    double raw8 = best_scalar(rounds, NULL, "raw_half_8B");   /* (absent in a probe before it was taken) */
-    if (isfinite(raw8) && raw8 > 0) json_object_set_new(lg, "half_round_trip_8B", json_real(raw8));
-    /* how far that figure moves from round to round of one probe: a run's within it is no other state */
-    int n8;
-    double raw8_max = largest_scalar(rounds, "raw_half_8B", &n8);
-    if (isfinite(raw8) && raw8 > 0 && n8 >= 2)
-        json_object_set_new(lg, "half_round_trip_8B_spread", json_real(raw8_max / raw8));
+    /* (absent in a probe before it was taken); and how far it moves from round to round of one
+     * probe: a run's within that is no other state */
+    double raw8, raw8_max;
+    int n8 = scalar_range(rounds, NULL, "raw_half_8B", &raw8, &raw8_max);
+    if (n8 && raw8 > 0) json_object_set_new(lg, "half_round_trip_8B", json_real(raw8));
+    if (n8 >= 2 && raw8 > 0) json_object_set_new(lg, "half_round_trip_8B_spread", json_real(raw8_max / raw8));
     json_object_set_new(lg, "o_post", json_real(o_post));
     json_object_set_new(lg, "o_done", json_real(o_done));
     json_object_set_new(lg, "contention", json_real(contention));
