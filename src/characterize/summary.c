@@ -619,8 +619,7 @@ static const char *not_firm(char *b, size_t n, const json_t *pr)
         ps_bufadd(b, n, &w, "; %lld of them measured while the link was in another state than the probe saw (the "
                          "8-byte half round trip %g times the model's, or 1/%g of it, or a change beyond the probe's "
                          "own spread that the point's predicted communication would turn into %.0f%% of its time or "
-                         "more)", o, PS_COMPARE_LATENCY,
-                  PS_COMPARE_LATENCY, 100 * PS_COMPARE_LATENCY_EFFECT);
+                         "more)", o, PS_COMPARE_LATENCY, PS_COMPARE_LATENCY, 100 * PS_COMPARE_LATENCY_EFFECT);
     if (m > 0)
         ps_bufadd(b, n, &w, "; %lld of them measured while the machine's speed moved (the calibration run, repeated "
                          "after the measured runs, took %g times its seconds per flop or more, or 1/%g of them or "

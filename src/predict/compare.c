@@ -375,8 +375,9 @@ static void cancelling(json_t *ma, json_t *pa, json_t *row, FILE *out)
  * for another state by that rule. */
 static void latency_state(json_t *md, json_t *pd, json_t *row, FILE *out)
 {
+    const json_t *machine = json_object_get(pd, "machine");
     double now = ps_json_num(json_array_get(json_object_get(md, "ranks"), 1), "clock_rtt") / 2;
-    double model = ps_json_num(json_object_get(pd, "machine"), "half_round_trip_8B_s");
+    double model = ps_json_num(machine, "half_round_trip_8B_s");
     if (!(now > 0) || !(model > 0)) return;
     double ratio = now / model;
     const json_t *b = json_object_get(pd, "breakdown");
@@ -384,7 +385,7 @@ static void latency_state(json_t *md, json_t *pd, json_t *row, FILE *out)
     double share = work >= 0 && comm >= 0 && wait >= 0 && work + comm + wait > 0 ? (comm + wait) / (work + comm + wait)
                                                                                  : NAN;
     double effect = isfinite(share) ? share * (ratio - 1) : NAN;
-    double spread = ps_json_num(json_object_get(pd, "machine"), "half_round_trip_8B_spread");
+    double spread = ps_json_num(machine, "half_round_trip_8B_spread");
     if (!(spread >= 1)) spread = 1;
     int far = ratio > PS_COMPARE_LATENCY || ratio < 1 / PS_COMPARE_LATENCY;
     int beyond = ratio > spread || ratio < 1 / spread;
