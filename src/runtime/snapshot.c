@@ -24,6 +24,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -92,6 +93,7 @@ typedef struct {
     char             cwd[4096];
     size_t           page;
     int              pagemap;
+    int              query;              /* mappings by PROCMAP_QUERY: 0 not yet known, 1 yes, -1 no */
     unsigned char   *present;            /* a bit per page of r[] */
     unsigned char   *store;              /* the present pages, in order */
     char            *maps;
@@ -183,10 +185,86 @@ static int add_less(snap_range *out, int *n, snap_range x)
     return 0;
 }
 
+/* The kernel's query of one mapping at a time (PROCMAP_QUERY, Linux 6.11;
+ * its layout is the kernel's ABI, which these headers may predate): no text
+ * to format and parse, and no file's path resolved, which took most of a
+ * restore's reading of /proc/self/maps (docs/BENCHMARKS.md). */
+extern void *__libc_stack_end;   /* glibc: the top of the first thread's stack */
+
+struct snap_query {
+    uint64_t size, flags, addr, lo, hi, vma_flags, page_size, offset, inode;
+    uint32_t dev_major, dev_minor, name_size, build_id_size;
+    uint64_t name_addr, build_id_addr;
+};
+_Static_assert(sizeof(struct snap_query) == 104, "the kernel's struct procmap_query");
+#define SNAP_QUERY       _IOWR('f', 17, struct snap_query)
+#define SNAP_Q_READ      0x01
+#define SNAP_Q_WRITE     0x02
+#define SNAP_Q_EXEC      0x04
+#define SNAP_Q_SHARED    0x08
+#define SNAP_Q_OR_NEXT   0x10
+
+/* Every mapping by the query: 0, 1 when the kernel has no such query, -1
+ * when the mappings cannot be read. */
+static int query_ranges(snap_range *out, int *n)
+{
+    int fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return -1;
+    int rc = 0;
+    *n = 0;
+    /* the kernel names [heap] what covers the break's range and [stack]
+     * what holds the first stack's top: only a mapping at or below the
+     * break, or around that top, can be either */
+    uintptr_t brk_now = (uintptr_t)syscall(SYS_brk, 0), top = (uintptr_t)__libc_stack_end;
+    for (uint64_t a = 0;;) {
+        struct snap_query q = {.size = sizeof q, .flags = SNAP_Q_OR_NEXT, .addr = a};
+        if (ioctl(fd, SNAP_QUERY, &q) != 0) {
+            rc = errno == ENOENT ? 0 : errno == ENOTTY || errno == EINVAL ? 1 : -1;
+            break;
+        }
+        snap_range x = {.lo = (uintptr_t)q.lo, .hi = (uintptr_t)q.hi};
+        x.perm[0] = q.vma_flags & SNAP_Q_READ ? 'r' : '-';
+        x.perm[1] = q.vma_flags & SNAP_Q_WRITE ? 'w' : '-';
+        x.perm[2] = q.vma_flags & SNAP_Q_EXEC ? 'x' : '-';
+        x.perm[3] = q.vma_flags & SNAP_Q_SHARED ? 's' : 'p';
+        x.rwp = x.perm[1] == 'w' && x.perm[3] == 'p';
+        x.anon = q.inode == 0;   /* no file behind it (the maps text's inode 0) */
+        if (x.anon && (x.lo <= brk_now || (x.lo <= top && top < x.hi))) {
+            char name[16] = "";
+            struct snap_query qn = {.size = sizeof qn, .addr = q.lo, .name_size = sizeof name,
+                                    .name_addr = (uint64_t)(uintptr_t)name};
+            if (ioctl(fd, SNAP_QUERY, &qn) != 0 && errno != ENAMETOOLONG) {
+                rc = -1;
+                break;
+            }
+            x.stack = !strcmp(name, "[stack]");
+            x.heap = !strcmp(name, "[heap]");
+        }
+        if (add_less(out, n, x)) {
+            rc = -1;
+            break;
+        }
+        a = q.hi;
+    }
+    close(fd);
+    return rc;
+}
+
 /* Every mapping, in address order (less the control region and the
- * excluded one); -1 when they cannot be read. */
+ * excluded one); -1 when they cannot be read.  By the kernel's query where
+ * it has one (decided at the snapshot, kept for its restores), else from
+ * the text of /proc/self/maps. */
 static int read_ranges(snap_ctl *c, snap_range *out, int *n)
 {
+    if (c->query >= 0) {
+        int q = query_ranges(out, n);
+        if (q == 0) {
+            c->query = 1;
+            return 0;
+        }
+        if (q < 0 || c->query == 1) return -1;
+        c->query = -1;   /* no such query: the text from now on */
+    }
     size_t len;
     if (read_text("/proc/self/maps", c->maps, MAPS_MAX, &len)) return -1;
     *n = 0;
@@ -434,6 +512,10 @@ int ps__snap_take(void)
         ctl->maps = (char *)ctl + hdr;
         ctl->pm = (uint64_t *)(ctl->maps + MAPS_MAX);
         ctl->stack = (char *)(ctl->pm + PM_ENTRIES);
+        /* PARSCOPE_SNAP_MAPS_TEXT=1: the mappings from the text even where
+         * the kernel has the query (tests put both ways to work) */
+        const char *text = getenv("PARSCOPE_SNAP_MAPS_TEXT");
+        if (text && *text == '1') ctl->query = -1;
     }
     ctl->resumed = 0;
     getcontext(&ctl->start);

@@ -10,7 +10,9 @@
 # behind all a process put back must undo (a counter, heap, mapped and large
 # blocks, memory calloc takes for zeros left dirty, a descriptor, a signal
 # handler, the working directory, the umask, a pending blocked signal, a
-# running timer), in 6, 2 and 1 processes; two whose process cannot be put
+# running timer), in 6, 2 and 1 processes, and in 2 and 1 with the snapshot's
+# mappings read from the text of /proc/self/maps rather than by the kernel's
+# query; two whose process cannot be put
 # back (descriptor 0 replaced by another file; a mapping of the snapshot made
 # writable), whose ranks then each end theirs (6 processes).  The file's
 # layout checked by an independent reader (header, construct table, meta,
@@ -170,21 +172,25 @@ unrestorable protect '    char *ro = mmap(NULL, 65536, PROT_READ, MAP_PRIVATE | 
     ro[0] = 1;'
 for prog in leaky closer protect; do
     "$PS" build "$T/$prog.loop" -o "$T/$prog" > "$T/$prog.build" 2>&1 || { fail "building $prog.loop: $(tail -3 "$T/$prog.build")"; continue; }
-    for b in 1 3 6; do
+    # t3, t6: 3 and 6 ranks a process, the snapshot reading the mappings from the text of
+    # /proc/self/maps (PARSCOPE_SNAP_MAPS_TEXT) instead of the kernel's query where it has one
+    for b in 1 3 6 t3 t6; do
         rm -rf "$T/$prog-$b" && mkdir "$T/$prog-$b"
         PIDS="$T/$prog-$b.pids" LD_BIND_NOW=1 PARSCOPE_RECORD=6 PARSCOPE_RECORD_DIR="$T/$prog-$b" PARSCOPE_RECORD_JOBS=2 \
-            PARSCOPE_RECORD_BATCH=$b timeout 60 "$T/$prog" --quiet < /dev/null > /dev/null 2> "$T/$prog-$b.err" ||
+            PARSCOPE_SNAP_MAPS_TEXT=$([ "${b#t}" = "$b" ] && echo 0 || echo 1) \
+            PARSCOPE_RECORD_BATCH=${b#t} timeout 60 "$T/$prog" --quiet < /dev/null > /dev/null 2> "$T/$prog-$b.err" ||
             fail "$prog at 6 ranks, $b a process: $(tail -1 "$T/$prog-$b.err")"
     done
     # leaky: 6 ranks in 6, 2 and 1 processes; the others always 6 (each process ends after its
     # rank), and so is leaky under a sanitizer (no snapshot under its shadow memory)
-    got=$(for b in 1 3 6; do sort -u "$T/$prog-$b.pids" 2>/dev/null | wc -l; done | tr '\n' ' ')
-    want="6 2 1 "
-    [ "$prog" != leaky ] || [ "${PS_TEST_SANITIZED:-0}" = 1 ] && want="6 6 6 "
-    [ "$got" = "$want" ] || fail "$prog: processes for 6 ranks at 1, 3 and 6 a process: $got(expected $want)"
-    cmp -s "$T/$prog-1/streams.pss" "$T/$prog-3/streams.pss" &&
-        cmp -s "$T/$prog-1/streams.pss" "$T/$prog-6/streams.pss" ||
-        fail "$prog: the streams with 3 or 6 ranks a process differ from a process per rank"
+    got=$(for b in 1 3 6 t3 t6; do sort -u "$T/$prog-$b.pids" 2>/dev/null | wc -l; done | tr '\n' ' ')
+    want="6 2 1 2 1 "
+    [ "$prog" != leaky ] || [ "${PS_TEST_SANITIZED:-0}" = 1 ] && want="6 6 6 6 6 "
+    [ "$got" = "$want" ] || fail "$prog: processes for 6 ranks at 1, 3, 6 a process and 3, 6 by the maps text: $got(expected $want)"
+    for b in 3 6 t3 t6; do
+        cmp -s "$T/$prog-1/streams.pss" "$T/$prog-$b/streams.pss" ||
+            fail "$prog: the streams with $b ranks a process differ from a process per rank"
+    done
 done
 
 # a rank stream above 1 MB: several frames and pieces, joined whole
