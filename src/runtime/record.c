@@ -207,6 +207,7 @@ typedef struct rec_slot {
 } rec_slot;
 
 static int rec_data = -1;     /* the data file, its name and length */
+static int rec_data_mem;      /* ... held in memory (a memfd), not in DIR */
 static char rec_data_path[4096 + 32];
 static uint64_t rec_data_len;
 static rec_piece *rec_chunk;
@@ -217,12 +218,17 @@ static char *rec_cons;        /* the longest construct table (every rank registe
 static size_t rec_conslen;
 static int rec_conslines = -1;
 
+static void data_unlink(void)
+{
+    if (rec_data >= 0 && !rec_data_mem) unlink(rec_data_path);
+}
+
 static void *rec_xrealloc(void *p, size_t n)
 {
     void *q = realloc(p, n ? n : 1);
     if (!q) {
         fprintf(stderr, "parscope: recording: out of memory\n");
-        if (rec_data >= 0) unlink(rec_data_path);
+        data_unlink();
         _exit(1);
     }
     return q;
@@ -236,7 +242,7 @@ static void *rec_private(void *old, size_t oldlen, size_t n)
     void *p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED) {
         fprintf(stderr, "parscope: recording: out of memory\n");
-        if (rec_data >= 0) unlink(rec_data_path);
+        data_unlink();
         _exit(1);
     }
     madvise(p, n, MADV_DONTFORK);
@@ -257,7 +263,7 @@ static void data_write(rec_slot *s)
         if (w < 0) {
             if (errno == EINTR) continue;
             fprintf(stderr, "parscope: %s: %s\n", rec_data_path, strerror(errno));
-            unlink(rec_data_path);
+            data_unlink();
             _exit(1);
         }
         b += w;
@@ -544,8 +550,19 @@ static int rec_init(void)
     if (batch > 256) batch = 256;
     const char *eb = getenv("PARSCOPE_RECORD_BATCH");
     if (eb && atol(eb) > 0) batch = atol(eb) < rec_p ? (int)atol(eb) : rec_p;
-    snprintf(rec_data_path, sizeof rec_data_path, "%s/.streams.data", rec_dir);
-    rec_data = open(rec_data_path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    /* the streams as they come, in pieces, until they are joined in rank
+     * order: in memory (the simulator holds them all anyway), which costs
+     * neither the file system's block allocation of writing them nor a
+     * second pass through it; in DIR where there is no memfd, or with
+     * PARSCOPE_RECORD_DATA_FILE=1 (tests put both ways to work) */
+    const char *df = getenv("PARSCOPE_RECORD_DATA_FILE");
+    rec_data = df && *df == '1' ? -1 : memfd_create("parscope-streams", MFD_CLOEXEC);
+    rec_data_mem = rec_data >= 0;
+    if (rec_data_mem)
+        snprintf(rec_data_path, sizeof rec_data_path, "the recording's data (in memory, for %s)", rec_dir);
+    else
+        snprintf(rec_data_path, sizeof rec_data_path, "%s/.streams.data", rec_dir);
+    if (!rec_data_mem) rec_data = open(rec_data_path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (rec_data < 0) {
         fprintf(stderr, "parscope: %s: %s\n", rec_data_path, strerror(errno));
         _exit(1);
@@ -652,8 +669,8 @@ static int rec_init(void)
     }
     for (int k = 0; k < jobs; k++) free(slot[k].cons);
     int rc = fail ? fail : join_streams() ? 1 : 0;
+    data_unlink();
     close(rec_data);
-    unlink(rec_data_path);
     _exit(rc);
 }
 

@@ -18,7 +18,7 @@
 # layout checked by an independent reader (header, construct table, meta,
 # each rank's length, the lengths adding up to the file); and a rank stream
 # longer than the recorder's 1 MB buffer (several frames through the pipe,
-# several pieces in the data file) joined whole: fingerprint at -s 300000
+# several pieces in the recording's data, in memory and in a file) joined whole: fingerprint at -s 300000
 # has 299900 more instructions per rank than at -s 100 (one WORK per scalar
 # product), counted by `parscope predict`.  Streams kept with --streams are
 # synced to the disk, predict's own temporary recording is not (under strace).
@@ -198,6 +198,11 @@ count() { "$PS" predict "$1" -m "$(dirname "$0")/../../machines/sp2.ini" -q -o "
           python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["simulation"]["instructions"])' "$1/p.json"; }
 record fingerprint 2 2 "$T/small" -s 100 || fail "fingerprint -s 100: $(tail -1 "$T/small.err")"
 record fingerprint 2 2 "$T/big" -s 300000 || fail "fingerprint -s 300000: $(tail -1 "$T/big.err")"
+# the same with the pieces in a file in the directory instead of in memory
+PARSCOPE_RECORD_DATA_FILE=1 record fingerprint 2 2 "$T/bigfile" -s 300000 ||
+    fail "fingerprint -s 300000, pieces in a file: $(tail -1 "$T/bigfile.err")"
+cmp -s "$T/big/streams.pss" "$T/bigfile/streams.pss" || fail "fingerprint -s 300000: the streams joined from a file differ"
+[ -z "$(ls -A "$T/bigfile" | grep -v '^streams.pss$\|^.parscope')" ] || fail "the data file was left in $T/bigfile: $(ls -A "$T/bigfile")"
 big_len=$(python3 -c 'import os,sys; print(os.path.getsize(sys.argv[1]))' "$T/big/streams.pss" 2>/dev/null || echo 0)
 [ "$big_len" -gt $((2 * 1048576)) ] || fail "fingerprint -s 300000 at 2 ranks: $big_len bytes, not above 1 MB a rank"
 check_layout "$T/big/streams.pss" 2 || fail "fingerprint -s 300000: streams.pss is not laid out as stream.h says"
