@@ -141,8 +141,10 @@ typedef struct sim {
     int               P;
     rstate           *rk;
     msg              *pool;
-    uint32_t          npool, cappool, nfree;
+    uint32_t          npool, cappool, nfree, capfree;
     uint32_t         *freestk;  /* free records, a stack (so taking one reads no cold record) */
+    int               pool_fixed; /* pool: address space for every record, reserved at the start */
+    struct pool_fill *fill;     /* ... its memory made ready ahead on another processor, or NULL */
     uint32_t          pf[64];   /* hashes of the last sends/receives decoded (prefetch pipeline) */
     uint32_t          npf, pfdist;
     uint64_t          alive;
@@ -253,6 +255,8 @@ double ps_sim_work_time(const ps_machine *m, const ps_sim_opts *o, int construct
 /* ---- message pool ------------------------------------------------------- */
 
 /* Frees the simulator's own state (not the result). */
+static void fill_stop(sim *S);
+
 static void sim_free(sim *S)
 {
     if (S->rk)
@@ -268,6 +272,7 @@ static void sim_free(sim *S)
     free(S->cp_prev);
     free(S->cp_rank);
     free(S->rk);
+    fill_stop(S);
     if (S->pool) munmap(S->pool, (size_t)S->cappool * sizeof *S->pool);
     ps_sheet_feed_stop(S->feed);
     ps_sheet_acc_free(S->sh);
@@ -279,6 +284,103 @@ static void sim_free(sim *S)
     ps_eventq_free(&S->q);
 }
 
+/* ---- the message pool's memory ------------------------------------------
+ * A million records in flight are 64 MB, and memory a process touches for
+ * the first time costs its page faults and the zeroing of each page (on the
+ * VMs here 0.1 to 1.7 ms a megabyte, docs/BENCHMARKS.md): a twentieth of a
+ * 1024-rank simulation's time went there.  So the pool's address space is
+ * reserved whole at the start (no record ever moves) and, once the pool has
+ * grown past FILL_START records, a helper thread on the second processor
+ * faults its pages in (MADV_POPULATE_WRITE, Linux 5.14) FILL_AHEAD records
+ * ahead of the last one taken: the simulation finds them ready. */
+enum { FILL_START = 1 << 15, FILL_STEP = 1 << 15, FILL_AHEAD = 1 << 17 };
+
+typedef struct pool_fill {
+    pthread_t       th;
+    pthread_mutex_t mu;
+    pthread_cond_t  cv;
+    char           *base;
+    size_t          want, done, cap;   /* bytes from base: asked for, made ready, reserved */
+    int             stop;
+} pool_fill;
+
+static void *fill_main(void *arg)
+{
+    pool_fill *f = arg;
+    const size_t step = (size_t)2 << 20;   /* a huge page at a time: the address space's lock is let go between */
+    pthread_mutex_lock(&f->mu);
+    for (;;) {
+        while (!f->stop && f->done >= f->want) pthread_cond_wait(&f->cv, &f->mu);
+        if (f->stop) break;
+        size_t a = f->done, b = f->want < f->cap ? f->want : f->cap;
+        pthread_mutex_unlock(&f->mu);
+        int ok = 1;
+        for (size_t x = a; x < b && ok; x += step)
+            ok = madvise(f->base + x, b - x < step ? b - x : step, MADV_POPULATE_WRITE) == 0;
+        pthread_mutex_lock(&f->mu);
+        f->done = ok ? b : f->cap;   /* no such advice: the simulation faults its pages in itself */
+    }
+    pthread_mutex_unlock(&f->mu);
+    return NULL;
+}
+
+/* The pool's records up to n (plus FILL_AHEAD) are to be made ready. */
+static void fill_ask(sim *S, uint32_t n)
+{
+    if (!S->fill) {
+        if (!S->pool_fixed || n < FILL_START || ps_cpus_usable() < 2) return;
+        pool_fill *f = calloc(1, sizeof *f);
+        if (!f) return;
+        f->base = (char *)S->pool;
+        f->cap = (size_t)S->cappool * sizeof *S->pool;
+        f->done = (size_t)n * sizeof *S->pool;   /* what the simulation touched already */
+        pthread_mutex_init(&f->mu, NULL);
+        pthread_cond_init(&f->cv, NULL);
+        if (ps_thread_start(&f->th, fill_main, f)) {
+            pthread_mutex_destroy(&f->mu);
+            pthread_cond_destroy(&f->cv);
+            free(f);
+            S->pool_fixed = 0;   /* asked no more */
+            return;
+        }
+        S->fill = f;
+    }
+    pthread_mutex_lock(&S->fill->mu);
+    S->fill->want = ((size_t)n + FILL_AHEAD) * sizeof *S->pool;
+    pthread_cond_signal(&S->fill->cv);
+    pthread_mutex_unlock(&S->fill->mu);
+}
+
+static void fill_stop(sim *S)
+{
+    pool_fill *f = S->fill;
+    if (!f) return;
+    pthread_mutex_lock(&f->mu);
+    f->stop = 1;
+    pthread_cond_signal(&f->cv);
+    pthread_mutex_unlock(&f->mu);
+    pthread_join(f->th, NULL);
+    pthread_mutex_destroy(&f->mu);
+    pthread_cond_destroy(&f->cv);
+    free(f);
+    S->fill = NULL;
+}
+
+/* Reserves the address space of every record the pool can hold (NIL - 1,
+ * 256 GB, committed only where touched); where it cannot be had (a limit
+ * on the address space) the pool grows by doubling instead, moved by
+ * mremap. */
+static void pool_reserve(sim *S)
+{
+    size_t bytes = (size_t)(NIL - 1) * sizeof *S->pool;
+    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED) return;
+    madvise(p, bytes, MADV_HUGEPAGE);
+    S->pool = p;
+    S->cappool = NIL - 1;
+    S->pool_fixed = 1;
+}
+
 static uint32_t msg_new(sim *S)
 {
     uint32_t i;
@@ -286,15 +388,25 @@ static uint32_t msg_new(sim *S)
         i = S->freestk[--S->nfree];
         if (S->nfree) __builtin_prefetch(&S->pool[S->freestk[S->nfree - 1]], 1);
     } else {
+        if (S->npool == S->capfree) {
+            /* the free stack holds at most every record taken so far */
+            uint32_t nc = S->capfree ? (S->capfree < NIL / 2 ? S->capfree * 2 : NIL - 1) : 1024;
+            uint32_t *nf = nc > S->capfree ? realloc(S->freestk, (size_t)nc * sizeof *nf) : NULL;
+            if (!nf) {
+                S->oom = 1;
+                return NIL;
+            }
+            S->freestk = nf;
+            S->capfree = nc;
+        }
         if (S->npool == S->cappool) {
             /* records stay aligned to cache lines; indices below NIL */
             uint32_t nc = S->cappool ? (S->cappool < NIL / 2 ? S->cappool * 2 : NIL - 1) : 1024;
-            msg *np = NULL;
-            uint32_t *nf = nc > S->cappool ? realloc(S->freestk, (size_t)nc * sizeof *nf) : NULL;
-            if (nf) S->freestk = nf;
             /* mapped pages, grown in place by mremap: page aligned, and no old and
              * new pool side by side (a million records in flight are 64 MB) */
-            if (nf) np = ps_remap_huge(S->pool, (size_t)S->cappool * sizeof *np, (size_t)nc * sizeof *np);
+            msg *np = nc > S->cappool && !S->pool_fixed
+                          ? ps_remap_huge(S->pool, (size_t)S->cappool * sizeof *np, (size_t)nc * sizeof *np)
+                          : NULL;
             if (!np) {
                 S->oom = 1;
                 return NIL;
@@ -303,6 +415,7 @@ static uint32_t msg_new(sim *S)
             S->cappool = nc;
         }
         i = S->npool++;
+        if (!(i & (FILL_STEP - 1))) fill_ask(S, i);
     }
     memset(&S->pool[i], 0, sizeof S->pool[i]);
     S->pool[i].next = NIL;
@@ -1715,6 +1828,7 @@ int ps_simulate(const ps_streams *s, const ps_machine *m, const ps_sim_opts *o, 
         for (int i = 0; i < S.P; i++) S.lgr[i].tok = S.lgr[i].itok = S.lgc.burst;
         if (S.lgc.rate > 0 && !o->no_warmup) lg_warm_buckets(&S);
     }
+    pool_reserve(&S);
     size_t np = (size_t)(unsigned)S.P;   /* >= 1: the streams were validated */
     r->rank = calloc(np, sizeof *r->rank);
     S.rk = calloc(np, sizeof *S.rk);

@@ -101,6 +101,47 @@ static int rd_bytes(rd *r, void *out, size_t n)
     return 0;
 }
 
+typedef struct read_part {
+    int    fd;
+    char  *buf;
+    size_t off, len;
+    int    rc;
+} read_part;
+
+static void *read_part_main(void *arg)
+{
+    read_part *p = arg;
+    p->rc = 0;
+    for (size_t got = 0; got < p->len;) {
+        ssize_t k = pread(p->fd, p->buf + p->off + got, p->len - got, (off_t)(p->off + got));
+        if (k < 0 && errno == EINTR) continue;
+        if (k <= 0) {
+            p->rc = -1;
+            break;
+        }
+        got += (size_t)k;
+    }
+    return NULL;
+}
+
+/* The n bytes of fd into buf: 0, or -1.  The buffer's pages are new, and
+ * faulting them in (zeroing each) costs about as much as the copy (0.1 to
+ * 1.7 ms a megabyte on the VMs here): each half of the file is read on a
+ * processor of its own where there are two. */
+static int read_file_into(int fd, void *buf, size_t n)
+{
+    size_t half = n / 2 & ~(((size_t)2 << 20) - 1);   /* on a huge page's boundary */
+    read_part a = {fd, buf, 0, half, 0}, b = {fd, buf, half, n - half, 0};
+    if (half && ps_cpus_usable() > 1) {
+        ps_run_pair(read_part_main, &b, &a);
+    } else {
+        a.len = n;
+        read_part_main(&a);
+        b.rc = 0;
+    }
+    return a.rc || b.rc ? -1 : 0;
+}
+
 int ps_streams_load(const char *path, ps_streams **out, char *err, size_t errlen)
 {
     char file[4096];
@@ -125,13 +166,7 @@ int ps_streams_load(const char *path, ps_streams **out, char *err, size_t errlen
     void *map = MAP_FAILED;
     if ((size_t)st.st_size >= PS_STREAMS_READ_BYTES) {
         void *buf = ps_map_huge((size_t)st.st_size);
-        size_t got = 0;
-        while (buf && got < (size_t)st.st_size) {
-            ssize_t k = read(fd, (char *)buf + got, (size_t)st.st_size - got);
-            if (k <= 0) break;
-            got += (size_t)k;
-        }
-        if (buf && got == (size_t)st.st_size) map = buf;
+        if (buf && read_file_into(fd, buf, (size_t)st.st_size) == 0) map = buf;
         else if (buf) munmap(buf, (size_t)st.st_size);
     }
     if (map == MAP_FAILED) {
