@@ -1828,7 +1828,7 @@ int ps_simulate(const ps_streams *s, const ps_machine *m, const ps_sim_opts *o, 
         for (int i = 0; i < S.P; i++) S.lgr[i].tok = S.lgr[i].itok = S.lgc.burst;
         if (S.lgc.rate > 0 && !o->no_warmup) lg_warm_buckets(&S);
     }
-    pool_reserve(&S);
+    if (!o->grown_pool) pool_reserve(&S);
     size_t np = (size_t)(unsigned)S.P;   /* >= 1: the streams were validated */
     r->rank = calloc(np, sizeof *r->rank);
     S.rk = calloc(np, sizeof *S.rk);

@@ -36,6 +36,9 @@ typedef struct ps_sim_opts {
                              the same sheet either way */
     int    hashed_channels; /* 1: match messages through the hash table of (receiver, sender, tag) even
                              at few ranks (tests compare it with the pair index; the same result) */
+    int    grown_pool;    /* 1: the message pool grows by doubling (mremap), as where its address space
+                             cannot be reserved whole, instead of reserved and made ready ahead by a
+                             helper thread (tests compare them; the same result) */
     double work_flop_time;/* seconds per flop for \WORK instructions (construct WORK); 0 = flop_time */
     /* seconds per flop by construct id (the streams' table), from a calibration run; 0 or
      * beyond n = the machine model's price */

@@ -517,6 +517,51 @@ TEST_IMPL(pair_index_same_as_hash)
     }
 }
 
+/* The message pool reserved whole and made ready ahead by a helper thread
+ * (past 32768 records), or grown by doubling: the same result.  64 ranks
+ * each send rank 0 1500 messages it receives only after all are sent
+ * (94500 in flight at once). */
+TEST_IMPL(pool_reserved_or_grown)
+{
+    enum { P = 64, K = 1500 };
+    ps_streams *s = ps_streams_new(P);
+    for (int r = 1; r < P; r++) {
+        for (int k = 0; k < K; k++) {
+            ps_insn in = {.op = PS_OP_SEND, .peer = 0, .tag = 1, .n = 8 + (uint64_t)(k % 7)};
+            CHECK(ps_streams_append(s, r, &in) == 0);
+        }
+        ps_insn w = {.op = PS_OP_WAIT};
+        CHECK(ps_streams_append(s, r, &w) == 0);
+    }
+    ps_insn work = {.op = PS_OP_WORK, .n = 100000000};   /* 1.78 s on the SP2: every send is posted first */
+    CHECK(ps_streams_append(s, 0, &work) == 0);
+    for (int r = 1; r < P; r++)
+        for (int k = 0; k < K; k++) {
+            ps_insn in = {.op = PS_OP_RECV, .peer = r, .tag = 1, .n = 8 + (uint64_t)(k % 7)};
+            CHECK(ps_streams_append(s, 0, &in) == 0);
+        }
+    ps_insn w = {.op = PS_OP_WAIT};
+    CHECK(ps_streams_append(s, 0, &w) == 0);
+    ps_sim_result res[2];
+    char err[256];
+    for (int grown = 0; grown < 2; grown++) {
+        ps_sim_opts o;
+        ps_sim_defaults(&o);
+        o.eager_bytes = 64;   /* buffered: the sends complete, their records wait for the receives */
+        o.grown_pool = grown;
+        CHECK(ps_simulate(s, sp2(), &o, &res[grown], err, sizeof err) == 0, "grown %d: %s", grown, err);
+    }
+    ps_sim_result *a = &res[0], *b = &res[1];
+    CHECK(a->messages == (uint64_t)(P - 1) * K && a->peak_in_flight == (uint64_t)(P - 1) * K,
+          "%llu messages, %llu in flight at most", (unsigned long long)a->messages,
+          (unsigned long long)a->peak_in_flight);
+    CHECK(a->time == b->time && a->events == b->events && a->peak_in_flight == b->peak_in_flight);
+    for (int r = 0; r < P; r++) CHECK(memcmp(&a->rank[r], &b->rank[r], sizeof a->rank[r]) == 0, "rank %d", r);
+    ps_sim_result_free(&res[0]);
+    ps_sim_result_free(&res[1]);
+    ps_streams_free(s);
+}
+
 /* Streams of several megabytes are checked on two threads: the same totals
  * as counted here, and the first bad instruction in rank order reported,
  * whichever half of the ranks it is in. */
