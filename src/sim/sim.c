@@ -145,6 +145,7 @@ typedef struct sim {
     uint32_t         *freestk;  /* free records, a stack (so taking one reads no cold record) */
     int               pool_fixed; /* pool: address space for every record, reserved at the start */
     struct pool_fill *fill;     /* ... its memory made ready ahead on another processor, or NULL */
+    int               fill_off;   /* no helper could be started: none is asked for again */
     uint32_t          pf[64];   /* hashes of the last sends/receives decoded (prefetch pipeline) */
     uint32_t          npf, pfdist;
     uint64_t          alive;
@@ -254,9 +255,9 @@ double ps_sim_work_time(const ps_machine *m, const ps_sim_opts *o, int construct
 
 /* ---- message pool ------------------------------------------------------- */
 
-/* Frees the simulator's own state (not the result). */
 static void fill_stop(sim *S);
 
+/* Frees the simulator's own state (not the result). */
 static void sim_free(sim *S)
 {
     if (S->rk)
@@ -328,9 +329,12 @@ static void *fill_main(void *arg)
 static void fill_ask(sim *S, uint32_t n)
 {
     if (!S->fill) {
-        if (!S->pool_fixed || n < FILL_START || ps_cpus_usable() < 2) return;
-        pool_fill *f = calloc(1, sizeof *f);
-        if (!f) return;
+        if (!S->pool_fixed || S->fill_off || n < FILL_START) return;
+        pool_fill *f = ps_cpus_usable() > 1 ? calloc(1, sizeof *f) : NULL;
+        if (!f) {   /* one processor: the simulation's own faults cost no more than a helper's */
+            S->fill_off = 1;
+            return;
+        }
         f->base = (char *)S->pool;
         f->cap = (size_t)S->cappool * sizeof *S->pool;
         f->done = (size_t)n * sizeof *S->pool;   /* what the simulation touched already */
@@ -340,7 +344,7 @@ static void fill_ask(sim *S, uint32_t n)
             pthread_mutex_destroy(&f->mu);
             pthread_cond_destroy(&f->cv);
             free(f);
-            S->pool_fixed = 0;   /* asked no more */
+            S->fill_off = 1;
             return;
         }
         S->fill = f;
