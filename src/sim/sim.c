@@ -19,6 +19,7 @@
  */
 #include "sim/sim.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -316,8 +317,15 @@ static void *fill_main(void *arg)
         size_t a = f->done, b = f->want < f->cap ? f->want : f->cap;
         pthread_mutex_unlock(&f->mu);
         int ok = 1;
-        for (size_t x = a; x < b && ok; x += step)
-            ok = madvise(f->base + x, b - x < step ? b - x : step, MADV_POPULATE_WRITE) == 0;
+        for (size_t x = a; x < b && ok; x += step) {
+            int rc = -1;
+            /* interrupted, or a resource busy for the moment: again, a few times */
+            for (int k = 0; k < 8 && rc != 0; k++) {
+                rc = madvise(f->base + x, b - x < step ? b - x : step, MADV_POPULATE_WRITE);
+                if (rc != 0 && errno != EINTR && errno != EAGAIN) break;
+            }
+            ok = rc == 0;
+        }
         pthread_mutex_lock(&f->mu);
         f->done = ok ? b : f->cap;   /* no such advice: the simulation faults its pages in itself */
     }
