@@ -558,11 +558,12 @@ static int rec_init(void)
     const char *df = getenv("PARSCOPE_RECORD_DATA_FILE");
     rec_data = df && *df == '1' ? -1 : memfd_create("parscope-streams", MFD_CLOEXEC);
     rec_data_mem = rec_data >= 0;
-    if (rec_data_mem)
+    if (rec_data_mem) {
         snprintf(rec_data_path, sizeof rec_data_path, "the recording's data (in memory, for %s)", rec_dir);
-    else
+    } else {
         snprintf(rec_data_path, sizeof rec_data_path, "%s/.streams.data", rec_dir);
-    if (!rec_data_mem) rec_data = open(rec_data_path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+        rec_data = open(rec_data_path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    }
     if (rec_data < 0) {
         fprintf(stderr, "parscope: %s: %s\n", rec_data_path, strerror(errno));
         _exit(1);

@@ -416,9 +416,8 @@ static uint32_t msg_new(sim *S)
             uint32_t nc = S->cappool ? (S->cappool < NIL / 2 ? S->cappool * 2 : NIL - 1) : 1024;
             /* mapped pages, grown in place by mremap: page aligned, and no old and
              * new pool side by side (a million records in flight are 64 MB) */
-            msg *np = nc > S->cappool && !S->pool_fixed
-                          ? ps_remap_huge(S->pool, (size_t)S->cappool * sizeof *np, (size_t)nc * sizeof *np)
-                          : NULL;
+            msg *np = NULL;
+            if (nc > S->cappool) np = ps_remap_huge(S->pool, (size_t)S->cappool * sizeof *np, (size_t)nc * sizeof *np);
             if (!np) {
                 S->oom = 1;
                 return NIL;

@@ -137,7 +137,6 @@ static int read_file_into(int fd, void *buf, size_t n)
     } else {
         a.len = n;
         read_part_main(&a);
-        b.rc = 0;
     }
     return a.rc || b.rc ? -1 : 0;
 }
