@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs the Debian packages parscope needs to build, test and run. Idempotent.
 # Usage: scripts/install-deps.sh [--with-peers]
-#   --with-peers  also install the peers used by benchmarks (NetPIPE, SimGrid) and headless Chromium
-#                 (the report's layout test, skipped without it)
+#   --with-peers  also install the peers used by benchmarks (NetPIPE, SimGrid), headless Chromium
+#                 (the report's layout test, skipped without it) and gdb (a test that finds an MPI job
+#                 stalled prints its processes' stacks)
 set -euo pipefail
 
 pkgs=(
@@ -16,7 +17,7 @@ pkgs=(
   python3 jq bc iproute2 util-linux procps
 )
 if [ "${1:-}" = "--with-peers" ]; then
-  pkgs+=(netpipe-openmpi libsimgrid-dev simgrid clang libclang-rt-14-dev valgrind afl++ mpich libmpich-dev chromium)
+  pkgs+=(netpipe-openmpi libsimgrid-dev simgrid clang libclang-rt-14-dev valgrind afl++ mpich libmpich-dev chromium gdb)
 fi
 
 missing=()

@@ -55,6 +55,19 @@ for p in os.listdir("/proc"):
 PY
 }
 
+# what the processes of those sessions are doing, for a failure's message: each one's state, the
+# kernel function it waits in, and (with gdb) its threads' stacks, so that a stall that happens
+# only on another machine says where it was
+describe_running() {
+  local p comm
+  left_running | while read -r p comm; do
+    echo "    $p $comm: state $(awk '{print $3}' /proc/$p/stat 2> /dev/null), waits in $(cat /proc/$p/wchan 2> /dev/null)"
+    if command -v gdb > /dev/null; then
+      timeout 10 gdb -p "$p" -batch -ex "thread apply all bt 12" 2> /dev/null | grep -E '^#|^Thread' | sed 's/^/      /'
+    fi
+  done
+}
+
 # kills what the test left (also when it failed), then removes its files
 cleanup() {
   local p
