@@ -48,6 +48,7 @@
 #include <time.h>
 
 #include "report/html.h"
+#include "parscope/loop.h"
 #include "parscope/parscope.h"
 #include "probe/probe_int.h"
 #include "runtime/config.h"
@@ -231,6 +232,58 @@ static double time_recv_in(int rank, int peer, long n)
     }
     pair_sync(peer);
     return w;
+}
+
+/* A construct call's own code, outside its calls: the construct's bookkeeping (its source line,
+ * its structure entry, the request array, the scratch buffer) and the loop around it.  The same
+ * exchange of 8 bytes each way made by the construct (\MULTIBCAST_ALTER) and by its three calls
+ * made directly (isend, recv, wait, each timed from outside in the rows: their instrumentation is
+ * in o_s and o_r), batches of each taking turns; the difference of the fastest batches, per call
+ * of the construct (rank 0's; both ranks get it), and in *noise how far the second fastest batch
+ * of either kind was from its fastest.  The pair runs the construct as a job of its own two ranks
+ * (the others wait in the quiet barrier). */
+static double construct_code(int rank, int peer, double *noise)
+{
+    enum { CC_CALLS = 200, CC_BATCHES = 5, CC_BYTES = 8 };
+    const int tag = PS_C_MULTIBCAST_ALTER << 8;   /* the construct's own tag (patterns.c) */
+    double best[2] = {INFINITY, INFINITY}, second[2] = {INFINITY, INFINITY};
+    int size = ps__rt.size;
+    ps__rt.size = 2;
+    ps_scratch(CC_BYTES);
+    for (int b = 0; b < CC_BATCHES; b++)
+        for (int k = 0; k < 2; k++) {
+            rewind_trace();
+            pair_sync(peer);
+            double t0 = ps_now();
+            for (int i = 0; i < CC_CALLS; i++) {
+                if (k == 0) {
+                    ps_multibcast_alter(CC_BYTES);
+                } else {
+                    ps_request q = ps_isend(NULL, CC_BYTES, peer, tag, PS_C_MULTIBCAST_ALTER);
+                    ps_recv(NULL, CC_BYTES, peer, tag, PS_C_MULTIBCAST_ALTER);
+                    ps_wait(q);
+                }
+                if ((i & 63) == 63) rewind_trace();
+            }
+            double t = (ps_now() - t0) / CC_CALLS;
+            if (t < best[k]) {
+                second[k] = best[k];
+                best[k] = t;
+            } else if (t < second[k]) {
+                second[k] = t;
+            }
+        }
+    ps__rt.size = size;
+    pair_sync(peer);
+    double v[2] = {0, 0};
+    if (rank == 0) {
+        v[0] = fmax(0, best[0] - best[1]);
+        v[1] = fmax(second[0] - best[0], second[1] - best[1]);
+    }
+    share_double(rank, peer, &v[0]);
+    share_double(rank, peer, &v[1]);
+    *noise = v[1];
+    return v[0];
 }
 
 /* Half the best round trip of one double by plain MPI calls, rank 1 to rank 0
@@ -938,6 +991,7 @@ json_t *ps__loggops_measure(const ps_probe_budget *b)
         }
     }
     raw8 = fmin(raw8, raw_half_8B(rank, peer));
+    double cons_noise, cons = construct_code(rank, peer, &cons_noise);
     ps__quiet_barrier();
     if (rank != 0) return NULL;
     json_object_set_new(out, "clock", json_real(lg_clk));
@@ -952,6 +1006,8 @@ json_t *ps__loggops_measure(const ps_probe_budget *b)
     json_object_set_new(out, "S_ack", json_integer(lg_S_ack));
     json_object_set_new(out, "max_bytes", json_integer(lg_max));
     json_object_set_new(out, "o_post", json_real(post_med));
+    json_object_set_new(out, "o_construct", json_real(cons));
+    json_object_set_new(out, "o_construct_noise", json_real(cons_noise));
     json_object_set_new(out, "sizes", sizes);
     return out;
 }
@@ -1002,6 +1058,35 @@ static double best_scalar(const json_t *rounds, const char *obj, const char *key
     return lo;
 }
 
+/* The median over the rounds of a scalar of loggops (NAN: no round has it). */
+static double median_scalar(const json_t *rounds, const char *key)
+{
+    double v[64];
+    int n = 0;
+    size_t r;
+    json_t *round;
+    json_array_foreach(rounds, r, round) {
+        double x = ps_json_num(json_object_get(round, "loggops"), key);
+        if (isfinite(x) && n < 64) v[n++] = x;
+    }
+    return n ? ps_median(v, (size_t)n) : NAN;
+}
+
+/* A construct call's own code (construct_code): the rounds' median, where it stands above the
+ * median of their batches' spread (else it cannot be told from the noise: 0, and *why says so);
+ * 0 without a measurement (a probe before it was taken). */
+static double construct_figure(const json_t *rounds, const char **why)
+{
+    double v = median_scalar(rounds, "o_construct"), noise = median_scalar(rounds, "o_construct_noise");
+    *why = NULL;
+    if (!isfinite(v)) return 0;
+    if (isfinite(noise) && v <= noise) {
+        *why = "below the spread of its batches";
+        return 0;
+    }
+    return v;
+}
+
 int ps__loggops_analyze(const json_t *rounds, json_t *doc, json_t *warnings)
 {
     const json_t *first = json_object_get(json_array_get(rounds, 0), "loggops");
@@ -1013,6 +1098,8 @@ int ps__loggops_analyze(const json_t *rounds, json_t *doc, json_t *warnings)
     double S_ack = json_is_number(sack) ? fmax(S, json_number_value(sack)) : -1;
     double o_post = best_scalar(rounds, NULL, "o_post");
     if (!isfinite(o_post) || o_post < 0) o_post = 0;
+    const char *cons_why;
+    double o_cons = construct_figure(rounds, &cons_why);
     json_t *lg = json_object(), *rows = json_array();
     double bytes[LG_MAX_SIZES], os[LG_MAX_SIZES], orr[LG_MAX_SIZES], half[LG_MAX_SIZES], gap[LG_MAX_SIZES];
     double orin[LG_MAX_SIZES];
@@ -1137,6 +1224,8 @@ int ps__loggops_analyze(const json_t *rounds, json_t *doc, json_t *warnings)
     if (n8 && raw8 > 0) json_object_set_new(lg, "half_round_trip_8B", json_real(raw8));
     if (n8 >= 2 && raw8 > 0) json_object_set_new(lg, "half_round_trip_8B_spread", json_real(raw8_max / raw8));
     json_object_set_new(lg, "o_post", json_real(o_post));
+    json_object_set_new(lg, "o_construct", json_real(o_cons));
+    if (cons_why) json_object_set_new(lg, "o_construct_zero_because", json_string(cons_why));
     json_object_set_new(lg, "o_done", json_real(o_done));
     json_object_set_new(lg, "contention", json_real(contention));
     json_object_set_new(lg, "progress_send", json_real(ps_));
@@ -1222,6 +1311,8 @@ void ps__loggops_model(const json_t *doc, int bus, ps_machine *m)
     g->S = fmax(0, ps_json_num(lg, "S"));
     if (json_is_number(json_object_get(lg, "S_ack"))) g->S_ack = fmax(g->S, ps_json_num(lg, "S_ack"));
     g->o_post = ps_json_num(lg, "o_post");
+    g->o_construct = ps_json_num(lg, "o_construct");
+    if (!(g->o_construct > 0)) g->o_construct = 0;   /* (absent in a probe before it was measured) */
     g->o_done = ps_json_num(lg, "o_done");
     /* on a shared link the bus already serialises the two directions */
     g->contention = bus ? 1 : ps_json_num(lg, "contention");
@@ -1272,6 +1363,21 @@ static void contention_words(const json_t *doc, char *buf, size_t n)
         snprintf(buf, n, "per-byte costs x %.2f", c);
 }
 
+/* The construct call's own code in words, "a construct call's own code ..." (0: not measured). */
+static int construct_words(const json_t *lg, char *buf, size_t n)
+{
+    const json_t *v = json_object_get(lg, "o_construct");
+    if (!json_is_number(v)) return 0;
+    const char *why = json_string_value(json_object_get(lg, "o_construct_zero_because"));
+    char t[32];
+    ps_fmt_time(t, sizeof t, json_number_value(v));
+    if (why)
+        snprintf(buf, n, "a construct call's own code outside its calls: none told apart (%s)", why);
+    else
+        snprintf(buf, n, "a construct call's own code outside its calls: %s a call (before its first message)", t);
+    return 1;
+}
+
 void ps__loggops_print(const json_t *doc, FILE *out)
 {
     const json_t *lg = json_object_get(doc, "loggops");
@@ -1312,6 +1418,8 @@ void ps__loggops_print(const json_t *doc, FILE *out)
     char cw[200];
     contention_words(doc, cw, sizeof cw);
     fprintf(out, "  two ranks copying at once: %s\n", cw);
+    char cons[160];
+    if (construct_words(lg, cons, sizeof cons)) fprintf(out, "  %s\n", cons);
     if (json_is_true(json_object_get(lg, "shaped"))) {
         ps_fmt_bytes(a, sizeof a, ps_json_num(lg, "burst"));
         fprintf(out, "  shaped link: a token bucket of %s, then %.4g MB/s\n", a, ps_json_num(lg, "rate") / 1e6);
@@ -1336,6 +1444,8 @@ void ps__loggops_html(const json_t *doc, FILE *out)
                  "%s; a rendezvous waits for its receiver %.2f, for its sender %.2f.",
                  S > 0 ? "S (largest send that completes without its receiver) =" : "no switch to rendezvous up to", a,
                  ack, b, c, cw, ps_json_num(lg, "progress_recv"), ps_json_num(lg, "progress_send"));
+    char cons[160];
+    if (construct_words(lg, cons, sizeof cons)) ps_html_note(out, "A %s.", cons + 2);
     if (json_is_true(json_object_get(lg, "shaped"))) {
         ps_fmt_bytes(a, sizeof a, ps_json_num(lg, "burst"));
         ps_html_note(out, "Shaped link: a token bucket of %s, then %.4g MB/s.", a, ps_json_num(lg, "rate") / 1e6);

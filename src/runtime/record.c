@@ -117,7 +117,9 @@ static void rec_flush(void)
 static void emit(uint8_t op, int peer, uint64_t n, int tag, int construct)
 {
     if (FR_HDR + rec_n + PS_INSN_MAX > REC_BUF) rec_flush();
-    ps_insn in = {.op = op, .peer = peer, .tag = tag, .construct = (uint16_t)construct, .n = n};
+    ps_insn in = {.op = op, .peer = peer, .tag = tag, .construct = (uint16_t)construct,
+                  .begins = (uint8_t)ps__rt.construct_began, .n = n};
+    ps__rt.construct_began = 0;
     rec_n += ps_insn_encode(&rec_ctx, &in, rec_buf + FR_HDR + rec_n);
     PS_ASSERT(FR_HDR + rec_n <= REC_BUF);
 }

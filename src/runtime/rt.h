@@ -68,6 +68,8 @@ typedef struct ps__runtime {
                                             (the 1-rank calibration with the node's other processors busy) */
     int                  job_rank;       /* the rank in the launcher's job: rank, but under --alone */
     int                  setup_ended;    /* ps_setup_end() restarted the timed interval */
+    int                  construct_began; /* a construct call began (ps__structure) and has recorded no
+                                             instruction yet: the recorder flags its first (PS_OPF_BEGINS) */
     /* memory-system counters over the timed interval (memcount.c); -1: not measured */
     int64_t              timed_minflt, timed_majflt, timed_cache_misses;
     /* CPU time (microseconds) and context switches over the timed interval

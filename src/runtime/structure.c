@@ -8,6 +8,7 @@
 #include "parscope/parscope.h"
 #include "runtime/config.h"
 #include "runtime/limits.h"
+#include "runtime/rt.h"
 
 /* Distinct argument lists kept per construct; further ones are only counted. */
 #define PS_STRUCT_CALLS 16
@@ -46,8 +47,9 @@ static int     slot[PS_MAX_CONSTRUCTS]; /* construct id -> 1 + index into tab, 0
 
 void ps__structure(int construct, enum ps__args args, long a, long b, long c)
 {
-    /* every construct passes here first: its arguments are checked once */
+    /* every construct passes here first: its arguments are checked once, and its call begins */
     ps__check_args(construct, (int)args, a, b, c);
+    ps__rt.construct_began = 1;
     if (construct < 0 || construct >= PS_MAX_CONSTRUCTS) return;
     sentry *e;
     if (!slot[construct]) {

@@ -257,10 +257,10 @@ static int loggops_key(parse_state *st, const char *name, const char *value)
     ps_loggops *g = &st->m->lg;
     static const char *const keys[] = {"S", "o_post", "o_done", "contention", "progress_send", "progress_recv",
                                        "rate", "burst", "nobus_contention", "also_bus", "S_ack",
-                                       "half_round_trip_8B", "half_round_trip_8B_spread"};
+                                       "half_round_trip_8B", "half_round_trip_8B_spread", "o_construct"};
     double *dst[] = {&g->S, &g->o_post, &g->o_done, &g->contention, &g->progress_send, &g->progress_recv,
                      &g->rate, &g->burst, &g->nobus_contention, &g->also_bus, &g->S_ack, &g->half_8B,
-                     &g->half_8B_spread};
+                     &g->half_8B_spread, &g->o_construct};
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
         if (strcmp(name, keys[i]) == 0) {
             if (!number(st, name, value, 0, dst[i])) return 0;
@@ -276,7 +276,7 @@ static int loggops_key(parse_state *st, const char *name, const char *value)
     if (ps_parse_double(name, &bytes) != 0 || bytes < 0)
         return fail(st, "'%s': expected a message size in bytes, or S, o_post, o_done, contention, progress_send, "
                     "progress_recv, rate, burst, nobus_contention, also_bus, S_ack, half_round_trip_8B, "
-                    "half_round_trip_8B_spread", name);
+                    "half_round_trip_8B_spread, o_construct", name);
     long long whole;
     if (!integer(st, "a row's message size", name, &whole)) return 0;
     if (g->n >= PS_LOGGOPS_MAX) return fail(st, "more than %d LogGOPS sizes", PS_LOGGOPS_MAX);
@@ -710,6 +710,10 @@ static int machine_file(FILE *f, void *ctx)
             put_num(f, "S_ack", g->S_ack);
         }
         put_num(f, "o_post", g->o_post);
+        if (g->o_construct > 0) {
+            fputs("# a construct call's own code outside its calls (its bookkeeping), before its first message\n", f);
+            put_num(f, "o_construct", g->o_construct);
+        }
         put_num(f, "o_done", g->o_done);
         put_num(f, "contention", g->contention < 1 ? 1 : g->contention);
         put_num(f, "progress_send", g->progress_send);

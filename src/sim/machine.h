@@ -10,7 +10,7 @@
  *              r_incache, r_outcache (flop/s), g_us, l_us
  *   [pingpong] one line per size: "bytes = seconds" (half round trip), ascending
  *   [loggops]  the LogGOPS model probe measures with the runtime's own calls:
- *              S, S_ack, o_post, o_done, contention, progress_send, progress_recv,
+ *              S, S_ack, o_post, o_construct, o_done, contention, progress_send, progress_recv,
  *              rate, burst, half_round_trip_8B, half_round_trip_8B_spread, and one line
  *              per size "bytes = o_s o_r L gap [o_r_in]"
  *   [pingpong_intra] the same within a node, when [pingpong] is between nodes
@@ -60,6 +60,8 @@ typedef struct ps_loggops {
                                           such); 0: not measured (the simulator infers it from the
                                           receive's cost: ps_loggops_recv_step) */
     double o_post;                     /* posting a nonblocking receive, s */
+    double o_construct;                /* a construct call's own code outside its calls (its bookkeeping),
+                                          before its first message call, s; 0: none (not measured) */
     double o_done;                     /* completing a request that is already complete, s */
     double contention;                 /* per-byte CPU costs are this many times longer while another
                                           rank of the node copies too (1 = no effect) */

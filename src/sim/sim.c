@@ -164,6 +164,7 @@ typedef struct sim {
     double           *link_out, *link_in;  /* when each node's link is free again, each way */
     uint32_t          bus_head, bus_tail;
     double            send_lat, recv_lat;
+    double            o_cons;   /* a construct call's own code before its first message call (LogGOPS) */
     /* LogGOPS (NULL lg: the seed's model) */
     const ps_loggops *lg;
     ps_loggops        lgc;      /* the model's, with --eager applied */
@@ -1602,6 +1603,8 @@ static void exec(sim *S, int rank, double t)
         case PS_OP_BRECV: {
             int is_send = in.op == PS_OP_SEND || in.op == PS_OP_BSEND;
             double lat = is_send ? S->send_lat : S->recv_lat;
+            /* the construct call's own code runs first, outside any call (a gap in the trace) */
+            if (in.begins) t += S->o_cons;
             if (S->lg) {
                 /* LogGOPS: the call's CPU time (the seed: its latency) */
                 if (is_send) {
@@ -1821,6 +1824,7 @@ int ps_simulate(const ps_streams *s, const ps_machine *m, const ps_sim_opts *o, 
         if (!S.bus && m->bus && m->lg.nobus_contention >= 1) S.lgc.contention = m->lg.nobus_contention;
         if (S.lgc.contention < 1) S.lgc.contention = 1;
         S.lg = &S.lgc;
+        S.o_cons = S.lgc.o_construct > 0 ? S.lgc.o_construct * r->stretch : 0;
         S.rp = S.lgc.progress_recv >= 0.5;
         for (int i = 0; i < S.lgc.n; i++)
             if (S.lgc.orin[i] < S.lgc.orr[i]) S.cold = 1;

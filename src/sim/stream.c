@@ -415,6 +415,7 @@ void ps_streams_write_text(const ps_streams *s, FILE *f)
             if (ps__is_message_op(in.op) && in.tag != 0) fprintf(f, " tag %d", in.tag);
             if (in.construct != 0 && in.construct < s->nconstructs)
                 fprintf(f, " construct %s", s->constructs[in.construct]);
+            if (in.begins) fputs(" begins", f);
             fputc('\n', f);
         }
     }
@@ -545,7 +546,7 @@ int ps_streams_parse_text(const char *text, const char *name, ps_streams **out, 
                     goto fail;
                 }
             }
-            /* options: tag T, construct NAME */
+            /* options: tag T, construct NAME, begins (a construct call's first instruction) */
             for (;;) {
                 const char *save = l.p;
                 if (!lx_word(&l, w, sizeof w)) break;
@@ -561,6 +562,8 @@ int ps_streams_parse_text(const char *text, const char *name, ps_streams **out, 
                     int id = ps_streams_construct(s, w);
                     if (id < 0) { ps_seterr(err, errlen, "%s: out of memory", name); goto fail; }
                     in.construct = (uint16_t)id;
+                } else if (!strcasecmp(w, "begins")) {
+                    in.begins = 1;
                 } else {
                     l.p = save;
                     lx_word(&l, w, sizeof w);

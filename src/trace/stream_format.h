@@ -43,6 +43,9 @@ enum ps_op {
 
 #define PS_OPF_TAG       0x10
 #define PS_OPF_CONSTRUCT 0x20
+/* the first instruction after a construct call began (its own code ran before it: the simulator's
+ * o_construct); streams recorded before this flag existed have none */
+#define PS_OPF_BEGINS    0x40
 
 /* Longest encoded instruction: 1 + 4 varints of at most 10 bytes. */
 #define PS_INSN_MAX 41
@@ -56,6 +59,7 @@ typedef struct ps_insn {
     int32_t  peer;       /* absolute rank */
     int32_t  tag;
     uint16_t construct;
+    uint8_t  begins;     /* PS_OPF_BEGINS: a construct call's first instruction */
     uint64_t n;          /* bytes (messages), flops (WORK), back distance (WAITONE) */
 } ps_insn;
 
@@ -105,6 +109,7 @@ static inline size_t ps_insn_encode(ps_insn_ctx *c, const ps_insn *in, uint8_t *
         p = ps__put_varint(p, in->construct);
         c->construct = in->construct;
     }
+    if (in->begins) op |= PS_OPF_BEGINS;
     buf[0] = op;
     PS_ASSERT(p - buf <= PS_INSN_MAX);
     return (size_t)(p - buf);
@@ -134,9 +139,10 @@ static inline const uint8_t *ps_insn_decode(ps_insn_ctx *c, const uint8_t *p, co
     uint8_t b = *p++;
     uint8_t op = b & 0x0f;
     uint64_t v;
-    if (op < PS_OP_SEND || op >= PS_OP__COUNT || (b & 0xc0))
+    if (op < PS_OP_SEND || op >= PS_OP__COUNT || (b & 0x80))
         return NULL;
     out->op = op;
+    out->begins = (b & PS_OPF_BEGINS) != 0;
     out->n = 0;
     out->peer = -1;
     if (ps__is_message_op(op)) {

@@ -522,6 +522,21 @@ PY
 [ "$(grep -c "the model has no time between calls" "$T/out")" = 1 ] && grep -qF "$want" "$T/out" ||
     fail "compare: the calls and the time between them together: want '$want' once in: $(cat "$T/out")"
 
+# --- a construct call's own code (o_construct): recorded as a flag on each call's first instruction,
+# paid once a call.  alter at P = 2 makes one \MULTIBCAST_ALTER call an iteration whose first call on
+# either rank is its send: 50 iterations of 10 us each are 0.5 ms more, on the same streams ----------
+sed 's/^o_done = 7e-8$/o_done = 7e-8\no_construct = 1e-5/' "$T/stepnb.ini" >"$T/cons.ini"
+grep -q "^o_construct = 1e-5$" "$T/cons.ini" || fail "cons.ini: no o_construct line"
+expect_status 0 "alter, no construct code" "$PS" predict "$SRC/bench/programs/alter.loop" -s 100 -i 50 -m "$T/stepnb.ini" \
+    -n 2 -q -o "$T/cons0.json"
+expect_status 0 "alter, 10 us a construct call" "$PS" predict "$SRC/bench/programs/alter.loop" -s 100 -i 50 \
+    -m "$T/cons.ini" -n 2 -q -o "$T/cons1.json"
+python3 - "$T/cons0.json" "$T/cons1.json" <<'PY' || fail "o_construct: 50 construct calls of 10 us did not add 0.5 ms"
+import json, sys
+t0, t1 = (json.load(open(f))["time"]["value"] for f in sys.argv[1:])
+assert abs((t1 - t0) - 50 * 1e-5) < 1e-9 * t1, (t0, t1)
+PY
+
 if [ "$fails" -gt 0 ]; then
     echo "$fails failure(s)" >&2
     exit 1

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "probe/probe_int.h"
 #include "sim/sim.h"
@@ -862,4 +863,61 @@ TEST_IMPL(loggops_recv_construct)
         CHECK(seen == 3, "rank %d: %d message events", rank, seen);
     }
     ps_sim_result_free(&r);
+}
+
+/* A construct call's own code (o_construct, 0.7 us here) runs before its first message call, outside
+ * any call: the message of loggops_one_message leaves 0.7 us later and arrives 0.7 us later (6.7 us),
+ * the send's call starts at 0.7 (a gap before it in the trace), and the receiver's post too.  Only a
+ * message call that begins a construct call pays it: none without the flag, none on a WORK (a
+ * computation's time is its flops'), and none on the seed's model (no LogGOPS: no such cost).  The
+ * machine file carries it (written when above 0, read back; a negative one is refused). */
+TEST_IMPL(loggops_construct_code)
+{
+    ps_machine m = model("nobus", "1000", "1", "1", "0", "0", "0.5e-6");
+    m.lg.o_construct = 0.7 * US;
+    ps_sim_result r;
+    NEAR(run(&m, "ranks 2\nrank 0\n SEND 1 1 begins\n WAIT\nrank 1\n RECEIVE 0 1 begins\n WAIT\n", &r), 6.7 * US);
+    NEAR(r.rank[0].end, 1.75 * US);
+    CHECK(r.trace && r.trace->rank[0].n >= 1 && r.trace->rank[1].n >= 1);
+    if (r.trace) {
+        NEAR(r.trace->rank[0].ev[0].t0, 0.7 * US);
+        NEAR(r.trace->rank[0].ev[0].t1, 1.7 * US);
+        NEAR(r.trace->rank[1].ev[0].t0, 0.7 * US);
+    }
+    ps_sim_result_free(&r);
+    /* only the construct call's first message call: a second in the same call pays nothing more, so
+     * the two messages end 0.7 us later than without the flag, not 1.4 */
+    double two = run(&m, "ranks 2\nrank 0\n SEND 1 1\n WAIT\n SEND 1 1\n WAIT\n"
+                         "rank 1\n RECEIVE 0 1\n WAIT\n RECEIVE 0 1\n WAIT\n", &r);
+    ps_sim_result_free(&r);
+    NEAR(run(&m, "ranks 2\nrank 0\n SEND 1 1 begins\n WAIT\n SEND 1 1\n WAIT\n"
+                 "rank 1\n RECEIVE 0 1 begins\n WAIT\n RECEIVE 0 1\n WAIT\n", &r),
+         two + 0.7 * US);
+    ps_sim_result_free(&r);
+    NEAR(run(&m, "ranks 2\nrank 0\n SEND 1 1\n WAIT\nrank 1\n RECEIVE 0 1\n WAIT\n", &r), 6 * US);
+    ps_sim_result_free(&r);
+    NEAR(run(&m, "ranks 2\nrank 0\n SEND 1 1\n WAIT\nrank 1\n WORK 10000 begins\n RECEIVE 0 1\n WAIT\n", &r),
+         12.1 * US);
+    ps_sim_result_free(&r);
+    ps_machine seed = m;
+    seed.lg.n = 0;
+    double plain = run(&seed, "ranks 2\nrank 0\n SEND 1 1\n WAIT\nrank 1\n RECEIVE 0 1\n WAIT\n", &r);
+    ps_sim_result_free(&r);
+    NEAR(run(&seed, "ranks 2\nrank 0\n SEND 1 1 begins\n WAIT\nrank 1\n RECEIVE 0 1 begins\n WAIT\n", &r), plain);
+    ps_sim_result_free(&r);
+    /* the machine file */
+    char path[] = "/tmp/ps-test-cons-XXXXXX", err[512];
+    int fd = mkstemp(path);
+    CHECK(fd >= 0);
+    if (fd >= 0) close(fd);
+    CHECK(ps_machine_save(path, &m, err, sizeof err) == 0, "%s", err);
+    ps_machine back;
+    CHECK(ps_machine_load(path, &back, err, sizeof err) == 0, "%s", err);
+    NEAR(back.lg.o_construct, 0.7 * US);
+    unlink(path);
+    char text[2048];
+    snprintf(text, sizeof text, model_fmt, "nobus", "1000", "1", "1", "0", "0", "0.5e-6");
+    strcat(text, "o_construct = -1e-7\n");
+    CHECK(ps_machine_parse(text, "neg.ini", &back, err, sizeof err) != 0);
+    CHECK(strstr(err, "neg.ini") && strstr(err, "o_construct"), "%s", err);
 }

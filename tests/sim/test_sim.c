@@ -323,6 +323,16 @@ TEST_IMPL(encoding)
     ps_insn out;
     CHECK(ps_insn_decode(&d, buf, buf + k, &out) == buf + k);
     CHECK(out.op == PS_OP_SEND && out.peer == 6 && out.n == (1u << 20) && out.tag == 42 && out.construct == 3);
+    /* a construct call's first instruction carries its flag through the encoding */
+    in.begins = 1;
+    k = ps_insn_encode(&c, &in, buf);
+    CHECK((buf[0] & PS_OPF_BEGINS) != 0);
+    CHECK(ps_insn_decode(&d, buf, buf + k, &out) == buf + k && out.begins == 1 && out.op == PS_OP_SEND);
+    in.begins = 0;
+    k = ps_insn_encode(&c, &in, buf);
+    CHECK(ps_insn_decode(&d, buf, buf + k, &out) == buf + k && out.begins == 0);
+    uint8_t high = PS_OP_WAIT | 0x80;
+    CHECK(ps_insn_decode(&d, &high, &high + 1, &out) == NULL);
     /* truncated and invalid bytes are refused */
     CHECK(ps_insn_decode(&d, buf, buf + k - 1, &out) == NULL);
     uint8_t bad = 0x0f;
@@ -341,7 +351,7 @@ TEST_IMPL(round_trip)
     CHECK(ps_streams_parse_text(text, "rt.txt", &s, err, sizeof err) == -1);
     CHECK(strstr(err, "rt.txt:12:11: WAITONE 0: only 0 nonblocking requests") != NULL);
     const char *good = "ranks 3\n"
-                       "rank 0\n  SEND 1 16 tag 4 construct EXCHANGE\n  RECEIVE 2 16\n  WAIT\n  WORK 123456789\n"
+                       "rank 0\n  SEND 1 16 tag 4 construct EXCHANGE begins\n  RECEIVE 2 16\n  WAIT\n  WORK 123456789\n"
                        "rank 1\n  BRECEIVE 0 16 tag 4\n  MARK construct my_phase\n"
                        "rank 2\n  BSEND 0 16 tag 4\n  RECEIVE 1 0\n  WAITONE 0\n";
     s = parse(good);
@@ -362,6 +372,7 @@ TEST_IMPL(round_trip)
         fclose(fb);
         CHECK(al == bl && !strcmp(a, b));
         CHECK(strstr(a, "MARK construct my_phase") != NULL);
+        CHECK(strstr(a, "SEND 1 16 tag 4 construct EXCHANGE begins\n") != NULL);
         /* the text form parses back to the same bytes */
         ps_streams *u = parse(a);
         for (int r = 0; r < 3; r++) CHECK(u->len[r] == s->len[r] && !memcmp(u->data[r], s->data[r], s->len[r]));
