@@ -1069,7 +1069,7 @@ static double median_scalar(const json_t *rounds, const char *key)
         double x = ps_json_num(json_object_get(round, "loggops"), key);
         if (isfinite(x) && n < 64) v[n++] = x;
     }
-    return n ? ps_median(v, (size_t)n) : NAN;
+    return median_of(v, n);
 }
 
 /* A construct call's own code (construct_code): the rounds' median, where it stands above the
@@ -1363,7 +1363,8 @@ static void contention_words(const json_t *doc, char *buf, size_t n)
         snprintf(buf, n, "per-byte costs x %.2f", c);
 }
 
-/* The construct call's own code in words, "a construct call's own code ..." (0: not measured). */
+/* The construct call's own code in words, "construct call's own code ..." for the caller's article
+ * (0: not measured). */
 static int construct_words(const json_t *lg, char *buf, size_t n)
 {
     const json_t *v = json_object_get(lg, "o_construct");
@@ -1372,9 +1373,9 @@ static int construct_words(const json_t *lg, char *buf, size_t n)
     char t[32];
     ps_fmt_time(t, sizeof t, json_number_value(v));
     if (why)
-        snprintf(buf, n, "a construct call's own code outside its calls: none told apart (%s)", why);
+        snprintf(buf, n, "construct call's own code outside its calls: none told apart (%s)", why);
     else
-        snprintf(buf, n, "a construct call's own code outside its calls: %s a call (before its first message)", t);
+        snprintf(buf, n, "construct call's own code outside its calls: %s a call (before its first message)", t);
     return 1;
 }
 
@@ -1419,7 +1420,7 @@ void ps__loggops_print(const json_t *doc, FILE *out)
     contention_words(doc, cw, sizeof cw);
     fprintf(out, "  two ranks copying at once: %s\n", cw);
     char cons[160];
-    if (construct_words(lg, cons, sizeof cons)) fprintf(out, "  %s\n", cons);
+    if (construct_words(lg, cons, sizeof cons)) fprintf(out, "  a %s\n", cons);
     if (json_is_true(json_object_get(lg, "shaped"))) {
         ps_fmt_bytes(a, sizeof a, ps_json_num(lg, "burst"));
         fprintf(out, "  shaped link: a token bucket of %s, then %.4g MB/s\n", a, ps_json_num(lg, "rate") / 1e6);
@@ -1445,7 +1446,7 @@ void ps__loggops_html(const json_t *doc, FILE *out)
                  S > 0 ? "S (largest send that completes without its receiver) =" : "no switch to rendezvous up to", a,
                  ack, b, c, cw, ps_json_num(lg, "progress_recv"), ps_json_num(lg, "progress_send"));
     char cons[160];
-    if (construct_words(lg, cons, sizeof cons)) ps_html_note(out, "A %s.", cons + 2);
+    if (construct_words(lg, cons, sizeof cons)) ps_html_note(out, "A %s.", cons);
     if (json_is_true(json_object_get(lg, "shaped"))) {
         ps_fmt_bytes(a, sizeof a, ps_json_num(lg, "burst"));
         ps_html_note(out, "Shaped link: a token bucket of %s, then %.4g MB/s.", a, ps_json_num(lg, "rate") / 1e6);
