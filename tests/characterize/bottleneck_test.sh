@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # bottleneck_test.sh PARSCOPE SLOWNET - the summary names the network as the main bottleneck when the
-# network is slow (MPI over a 50 Mbit/s shaped loopback, a two-hundredth of shared memory's bandwidth
+# network is slow (MPI over a 20 Mbit/s shaped loopback, a five-hundredth of shared memory's bandwidth
 # here) and not on shared memory; the slow characterization's probe step is the probe's test under
 # slownet (tests/probe/slownet_probe_test.sh).  The rule names the network when cg, mmm_s and red_black
-# communicate more than half their time beyond its noise: at 100 Mbit/s they did 53-60% here, and one
-# run of 53% +/- 4% named nothing (2026-11-29); at 50 Mbit/s 74% +/- 1%.
+# communicate more than half their time beyond its noise.  Their share depends on how fast this machine
+# computes that day: at 100 Mbit/s they did 53-60% and at 50 Mbit/s 74% +/- 1% (2026-11-29), and on a
+# VM computing half as fast 52-54% +/- 4-7% at 50 Mbit/s, which named nothing, against 76% at 20 Mbit/s
+# (2026-11-29, docs/BENCHMARKS.md).
 set -u
 ps=$1 slownet=$2
 tmp=$(mktemp -d)
@@ -17,13 +19,13 @@ name() { python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['bottle
 b=$(name "$tmp/shm/summary.json")
 [ "$b" != network ] || { echo "FAIL: shared memory named the network: $(grep bottleneck "$tmp/shm.out")"; fails=1; }
 
-"$slownet" 50mbit "$ps" characterize -n 2 -o "$tmp/slow" --steps probe,predict -q > "$tmp/slow.out" 2>&1 \
+"$slownet" 20mbit "$ps" characterize -n 2 -o "$tmp/slow" --steps probe,predict -q > "$tmp/slow.out" 2>&1 \
   || { echo "FAIL: characterize under slownet: $(tail -5 "$tmp/slow.out")"; exit 1; }
 b=$(name "$tmp/slow/summary.json")
 [ "$b" = network ] || { echo "FAIL: the slow network was not named: $(grep bottleneck "$tmp/slow.out")"; fails=1; }
 # the probe step saw the shaped link: TCP's latency, the rate, the token bucket, one queue both ways
-bash "$(dirname "$0")/../probe/slownet_probe_test.sh" "$tmp/slow/probe.json" "$tmp/slow/machine.ini" 50 \
-  || { echo "FAIL: the probe under slownet 50mbit did not see the link as above"; fails=1; }
+bash "$(dirname "$0")/../probe/slownet_probe_test.sh" "$tmp/slow/probe.json" "$tmp/slow/machine.ini" 20 \
+  || { echo "FAIL: the probe under slownet 20mbit did not see the link as above"; fails=1; }
 # the accuracy line counts the points whose measured time is no firm reference: the best two
 # trials more than 5% apart, or other processes above 10% of the machine in the fastest trial,
 # recomputed here from the measured runs themselves

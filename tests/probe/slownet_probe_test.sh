@@ -2,7 +2,7 @@
 # slownet_probe_test.sh PROBE.JSON MACHINE.INI [MBIT] - a `parscope probe --quick` on two ranks under
 # slownet MBITmbit (default 100: MPI over TCP on a loopback shaped by tbf: MBIT/8 MB/s, 12.5 at 100, a
 # 64 KiB bucket, one queue for both directions) saw the link.  Its JSON and model are those of
-# characterize_bottleneck's characterization under slownet 50mbit (tests/characterize/bottleneck_test.sh),
+# characterize_bottleneck's characterization under slownet 20mbit (tests/characterize/bottleneck_test.sh),
 # whose first step is that probe: one slow probe serves both tests.  The checks:
 #   - the small-message time is TCP's, not shared memory's (over 2 us; the
 #     probe's ranks inherit slownet's TCP-only settings);
