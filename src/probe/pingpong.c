@@ -64,6 +64,13 @@ static long size_cutoff = PS_PROBE_MAX_BYTES + PS_PROBE_PERTURB;
  * slow network still gets sizes large enough to show its sustained rate (a
  * shaped link's burst hides it below the bucket size). */
 static long slow_from = PS_PROBE_MAX_BYTES * 2L;
+/* The first round's fastest round trips of those sizes, added up: in the
+ * rounds after it each takes as many samples (up to PS_PROBE_SLOW_SAMPLES,
+ * at least one) as the round's ping-pong budget holds.  A shaped link's
+ * samples agree to a thousandth (slownet 20mbit: 421.5-421.7 ms at 512 KiB
+ * in three rounds), and three samples of 32 KiB to 512 KiB took 2.4 s a
+ * round against a quick round's 0.28-1.4 s. */
+static double slow_rt_sum = 0;
 
 json_t *ps__pingpong_measure(const ps_probe_budget *b)
 {
@@ -98,11 +105,19 @@ json_t *ps__pingpong_measure(const ps_probe_budget *b)
         int all_done = 0;
         if (rank == 0) {
             double start = ps_clock(), est = 0;
+            int slow_n = PS_PROBE_SLOW_SAMPLES;
+            if (!first_round && slow_rt_sum > 0) {
+                double fit = floor(b->pingpong_s / slow_rt_sum);
+                slow_n = fit < 1 ? 1 : fit < slow_n ? (int)fit : slow_n;
+            }
             /* a slow network's sizes (a round trip above PS_PROBE_SLOW_RT): one round
              * trip a sample whatever the calibration says, so the one warm-up round
-             * trip is all that precedes the samples (two round trips fewer a size) */
+             * trip is all that precedes the samples (two round trips fewer a size),
+             * and none after the first round: the link has carried these sizes and
+             * the memset above touched the buffers' pages (at 20 Mbit/s the warm-ups
+             * of 32 to 512 KiB took 0.8 s a round) */
             const int slow = bytes >= slow_from;
-            int m = slow ? 1 : 2, phase = 0, n = 0;   /* phase 0 warm-up, 1 calibration, 2 samples */
+            int m = slow ? 1 : 2, phase = slow && !first_round ? 2 : 0, n = 0; /* 0 warm-up, 1 calibration, 2 samples */
             for (;;) {
                 MPI_Send(&m, 1, MPI_INT, peer, TAG_CTRL, MPI_COMM_WORLD);
                 double t = MPI_Wtime();
@@ -123,12 +138,12 @@ json_t *ps__pingpong_measure(const ps_probe_budget *b)
                     phase = 2;
                 } else {
                     samples[n++] = half;
-                    int min_n = bytes >= slow_from ? PS_PROBE_SLOW_SAMPLES : b->min_samples;
+                    int min_n = slow ? slow_n : b->min_samples;
                     int enough = n >= min_n &&
-                                 (rse(samples, n) <= b->rse_target || ps_clock() - start > per_size);
+                                 (slow || rse(samples, n) <= b->rse_target || ps_clock() - start > per_size);
                     if (enough || n >= b->max_samples) break;
                 }
-                double mm = est > 0 ? ceil(PS_PROBE_BATCH_S / est) : 1000;
+                double mm = slow ? 1 : est > 0 ? ceil(PS_PROBE_BATCH_S / est) : 1000;
                 m = mm < 1 ? 1 : mm > 10000 ? 10000 : (int)mm;
             }
             int stop = 0;
@@ -138,6 +153,7 @@ json_t *ps__pingpong_measure(const ps_probe_budget *b)
             double rt = INFINITY;
             for (int k = 0; k < n; k++)
                 if (2 * samples[k] < rt) rt = 2 * samples[k];
+            if (first_round && slow) slow_rt_sum += rt;
             if (first_round && size_cutoff > PS_PROBE_MAX_BYTES && rt > PS_PROBE_MAX_RT) size_cutoff = bytes;
             if (first_round && slow_from > PS_PROBE_MAX_BYTES && rt > PS_PROBE_SLOW_RT) slow_from = bytes + 1;
             /* the partner skips the same sizes */
@@ -639,12 +655,20 @@ int ps__pingpong_analyze(const json_t *rounds, json_t *doc, json_t *warnings, ch
  * of fresh 1 MiB buffers took 2-8 times the later ones, and the best of three
  * after one warm-up read 1.2-2.1 times one direction where the best of
  * twelve read 0.9-1.2.  Both ranks stop after the same exchange: they decide
- * from the times they share. */
-json_t *ps__duplex_measure(long bytes)
+ * from the times they share.
+ * A slow link's exchange (over PS_PROBE_SLOW_RT: 0.42 s at 512 KiB under
+ * slownet 20mbit) is timed from the first: the warm-up is for fresh buffers
+ * in memory, a thousandth of that.  In the rounds after the first, an
+ * exchange whose best so far times PS_PROBE_DUPLEX_REPS exceeds `allow` is
+ * not measured: the rounds that have one give the ratio (probe.c), and a
+ * quick probe over 20 Mbit/s took 2.1 s a round for it, with a 1.4 s budget
+ * for the whole ping-pong. */
+json_t *ps__duplex_measure(long bytes, double allow)
 {
+    static double best_before = 0;   /* the same on ranks 0 and 1: from the times they share */
     int rank;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    if (rank > 1) {
+    if (rank > 1 || (best_before > 0 && PS_PROBE_DUPLEX_REPS * best_before > allow)) {
         ps__quiet_barrier();
         return NULL;
     }
@@ -673,7 +697,7 @@ json_t *ps__duplex_measure(long bytes)
         MPI_Sendrecv(&t, 1, MPI_DOUBLE, peer, TAG_CTRL, &other, 1, MPI_DOUBLE, peer, TAG_CTRL, MPI_COMM_WORLD,
                      MPI_STATUS_IGNORE);
         double both = t > other ? t : other;   /* the same on both ranks */
-        if (k < PS_PROBE_DUPLEX_WARMUP) continue;
+        if (k < PS_PROBE_DUPLEX_WARMUP && both < PS_PROBE_SLOW_RT) continue;
         if (both < best) best = both;
         spent += both;
         timed++;
@@ -681,6 +705,7 @@ json_t *ps__duplex_measure(long bytes)
     }
     free(sb);
     free(rb);
+    if (best_before == 0 || best < best_before) best_before = best;
     ps__quiet_barrier();
     if (rank != 0) return NULL;
     json_t *o = json_object();

@@ -245,7 +245,7 @@ int ps_probe_rank_side(const ps_probe_opts *o, json_t **raw, char *err, size_t e
         double t[6];
         t[0] = MPI_Wtime();
         json_t *pp = ps__pingpong_measure(&br);
-        json_t *dup = ps__duplex_measure(PS_PROBE_DUPLEX_BYTES);
+        json_t *dup = ps__duplex_measure(PS_PROBE_DUPLEX_BYTES, br.pingpong_s);
         json_t *po = other[0] ? ps__pingpong_pair_measure(other[0]) : NULL;
         t[5] = MPI_Wtime();
         json_t *lg = ps__loggops_measure(&br);

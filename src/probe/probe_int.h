@@ -39,7 +39,11 @@ int ps__daxpy_analyze(const json_t *raw_rounds, json_t *bsp, json_t *warnings);
 int ps__pingpong_round_figures(const json_t *round, double *latency, double *bandwidth);
 int ps__hrelation_round_fit(const json_t *round, int p, double *g_s, double *l_s);
 
-json_t *ps__duplex_measure(long bytes);
+/* Both directions at once at `bytes` (at most the ping-pong's largest size).
+ * allow: the round's share of time for it; after the first call, a round
+ * whose exchanges would take longer than that (a slow link) measures none and
+ * every rank returns NULL. */
+json_t *ps__duplex_measure(long bytes, double allow);
 json_t *ps__pingpong_pair_measure(int partner);
 /* The other pair's analysis: doc.pingpong_other from the rounds' own, if any. */
 void ps__pingpong_other_analyze(const json_t *raw, json_t *doc);

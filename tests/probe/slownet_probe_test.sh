@@ -13,7 +13,10 @@
 #     load 5-9, docs/BENCHMARKS.md);
 #   - the LogGOPS model found the token bucket: rate within 15% of the link's,
 #     burst between half and one and a half times 64 KiB, and both
-#     directions share it (network = bus).
+#     directions share it (network = bus);
+#   - the probe kept nearer its budget: the rounds after the first took the slow sizes and the exchange
+#     of both directions only as often as their budget holds (at 20 Mbit/s 26 s before, 17 s after,
+#     budget 13 s, docs/PROBE.md).
 set -u
 json=$1 ini=$2 mbit=${3:-100}
 python3 - "$json" "$ini" "$mbit" << 'PY'
@@ -36,5 +39,33 @@ for name, v, low in (("bandwidth at %d B" % last["bytes"], last["bytes"] / last[
 check("shaped", lg["shaped"] is True, str(lg["shaped"]))
 check("bucket burst", 0.5 * bucket <= lg["burst"] <= 1.5 * bucket, "%.0f B (tbf: 65536)" % lg["burst"])
 check("model", "network = bus" in ini and "\nrate = 0\n" not in ini, "network = %s" % d["model"]["network"])
+# the quick budget on a slow link (its ping-pong: 1.4 s a round, scaled by the round's budget_scale): the
+# rounds after the first take each slow size (a power of two above the first size whose round trip
+# exceeded 20 ms) as many times as that budget holds by the first round's round trips, from one to
+# three, and measure the exchange of both directions only when three of the best so far fit it; the
+# ratio above comes from the rounds that measured one
+rounds = d["raw"]["rounds"]
+first = rounds[0]["pingpong"]
+rt = {x["bytes"]: 2 * min(x["samples"]) for x in first}
+over = [b for b in sorted(rt) if rt[b] > 20e-3]
+slow = [b for b in sorted(rt) if over and b > over[0]]
+total = sum(rt[b] for b in slow)
+bad = []
+best = None
+for k, r in enumerate(rounds):
+    budget = 1.4 * r["budget_scale"]
+    if k and total:
+        want = max(1, min(3, int(budget // total)))
+        got = {x["bytes"]: len(x["samples"]) for x in r["pingpong"] if x["bytes"] in slow}
+        bad += [(k, b, n, want) for b, n in got.items() if n != want]
+    if k and best is not None and ("duplex" in r) != (3 * best <= budget):
+        bad.append((k, "exchange", "duplex" in r, 3 * best, budget))
+    if "duplex" in r:
+        best = r["duplex"]["exchange"] if best is None else min(best, r["duplex"]["exchange"])
+check("later rounds kept the budget", bool(slow) and not bad,
+      "slow sizes %s, first round's round trips %.2f s; %s" % (slow, total, bad or "as the budget holds"))
+exch = [r for r in rounds if "duplex" in r]
+check("exchanges measured", len(exch) >= 1 and len(d["duplex"]["round_ratios"]) == len(exch),
+      "in %d of %d rounds" % (len(exch), len(rounds)))
 sys.exit(0 if ok else 1)
 PY
