@@ -6,10 +6,12 @@
  * Sizes: every power of two from 1 B to 4 MiB and the same +/- 3 bytes (as
  * NetPIPE perturbs them).  Per size: two untimed warm-up round trips, one
  * calibration round trip, then samples, each the mean half round trip of a
- * batch of m round trips (m fills PS_PROBE_BATCH_S); on a slow network's
- * sizes one warm-up round trip, then samples of one round trip each.  Sampling stops when the
- * relative standard error of the samples reaches the target, or the size's
- * share of the time budget is spent (never below min_samples).
+ * batch of m round trips (m fills PS_PROBE_BATCH_S).  Sampling stops when
+ * the relative standard error of the samples reaches the target, or the
+ * size's share of the time budget is spent (never below min_samples).  A slow
+ * network's sizes (below, slow_from): one warm-up round trip in the first
+ * round and none after, then samples of one round trip each, PS_PROBE_SLOW_SAMPLES
+ * in the first round and as many as the round's budget holds after it.
  */
 #include <math.h>
 #include <mpi.h>
@@ -656,9 +658,12 @@ int ps__pingpong_analyze(const json_t *rounds, json_t *doc, json_t *warnings, ch
  * after one warm-up read 1.2-2.1 times one direction where the best of
  * twelve read 0.9-1.2.  Both ranks stop after the same exchange: they decide
  * from the times they share.
- * A slow link's exchange (over PS_PROBE_SLOW_RT: 0.42 s at 512 KiB under
- * slownet 20mbit) is timed from the first: the warm-up is for fresh buffers
- * in memory, a thousandth of that.  In the rounds after the first, an
+ * On a slow link (the ping-pong's round trips passed PS_PROBE_SLOW_RT:
+ * slow_from, known to both ranks; 0.42 s an exchange at 512 KiB under slownet
+ * 20mbit) the exchanges are timed from the first: the warm-ups are for fresh
+ * buffers in memory, a thousandth of that (and deciding by the warm-up's own
+ * time would let one descheduled warm-up on a busy machine cut a fast link's
+ * samples to three).  In the rounds after the first, an
  * exchange whose best so far times PS_PROBE_DUPLEX_REPS exceeds `allow` is
  * not measured: the rounds that have one give the ratio (probe.c), and a
  * quick probe over 20 Mbit/s took 2.1 s a round for it, with a 1.4 s budget
@@ -697,7 +702,7 @@ json_t *ps__duplex_measure(long bytes, double allow)
         MPI_Sendrecv(&t, 1, MPI_DOUBLE, peer, TAG_CTRL, &other, 1, MPI_DOUBLE, peer, TAG_CTRL, MPI_COMM_WORLD,
                      MPI_STATUS_IGNORE);
         double both = t > other ? t : other;   /* the same on both ranks */
-        if (k < PS_PROBE_DUPLEX_WARMUP && both < PS_PROBE_SLOW_RT) continue;
+        if (k < PS_PROBE_DUPLEX_WARMUP && slow_from > PS_PROBE_MAX_BYTES) continue;
         if (both < best) best = both;
         spent += both;
         timed++;

@@ -587,7 +587,8 @@ json_t *ps_probe_analyze(const json_t *raw, ps_machine *m, char *err, size_t err
      * divisor, as later rounds of a quick probe get less of the budget, fewer
      * samples and a higher best (36.7 us in the first round, 42 to 61 us in
      * later ones, on one VM).  The rounds' median ratio counts, not their
-     * best, so that one lucky round does not decide. */
+     * best, so that one lucky round does not decide (on a slow link a quick
+     * probe's later rounds may measure none: ps__duplex_measure). */
     int bus = 0;
     {
         double exr[64], one = INFINITY, dbytes = 0;

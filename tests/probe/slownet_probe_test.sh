@@ -20,7 +20,7 @@
 set -u
 json=$1 ini=$2 mbit=${3:-100}
 python3 - "$json" "$ini" "$mbit" << 'PY'
-import json, sys
+import json, math, sys
 d = json.load(open(sys.argv[1]))
 ini = open(sys.argv[2]).read()
 pp, lg = d["pingpong"], d["loggops"]
@@ -55,7 +55,7 @@ best = None
 for k, r in enumerate(rounds):
     budget = 1.4 * r["budget_scale"]
     if k and total:
-        want = max(1, min(3, int(budget // total)))
+        want = max(1, min(3, math.floor(budget / total)))
         got = {x["bytes"]: len(x["samples"]) for x in r["pingpong"] if x["bytes"] in slow}
         bad += [(k, b, n, want) for b, n in got.items() if n != want]
     if k and best is not None and ("duplex" in r) != (3 * best <= budget):
