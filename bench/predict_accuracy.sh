@@ -151,10 +151,14 @@ proto = "yes" if rows[0].get("protocol_in_doubt") else "no"
 # the model's network in doubt (an exchange neither clearly serial nor free): the other network's error (compare's network_in_doubt)
 nd = rows[0].get("network_in_doubt") or {}
 num = lambda v, f: f % v if isinstance(v, (int, float)) else "-"
+# the run's computation against its price: faster than the calibration priced it (compare's
+# compute_faster_than_priced), or slower with the ranks sharing the node (compute_slowed_on_shared_node)
+cr = rows[0].get("compute_measured_over_predicted")
+cflag = "faster" if rows[0].get("compute_faster_than_priced") else "slower" if rows[0].get("compute_slowed_on_shared_node") else "-"
 print("\t".join([sys.argv[3], sys.argv[4], "%.6g" % m, "%.6g" % p, "%.4f" % ((p - m) / m), sys.argv[5] + "-" + sys.argv[6],
                  num(100 * u if isinstance(u, (int, float)) else None, "%.1f%%"), num(busy, "%.0f"), num(lc, "%.2f"),
                  num(sc, "%.2f"), proto, num(nd.get("error_if_other"), "%.4f"), nd.get("other_network") or "-",
-                 sys.argv[7], moved("latency_check"), moved("speed_check")]))
+                 sys.argv[7], moved("latency_check"), moved("speed_check"), num(cr, "%.2f"), cflag]))
 PY
   tail -1 "$work/table" | awk -F'\t' '{nb = $12 == "-" ? "" : sprintf("  (%s %+.1f%%)", $13, $12*100);
     printf "%-12s %-34s %10.4g ms %10.4g ms %+7.1f%% %8s %6s %6s  %s%s%s\n", $1, $2, $3*1e3, $4*1e3, $5*100, $7, $9, $10,
@@ -215,6 +219,10 @@ if other: print("measured with the 8-byte half round trip 1.5 times the model's 
 moved = ["%s (x%s)" % (r[0], r[9]) for r in rows if r[15] == "yes"]
 if moved: print("measured while the machine's speed moved (the calibration run repeated after them took 1.1 times "
                 "its seconds per flop or more, or 1/1.1 or less): %s" % ", ".join(moved))
+# the computation itself off its price by 1.1 times either way (parscope compare): not in the retry rule
+comp = ["%s (x%s, %s)" % (r[0], r[16], r[17]) for r in rows if len(r) > 17 and r[17] != "-"]
+if comp: print("computation off its price by 1.1 times or more%s (faster than the calibration priced it, or slower with "
+               "the ranks sharing the node): %s" % (which, ", ".join(comp)))
 proto = [r[0] for r in rows if len(r) > 10 and r[10] == "yes"]
 if proto: print("messages above the model's S but below the receive's protocol step (eager data, each send complete once "
                 "its receiver's runtime took the message in: a protocol inferred from the receive's cost): %s" % ", ".join(proto))

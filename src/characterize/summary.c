@@ -206,7 +206,8 @@ static void summary_predict(json_t *s, const char *dir, int ranks, double *comm_
 {
     json_t *rows = json_array();
     double maxabs = 0, sumabs = 0, noise = 0;
-    int n = 0, nshare = 0, nloose = 0, nother = 0, nmoved = 0, nslowed = 0, ndoubt = 0, nproto = 0, nnet = 0;
+    int n = 0, nshare = 0, nloose = 0, nother = 0, nmoved = 0, nslowed = 0, nfaster = 0, ndoubt = 0, nproto = 0,
+        nnet = 0;
     double share = 0;
     const json_t *worst = NULL; /* the row of the largest |error| above P = 1 */
     for (int w = 0; predicted[w]; w++) {
@@ -273,6 +274,9 @@ static void summary_predict(json_t *s, const char *dir, int ranks, double *comm_
                 json_object_set_new(r, "compute_slowed", json_boolean(slowed));
                 json_object_set_new(r, "compute_measured_over_predicted",
                                     ps_json_real_or_null(ps_json_num(row, "compute_measured_over_predicted")));
+                /* computation faster than the calibration that priced it (compare.c) */
+                int faster = json_is_true(json_object_get(row, "compute_faster_than_priced"));
+                json_object_set_new(r, "compute_faster", json_boolean(faster));
                 int doubt = json_is_true(json_object_get(row, "calibration_in_doubt"));
                 json_object_set_new(r, "calibration_in_doubt", json_boolean(doubt));
                 /* messages between the model's S and the receive's protocol step (compare.c) */
@@ -294,6 +298,7 @@ static void summary_predict(json_t *s, const char *dir, int ranks, double *comm_
                     nother += other;
                     nmoved += moved;
                     nslowed += slowed;
+                    nfaster += faster;
                     ndoubt += doubt;
                     nproto += proto;
                     nnet += nd != NULL;
@@ -313,6 +318,7 @@ static void summary_predict(json_t *s, const char *dir, int ranks, double *comm_
     json_object_set_new(o, "points_link_state_differs", json_integer(nother));
     json_object_set_new(o, "points_speed_moved", json_integer(nmoved));
     json_object_set_new(o, "points_compute_slowed", json_integer(nslowed));
+    json_object_set_new(o, "points_compute_faster", json_integer(nfaster));
     json_object_set_new(o, "points_calibration_in_doubt", json_integer(ndoubt));
     json_object_set_new(o, "points_protocol_in_doubt", json_integer(nproto));
     json_object_set_new(o, "points_network_in_doubt", json_integer(nnet));
@@ -609,6 +615,7 @@ static const char *not_firm(char *b, size_t n, const json_t *pr)
     long long o = (long long)json_integer_value(json_object_get(pr, "points_link_state_differs"));
     long long m = (long long)json_integer_value(json_object_get(pr, "points_speed_moved"));
     long long c = (long long)json_integer_value(json_object_get(pr, "points_compute_slowed"));
+    long long f = (long long)json_integer_value(json_object_get(pr, "points_compute_faster"));
     long long d = (long long)json_integer_value(json_object_get(pr, "points_calibration_in_doubt"));
     size_t w = 0;
     b[0] = '\0';
@@ -628,6 +635,10 @@ static const char *not_firm(char *b, size_t n, const json_t *pr)
         ps_bufadd(b, n, &w, "; in %lld of them the computation took %g times its priced time or more with ranks "
                          "sharing a node (caches, memory bandwidth or the host's processors shared: a slowdown the "
                          "1-rank price cannot see)", c, 1 + PS_COMPARE_SHARED);
+    if (f > 0)
+        ps_bufadd(b, n, &w, "; in %lld of them the computation took 1/%g of its priced time or less (faster than the "
+                         "calibration that priced it: the machine ran faster than during the calibration, or the "
+                         "ranks computed at the same time less than the calibration's copies)", f, 1 + PS_COMPARE_SHARED);
     if (d > 0)
         ps_bufadd(b, n, &w, "; %lld of them priced by a calibration the prediction itself doubts", d);
     long long q = (long long)json_integer_value(json_object_get(pr, "points_protocol_in_doubt"));
@@ -786,6 +797,9 @@ int ps_characterize_report_html(FILE *out, const json_t *s, const char *dir, con
             char slow[96] = "";
             if (json_is_true(json_object_get(r, "compute_slowed")))
                 snprintf(slow, sizeof slow, " (computation %.2f times its price, ranks sharing a node)",
+                         ps_json_num(r, "compute_measured_over_predicted"));
+            else if (json_is_true(json_object_get(r, "compute_faster")))
+                snprintf(slow, sizeof slow, " (computation %.2f times its price)",
                          ps_json_num(r, "compute_measured_over_predicted"));
             char nobus[64] = "";
             const char *other = json_string_value(json_object_get(r, "other_network"));

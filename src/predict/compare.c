@@ -311,8 +311,20 @@ static void shared_node_compute(json_t *md, json_t *pd, json_t *ma, json_t *pa, 
     double ratio = cm > 0 && cp > 0 ? cm / cp : NAN;
     json_int_t per = json_integer_value(json_object_get(json_object_get(md, "placement"), "ranks_per_node"));
     int slowed = per > 1 && isfinite(ratio) && ratio > 1 + PS_COMPARE_SHARED;
+    /* faster than the calibration that priced it: the run's own machine or its
+     * ranks' pattern, not the program's kernels (their prices are its own) */
+    int faster = cal && isfinite(ratio) && ratio < 1 / (1 + PS_COMPARE_SHARED);
     json_object_set_new(row, "compute_measured_over_predicted", ps_json_real_or_null(ratio));
     json_object_set_new(row, "compute_slowed_on_shared_node", json_boolean(slowed));
+    json_object_set_new(row, "compute_faster_than_priced", json_boolean(faster));
+    if (out && faster)
+        fprintf(out, "        the computation took %.2f times its predicted time, priced by %s: the machine ran "
+                     "faster during the measured runs than during the calibration, %seach rank's share of the data "
+                     "fits a cache the calibration's did not; the predicted computation is no firm reference here\n",
+                ratio, busy ? "the calibration with the node busy" : "the 1-rank calibration",
+                busy ? "the ranks computed at the same time less than the calibration's copies did (one waiting "
+                       "while another computes), or "
+                     : "or ");
     if (!out || !slowed) return;
     if (busy)
         fprintf(out, "        the computation took %.2f times its predicted time with %lld ranks on a node, though "

@@ -128,7 +128,7 @@ TEST_IMPL(prediction_flags)
     const json_t *pr = json_object_get(s, "prediction");
     size_t i;
     const json_t *r, *worst = NULL;
-    long long slowed = 0, doubt = 0, moved = 0, above = 0;
+    long long slowed = 0, faster = 0, doubt = 0, moved = 0, above = 0;
     json_array_foreach(json_object_get(pr, "rows"), i, r) {
         if (json_integer_value(json_object_get(r, "ranks")) < 2) continue;
         above++;
@@ -137,11 +137,15 @@ TEST_IMPL(prediction_flags)
         double c = json_number_value(json_object_get(r, "compute_measured_over_predicted"));
         CHECK(json_is_true(json_object_get(r, "compute_slowed")) == (c > 1.10), "compute %.3f", c);
         slowed += json_is_true(json_object_get(r, "compute_slowed"));
+        /* every count here was priced by --calibrate: faster than 1/1.1 of the price is said */
+        CHECK(json_is_true(json_object_get(r, "compute_faster")) == (c < 1 / 1.10), "compute %.3f", c);
+        faster += json_is_true(json_object_get(r, "compute_faster"));
         doubt += json_is_true(json_object_get(r, "calibration_in_doubt"));
         moved += json_is_true(json_object_get(r, "speed_moved"));
     }
     CHECK(above == json_integer_value(json_object_get(pr, "points")));
     CHECK(slowed == json_integer_value(json_object_get(pr, "points_compute_slowed")));
+    CHECK(faster == json_integer_value(json_object_get(pr, "points_compute_faster")));
     CHECK(doubt == json_integer_value(json_object_get(pr, "points_calibration_in_doubt")));
     CHECK(moved == json_integer_value(json_object_get(pr, "points_speed_moved")));
     char *text;

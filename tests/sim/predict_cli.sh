@@ -229,6 +229,35 @@ for c in "1.4e-3 2 1.4" "1.05e-3 2 -" "1.4e-3 1 -"; do
             fail "compare JSON: slower computation on a shared node"
     fi
 done
+# computation faster than the calibration that priced it (0.8 times: 0.8 ms measured against 1 ms
+# predicted per rank): said, with which calibration, where a calibration priced it (the 1-rank one or
+# the one with the node busy); 0.95 times is not, nor 0.8 times priced from the model's rates
+for c in "0.8e-3 2 0.8" "0.8e-3 1 0.8" "0.95e-3 2 -" "0.8e-3 0 -"; do
+    read -r cm cal want <<< "$c"
+    python3 - "$T/m_close.json" "$T/pts.json" "$T/m_fast.json" "$T/p_fast.json" "$cm" "$cal" <<'PY' || fail "could not write the faster activities"
+import json, sys
+m = json.load(open(sys.argv[1])); pts = json.load(open(sys.argv[2]))
+def act(c): return {"total": {"compute": c, "send": 1e-5, "recv": 1e-5, "wait": 0, "other": 0}, "constructs": {}}
+m["activities"] = act(float(sys.argv[5]))
+m["placement"]["ranks_per_node"] = 2
+for p in pts["points"]:
+    p["activities"] = act(1e-3)
+    p.pop("calibration", None)
+    if int(sys.argv[6]): p["calibration"] = {"ranks": int(sys.argv[6])}
+json.dump(m, open(sys.argv[3], "w")); json.dump(pts, open(sys.argv[4], "w"))
+PY
+    expect_status 0 "compare, computation $cm s, calibration of $cal ranks" "$PS" compare "$T/m_fast.json" "$T/p_fast.json" -o "$T/c7.json" --force
+    if [ "$want" = - ]; then
+        grep -q "times its predicted time, priced by" "$T/out" && fail "compare: computation $cm s (calibration $cal) called faster: $(cat "$T/out")"
+        [ "$(jget "$T/c7.json" 'd["rows"][0]["compute_faster_than_priced"]')" = False ] || fail "compare JSON: computation $cm s, calibration $cal"
+    else
+        [ "$cal" = 2 ] && by="the calibration with the node busy" || by="the 1-rank calibration"
+        grep -q "the computation took $want[0]* times its predicted time, priced by $by: the machine ran faster during the measured runs than during the calibration" "$T/out" ||
+            fail "compare: faster computation (calibration $cal) not said: $(cat "$T/out")"
+        [ "$(jget "$T/c7.json" '[round(d["rows"][0]["compute_measured_over_predicted"], 3), d["rows"][0]["compute_faster_than_priced"], d["rows"][0]["compute_slowed_on_shared_node"]]')" = "[0.8, True, False]" ] ||
+            fail "compare JSON: faster computation (calibration $cal)"
+    fi
+done
 # a total that agrees from parts that do not: measured 0.6 ms computing and 0.6 ms communicating per
 # rank, predicted 1.0 and 0.21 (+66.7% and -65.0%, the total -2.5%): said, and in the JSON; a plain
 # agreement is not
