@@ -128,13 +128,7 @@ json_t *ps__pingpong_measure(const ps_probe_budget *b)
                     MPI_Recv(rbuf, bytes, MPI_BYTE, peer, TAG_DATA, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
                 }
                 double half = (MPI_Wtime() - t) / m / 2.0;
-                if (phase == 0 && slow) {
-                    est = half * 2;
-                    phase = 2;
-                    m = 1;
-                    continue;
-                }
-                if (phase == 0) { phase = 1; m = 1; continue; }
+                if (phase == 0) { phase = slow ? 2 : 1; m = 1; continue; }
                 if (phase == 1) {
                     est = half * 2;
                     phase = 2;

@@ -203,14 +203,19 @@ grep -q "other processes used" "$T/out" && fail "compare: a calm fastest trial c
 # computation slower than predicted with two ranks on a node: said with the factor (1.4 here,
 # from hand-set activities: measured 1.4 ms of computation per rank against 1 ms predicted);
 # 1.05 is not, nor 1.4 with one rank a node
-mk_act() { # mk_act MEASURED_OUT PREDICTED_OUT MEASURED_COMPUTE RANKS_PER_NODE
+mk_act() { # mk_act MEASURED_OUT PREDICTED_OUT MEASURED_COMPUTE RANKS_PER_NODE [CALIBRATION_RANKS]
+    # (the predicted points priced by a calibration of that many ranks; none: from the model's rates)
     python3 - "$T/m_close.json" "$T/pts.json" "$@" <<'PY'
 import json, sys
 m = json.load(open(sys.argv[1])); pts = json.load(open(sys.argv[2]))
 def act(c): return {"total": {"compute": c, "send": 1e-5, "recv": 1e-5, "wait": 0, "other": 0}, "constructs": {}}
 m["activities"] = act(float(sys.argv[5]))
 m["placement"]["ranks_per_node"] = int(sys.argv[6])
-for p in pts["points"]: p["activities"] = act(1e-3)
+cal = int(sys.argv[7]) if len(sys.argv) > 7 else 0
+for p in pts["points"]:
+    p["activities"] = act(1e-3)
+    p.pop("calibration", None)
+    if cal: p["calibration"] = {"ranks": cal}
 json.dump(m, open(sys.argv[3], "w")); json.dump(pts, open(sys.argv[4], "w"))
 PY
 }
@@ -234,18 +239,7 @@ done
 # the one with the node busy); 0.95 times is not, nor 0.8 times priced from the model's rates
 for c in "0.8e-3 2 0.8" "0.8e-3 1 0.8" "0.95e-3 2 -" "0.8e-3 0 -"; do
     read -r cm cal want <<< "$c"
-    python3 - "$T/m_close.json" "$T/pts.json" "$T/m_fast.json" "$T/p_fast.json" "$cm" "$cal" <<'PY' || fail "could not write the faster activities"
-import json, sys
-m = json.load(open(sys.argv[1])); pts = json.load(open(sys.argv[2]))
-def act(c): return {"total": {"compute": c, "send": 1e-5, "recv": 1e-5, "wait": 0, "other": 0}, "constructs": {}}
-m["activities"] = act(float(sys.argv[5]))
-m["placement"]["ranks_per_node"] = 2
-for p in pts["points"]:
-    p["activities"] = act(1e-3)
-    p.pop("calibration", None)
-    if int(sys.argv[6]): p["calibration"] = {"ranks": int(sys.argv[6])}
-json.dump(m, open(sys.argv[3], "w")); json.dump(pts, open(sys.argv[4], "w"))
-PY
+    mk_act "$T/m_fast.json" "$T/p_fast.json" "$cm" 2 "$cal" || fail "could not write the faster activities"
     expect_status 0 "compare, computation $cm s, calibration of $cal ranks" "$PS" compare "$T/m_fast.json" "$T/p_fast.json" -o "$T/c7.json" --force
     if [ "$want" = - ]; then
         grep -q "times its predicted time, priced by" "$T/out" && fail "compare: computation $cm s (calibration $cal) called faster: $(cat "$T/out")"
