@@ -210,7 +210,8 @@ void ps_data_move_begin(void);
 void ps_data_move_end(double bytes);
 
 /* Scratch memory of at least `bytes` (grown on demand, never freed until
- * ps_finalize); used for messages whose content does not matter. */
+ * ps_finalize): what sends without a buffer carry.  Receives without one
+ * write into an area of their own, never into this one. */
 void *ps_scratch(size_t bytes);
 
 /* Reproducible pseudo-random doubles in [0,1), seeded by (rank, stream).

@@ -126,7 +126,7 @@ static int req_alloc(void)
  * SEND event; a receive's post is a POST, its completion the RECV). */
 static ps_request post(int is_recv, void *buf, size_t bytes, int peer, int tag, int construct)
 {
-    if (!buf) buf = ps_scratch(bytes);
+    if (!buf) buf = is_recv ? ps__scratch_in(bytes) : ps_scratch(bytes);
     int i = req_alloc();
     req *q = &reqs[i];
     double t0 = stamp();
@@ -196,7 +196,7 @@ static void mpi_send(const void *buf, size_t bytes, int dest, int tag, int const
 
 static void mpi_recv(void *buf, size_t bytes, int src, int tag, int construct)
 {
-    if (!buf) buf = ps_scratch(bytes);
+    if (!buf) buf = ps__scratch_in(bytes);
     ps__waiting("a blocking receive", src, bytes);
     double t0 = stamp();
     MPI_Recv(buf, (int)bytes, MPI_BYTE, src, tag, comm, MPI_STATUS_IGNORE);

@@ -256,6 +256,12 @@ int ps_init(long trace_capacity)
      * act is a barrier: page faults here (~10 us each on a VM) would make
      * the ranks begin their timed interval at different times */
     memset(ps_scratch(PS_SCRATCH_INITIAL), 0, PS_SCRATCH_INITIAL);
+    /* and the receives' (a recorded rank moves no data): its pages' first pin
+     * as a single copy's target too */
+    if (!be) {
+        memset(ps__scratch_in(PS_SCRATCH_INITIAL), 0, PS_SCRATCH_INITIAL);
+        ps__pin_for_messages(ps__scratch_in(0), PS_SCRATCH_INITIAL);
+    }
     if (ps__rt.be->init() != 0) {
         fprintf(stderr, "parscope: the %s back end failed to start: %s\n", ps__rt.be->name, ps__errbuf);
         exit(1);
@@ -556,44 +562,69 @@ void ps_allreduce_max(double *values, int count, int construct) { tree_reduce(va
 
 /* ---- scratch, random numbers, verification, errors ----------------------- */
 
-/* Scratch space for messages whose content does not matter.  Growing it
- * never moves a buffer that an outstanding request may still use: the old
- * one is retired (kept until ps_finalize) and a larger one allocated. */
-static void *scratch;
-static size_t scratch_len;
+/* Scratch space for messages whose content does not matter: one area that
+ * sends read from and another that receives write into.  With one area for
+ * both, a receive would write the memory that a send of the same rank is
+ * being read from, by its own runtime or by the receiver's (a single-copy
+ * transfer reads the sender's memory from the other process): each line
+ * then moves between the two processors' caches as both copy it.  Real
+ * programs send from and receive into different arrays; at 16 KiB, two
+ * messages each way between two ranks took 17.6-18.2 us an exchange with
+ * one buffer for both against 12.2-13.0 us with two (plain MPI over shared
+ * memory, docs/BENCHMARKS.md).  Growing an area never moves a buffer that
+ * an outstanding request may still use: the old one is retired (kept until
+ * ps_finalize) and a larger one allocated. */
+typedef struct scratch_area {
+    void  *b;
+    size_t len;
+} scratch_area;
+static scratch_area scratch_out, scratch_in;
 static void **retired;
 static size_t nretired;
 
-void *ps_scratch(size_t bytes)
+static void *scratch_grow(scratch_area *a, size_t bytes)
 {
-    if (bytes > scratch_len) {
+    if (bytes > a->len) {
         /* the doubling below must not wrap around (a negative size as size_t) */
         if (bytes > ((size_t)1 << 62)) ps_abort("scratch buffer of %zu bytes: more than any memory", bytes);
-        size_t len = scratch_len ? scratch_len : 4096;
+        size_t len = a->len ? a->len : 4096;
         while (len < bytes) len *= 2;
         void *n = calloc(1, len);
         if (!n) ps_abort("out of memory: scratch buffer of %zu bytes", len);
-        if (scratch) {
+        if (a->b) {
             void **r = realloc(retired, (nretired + 1) * sizeof *r);
             if (!r) ps_abort("out of memory: scratch buffer list");
             retired = r;
-            retired[nretired++] = scratch;
+            retired[nretired++] = a->b;
         }
-        scratch = n;
-        scratch_len = len;
+        a->b = n;
+        a->len = len;
     }
-    return scratch;
+    return a->b;
+}
+
+/* The area sends read from; the one receives write into grows with it, so
+ * that a pattern growing both before its first post posts without growing. */
+void *ps_scratch(size_t bytes)
+{
+    scratch_grow(&scratch_in, bytes);
+    return scratch_grow(&scratch_out, bytes);
+}
+
+void *ps__scratch_in(size_t bytes)
+{
+    return scratch_grow(&scratch_in, bytes);
 }
 
 static void scratch_free(void)
 {
     for (size_t i = 0; i < nretired; i++) free(retired[i]);
     free(retired);
-    free(scratch);
+    free(scratch_out.b);
+    free(scratch_in.b);
     retired = NULL;
     nretired = 0;
-    scratch = NULL;
-    scratch_len = 0;
+    scratch_out = scratch_in = (scratch_area){NULL, 0};
 }
 
 /* splitmix64: small, fast, and reproducible across platforms. */

@@ -115,6 +115,9 @@ void ps__memcount_end(void);
 /* Remembers the process's memory at ps_init; maps every page of what the
  * set-up allocated since, returning the bytes (firsttouch.c). */
 void   ps__first_touch_mark(void);
+/* Scratch memory for receives whose content does not matter (rt.c): apart
+ * from ps_scratch's, which sends read from. */
+void  *ps__scratch_in(size_t bytes);
 size_t ps__first_touch(void);
 /* Each page of [p, p + n) once the target of a single-copy transfer (firsttouch.c). */
 void   ps__pin_for_messages(const void *p, size_t n);

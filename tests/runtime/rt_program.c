@@ -26,6 +26,19 @@ int main(int argc, char **argv)
             ps_waitall();
             if (rbuf[0] != (char)left) ps_abort("ring: wrong data from rank %d", left);
         }
+        /* without buffers, a receive does not write where sends read from: a rank's send and
+         * receive on the same memory would move its lines between the processors' caches (and
+         * through a single-copy transfer, the peer's) as both copy them, which real programs,
+         * sending and receiving in arrays of their own, do not pay */
+        enum { BIG = 16384 };
+        unsigned char *out = ps_scratch(BIG);
+        memset(out, me + 1, BIG);
+        ps_irecv(NULL, BIG, left, 7, PS_C_USER);
+        ps_isend(NULL, BIG, right, 7, PS_C_USER);
+        ps_waitall();
+        for (int i = 0; i < BIG; i++)
+            if (out[i] != (unsigned char)(me + 1))
+                ps_abort("a receive without a buffer wrote into the sends' scratch memory (byte %d: %d)", i, out[i]);
         for (int k = 0; k < 5; k++) {
             if (me == 0) {
                 ps_send(sbuf, 64, 1, 6, PS_C_BSEND);

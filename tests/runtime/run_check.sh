@@ -8,7 +8,7 @@ trap 'rm -rf "$dir"' EXIT
 case $mode in
   normal)
     "$mpiexec" -n "$p" "$prog" --trace "$dir/t.pst" --quiet || exit 1
-    if [ "$p" -ge 2 ]; then expected=$((10 * p + 10 + 2 * (p - 1))); else expected=0; fi
+    if [ "$p" -ge 2 ]; then expected=$((11 * p + 10 + 2 * (p - 1))); else expected=0; fi
     "$check" "$dir/t.pst" "$p" "$expected" ;;
   overflow)
     # a buffer of 16 events: the run completes, the loss is counted and reported
