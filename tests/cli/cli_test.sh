@@ -98,7 +98,8 @@ assert d["kind"] == "run" and d["params"]["ranks"] == 2, d["params"]
 t = d["time"]
 assert t["trials"] == 2 and len(t["samples"]) == 2 and t["min"] <= t["median"] <= t["max"], t
 s = d["sheet"]
-assert s["messages_sent"] == 10 * 2 + 10 + 2 and s["messages_sent"] == s["messages_received"], s
+# rt_program: a ring of 10 rounds and one without buffers, 5 round trips, the barrier and allreduce's 2
+assert s["messages_sent"] == 11 * 2 + 10 + 2 and s["messages_sent"] == s["messages_received"], s
 assert abs(s["busy_pct"] + s["overhead_pct"] + s["idle_pct"] - 100) < 1e-6
 assert len(d["ranks"]) == 2 and all(abs(r["busy"] + r["overhead"] + r["idle"] - s["time"]) < 1e-9 for r in d["ranks"])
 assert "procstats" in d and d["procstats"]["wall_s"]["max"] > 0
