@@ -16,7 +16,7 @@
 #     directions share it (network = bus);
 #   - the probe kept nearer its budget: the rounds after the first took the slow sizes and the exchange
 #     of both directions only as often as their budget holds (at 20 Mbit/s 26 s before, 17 s after,
-#     budget 13 s, docs/PROBE.md).
+#     budget 13 s, docs/PROBE.md), and said why when still over it: the slow link.
 set -u
 json=$1 ini=$2 mbit=${3:-100}
 python3 - "$json" "$ini" "$mbit" << 'PY'
@@ -64,6 +64,11 @@ for k, r in enumerate(rounds):
         best = r["duplex"]["exchange"] if best is None else min(best, r["duplex"]["exchange"])
 check("later rounds kept the budget", bool(slow) and not bad,
       "slow sizes %s, first round's round trips %.2f s; %s" % (slow, total, bad or "as the budget holds"))
+# over its budget, the first warning names the slow link as the cause, not the machine's speed
+el, bud = d["params"]["elapsed"], d["params"].get("budget_seconds", 0)
+w0 = d["warnings"][0] if d["warnings"] else ""
+check("over budget: the cause", not (bud and el > bud) or (w0.startswith("the measurement took") and
+      "the link is slow (a round trip of" in w0), "%.1f s of %.2f s%s" % (el, bud, ": " + w0 if el > bud else ""))
 exch = [r for r in rounds if "duplex" in r]
 check("exchanges measured", len(exch) >= 1 and len(d["duplex"]["round_ratios"]) == len(exch),
       "in %d of %d rounds" % (len(exch), len(rounds)))

@@ -469,6 +469,27 @@ TEST_IMPL(probe_model_old_meta)
     json_decref(doc);
 }
 
+/* Over budget on a slow link (2.5 MB/s: a round trip of 32 KiB takes 26 ms, over
+ * PS_PROBE_SLOW_RT): the warning, first of all, names the link as the cause,
+ * with the first size whose round trip took that long */
+TEST_IMPL(probe_budget_slow_link)
+{
+    char err[512];
+    json_t *raw = synthetic(2, 3, 50e-6, 2.5e6, 0, 0, 1e9, 0.5e-6, 20e-6, NULL);
+    json_object_set_new(raw, "elapsed", json_real(16.4));
+    json_object_set_new(raw, "budget_seconds", json_real(ps_probe_budget_seconds(PS_PROBE_QUICK)));
+    json_t *doc = ps_probe_analyze(raw, NULL, err, sizeof err);
+    CHECK(doc != NULL, "%s", err);
+    if (doc) {
+        const char *w = json_string_value(json_array_get(json_object_get(doc, "warnings"), 0));
+        CHECK(w && strstr(w, "took 16.4 s on the ranks, 3.45 s beyond its budget of 12.95 s: the link is slow "
+                             "(a round trip of 32 KiB took 26.") != NULL, "%s", w ? w : "(none)");
+        CHECK(!has_warning(doc, "the machine was slower than the budget assumes"));
+        json_decref(doc);
+    }
+    json_decref(raw);
+}
+
 /* 13.3 s against the quick budget of 12.95 s: the summary and the warning say
  * both to the decimal and the excess outright, never "13 s, beyond 13 s" */
 TEST_IMPL(probe_budget_words)
@@ -480,7 +501,8 @@ TEST_IMPL(probe_budget_words)
     json_t *doc = ps_probe_analyze(raw, NULL, err, sizeof err);
     CHECK(doc != NULL, "%s", err);
     if (doc) {
-        CHECK(has_warning(doc, "took 13.3 s on the ranks, 350 ms beyond its budget of 12.95 s"));
+        CHECK(has_warning(doc, "took 13.3 s on the ranks, 350 ms beyond its budget of 12.95 s: the machine was "
+                               "slower than the budget assumes"));
         char *buf = NULL;
         size_t len = 0;
         FILE *mf = open_memstream(&buf, &len);
