@@ -469,16 +469,25 @@ TEST_IMPL(probe_model_old_meta)
     json_decref(doc);
 }
 
+/* A quick probe of a synthetic link (latency t0, rate rinf) that took `took`
+ * seconds on the ranks: its analysed document (NULL on failure: err says why). */
+static json_t *over_budget(double t0, double rinf, double took, char *err, size_t errlen)
+{
+    json_t *raw = synthetic(2, 3, t0, rinf, 0, 0, 1e9, 0.5e-6, 20e-6, NULL);
+    json_object_set_new(raw, "elapsed", json_real(took));
+    json_object_set_new(raw, "budget_seconds", json_real(ps_probe_budget_seconds(PS_PROBE_QUICK)));
+    json_t *doc = ps_probe_analyze(raw, NULL, err, errlen);
+    json_decref(raw);
+    return doc;
+}
+
 /* Over budget on a slow link (2.5 MB/s: a round trip of 32 KiB takes 26 ms, over
  * PS_PROBE_SLOW_RT): the warning, first of all, names the link as the cause,
  * with the first size whose round trip took that long */
 TEST_IMPL(probe_budget_slow_link)
 {
     char err[512];
-    json_t *raw = synthetic(2, 3, 50e-6, 2.5e6, 0, 0, 1e9, 0.5e-6, 20e-6, NULL);
-    json_object_set_new(raw, "elapsed", json_real(16.4));
-    json_object_set_new(raw, "budget_seconds", json_real(ps_probe_budget_seconds(PS_PROBE_QUICK)));
-    json_t *doc = ps_probe_analyze(raw, NULL, err, sizeof err);
+    json_t *doc = over_budget(50e-6, 2.5e6, 16.4, err, sizeof err);
     CHECK(doc != NULL, "%s", err);
     if (doc) {
         const char *w = json_string_value(json_array_get(json_object_get(doc, "warnings"), 0));
@@ -487,7 +496,6 @@ TEST_IMPL(probe_budget_slow_link)
         CHECK(!has_warning(doc, "the machine was slower than the budget assumes"));
         json_decref(doc);
     }
-    json_decref(raw);
 }
 
 /* 13.3 s against the quick budget of 12.95 s: the summary and the warning say
@@ -495,10 +503,7 @@ TEST_IMPL(probe_budget_slow_link)
 TEST_IMPL(probe_budget_words)
 {
     char err[512];
-    json_t *raw = synthetic(2, 3, 1e-6, 1e9, 0, 0, 1e9, 0.5e-6, 20e-6, NULL);
-    json_object_set_new(raw, "elapsed", json_real(13.3));
-    json_object_set_new(raw, "budget_seconds", json_real(ps_probe_budget_seconds(PS_PROBE_QUICK)));
-    json_t *doc = ps_probe_analyze(raw, NULL, err, sizeof err);
+    json_t *doc = over_budget(1e-6, 1e9, 13.3, err, sizeof err);
     CHECK(doc != NULL, "%s", err);
     if (doc) {
         CHECK(has_warning(doc, "took 13.3 s on the ranks, 350 ms beyond its budget of 12.95 s: the machine was "
@@ -525,7 +530,6 @@ TEST_IMPL(probe_budget_words)
         free(buf);
         json_decref(doc);
     }
-    json_decref(raw);
 }
 
 /* One round (an interrupted probe): whether the best two agree is unknown,
