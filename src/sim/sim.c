@@ -913,8 +913,15 @@ static void finish_blocking(sim *S, int rank, uint32_t mi, int is_send, double t
 }
 
 /* A wait reads the records of its requests, which completed long before and
- * are out of cache: it fetches the one WAIT_AHEAD slots on as it takes each. */
+ * are out of cache: as it takes slot k (of those below end) it fetches the
+ * record of the request WAIT_AHEAD slots on (waits mostly come in posting
+ * order). */
 enum { WAIT_AHEAD = 4 };
+
+static inline void prefetch_wait_record(const sim *S, const rstate *R, uint32_t k, uint32_t end)
+{
+    if (k + WAIT_AHEAD < end && R->out[k + WAIT_AHEAD].m != NIL) __builtin_prefetch(&S->pool[R->out[k + WAIT_AHEAD].m]);
+}
 
 /* Ends a wait at t for the outstanding requests in slots k0..k1-1 (posting
  * order; tombstones skipped), blocked since tb; all: a wait for every one. */
@@ -925,7 +932,7 @@ static void finish_wait(sim *S, int rank, uint32_t k0, uint32_t k1, double tb, d
     double prev = tb, last_done = -1, last_start = t;
     for (uint32_t k = k0; k < k1; k++) {
         outreq *o = &R->out[k];
-        if (k + WAIT_AHEAD < k1 && o[WAIT_AHEAD].m != NIL) __builtin_prefetch(&S->pool[o[WAIT_AHEAD].m]);
+        prefetch_wait_record(S, R, k, k1);
         if (o->m == NIL) continue;
         msg *m = &S->pool[o->m];
         double done = o->is_send ? m->t_sdone : m->t_rdone;
@@ -1664,9 +1671,7 @@ static void exec(sim *S, int rank, double t)
                 if (lg_walk(S, rank, &t)) continue;
                 return;
             }
-            /* waits mostly come in posting order: the record a few waits on is fetched now */
-            if (k + WAIT_AHEAD < R->nout && R->out[k + WAIT_AHEAD].m != NIL)
-                __builtin_prefetch(&S->pool[R->out[k + WAIT_AHEAD].m]);
+            prefetch_wait_record(S, R, k, R->nout);
             msg *m = &S->pool[R->out[k].m];
             if (m->flags & (R->out[k].is_send ? M_SDONE : M_RDONE)) {
                 finish_wait(S, rank, k, k + 1, t, t, 0);
