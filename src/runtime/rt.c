@@ -259,8 +259,9 @@ int ps_init(long trace_capacity)
     /* and the receives' (a recorded rank moves no data): its pages' first pin
      * as a single copy's target too */
     if (!be) {
-        memset(ps__scratch_in(PS_SCRATCH_INITIAL), 0, PS_SCRATCH_INITIAL);
-        ps__pin_for_messages(ps__scratch_in(0), PS_SCRATCH_INITIAL);
+        void *in = ps__scratch_in(PS_SCRATCH_INITIAL);
+        memset(in, 0, PS_SCRATCH_INITIAL);
+        ps__pin_for_messages(in, PS_SCRATCH_INITIAL);
     }
     if (ps__rt.be->init() != 0) {
         fprintf(stderr, "parscope: the %s back end failed to start: %s\n", ps__rt.be->name, ps__errbuf);
