@@ -182,6 +182,36 @@ static void time_calls(int rank, int peer, long n, int k, double d, double *os, 
     pair_sync(peer);
 }
 
+/* k sends of n bytes (above S up to S_ack: complete once the receiver's
+ * runtime took them in and said so), spaced d apart, their receives posted
+ * and waited for by rank 1; then, once every acknowledgement is back, their
+ * waits: the first (it takes all of them in) and all k together (rank 0). */
+static void time_acks(int rank, int peer, long n, int k, double d, double *first, double *all)
+{
+    ps_request q[8];
+    rewind_trace();
+    if (rank == 1) {
+        for (int i = 0; i < k; i++) q[i] = ps_irecv(rbuf + (size_t)i * (size_t)n, (size_t)n, peer, TAG_LG, PS_C_RECEIVE);
+        pair_sync(peer);
+        ps_waitall();
+    } else {
+        pair_sync(peer);
+        for (int i = 0; i < k; i++) {
+            q[i] = ps_isend(sbuf, (size_t)n, peer, TAG_LG, PS_C_SEND);
+            spin_until(ps_now() + d);
+        }
+        spin_until(ps_now() + d);
+        double t0 = ps_now();
+        ps_wait(q[0]);
+        double t1 = ps_now();
+        for (int i = 1; i < k; i++) ps_wait(q[i]);
+        double t2 = ps_now();
+        *first = t1 - t0 - lg_clk;
+        *all = t2 - t0 - lg_clk;
+    }
+    pair_sync(peer);
+}
+
 /* One message of n bytes, sent `lead` after the sync (so that the sync's own
  * call cannot take it in: rank 1 has left it by then), arriving while the
  * receiver computes; the receiver waits lead + d before completing it: the
@@ -911,6 +941,25 @@ json_t *ps__loggops_measure(const ps_probe_budget *b)
                 if (!again(rank, peer, r, 1, reps, t0, part)) break;
             }
         }
+        /* (above S up to S_ack) the wait of a send whose acknowledgement came
+         * while the sender computed: one alone, and eight taken in by one wait */
+        double ack1 = INFINITY, ack8 = INFINITY;
+        if (rndv && n <= lg_S_ack && !lg_shaped && (size_t)8 * (size_t)n <= buflen) {
+            double a1[8], a8[8], f, all;
+            int ka = (int)fmax(2, fmin(8, part / (10 * d + 8 * half)));
+            t0 = ps_now();
+            for (int r = 0;; r++) {
+                for (int i = 0; i < ka; i++) {
+                    time_acks(rank, peer, n, 1, d, &a1[i], &all);
+                    time_acks(rank, peer, n, 8, d, &f, &a8[i]);
+                }
+                if (rank == 0) {
+                    ack1 = fmin(ack1, median_of(a1, ka));
+                    ack8 = fmin(ack8, median_of(a8, ka));
+                }
+                if (!again(rank, peer, r, 1, reps, t0, part)) break;
+            }
+        }
         /* both directions at once */
         double ex = INFINITY;
         t0 = ps_now();
@@ -925,6 +974,10 @@ json_t *ps__loggops_measure(const ps_probe_budget *b)
             json_object_set_new(row, "half_round_trip", json_real(half));
             json_object_set_new(row, "o_s", json_real(os_med));
             if (isfinite(done_med)) json_object_set_new(row, "o_done", json_real(done_med));
+            if (isfinite(ack1) && isfinite(ack8)) {
+                json_object_set_new(row, "o_ack", json_real(ack1));
+                json_object_set_new(row, "o_ack_8", json_real(ack8));
+            }
             json_object_set_new(row, "spacing", json_real(d));
             if (ks >= 2) {
                 json_object_set_new(row, "stream_k", json_integer(ks));
@@ -1103,8 +1156,8 @@ int ps__loggops_analyze(const json_t *rounds, json_t *doc, json_t *warnings)
     json_t *lg = json_object(), *rows = json_array();
     double bytes[LG_MAX_SIZES], os[LG_MAX_SIZES], orr[LG_MAX_SIZES], half[LG_MAX_SIZES], gap[LG_MAX_SIZES];
     double orin[LG_MAX_SIZES];
-    double ex[LG_MAX_SIZES], done[LG_MAX_SIZES];
-    int n = 0, ndone = 0;
+    double ex[LG_MAX_SIZES], done[LG_MAX_SIZES], ack1[LG_MAX_SIZES], ack8[LG_MAX_SIZES];
+    int n = 0, ndone = 0, nack = 0;
     for (size_t si = 0; si < ns && n < LG_MAX_SIZES; si++) {
         bytes[n] = ps_json_num(json_array_get(sizes0, si), "bytes");
         os[n] = fmax(0, best_over_rounds(rounds, si, "o_s"));
@@ -1115,6 +1168,11 @@ int ps__loggops_analyze(const json_t *rounds, json_t *doc, json_t *warnings)
         ex[n] = best_over_rounds(rounds, si, "exchange");
         double d = best_over_rounds(rounds, si, "o_done");
         if (isfinite(d)) done[ndone++] = d;
+        double a1 = best_over_rounds(rounds, si, "o_ack"), a8 = best_over_rounds(rounds, si, "o_ack_8");
+        if (isfinite(a1) && isfinite(a8)) {
+            ack1[nack] = a1;
+            ack8[nack++] = a8;
+        }
         /* a stream's time per message: netgauge's (T(k) - T(1)) / (k - 1) */
         double k = ps_json_num(json_array_get(sizes0, si), "stream_k");
         double t1 = best_over_rounds(rounds, si, "stream_1"), tk = best_over_rounds(rounds, si, "stream_k_time");
@@ -1135,6 +1193,10 @@ int ps__loggops_analyze(const json_t *rounds, json_t *doc, json_t *warnings)
             gap[i] = j >= 0 ? gap[j] * bytes[i] / bytes[j] : 0;
         }
     double o_done = ndone ? median_of(done, ndone) : 0;
+    /* the acknowledged range: the wait that takes the first acknowledgement in,
+     * and each further one it takes in with it beyond its own wait's o_done */
+    double o_ack = nack ? fmax(o_done, median_of(ack1, nack)) : 0;
+    double o_ack_more = nack ? fmax(0, (median_of(ack8, nack) - o_ack) / 7 - o_done) : 0;
     double worst = 0, from = 0, to = 0;   /* the rows whose calls alone outlast the half round trip */
     int nover = 0, ifrom = -1, ito = -1;
     for (int i = 0; i < n; i++) {
@@ -1197,7 +1259,9 @@ int ps__loggops_analyze(const json_t *rounds, json_t *doc, json_t *warnings)
         double L = fmax(0, half[i] - os[i] - orin[i] - o_post);
         int rndv = S > 0 && bytes[i] > S;
         double L0 = fmax(0, half[0] - os[0] - orin[0] - o_post);
-        double model = os[i] + L + orin[i] + o_done + (rndv ? L0 : 0);
+        /* (an acknowledged send's wait takes its acknowledgement in) */
+        int acked = rndv && o_ack > 0 && bytes[i] <= S_ack;
+        double model = os[i] + L + orin[i] + (acked ? o_ack : o_done) + (rndv ? L0 : 0);
         double copy = (os[i] - os[0]) + (orin[i] - orin[0]);
         if (isfinite(ex[i]) && copy > 0.25 * model) cf[ncf++] = 1 + (ex[i] - model) / copy;
     }
@@ -1227,6 +1291,10 @@ int ps__loggops_analyze(const json_t *rounds, json_t *doc, json_t *warnings)
     json_object_set_new(lg, "o_construct", json_real(o_cons));
     if (cons_why) json_object_set_new(lg, "o_construct_zero_because", json_string(cons_why));
     json_object_set_new(lg, "o_done", json_real(o_done));
+    if (nack) {
+        json_object_set_new(lg, "o_ack", json_real(o_ack));
+        json_object_set_new(lg, "o_ack_more", json_real(o_ack_more));
+    }
     json_object_set_new(lg, "contention", json_real(contention));
     json_object_set_new(lg, "progress_send", json_real(ps_));
     json_object_set_new(lg, "progress_recv", json_real(pr));
@@ -1314,6 +1382,10 @@ void ps__loggops_model(const json_t *doc, int bus, ps_machine *m)
     g->o_construct = ps_json_num(lg, "o_construct");
     if (!(g->o_construct > 0)) g->o_construct = 0;   /* (absent in a probe before it was measured) */
     g->o_done = ps_json_num(lg, "o_done");
+    /* (absent in a probe before it was measured, or without an acknowledged range) */
+    g->o_ack = fmax(0, ps_json_num(lg, "o_ack"));
+    g->o_ack_more = fmax(0, ps_json_num(lg, "o_ack_more"));
+    if (!(g->o_ack > 0)) g->o_ack = g->o_ack_more = 0;
     /* on a shared link the bus already serialises the two directions */
     g->contention = bus ? 1 : ps_json_num(lg, "contention");
     if (ps__loggops_network_doubt(doc, m->nodes)) {
@@ -1348,6 +1420,19 @@ static void ack_words(const json_t *lg, int paren, char *buf, size_t n)
     } else {
         snprintf(buf, n, "%sabove it a send waits for its receive to be posted%s", a, z);
     }
+}
+
+/* The wait of an acknowledged send, in words ("" where not measured). */
+static int ack_wait_words(const json_t *lg, char *buf, size_t n)
+{
+    double a = ps_json_num(lg, "o_ack"), more = ps_json_num(lg, "o_ack_more");
+    if (!(a > 0)) return 0;
+    char x[32], y[32];
+    ps_fmt_time(x, sizeof x, a);
+    ps_fmt_time(y, sizeof y, isfinite(more) ? more : 0);
+    snprintf(buf, n, "wait of an acknowledged send whose acknowledgement came while the sender was away takes it in: "
+             "%s, and each further one pending %s more", x, y);
+    return 1;
 }
 
 /* What the model takes for two ranks copying at once, in words: on a bus the
@@ -1419,8 +1504,9 @@ void ps__loggops_print(const json_t *doc, FILE *out)
     char cw[200];
     contention_words(doc, cw, sizeof cw);
     fprintf(out, "  two ranks copying at once: %s\n", cw);
-    char cons[160];
+    char cons[160], aw[200];
     if (construct_words(lg, cons, sizeof cons)) fprintf(out, "  a %s\n", cons);
+    if (ack_wait_words(lg, aw, sizeof aw)) fprintf(out, "  the %s\n", aw);
     if (json_is_true(json_object_get(lg, "shaped"))) {
         ps_fmt_bytes(a, sizeof a, ps_json_num(lg, "burst"));
         fprintf(out, "  shaped link: a token bucket of %s, then %.4g MB/s\n", a, ps_json_num(lg, "rate") / 1e6);
@@ -1445,8 +1531,9 @@ void ps__loggops_html(const json_t *doc, FILE *out)
                  "%s; a rendezvous waits for its receiver %.2f, for its sender %.2f.",
                  S > 0 ? "S (largest send that completes without its receiver) =" : "no switch to rendezvous up to", a,
                  ack, b, c, cw, ps_json_num(lg, "progress_recv"), ps_json_num(lg, "progress_send"));
-    char cons[160];
+    char cons[160], aw[200];
     if (construct_words(lg, cons, sizeof cons)) ps_html_note(out, "A %s.", cons);
+    if (ack_wait_words(lg, aw, sizeof aw)) ps_html_note(out, "The %s.", aw);
     if (json_is_true(json_object_get(lg, "shaped"))) {
         ps_fmt_bytes(a, sizeof a, ps_json_num(lg, "burst"));
         ps_html_note(out, "Shaped link: a token bucket of %s, then %.4g MB/s.", a, ps_json_num(lg, "rate") / 1e6);

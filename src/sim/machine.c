@@ -257,10 +257,11 @@ static int loggops_key(parse_state *st, const char *name, const char *value)
     ps_loggops *g = &st->m->lg;
     static const char *const keys[] = {"S", "o_post", "o_done", "contention", "progress_send", "progress_recv",
                                        "rate", "burst", "nobus_contention", "also_bus", "S_ack",
-                                       "half_round_trip_8B", "half_round_trip_8B_spread", "o_construct"};
+                                       "half_round_trip_8B", "half_round_trip_8B_spread", "o_construct", "o_ack",
+                                       "o_ack_more"};
     double *dst[] = {&g->S, &g->o_post, &g->o_done, &g->contention, &g->progress_send, &g->progress_recv,
                      &g->rate, &g->burst, &g->nobus_contention, &g->also_bus, &g->S_ack, &g->half_8B,
-                     &g->half_8B_spread, &g->o_construct};
+                     &g->half_8B_spread, &g->o_construct, &g->o_ack, &g->o_ack_more};
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
         if (strcmp(name, keys[i]) == 0) {
             if (!number(st, name, value, 0, dst[i])) return 0;
@@ -276,7 +277,7 @@ static int loggops_key(parse_state *st, const char *name, const char *value)
     if (ps_parse_double(name, &bytes) != 0 || bytes < 0)
         return fail(st, "'%s': expected a message size in bytes, or S, o_post, o_done, contention, progress_send, "
                     "progress_recv, rate, burst, nobus_contention, also_bus, S_ack, half_round_trip_8B, "
-                    "half_round_trip_8B_spread, o_construct", name);
+                    "half_round_trip_8B_spread, o_construct, o_ack, o_ack_more", name);
     long long whole;
     if (!integer(st, "a row's message size", name, &whole)) return 0;
     if (g->n >= PS_LOGGOPS_MAX) return fail(st, "more than %d LogGOPS sizes", PS_LOGGOPS_MAX);
@@ -715,6 +716,12 @@ static int machine_file(FILE *f, void *ctx)
             put_num(f, "o_construct", g->o_construct);
         }
         put_num(f, "o_done", g->o_done);
+        if (g->o_ack > 0) {
+            fputs("# a wait that takes in the acknowledgement of a send above S up to S_ack, which came while the\n"
+                  "# rank was away or busy (the first; each further one it takes in with it: o_ack_more)\n", f);
+            put_num(f, "o_ack", g->o_ack);
+            put_num(f, "o_ack_more", g->o_ack_more);
+        }
         put_num(f, "contention", g->contention < 1 ? 1 : g->contention);
         put_num(f, "progress_send", g->progress_send);
         put_num(f, "progress_recv", g->progress_recv);

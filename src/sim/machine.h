@@ -10,7 +10,8 @@
  *              r_incache, r_outcache (flop/s), g_us, l_us
  *   [pingpong] one line per size: "bytes = seconds" (half round trip), ascending
  *   [loggops]  the LogGOPS model probe measures with the runtime's own calls:
- *              S, S_ack, o_post, o_construct, o_done, contention, progress_send, progress_recv,
+ *              S, S_ack, o_post, o_construct, o_done, o_ack, o_ack_more, contention, progress_send,
+ *              progress_recv,
  *              rate, burst, half_round_trip_8B, half_round_trip_8B_spread, and one line
  *              per size "bytes = o_s o_r L gap [o_r_in]"
  *   [pingpong_intra] the same within a node, when [pingpong] is between nodes
@@ -63,6 +64,10 @@ typedef struct ps_loggops {
     double o_construct;                /* a construct call's own code outside its calls (its bookkeeping),
                                           before its first message call, s; 0: none (not measured) */
     double o_done;                     /* completing a request that is already complete, s */
+    double o_ack;                      /* > 0: completing a send above S up to S_ack whose receiver's
+                                          acknowledgement came while this rank was away or busy: the wait
+                                          that takes it in (and every such one pending), s; 0: o_done */
+    double o_ack_more;                 /* ... each further acknowledgement that wait takes in with it, s */
     double contention;                 /* per-byte CPU costs are this many times longer while another
                                           rank of the node copies too (1 = no effect) */
     double progress_send, progress_recv; /* 0..1: how much a rendezvous transfer waits for the sender

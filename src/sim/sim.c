@@ -127,6 +127,9 @@ typedef struct lgrank {
                                           runtime */
     uint32_t *fq, fqh, nfq, capfq; /* rendezvous ready while it fetched another: a queue from fq[fqh] */
     uint32_t *cold, ncold, capcold; /* eager messages that arrived while it computed (M_COLD) */
+    uint32_t  nack;        /* acknowledgements (M_ACKED) that came and no wait took in yet */
+    uint16_t  ack_tag;     /* ... each carries this in its record (pad); a wait that takes them in
+                              moves on to the next (never 0) */
 } lgrank;
 
 /* A channel: its first record (NIL: empty slot) and the hash of its key. */
@@ -1281,6 +1284,23 @@ static void lg_arrive(sim *S, uint32_t mi)
     u32_push(S, &Q->cold, &Q->ncold, &Q->capcold, mi);
 }
 
+/* What completing the send mi costs rank: an acknowledged send whose
+ * acknowledgement no wait took in yet costs o_ack, and that wait takes in
+ * every other one pending (o_ack_more each); any other completed send o_done
+ * (a blocking send: nothing beyond its call). */
+static double lg_send_done(sim *S, int rank, const msg *m, int blocking)
+{
+    const ps_loggops *g = S->lg;
+    lgrank *Q = &S->lgr[rank];
+    if ((m->flags & M_ACKED) && g->o_ack > 0 && m->pad == Q->ack_tag && Q->nack > 0) {
+        double c = g->o_ack + (Q->nack - 1) * g->o_ack_more;
+        Q->nack = 0;
+        Q->ack_tag = (uint16_t)(Q->ack_tag == UINT16_MAX ? 1 : Q->ack_tag + 1);
+        return c;
+    }
+    return blocking ? 0 : g->o_done;
+}
+
 /* Completes the blocked rank's requests in order from time t while they are
  * complete.  Returns 1 when the call is over (the rank goes on at *tp), 0
  * when it waits for an event or pays a cost (a wake is scheduled). */
@@ -1321,9 +1341,9 @@ static int lg_walk(sim *S, int rank, double *tp)
             ps_loggops_cost c;
             double f = lg_msg_cost(S, m->src, m->dst, (double)m->bytes, &c);
             cost = lg_copy(S, rank, t, c.orin * S->r->stretch, f * S->lg->orin[0] * S->r->stretch);
-        } else if (is_send && slot != NIL) {
+        } else if (is_send) {
             /* (a rendezvous receive's orr was its data phase) */
-            cost = S->lg->o_done * S->r->stretch;
+            cost = lg_send_done(S, rank, m, slot == NIL) * S->r->stretch;
         }
         double end = t + cost, t0 = Q->step_t0;
         a->comm += cost;
@@ -1515,6 +1535,12 @@ static void lg_event(sim *S, uint32_t mi, uint32_t kind, double t)
     } else {
         m->flags |= M_SDONE;
         m->t_sdone = t;
+        if ((m->flags & M_ACKED) && S->lg->o_ack > 0) {
+            /* the acknowledgement waits for a wait of its sender to take it in */
+            lgrank *Q = &S->lgr[m->src];
+            m->pad = Q->ack_tag;
+            Q->nack++;
+        }
         lg_poke(S, m->src, t);
     }
 }
@@ -1853,7 +1879,10 @@ int ps_simulate(const ps_streams *s, const ps_machine *m, const ps_sim_opts *o, 
         S.cp_rank = malloc((size_t)nodes * sizeof *S.cp_rank);
         if (!S.lgr || !S.cp_end || !S.cp_prev || !S.cp_rank) goto oom;
         for (int i = 0; i < nodes; i++) S.cp_rank[i] = -1;
-        for (int i = 0; i < S.P; i++) S.lgr[i].tok = S.lgr[i].itok = S.lgc.burst;
+        for (int i = 0; i < S.P; i++) {
+            S.lgr[i].tok = S.lgr[i].itok = S.lgc.burst;
+            S.lgr[i].ack_tag = 1;
+        }
         if (S.lgc.rate > 0 && !o->no_warmup) lg_warm_buckets(&S);
     }
     if (!o->grown_pool) pool_reserve(&S);
