@@ -730,6 +730,37 @@ TEST_IMPL(loggops_recv_step_above_S)
     CHECK(!recv_step_warned(recv_rounds(256, b4, r4, 8), &at) && !(at > 0));
 }
 
+/* The LogGOPS part of the probe's text (page 0) or page (1), malloc'd. */
+static char *loggops_text(const json_t *doc, int page)
+{
+    char *text;
+    size_t len;
+    FILE *f = open_memstream(&text, &len);
+    if (page) ps__loggops_html(doc, f);
+    else ps__loggops_print(doc, f);
+    fclose(f);
+    return text;
+}
+
+/* The model of doc (*m), written to machine.ini and read back (*back). */
+static void model_saved_and_loaded(const json_t *doc, ps_machine *m, ps_machine *back)
+{
+    memset(m, 0, sizeof *m);
+    ps__loggops_model(doc, 0, m);
+    char err[512];
+    char *dir = ps_mktempdir("psprobe", err, sizeof err);
+    char *path = ps_xasprintf("%s/m.ini", dir);
+    ps_machine w = *m;
+    w.send_latency = w.recv_latency = 1e-6;
+    w.word_time = 8e-9;
+    w.flop_time = 1e-9;
+    CHECK(ps_machine_save(path, &w, err, sizeof err) == 0, "%s", err);
+    CHECK(ps_machine_load(path, back, err, sizeof err) == 0, "%s", err);
+    free(path);
+    ps_rmtree(dir);
+    free(dir);
+}
+
 /* The same rows with S_ack measured (the largest send that waits only for its
  * receiver's runtime): 4040 B, then none (S_ack = S).  No inference then: no
  * warning; the model carries S_ack, and machine.ini keeps it. */
@@ -752,32 +783,14 @@ TEST_IMPL(loggops_S_ack_measured)
                                            "waits for its receive to be posted"};
         static const char *const also[] = {"runtime to take the data in, not for its receive", "S"};
         for (int page = 0; page < 2; page++) {
-            char *text;
-            size_t len;
-            FILE *f = open_memstream(&text, &len);
-            if (page) ps__loggops_html(doc, f);
-            else ps__loggops_print(doc, f);
-            fclose(f);
+            char *text = loggops_text(doc, page);
             CHECK(strstr(text, said[k]) && strstr(text, also[k]), "S_ack %g not said in:\n%s", sack[k], text);
             free(text);
         }
-        ps_machine m;
-        memset(&m, 0, sizeof m);
-        ps__loggops_model(doc, 0, &m);
+        ps_machine m, back;
+        model_saved_and_loaded(doc, &m, &back);
         CHECK(m.lg.S_ack == sack[k] && m.lg.S == 256, "S_ack %g", m.lg.S_ack);
-        char err[512];
-        char *dir = ps_mktempdir("psprobe", err, sizeof err);
-        char *path = ps_xasprintf("%s/m.ini", dir);
-        m.send_latency = m.recv_latency = 1e-6;
-        m.word_time = 8e-9;
-        m.flop_time = 1e-9;
-        CHECK(ps_machine_save(path, &m, err, sizeof err) == 0, "%s", err);
-        ps_machine back;
-        CHECK(ps_machine_load(path, &back, err, sizeof err) == 0, "%s", err);
         CHECK(back.lg.S_ack == sack[k], "loaded S_ack %g", back.lg.S_ack);
-        free(path);
-        ps_rmtree(dir);
-        free(dir);
         json_decref(doc);
         json_decref(rounds);
     }
@@ -817,36 +830,18 @@ TEST_IMPL(loggops_ack_wait)
             CHECK(!json_object_get(lg, "o_ack") && !json_object_get(lg, "o_ack_more"));
         }
         for (int page = 0; page < 2; page++) {
-            char *text;
-            size_t len;
-            FILE *f = open_memstream(&text, &len);
-            if (page) ps__loggops_html(doc, f);
-            else ps__loggops_print(doc, f);
-            fclose(f);
+            char *text = loggops_text(doc, page);
             int said = strstr(text, "acknowledgement came while the sender was away takes it in: 550 ns, and each "
                                     "further one pending 56.4 ns more") != NULL;
             CHECK(said == with, "with %d:\n%s", with, text);
             free(text);
         }
-        ps_machine m;
-        memset(&m, 0, sizeof m);
-        ps__loggops_model(doc, 0, &m);
+        ps_machine m, back;
+        model_saved_and_loaded(doc, &m, &back);
         CHECK(fabs(m.lg.o_ack - (with ? 550e-9 : 0)) < 1e-15 && fabs(m.lg.o_ack_more - (with ? more : 0)) < 1e-15,
               "model %g %g", m.lg.o_ack, m.lg.o_ack_more);
-        char err[512];
-        char *dir = ps_mktempdir("psprobe", err, sizeof err);
-        char *path = ps_xasprintf("%s/m.ini", dir);
-        m.send_latency = m.recv_latency = 1e-6;
-        m.word_time = 8e-9;
-        m.flop_time = 1e-9;
-        CHECK(ps_machine_save(path, &m, err, sizeof err) == 0, "%s", err);
-        ps_machine back;
-        CHECK(ps_machine_load(path, &back, err, sizeof err) == 0, "%s", err);
         CHECK(fabs(back.lg.o_ack - m.lg.o_ack) < 1e-18 && fabs(back.lg.o_ack_more - m.lg.o_ack_more) < 1e-18,
               "loaded %g %g", back.lg.o_ack, back.lg.o_ack_more);
-        free(path);
-        ps_rmtree(dir);
-        free(dir);
         json_decref(doc);
         json_decref(rounds);
     }
