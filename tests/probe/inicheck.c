@@ -36,6 +36,9 @@ int main(int argc, char **argv)
     }
     REQUIRE(s_row);
     REQUIRE(m.lg.o_post > 0 && m.lg.o_done > 0 && m.lg.contention >= 1);
+    /* an acknowledged send's wait: only with an acknowledged range, and no cheaper than any wait */
+    REQUIRE(m.lg.o_ack == 0 || (m.lg.S > 0 && m.lg.S_ack > m.lg.S && m.lg.o_ack >= m.lg.o_done));
+    REQUIRE(m.lg.o_ack_more >= 0 && (m.lg.o_ack > 0 || m.lg.o_ack_more == 0));
     REQUIRE(m.lg.rate == 0 && m.lg.burst == 0);   /* shared memory is not a shaped link */
     printf("latency %.3g s, r_inf %.3g B/s, r %.3g flop/s, g %.3g, l %.3g\n", m.t0, m.r_inf, m.bsp_r, m.bsp_g, m.bsp_l);
     if (argc <= 2) REQUIRE(full);
