@@ -1284,10 +1284,27 @@ static void lg_arrive(sim *S, uint32_t mi)
     u32_push(S, &Q->cold, &Q->ncold, &Q->capcold, mi);
 }
 
+/* Is rank blocked, idle, in a call that completes the send mi (its blocking
+ * send, a WAITONE for it, or a WAIT)?  Such a call takes the acknowledgement
+ * in as it comes: the path the probe's ping-pong, and so L, already holds. */
+static int lg_waits_for(const sim *S, int rank, uint32_t mi)
+{
+    const rstate *R = &S->rk[rank];
+    const lgrank *Q = &S->lgr[rank];
+    if (!Q->inrt || Q->busy) return 0;
+    switch (R->state) {
+    case ST_BLK_MSG: return R->blk_msg == mi;
+    case ST_BLK_ONE: return R->blk_slot != NIL && R->out[R->blk_slot].m == mi;
+    case ST_BLK_ALL: return 1;
+    default: return 0;
+    }
+}
+
 /* What completing the send mi costs rank: an acknowledged send whose
- * acknowledgement no wait took in yet costs o_ack, and that wait takes in
- * every other one pending (o_ack_more each); any other completed send o_done
- * (a blocking send: nothing beyond its call). */
+ * acknowledgement came while the rank was elsewhere (computing, or in
+ * another call: not lg_waits_for), and no wait took in yet, costs o_ack, and
+ * that wait takes in every other one pending (o_ack_more each); any other
+ * completed send o_done (a blocking send: nothing beyond its call). */
 static double lg_send_done(sim *S, int rank, const msg *m, int blocking)
 {
     const ps_loggops *g = S->lg;
@@ -1535,8 +1552,8 @@ static void lg_event(sim *S, uint32_t mi, uint32_t kind, double t)
     } else {
         m->flags |= M_SDONE;
         m->t_sdone = t;
-        if ((m->flags & M_ACKED) && S->lg->o_ack > 0) {
-            /* the acknowledgement waits for a wait of its sender to take it in */
+        if ((m->flags & M_ACKED) && S->lg->o_ack > 0 && !lg_waits_for(S, m->src, mi)) {
+            /* the sender is elsewhere: a wait of its takes the acknowledgement in later */
             lgrank *Q = &S->lgr[m->src];
             m->pad = Q->ack_tag;
             Q->nack++;

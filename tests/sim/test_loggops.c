@@ -768,9 +768,14 @@ TEST_IMPL(loggops_acked_eager)
  *   - one send, 10 us of computation, its wait: o_s + 10 + 0.5 us;
  *   - four sends, 10 us, one wait for all: 4 o_s + 10 + 0.5 + 3 (0.1 + 0.07);
  *   - a send waited for at once, its receiver computing 10 us first: in at
- *     10.1 us, acknowledged o_r later, then taken in: + 0.5 us;
- *   - a send of 100 B (below S: complete at once) and a blocking one of
- *     1000 B: o_done, and nothing beyond the call;
+ *     10.1 us, acknowledged o_r later, and taken in by the wait blocked on it
+ *     as it comes (that path is the one the probe's ping-pong and L hold):
+ *     o_done; a blocking send likewise, nothing beyond its call;
+ *   - a send, then a receive blocked 10 us on another rank (the
+ *     acknowledgement comes while the rank is in a call that does not
+ *     complete the send), then the send's wait: 0.5 - 0.07 us more than in
+ *     a model without o_ack;
+ *   - a send of 100 B (below S: complete at once): o_done;
  *   - o_ack 0 (a model without it): o_done, as before. */
 TEST_IMPL(loggops_ack_taken_in)
 {
@@ -780,6 +785,8 @@ TEST_IMPL(loggops_ack_taken_in)
     const char *at_once = "ranks 2\nrank 0\n SEND 1 1000\n WAIT\nrank 1\n WORK 10000\n BRECEIVE 0 1000\n";
     const char *small = "ranks 2\nrank 0\n SEND 1 100\n WORK 10000\n WAIT\nrank 1\n BRECEIVE 0 100\n";
     const char *blocking = "ranks 2\nrank 0\n BSEND 1 1000\n WORK 10000\nrank 1\n BRECEIVE 0 1000\n";
+    const char *idle = "ranks 3\nrank 0\n SEND 1 1000\n BRECEIVE 2 100\n WAIT\nrank 1\n BRECEIVE 0 1000\n"
+                       "rank 2\n WORK 10000\n BSEND 0 100\n";
     ps_sim_result r;
     ps_machine m = step_model("256", "0.26e-6", "4040", "4041");
     m.lg.S_ack = 4040;
@@ -792,16 +799,23 @@ TEST_IMPL(loggops_ack_taken_in)
     NEAR(r.rank[0].end, 4 * ACK_OS + 10.5 * US + 3 * (0.1 + 0.07) * US);
     ps_sim_result_free(&r);
     run(&m, at_once, &r);
-    NEAR(r.rank[0].end, 10.1 * US + ACK_ORR + 0.5 * US);
+    NEAR(r.rank[0].end, 10.1 * US + ACK_ORR + 0.07 * US);
     ps_sim_result_free(&r);
     double small_os = (0.17 + 0.01 * 99.0 / 255.0) * US;
     run(&m, small, &r);
     NEAR(r.rank[0].end, small_os + 10.07 * US);
     ps_sim_result_free(&r);
     run(&m, blocking, &r);
-    NEAR(r.rank[0].end, ACK_OS + ACK_ORR + 0.5 * US + 10 * US);
+    NEAR(r.rank[0].end, ACK_OS + ACK_ORR + 10 * US);
+    ps_sim_result_free(&r);
+    run(&m, idle, &r);
+    double idle_end = r.rank[0].end;
+    CHECK(idle_end > 10 * US, "rank 0 ends at %g", idle_end);
     ps_sim_result_free(&r);
     m.lg.o_ack = m.lg.o_ack_more = 0;
+    run(&m, idle, &r);
+    NEAR(r.rank[0].end + 0.43 * US, idle_end);
+    ps_sim_result_free(&r);
     run(&m, one, &r);
     NEAR(r.rank[0].end, ACK_OS + 10.07 * US);
     ps_sim_result_free(&r);
