@@ -83,6 +83,8 @@ programs=(
   "wavefront|$here/programs/wavefront.loop -s 512 -i 20|1"
   "dotloop|$here/programs/dotloop.loop -s 20000 -i 200|1"
   "allgather_mv|$here/programs/allgather_mv.loop -s 512 -i 20|1"
+  "pingpong|$here/programs/pingpong.loop -s 1 -i 2000|0"
+  "overlap|$here/programs/overlap.loop -s 125 -i 2000|1"
 )
 
 machine
