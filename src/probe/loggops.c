@@ -65,6 +65,7 @@ static const int lg_small[] = {4096, 1024}; /* ... for a bucket the first series
 #define LG_MAX_BURST(c) ((c) * LG_CHUNKS * 3 / 4) /* largest bucket a series of chunk c can see */
 #define LG_STREAM_S    0.25      /* the reference stream lasts about this long */
 #define LG_SHAPED_MAX  32768     /* largest table size on a shaped link */
+#define LG_ACK_BATCH   8         /* o_ack_more: acknowledgements one wait takes in together */
 
 /* Decided in the first round, kept: every round measures the same sizes. */
 static int    lg_decided, lg_shaped, lg_shared;
@@ -182,13 +183,13 @@ static void time_calls(int rank, int peer, long n, int k, double d, double *os, 
     pair_sync(peer);
 }
 
-/* k sends of n bytes (above S up to S_ack: complete once the receiver's
+/* k (at most LG_ACK_BATCH) sends of n bytes (above S up to S_ack: complete once the receiver's
  * runtime took them in and said so), spaced d apart, their receives posted
  * and waited for by rank 1; then, once every acknowledgement is back, their
  * waits: the first (it takes all of them in) and all k together (rank 0). */
 static void time_acks(int rank, int peer, long n, int k, double d, double *first, double *all)
 {
-    ps_request q[8];
+    ps_request q[LG_ACK_BATCH];
     rewind_trace();
     if (rank == 1) {
         for (int i = 0; i < k; i++) q[i] = ps_irecv(rbuf + (size_t)i * (size_t)n, (size_t)n, peer, TAG_LG, PS_C_RECEIVE);
@@ -942,16 +943,16 @@ json_t *ps__loggops_measure(const ps_probe_budget *b)
             }
         }
         /* (above S up to S_ack) the wait of a send whose acknowledgement came
-         * while the sender computed: one alone, and eight taken in by one wait */
+         * while the sender computed: one alone, and LG_ACK_BATCH taken in by one wait */
         double ack1 = INFINITY, ack8 = INFINITY;
-        if (rndv && n <= lg_S_ack && !lg_shaped && (size_t)8 * (size_t)n <= buflen) {
+        if (rndv && n <= lg_S_ack && !lg_shaped && (size_t)LG_ACK_BATCH * (size_t)n <= buflen) {
             double a1[8], a8[8], f, all;
             int ka = (int)fmax(2, fmin(8, part / (10 * d + 8 * half)));
             t0 = ps_now();
             for (int r = 0;; r++) {
                 for (int i = 0; i < ka; i++) {
                     time_acks(rank, peer, n, 1, d, &a1[i], &all);
-                    time_acks(rank, peer, n, 8, d, &f, &a8[i]);
+                    time_acks(rank, peer, n, LG_ACK_BATCH, d, &f, &a8[i]);
                 }
                 if (rank == 0) {
                     ack1 = fmin(ack1, median_of(a1, ka));
@@ -1196,7 +1197,7 @@ int ps__loggops_analyze(const json_t *rounds, json_t *doc, json_t *warnings)
     /* the acknowledged range: the wait that takes the first acknowledgement in,
      * and each further one it takes in with it beyond its own wait's o_done */
     double o_ack = nack ? fmax(o_done, median_of(ack1, nack)) : 0;
-    double o_ack_more = nack ? fmax(0, (median_of(ack8, nack) - o_ack) / 7 - o_done) : 0;
+    double o_ack_more = nack ? fmax(0, (median_of(ack8, nack) - o_ack) / (LG_ACK_BATCH - 1) - o_done) : 0;
     double worst = 0, from = 0, to = 0;   /* the rows whose calls alone outlast the half round trip */
     int nover = 0, ifrom = -1, ito = -1;
     for (int i = 0; i < n; i++) {
