@@ -718,7 +718,7 @@ static int machine_file(FILE *f, void *ctx)
         put_num(f, "o_done", g->o_done);
         if (g->o_ack > 0) {
             fputs("# a wait that takes in the acknowledgement of a send above S up to S_ack, which came while the\n"
-                  "# rank was away or busy (the first; each further one it takes in with it: o_ack_more)\n", f);
+                  "# rank computed or sat in another call (the first; each further one it takes in with it: o_ack_more)\n", f);
             put_num(f, "o_ack", g->o_ack);
             put_num(f, "o_ack_more", g->o_ack_more);
         }

@@ -65,8 +65,9 @@ typedef struct ps_loggops {
                                           before its first message call, s; 0: none (not measured) */
     double o_done;                     /* completing a request that is already complete, s */
     double o_ack;                      /* > 0: completing a send above S up to S_ack whose receiver's
-                                          acknowledgement came while this rank was away or busy: the wait
-                                          that takes it in (and every such one pending), s; 0: o_done */
+                                          acknowledgement came while this rank computed or sat in a call
+                                          that does not complete that send: the wait that takes it in
+                                          (and every such one pending), s; 0: o_done */
     double o_ack_more;                 /* ... each further acknowledgement that wait takes in with it, s */
     double contention;                 /* per-byte CPU costs are this many times longer while another
                                           rank of the node copies too (1 = no effect) */
