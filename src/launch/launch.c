@@ -165,6 +165,43 @@ static void dead_ranks(const char *dir, int ranks, char *buf, size_t len)
     }
 }
 
+/* Shows where the ranks that died of a signal were struck, from what their
+ * runtime appended to the died marker (mpi_backend.c: the signal, the
+ * address, the stack), under a line naming the rank; at most
+ * PS_LAUNCH_STACKS ranks. */
+static void show_stacks(const char *dir, int ranks)
+{
+    if (!dir) return;
+    int shown = 0;
+    for (int r = 0; r < ranks && shown < PS_LAUNCH_STACKS; r++) {
+        char f[PATH_MAX], e[64];
+        snprintf(f, sizeof f, "%s/rank.%d.died", dir, r);
+        if (!ps_file_exists(f)) continue;
+        char *text = ps_read_file(f, NULL, e, sizeof e);
+        /* its first line is the marker's own: the process and its host */
+        char *first_end = text ? strchr(text, '\n') : NULL;
+        if (first_end && first_end[1]) {
+            *first_end = '\0';
+            int pid = 0;
+            char host[64] = "";
+            (void)sscanf(text, "%d %63s", &pid, host);
+            fprintf(stderr, "parscope: rank %d (process %d on %s) when it died: ", r, pid, host[0] ? host : "?");
+            char *line = first_end + 1, *next;
+            fprintf(stderr, "%.*s\n", (int)strcspn(line, "\n"), line);
+            for (line += strcspn(line, "\n"); *line; line = next) {
+                if (*line == '\n') line++;
+                if (!*line) break;
+                next = line + strcspn(line, "\n");
+                fprintf(stderr, "    %.*s\n", (int)(next - line), line);
+            }
+            fprintf(stderr, "    (a frame's function and line: addr2line -f -e FILE OFFSET, its +OFFSET, or its [ADDRESS] where "
+                            "none is shown)\n");
+            shown++;
+        }
+        free(text);
+    }
+}
+
 /* What passes through the launcher's standard error: shown as it comes,
  * except the launcher's own framed notices (Open MPI's boxes of dashes,
  * MPICH's of '=' signs), held until the job ends and shown then only if
@@ -585,6 +622,7 @@ int ps_launch(const ps_launch_opts *o, char *const argv[], ps_launch_result *r)
         snprintf(dead + d, sizeof dead - d, " did not finish");
     }
     int nbad = ps_launch_bad_input(o->status_dir, o->ranks, bad, sizeof bad);
+    if (pr.started && r->exit_code != 0 && !r->interrupted) show_stacks(o->status_dir, o->ranks);
     if (!pr.started) {
         ps_proc_describe(&pr, full[0], r->message, sizeof r->message);
         rc = 1;

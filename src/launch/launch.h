@@ -27,6 +27,8 @@ const char *ps_self_exe(void);
 /* Seconds past its limit a program that stops itself there (self_stop) has
  * before parscope stops the job: its launcher's own ending takes a moment. */
 #define PS_LAUNCH_STOP_MARGIN 10.0
+/* Ranks killed by a signal whose stack a failed job shows. */
+#define PS_LAUNCH_STACKS 2
 /* The least a rank needs on this machine: memory, and process ids (its
  * threads), for the count check of a local launch (ps_launch_capacity). */
 #define PS_LAUNCH_RANK_MEMORY (8 << 20)

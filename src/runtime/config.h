@@ -15,6 +15,8 @@
 /* Clock synchronisation: ping-pongs per rank pair at start and at end; the
  * one with the smallest round trip gives the offset. */
 #define PS_CLOCKSYNC_ROUNDS 24
+/* Stack frames a rank killed by a signal writes into its died marker. */
+#define PS_DIED_FRAMES 48
 /* Nonblocking requests outstanding per rank before the table grows. */
 #define PS_REQUEST_TABLE_INITIAL 1024
 /* Largest single MPI message used when gathering traces (bytes). */

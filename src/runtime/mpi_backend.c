@@ -13,7 +13,11 @@
 #include <mpi.h>
 
 #include <errno.h>
+#include <execinfo.h>
+#include <fcntl.h>
 #include <signal.h>
+#include <stdint.h>
+#include <ucontext.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -287,13 +291,30 @@ static void put_int(char *buf, size_t len, size_t *o, int v)
     buf[*o] = '\0';
 }
 
+static const char *sig_name(int sig)
+{
+    static const struct { int sig; const char *name; } names[] = {
+        {SIGSEGV, "SIGSEGV"}, {SIGABRT, "SIGABRT"}, {SIGBUS, "SIGBUS"}, {SIGFPE, "SIGFPE"}, {SIGILL, "SIGILL"}};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (names[i].sig == sig) return names[i].name;
+    return NULL;
+}
+
+static void put_sig(char *buf, size_t len, size_t *o, int sig)
+{
+    const char *name = sig_name(sig);
+    if (name) put_str(buf, len, o, name);
+    else {
+        put_str(buf, len, o, "signal ");
+        put_int(buf, len, o, sig);
+    }
+}
+
 /* "parscope: rank R on HOST: killed by SIGSEGV" on stderr: the launcher may
  * run on another host, where this rank's marker file cannot be seen, but
  * every launcher forwards the ranks' stderr (launch.c reads the line). */
 static void say_died(int sig)
 {
-    static const struct { int sig; const char *name; } names[] = {
-        {SIGSEGV, "SIGSEGV"}, {SIGABRT, "SIGABRT"}, {SIGBUS, "SIGBUS"}, {SIGFPE, "SIGFPE"}, {SIGILL, "SIGILL"}};
     char buf[192];
     size_t o = 0;
     put_str(buf, sizeof buf, &o, "parscope: rank ");
@@ -301,14 +322,7 @@ static void say_died(int sig)
     put_str(buf, sizeof buf, &o, " on ");
     put_str(buf, sizeof buf, &o, hostname);
     put_str(buf, sizeof buf, &o, ": killed by ");
-    const char *name = NULL;
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (names[i].sig == sig) name = names[i].name;
-    if (name) put_str(buf, sizeof buf, &o, name);
-    else {
-        put_str(buf, sizeof buf, &o, "signal ");
-        put_int(buf, sizeof buf, &o, sig);
-    }
+    put_sig(buf, sizeof buf, &o, sig);
     put_str(buf, sizeof buf, &o, "\n");
     ssize_t w = write(STDERR_FILENO, buf, o);
     (void)w;
@@ -319,26 +333,98 @@ static void drop_status(void)
     if (status_file[0]) unlink(status_file);
 }
 
-static void on_fatal(int sig)
+static void put_hex(char *buf, size_t len, size_t *o, uintptr_t v)
+{
+    char d[2 * sizeof v];
+    int n = 0;
+    do d[n++] = "0123456789abcdef"[v & 15];
+    while ((v >>= 4) && n < (int)sizeof d);
+    put_str(buf, len, o, "0x");
+    while (n > 0 && *o + 1 < len) buf[(*o)++] = d[--n];
+    buf[*o] = '\0';
+}
+
+/* The handlers found at the start (MPI's, a sanitizer's, the program's):
+ * each fatal signal is handed on to its own after the marker and the stack
+ * are written. */
+static struct sigaction prev_action[NSIG];
+
+/* Where the signal struck and the stack, appended to the rank's died
+ * marker (the launcher shows them; a rank's stderr can be lost when the
+ * launcher ends the job before forwarding it), or on stderr where this
+ * rank has no marker (another host).  Async-signal-safe: backtrace() was
+ * called once at the start, so its unwinder is loaded. */
+static void write_stack(int sig, const siginfo_t *si, const void *uc)
+{
+    int fd = status_file[0] ? open(status_died, O_WRONLY | O_APPEND) : STDERR_FILENO;
+    if (fd < 0) return;
+    char buf[256];
+    size_t o = 0;
+    put_sig(buf, sizeof buf, &o, sig);
+    if (sig == SIGSEGV || sig == SIGBUS) {
+        put_str(buf, sizeof buf, &o, si->si_code == SEGV_MAPERR && sig == SIGSEGV ? " (address not mapped)"
+                                      : si->si_code == SEGV_ACCERR && sig == SIGSEGV ? " (no access)" : "");
+        put_str(buf, sizeof buf, &o, " at address ");
+        put_hex(buf, sizeof buf, &o, (uintptr_t)si->si_addr);
+    }
+    uintptr_t pc = 0;
+#if defined(__x86_64__) && defined(REG_RIP)
+    if (uc) pc = (uintptr_t)((const ucontext_t *)uc)->uc_mcontext.gregs[REG_RIP];
+#else
+    (void)uc;
+#endif
+    if (pc) {
+        put_str(buf, sizeof buf, &o, ", instruction ");
+        put_hex(buf, sizeof buf, &o, pc);
+    }
+    put_str(buf, sizeof buf, &o, "\n");
+    ssize_t w = write(fd, buf, o);
+    (void)w;
+    void *frames[PS_DIED_FRAMES];
+    int n = backtrace(frames, PS_DIED_FRAMES), first = 0;
+    /* from the interrupted instruction on: the frames before it are this
+     * handler's and the kernel's return path */
+    for (int i = 0; i < n; i++)
+        if ((uintptr_t)frames[i] == pc) {
+            first = i;
+            break;
+        }
+    if (n > first) backtrace_symbols_fd(frames + first, n - first, fd);
+    if (fd != STDERR_FILENO) close(fd);
+}
+
+static void on_fatal(int sig, siginfo_t *si, void *uc)
 {
     if (status_file[0]) rename(status_file, sig == SIGTERM ? status_stopped : status_died);
-    if (sig != SIGTERM) say_died(sig);
-    signal(sig, SIG_DFL);
-    raise(sig);
+    if (sig != SIGTERM) {
+        say_died(sig);
+        write_stack(sig, si, uc);
+    }
+    status_file[0] = '\0';   /* the marker is written once, if the signal comes again */
+    /* hand the signal on: to the handler that was there (its account and
+     * its end of the process), else to the default action.  A fault the
+     * processor raised strikes again when this returns; a signal sent (a
+     * kill, abort) is raised again */
+    struct sigaction dfl;
+    memset(&dfl, 0, sizeof dfl);
+    dfl.sa_handler = SIG_DFL;
+    sigaction(sig, sig == SIGTERM ? &dfl : &prev_action[sig], NULL);
+    if (si->si_code <= 0 || sig == SIGABRT || sig == SIGTERM) raise(sig);
 }
 
 static void status_handlers(void)
 {
     static const int sigs[] = {SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL, SIGTERM};
+    void *warm[2];
+    (void)backtrace(warm, 2);   /* loads the unwinder now, not in the handler */
     for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
-        struct sigaction sa, old;
+        struct sigaction sa;
         memset(&sa, 0, sizeof sa);
-        sa.sa_handler = on_fatal;
-        sa.sa_flags = SA_RESETHAND;
-        /* keep MPI's or the user's handler if one is installed */
-        if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler != SIG_DFL && old.sa_handler != SIG_IGN &&
-            sigs[i] != SIGTERM)
-            continue;
+        sa.sa_sigaction = on_fatal;
+        sa.sa_flags = SA_SIGINFO;
+        if (sigaction(sigs[i], NULL, &prev_action[sigs[i]]) != 0) continue;
+        /* a signal the program ignores stays ignored */
+        if (prev_action[sigs[i]].sa_handler == SIG_IGN && sigs[i] != SIGTERM) continue;
         sigaction(sigs[i], &sa, NULL);
     }
 }

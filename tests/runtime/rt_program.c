@@ -1,5 +1,6 @@
 /* rt_program.c - an MPI program on the parscope runtime with a known
  * message pattern, for the runtime tests (see CMakeLists.txt). */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,10 +13,15 @@ int main(int argc, char **argv)
     int deadlock = argc > 1 && !strcmp(argv[1], "--deadlock");
     int flood = argc > 1 && !strcmp(argv[1], "--flood");
     int die = argc > 1 && !strcmp(argv[1], "--die");
+    int segv = argc > 1 && !strcmp(argv[1], "--segv");
     ps_init(0);
     int me = ps_rank(), p = ps_size();
     if (deadlock) ps_recv(NULL, 8, (me + 1) % p, 1, PS_C_BRECEIVE); /* everyone receives first */
     if (die && me == p - 1) abort();
+    if (segv && me == p - 1) {
+        volatile uintptr_t never_mapped = 0x10;
+        *(volatile int *)never_mapped = 1;
+    }
     char sbuf[1024], rbuf[1024];
     memset(sbuf, me, sizeof sbuf);
     if (p >= 2) {
