@@ -186,14 +186,26 @@ static void show_stacks(const char *dir, int ranks)
             char host[64] = "";
             (void)sscanf(text, "%d %63s", &pid, host);
             fprintf(stderr, "parscope: rank %d (process %d on %s) when it died: ", r, pid, host[0] ? host : "?");
-            char *line = first_end + 1, *next;
+            char *line = first_end + 1, *next, *prev = NULL;
+            int prevlen = 0, repeats = 0;
             fprintf(stderr, "%.*s\n", (int)strcspn(line, "\n"), line);
             for (line += strcspn(line, "\n"); *line; line = next) {
                 if (*line == '\n') line++;
                 if (!*line) break;
                 next = line + strcspn(line, "\n");
-                fprintf(stderr, "    %.*s\n", (int)(next - line), line);
+                int n = (int)(next - line);
+                /* a recursion's frames once, with their count */
+                if (prev && n == prevlen && !strncmp(line, prev, (size_t)n)) {
+                    repeats++;
+                    continue;
+                }
+                if (repeats) fprintf(stderr, "    ... the frame above %d more time%s\n", repeats, repeats > 1 ? "s" : "");
+                repeats = 0;
+                fprintf(stderr, "    %.*s\n", n, line);
+                prev = line;
+                prevlen = n;
             }
+            if (repeats) fprintf(stderr, "    ... the frame above %d more time%s\n", repeats, repeats > 1 ? "s" : "");
             fprintf(stderr, "    (a frame's function and line: addr2line -f -e FILE OFFSET, its +OFFSET, or its [ADDRESS] where "
                             "none is shown)\n");
             shown++;

@@ -17,6 +17,8 @@
 #define PS_CLOCKSYNC_ROUNDS 24
 /* Stack frames a rank killed by a signal writes into its died marker. */
 #define PS_DIED_FRAMES 48
+/* ... on a signal stack of this many bytes (a stack overflow leaves none). */
+#define PS_DIED_ALTSTACK (64L << 10)
 /* Nonblocking requests outstanding per rank before the table grows. */
 #define PS_REQUEST_TABLE_INITIAL 1024
 /* Largest single MPI message used when gathering traces (bytes). */

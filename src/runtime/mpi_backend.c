@@ -417,11 +417,16 @@ static void status_handlers(void)
     static const int sigs[] = {SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL, SIGTERM};
     void *warm[2];
     (void)backtrace(warm, 2);   /* loads the unwinder now, not in the handler */
+    /* a stack of its own, so that a rank whose stack overflowed (deep
+     * recursion in a program) still says where */
+    static char altstack[PS_DIED_ALTSTACK];
+    stack_t ss = {.ss_sp = altstack, .ss_size = sizeof altstack};
+    int onstack = sigaltstack(&ss, NULL) == 0 ? SA_ONSTACK : 0;
     for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
         struct sigaction sa;
         memset(&sa, 0, sizeof sa);
         sa.sa_sigaction = on_fatal;
-        sa.sa_flags = SA_SIGINFO;
+        sa.sa_flags = SA_SIGINFO | onstack;
         if (sigaction(sigs[i], NULL, &prev_action[sigs[i]]) != 0) continue;
         /* a signal the program ignores stays ignored */
         if (prev_action[sigs[i]].sa_handler == SIG_IGN && sigs[i] != SIGTERM) continue;

@@ -79,6 +79,9 @@ expect 1 "rank 2 \(process [0-9]+ on [^)]+\) when it died: SIGSEGV \(address not
 grep -A1 "when it died" "$tmp/out" | tail -1 | grep -Eq "^    .*rt_program(\(\+0x[0-9a-f]+\))?\[0x[0-9a-f]+\]$" &&
   passes=$((passes + 1)) || { echo "FAIL: the stack does not begin in the program:"; sed 's/^/    /' "$tmp/out"; fails=$((fails + 1)); }
 also "trial 1 of 1: the job failed \(exit status [0-9]+\): rank 2 died on [^ ]+ \(killed by SIGSEGV\)"
+# ... and one whose stack overflowed: said from a stack of its own
+expect 1 "rank 2 \(process [0-9]+ on [^)]+\) when it died: SIGSEGV .*at address 0x[0-9a-f]+" -- "$ps" run "$prog" -n 3 -q -- --overflow
+also "    \.\.\. the frame above [0-9]+ more times"
 # ... and one killed by abort(): the signal named, the stack shown
 expect 1 "rank 2 \(process [0-9]+ on [^)]+\) when it died: SIGABRT" -- "$ps" run "$prog" -n 3 -q -- --die
 also "    .*abort"

@@ -7,6 +7,15 @@
 
 #include "parscope/parscope.h"
 
+/* a recursion that ends far beyond any stack's size: the rank's stack overflows */
+static int deeper(volatile char *up, long depth)
+{
+    volatile char frame[1024];
+    frame[0] = up ? up[0] : 1;
+    if (depth <= 0) return frame[0];
+    return deeper(frame, depth - 1) + frame[1023];
+}
+
 int main(int argc, char **argv)
 {
     ps_set_args(&argc, &argv);
@@ -14,6 +23,7 @@ int main(int argc, char **argv)
     int flood = argc > 1 && !strcmp(argv[1], "--flood");
     int die = argc > 1 && !strcmp(argv[1], "--die");
     int segv = argc > 1 && !strcmp(argv[1], "--segv");
+    int overflow = argc > 1 && !strcmp(argv[1], "--overflow");
     ps_init(0);
     int me = ps_rank(), p = ps_size();
     if (deadlock) ps_recv(NULL, 8, (me + 1) % p, 1, PS_C_BRECEIVE); /* everyone receives first */
@@ -22,6 +32,7 @@ int main(int argc, char **argv)
         volatile uintptr_t never_mapped = 0x10;
         *(volatile int *)never_mapped = 1;
     }
+    if (overflow && me == p - 1) (void)deeper(NULL, 1L << 30);
     char sbuf[1024], rbuf[1024];
     memset(sbuf, me, sizeof sbuf);
     if (p >= 2) {
