@@ -194,6 +194,7 @@ static void show_stacks(const char *dir, int ranks)
                 if (!*line) break;
                 next = line + strcspn(line, "\n");
                 int n = (int)(next - line);
+                if (n == 0) continue;
                 /* a recursion's frames once, with their count */
                 if (prev && n == prevlen && !strncmp(line, prev, (size_t)n)) {
                     repeats++;

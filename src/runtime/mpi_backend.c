@@ -12,6 +12,7 @@
  */
 #include <mpi.h>
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <execinfo.h>
 #include <fcntl.h>
@@ -22,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -344,10 +346,38 @@ static void put_hex(char *buf, size_t len, size_t *o, uintptr_t v)
     buf[*o] = '\0';
 }
 
-/* The handlers found at the start (MPI's, a sanitizer's, the program's):
- * each fatal signal is handed on to its own after the marker and the stack
- * are written. */
+/* The fatal signals the runtime reports, and SIGTERM (a rank stopped). */
+static const int status_sigs[] = {SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL, SIGTERM};
+
+/* The handlers found after MPI's start (MPI's own, or the default): each
+ * fatal signal is handed on to its own after the marker and the stack are
+ * written. */
 static struct sigaction prev_action[NSIG];
+/* Whether a signal has a handler of the program's own (its code is in the
+ * program's executable): such a handler may recover from the fault (a guard
+ * page mapped on demand), so the runtime leaves it alone and reports nothing
+ * for that signal.  A library's (MPI's, UCX's, a sanitizer's) only reports
+ * and ends the process: the runtime's comes first, then hands on to it. */
+static int had_own_handler[NSIG];
+
+static int in_program_image(const void *fn)
+{
+    Dl_info prog, h;
+    const void *phdr = (const void *)getauxval(AT_PHDR);   /* inside the executable's image */
+    return phdr && dladdr(phdr, &prog) && dladdr(fn, &h) && prog.dli_fbase == h.dli_fbase;
+}
+
+static void note_own_handlers(void)
+{
+    for (size_t i = 0; i < sizeof status_sigs / sizeof status_sigs[0]; i++) {
+        struct sigaction a;
+        int sig = status_sigs[i];
+        if (sig == SIGTERM || sigaction(sig, NULL, &a) != 0 || a.sa_handler == SIG_DFL || a.sa_handler == SIG_IGN)
+            continue;
+        had_own_handler[sig] = in_program_image((a.sa_flags & SA_SIGINFO) ? (const void *)a.sa_sigaction
+                                                                          : (const void *)a.sa_handler);
+    }
+}
 
 /* Where the signal struck and the stack, appended to the rank's died
  * marker (the launcher shows them; a rank's stderr can be lost when the
@@ -356,8 +386,8 @@ static struct sigaction prev_action[NSIG];
  * called once at the start, so its unwinder is loaded. */
 static void write_stack(int sig, const siginfo_t *si, const void *uc)
 {
-    int fd = status_file[0] ? open(status_died, O_WRONLY | O_APPEND) : STDERR_FILENO;
-    if (fd < 0) return;
+    int fd = status_file[0] ? open(status_died, O_WRONLY | O_APPEND) : -1;
+    if (fd < 0) fd = STDERR_FILENO;   /* no marker, or none to be opened: the account goes to stderr */
     char buf[256];
     size_t o = 0;
     put_sig(buf, sizeof buf, &o, sig);
@@ -370,6 +400,8 @@ static void write_stack(int sig, const siginfo_t *si, const void *uc)
     uintptr_t pc = 0;
 #if defined(__x86_64__) && defined(REG_RIP)
     if (uc) pc = (uintptr_t)((const ucontext_t *)uc)->uc_mcontext.gregs[REG_RIP];
+#elif defined(__aarch64__)
+    if (uc) pc = (uintptr_t)((const ucontext_t *)uc)->uc_mcontext.pc;
 #else
     (void)uc;
 #endif
@@ -414,23 +446,29 @@ static void on_fatal(int sig, siginfo_t *si, void *uc)
 
 static void status_handlers(void)
 {
-    static const int sigs[] = {SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL, SIGTERM};
     void *warm[2];
     (void)backtrace(warm, 2);   /* loads the unwinder now, not in the handler */
-    /* a stack of its own, so that a rank whose stack overflowed (deep
-     * recursion in a program) still says where */
+    /* a stack of its own (unless one is set already, a sanitizer's), so that
+     * a rank whose main thread's stack overflowed (deep recursion in a
+     * program) still says where; other threads have none */
     static char altstack[PS_DIED_ALTSTACK];
-    stack_t ss = {.ss_sp = altstack, .ss_size = sizeof altstack};
-    int onstack = sigaltstack(&ss, NULL) == 0 ? SA_ONSTACK : 0;
-    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
-        struct sigaction sa;
-        memset(&sa, 0, sizeof sa);
-        sa.sa_sigaction = on_fatal;
-        sa.sa_flags = SA_SIGINFO | onstack;
-        if (sigaction(sigs[i], NULL, &prev_action[sigs[i]]) != 0) continue;
+    stack_t old, ss = {.ss_sp = altstack, .ss_size = sizeof altstack};
+    int onstack = (sigaltstack(NULL, &old) == 0 && !(old.ss_flags & SS_DISABLE)) || sigaltstack(&ss, NULL) == 0
+                      ? SA_ONSTACK : 0;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = on_fatal;
+    sa.sa_flags = SA_SIGINFO | onstack;
+    /* one at a time: a SIGTERM from the launcher (ending the job after
+     * another rank died) waits until the account is written */
+    sigemptyset(&sa.sa_mask);
+    for (size_t i = 0; i < sizeof status_sigs / sizeof status_sigs[0]; i++) sigaddset(&sa.sa_mask, status_sigs[i]);
+    for (size_t i = 0; i < sizeof status_sigs / sizeof status_sigs[0]; i++) {
+        int sig = status_sigs[i];
+        if (had_own_handler[sig] || sigaction(sig, NULL, &prev_action[sig]) != 0) continue;
         /* a signal the program ignores stays ignored */
-        if (prev_action[sigs[i]].sa_handler == SIG_IGN && sigs[i] != SIGTERM) continue;
-        sigaction(sigs[i], &sa, NULL);
+        if (prev_action[sig].sa_handler == SIG_IGN && sig != SIGTERM) continue;
+        sigaction(sig, &sa, NULL);
     }
 }
 
@@ -488,6 +526,7 @@ static int mpi_init(void)
 {
     int flag = 0;
     MPI_Initialized(&flag);
+    note_own_handlers();   /* before MPI adds its handlers, which are in its libraries */
     if (!flag) {
         int provided;
         if (MPI_Init_thread(NULL, NULL, MPI_THREAD_SINGLE, &provided) != MPI_SUCCESS) {

@@ -1,9 +1,13 @@
 /* rt_program.c - an MPI program on the parscope runtime with a known
  * message pattern, for the runtime tests (see CMakeLists.txt). */
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include "parscope/parscope.h"
 
@@ -16,6 +20,19 @@ static int deeper(volatile char *up, long depth)
     return deeper(frame, depth - 1) + frame[1023];
 }
 
+/* a page the program maps on its first touch, from its own SIGSEGV handler */
+static char *guard_page;
+static long page_size;
+
+static void map_on_touch(int sig, siginfo_t *si, void *uc)
+{
+    (void)uc;
+    char *a = si->si_addr;
+    if (a >= guard_page && a < guard_page + page_size && mprotect(guard_page, (size_t)page_size, PROT_READ | PROT_WRITE) == 0)
+        return;
+    signal(sig, SIG_DFL);
+}
+
 int main(int argc, char **argv)
 {
     ps_set_args(&argc, &argv);
@@ -24,6 +41,17 @@ int main(int argc, char **argv)
     int die = argc > 1 && !strcmp(argv[1], "--die");
     int segv = argc > 1 && !strcmp(argv[1], "--segv");
     int overflow = argc > 1 && !strcmp(argv[1], "--overflow");
+    int guard = argc > 1 && !strcmp(argv[1], "--guard");
+    if (guard) {
+        /* installed before the runtime starts, as a program's own */
+        page_size = sysconf(_SC_PAGESIZE);
+        guard_page = mmap(NULL, (size_t)page_size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_sigaction = map_on_touch;
+        sa.sa_flags = SA_SIGINFO;
+        if (guard_page == MAP_FAILED || sigaction(SIGSEGV, &sa, NULL)) return 3;
+    }
     ps_init(0);
     int me = ps_rank(), p = ps_size();
     if (deadlock) ps_recv(NULL, 8, (me + 1) % p, 1, PS_C_BRECEIVE); /* everyone receives first */
@@ -32,7 +60,16 @@ int main(int argc, char **argv)
         volatile uintptr_t never_mapped = 0x10;
         *(volatile int *)never_mapped = 1;
     }
-    if (overflow && me == p - 1) (void)deeper(NULL, 1L << 30);
+    if (overflow && me == p - 1) {
+        /* a stack of 8 MiB at most, whatever the shell's limit: it overflows, not the memory */
+        struct rlimit rl = {8L << 20, 8L << 20};
+        if (setrlimit(RLIMIT_STACK, &rl)) ps_abort("setrlimit: stack");
+        (void)deeper(NULL, 1L << 30);
+    }
+    if (guard) {
+        ((volatile char *)guard_page)[0] = 1;   /* the program's handler maps it: no fault remains */
+        if (guard_page[0] != 1) ps_abort("the guard page was not mapped by the program's handler");
+    }
     char sbuf[1024], rbuf[1024];
     memset(sbuf, me, sizeof sbuf);
     if (p >= 2) {
