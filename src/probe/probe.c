@@ -501,6 +501,7 @@ json_t *ps_probe_analyze(const json_t *raw, ps_machine *m, char *err, size_t err
         json_decref(lg_warnings);
         goto fail;
     }
+    ps__loggops_bucket_check(doc, lg_warnings);
     json_array_extend(warnings, lg_warnings);
     json_decref(lg_warnings);
     if (budget > 0 && took > budget) budget_warning(doc, warnings, took, budget);

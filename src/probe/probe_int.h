@@ -57,6 +57,7 @@ json_t *ps__loggops_measure(const ps_probe_budget *b);
 /* Adds doc["loggops"] (the table, S, o_post, o_done, contention, progress,
  * bucket); -1 when the raw data hold no LogGOPS measurement. */
 int     ps__loggops_analyze(const json_t *raw_rounds, json_t *doc, json_t *warnings);
+void    ps__loggops_bucket_check(json_t *doc, json_t *warnings);
 /* The summary's LogGOPS lines, and the report's table (nothing when doc has none). */
 void    ps__loggops_print(const json_t *doc, FILE *out);
 void    ps__loggops_html(const json_t *doc, FILE *out);

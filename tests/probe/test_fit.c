@@ -254,6 +254,45 @@ TEST_IMPL(probe_token_bucket)
     json_decref(raw);
 }
 
+/* The bucket's rate against the ping-pong: a series that read it low (its
+ * ranks stalled) is raised to what the ping-pong's best half round trip
+ * needed, (2n - burst) / 2t on a bucket shared by both directions, (n -
+ * burst) / 2t on one per direction; a series at or above that stands.  The
+ * figures of a probe under slownet 20mbit whose series read 1.85 MB/s. */
+TEST_IMPL(loggops_bucket_from_pingpong)
+{
+    const double n = 524288, t = 0.2105, burst = 63149, low = 1.85e6;
+    for (int shared = 0; shared <= 1; shared++) {
+        for (int raised = 0; raised <= 1; raised++) {
+            double need = shared ? (2 * n - burst) / (2 * t) : (n - burst) / (2 * t);
+            double series = raised ? low : 1.01 * need;
+            json_t *doc = json_pack("{s{sbsfsfsb}s{s[{sfsf}{sfsf}]}s[]}", "loggops", "shaped", 1, "rate", series, "burst",
+                                    burst, "shared_bucket", shared, "pingpong", "sizes", "bytes", 65536.0, "time", 0.03,
+                                    "bytes", n, "time", t, "warnings");
+            json_t *w = json_object_get(doc, "warnings");
+            ps__loggops_bucket_check(doc, w);
+            const json_t *lg = json_object_get(doc, "loggops");
+            double rate = num(lg, "rate");
+            /* a shared bucket needs more than the series read (it is raised); one per direction less */
+            if (!raised) CHECK(shared ? need > low : need < low, "shared %d: need %g", shared, need);
+            if (raised && need > low) {
+                CHECK(NEAR(rate, need, 1e-12) && NEAR(num(lg, "rate_series"), low, 1e-12), "shared %d: %g, need %g",
+                      shared, rate, need);
+                CHECK(has_warning(doc, "the stop-and-wait series read the bucket's rate as 1.85 MB/s"));
+            } else {
+                CHECK(rate == series && !json_object_get(lg, "rate_series"), "shared %d raised %d: %g", shared, raised,
+                      rate);
+                CHECK(!has_warning(doc, "the stop-and-wait series read"));
+            }
+            /* the bucket is described once, at the rate kept */
+            char want[96];
+            snprintf(want, sizeof want, "passes at line speed, then %.3g MB/s", rate / 1e6);
+            CHECK(has_warning(doc, want), "%s", want);
+            json_decref(doc);
+        }
+    }
+}
+
 /* Ranks on two hosts (0 and 2 on "a", 1 on "b"): the model is a star of 2
  * nodes whose links go at the ping-pong's rate (ranks 0 and 1 are apart),
  * and the other pair (0 and 2, one node) gives the table within a node, its
