@@ -165,6 +165,12 @@ static void dead_ranks(const char *dir, int ranks, char *buf, size_t len)
     }
 }
 
+/* "... the frame above N more times", for a recursion's repeated frame. */
+static void say_repeats(int repeats)
+{
+    if (repeats) fprintf(stderr, "    ... the frame above %d more time%s\n", repeats, repeats > 1 ? "s" : "");
+}
+
 /* Shows where the ranks that died of a signal were struck, from what their
  * runtime appended to the died marker (mpi_backend.c: the signal, the
  * address, the stack), under a line naming the rank; at most
@@ -200,13 +206,13 @@ static void show_stacks(const char *dir, int ranks)
                     repeats++;
                     continue;
                 }
-                if (repeats) fprintf(stderr, "    ... the frame above %d more time%s\n", repeats, repeats > 1 ? "s" : "");
+                say_repeats(repeats);
                 repeats = 0;
                 fprintf(stderr, "    %.*s\n", n, line);
                 prev = line;
                 prevlen = n;
             }
-            if (repeats) fprintf(stderr, "    ... the frame above %d more time%s\n", repeats, repeats > 1 ? "s" : "");
+            say_repeats(repeats);
             fprintf(stderr, "    (a frame's function and line: addr2line -f -e FILE OFFSET, its +OFFSET, or its [ADDRESS] where "
                             "none is shown)\n");
             shown++;
