@@ -1158,9 +1158,10 @@ void ps__loggops_bucket_check(json_t *doc, json_t *warnings)
     int shared = json_is_true(json_object_get(lg, "shared_bucket"));
     size_t i;
     json_t *row;
-    json_array_foreach(json_object_get(json_object_get(doc, "pingpong"), "sizes"), i, row) {
+    const json_t *sizes = burst >= 0 ? json_object_get(json_object_get(doc, "pingpong"), "sizes") : NULL;
+    json_array_foreach(sizes, i, row) {
         double n = ps_json_num(row, "bytes"), t = ps_json_num(row, "time");
-        if (!(n > 0 && t > 0) || !(burst >= 0)) continue;
+        if (!(n > 0 && t > 0)) continue;
         double r = shared ? (2 * n - burst) / (2 * t) : (n - burst) / (2 * t);
         if (r > need) {
             need = r;
