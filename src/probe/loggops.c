@@ -65,6 +65,9 @@ static const int lg_small[] = {4096, 1024}; /* ... for a bucket the first series
 #define LG_MAX_BURST(c) ((c) * LG_CHUNKS * 3 / 4) /* largest bucket a series of chunk c can see */
 #define LG_STREAM_S    0.25      /* the reference stream lasts about this long */
 #define LG_SHAPED_MAX  32768     /* largest table size on a shaped link */
+#define LG_WIRE_BYTES  256       /* shaped link: a small message's bytes on the wire beyond its payload, at
+                                    most (TCP/IP's headers, its acknowledgement's) */
+#define LG_SHAPED_TRIPS 50       /* shaped link: round trips of a ping-pong sample, at most */
 #define LG_ACK_BATCH   8         /* o_ack_more: acknowledgements one wait takes in together */
 
 /* Decided in the first round, kept: every round measures the same sizes. */
@@ -122,6 +125,18 @@ static double median_of(double *v, int n) { return n > 0 ? ps_median(v, (size_t)
 static void refill(double bytes)
 {
     if (lg_shaped && lg_rate > 0) nap(bytes / lg_rate + 1e-3);
+}
+
+/* Round trips of n bytes in a ping-pong sample.  On a shaped link as many as
+ * half the bucket holds (each message charged LG_WIRE_BYTES for its headers
+ * and acknowledgement), up to LG_SHAPED_TRIPS: a small message's figure is
+ * then a steady ping-pong's, as a program's, not the first round trip after
+ * an idle pause alone (6-40% longer than a program's steady one under slownet
+ * 100mbit: docs/BENCHMARKS.md); elsewhere about 20 us of them, 2 to cap. */
+static int pingpong_trips(long n, double best, int cap)
+{
+    if (lg_shaped) return (int)fmax(1, fmin(LG_SHAPED_TRIPS, lg_burst / 2 / (2.0 * ((double)n + LG_WIRE_BYTES))));
+    return (int)fmax(2, fmin(cap, 20e-6 / fmax(best, 1e-7)));
 }
 
 /* ---- the measurements (ranks 0 and 1; peer = the other) ------------------------- */
@@ -595,8 +610,8 @@ static double best_half(int rank, int peer, long n)
 {
     double best = INFINITY;
     for (int k = 0; k < 3; k++) {
-        refill(2.0 * n);
-        int m = lg_shaped ? 1 : (int)fmax(2, fmin(50, 20e-6 / fmax(isfinite(best) ? best : 1e-6, 1e-7)));
+        int m = pingpong_trips(n, isfinite(best) ? best : 1e-6, 50);
+        refill(2.0 * m * ((double)n + LG_WIRE_BYTES));
         double h = rt_pingpong(rank, peer, n, m);
         share_double(rank, peer, &h);
         if (h < best) best = h;
@@ -872,13 +887,13 @@ json_t *ps__loggops_measure(const ps_probe_budget *b)
     for (int si = 0; si < lg_nsizes; si++) {
         long n = lg_sizes[si];
         int rndv = lg_S && n > lg_S;
-        /* ping-pong: half round trip (on a shaped link one round trip per
-         * sample, after a pause) */
+        /* ping-pong: half round trip (on a shaped link each sample after a
+         * pause that refills the bucket) */
         double half = INFINITY, t0 = ps_now();
         for (int r = 0;; r++) {
-            refill(2.0 * n);
-            int m = lg_shaped ? 1 : (int)fmax(2, fmin(200, 20e-6 / fmax(half, 1e-7)));
-            double h = rt_pingpong(rank, peer, n, isfinite(half) ? m : 2);
+            int m = pingpong_trips(n, half, 200);
+            refill(2.0 * m * ((double)n + LG_WIRE_BYTES));
+            double h = rt_pingpong(rank, peer, n, m);
             share_double(rank, peer, &h);   /* both ranks choose the same m next */
             if (h < half) half = h;
             if (!again(rank, peer, r, 2, reps, t0, part)) break;
