@@ -68,6 +68,8 @@ static const int lg_small[] = {4096, 1024}; /* ... for a bucket the first series
 #define LG_WIRE_BYTES  256       /* shaped link: a small message's bytes on the wire beyond its payload, at
                                     most (TCP/IP's headers, its acknowledgement's) */
 #define LG_SHAPED_TRIPS 50       /* shaped link: round trips of a ping-pong sample, at most */
+#define LG_WIRE_CHUNK  512       /* shaped link: the small messages whose wire bytes are measured ... */
+#define LG_WIRE_TRIPS  128       /* ... in a stop-and-wait series of this many, the bucket emptied first */
 #define LG_ACK_BATCH   8         /* o_ack_more: acknowledgements one wait takes in together */
 
 /* Decided in the first round, kept: every round measures the same sizes. */
@@ -76,6 +78,7 @@ static long   lg_S;              /* 0: no switch up to lg_max */
 static long   lg_S_ack;          /* above S up to this, a send waits for its receiver's runtime only */
 static long   lg_max;
 static double lg_rate, lg_burst; /* the first round's bucket (shaped only) */
+static double lg_wire, lg_wire_rate; /* a message's bucket bytes beyond its payload, the tokens' rate (0: not known) */
 static double lg_chunk = LG_CHUNK; /* the chunk of the series that found it */
 static double lg_sbytes, lg_st;  /* the reference stream: bytes, best time */
 static long   lg_sizes[LG_MAX_SIZES];
@@ -544,6 +547,37 @@ void ps__loggops_bucket(const double *rt, int n, double chunk, int *shaped, doub
     *burst = b;
 }
 
+/* A shaped link: what a small message costs its bucket beyond its payload
+ * (headers, its acknowledgement).  The bucket is emptied by a stream, then a
+ * stop-and-wait series of LG_WIRE_CHUNK-byte messages waits for its tokens
+ * at every round trip: against the series that found the rate (lg_chunk per
+ * lg_chunk / lg_rate), ps__loggops_wire.  Only where a round trip then takes
+ * over twice its line-speed time (the bucket, not the latency, sets it). */
+static double best_half(int rank, int peer, long n);
+
+static void wire_measure(int rank, int peer, json_t *out)
+{
+    double line = 2 * best_half(rank, peer, LG_WIRE_CHUNK), rt[LG_WIRE_TRIPS], v[2] = {0, 0};
+    (void)stream(rank, peer, LG_CHUNK, (int)(lg_burst / LG_CHUNK) + 2);
+    bucket_series(rank, peer, 0, rt, LG_WIRE_TRIPS, LG_WIRE_CHUNK);
+    if (rank == 0) {
+        /* the median of the last three quarters: the first may still find tokens */
+        double tail[LG_WIRE_TRIPS];
+        int k = LG_WIRE_TRIPS - LG_WIRE_TRIPS / 4;
+        memcpy(tail, rt + LG_WIRE_TRIPS / 4, (size_t)k * sizeof *tail);
+        double tc = ps_median(tail, (size_t)k);
+        int ok = tc > 2 * line && ps__loggops_wire(lg_chunk, lg_chunk / lg_rate, LG_WIRE_CHUNK, tc, lg_shared, &v[0], &v[1]);
+        json_object_set_new(out, "wire", json_pack("{sfsfsfsfsb}", "chunk", (double)LG_WIRE_CHUNK, "round_trip", tc,
+                                                   "line_round_trip", line, "bytes", v[0], "measured", ok));
+        if (ok) json_object_set_new(json_object_get(out, "wire"), "rate", json_real(v[1]));
+        else v[0] = v[1] = 0;
+    }
+    share_double(rank, peer, &v[0]);
+    share_double(rank, peer, &v[1]);
+    lg_wire = v[0];
+    lg_wire_rate = v[1];
+}
+
 /* Does a bucket (rate, burst) from a stop-and-wait series agree with a
  * stream of `bytes` that took t seconds?  The stream took at most `burst`
  * bytes' tokens at once and the rest at the rate, so the rate lies between
@@ -552,6 +586,18 @@ void ps__loggops_bucket(const double *rt, int n, double chunk, int *shaped, doub
  * bucket: 28 KiB at 0.48 MB/s on a link of 4 KiB at 1.25 MB/s whose stream
  * went at 1.20 MB/s.  A stream does not stall that way (the kernel drains
  * the socket while its rank waits).  Agrees within PS_PROBE_BUCKET_TOL. */
+int ps__loggops_wire(double c0, double t0, double c, double tc, int shared, double *h, double *rate)
+{
+    *h = *rate = 0;
+    if (!(c0 > c) || !(c >= 0) || !(t0 > tc) || !(tc > 0)) return 0;
+    double r = (c0 - c) / (t0 - tc), w = shared ? (r * tc - c - 1) / 2 : r * tc - c;
+    /* the tokens' rate is at least the payload's (a message costs at least its bytes), within noise */
+    if (r < 0.97 * c0 / t0 || r > 1.5 * c0 / t0 || !(w < PS_PROBE_WIRE_MAX)) return 0;
+    *h = fmax(0, w);
+    *rate = r;
+    return 1;
+}
+
 int ps__loggops_bucket_agrees(double rate, double burst, double bytes, double t)
 {
     if (!(rate > 0) || !(burst >= 0) || !(bytes > 0) || !(t > 0)) return 0;
@@ -788,6 +834,7 @@ static void decide(int rank, int peer, const ps_probe_budget *b, json_t *out)
         }
         share_double(rank, peer, &ratio);
         lg_shared = ratio > PS_PROBE_BUCKET_SHARED;
+        wire_measure(rank, peer, out);
     }
     lg_max = b->name[0] == 'f' ? PS_PROBE_MAX_BYTES : PS_PROBE_MAX_BYTES / 4;
     if (lg_shaped) lg_max = (long)fmin(LG_SHAPED_MAX, lg_burst / 2);
@@ -1375,6 +1422,15 @@ int ps__loggops_analyze(const json_t *rounds, json_t *doc, json_t *warnings)
         }
         rate = nb ? median_of(rr, nb) : ps_json_num(first, "rate");
         burst = nb ? median_of(bb, nb) : ps_json_num(first, "burst");
+        /* a message's bytes beyond its payload (wire_measure): the series' rates are of payload, the
+         * tokens come faster by what the first round's series found */
+        const json_t *w = json_object_get(first, "wire");
+        double r1 = ps_json_num(first, "rate");
+        if (json_is_true(json_object_get(w, "measured")) && r1 > 0) {
+            json_object_set_new(lg, "wire_bytes", json_real(ps_json_num(w, "bytes")));
+            json_object_set_new(lg, "rate_payload", json_real(rate));
+            rate *= ps_json_num(w, "rate") / r1;
+        }
         /* (said by ps__loggops_bucket_check, once the ping-pong has been read) */
     }
     json_object_set_new(lg, "rate", json_real(rate));
@@ -1453,6 +1509,8 @@ void ps__loggops_model(const json_t *doc, int bus, ps_machine *m)
     g->progress_recv = ps_json_num(lg, "progress_recv");
     g->rate = ps_json_num(lg, "rate");
     g->burst = ps_json_num(lg, "burst");
+    double wire = ps_json_num(lg, "wire_bytes");
+    g->wire = g->rate > 0 && isfinite(wire) && wire > 0 ? wire : 0;
     double raw8 = ps_json_num(lg, "half_round_trip_8B");
     g->half_8B = isfinite(raw8) && raw8 > 0 ? raw8 : 0;
     double spread = ps_json_num(lg, "half_round_trip_8B_spread");

@@ -73,6 +73,12 @@ int     ps__loggops_network_doubt(const json_t *doc, int nodes);
 /* The token bucket from a stop-and-wait series of round trips (seconds) of
  * `chunk`-byte messages after an idle pause. */
 void    ps__loggops_bucket(const double *rt, int n, double chunk, int *shaped, double *rate, double *burst);
+/* A message's bytes in a shaped link's bucket beyond its payload, h, and the
+ * tokens' rate, from two stop-and-wait series that waited for tokens: c0-byte
+ * messages at t0 a round trip, c-byte ones at tc, each answered by 1 byte; a
+ * bucket both directions share passes c + 1 + 2h a round trip, one per
+ * direction c + h.  1, or 0 (h and rate 0) when the figures do not fit. */
+int     ps__loggops_wire(double c0, double t0, double c, double tc, int shared, double *h, double *rate);
 /* 1 when that bucket's rate agrees (PS_PROBE_BUCKET_TOL) with a stream of
  * `bytes` that took t seconds through it; 0 otherwise (a series that stalled). */
 int     ps__loggops_bucket_agrees(double rate, double burst, double bytes, double t);

@@ -1095,7 +1095,10 @@ static double lg_inject(sim *S, int src, int dst, double n, double t, double gap
     if (S->lg->rate > 0) {
         /* a token bucket of depth `burst` filling at `rate`: a message passes
          * at once while tokens last, the rest at the sustained rate; on a
-         * star it passes both buckets, the slower one sets when */
+         * star it passes both buckets, the slower one sets when.  A message
+         * takes its bytes and the wire's beyond them (headers, its
+         * acknowledgement: wire) */
+        n += S->lg->wire;
         double *tok = S->bus ? &S->btok : &Q->tok, *tt = S->bus ? &S->btok_t : &Q->tok_t;
         double k = lg_tokens(S, tok, tt, st), ki = I ? lg_tokens(S, &I->itok, &I->itok_t, st) : n;
         double kmin = k < ki ? k : ki;
@@ -1120,6 +1123,7 @@ static double lg_inject(sim *S, int src, int dst, double n, double t, double gap
 static void lg_warm_pay(sim *S, int src, int dst, double n)
 {
     if (S->intra && same_node(S, src, dst)) return;
+    n += S->lg->wire;
     double *tok = S->bus ? &S->btok : &S->lgr[S->star ? src % S->nodes : src].tok;
     *tok = *tok > n ? *tok - n : 0;
     if (S->star && !same_node(S, src, dst)) {

@@ -259,6 +259,31 @@ TEST_IMPL(probe_token_bucket)
  * needed, (2n - burst) / 2t on a bucket shared by both directions, (n -
  * burst) / 2t on one per direction; a series at or above that stands.  The
  * figures of a probe under slownet 20mbit whose series read 1.85 MB/s. */
+TEST_IMPL(loggops_wire_bytes)
+{
+    /* tokens at 12.4 MB/s, 120 bytes a message beyond its payload: 8 KiB chunks (the rate's series)
+     * and 512-byte ones, each answered by 1 byte; a shared bucket passes both ways' */
+    const double R = 12.4e6, h = 120;
+    for (int shared = 0; shared <= 1; shared++) {
+        double per = shared ? 1 + 2 * h : h;
+        double t0 = (8192 + per) / R, tc = (512 + per) / R, w, r;
+        CHECK(ps__loggops_wire(8192, t0, 512, tc, shared, &w, &r) == 1, "shared %d", shared);
+        CHECK(NEAR(w, h, 1e-9) && NEAR(r, R, 1e-9), "shared %d: %g bytes at %g", shared, w, r);
+        /* the rate's series read 8192 / t0, below the tokens' rate by the chunk's own wire bytes */
+        CHECK(8192 / t0 < R);
+        /* 1% more on the small series' round trip: the figure moves by 1% of the bytes it passes */
+        CHECK(ps__loggops_wire(8192, t0, 512, 1.01 * tc, shared, &w, &r) == 1);
+        CHECK(fabs(w - h) < 0.02 * (512 + per), "shared %d: %g", shared, w);
+    }
+    double w = 1, r = 1;
+    /* the small messages no faster than the large: not a bucket's figures */
+    CHECK(ps__loggops_wire(8192, 1e-3, 512, 1e-3, 0, &w, &r) == 0 && w == 0 && r == 0);
+    /* the small ones as slow as if each took 10 KiB: not a message's headers */
+    CHECK(ps__loggops_wire(8192, 8192 / 12.4e6, 512, 10240 / 12.4e6, 0, &w, &r) == 0);
+    /* the tokens slower than the payload read (a message cannot cost less than its bytes) */
+    CHECK(ps__loggops_wire(8192, 8192 / 12.4e6, 512, 100 / 12.4e6, 0, &w, &r) == 0);
+}
+
 TEST_IMPL(loggops_bucket_from_pingpong)
 {
     const double n = 524288, t = 0.2105, burst = 63149, low = 1.85e6;
