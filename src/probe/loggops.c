@@ -78,7 +78,6 @@ static long   lg_S;              /* 0: no switch up to lg_max */
 static long   lg_S_ack;          /* above S up to this, a send waits for its receiver's runtime only */
 static long   lg_max;
 static double lg_rate, lg_burst; /* the first round's bucket (shaped only) */
-static double lg_wire, lg_wire_rate; /* a message's bucket bytes beyond its payload, the tokens' rate (0: not known) */
 static double lg_chunk = LG_CHUNK; /* the chunk of the series that found it */
 static double lg_sbytes, lg_st;  /* the reference stream: bytes, best time */
 static long   lg_sizes[LG_MAX_SIZES];
@@ -570,22 +569,10 @@ static void wire_measure(int rank, int peer, json_t *out)
         json_object_set_new(out, "wire", json_pack("{sfsfsfsfsb}", "chunk", (double)LG_WIRE_CHUNK, "round_trip", tc,
                                                    "line_round_trip", line, "bytes", v[0], "measured", ok));
         if (ok) json_object_set_new(json_object_get(out, "wire"), "rate", json_real(v[1]));
-        else v[0] = v[1] = 0;
     }
-    share_double(rank, peer, &v[0]);
-    share_double(rank, peer, &v[1]);
-    lg_wire = v[0];
-    lg_wire_rate = v[1];
 }
 
-/* Does a bucket (rate, burst) from a stop-and-wait series agree with a
- * stream of `bytes` that took t seconds?  The stream took at most `burst`
- * bytes' tokens at once and the rest at the rate, so the rate lies between
- * (bytes - burst) / t and bytes / t.  A series whose ranks were not
- * scheduled for a while (a loaded machine) reads its stalls as a slow
- * bucket: 28 KiB at 0.48 MB/s on a link of 4 KiB at 1.25 MB/s whose stream
- * went at 1.20 MB/s.  A stream does not stall that way (the kernel drains
- * the socket while its rank waits).  Agrees within PS_PROBE_BUCKET_TOL. */
+/* (probe_int.h) */
 int ps__loggops_wire(double c0, double t0, double c, double tc, int shared, double *h, double *rate)
 {
     *h = *rate = 0;
@@ -598,6 +585,14 @@ int ps__loggops_wire(double c0, double t0, double c, double tc, int shared, doub
     return 1;
 }
 
+/* Does a bucket (rate, burst) from a stop-and-wait series agree with a
+ * stream of `bytes` that took t seconds?  The stream took at most `burst`
+ * bytes' tokens at once and the rest at the rate, so the rate lies between
+ * (bytes - burst) / t and bytes / t.  A series whose ranks were not
+ * scheduled for a while (a loaded machine) reads its stalls as a slow
+ * bucket: 28 KiB at 0.48 MB/s on a link of 4 KiB at 1.25 MB/s whose stream
+ * went at 1.20 MB/s.  A stream does not stall that way (the kernel drains
+ * the socket while its rank waits).  Agrees within PS_PROBE_BUCKET_TOL. */
 int ps__loggops_bucket_agrees(double rate, double burst, double bytes, double t)
 {
     if (!(rate > 0) || !(burst >= 0) || !(bytes > 0) || !(t > 0)) return 0;
