@@ -23,6 +23,9 @@
 #define PS_PREDICT_MAX_POINTS 4096
 /* Above this many ranks the predicted trace is built only if trace_dir asks. */
 #define PS_PREDICT_TRACE_MAX_RANKS 65536
+/* A shaped link's wire bytes charged or not (TCP coalescing a program's small
+ * messages): the other time is said when the two differ by more than this. */
+#define PS_PREDICT_WIRE_DOUBT 0.05
 
 typedef struct ps_predict_opts {
     const char *workload;      /* a built-in name, FILE.loop, a program linked with the runtime, or

@@ -560,6 +560,47 @@ t0, t1 = (json.load(open(f))["time"]["value"] for f in sys.argv[1:])
 assert abs((t1 - t0) - 50 * 1e-5) < 1e-9 * t1, (t0, t1)
 PY
 
+# --- a shaped link's wire bytes: the time with every message coalesced by TCP said beside ---------------
+# 200 messages of 16 bytes through a bucket of 1000 bytes at 100 kB/s, 100 wire bytes each: alone
+# (200 x 116 - 1000) / 1e5 = 0.222 s; coalesced, their payload alone, (3200 - 1000) / 1e5 = 0.022 s,
+# which is the time of the same model without wire_bytes
+wmodel='[machine]\nsend_latency = 0\nrecv_latency = 0\nword_time = 0\nflop_time = 1e-9\nnetwork = bus\n[loggops]\nS = 0\no_post = 0\no_done = 0\nrate = 1e5\nburst = 1000\n%b1 = 0 0 0 0\n1000000 = 0 0 0 0\n'
+printf "$wmodel" 'wire_bytes = 100\n' >"$T/wire.ini"
+printf "$wmodel" '' >"$T/nowire.ini"
+{ printf 'ranks 2\nrank 0\n'; for i in $(seq 200); do printf ' SEND 1 16\n'; done; printf ' WAIT\nrank 1\n'
+  for i in $(seq 200); do printf ' RECEIVE 0 16\n'; done; printf ' WAIT\n'; } >"$T/wire.txt"
+expect_status 0 "wire bytes" "$PS" predict "$T/wire.txt" -m "$T/wire.ini" -o "$T/wire.json" --no-warmup
+grep -q "note: the shaped link's bucket charges each message 100 bytes beyond its payload" "$T/out" ||
+    fail "predict: the coalesced time not said: $(cat "$T/out")"
+expect_status 0 "no wire bytes" "$PS" predict "$T/wire.txt" -m "$T/nowire.ini" -o "$T/nowire.json" --no-warmup
+grep -q "bytes beyond its payload" "$T/out" && fail "predict: a coalesced time said for a model without wire bytes"
+python3 - "$T/wire.json" "$T/nowire.json" <<'PY' || fail "predict: the coalesced time is not the model's without wire bytes"
+import json, sys
+w, n = (json.load(open(f)) for f in sys.argv[1:])
+d = w["wire_doubt"]
+assert abs(w["time"]["min"] - 0.222) < 1e-9 and abs(n["time"]["min"] - 0.022) < 1e-9, (w["time"], n["time"])
+assert d["alone_s"] == w["time"]["min"] and d["coalesced_s"] == n["time"]["min"] and d["wire_bytes"] == 100, d
+assert "wire_doubt" not in n
+PY
+# compared with a run: the row gives the coalesced time and its error beside its own
+expect_status 0 "compare, wire bytes" "$PS" predict fingerprint -s 100 -m "$T/wire.ini" -n 2 --compare -k 1 \
+    --timeout 60 -o "$T/wirec.json"
+grep -qE "^        with every message coalesced by TCP \(its payload alone in the shaped link's bucket, not 100 bytes more\) the model predicts [0-9.e-]+ s, [+-][0-9.]+%" "$T/out" ||
+    fail "compare: the coalesced prediction not said: $(cat "$T/out")"
+python3 - "$T/wirec.json" <<'PY' || fail "compare JSON: wire_in_doubt"
+import json, sys
+d = json.load(open(sys.argv[1]))
+row = d["comparison"][0]; w = row["wire_in_doubt"]; p = d.get("points", [d])[0]["wire_doubt"]
+tm = row["measured_s"]
+assert abs(w["coalesced_s"] - p["coalesced_s"]) < 1e-15 and p["coalesced_s"] < p["alone_s"], (w, p)
+assert abs(w["error_if_coalesced"] / ((p["coalesced_s"] - tm) / tm) - 1) < 1e-6, (w, p, tm)
+assert w["between"] == (p["coalesced_s"] <= tm <= p["alone_s"]), (w, p, tm)
+PY
+# few messages, the bucket never empty: the two times are one, nothing is said
+{ printf 'ranks 2\nrank 0\n SEND 1 16\n WAIT\nrank 1\n RECEIVE 0 16\n WAIT\n'; } >"$T/wire1.txt"
+expect_status 0 "wire bytes, one message" "$PS" predict "$T/wire1.txt" -m "$T/wire.ini" -o "$T/wire1.json" --no-warmup
+[ "$(jget "$T/wire1.json" '"wire_doubt" in d')" = False ] || fail "predict: wire_doubt for a message the bucket holds"
+
 if [ "$fails" -gt 0 ]; then
     echo "$fails failure(s)" >&2
     exit 1
