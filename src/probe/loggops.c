@@ -1547,6 +1547,14 @@ static int ack_wait_words(const json_t *lg, char *buf, size_t n)
 
 /* What the model takes for two ranks copying at once, in words: on a bus the
  * link already takes one message at a time, and machine.ini says 1. */
+/* A shaped link's wire bytes as a clause (", each message ... more"), or "". */
+static void wire_words(const json_t *lg, char *buf, size_t n)
+{
+    double w = ps_json_num(lg, "wire_bytes");
+    if (isfinite(w) && w > 0) snprintf(buf, n, ", each message %.0f bytes beyond its payload (headers, acknowledgement)", w);
+    else snprintf(buf, n, "%s", "");
+}
+
 static void contention_words(const json_t *doc, char *buf, size_t n)
 {
     const char *net = json_string_value(json_object_get(json_object_get(doc, "model"), "network"));
@@ -1619,7 +1627,9 @@ void ps__loggops_print(const json_t *doc, FILE *out)
     if (ack_wait_words(lg, aw, sizeof aw)) fprintf(out, "  the %s\n", aw);
     if (json_is_true(json_object_get(lg, "shaped"))) {
         ps_fmt_bytes(a, sizeof a, ps_json_num(lg, "burst"));
-        fprintf(out, "  shaped link: a token bucket of %s, then %.4g MB/s\n", a, ps_json_num(lg, "rate") / 1e6);
+        char w[96];
+        wire_words(lg, w, sizeof w);
+        fprintf(out, "  shaped link: a token bucket of %s, then %.4g MB/s%s\n", a, ps_json_num(lg, "rate") / 1e6, w);
     }
 }
 
@@ -1646,7 +1656,9 @@ void ps__loggops_html(const json_t *doc, FILE *out)
     if (ack_wait_words(lg, aw, sizeof aw)) ps_html_note(out, "The %s.", aw);
     if (json_is_true(json_object_get(lg, "shaped"))) {
         ps_fmt_bytes(a, sizeof a, ps_json_num(lg, "burst"));
-        ps_html_note(out, "Shaped link: a token bucket of %s, then %.4g MB/s.", a, ps_json_num(lg, "rate") / 1e6);
+        char w[96];
+        wire_words(lg, w, sizeof w);
+        ps_html_note(out, "Shaped link: a token bucket of %s, then %.4g MB/s%s.", a, ps_json_num(lg, "rate") / 1e6, w);
     }
     ps_html_note(out, "o_r: the receive of a message that arrived while the receiver computed (its next call takes it "
                  "in); o_r_in: of one its runtime took in during a call.");

@@ -13,7 +13,8 @@
 #     load 5-9, docs/BENCHMARKS.md);
 #   - the LogGOPS model found the token bucket: rate within 15% of the link's,
 #     burst between half and one and a half times 64 KiB, and both
-#     directions share it (network = bus);
+#     directions share it (network = bus); and what a message costs it
+#     beyond its payload (wire_bytes, 30 to 300 bytes);
 #   - the probe kept nearer its budget: the rounds after the first took the slow sizes and the exchange
 #     of both directions only as often as their budget holds (at 20 Mbit/s 26 s before, 17 s after,
 #     budget 13 s, docs/PROBE.md), and said why when still over it: the slow link.
@@ -39,6 +40,11 @@ for name, v, low in (("bandwidth at %d B" % last["bytes"], last["bytes"] / last[
 check("shaped", lg["shaped"] is True, str(lg["shaped"]))
 check("bucket burst", 0.5 * bucket <= lg["burst"] <= 1.5 * bucket, "%.0f B (tbf: 65536)" % lg["burst"])
 check("model", "network = bus" in ini and "\nrate = 0\n" not in ini, "network = %s" % d["model"]["network"])
+# what a message costs the bucket beyond its payload: TCP/IP's headers on the loopback (66 bytes with
+# timestamps) and the answer's share: 87.7-88.8 bytes at 10, 20 and 100 Mbit/s (docs/BENCHMARKS.md)
+w = lg.get("wire_bytes")
+check("wire bytes", isinstance(w, (int, float)) and 30 <= w <= 300 and "\nwire_bytes = " in ini,
+      "%s bytes a message" % ("%.1f" % w if isinstance(w, (int, float)) else "none"))
 # the quick budget on a slow link (its ping-pong: 1.4 s a round, scaled by the round's budget_scale): the
 # rounds after the first take each slow size (a power of two above the first size whose round trip
 # exceeded 20 ms) as many times as that budget holds by the first round's round trips, from one to
