@@ -339,6 +339,20 @@ static json_t *protocol_doubt_json(const ps_machine *m, const ps_sim_opts *so, c
                      (json_int_t)res->below_step, "share", all > 0 ? fmin(1, res->below_step / all) : 0);
 }
 
+/* The time of the streams simulated again on m with o, without a trace or
+ * a sheet (a second figure beside the prediction); NAN if it fails. */
+static double time_again(const ps_streams *s, const ps_machine *m, ps_sim_opts o)
+{
+    o.build_trace = 0;
+    o.build_sheet = 0;
+    ps_sim_result r;
+    memset(&r, 0, sizeof r);
+    char err[256];
+    double t = ps_simulate(s, m, &o, &r, err, sizeof err) == 0 ? r.time : NAN;
+    ps_sim_result_free(&r);
+    return t;
+}
+
 /* The other network: the probe's exchange was neither clearly serial nor
  * clearly free (probe.c), so the same streams are simulated again under the
  * choice it did not make: a bus's model (nobus_contention) with the ranks'
@@ -356,14 +370,7 @@ static double other_network_time(const predict_ctx *c, const ps_streams *s, cons
     /* as --bus / --nobus would: the simulator sets the contention of the network chosen */
     ps_sim_opts o = *so;
     o.bus = to_bus;
-    o.build_trace = 0;
-    o.build_sheet = 0;
-    ps_sim_result r;
-    memset(&r, 0, sizeof r);
-    char err[256];
-    double t = ps_simulate(s, &c->m, &o, &r, err, sizeof err) == 0 ? r.time : NAN;
-    ps_sim_result_free(&r);
-    return t;
+    return time_again(s, &c->m, o);
 }
 
 /* A shaped link's wire bytes: the model charges every message its
@@ -380,14 +387,7 @@ static double coalesced_time(const predict_ctx *c, const ps_streams *s, const ps
     if (!(c->m.lg.n > 0 && c->m.lg.rate > 0 && c->m.lg.wire > 0)) return NAN;
     ps_machine m = c->m;
     m.lg.wire = 0;
-    ps_sim_opts o = *so;
-    o.build_trace = 0;
-    o.build_sheet = 0;
-    ps_sim_result r;
-    memset(&r, 0, sizeof r);
-    char err[256];
-    double t = ps_simulate(s, &m, &o, &r, err, sizeof err) == 0 ? r.time : NAN;
-    ps_sim_result_free(&r);
+    double t = time_again(s, &m, *so);
     return fabs(t - time) > PS_PREDICT_WIRE_DOUBT * time ? t : NAN;
 }
 

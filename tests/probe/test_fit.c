@@ -254,11 +254,9 @@ TEST_IMPL(probe_token_bucket)
     json_decref(raw);
 }
 
-/* The bucket's rate against the ping-pong: a series that read it low (its
- * ranks stalled) is raised to what the ping-pong's best half round trip
- * needed, (2n - burst) / 2t on a bucket shared by both directions, (n -
- * burst) / 2t on one per direction; a series at or above that stands.  The
- * figures of a probe under slownet 20mbit whose series read 1.85 MB/s. */
+/* A message's bytes in a shaped link's bucket beyond its payload, and the
+ * tokens' rate, from two stop-and-wait series that waited for tokens
+ * (ps__loggops_wire); figures that do not fit a bucket are refused. */
 TEST_IMPL(loggops_wire_bytes)
 {
     /* tokens at 12.4 MB/s, 120 bytes a message beyond its payload: 8 KiB chunks (the rate's series)
@@ -284,6 +282,11 @@ TEST_IMPL(loggops_wire_bytes)
     CHECK(ps__loggops_wire(8192, 8192 / 12.4e6, 512, 100 / 12.4e6, 0, &w, &r) == 0);
 }
 
+/* The bucket's rate against the ping-pong: a series that read it low (its
+ * ranks stalled) is raised to what the ping-pong's best half round trip
+ * needed, (2n - burst) / 2t on a bucket shared by both directions, (n -
+ * burst) / 2t on one per direction; a series at or above that stands.  The
+ * figures of a probe under slownet 20mbit whose series read 1.85 MB/s. */
 TEST_IMPL(loggops_bucket_from_pingpong)
 {
     const double n = 524288, t = 0.2105, burst = 63149, low = 1.85e6;

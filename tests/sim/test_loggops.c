@@ -319,6 +319,13 @@ TEST_IMPL(loggops_bucket_wire_bytes)
     CHECK(ps_machine_load(path, &back, err, sizeof err) == 0, "%s", err);
     unlink(path);
     CHECK(back.lg.wire == 100);
+    /* a model without a bucket (rate 0) does not read it: the three messages cost nothing */
+    const char *nobucket = "[machine]\nsend_latency = 0\nrecv_latency = 0\nword_time = 0\nflop_time = 1e-9\n"
+                           "network = bus\n[loggops]\nS = 0\no_post = 0\no_done = 0\nrate = 0\nburst = 0\n"
+                           "wire_bytes = 100\n1 = 0 0 0 0\n1000000 = 0 0 0 0\n";
+    CHECK(ps_machine_parse(nobucket, "nobucket.ini", &m, err, sizeof err) == 0, "%s", err);
+    NEAR(run_full(&m, prog, &r), 0);
+    ps_sim_result_free(&r);
     /* a negative figure is refused, naming the key */
     CHECK(ps_machine_parse("[machine]\nsend_latency = 0\nrecv_latency = 0\nword_time = 0\nflop_time = 1e-9\n"
                            "[loggops]\nwire_bytes = -5\n", "neg.ini", &m, err, sizeof err) != 0);
