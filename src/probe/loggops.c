@@ -168,6 +168,48 @@ static double rt_pingpong(int rank, int peer, long n, int m)
     return rank == 0 ? t / m / 2 : 0;
 }
 
+/* The same with blocking calls, as a program's blocking ping-pong makes it
+ * (rank 0 sends then receives, rank 1 receives then sends). */
+static double rt_pingpong_block(int rank, int peer, long n, int m)
+{
+    rewind_trace();
+    pair_sync(peer);
+    double t0 = ps_now();
+    for (int i = 0; i < m; i++) {
+        if (rank == 0) {
+            ps_send(sbuf, (size_t)n, peer, TAG_LG, PS_C_SEND);
+            ps_recv(rbuf, (size_t)n, peer, TAG_LG, PS_C_RECEIVE);
+        } else {
+            ps_recv(rbuf, (size_t)n, peer, TAG_LG, PS_C_RECEIVE);
+            ps_send(sbuf, (size_t)n, peer, TAG_LG, PS_C_SEND);
+        }
+    }
+    double t = ps_now() - t0;
+    return rank == 0 ? t / m / 2 : 0;
+}
+
+/* k blocking sends of n bytes (eager: each returns without its receiver),
+ * timed alone and spaced d apart, their receives posted before (rank 1).
+ * Fills osb[] (rank 0). */
+static void time_bsends(int rank, int peer, long n, int k, double d, double *osb)
+{
+    rewind_trace();
+    if (rank == 1) {
+        for (int i = 0; i < k; i++) ps_irecv(rbuf + (size_t)i * (size_t)n, (size_t)n, peer, TAG_LG, PS_C_RECEIVE);
+        pair_sync(peer);
+        ps_waitall();
+    } else {
+        pair_sync(peer);
+        for (int i = 0; i < k; i++) {
+            double t0 = ps_now();
+            ps_send(sbuf, (size_t)n, peer, TAG_LG, PS_C_SEND);
+            osb[i] = ps_now() - t0 - lg_clk;
+            spin_until(t0 + d);
+        }
+    }
+    pair_sync(peer);
+}
+
 /* k sends of n bytes, each timed alone and spaced d apart so none waits for
  * the previous; then each send's wait (eager: already complete).  Rank 1
  * times its k receive posts.  Fills os[] and done[] (rank 0) or post[]. */
@@ -925,34 +967,43 @@ json_t *ps__loggops_measure(const ps_probe_budget *b)
     int npost = 0;
     /* each size's share of the time budget, split over its five parts; every
      * part repeats at least once (twice for the ping-pong) */
-    const double part = fmax(b->pingpong_s, 0.3) / lg_nsizes / 5;
+    const double part = fmax(b->pingpong_s, 0.3) / lg_nsizes / 6;
     for (int si = 0; si < lg_nsizes; si++) {
         long n = lg_sizes[si];
         int rndv = lg_S && n > lg_S;
-        /* ping-pong: half round trip (on a shaped link each sample after a
-         * pause that refills the bucket) */
-        double half = INFINITY, t0 = ps_now();
+        /* ping-pong: half round trip, with the runtime's nonblocking calls and,
+         * taking turns with it (the same machine state), with its blocking ones */
+        double half = INFINITY, halfb = INFINITY, t0 = ps_now();
         for (int r = 0;; r++) {
             int m = pingpong_trips(n, half, 200);
             refill(2.0 * m * ((double)n + LG_WIRE_BYTES));
             double h = rt_pingpong(rank, peer, n, m);
             share_double(rank, peer, &h);   /* both ranks choose the same m next */
             if (h < half) half = h;
-            if (!again(rank, peer, r, 2, reps, t0, part)) break;
+            refill(2.0 * m * ((double)n + LG_WIRE_BYTES));
+            h = rt_pingpong_block(rank, peer, n, m);
+            if (h < halfb) halfb = h;
+            if (!again(rank, peer, r, 2, reps, t0, 2 * part)) break;
         }
         /* the calls alone, spaced by a few one-way times */
         double d = fmax(2e-6, 3 * half);
         int k = lg_shaped ? (int)fmax(2, fmin(16, lg_burst / 2 / n)) : (int)fmax(2, fmin(16, part / d));
         if ((size_t)k * (size_t)n > buflen) k = (int)fmax(1, buflen / (size_t)n);
         double os_med = INFINITY, done_med = INFINITY, or_med = INFINITY, orin_med = INFINITY;
-        double os[64], done[64], post[64], orr[64], orin[64];
+        double os[64], done[64], post[64], orr[64], orin[64], osb[64], osb_med = INFINITY;
         t0 = ps_now();
         for (int r = 0;; r++) {
             refill((double)k * n);
             time_calls(rank, peer, n, k, d, os, done, post);
+            /* (a blocking send above S waits for its receiver: no call of its own to time) */
+            if (!rndv) {
+                refill((double)k * n);
+                time_bsends(rank, peer, n, k, d, osb);
+            }
             if (rank == 0) {
                 os_med = fmin(os_med, median_of(os, k));
                 if (!rndv) done_med = fmin(done_med, median_of(done, k));
+                if (!rndv) osb_med = fmin(osb_med, median_of(osb, k));
             } else {
                 for (int i = 0; i < k; i++) post_all[npost++] = post[i];
             }
@@ -1031,6 +1082,8 @@ json_t *ps__loggops_measure(const ps_probe_budget *b)
             json_object_set_new(row, "bytes", json_integer(n));
             json_object_set_new(row, "half_round_trip", json_real(half));
             json_object_set_new(row, "o_s", json_real(os_med));
+            json_object_set_new(row, "half_round_trip_block", json_real(halfb));
+            if (isfinite(osb_med)) json_object_set_new(row, "o_s_block", json_real(osb_med));
             if (isfinite(done_med)) json_object_set_new(row, "o_done", json_real(done_med));
             if (isfinite(ack1) && isfinite(ack8)) {
                 json_object_set_new(row, "o_ack", json_real(ack1));
@@ -1257,7 +1310,7 @@ int ps__loggops_analyze(const json_t *rounds, json_t *doc, json_t *warnings)
     double o_cons = construct_figure(rounds, &cons_why);
     json_t *lg = json_object(), *rows = json_array();
     double bytes[LG_MAX_SIZES], os[LG_MAX_SIZES], orr[LG_MAX_SIZES], half[LG_MAX_SIZES], gap[LG_MAX_SIZES];
-    double orin[LG_MAX_SIZES];
+    double orin[LG_MAX_SIZES], osb[LG_MAX_SIZES], halfb[LG_MAX_SIZES];
     double ex[LG_MAX_SIZES], done[LG_MAX_SIZES], ack1[LG_MAX_SIZES], ack8[LG_MAX_SIZES];
     int n = 0, ndone = 0, nack = 0;
     for (size_t si = 0; si < ns && n < LG_MAX_SIZES; si++) {
@@ -1267,6 +1320,9 @@ int ps__loggops_analyze(const json_t *rounds, json_t *doc, json_t *warnings)
         /* (a rendezvous size, or a probe before it was measured: o_r; taken in, a message cannot cost more) */
         orin[n] = fmin(orr[n], fmax(0, best_over_rounds(rounds, si, "o_r_in")));
         half[n] = best_over_rounds(rounds, si, "half_round_trip");
+        /* (not measured: a probe before they were, or osb above S) */
+        osb[n] = best_over_rounds(rounds, si, "o_s_block");
+        halfb[n] = best_over_rounds(rounds, si, "half_round_trip_block");
         ex[n] = best_over_rounds(rounds, si, "exchange");
         double d = best_over_rounds(rounds, si, "o_done");
         if (isfinite(d)) done[ndone++] = d;
@@ -1319,6 +1375,14 @@ int ps__loggops_analyze(const json_t *rounds, json_t *doc, json_t *warnings)
         json_object_set_new(row, "o_s", json_real(os[i]));
         json_object_set_new(row, "o_r", json_real(orr[i]));
         json_object_set_new(row, "o_r_in", json_real(orin[i]));
+        if (isfinite(halfb[i])) {
+            /* the blocking calls (docs/PROBE.md) */
+            double sb, rb;
+            ps__loggops_blocking(bytes[i], S, S_ack, os[i], orin[i], o_done, L, osb[i], halfb[i], &sb, &rb);
+            json_object_set_new(row, "o_s_block", json_real(sb));
+            json_object_set_new(row, "o_r_in_block", json_real(rb));
+            json_object_set_new(row, "half_round_trip_block", json_real(halfb[i]));
+        }
         json_object_set_new(row, "L", json_real(L));
         json_object_set_new(row, "gap", json_real(gap[i]));
         json_object_set_new(row, "half_round_trip", json_real(half[i]));
@@ -1459,6 +1523,18 @@ int ps__loggops_network_doubt(const json_t *doc, int nodes)
 }
 
 /* A row's o_r_in (a probe before it was measured: its o_r). */
+void ps__loggops_blocking(double bytes, double S, double S_ack, double os, double orin, double o_done, double L,
+                          double osb_measured, double half_block, double *osb, double *orbin)
+{
+    /* above S a blocking send waits for its receiver (its call is the
+     * nonblocking one's and a wait); above the acknowledged range the receive
+     * is a rendezvous's, whose cost is its data phase */
+    int eager = !(S > 0) || bytes <= S;
+    int eager_data = eager || bytes <= S_ack;
+    *osb = eager && isfinite(osb_measured) ? fmin(fmax(0, osb_measured), os + o_done) : os;
+    *orbin = eager_data && isfinite(half_block) ? fmin(orin, fmax(0, half_block - *osb - L)) : orin;
+}
+
 static double row_orin(const json_t *row)
 {
     const json_t *v = json_object_get(row, "o_r_in");
@@ -1480,6 +1556,13 @@ void ps__loggops_model(const json_t *doc, int bus, ps_machine *m)
         g->os[g->n] = ps_json_num(row, "o_s");
         g->orr[g->n] = ps_json_num(row, "o_r");
         g->orin[g->n] = row_orin(row);
+        /* (a probe before the blocking calls were measured: they cost the nonblocking ones') */
+        const json_t *sb = json_object_get(row, "o_s_block"), *rb = json_object_get(row, "o_r_in_block");
+        if (json_is_number(sb) && json_is_number(rb)) {
+            g->osb[g->n] = json_number_value(sb);
+            g->orbin[g->n] = json_number_value(rb);
+            g->blocking = 1;
+        }
         g->L[g->n] = ps_json_num(row, "L");
         g->gap[g->n] = ps_json_num(row, "gap");
         g->n++;

@@ -61,6 +61,15 @@ void    ps__loggops_bucket_check(json_t *doc, json_t *warnings);
 /* The summary's LogGOPS lines, and the report's table (nothing when doc has none). */
 void    ps__loggops_print(const json_t *doc, FILE *out);
 void    ps__loggops_html(const json_t *doc, FILE *out);
+/* The blocking calls' figures of a LogGOPS row of `bytes`: a blocking send's
+ * CPU time (osb: measured up to S, at most o_s + o_done; above S o_s) and a
+ * blocking receive's for a message that arrived while it waited (orbin: what
+ * the blocking ping-pong's half round trip leaves of itself after osb and L,
+ * between 0 and o_r_in; above S_ack o_r_in).  osb_measured or half_block NAN
+ * or infinite: not measured. */
+void ps__loggops_blocking(double bytes, double S, double S_ack, double os, double orin, double o_done, double L,
+                          double osb_measured, double half_block, double *osb, double *orbin);
+
 /* Fills m->lg from doc["loggops"] (nothing there: m->lg.n = 0). */
 void    ps__loggops_model(const json_t *doc, int bus, ps_machine *m);
 /* Does the model keep the other network for predict's second simulation (a

@@ -50,6 +50,8 @@ typedef struct parse_state {
     int         machine_line;      /* line of the [machine] header, 0 = none */
     int         loggops_line;      /* line of the [loggops] header, 0 = none */
     int         sack_line;         /* line of [loggops] S_ack, 0 = none */
+    int         lg_cols;           /* columns of the first [loggops] row: the others must agree on the
+                                      blocking calls' two (7) or be without them */
     int         seen_bsp_g, seen_bsp_l;
     double      g_us, l_us;
     char        seen[64][48];      /* "section.key" already given (duplicates) */
@@ -251,7 +253,7 @@ static int ini_key(parse_state *st, const char *section, const char *name, const
     return fail(st, "unknown section [%s] (expected machine, bsp, pingpong, pingpong_intra, loggops or meta)", section);
 }
 
-/* [loggops]: the scalars, and rows "bytes = o_s o_r L gap [o_r_in]" (ascending). */
+/* [loggops]: the scalars, and rows "bytes = o_s o_r L gap [o_r_in [o_s_block o_r_in_block]]" (ascending). */
 static int loggops_key(parse_state *st, const char *name, const char *value)
 {
     ps_loggops *g = &st->m->lg;
@@ -282,18 +284,20 @@ static int loggops_key(parse_state *st, const char *name, const char *value)
     if (!integer(st, "a row's message size", name, &whole)) return 0;
     if (g->n >= PS_LOGGOPS_MAX) return fail(st, "more than %d LogGOPS sizes", PS_LOGGOPS_MAX);
     if (g->n > 0 && bytes <= g->bytes[g->n - 1]) return fail(st, "%s: message sizes must be in ascending order", name);
-    /* o_s o_r L gap, and o_r_in where the probe measured it (absent: o_r) */
-    double v[5];
+    /* o_s o_r L gap, o_r_in where the probe measured it (absent: o_r), and the
+     * blocking calls' o_s and o_r_in where it measured those (absent: the same) */
+    double v[7];
     const char *p = value;
-    static const char *const cols[5] = {"o_s", "o_r", "L", "gap", "o_r_in"};
-    static const char *const want = "expected 'o_s o_r L gap' or 'o_s o_r L gap o_r_in' (seconds)";
+    static const char *const cols[7] = {"o_s", "o_r", "L", "gap", "o_r_in", "o_s_block", "o_r_in_block"};
+    static const char *const want =
+        "expected 'o_s o_r L gap', 'o_s o_r L gap o_r_in' or 'o_s o_r L gap o_r_in o_s_block o_r_in_block' (seconds)";
     int k = 0;
     for (;; k++) {
         char tok[64];
         while (*p == ' ' || *p == '\t') p++;
         size_t len = strcspn(p, " \t");
-        if (len == 0 && k >= 4) break;
-        if (len == 0 || len >= sizeof tok || k == 5) return fail(st, "%s: %s, got '%s'", name, want, value);
+        if (len == 0 && (k == 4 || k == 5 || k == 7)) break;
+        if (len == 0 || len >= sizeof tok || k == 7) return fail(st, "%s: %s, got '%s'", name, want, value);
         memcpy(tok, p, len);
         tok[len] = '\0';
         p += len;
@@ -306,7 +310,16 @@ static int loggops_key(parse_state *st, const char *name, const char *value)
     g->orr[g->n] = v[1];
     g->L[g->n] = v[2];
     g->gap[g->n] = v[3];
-    g->orin[g->n] = k == 5 ? v[4] : v[1];
+    if (g->n > 0 && (k == 7) != (st->lg_cols == 7))
+        return fail(st, "%s: %s the blocking calls' columns (o_s_block o_r_in_block), the first row %s: every row "
+                    "has them or none", name, k == 7 ? "has" : "lacks", st->lg_cols == 7 ? "has" : "does not");
+    if (g->n == 0) st->lg_cols = k;
+    g->orin[g->n] = k >= 5 ? v[4] : v[1];
+    if (k == 7) {
+        g->osb[g->n] = v[5];
+        g->orbin[g->n] = v[6];
+        g->blocking = 1;
+    }
     g->n++;
     return 1;
 }
@@ -751,16 +764,21 @@ static int machine_file(FILE *f, void *ctx)
                   "# (network = bus)\n", f);
             put_num(f, "also_bus", 1);
         }
+        int blk = g->blocking;
         fputs("# bytes = o_s o_r L gap o_r_in (seconds): sender's CPU, receiver's CPU for a message that\n"
               "# arrived while it computed (its next call takes it in), latency, least time between two\n"
               "# messages from one rank, receiver's CPU for one its runtime took in while it was in a call;\n"
               "# linear between rows (o + O n per range), never across S or S_ack\n", f);
+        if (blk)
+            fputs("# then o_s_block o_r_in_block: the same two for a blocking send and a blocking receive\n"
+                  "# (from a blocking ping-pong measured beside the nonblocking one)\n", f);
         for (int i = 0; i < g->n; i++) {
-            char key[40], v[5][40];
-            const double x[5] = {g->os[i], g->orr[i], g->L[i], g->gap[i], g->orin[i]};
+            char key[40], v[7][40];
+            const double x[7] = {g->os[i], g->orr[i], g->L[i], g->gap[i], g->orin[i], g->osb[i], g->orbin[i]};
             snprintf(key, sizeof key, "%.17g", g->bytes[i]);
-            for (int k = 0; k < 5; k++) shortest(v[k], sizeof v[k], x[k]);
-            fprintf(f, "%s = %s %s %s %s %s\n", key, v[0], v[1], v[2], v[3], v[4]);
+            for (int k = 0; k < 7; k++) shortest(v[k], sizeof v[k], x[k]);
+            if (blk) fprintf(f, "%s = %s %s %s %s %s %s %s\n", key, v[0], v[1], v[2], v[3], v[4], v[5], v[6]);
+            else fprintf(f, "%s = %s %s %s %s %s\n", key, v[0], v[1], v[2], v[3], v[4]);
         }
     }
     fputs("\n[meta]\n", f);
@@ -870,6 +888,8 @@ void ps_loggops_at(const ps_loggops *g, double bytes, ps_loggops_cost *c)
     c->os = lin(g->bytes, g->os, a, b, bytes);
     c->orr = lin(g->bytes, g->orr, a, b, bytes);
     c->orin = lin(g->bytes, g->orin, a, b, bytes);
+    c->osb = g->blocking ? lin(g->bytes, g->osb, a, b, bytes) : c->os;
+    c->orbin = g->blocking ? lin(g->bytes, g->orbin, a, b, bytes) : c->orin;
     c->L = lin(g->bytes, g->L, a, b, bytes);
     c->gap = lin(g->bytes, g->gap, a, b, bytes);
     c->rendezvous = rndv;

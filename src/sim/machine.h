@@ -54,6 +54,10 @@ typedef struct ps_loggops {
     double bytes[PS_LOGGOPS_MAX];      /* ascending */
     double os[PS_LOGGOPS_MAX], orr[PS_LOGGOPS_MAX], L[PS_LOGGOPS_MAX], gap[PS_LOGGOPS_MAX];
     double orin[PS_LOGGOPS_MAX];
+    int    blocking;                   /* 1: osb and orbin hold the blocking calls' figures; 0: not measured
+                                          (a blocking call costs what a nonblocking one does) */
+    double osb[PS_LOGGOPS_MAX], orbin[PS_LOGGOPS_MAX]; /* (blocking) a blocking send's os up to S; a
+                                          blocking receive's orin, its message arrived while it waited */
     double S;                          /* largest message sent eagerly (without its receive); 0 = no
                                           protocol switch found: every message eager */
     double S_ack;                      /* > 0: measured: above S up to this a send waits for its receiver's
@@ -93,6 +97,7 @@ typedef struct ps_loggops {
 /* One message's LogGOPS costs (seconds) at a size. */
 typedef struct ps_loggops_cost {
     double os, orr, orin, L, gap;
+    double osb, orbin;                 /* the blocking send's and receive's (ps_loggops.osb, orbin) */
     int    rendezvous;                 /* bytes > S (and S > 0) */
 } ps_loggops_cost;
 

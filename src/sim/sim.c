@@ -1035,6 +1035,8 @@ static double lg_msg_cost(const sim *S, int src, int dst, double bytes, ps_loggo
     c->os *= f;
     c->orr *= f;
     c->orin *= f;
+    c->osb *= f;
+    c->orbin *= f;
     c->L *= f;
     c->gap = 0;
     return f;
@@ -1361,7 +1363,10 @@ static int lg_walk(sim *S, int rank, double *tp)
             /* taken in already: at arrival, or by this call's start (lg_enter) */
             ps_loggops_cost c;
             double f = lg_msg_cost(S, m->src, m->dst, (double)m->bytes, &c);
-            cost = lg_copy(S, rank, t, c.orin * S->r->stretch, f * S->lg->orin[0] * S->r->stretch);
+            /* a blocking receive (no request slot) costs the blocking call's figure */
+            double own = slot == NIL ? c.orbin : c.orin;
+            double base = slot == NIL && S->lg->blocking ? S->lg->orbin[0] : S->lg->orin[0];
+            cost = lg_copy(S, rank, t, own * S->r->stretch, f * base * S->r->stretch);
         } else if (is_send) {
             /* (a rendezvous receive's orr was its data phase) */
             cost = lg_send_done(S, rank, m, slot == NIL) * S->r->stretch;
@@ -1669,7 +1674,10 @@ static void exec(sim *S, int rank, double t)
                 if (is_send) {
                     ps_loggops_cost c;
                     double f = lg_msg_cost(S, rank, in.peer, (double)in.n, &c);
-                    lat = lg_copy(S, rank, t, c.os * S->r->stretch, f * S->lg->os[0] * S->r->stretch);
+                    /* a blocking send up to S returns once its data are out: the blocking call's figure */
+                    int blk = in.op == PS_OP_BSEND && !c.rendezvous;
+                    double base = blk && S->lg->blocking ? S->lg->osb[0] : S->lg->os[0];
+                    lat = lg_copy(S, rank, t, (blk ? c.osb : c.os) * S->r->stretch, f * base * S->r->stretch);
                 } else {
                     lat = S->lg->o_post * S->r->stretch;
                 }

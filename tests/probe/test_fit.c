@@ -282,6 +282,37 @@ TEST_IMPL(loggops_wire_bytes)
     CHECK(ps__loggops_wire(8192, 8192 / 12.4e6, 512, 100 / 12.4e6, 0, &w, &r) == 0);
 }
 
+/* The blocking calls of a row (ps__loggops_blocking): o_s_block as measured
+ * (at most o_s + o_done), o_r_in_block what the blocking ping-pong's half
+ * round trip leaves after it and L (between 0 and o_r_in); above S the
+ * blocking send is the nonblocking one's, above S_ack the receive too. */
+TEST_IMPL(loggops_blocking_figures)
+{
+    const double os = 0.11e-6, orin = 0.112e-6, done = 0.07e-6, L = 0.136e-6;
+    double sb, rb;
+    /* the figures of a probe on the test VM: 8 bytes, S 256, S_ack 4040 */
+    ps__loggops_blocking(8, 256, 4040, os, orin, done, L, 0.157e-6, 0.364e-6, &sb, &rb);
+    CHECK(NEAR(sb, 0.157e-6, 1e-12) && NEAR(rb, 0.071e-6, 1e-9), "%g %g", sb, rb);
+    /* a blocking ping-pong slower than the nonblocking calls' path: o_r_in_block stops at o_r_in */
+    ps__loggops_blocking(8, 256, 4040, os, orin, done, L, 0.1e-6, 1e-6, &sb, &rb);
+    CHECK(NEAR(sb, 0.1e-6, 1e-12) && rb == orin);
+    /* ... faster than its send and L: 0; a blocking send beyond o_s + o_done: cut to it */
+    ps__loggops_blocking(8, 256, 4040, os, orin, done, L, 0.5e-6, 0.3e-6, &sb, &rb);
+    CHECK(NEAR(sb, os + done, 1e-12) && rb == 0);
+    /* not measured: the nonblocking calls' */
+    ps__loggops_blocking(8, 256, 4040, os, orin, done, L, NAN, INFINITY, &sb, &rb);
+    CHECK(sb == os && rb == orin);
+    /* above S up to S_ack: the send is o_s, the receive (data eager) from the ping-pong */
+    ps__loggops_blocking(1000, 256, 4040, os, orin, done, L, 0.05e-6, 0.3e-6, &sb, &rb);
+    CHECK(sb == os && NEAR(rb, 0.3e-6 - os - L, 1e-9), "%g", rb);
+    /* above S_ack (a rendezvous): both the nonblocking ones' */
+    ps__loggops_blocking(8192, 256, 4040, os, orin, done, L, 0.05e-6, 0.3e-6, &sb, &rb);
+    CHECK(sb == os && rb == orin);
+    /* no protocol switch found (S 0): every size eager */
+    ps__loggops_blocking(1 << 20, 0, -1, os, orin, done, L, 0.05e-6, 0.3e-6, &sb, &rb);
+    CHECK(sb == 0.05e-6 && rb == orin);
+}
+
 /* The bucket's rate against the ping-pong: a series that read it low (its
  * ranks stalled) is raised to what the ping-pong's best half round trip
  * needed, (2n - burst) / 2t on a bucket shared by both directions, (n -

@@ -188,6 +188,19 @@ TEST_IMPL(machine_save_load)
         CHECK(memcmp(&m, &n, sizeof m) == 0);
         text = ps_read_file(rt, NULL, err, sizeof err);
         CHECK(text && strstr(text, "\nalso_bus = 1\n") && !strstr(text, "nobus_contention"));
+        CHECK(text && !strstr(text, "o_s_block"), "no blocking calls' columns unless measured");
+        free(text);
+        /* the blocking calls' two columns, on every row, read back */
+        double osb[] = {1.5e-7, 1.7e-7, 1e-7, 1.01e-7}, orbin[] = {3e-8, 4.5e-8, 2.981e-6, 5.1257e-5};
+        memcpy(g->osb, osb, sizeof osb);
+        memcpy(g->orbin, orbin, sizeof orbin);
+        g->blocking = 1;
+        CHECK(ps_machine_save(rt, &m, err, sizeof err) == 0);
+        load_ok(rt, &n);
+        CHECK(memcmp(&m, &n, sizeof m) == 0);
+        text = ps_read_file(rt, NULL, err, sizeof err);
+        CHECK(text && strstr(text, "\n1 = 9e-08 2.26e-07 1.1584e-07 1.92e-07 4.1e-08 1.5e-07 3e-08\n") &&
+              strstr(text, "\n4041 = 1e-07 2.981e-06 6.2e-07 2.6e-06 2.981e-06 1e-07 2.981e-06\n"));
         free(text);
         memset(&m.lg, 0, sizeof m.lg);
     }
@@ -287,11 +300,25 @@ TEST_IMPL(machine_bad_files)
     free(txt);
     /* [loggops]: rows of four or five numbers, ascending; scalars in range */
     txt = ps_xasprintf("%s[loggops]\nS = 100\n1 = 1e-7 2e-7 3e-7\n", good);
-    load_bad("lg1.ini", txt, ":8: 1: expected 'o_s o_r L gap' or 'o_s o_r L gap o_r_in' (seconds), got '1e-7 2e-7 3e-7'");
+    load_bad("lg1.ini", txt, ":8: 1: expected 'o_s o_r L gap', 'o_s o_r L gap o_r_in' or 'o_s o_r L gap o_r_in o_s_block o_r_in_block' (seconds), got '1e-7 2e-7 3e-7'");
     free(txt);
     txt = ps_xasprintf("%s[loggops]\n1 = 1e-7 2e-7 3e-7 4e-7 5e-8 6\n", good);
     load_bad("lg2.ini", txt,
-             ":7: 1: expected 'o_s o_r L gap' or 'o_s o_r L gap o_r_in' (seconds), got '1e-7 2e-7 3e-7 4e-7 5e-8 6'");
+             ":7: 1: expected 'o_s o_r L gap', 'o_s o_r L gap o_r_in' or 'o_s o_r L gap o_r_in o_s_block "
+             "o_r_in_block' (seconds), got '1e-7 2e-7 3e-7 4e-7 5e-8 6'");
+    free(txt);
+    txt = ps_xasprintf("%s[loggops]\n1 = 1e-7 2e-7 3e-7 4e-7 5e-8 6e-8 7e-8 8\n", good);
+    load_bad("lg2c.ini", txt,
+             ":7: 1: expected 'o_s o_r L gap', 'o_s o_r L gap o_r_in' or 'o_s o_r L gap o_r_in o_s_block "
+             "o_r_in_block' (seconds), got '1e-7 2e-7 3e-7 4e-7 5e-8 6e-8 7e-8 8'");
+    free(txt);
+    txt = ps_xasprintf("%s[loggops]\n1 = 1e-7 2e-7 3e-7 4e-7 5e-8 6e-8 7e-8\n2 = 1e-7 2e-7 3e-7 4e-7 5e-8\n", good);
+    load_bad("lg2d.ini", txt,
+             ":8: 2: lacks the blocking calls' columns (o_s_block o_r_in_block), the first row has: every row has "
+             "them or none");
+    free(txt);
+    txt = ps_xasprintf("%s[loggops]\n1 = 1e-7 2e-7 3e-7 4e-7 5e-8 -6e-8 7e-8\n", good);
+    load_bad("lg2e.ini", txt, ":7: 1 (o_s_block): must be >= 0 (got -6e-8)");
     free(txt);
     txt = ps_xasprintf("%s[loggops]\n1 = 1e-7 2e-7 3e-7 4e-7 -5e-8\n", good);
     load_bad("lg2b.ini", txt, ":7: 1 (o_r_in): must be >= 0 (got -5e-8)");

@@ -1030,3 +1030,57 @@ TEST_IMPL(loggops_construct_code)
     CHECK(ps_machine_parse(text, "neg.ini", &back, err, sizeof err) != 0);
     CHECK(strstr(err, "neg.ini") && strstr(err, "o_construct"), "%s", err);
 }
+
+/* The blocking calls: a blocking ping-pong of 500 bytes (rank 0 BSEND then
+ * BRECEIVE, rank 1 the other way round) on a model whose rows carry o_s_block
+ * and o_r_in_block costs each half round trip o_s_block + L + o_r_in_block,
+ * the blocking ping-pong the probe measured, not the nonblocking calls'; a
+ * nonblocking send and its wait still cost o_s and o_done, and above S a
+ * blocking send costs o_s.  Rows without the two columns: the blocking calls
+ * cost what the nonblocking ones do. */
+TEST_IMPL(loggops_blocking_calls)
+{
+    static const char *fmt =
+        "[machine]\nsend_latency = 1e-6\nrecv_latency = 1e-6\nword_time = 8e-9\nflop_time = 1e-9\nnetwork = nobus\n"
+        "[loggops]\nS = 1000\no_post = 0.1e-6\no_done = 0.05e-6\ncontention = 1\nprogress_send = 0\n"
+        "progress_recv = 1\n"
+        "1 = 1e-6 2e-6 3e-6 0.5e-6 1.5e-6%s\n1000 = 2e-6 4e-6 3e-6 1.5e-6 2.5e-6%s\n"
+        "1001 = 1e-6 10e-6 4e-6 1e-6 10e-6%s\n";
+    const char *pp = "ranks 2\nrank 0\n BSEND 1 500\n BRECEIVE 1 500\n BSEND 1 500\n BRECEIVE 1 500\n"
+                     "rank 1\n BRECEIVE 0 500\n BSEND 0 500\n BRECEIVE 0 500\n BSEND 0 500\n";
+    char text[2048], err[512];
+    ps_machine m, plain;
+    snprintf(text, sizeof text, fmt, " 0.6e-6 0.4e-6", " 1.6e-6 0.9e-6", " 1e-6 10e-6");
+    CHECK(ps_machine_parse(text, "blk.ini", &m, err, sizeof err) == 0, "%s", err);
+    snprintf(text, sizeof text, fmt, "", "", "");
+    CHECK(ps_machine_parse(text, "plain.ini", &plain, err, sizeof err) == 0, "%s", err);
+    CHECK(m.lg.blocking == 1 && plain.lg.blocking == 0);
+    ps_loggops_cost c;
+    ps_loggops_at(&m.lg, 500, &c);
+    /* 500 B, 499/999 of the way from 1 B to 1000 B */
+    const double w = 499.0 / 999.0;
+    NEAR(c.osb, (0.6 + w) * US);
+    NEAR(c.orbin, (0.4 + 0.5 * w) * US);
+    NEAR(c.os, (1 + w) * US);
+    NEAR(c.orin, (1.5 + w) * US);
+    NEAR(c.L, 3 * US);
+    ps_sim_result r;
+    /* four halves; rank 0 ends with its last receive */
+    NEAR(run(&m, pp, &r), 4 * (c.osb + c.L + c.orbin));
+    ps_sim_result_free(&r);
+    NEAR(run(&plain, pp, &r), 4 * (c.os + c.L + c.orin));
+    ps_sim_result_free(&r);
+    /* nonblocking: the send's call o_s, the receive in its wait o_r_in, as before */
+    const char *nb = "ranks 2\nrank 0\n SEND 1 500\n WAIT\nrank 1\n RECEIVE 0 500\n WAIT\n";
+    double a = run(&m, nb, &r);
+    ps_sim_result_free(&r);
+    NEAR(a, run(&plain, nb, &r));
+    ps_sim_result_free(&r);
+    NEAR(a, c.os + c.L + c.orin);
+    /* above S the blocking send is the nonblocking one's call */
+    const char *big = "ranks 2\nrank 0\n BSEND 1 1001\nrank 1\n BRECEIVE 0 1001\n";
+    a = run(&m, big, &r);
+    ps_sim_result_free(&r);
+    NEAR(a, run(&plain, big, &r));
+    ps_sim_result_free(&r);
+}
