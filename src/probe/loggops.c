@@ -1535,6 +1535,12 @@ void ps__loggops_blocking(double bytes, double S, double S_ack, double os, doubl
     *orbin = eager_data && isfinite(half_block) ? fmin(orin, fmax(0, half_block - *osb - L)) : orin;
 }
 
+/* Do the rows carry the blocking calls' figures (a probe before they were measured: no)? */
+static int rows_blocking(const json_t *lg)
+{
+    return json_is_number(json_object_get(json_array_get(json_object_get(lg, "sizes"), 0), "o_s_block"));
+}
+
 static double row_orin(const json_t *row)
 {
     const json_t *v = json_object_get(row, "o_r_in");
@@ -1687,7 +1693,10 @@ void ps__loggops_print(const json_t *doc, FILE *out)
     }
     fprintf(out, "  (o_r: a message that arrived while the receiver computed, taken in by its next call; o_r_in: one "
             "its runtime took in during a call)\n");
-    fprintf(out, "  %10s  %10s  %10s  %10s  %10s  %10s\n", "bytes", "o_s", "o_r", "o_r_in", "L", "gap");
+    int blk = rows_blocking(lg);
+    fprintf(out, "  %10s  %10s  %10s  %10s  %10s  %10s", "bytes", "o_s", "o_r", "o_r_in", "L", "gap");
+    if (blk) fprintf(out, "  %10s  %12s", "o_s_block", "o_r_in_block");
+    fputc('\n', out);
     size_t i;
     json_t *row;
     json_array_foreach(json_object_get(lg, "sizes"), i, row) {
@@ -1697,7 +1706,20 @@ void ps__loggops_print(const json_t *doc, FILE *out)
         ps_fmt_time(e, sizeof e, row_orin(row));
         ps_fmt_time(c, sizeof c, ps_json_num(row, "L"));
         ps_fmt_time(d, sizeof d, ps_json_num(row, "gap"));
-        fprintf(out, "  %10.0f  %10s  %10s  %10s  %10s  %10s\n", ps_json_num(row, "bytes"), a, b, e, c, d);
+        fprintf(out, "  %10.0f  %10s  %10s  %10s  %10s  %10s", ps_json_num(row, "bytes"), a, b, e, c, d);
+        if (blk) {
+            ps_fmt_time(a, sizeof a, ps_json_num(row, "o_s_block"));
+            ps_fmt_time(b, sizeof b, ps_json_num(row, "o_r_in_block"));
+            fprintf(out, "  %10s  %12s", a, b);
+        }
+        fputc('\n', out);
+    }
+    if (blk) {
+        const json_t *r0 = json_array_get(json_object_get(lg, "sizes"), 0);
+        ps_fmt_time(a, sizeof a, ps_json_num(r0, "half_round_trip_block"));
+        ps_fmt_time(b, sizeof b, ps_json_num(r0, "half_round_trip"));
+        fprintf(out, "  blocking calls (a blocking ping-pong beside the nonblocking one): half round trip at %.0f B %s, "
+                "with nonblocking calls %s\n", ps_json_num(r0, "bytes"), a, b);
     }
     if (S > 0)
         fprintf(out, "  a rendezvous waits for its receiver in a call: %.2f, for its sender: %.2f (>= 0.5: it waits)\n",
@@ -1745,7 +1767,9 @@ void ps__loggops_html(const json_t *doc, FILE *out)
     }
     ps_html_note(out, "o_r: the receive of a message that arrived while the receiver computed (its next call takes it "
                  "in); o_r_in: of one its runtime took in during a call.");
-    ps_html_table_begin(out, 6, "bytes", "o_s", "o_r", "o_r_in", "L", "gap");
+    int blk = rows_blocking(lg);
+    if (blk) ps_html_table_begin(out, 8, "bytes", "o_s", "o_r", "o_r_in", "L", "gap", "o_s_block", "o_r_in_block");
+    else ps_html_table_begin(out, 6, "bytes", "o_s", "o_r", "o_r_in", "L", "gap");
     size_t i;
     json_t *row;
     json_array_foreach(json_object_get(lg, "sizes"), i, row) {
@@ -1762,6 +1786,12 @@ void ps__loggops_html(const json_t *doc, FILE *out)
         ps_html_cell(out, 1, "%s", e);
         ps_html_cell(out, 1, "%s", c);
         ps_html_cell(out, 1, "%s", d);
+        if (blk) {
+            ps_fmt_time(a, sizeof a, ps_json_num(row, "o_s_block"));
+            ps_fmt_time(b, sizeof b, ps_json_num(row, "o_r_in_block"));
+            ps_html_cell(out, 1, "%s", a);
+            ps_html_cell(out, 1, "%s", b);
+        }
         ps_html_row_end(out);
     }
     ps_html_table_end(out);
