@@ -36,6 +36,7 @@
 #include "report/noise.h"
 #include "report/result.h"
 #include "predict/compare.h"
+#include "predict/predict.h"
 #include "trace/json.h"
 #include "util/util.h"
 
@@ -207,7 +208,7 @@ static void summary_predict(json_t *s, const char *dir, int ranks, double *comm_
     json_t *rows = json_array();
     double maxabs = 0, sumabs = 0, noise = 0;
     int n = 0, nshare = 0, nloose = 0, nother = 0, nmoved = 0, nslowed = 0, nfaster = 0, ndoubt = 0, nproto = 0,
-        nnet = 0;
+        nnet = 0, nwire = 0;
     double share = 0;
     const json_t *worst = NULL; /* the row of the largest |error| above P = 1 */
     for (int w = 0; predicted[w]; w++) {
@@ -287,6 +288,10 @@ static void summary_predict(json_t *s, const char *dir, int ranks, double *comm_
                 const json_t *on = json_object_get(nd, "other_network");
                 json_object_set_new(r, "other_network", on ? json_incref((json_t *)on) : json_null());
                 json_object_set_new(r, "error_if_other", ps_json_real_or_null(ps_json_num(nd, "error_if_other")));
+                /* a shaped link where TCP's coalescing of small messages moves the prediction (compare.c) */
+                const json_t *wd = json_object_get(row, "wire_in_doubt");
+                json_object_set_new(r, "error_if_coalesced",
+                                    ps_json_real_or_null(ps_json_num(wd, "error_if_coalesced")));
                 json_array_append_new(rows, r);
                 /* P = 1 is the calibration run's own case: accuracy is judged above it */
                 if (isfinite(e) && json_integer_value(json_object_get(row, "ranks")) > 1) {
@@ -302,6 +307,7 @@ static void summary_predict(json_t *s, const char *dir, int ranks, double *comm_
                     ndoubt += doubt;
                     nproto += proto;
                     nnet += nd != NULL;
+                    nwire += wd != NULL;
                 }
             }
             json_decref(cmp);
@@ -322,6 +328,7 @@ static void summary_predict(json_t *s, const char *dir, int ranks, double *comm_
     json_object_set_new(o, "points_calibration_in_doubt", json_integer(ndoubt));
     json_object_set_new(o, "points_protocol_in_doubt", json_integer(nproto));
     json_object_set_new(o, "points_network_in_doubt", json_integer(nnet));
+    json_object_set_new(o, "points_wire_in_doubt", json_integer(nwire));
     if (worst)
         json_object_set_new(o, "worst", json_pack("{s:O, s:O}", "workload", json_object_get(worst, "workload"),
                                                   "ranks", json_object_get(worst, "ranks")));
@@ -650,6 +657,11 @@ static const char *not_firm(char *b, size_t n, const json_t *pr)
     if (nb > 0)
         ps_bufadd(b, n, &w, "; %lld of them on a link whose exchange the probe found neither clearly serial nor "
                          "clearly free (the report's rows give the error under the other network too)", nb);
+    long long nw = (long long)json_integer_value(json_object_get(pr, "points_wire_in_doubt"));
+    if (nw > 0)
+        ps_bufadd(b, n, &w, "; %lld of them on a shaped link where the prediction moves by more than %.0f%% if TCP "
+                         "coalesces the small messages (the report's rows give the error with every message coalesced "
+                         "too)", nw, 100 * PS_PREDICT_WIRE_DOUBT);
     return b;
 }
 
@@ -806,14 +818,17 @@ int ps_characterize_report_html(FILE *out, const json_t *s, const char *dir, con
             if (other && isfinite(ps_json_num(r, "error_if_other")))
                 snprintf(nobus, sizeof nobus, " (%s: %+.1f%%)", strcmp(other, "bus") ? "side by side" : "one at a time",
                          100 * ps_json_num(r, "error_if_other"));
-            ps_html_cell(out, 1, "%s%s%s%s%s%s%s%s", ps_fig(e, sizeof e, "%+.1f%%", 100 * ps_json_num(r, "error")),
+            char coal[48] = "";
+            if (isfinite(ps_json_num(r, "error_if_coalesced")))
+                snprintf(coal, sizeof coal, " (coalesced: %+.1f%%)", 100 * ps_json_num(r, "error_if_coalesced"));
+            ps_html_cell(out, 1, "%s%s%s%s%s%s%s%s%s", ps_fig(e, sizeof e, "%+.1f%%", 100 * ps_json_num(r, "error")),
                          json_is_false(json_object_get(r, "measured_firm")) ? " (measured time not firm)" : "",
                          json_is_true(json_object_get(r, "speed_moved")) ? " (the machine's speed moved)" : "",
                          json_is_true(json_object_get(r, "link_state_differs")) ? " (the link in another state)" : "",
                          slow,
                          json_is_true(json_object_get(r, "calibration_in_doubt")) ? " (calibration in doubt)" : "",
                          json_is_true(json_object_get(r, "protocol_in_doubt")) ? " (protocol in doubt)" : "",
-                         nobus);
+                         nobus, coal);
             ps_html_row_end(out);
         }
         ps_html_table_end(out);

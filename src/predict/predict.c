@@ -141,11 +141,13 @@ static json_t *model_json(const predict_ctx *c, const ps_sim_opts *so, double st
     } else if (m->lg.n > 0 && m->lg.rate > 0) {
         ps_loggops_cost k;
         ps_loggops_at(&m->lg, sizeof(double), &k);
-        double lg = k.os + k.L + k.orin, pp = m->npp >= 2 ? ps_machine_msg_time(m, sizeof(double)) : INFINITY;
+        double lg = k.osb + k.L + k.orbin, pp = m->npp >= 2 ? ps_machine_msg_time(m, sizeof(double)) : INFINITY;
         json_object_set_new(j, "half_round_trip_8B_s", json_real(fmin(lg, pp)));
         json_object_set_new(j, "half_round_trip_8B_from",
                             json_string(pp < lg ? "ping-pong table (below the LogGOPS costs with the bucket full)"
-                                                : "LogGOPS, bucket full: o_s + L + o_r_in"));
+                                                : k.osb != k.os || k.orbin != k.orin
+                                                    ? "LogGOPS, bucket full: o_s_block + L + o_r_in_block"
+                                                    : "LogGOPS, bucket full: o_s + L + o_r_in"));
     } else if (m->npp >= 2) {
         json_object_set_new(j, "half_round_trip_8B_s", json_real(ps_machine_msg_time(m, sizeof(double))));
         json_object_set_new(j, "half_round_trip_8B_from", json_string("ping-pong table"));

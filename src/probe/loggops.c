@@ -965,7 +965,7 @@ json_t *ps__loggops_measure(const ps_probe_budget *b)
     json_t *sizes = rank == 0 ? json_array() : NULL;
     double *post_all = ps_xmalloc(sizeof(double) * 64 * (size_t)reps * LG_MAX_SIZES);
     int npost = 0;
-    /* each size's share of the time budget, split over its five parts; every
+    /* each size's share of the time budget, split over six parts (the ping-pongs two); every
      * part repeats at least once (twice for the ping-pong) */
     const double part = fmax(b->pingpong_s, 0.3) / lg_nsizes / 6;
     for (int si = 0; si < lg_nsizes; si++) {
@@ -1522,7 +1522,6 @@ int ps__loggops_network_doubt(const json_t *doc, int nodes)
            !json_is_true(json_object_get(lg, "shaped"));
 }
 
-/* A row's o_r_in (a probe before it was measured: its o_r). */
 void ps__loggops_blocking(double bytes, double S, double S_ack, double os, double orin, double o_done, double L,
                           double osb_measured, double half_block, double *osb, double *orbin)
 {
@@ -1541,6 +1540,7 @@ static int rows_blocking(const json_t *lg)
     return json_is_number(json_object_get(json_array_get(json_object_get(lg, "sizes"), 0), "o_s_block"));
 }
 
+/* A row's o_r_in (a probe before it was measured: its o_r). */
 static double row_orin(const json_t *row)
 {
     const json_t *v = json_object_get(row, "o_r_in");
@@ -1568,6 +1568,9 @@ void ps__loggops_model(const json_t *doc, int bus, ps_machine *m)
             g->osb[g->n] = json_number_value(sb);
             g->orbin[g->n] = json_number_value(rb);
             g->blocking = 1;
+        } else {
+            g->osb[g->n] = g->os[g->n];
+            g->orbin[g->n] = g->orin[g->n];
         }
         g->L[g->n] = ps_json_num(row, "L");
         g->gap[g->n] = ps_json_num(row, "gap");

@@ -1023,20 +1023,28 @@ static inline int same_node(const sim *S, int a, int b) { return a % S->nodes ==
  * star link) and its costs are the table's scaled by f, so that one message
  * takes the half round trip measured within the node:
  *   f (o_s + L + o_r_in) + o_post = pingpong_intra(n),  0 <= f <= 1
- * (in a ping-pong the receiver is in its call when the message arrives).
+ * (in a ping-pong the receiver is in its call when the message arrives),
+ * and the blocking calls' figures by their own factor (below).
  * Returns f (1: between nodes, or nothing is known within a node). */
 static double lg_msg_cost(const sim *S, int src, int dst, double bytes, ps_loggops_cost *c)
 {
     ps_loggops_at(S->lg, bytes, c);
     if (!S->intra || !same_node(S, src, dst)) return 1;
+    double pp = ps_machine_msg_time_intra(S->m, bytes);
     double sum = c->os + c->L + c->orin, f = 1;
-    if (sum > 0) f = (ps_machine_msg_time_intra(S->m, bytes) - S->lg->o_post) / sum;
+    if (sum > 0) f = (pp - S->lg->o_post) / sum;
     f = f < 0 ? 0 : f > 1 ? 1 : f;
+    /* the blocking calls: a blocking ping-pong (the one [pingpong_intra] times) pays no post,
+     * fb (o_s_block + o_r_in_block) + f L = pingpong_intra(n) */
+    double blk = c->osb + c->orbin, fb = 1;
+    if (blk > 0) fb = (pp - f * c->L) / blk;
+    fb = fb < 0 ? 0 : fb > 1 ? 1 : fb;
+    if (!S->lg->blocking) fb = f;   /* (a model without them: the blocking calls are the nonblocking ones) */
     c->os *= f;
     c->orr *= f;
     c->orin *= f;
-    c->osb *= f;
-    c->orbin *= f;
+    c->osb *= fb;
+    c->orbin *= fb;
     c->L *= f;
     c->gap = 0;
     return f;
@@ -1243,7 +1251,10 @@ static void lg_try_ack(sim *S, uint32_t mi, double t)
     m->flags |= M_DATA;   /* taken in: acknowledged once */
     ps_loggops_cost c;
     lg_msg_cost(S, m->src, m->dst, (double)m->bytes, &c);
-    double take = m->flags & M_COLD ? c.orr : c.orin;
+    /* (its receiver in a blocking receive for it since before it came: as lg_walk prices it) */
+    const rstate *D = &S->rk[m->dst];
+    int waited = D->state == ST_BLK_MSG && D->blk_msg == mi && !D->blk_send && m->t_start >= D->op_t0;
+    double take = m->flags & M_COLD ? c.orr : waited ? c.orbin : c.orin;
     if (ps_eventq_push_lane(&S->q, LANE_FIN, t + take * S->r->stretch + S->lfin, mi, EV_FIN)) S->oom = 1;
 }
 
@@ -1363,9 +1374,11 @@ static int lg_walk(sim *S, int rank, double *tp)
             /* taken in already: at arrival, or by this call's start (lg_enter) */
             ps_loggops_cost c;
             double f = lg_msg_cost(S, m->src, m->dst, (double)m->bytes, &c);
-            /* a blocking receive (no request slot) costs the blocking call's figure */
-            double own = slot == NIL ? c.orbin : c.orin;
-            double base = slot == NIL && S->lg->blocking ? S->lg->orbin[0] : S->lg->orin[0];
+            /* a blocking receive (no request slot) whose message arrived while it waited (eager:
+             * t_start is the arrival) costs the blocking call's figure */
+            int waited = slot == NIL && m->t_start >= R->op_t0;
+            double own = waited ? c.orbin : c.orin;
+            double base = waited && S->lg->blocking ? S->lg->orbin[0] : S->lg->orin[0];
             cost = lg_copy(S, rank, t, own * S->r->stretch, f * base * S->r->stretch);
         } else if (is_send) {
             /* (a rendezvous receive's orr was its data phase) */

@@ -201,6 +201,8 @@ TEST_IMPL(prediction_model_doubts)
                                                                 4040.0, "messages", 4, "share", 0.25));
             json_object_set_new(pt, "network_doubt", json_pack("{s:s, s:f, s:f, s:f}", "network", "bus", "bus_s", tp,
                                                                "nobus_s", 0.9 * tp, "nobus_contention", 1.4));
+            json_object_set_new(pt, "wire_doubt", json_pack("{s:f, s:f, s:f}", "wire_bytes", 88.0, "alone_s", tp,
+                                                            "coalesced_s", 0.8 * tp));
         }
     CHECK(json_dump_file(fp, path, 0) == 0);
     json_decref(fp);
@@ -218,10 +220,14 @@ TEST_IMPL(prediction_model_doubts)
               "row %zu: error_if_other", i);
         CHECK(fp2 ? json_is_string(on) && !strcmp(json_string_value(on), "nobus") : json_is_null(on),
               "row %zu: other_network", i);
+        const json_t *ec = json_object_get(r, "error_if_coalesced");
+        CHECK(fp2 ? json_is_number(ec) && fabs(json_number_value(ec) - (0.8 * tp - tm) / tm) < 1e-9 : json_is_null(ec),
+              "row %zu: error_if_coalesced", i);
         marked += fp2;
     }
     CHECK(marked == 1 && json_integer_value(json_object_get(pr, "points_protocol_in_doubt")) == 1);
     CHECK(json_integer_value(json_object_get(pr, "points_network_in_doubt")) == 1);
+    CHECK(json_integer_value(json_object_get(pr, "points_wire_in_doubt")) == 1);
     char *text;
     size_t n;
     FILE *f = open_memstream(&text, &n);
@@ -231,6 +237,8 @@ TEST_IMPL(prediction_model_doubts)
           "not said in:\n%s", text);
     CHECK(strstr(text, "; 1 of them on a link whose exchange the probe found neither clearly serial nor clearly free"),
           "the network not said in:\n%s", text);
+    CHECK(strstr(text, "; 1 of them on a shaped link where the prediction moves by more than 5% if TCP coalesces"),
+          "the coalescing not said in:\n%s", text);
     free(text);
     f = open_memstream(&text, &n);
     CHECK(ps_characterize_report_html(f, s, NULL, NULL) == 0);
@@ -239,6 +247,8 @@ TEST_IMPL(prediction_model_doubts)
     CHECK(p && !strstr(p + 1, " (protocol in doubt)"), "the page marks it once");
     p = strstr(text, " (side by side: ");
     CHECK(p && !strstr(p + 1, " (side by side: "), "the page gives the other network's error once");
+    p = strstr(text, " (coalesced: ");
+    CHECK(p && !strstr(p + 1, " (coalesced: "), "the page gives the coalesced error once");
     free(text);
     json_decref(s);
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);

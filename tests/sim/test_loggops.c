@@ -1083,4 +1083,25 @@ TEST_IMPL(loggops_blocking_calls)
     ps_sim_result_free(&r);
     NEAR(a, run(&plain, big, &r));
     ps_sim_result_free(&r);
+    /* a message that came while its receiver computed: the blocking receive costs o_post, then o_r
+     * (what the probe measured for one taken in by the next call), not o_r_in_block */
+    const char *cold = "ranks 2\nrank 0\n BSEND 1 500\nrank 1\n WORK 100000\n BRECEIVE 0 500\n";
+    NEAR(run(&m, cold, &r), 100 * US + 0.1 * US + c.orr);
+    ps_sim_result_free(&r);
+    NEAR(run(&plain, cold, &r), 100 * US + 0.1 * US + c.orr);
+    ps_sim_result_free(&r);
+    /* within a node of a model measured across two ([pingpong_intra] 1.01 us at 100 B, a blocking
+     * ping-pong): the blocking ping-pong of ranks 0 and 2 takes it for each half */
+    snprintf(text, sizeof text,
+             "[machine]\nsend_latency = 1e-6\nrecv_latency = 1e-6\nword_time = 8e-9\nflop_time = 1e-9\n"
+             "network = nobus\nnodes = 2\n[loggops]\nS = 1000\no_post = 0.1e-6\no_done = 0.05e-6\n"
+             "contention = 1\nprogress_send = 0\nprogress_recv = 1\n"
+             "1 = 1e-6 2e-6 3e-6 0.5e-6 1.5e-6 0.6e-6 0.4e-6\n1000 = 2e-6 4e-6 3e-6 1.5e-6 2.5e-6 1.6e-6 0.9e-6\n"
+             "[pingpong_intra]\n100 = 1.01e-6\n10000 = 2e-6\n");
+    ps_machine two;
+    CHECK(ps_machine_parse(text, "two.ini", &two, err, sizeof err) == 0, "%s", err);
+    run(&two, "ranks 4\nrank 0\n BSEND 2 100\n BRECEIVE 2 100\nrank 1\nrank 2\n BRECEIVE 0 100\n BSEND 0 100\n"
+              "rank 3\n", &r);
+    NEAR(r.rank[0].end, 2 * 1.01 * US);
+    ps_sim_result_free(&r);
 }
