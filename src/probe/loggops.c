@@ -188,32 +188,13 @@ static double rt_pingpong_block(int rank, int peer, long n, int m)
     return rank == 0 ? t / m / 2 : 0;
 }
 
-/* k blocking sends of n bytes (eager: each returns without its receiver),
- * timed alone and spaced d apart, their receives posted before (rank 1).
- * Fills osb[] (rank 0). */
-static void time_bsends(int rank, int peer, long n, int k, double d, double *osb)
-{
-    rewind_trace();
-    if (rank == 1) {
-        for (int i = 0; i < k; i++) ps_irecv(rbuf + (size_t)i * (size_t)n, (size_t)n, peer, TAG_LG, PS_C_RECEIVE);
-        pair_sync(peer);
-        ps_waitall();
-    } else {
-        pair_sync(peer);
-        for (int i = 0; i < k; i++) {
-            double t0 = ps_now();
-            ps_send(sbuf, (size_t)n, peer, TAG_LG, PS_C_SEND);
-            osb[i] = ps_now() - t0 - lg_clk;
-            spin_until(t0 + d);
-        }
-    }
-    pair_sync(peer);
-}
-
 /* k sends of n bytes, each timed alone and spaced d apart so none waits for
  * the previous; then each send's wait (eager: already complete).  Rank 1
- * times its k receive posts.  Fills os[] and done[] (rank 0) or post[]. */
-static void time_calls(int rank, int peer, long n, int k, double d, double *os, double *done, double *post)
+ * times its k receive posts.  Fills os[] and done[] (rank 0) or post[].
+ * blocking: blocking sends (eager: each returns without its receiver), no
+ * waits (done unused), and rank 1's posts not timed (post unused). */
+static void time_calls(int rank, int peer, long n, int k, double d, int blocking, double *os, double *done,
+                       double *post)
 {
     ps_request q[64];
     rewind_trace();
@@ -221,7 +202,7 @@ static void time_calls(int rank, int peer, long n, int k, double d, double *os, 
         for (int i = 0; i < k; i++) {
             double t0 = ps_now();
             q[i] = ps_irecv(rbuf + (size_t)i * (size_t)n, (size_t)n, peer, TAG_LG, PS_C_RECEIVE);
-            post[i] = ps_now() - t0 - lg_clk;
+            if (!blocking) post[i] = ps_now() - t0 - lg_clk;
         }
         pair_sync(peer);
         ps_waitall();
@@ -229,11 +210,12 @@ static void time_calls(int rank, int peer, long n, int k, double d, double *os, 
         pair_sync(peer);
         for (int i = 0; i < k; i++) {
             double t0 = ps_now();
-            q[i] = ps_isend(sbuf, (size_t)n, peer, TAG_LG, PS_C_SEND);
+            if (blocking) ps_send(sbuf, (size_t)n, peer, TAG_LG, PS_C_SEND);
+            else q[i] = ps_isend(sbuf, (size_t)n, peer, TAG_LG, PS_C_SEND);
             os[i] = ps_now() - t0 - lg_clk;
             spin_until(t0 + d);
         }
-        for (int i = 0; i < k; i++) {
+        for (int i = 0; i < k && !blocking; i++) {
             double t0 = ps_now();
             ps_wait(q[i]);
             done[i] = ps_now() - t0 - lg_clk;
@@ -994,11 +976,11 @@ json_t *ps__loggops_measure(const ps_probe_budget *b)
         t0 = ps_now();
         for (int r = 0;; r++) {
             refill((double)k * n);
-            time_calls(rank, peer, n, k, d, os, done, post);
+            time_calls(rank, peer, n, k, d, 0, os, done, post);
             /* (a blocking send above S waits for its receiver: no call of its own to time) */
             if (!rndv) {
                 refill((double)k * n);
-                time_bsends(rank, peer, n, k, d, osb);
+                time_calls(rank, peer, n, k, d, 1, osb, NULL, NULL);
             }
             if (rank == 0) {
                 os_med = fmin(os_med, median_of(os, k));

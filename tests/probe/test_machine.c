@@ -298,7 +298,7 @@ TEST_IMPL(machine_bad_files)
     txt = ps_xasprintf("%s[pingpong]\nbig = 1e-6\n", good);
     load_bad("ppkey.ini", txt, ":7: 'big': expected a message size in bytes, or t0, r_inf, n_half");
     free(txt);
-    /* [loggops]: rows of four or five numbers, ascending; scalars in range */
+    /* [loggops]: rows of four, five or seven numbers (seven on every row or none), ascending; scalars in range */
     txt = ps_xasprintf("%s[loggops]\nS = 100\n1 = 1e-7 2e-7 3e-7\n", good);
     load_bad("lg1.ini", txt, ":8: 1: expected 'o_s o_r L gap', 'o_s o_r L gap o_r_in' or 'o_s o_r L gap o_r_in o_s_block o_r_in_block' (seconds), got '1e-7 2e-7 3e-7'");
     free(txt);
