@@ -145,8 +145,7 @@ static json_t *model_json(const predict_ctx *c, const ps_sim_opts *so, double st
         json_object_set_new(j, "half_round_trip_8B_s", json_real(fmin(lg, pp)));
         json_object_set_new(j, "half_round_trip_8B_from",
                             json_string(pp < lg ? "ping-pong table (below the LogGOPS costs with the bucket full)"
-                                                : k.osb != k.os || k.orbin != k.orin
-                                                    ? "LogGOPS, bucket full: o_s_block + L + o_r_in_block"
+                                                : m->lg.blocking ? "LogGOPS, bucket full: o_s_block + L + o_r_in_block"
                                                     : "LogGOPS, bucket full: o_s + L + o_r_in"));
     } else if (m->npp >= 2) {
         json_object_set_new(j, "half_round_trip_8B_s", json_real(ps_machine_msg_time(m, sizeof(double))));

@@ -1240,6 +1240,15 @@ static void lg_fetch_next(sim *S, int rank, double t)
  * needs the receiver in a call; that costs the receive's copy, and the
  * sender's request completes a latency later.  (Open MPI's shared memory
  * returns such a fragment to its sender only then: docs/PREDICT.md.) */
+/* Is rank blocked in a blocking receive of message mi since before it
+ * arrived (eager: t_start is the arrival)?  Such a receive costs the
+ * blocking call's o_r_in_block (ps_loggops.orbin). */
+static int lg_waited_in_brecv(const sim *S, int rank, uint32_t mi)
+{
+    const rstate *R = &S->rk[rank];
+    return R->state == ST_BLK_MSG && R->blk_msg == mi && !R->blk_send && S->pool[mi].t_start >= R->op_t0;
+}
+
 static void lg_try_ack(sim *S, uint32_t mi, double t)
 {
     msg *m = &S->pool[mi];
@@ -1252,9 +1261,7 @@ static void lg_try_ack(sim *S, uint32_t mi, double t)
     ps_loggops_cost c;
     lg_msg_cost(S, m->src, m->dst, (double)m->bytes, &c);
     /* (its receiver in a blocking receive for it since before it came: as lg_walk prices it) */
-    const rstate *D = &S->rk[m->dst];
-    int waited = D->state == ST_BLK_MSG && D->blk_msg == mi && !D->blk_send && m->t_start >= D->op_t0;
-    double take = m->flags & M_COLD ? c.orr : waited ? c.orbin : c.orin;
+    double take = m->flags & M_COLD ? c.orr : lg_waited_in_brecv(S, m->dst, mi) ? c.orbin : c.orin;
     if (ps_eventq_push_lane(&S->q, LANE_FIN, t + take * S->r->stretch + S->lfin, mi, EV_FIN)) S->oom = 1;
 }
 
@@ -1374,11 +1381,9 @@ static int lg_walk(sim *S, int rank, double *tp)
             /* taken in already: at arrival, or by this call's start (lg_enter) */
             ps_loggops_cost c;
             double f = lg_msg_cost(S, m->src, m->dst, (double)m->bytes, &c);
-            /* a blocking receive (no request slot) whose message arrived while it waited (eager:
-             * t_start is the arrival) costs the blocking call's figure */
-            int waited = slot == NIL && m->t_start >= R->op_t0;
-            double own = waited ? c.orbin : c.orin;
-            double base = waited && S->lg->blocking ? S->lg->orbin[0] : S->lg->orin[0];
+            /* a blocking receive whose message arrived while it waited costs the blocking call's figure */
+            int waited = lg_waited_in_brecv(S, rank, mi);
+            double own = waited ? c.orbin : c.orin, base = waited ? S->lg->orbin[0] : S->lg->orin[0];
             cost = lg_copy(S, rank, t, own * S->r->stretch, f * base * S->r->stretch);
         } else if (is_send) {
             /* (a rendezvous receive's orr was its data phase) */
@@ -1689,7 +1694,7 @@ static void exec(sim *S, int rank, double t)
                     double f = lg_msg_cost(S, rank, in.peer, (double)in.n, &c);
                     /* a blocking send up to S returns once its data are out: the blocking call's figure */
                     int blk = in.op == PS_OP_BSEND && !c.rendezvous;
-                    double base = blk && S->lg->blocking ? S->lg->osb[0] : S->lg->os[0];
+                    double base = blk ? S->lg->osb[0] : S->lg->os[0];
                     lat = lg_copy(S, rank, t, (blk ? c.osb : c.os) * S->r->stretch, f * base * S->r->stretch);
                 } else {
                     lat = S->lg->o_post * S->r->stretch;
@@ -1904,6 +1909,12 @@ int ps_simulate(const ps_streams *s, const ps_machine *m, const ps_sim_opts *o, 
         if (S.bus && !m->bus) S.lgc.contention = 1;
         if (!S.bus && m->bus && m->lg.nobus_contention >= 1) S.lgc.contention = m->lg.nobus_contention;
         if (S.lgc.contention < 1) S.lgc.contention = 1;
+        /* a model without the blocking calls' figures: they are the nonblocking ones' (the flag
+         * stays, for lg_msg_cost's scaling within a node) */
+        if (!S.lgc.blocking) {
+            memcpy(S.lgc.osb, S.lgc.os, sizeof S.lgc.os);
+            memcpy(S.lgc.orbin, S.lgc.orin, sizeof S.lgc.orin);
+        }
         S.lg = &S.lgc;
         S.o_cons = S.lgc.o_construct > 0 ? S.lgc.o_construct * r->stretch : 0;
         S.rp = S.lgc.progress_recv >= 0.5;
