@@ -1024,11 +1024,13 @@ static inline int same_node(const sim *S, int a, int b) { return a % S->nodes ==
  * takes the half round trip measured within the node:
  *   f (o_s + L + o_r_in) + o_post = pingpong_intra(n),  0 <= f <= 1
  * (in a ping-pong the receiver is in its call when the message arrives),
- * and the blocking calls' figures by their own factor (below).
+ * and the blocking calls' figures by their own factor (below, *fbp when
+ * fbp is not NULL).
  * Returns f (1: between nodes, or nothing is known within a node). */
-static double lg_msg_cost(const sim *S, int src, int dst, double bytes, ps_loggops_cost *c)
+static double lg_msg_cost(const sim *S, int src, int dst, double bytes, ps_loggops_cost *c, double *fbp)
 {
     ps_loggops_at(S->lg, bytes, c);
+    if (fbp) *fbp = 1;
     if (!S->intra || !same_node(S, src, dst)) return 1;
     double pp = ps_machine_msg_time_intra(S->m, bytes);
     double sum = c->os + c->L + c->orin, f = 1;
@@ -1040,6 +1042,7 @@ static double lg_msg_cost(const sim *S, int src, int dst, double bytes, ps_loggo
     if (blk > 0) fb = (pp - f * c->L) / blk;
     fb = fb < 0 ? 0 : fb > 1 ? 1 : fb;
     if (!S->lg->blocking) fb = f;   /* (a model without them: the blocking calls are the nonblocking ones) */
+    if (fbp) *fbp = fb;
     c->os *= f;
     c->orr *= f;
     c->orin *= f;
@@ -1217,7 +1220,7 @@ static void lg_try_data(sim *S, uint32_t mi, double t)
     }
     m->flags |= M_DATA;
     ps_loggops_cost c;
-    double f = lg_msg_cost(S, m->src, m->dst, (double)m->bytes, &c);
+    double f = lg_msg_cost(S, m->src, m->dst, (double)m->bytes, &c, NULL);
     double st = S->intra && same_node(S, m->src, m->dst) ? t : lg_inject(S, m->src, m->dst, (double)m->bytes, t, c.gap);
     double d = lg_copy(S, m->dst, st, c.orr * S->r->stretch, f * S->lg->orr[0] * S->r->stretch);
     D->fetch_free = st + d;
@@ -1259,7 +1262,7 @@ static void lg_try_ack(sim *S, uint32_t mi, double t)
     }
     m->flags |= M_DATA;   /* taken in: acknowledged once */
     ps_loggops_cost c;
-    lg_msg_cost(S, m->src, m->dst, (double)m->bytes, &c);
+    lg_msg_cost(S, m->src, m->dst, (double)m->bytes, &c, NULL);
     /* (its receiver in a blocking receive for it since before it came: as lg_walk prices it) */
     double take = m->flags & M_COLD ? c.orr : lg_waited_in_brecv(S, m->dst, mi) ? c.orbin : c.orin;
     if (ps_eventq_push_lane(&S->q, LANE_FIN, t + take * S->r->stretch + S->lfin, mi, EV_FIN)) S->oom = 1;
@@ -1288,7 +1291,7 @@ static double lg_enter(sim *S, int rank, double t)
     for (uint32_t i = 0; i < Q->ncold; i++) {
         msg *m = &S->pool[Q->cold[i]];
         ps_loggops_cost c;
-        double f = lg_msg_cost(S, m->src, m->dst, (double)m->bytes, &c);
+        double f = lg_msg_cost(S, m->src, m->dst, (double)m->bytes, &c, NULL);
         double more = (c.orr - c.orin) * S->r->stretch, base = f * (S->lg->orr[0] - S->lg->orin[0]) * S->r->stretch;
         if (more > 0) debt += lg_copy(S, rank, t + debt, more, base > 0 ? base : 0);
         m->flags &= (uint16_t)~M_COLD;
@@ -1380,11 +1383,12 @@ static int lg_walk(sim *S, int rank, double *tp)
         if (!is_send && !rndv) {
             /* taken in already: at arrival, or by this call's start (lg_enter) */
             ps_loggops_cost c;
-            double f = lg_msg_cost(S, m->src, m->dst, (double)m->bytes, &c);
-            /* a blocking receive whose message arrived while it waited costs the blocking call's figure */
+            double fb, f = lg_msg_cost(S, m->src, m->dst, (double)m->bytes, &c, &fb);
+            /* a blocking receive whose message arrived while it waited costs the blocking call's figure
+             * (its part that does not grow with the bytes scaled as it is) */
             int waited = lg_waited_in_brecv(S, rank, mi);
-            double own = waited ? c.orbin : c.orin, base = waited ? S->lg->orbin[0] : S->lg->orin[0];
-            cost = lg_copy(S, rank, t, own * S->r->stretch, f * base * S->r->stretch);
+            double own = waited ? c.orbin : c.orin, base = waited ? fb * S->lg->orbin[0] : f * S->lg->orin[0];
+            cost = lg_copy(S, rank, t, own * S->r->stretch, base * S->r->stretch);
         } else if (is_send) {
             /* (a rendezvous receive's orr was its data phase) */
             cost = lg_send_done(S, rank, m, slot == NIL) * S->r->stretch;
@@ -1522,7 +1526,7 @@ static void lg_post(sim *S, int rank, uint32_t mi, int is_send, int blocking, do
     msg *m = &S->pool[mi];
     if (is_send) {
         ps_loggops_cost c;
-        lg_msg_cost(S, rank, in->peer, (double)in->n, &c);
+        lg_msg_cost(S, rank, in->peer, (double)in->n, &c, NULL);
         int acked = c.rendezvous && (double)in->n <= S->r->recv_step;
         if (c.rendezvous && !acked) {
             m->flags |= M_RNDV;
@@ -1691,11 +1695,11 @@ static void exec(sim *S, int rank, double t)
                 /* LogGOPS: the call's CPU time (the seed: its latency) */
                 if (is_send) {
                     ps_loggops_cost c;
-                    double f = lg_msg_cost(S, rank, in.peer, (double)in.n, &c);
+                    double fb, f = lg_msg_cost(S, rank, in.peer, (double)in.n, &c, &fb);
                     /* a blocking send up to S returns once its data are out: the blocking call's figure */
                     int blk = in.op == PS_OP_BSEND && !c.rendezvous;
-                    double base = blk ? S->lg->osb[0] : S->lg->os[0];
-                    lat = lg_copy(S, rank, t, (blk ? c.osb : c.os) * S->r->stretch, f * base * S->r->stretch);
+                    double base = blk ? fb * S->lg->osb[0] : f * S->lg->os[0];
+                    lat = lg_copy(S, rank, t, (blk ? c.osb : c.os) * S->r->stretch, base * S->r->stretch);
                 } else {
                     lat = S->lg->o_post * S->r->stretch;
                 }

@@ -1104,4 +1104,18 @@ TEST_IMPL(loggops_blocking_calls)
               "rank 3\n", &r);
     NEAR(r.rank[0].end, 2 * 1.01 * US);
     ps_sim_result_free(&r);
+    /* ... and two blocking sends of that node at once, contention 2: the second one's part above the
+     * smallest row's o_s_block (both scaled by the blocking calls' factor) takes twice as long */
+    two.lg.contention = 2;
+    ps_loggops_at(&two.lg, 100, &c);
+    double f = (1.01 * US - 0.1 * US) / (c.os + c.L + c.orin), fb = (1.01 * US - f * c.L) / (c.osb + c.orbin);
+    CHECK(f > 0 && f < 1 && fb > 0 && fb < 1 && fb != f, "f %g fb %g", f, fb);
+    run(&two, "ranks 4\nrank 0\n BSEND 2 100\n BRECEIVE 2 100\nrank 1\nrank 2\n BSEND 0 100\n BRECEIVE 0 100\n"
+              "rank 3\n", &r);
+    CHECK(r.trace && r.trace->rank[0].n >= 1 && r.trace->rank[2].n >= 1);
+    if (r.trace) {
+        NEAR(r.trace->rank[0].ev[0].t1 - r.trace->rank[0].ev[0].t0, fb * c.osb);
+        NEAR(r.trace->rank[2].ev[0].t1 - r.trace->rank[2].ev[0].t0, fb * 0.6 * US + 2 * fb * (c.osb - 0.6 * US));
+    }
+    ps_sim_result_free(&r);
 }
