@@ -177,7 +177,6 @@ typedef struct sim {
     int               intra;    /* messages within a node have costs of their own ([pingpong_intra]) */
     double            lfin;     /* latency of a completion notice (rendezvous, acknowledgement) */
     double            bus_free, btok, btok_t;
-    int               rpn;      /* ranks per node (copy contention) */
     double           *cp_end, *cp_prev;  /* per node: end of the latest copy, and of another rank's */
     int              *cp_rank;
     ps_trace         *tr;
@@ -1060,7 +1059,7 @@ static double lg_copy(sim *S, int rank, double t, double cost, double base)
 {
     double per = cost - base;
     if (per <= 0) return cost;
-    int node = rank / S->rpn;
+    int node = rank % S->nodes;   /* rank r is on node r mod nodes, as same_node() says */
     double other = S->cp_rank[node] != rank ? S->cp_end[node] : S->cp_prev[node];
     if (other > t) cost = base + per * S->lg->contention;
     double end = t + cost;
@@ -1928,8 +1927,7 @@ int ps_simulate(const ps_streams *s, const ps_machine *m, const ps_sim_opts *o, 
         S.lfin = S.lgc.L[0];
         S.intra = S.nodes > 1 && m->npp_intra >= 2;
         S.btok = S.lgc.burst;
-        int nodes = o->nodes > 0 ? o->nodes : 1;
-        S.rpn = (S.P + nodes - 1) / nodes;
+        int nodes = S.nodes;
         S.lgr = calloc((size_t)S.P, sizeof *S.lgr);
         S.cp_end = calloc((size_t)nodes, sizeof *S.cp_end);
         S.cp_prev = calloc((size_t)nodes, sizeof *S.cp_prev);

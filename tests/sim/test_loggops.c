@@ -351,6 +351,26 @@ TEST_IMPL(loggops_contention)
     NEAR(run(&m, "ranks 2\nrank 0\n SEND 1 1000\n RECEIVE 1 1000\n WAIT\nrank 1\n SEND 0 1000\n RECEIVE 0 1000\n WAIT\n",
              &r), 9 * US);
     ps_sim_result_free(&r);
+    /* contention 2, but the two ranks on nodes of their own (rank r on node r mod nodes), by the
+     * model's nodes and by the option: their copies do not share a memory, 9 us */
+    m = model("nobus", "1000", "2", "1", "0", "0", "0.5e-6");
+    m.nodes = 2;
+    NEAR(run(&m, "ranks 2\nrank 0\n SEND 1 1000\n RECEIVE 1 1000\n WAIT\nrank 1\n SEND 0 1000\n RECEIVE 0 1000\n WAIT\n",
+             &r), 9 * US);
+    ps_sim_result_free(&r);
+    m.nodes = 0;
+    ps_sim_opts o;
+    ps_sim_defaults(&o);
+    o.nodes = 2;
+    NEAR(run_o(&m, "ranks 2\nrank 0\n SEND 1 1000\n RECEIVE 1 1000\n WAIT\nrank 1\n SEND 0 1000\n RECEIVE 0 1000\n WAIT\n",
+               &o, &r), 9 * US);
+    ps_sim_result_free(&r);
+    /* four ranks on two nodes: 0 and 2 share node 0, 1 and 3 node 1.  Pairs (0, 2) and (1, 3)
+     * exchange as above, each pair within a node: 12 us, as the two ranks of one node */
+    NEAR(run_o(&m, "ranks 4\nrank 0\n SEND 2 1000\n RECEIVE 2 1000\n WAIT\nrank 1\n SEND 3 1000\n RECEIVE 3 1000\n WAIT\n"
+                   "rank 2\n SEND 0 1000\n RECEIVE 0 1000\n WAIT\nrank 3\n SEND 1 1000\n RECEIVE 1 1000\n WAIT\n",
+               &o, &r), 12 * US);
+    ps_sim_result_free(&r);
 }
 
 /* The probe derives L from its ping-pong through the runtime's calls (rank 0:
