@@ -88,6 +88,11 @@ void    ps__loggops_bucket(const double *rt, int n, double chunk, int *shaped, d
  * bucket both directions share passes c + 1 + 2h a round trip, one per
  * direction c + h.  1, or 0 (h and rate 0) when the figures do not fit. */
 int     ps__loggops_wire(double c0, double t0, double c, double tc, int shared, double *h, double *rate);
+/* The round trip whose tokens a small message of a stop-and-wait series takes: the time from the
+ * end of its first trip that waited for tokens (near the median of those over twice the line's
+ * round trip `line`) to the end of its last, over the trips between; a trip longer than `fill` (the
+ * bucket's filling time) counts as `fill`.  The trips in that window (at least 16; else 0, tc 0). */
+int     ps__loggops_wire_round_trip(const double *rt, int n, double line, double fill, double *tc);
 /* 1 when that bucket's rate agrees (PS_PROBE_BUCKET_TOL) with a stream of
  * `bytes` that took t seconds through it; 0 otherwise (a series that stalled). */
 int     ps__loggops_bucket_agrees(double rate, double burst, double bytes, double t);

@@ -282,6 +282,47 @@ TEST_IMPL(loggops_wire_bytes)
     CHECK(ps__loggops_wire(8192, 8192 / 12.4e6, 512, 100 / 12.4e6, 0, &w, &r) == 0);
 }
 
+/* The round trip a small message's tokens take, from a stop-and-wait series
+ * (ps__loggops_wire_round_trip): trips that wait for tokens at rate R, and now
+ * and then a stall of the loopback's TCP that refills the bucket, whose
+ * tokens the next trips then spend at line speed (under slownet 20mbit, 3-11
+ * ms every few waiting trips: most trips at line speed, so their median is
+ * the line's).  The window between the first and the last trip that waited
+ * gives the tokens' round trip back, a stall longer than the bucket's filling
+ * time counting as that time. */
+TEST_IMPL(loggops_wire_window)
+{
+    const double R = 2.5e6, per = 512 + 1 + 2 * 88.0, tok = per / R, line = 16e-6, burst = 65536;
+    double rt[256], tc = 0;
+    /* the bucket: tokens held at the start of each trip; a trip takes line, or waits for its tokens */
+    double held = 20000, stalls[] = {3.5e-3, 6.4e-3, 11.3e-3, 40e-3};
+    int nstall = 0;
+    for (int j = 0; j < 256; j++) {
+        if (j % 40 == 39 && nstall < 4) {
+            /* a stall: the trip waits, the bucket fills (up to its depth) meanwhile */
+            rt[j] = stalls[nstall++];
+            held = fmin(burst, held + R * rt[j]) - per;
+            continue;
+        }
+        double wait = held >= per ? 0 : (per - held) / R;
+        rt[j] = fmax(line, wait + line);
+        held = fmin(burst, held + R * rt[j]) - per;
+        if (held < 0) held = 0;
+    }
+    int n = ps__loggops_wire_round_trip(rt, 256, line, burst / R, &tc);
+    CHECK(n >= 16 && NEAR(tc, tok, 0.02), "%d trips, %g s against %g", n, tc, tok);
+    /* the median of the series is the line's: the old estimate would have found no bucket */
+    double cp[256];
+    memcpy(cp, rt, sizeof cp);
+    CHECK(ps_median(cp, 256) < 2 * line);
+    /* a series that never waited for tokens: none */
+    for (int j = 0; j < 256; j++) rt[j] = line;
+    CHECK(ps__loggops_wire_round_trip(rt, 256, line, burst / R, &tc) == 0 && tc == 0);
+    /* too few trips between two that waited: none */
+    for (int j = 0; j < 256; j++) rt[j] = j == 10 || j == 20 || j == 22 || j == 24 ? 300e-6 : line;
+    CHECK(ps__loggops_wire_round_trip(rt, 256, line, burst / R, &tc) == 0);
+}
+
 /* The blocking calls of a row (ps__loggops_blocking): o_s_block as measured
  * (at most o_s + o_done), o_r_in_block what the blocking ping-pong's half
  * round trip leaves after it and L (between 0 and o_r_in); above S the
