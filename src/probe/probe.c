@@ -233,7 +233,20 @@ int ps_probe_rank_side(const ps_probe_opts *o, json_t **raw, char *err, size_t e
      * their batches from the budget, and every rank must run as many. */
     double per_round = b->pingpong_s + b->hrelation_s + b->daxpy_s;
     double deadline = start + b->rounds * per_round + PS_PROBE_START_S - PS_PROBE_LAUNCH_S;
+    /* a round that would end past the job's time limit (the longest so far taken again) is not
+     * started: the rounds measured make a whole model, where a job stopped at its limit keeps
+     * only them and says it was cut (a slow link's first round can take most of the limit) */
+    double longest = 0;
+    int cut = 0;
     for (int r = 0; r < b->rounds; r++) {
+        if (r > 0 && o->raw_path && o->timeout > 0) {   /* (launched by parscope probe: its limit) */
+            double stop = MPI_Wtime() + longest > start + o->timeout - PS_PROBE_LAUNCH_S - PS_PROBE_LIMIT_MARGIN_S;
+            MPI_Bcast(&stop, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+            if (stop > 0.5) {
+                cut = 1;
+                break;
+            }
+        }
         double f = (deadline - MPI_Wtime()) / ((b->rounds - r) * per_round);
         if (!(f <= 1)) f = 1;
         if (f < PS_PROBE_MIN_SCALE) f = PS_PROBE_MIN_SCALE;
@@ -256,6 +269,7 @@ int ps_probe_rank_side(const ps_probe_opts *o, json_t **raw, char *err, size_t e
         t[3] = MPI_Wtime();
         json_t *hc = ps__hrelation_measure(&br, 1);
         t[4] = MPI_Wtime();
+        if (t[4] - t[0] > longest) longest = t[4] - t[0];
         if (rank == 0) {
             json_t *round = json_object();
             json_object_set_new(round, "budget_scale", json_real(f));
@@ -280,6 +294,9 @@ int ps_probe_rank_side(const ps_probe_opts *o, json_t **raw, char *err, size_t e
     double elapsed = MPI_Wtime() - start;
     if (rank == 0) {
         *raw = raw_doc(b, ps_probe_budget_seconds(o->mode), p, names, kernel_cpus, meta, rounds, elapsed, setup, 1);
+        if (cut)
+            json_object_set_new(*raw, "rounds_cut", json_pack("{sisfsf}", "planned", b->rounds, "limit_s", o->timeout,
+                                                              "longest_round_s", longest));
         json_decref(meta);
         json_decref(rounds);
     }
@@ -505,6 +522,13 @@ json_t *ps_probe_analyze(const json_t *raw, ps_machine *m, char *err, size_t err
     json_array_extend(warnings, lg_warnings);
     json_decref(lg_warnings);
     if (budget > 0 && took > budget) budget_warning(doc, warnings, took, budget);
+    const json_t *cut = json_object_get(raw, "rounds_cut");
+    if (cut) {
+        json_object_set(doc, "rounds_cut", (json_t *)cut);
+        ps__warn(warnings, "%d of %d rounds measured: another (the longest took %.1f s) would have ended past the "
+                 "time limit of %.0f s (--timeout); the figures agree over fewer rounds", nr,
+                 (int)ps_json_num(cut, "planned"), ps_json_num(cut, "longest_round_s"), ps_json_num(cut, "limit_s"));
+    }
     ps__pingpong_other_analyze(raw, doc);
     json_t *bsp = json_object();
     json_object_set_new(doc, "bsp", bsp);

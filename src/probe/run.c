@@ -26,7 +26,7 @@ int ps_probe_run(const ps_probe_opts *o, json_t **doc, ps_machine *m, char *err,
     if (!tmp) return 1;
     char *rawpath = ps_xasprintf("%s/raw.json", tmp);
     static const char *modes[] = {"--tiny", "--quick", NULL};
-    char *av[8];
+    char *av[10];
     int n = 0;
     av[n++] = (char *)ps_self_exe();
     av[n++] = "probe";
@@ -34,6 +34,11 @@ int ps_probe_run(const ps_probe_opts *o, json_t **doc, ps_machine *m, char *err,
     av[n++] = "--raw";
     av[n++] = rawpath;
     if (modes[o->mode]) av[n++] = (char *)modes[o->mode];
+    /* the ranks learn the job's time limit: they start no round that would end past it */
+    char limit[32];
+    snprintf(limit, sizeof limit, "%.17g", o->timeout > 0 ? o->timeout : 1e9);
+    av[n++] = "--timeout";
+    av[n++] = limit;
     av[n] = NULL;
     ps_launch_opts lo = {.ranks = o->ranks > 0 ? o->ranks : ps_probe_default_ranks(), .launcher = o->launcher,
                          .timeout = o->timeout, .quiet = 1};
