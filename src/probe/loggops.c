@@ -646,7 +646,9 @@ int ps__loggops_wire(double c0, double t0, double c, double tc, int shared, doub
     if (!(c0 > c) || !(c >= 0) || !(t0 > tc) || !(tc > 0)) return 0;
     double r = (c0 - c) / (t0 - tc), w = shared ? (r * tc - c - 1) / 2 : r * tc - c;
     /* the tokens' rate is at least the payload's (a message costs at least its bytes), within noise */
-    if (r < 0.97 * c0 / t0 || r > 1.5 * c0 / t0 || !(w < PS_PROBE_WIRE_MAX)) return 0;
+    /* ... and a message costs at least its payload: h below zero beyond the round trip's noise (1% of
+     * what it passes) says the two series were not of one bucket (a rate read from stalls) */
+    if (r < 0.97 * c0 / t0 || r > 1.5 * c0 / t0 || !(w < PS_PROBE_WIRE_MAX) || w < -0.02 * (c + 1)) return 0;
     *h = fmax(0, w);
     *rate = r;
     return 1;

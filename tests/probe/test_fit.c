@@ -278,6 +278,10 @@ TEST_IMPL(loggops_wire_bytes)
     CHECK(ps__loggops_wire(8192, 1e-3, 512, 1e-3, 0, &w, &r) == 0 && w == 0 && r == 0);
     /* the small ones as slow as if each took 10 KiB: not a message's headers */
     CHECK(ps__loggops_wire(8192, 8192 / 12.4e6, 512, 10240 / 12.4e6, 0, &w, &r) == 0);
+    /* the small series faster than its payload at the rate's series' figure (a rate read from stalls,
+     * 1.66 MB/s on a link of 2.5 under slownet 20mbit): h would be -29 bytes, refused; -3 bytes is noise */
+    CHECK(ps__loggops_wire(8192, 8192 / 1.66e6, 512, 275.6e-6, 1, &w, &r) == 0 && w == 0);
+    CHECK(ps__loggops_wire(8192, (8192 + 1 - 6) / 2.5e6, 512, (512 + 1 - 6) / 2.5e6, 1, &w, &r) == 1 && w == 0);
     /* the tokens slower than the payload read (a message cannot cost less than its bytes) */
     CHECK(ps__loggops_wire(8192, 8192 / 12.4e6, 512, 100 / 12.4e6, 0, &w, &r) == 0);
 }
