@@ -85,6 +85,10 @@ programs=(
   "allgather_mv|$here/programs/allgather_mv.loop -s 512 -i 20|1"
   "pingpong|$here/programs/pingpong.loop -s 1 -i 2000|0"
   "overlap|$here/programs/overlap.loop -s 125 -i 2000|1"
+  "manysmall|$here/programs/manysmall.loop -s 1024 -i 300|0"
+  "sizes|$here/programs/sizes.loop -s 65536 -i 20|1"
+  "bpingwork|$here/programs/bpingwork.loop -s 4096 -i 400|1"
+  "bcastcoll|$here/programs/bcastcoll.loop -s 4096 -i 300|0"
 )
 
 machine
