@@ -645,9 +645,9 @@ int ps__loggops_wire(double c0, double t0, double c, double tc, int shared, doub
     *h = *rate = 0;
     if (!(c0 > c) || !(c >= 0) || !(t0 > tc) || !(tc > 0)) return 0;
     double r = (c0 - c) / (t0 - tc), w = shared ? (r * tc - c - 1) / 2 : r * tc - c;
-    /* the tokens' rate is at least the payload's (a message costs at least its bytes), within noise */
-    /* ... and a message costs at least its payload: h below zero beyond the round trip's noise (1% of
-     * what it passes) says the two series were not of one bucket (a rate read from stalls) */
+    /* a message costs at least its bytes: the tokens' rate is at least the payload's, and h is not
+     * below zero, each within noise (h: 1% of what a round trip passes); else the two series were
+     * not of one bucket (a rate read from stalls) */
     if (r < 0.97 * c0 / t0 || r > 1.5 * c0 / t0 || !(w < PS_PROBE_WIRE_MAX) || w < -0.02 * (c + 1)) return 0;
     *h = fmax(0, w);
     *rate = r;

@@ -526,7 +526,7 @@ json_t *ps_probe_analyze(const json_t *raw, ps_machine *m, char *err, size_t err
     if (cut) {
         json_object_set(doc, "rounds_cut", (json_t *)cut);
         ps__warn(warnings, "%d of %d rounds measured: another (the longest took %.1f s) would have ended past the "
-                 "time limit of %.0f s (--timeout); the figures agree over fewer rounds", nr,
+                 "time limit of %.0f s (--timeout): the rounds' agreement rests on these", nr,
                  (int)ps_json_num(cut, "planned"), ps_json_num(cut, "longest_round_s"), ps_json_num(cut, "limit_s"));
     }
     ps__pingpong_other_analyze(raw, doc);
