@@ -19,9 +19,20 @@ name() { python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['bottle
 b=$(name "$tmp/shm/summary.json")
 [ "$b" != network ] || { echo "FAIL: shared memory named the network: $(grep bottleneck "$tmp/shm.out")"; fails=1; }
 
-"$slownet" 20mbit "$ps" characterize -n 2 -o "$tmp/slow" --steps probe,predict -q > "$tmp/slow.out" 2>&1 \
-  || { echo "FAIL: characterize under slownet: $(tail -5 "$tmp/slow.out")"; exit 1; }
+slow() {
+  rm -rf "$tmp/slow"
+  "$slownet" 20mbit "$ps" characterize -n 2 -o "$tmp/slow" --steps probe,predict -q > "$tmp/slow.out" 2>&1 \
+    || { echo "FAIL: characterize under slownet: $(tail -5 "$tmp/slow.out")"; exit 1; }
+}
+slow
 b=$(name "$tmp/slow/summary.json")
+# a characterization whose runs were too noisy to tell says so ("within-noise", the share's noise
+# beside it: once 69% +/- 20% on a VM with other tenants), which is no verdict either way: once more
+if [ "$b" != network ] && grep -q "main bottleneck \[within-noise\]" "$tmp/slow.out"; then
+  echo "the slow characterization could not tell at its noise: $(grep bottleneck "$tmp/slow.out"); once more"
+  slow
+  b=$(name "$tmp/slow/summary.json")
+fi
 [ "$b" = network ] || { echo "FAIL: the slow network was not named: $(grep bottleneck "$tmp/slow.out")"; fails=1; }
 # the probe step saw the shaped link: TCP's latency, the rate, the token bucket, one queue both ways
 bash "$(dirname "$0")/../probe/slownet_probe_test.sh" "$tmp/slow/probe.json" "$tmp/slow/machine.ini" 20 \
