@@ -34,7 +34,8 @@ int ps_probe_run(const ps_probe_opts *o, json_t **doc, ps_machine *m, char *err,
     av[n++] = "--raw";
     av[n++] = rawpath;
     if (modes[o->mode]) av[n++] = (char *)modes[o->mode];
-    /* the ranks learn the job's time limit: they start no round that would end past it */
+    /* the ranks learn the job's time limit: they start no round that would end past it (no limit:
+     * one no round reaches, as the rank side would otherwise take its mode's default) */
     char limit[32];
     snprintf(limit, sizeof limit, "%.17g", o->timeout > 0 ? o->timeout : 1e9);
     av[n++] = "--timeout";
