@@ -171,6 +171,7 @@ typedef struct sim {
     /* LogGOPS (NULL lg: the seed's model) */
     const ps_loggops *lg;
     ps_loggops        lgc;      /* the model's, with --eager applied */
+    ps_loggops_cost   base0;    /* its costs at its smallest size */
     lgrank           *lgr;
     int               rp, sp;   /* a rendezvous waits for the receiver / the sender to be in the runtime */
     int               cold;     /* some row's o_r_in is below its o_r: where a message arrives matters */
@@ -1221,7 +1222,7 @@ static void lg_try_data(sim *S, uint32_t mi, double t)
     ps_loggops_cost c;
     double f = lg_msg_cost(S, m->src, m->dst, (double)m->bytes, &c, NULL);
     double st = S->intra && same_node(S, m->src, m->dst) ? t : lg_inject(S, m->src, m->dst, (double)m->bytes, t, c.gap);
-    double d = lg_copy(S, m->dst, st, c.orr * S->r->stretch, f * S->lg->orr[0] * S->r->stretch);
+    double d = lg_copy(S, m->dst, st, c.orr * S->r->stretch, f * S->base0.orr * S->r->stretch);
     D->fetch_free = st + d;
     m->t_start = st;
     if (ps_eventq_push(&S->q, st + d, mi, EV_DATAEND)) S->oom = 1;
@@ -1291,7 +1292,7 @@ static double lg_enter(sim *S, int rank, double t)
         msg *m = &S->pool[Q->cold[i]];
         ps_loggops_cost c;
         double f = lg_msg_cost(S, m->src, m->dst, (double)m->bytes, &c, NULL);
-        double more = (c.orr - c.orin) * S->r->stretch, base = f * (S->lg->orr[0] - S->lg->orin[0]) * S->r->stretch;
+        double more = (c.orr - c.orin) * S->r->stretch, base = f * (S->base0.orr - S->base0.orin) * S->r->stretch;
         if (more > 0) debt += lg_copy(S, rank, t + debt, more, base > 0 ? base : 0);
         m->flags &= (uint16_t)~M_COLD;
     }
@@ -1386,7 +1387,7 @@ static int lg_walk(sim *S, int rank, double *tp)
             /* a blocking receive whose message arrived while it waited costs the blocking call's figure
              * (its part that does not grow with the bytes scaled as it is) */
             int waited = lg_waited_in_brecv(S, rank, mi);
-            double own = waited ? c.orbin : c.orin, base = waited ? fb * S->lg->orbin[0] : f * S->lg->orin[0];
+            double own = waited ? c.orbin : c.orin, base = waited ? fb * S->base0.orbin : f * S->base0.orin;
             cost = lg_copy(S, rank, t, own * S->r->stretch, base * S->r->stretch);
         } else if (is_send) {
             /* (a rendezvous receive's orr was its data phase) */
@@ -1697,7 +1698,7 @@ static void exec(sim *S, int rank, double t)
                     double fb, f = lg_msg_cost(S, rank, in.peer, (double)in.n, &c, &fb);
                     /* a blocking send up to S returns once its data are out: the blocking call's figure */
                     int blk = in.op == PS_OP_BSEND && !c.rendezvous;
-                    double base = blk ? fb * S->lg->osb[0] : f * S->lg->os[0];
+                    double base = blk ? fb * S->base0.osb : f * S->base0.os;
                     lat = lg_copy(S, rank, t, (blk ? c.osb : c.os) * S->r->stretch, base * S->r->stretch);
                 } else {
                     lat = S->lg->o_post * S->r->stretch;
@@ -1912,13 +1913,11 @@ int ps_simulate(const ps_streams *s, const ps_machine *m, const ps_sim_opts *o, 
         if (S.bus && !m->bus) S.lgc.contention = 1;
         if (!S.bus && m->bus && m->lg.nobus_contention >= 1) S.lgc.contention = m->lg.nobus_contention;
         if (S.lgc.contention < 1) S.lgc.contention = 1;
-        /* a model without the blocking calls' figures: they are the nonblocking ones' (the flag
-         * stays, for lg_msg_cost's scaling within a node) */
-        if (!S.lgc.blocking) {
-            memcpy(S.lgc.osb, S.lgc.os, sizeof S.lgc.os);
-            memcpy(S.lgc.orbin, S.lgc.orin, sizeof S.lgc.orin);
-        }
         S.lg = &S.lgc;
+        /* the costs at the smallest size: the part of a call that does not grow with the bytes
+         * (lg_copy); a model without the blocking calls' figures gives the nonblocking ones'
+         * there, as at every size (ps_loggops_at) */
+        ps_loggops_at(S.lg, S.lg->bytes[0], &S.base0);
         S.o_cons = S.lgc.o_construct > 0 ? S.lgc.o_construct * r->stretch : 0;
         S.rp = S.lgc.progress_recv >= 0.5;
         for (int i = 0; i < S.lgc.n; i++)
