@@ -594,7 +594,11 @@ int ps_predict_run(const ps_predict_opts *o, json_t **out, FILE *f, char *err, s
     int unpriced_at = 0; /* the first count with \DATA_MOVE bytes the model cannot price */
     int busy_from = 0;   /* the first count priced by the run beside copies of itself */
     json_t *doubt = NULL; /* the first count with messages between S and the receive's step */
-    for (int k = 0; k < o->nranks && !rc; k++) {
+    /* each count on its own: one that cannot be predicted (a program that deadlocks or messages
+     * itself there) is said and left out, the others are kept; the status is the first failure's */
+    json_t *failed = json_array();
+    char first_err[1024] = "";
+    for (int k = 0; k < o->nranks; k++) {
         if (ps_interrupted()) {
             ps_seterr(err, errlen, "interrupted; %d of %d counts predicted", k, o->nranks);
             rc = 1;
@@ -603,11 +607,20 @@ int ps_predict_run(const ps_predict_opts *o, json_t **out, FILE *f, char *err, s
         json_t *doc;
         ps_sim_result res;
         memset(&res, 0, sizeof res);
-        rc = predict_one(&c, o->ranks[k], &doc, &res, err, errlen);
-        if (rc && res.report) fputs(res.report, stderr);
-        if (!rc) {
-            /* against the first count, as the footnote and the report say, also when P = 1 comes later */
-            if (k == 0) t1 = res.time;
+        int one = predict_one(&c, o->ranks[k], &doc, &res, err, errlen);
+        if (one && res.report) fputs(res.report, stderr);
+        if (one && !ps_interrupted()) {
+            if (!rc) {
+                rc = one;
+                snprintf(first_err, sizeof first_err, "%s", err);
+            }
+            json_array_append_new(failed, json_pack("{s:i, s:s, s:i}", "ranks", o->ranks[k], "error", err, "status", one));
+            if (!o->quiet) fprintf(f, "%7d  not predicted: %s\n", o->ranks[k], err);
+        }
+        if (!one) {
+            /* against the first count predicted, as the footnote and the report say, also when P = 1 comes
+             * later */
+            if (isnan(t1)) t1 = res.time;
             print_row(f, &res, doc, t1);
             if (!shared_from && time_shared(&c.m, res.nranks)) shared_from = res.nranks;
             if (!over_from && res.stretch > 1) {
@@ -687,12 +700,29 @@ int ps_predict_run(const ps_predict_opts *o, json_t **out, FILE *f, char *err, s
         fprintf(f, "note: the program's \\DATA_MOVE copies are not priced (from P = %d): the model has no memory rate "
                    "(r_incache and r_outcache, which parscope probe measures), so they cost nothing here; --calibrate "
                    "prices them from a 1-rank run\n", unpriced_at);
-    if (json_array_size(points) == 1 && !c.several)
+    if (json_array_size(points) == 1 && !c.several && !json_array_size(failed))
         *out = json_incref(json_array_get(points, 0));
     else if (json_array_size(points))
         *out = json_pack("{s:s, s:s, s:s, s:O}", "kind", "predict", "workload", c.name, "machine_model",
                          o->machine_path, "points", points);
+    if (*out && json_array_size(failed)) json_object_set(*out, "not_predicted", failed);
     json_decref(points);
+    /* several counts, some left out: the error says which */
+    if (json_array_size(failed) && !ps_interrupted()) {
+        if (json_array_size(failed) == 1 && o->nranks == 1) {
+            ps_seterr(err, errlen, "%s", first_err);
+        } else {
+            char list[256] = "";
+            size_t n = 0, fi;
+            json_t *x;
+            json_array_foreach(failed, fi, x)
+                n += (size_t)snprintf(list + n, n < sizeof list ? sizeof list - n : 0, "%s%lld", fi ? ", " : "",
+                                      (long long)json_integer_value(json_object_get(x, "ranks")));
+            ps_seterr(err, errlen, "P = %s not predicted (%zu of %d counts), the first because: %s", list,
+                      json_array_size(failed), o->nranks, first_err);
+        }
+    }
+    json_decref(failed);
     return rc;
 }
 

@@ -309,7 +309,9 @@ static int walk_ranks(const ps_streams *s, int r0, int r1, ps_streams_stats *st,
                 if (in.peer >= s->nranks || in.peer == r) {
                     ps_seterr(err, errlen, "rank %d: instruction %llu: %s partner %d is %s", r,
                               (unsigned long long)k, ps_op_name(in.op), in.peer,
-                              in.peer == r ? "the rank itself" : "not a rank");
+                              in.peer == r ? "the rank itself (a copy within its own memory, which no machine "
+                                             "model prices)"
+                                           : "not a rank");
                     return -1;
                 }
                 if (in.op == PS_OP_SEND || in.op == PS_OP_BSEND) {
