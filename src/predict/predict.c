@@ -394,12 +394,15 @@ static double coalesced_time(const predict_ctx *c, const ps_streams *s, const ps
 
 /* Records (or loads) and simulates one processor count; the exit status,
  * and the count's document in *doc. */
-static int predict_one(predict_ctx *c, int P, json_t **doc, ps_sim_result *res, char *err, size_t errlen)
+static int predict_one(predict_ctx *c, int P, json_t **doc, ps_sim_result *res, int *every, char *err,
+                       size_t errlen)
 {
     ps_streams *s = NULL;
     *doc = NULL;
     int rc = ps_predict_is_streams(c->o->workload) ? load_streams(c, &s, err, errlen)
                                                    : record_streams(c, P, &s, err, errlen);
+    /* bad input before any stream (no such workload, a program that does not build): every count's */
+    *every = rc == 2;
     if (rc) return rc;
     if (export_streams(c, s, err, errlen)) {
         ps_streams_free(s);
@@ -607,8 +610,13 @@ int ps_predict_run(const ps_predict_opts *o, json_t **out, FILE *f, char *err, s
         json_t *doc;
         ps_sim_result res;
         memset(&res, 0, sizeof res);
-        int one = predict_one(&c, o->ranks[k], &doc, &res, err, errlen);
+        int every = 0, one = predict_one(&c, o->ranks[k], &doc, &res, &every, err, errlen);
         if (one && res.report) fputs(res.report, stderr);
+        if (one && every) {   /* (said once, as the error) */
+            rc = one;
+            ps_sim_result_free(&res);
+            break;
+        }
         if (one && !ps_interrupted()) {
             if (!rc) {
                 rc = one;
