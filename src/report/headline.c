@@ -136,6 +136,13 @@ void ps_report_findings(json_t *list, const json_t *d)
         else if (json_array_size(json_object_get(d, "points")) == 1)
             json_array_append_new(list, run_line(json_array_get(json_object_get(d, "points"), 0), kind));
         else json_array_append_new(list, run_line(d, kind));
+        /* the counts a prediction left out, and why (predict's not_predicted) */
+        size_t i;
+        json_t *x;
+        json_array_foreach(json_object_get(d, "not_predicted"), i, x)
+            json_array_append_new(list, json_sprintf("P = %lld not predicted: %s.",
+                                                     (long long)json_integer_value(json_object_get(x, "ranks")),
+                                                     str(x, "error") ? str(x, "error") : "?"));
     } else if (!strcmp(kind, "characterize")) {
         const json_t *b = json_object_get(d, "bottleneck");
         if (str(b, "name")) {

@@ -138,6 +138,10 @@ grep -q "P = 1 not predicted (1 of 3 counts), the first because: rank 0: instruc
 [ "$(jget "$T/self.json" '[p["params"]["ranks"] for p in d["points"]]')" = "[2, 3]" ] || fail "points kept: $(cat "$T/self.json" | head -c 300)"
 [ "$(jget "$T/self.json" '[(x["ranks"], x["status"]) for x in d["not_predicted"]]')" = "[(1, 2)]" ] ||
     fail "not_predicted: $(jget "$T/self.json" 'd.get("not_predicted")')"
+# the report's headline says so too
+expect_status 0 "report of a prediction with a count left out" "$PS" report "$T/self.json" -o "$T/self.html"
+grep -q "P = 1 not predicted: rank 0: instruction 1: SEND partner 0 is the rank itself" "$T/self.html" ||
+    fail "the report does not say which count was left out"
 # (an error before any stream, the same for every count: said once, no count tried after it)
 expect_status 2 "a missing program, several counts" "$PS" predict "$T/nosuch.loop" -m "$SP2" -n 1-3
 [ "$(grep -c "no such file" "$T/err")" = 1 ] && ! grep -q "not predicted" "$T/out" "$T/err" ||
