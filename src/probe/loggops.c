@@ -598,8 +598,7 @@ static void wire_measure(int rank, int peer, json_t *out)
                                   line, "window_trips", nw, "bytes", v[0], "measured", ok);
             if (ok) json_object_set_new(w, "rate", json_real(v[1]));
             json_object_set_new(w, "round_trips", ps__json_array_of(rt, LG_WIRE_TRIPS));
-            json_array_append(tries, w);
-            json_object_set_new(out, "wire", w);   /* the last attempt: the one measured, if any */
+            json_array_append_new(tries, w);   /* the last one is the one measured, if any */
             v[2] = ok;
         }
         share_double(rank, peer, &v[2]);
@@ -1510,7 +1509,10 @@ int ps__loggops_analyze(const json_t *rounds, json_t *doc, json_t *warnings)
         burst = nb ? median_of(bb, nb) : ps_json_num(first, "burst");
         /* a message's bytes beyond its payload (wire_measure): the series' rates are of payload, the
          * tokens come faster by what the first round's series found */
-        const json_t *w = json_object_get(first, "wire");
+        /* (the last of the attempts; a raw round written before they were kept has it alone, as wire) */
+        const json_t *tries = json_object_get(first, "wire_attempts");
+        const json_t *w = json_array_size(tries) ? json_array_get(tries, json_array_size(tries) - 1)
+                                                 : json_object_get(first, "wire");
         double r1 = ps_json_num(first, "rate");
         if (json_is_true(json_object_get(w, "measured")) && r1 > 0) {
             json_object_set_new(lg, "wire_bytes", json_real(ps_json_num(w, "bytes")));

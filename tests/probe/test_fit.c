@@ -783,6 +783,47 @@ TEST_IMPL(loggops_calls_beyond_round_trip)
     json_decref(rounds);
 }
 
+/* A shaped link's wire bytes come from the last of the round's wire series
+ * (wire_attempts: the one measured, if any); a raw round written before the
+ * attempts were kept has that series alone, as wire.  The rate becomes the
+ * tokens' (the series' rate times the wire series' over the first round's),
+ * the series' own kept as rate_payload. */
+TEST_IMPL(loggops_wire_from_attempts)
+{
+    for (int old = 0; old <= 1; old++) {
+        json_t *last = json_pack("{s:f, s:b, s:f}", "bytes", 88.5, "measured", 1, "rate", 12.5e6);
+        json_t *lg = json_pack("{s:i, s:f, s:b, s:f, s:f, s:[{s:i, s:f, s:f, s:f}]}", "S", 0, "o_post", 80e-9,
+                               "shaped", 1, "rate", 12.4e6, "burst", 63000.0, "sizes", "bytes", 16, "o_s", 6e-6,
+                               "o_r", 7e-6, "half_round_trip", 20e-6);
+        if (old) json_object_set_new(lg, "wire", last);
+        else
+            json_object_set_new(lg, "wire_attempts",
+                                json_pack("[{s:f, s:b}, o]", "bytes", 0.0, "measured", 0, last));
+        json_t *rounds = json_pack("[{s:o}]", "loggops", lg);
+        json_t *doc = json_object(), *warnings = json_array();
+        json_object_set_new(doc, "warnings", warnings);
+        CHECK(ps__loggops_analyze(rounds, doc, warnings) == 0);
+        const json_t *g = json_object_get(doc, "loggops");
+        CHECK(num(g, "wire_bytes") == 88.5, "old %d: %g", old, num(g, "wire_bytes"));
+        CHECK(NEAR(num(g, "rate"), 12.5e6, 1e-9) && num(g, "rate_payload") == 12.4e6, "old %d: %g, %g", old,
+              num(g, "rate"), num(g, "rate_payload"));
+        json_decref(doc);
+        json_decref(rounds);
+    }
+    /* no attempt measured: no wire bytes, the series' rate */
+    json_t *lg = json_pack("{s:i, s:f, s:b, s:f, s:f, s:[{s:i, s:f, s:f, s:f}], s:[{s:f, s:b}]}", "S", 0, "o_post",
+                           80e-9, "shaped", 1, "rate", 12.4e6, "burst", 63000.0, "sizes", "bytes", 16, "o_s", 6e-6,
+                           "o_r", 7e-6, "half_round_trip", 20e-6, "wire_attempts", "bytes", 0.0, "measured", 0);
+    json_t *rounds = json_pack("[{s:o}]", "loggops", lg);
+    json_t *doc = json_object(), *warnings = json_array();
+    json_object_set_new(doc, "warnings", warnings);
+    CHECK(ps__loggops_analyze(rounds, doc, warnings) == 0);
+    const json_t *g = json_object_get(doc, "loggops");
+    CHECK(!json_object_get(g, "wire_bytes") && num(g, "rate") == 12.4e6);
+    json_decref(doc);
+    json_decref(rounds);
+}
+
 /* Over TCP a receive whose message arrived while the receiver computed costs
  * far more than one its runtime took in during a call (a read from the socket:
  * 18 us against 0.3 us under slownet 100mbit), more than the ping-pong's half
