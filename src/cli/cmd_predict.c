@@ -220,14 +220,18 @@ int ps_cmd_predict(int argc, char **argv)
     /* a file is written now, so that the prediction is kept whatever becomes of
      * the measured runs, and replaced with them; standard output takes one
      * document: after the comparison when there is one */
-    int compares = rc == 0 && a.compare && !ps_interrupted();
+    /* (counts left out, the others predicted: those are compared) */
+    int compares = (rc == 0 || (doc && json_object_get(doc, "not_predicted"))) && a.compare && !ps_interrupted();
     int once = a.output && !strcmp(a.output, "-") && compares;
     if (doc && a.output && !once && ps_result_write(a.output, doc, err, sizeof err)) {
         fprintf(stderr, "parscope: %s\n", err);
         rc = rc ? rc : 2;
     }
     int measured_all = 0, written = 0;
-    if (compares) rc = compare(&a, doc, out, &measured_all, &written);
+    if (compares) {
+        int crc = compare(&a, doc, out, &measured_all, &written);
+        rc = rc ? rc : crc;
+    }
     if (doc && once && !written && ps_result_write(a.output, doc, err, sizeof err)) {
         fprintf(stderr, "parscope: %s\n", err);
         rc = rc ? rc : 2;

@@ -142,6 +142,12 @@ grep -q "P = 1 not predicted (1 of 3 counts), the first because: rank 0: instruc
 expect_status 0 "report of a prediction with a count left out" "$PS" report "$T/self.json" -o "$T/self.html"
 grep -q "P = 1 not predicted: rank 0: instruction 1: SEND partner 0 is the rank itself" "$T/self.html" ||
     fail "the report does not say which count was left out"
+# --compare: the counts predicted are compared, the one left out is measured and said to be alone
+expect_status 2 "compare with a count left out" "$PS" predict "$T/selfring.loop" -m "$SP2" -n 1-2 -i 20 --compare -k 1 \
+    -o "$T/selfc.json"
+grep -q "not compared (in one result only): P = 1 (measured)" "$T/out" || fail "compare with a count left out: $(cat "$T/out")"
+[ "$(jget "$T/selfc.json" '[r["ranks"] for r in d["comparison"]]')" = "[2]" ] ||
+    fail "compare with a count left out: $(jget "$T/selfc.json" 'd.get("comparison")')"
 # (an error before any stream, the same for every count: said once, no count tried after it)
 expect_status 2 "a missing program, several counts" "$PS" predict "$T/nosuch.loop" -m "$SP2" -n 1-3
 [ "$(grep -c "no such file" "$T/err")" = 1 ] && ! grep -q "not predicted" "$T/out" "$T/err" ||
