@@ -600,7 +600,6 @@ int ps_predict_run(const ps_predict_opts *o, json_t **out, FILE *f, char *err, s
     /* each count on its own: one that cannot be predicted (a program that deadlocks or messages
      * itself there) is said and left out, the others are kept; the status is the first failure's */
     json_t *failed = json_array();
-    char first_err[1024] = "";
     for (int k = 0; k < o->nranks; k++) {
         if (ps_interrupted()) {
             ps_seterr(err, errlen, "interrupted; %d of %d counts predicted", k, o->nranks);
@@ -618,10 +617,7 @@ int ps_predict_run(const ps_predict_opts *o, json_t **out, FILE *f, char *err, s
             break;
         }
         if (one && !ps_interrupted()) {
-            if (!rc) {
-                rc = one;
-                snprintf(first_err, sizeof first_err, "%s", err);
-            }
+            if (!rc) rc = one;
             json_array_append_new(failed, json_pack("{s:i, s:s, s:i}", "ranks", o->ranks[k], "error", err, "status", one));
             if (!o->quiet) fprintf(f, "%7d  not predicted: %s\n", o->ranks[k], err);
         }
@@ -715,20 +711,19 @@ int ps_predict_run(const ps_predict_opts *o, json_t **out, FILE *f, char *err, s
                          o->machine_path, "points", points);
     if (*out && json_array_size(failed)) json_object_set(*out, "not_predicted", failed);
     json_decref(points);
-    /* several counts, some left out: the error says which */
-    if (json_array_size(failed) && !ps_interrupted()) {
-        if (json_array_size(failed) == 1 && o->nranks == 1) {
-            ps_seterr(err, errlen, "%s", first_err);
-        } else {
-            char list[256] = "";
-            size_t n = 0, fi;
-            json_t *x;
-            json_array_foreach(failed, fi, x)
-                n += (size_t)snprintf(list + n, n < sizeof list ? sizeof list - n : 0, "%s%lld", fi ? ", " : "",
+    /* several counts, some left out: the error says which, and the first one's reason (one count:
+     * err holds its error already) */
+    if (json_array_size(failed) && o->nranks > 1 && !ps_interrupted()) {
+        char list[256] = "";
+        size_t n = 0, fi;
+        json_t *x;
+        json_array_foreach(failed, fi, x)
+            if (n < sizeof list)
+                n += (size_t)snprintf(list + n, sizeof list - n, "%s%lld", fi ? ", " : "",
                                       (long long)json_integer_value(json_object_get(x, "ranks")));
-            ps_seterr(err, errlen, "P = %s not predicted (%zu of %d counts), the first because: %s", list,
-                      json_array_size(failed), o->nranks, first_err);
-        }
+        ps_seterr(err, errlen, "P = %s not predicted (%zu of %d counts), the first because: %s", list,
+                  json_array_size(failed), o->nranks,
+                  json_string_value(json_object_get(json_array_get(failed, 0), "error")));
     }
     json_decref(failed);
     return rc;
