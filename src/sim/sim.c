@@ -112,6 +112,9 @@ typedef struct rstate {
     uint32_t       head, nout, capout, incomplete, blk_slot;
     outreq        *out;
     uint64_t       nissued, ord0;
+    /* free order, many ranks: the next instructions, decoded ahead (peek) */
+    ps_insn       *la;
+    uint32_t       la_head, la_n;
 } rstate;
 
 /* Per-rank state of the LogGOPS model (allocated only when the machine has one). */
@@ -152,6 +155,10 @@ typedef struct sim {
     int               fill_off;   /* no helper could be started: none is asked for again */
     uint32_t          pf[64];   /* hashes of the last sends/receives decoded (prefetch pipeline) */
     uint32_t          npf, pfdist;
+    int               peek;     /* free order, many ranks: instructions decoded ahead (peek_one) */
+    uint32_t          pk[64];   /* ... the channels of the last sends/receives so decoded */
+    uint32_t          npk;
+    ps_insn          *la;       /* ... the ranks' rings of instructions decoded ahead */
     uint64_t          alive;
     chan             *ch;
     size_t            chcap, chn;
@@ -160,6 +167,13 @@ typedef struct sim {
      * + src] (no hash, no probe, no key to compare; a few MB) */
     uint32_t         *dch;
     ps_eventq         q;
+    /* free order (the seed's model on a network without shared links): no
+     * outcome depends on the order in which the ranks' steps are taken, so
+     * they wait on a stack of ready ranks, not in a queue in time order */
+    int               free_order;
+    ps_qent          *ready;
+    uint32_t          nready;
+    double            tmax;     /* the latest time simulated (free order: the end of a deadlock) */
     int               bus;
     int               bus_busy;
     int               star, nodes;  /* rank r on node r mod nodes; star: links per node */
@@ -288,6 +302,8 @@ static void sim_free(sim *S)
     free(S->link_out);
     free(S->link_in);
     ps_eventq_free(&S->q);
+    free(S->ready);
+    free(S->la);
 }
 
 /* ---- the message pool's memory ------------------------------------------
@@ -744,6 +760,40 @@ static inline void prefetch_lanes(const sim *S)
     if (l->n > AHEAD) prefetch_event(S, &l->b[(l->head + AHEAD) & (l->cap - 1)]);
 }
 
+/* In free order a rank mostly runs on until it needs a message not yet sent,
+ * so its next sends and receives are the next it posts: its instructions
+ * are decoded PEEK ahead (a ring per rank), and as each is decoded a send's
+ * or receive's channel slot is fetched, then, PEEK_RECORD such decodes
+ * later, the record that slot names (which a post reads: mostly a message
+ * another rank made long before). */
+enum { PEEK = 16, PEEK_RECORD = 8 };
+
+/* Decodes the rank's next instruction into its ring (pc < end). */
+static inline void peek_one(sim *S, int rank, rstate *R)
+{
+    ps_insn *in = &R->la[(R->la_head + R->la_n++) & (PEEK - 1)];
+    R->pc = ps_insn_decode(&R->ctx, R->pc, R->end, in);
+    if (in->op != PS_OP_SEND && in->op != PS_OP_BSEND && in->op != PS_OP_RECV && in->op != PS_OP_BRECV) return;
+    uint32_t key = pend_key(S, rank, in);
+    if (S->dch) __builtin_prefetch(&S->dch[key]);
+    else ch_prefetch(S, key);
+    uint32_t k = S->npk++ & 63;
+    S->pk[k] = key;
+    if (S->npk > PEEK_RECORD) {
+        uint32_t head = ch_head(S, S->pk[(k - PEEK_RECORD) & 63]);
+        if (head != NIL) __builtin_prefetch(&S->pool[head], 1);
+    }
+}
+
+/* The rank's next instruction (some left: la_n or pc < end), its ring kept full. */
+static inline void peek_next(sim *S, int rank, rstate *R, ps_insn *in)
+{
+    while (R->la_n < PEEK && R->pc < R->end) peek_one(S, rank, R);
+    *in = R->la[R->la_head];
+    R->la_head = (R->la_head + 1) & (PEEK - 1);
+    R->la_n--;
+}
+
 /* ---- trace -------------------------------------------------------------- */
 
 /* aux: a nonblocking operation's request id (its issue number + 1), else 0 */
@@ -783,6 +833,12 @@ static void tr_recv(sim *S, int rank, int construct, double t0, double t1, uint3
 static inline void schedule_step(sim *S, int rank, double t, int phase)
 {
     S->rk[rank].phase = (uint8_t)phase;
+    if (S->free_order) {
+        /* a rank is on the stack at most once: it is scheduled only when it runs */
+        PS_ASSERT(S->nready < (uint32_t)S->P);
+        S->ready[S->nready++] = (ps_qent){.t = t, .id = (uint32_t)rank, .kind = EV_STEP};
+        return;
+    }
     /* posts come a latency after now and wakes at now: in time order, so in lanes */
     int rc = phase == PH_WAKE ? ps_eventq_push_lane(&S->q, LANE_WAKE, t, (uint32_t)rank, EV_STEP)
              : phase == PH_POST && S->send_lat == S->recv_lat
@@ -790,6 +846,8 @@ static inline void schedule_step(sim *S, int rank, double t, int phase)
                  : ps_eventq_push(&S->q, t, (uint32_t)rank, EV_STEP);
     if (rc) S->oom = 1;
 }
+
+static void tx_end(sim *S, uint32_t mi, double t);
 
 /* On a star network a message between nodes waits until both its links,
  * the sender node's way out and the receiver node's way in, are free, and
@@ -815,16 +873,28 @@ static void start_tx(sim *S, uint32_t mi, double t)
         }
     }
     m->t_start = t;
+    if (S->free_order) {
+        /* nothing can delay it: it ends now, at its own time */
+        S->r->events++;
+        if (t + tx > S->tmax) S->tmax = t + tx;
+        tx_end(S, mi, t + tx);
+        return;
+    }
     if (ps_eventq_push_lane(&S->q, LANE_TXEND, t + tx, mi, EV_TXEND)) S->oom = 1;
 }
 
 /* A message is transmitted once its send is posted and either its receive
- * is posted or it is small enough to be buffered; on a bus, one at a time. */
-static void try_start(sim *S, uint32_t mi, double t)
+ * is posted or it is small enough to be buffered; on a bus, one at a time.
+ * Until then t_start holds when the send was posted and t_rdone when the
+ * receive was (classic_post): it starts at the later of the two (in free
+ * order the side posted last need not be the later one). */
+static void try_start(sim *S, uint32_t mi)
 {
     msg *m = &S->pool[mi];
     if ((m->flags & (M_STARTED | M_SPOSTED)) != M_SPOSTED) return;
     if (!(m->flags & (M_RPOSTED | M_EAGER))) return;
+    double t = m->t_start;
+    if (!(m->flags & M_EAGER) && m->t_rdone > t) t = m->t_rdone;
     m->flags |= M_STARTED;
     if (S->bus) {
         if (S->bus_busy) {
@@ -885,7 +955,8 @@ static void tx_end(sim *S, uint32_t mi, double t)
     m = &S->pool[mi];
     m->flags |= M_ARRIVED;
     complete_side(S, mi, 1, t);
-    if (m->flags & M_RPOSTED) complete_side(S, mi, 0, t);
+    /* (in free order a buffered message can arrive before its receive is posted) */
+    if (m->flags & M_RPOSTED) complete_side(S, mi, 0, m->t_rdone > t ? m->t_rdone : t);
 }
 
 /* Splits a blocked interval [tb, t] into communication (the message of
@@ -926,9 +997,12 @@ static inline void prefetch_wait_record(const sim *S, const rstate *R, uint32_t 
     if (k + WAIT_AHEAD < end && R->out[k + WAIT_AHEAD].m != NIL) __builtin_prefetch(&S->pool[R->out[k + WAIT_AHEAD].m]);
 }
 
-/* Ends a wait at t for the outstanding requests in slots k0..k1-1 (posting
- * order; tombstones skipped), blocked since tb; all: a wait for every one. */
-static void finish_wait(sim *S, int rank, uint32_t k0, uint32_t k1, double tb, double t, int all)
+/* Ends a wait for the outstanding requests in slots k0..k1-1 (posting
+ * order; tombstones skipped), blocked since tb, once the last completed
+ * (t: when it was known to; in free order a request learnt of last can have
+ * completed earlier than another); all: a wait for every one.  Returns when
+ * the wait ends. */
+static double finish_wait(sim *S, int rank, uint32_t k0, uint32_t k1, double tb, double t, int all)
 {
     uint8_t fl = (uint8_t)(PS_EVF_NONBLOCKING | (all ? PS_EVF_WAITALL : 0));
     rstate *R = &S->rk[rank];
@@ -953,12 +1027,17 @@ static void finish_wait(sim *S, int rank, uint32_t k0, uint32_t k1, double tb, d
         msg_release(S, o->m);
         o->m = NIL;
     }
+    if (S->free_order) {
+        t = prev;
+        if (t > S->tmax) S->tmax = t;
+    }
     account_block(S, rank, tb, t, last_start);
     while (R->head < R->nout && R->out[R->head].m == NIL) R->head++;
     if (R->head == R->nout) {
         R->head = R->nout = 0;
         R->ord0 = R->nissued;
     }
+    return t;
 }
 
 static int out_push(sim *S, rstate *R, uint32_t mi, int is_send, int construct)
@@ -1603,8 +1682,11 @@ static void classic_post(sim *S, int rank, uint32_t mi, int is_send, int blockin
     if (!blocking) {
         if (post_event(S, rank, mi, is_send, t)) return;
     }
-    if (!is_send && (m->flags & M_ARRIVED)) complete_side(S, mi, 0, t);
-    else try_start(S, mi, t);
+    /* the side's posting time, until the message starts / the receive completes (try_start) */
+    if (is_send) m->t_start = t;
+    else m->t_rdone = t;
+    if (!is_send && (m->flags & M_ARRIVED)) complete_side(S, mi, 0, m->t_sdone > t ? m->t_sdone : t);
+    else try_start(S, mi);
     if (!blocking) {
         exec(S, rank, t);
         return;
@@ -1613,6 +1695,10 @@ static void classic_post(sim *S, int rank, uint32_t mi, int is_send, int blockin
     R->blk_msg = mi;
     R->blk_send = (uint8_t)is_send;
     if (m->flags & (is_send ? M_SDONE : M_RDONE)) {
+        /* (in free order it can complete later than it was posted, without blocking) */
+        double done = is_send ? m->t_sdone : m->t_rdone;
+        if (done > t) t = done;
+        if (t > S->tmax) S->tmax = t;
         finish_blocking(S, rank, mi, is_send, t);
         exec(S, rank, t);
     } else {
@@ -1643,11 +1729,24 @@ static void wake(sim *S, int rank, double t)
     if (R->pend.op == PS_OP_BSEND || R->pend.op == PS_OP_BRECV) {
         finish_blocking(S, rank, R->blk_msg, R->blk_send, t);
     } else if (R->pend.op == PS_OP_WAIT) {
-        finish_wait(S, rank, R->head, R->nout, R->blk_t0, t, 1);
+        t = finish_wait(S, rank, R->head, R->nout, R->blk_t0, t, 1);
     } else { /* WAITONE */
-        finish_wait(S, rank, R->blk_slot, R->blk_slot + 1, R->blk_t0, t, 0);
+        t = finish_wait(S, rank, R->blk_slot, R->blk_slot + 1, R->blk_t0, t, 0);
     }
     exec(S, rank, t);
+}
+
+/* The rank's step scheduled at t (schedule_step). */
+static void step(sim *S, int rank, double t)
+{
+    switch (S->rk[rank].phase) {
+    case PH_NEXT: exec(S, rank, t); break;
+    case PH_POST: post(S, rank, t); break;
+    case PH_WAKE:
+        S->r->events++;
+        wake(S, rank, t);
+        break;
+    }
 }
 
 /* Runs rank's instructions from time t until one takes time or blocks. */
@@ -1656,7 +1755,7 @@ static void exec(sim *S, int rank, double t)
     rstate *R = &S->rk[rank];
     ps_sim_rank *a = &S->r->rank[rank];
     for (;;) {
-        if (R->pc >= R->end) {
+        if (R->pc >= R->end && !R->la_n) {
             R->state = ST_DONE;
             a->end = t;
             /* (LogGOPS) the rank ends in the runtime: what waits for its progress goes on */
@@ -1664,7 +1763,8 @@ static void exec(sim *S, int rank, double t)
             return;
         }
         ps_insn in;
-        R->pc = ps_insn_decode(&R->ctx, R->pc, R->end, &in);
+        if (S->peek) peek_next(S, rank, R, &in);
+        else R->pc = ps_insn_decode(&R->ctx, R->pc, R->end, &in);
         /* the ranks take turns, so each reads its stream from a line of its
          * own that nothing else brings in: fetch its next line now */
         if (R->end - R->pc > 64) __builtin_prefetch(R->pc + 64, 0, 1);
@@ -1730,7 +1830,7 @@ static void exec(sim *S, int rank, double t)
                 return;
             }
             if (R->incomplete == 0) {
-                finish_wait(S, rank, R->head, R->nout, t, t, 1);
+                t = finish_wait(S, rank, R->head, R->nout, t, t, 1);
                 continue;
             }
             R->blk_t0 = t;
@@ -1751,7 +1851,7 @@ static void exec(sim *S, int rank, double t)
             prefetch_wait_record(S, R, k, R->nout);
             msg *m = &S->pool[R->out[k].m];
             if (m->flags & (R->out[k].is_send ? M_SDONE : M_RDONE)) {
-                finish_wait(S, rank, k, k + 1, t, t, 0);
+                t = finish_wait(S, rank, k, k + 1, t, t, 0);
                 continue;
             }
             R->blk_t0 = t;
@@ -1958,14 +2058,35 @@ int ps_simulate(const ps_streams *s, const ps_machine *m, const ps_sim_opts *o, 
         if (ps_trace_set_constructs(S.tr, (const char *const *)s->constructs, s->nconstructs)) goto oom;
         r->trace = S.tr;
     }
-    for (int i = 0; i < S.P; i++) {
+    /* The seed's model on a network without shared links: a message's times
+     * follow from when its two sides are posted, and which send a receive
+     * takes from the order of each side's own calls, so the ranks' steps can
+     * be taken in any order (try_start, complete_side, finish_wait): each
+     * rank runs until it needs a message not yet sent. */
+    S.free_order = !S.lg && !S.bus && !S.star && !o->ordered;
+    if (S.free_order && !(S.ready = malloc(np * sizeof *S.ready))) goto oom;
+    if (S.free_order) {
+        /* the pipeline of time order (the ranks taking turns) fetches for posts already made */
+        S.peek = S.pfdist > 0;
+        S.pfdist = 0;
+    }
+    if (S.peek && !(S.la = malloc(np * PEEK * sizeof *S.la))) goto oom;
+    for (int j = 0; j < S.P; j++) {
+        int i = S.free_order ? S.P - 1 - j : j;   /* (rank 0 first off the stack) */
         S.rk[i].pc = s->data[i];
         S.rk[i].end = s->data[i] + s->len[i];
         S.rk[i].ctx.rank = i;
+        if (S.peek) S.rk[i].la = S.la + (size_t)i * PEEK;
         schedule_step(&S, i, 0.0, PH_NEXT);   /* the seed's LOAD event */
     }
     ps_qent e;
     double now = 0;
+    while (S.free_order && !S.oom && S.nready) {
+        e = S.ready[--S.nready];
+        if (e.t > S.tmax) S.tmax = e.t;
+        step(&S, (int)e.id, e.t);
+    }
+    if (S.free_order) now = S.tmax;
     while (!S.oom && ps_eventq_pop(&S.q, &e) == 0) {
         PS_ASSERT(e.t >= now);   /* simulated time never runs back */
         now = e.t;
@@ -1978,12 +2099,7 @@ int ps_simulate(const ps_streams *s, const ps_machine *m, const ps_sim_opts *o, 
             else tx_end(&S, e.id, e.t);
             continue;
         }
-        rstate *R = &S.rk[e.id];
-        switch (R->phase) {
-        case PH_NEXT: exec(&S, (int)e.id, e.t); break;
-        case PH_POST: post(&S, (int)e.id, e.t); break;
-        case PH_WAKE: r->events++; wake(&S, (int)e.id, e.t); break;
-        }
+        step(&S, (int)e.id, e.t);
     }
     if (S.oom) goto oom;
     int stuck = 0;

@@ -36,6 +36,9 @@ typedef struct ps_sim_opts {
                              the same sheet either way */
     int    hashed_channels; /* 1: match messages through the hash table of (receiver, sender, tag) even
                              at few ranks (tests compare it with the pair index; the same result) */
+    int    ordered;       /* 1: the seed's model on a network without shared links takes the ranks'
+                             steps in time order through the event queue, as every other model
+                             does, instead of in free order (tests compare them; the same result) */
     int    grown_pool;    /* 1: the message pool grows by doubling (mremap), as where its address space
                              cannot be reserved whole, instead of reserved and made ready ahead by a
                              helper thread (tests compare them; the same result) */
@@ -68,11 +71,14 @@ typedef struct ps_sim_result {
     int          nranks;
     double       time;          /* execution time: the last rank's end */
     double       work, comm, wait;   /* averages over ranks, seconds */
-    uint64_t     events;        /* events simulated (heap pops + in-line instruction steps) */
+    uint64_t     events;        /* events simulated (ends of transmissions, wakes and instructions; in
+                                   free order, ordered = 0, a wait that finds its request complete at a
+                                   later time goes on without a wake) */
     uint64_t     messages;
     uint64_t     runtime_messages; /* of them, the runtime's own (the model's barrier tree: ps_tag_runtime),
                                    which a run's sheet counts apart */
-    uint64_t     peak_in_flight;/* most message records alive at once */
+    uint64_t     peak_in_flight;/* most message records alive at once (in free order: in the order the
+                                   ranks' steps were taken, not in time) */
     double       stretch;       /* oversubscription factor applied to CPU costs */
     double       unpriced_bytes;/* \DATA_MOVE bytes the model has no memory rate for (priced 0) */
     double       recv_step;     /* LogGOPS: above S up to this, messages go eagerly and their sends complete once
