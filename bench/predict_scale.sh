@@ -71,12 +71,14 @@ if [ -n "$other" ]; then
       awk -v x=$x '{ v[NR] = $1 } END { printf "%s best %.3f s, median %.3f s over %d runs\n", x, v[1], v[int((NR + 1) / 2)], NR }'
   done
   echo "load $l0-$(cut -d' ' -f1 /proc/loadavg)"
-  # the prediction itself: without the simulation's own seconds and the model's path
+  # the prediction itself: without the simulation's own seconds, events and records alive at once
+  # (which follow the order its steps were taken in: free order or time order, docs/PREDICT.md) and
+  # the model's path
   python3 - "$work/A.json" "$work/B.json" <<'PY'
 import json, sys
 def strip(x):
     if isinstance(x, dict):
-        return {k: strip(v) for k, v in x.items() if k not in ("seconds", "file")}
+        return {k: strip(v) for k, v in x.items() if k not in ("seconds", "file", "events", "peak_in_flight")}
     if isinstance(x, list):
         return [strip(v) for v in x]
     return x
