@@ -112,10 +112,13 @@ typedef struct rstate {
     uint32_t       head, nout, capout, incomplete, blk_slot;
     outreq        *out;
     uint64_t       nissued, ord0;
-    /* free order, many ranks: the next instructions, decoded ahead (peek) */
-    ps_insn       *la;
-    uint32_t       la_head, la_n;
 } rstate;
+
+/* Free order, many ranks: a rank's next instructions, decoded ahead (peek_one)
+ * into its ring of PEEK at S->la + rank * PEEK: where they start, how many. */
+typedef struct lapos {
+    uint32_t head, n;
+} lapos;
 
 /* Per-rank state of the LogGOPS model (allocated only when the machine has one). */
 typedef struct lgrank {
@@ -159,6 +162,7 @@ typedef struct sim {
     uint32_t          pk[64];   /* ... the channels of the last sends/receives so decoded */
     uint32_t          npk;
     ps_insn          *la;       /* ... the ranks' rings of instructions decoded ahead */
+    lapos            *lap;      /* ... and what each holds (apart from rstate, which time order reads) */
     uint64_t          alive;
     chan             *ch;
     size_t            chcap, chn;
@@ -304,6 +308,7 @@ static void sim_free(sim *S)
     ps_eventq_free(&S->q);
     free(S->ready);
     free(S->la);
+    free(S->lap);
 }
 
 /* ---- the message pool's memory ------------------------------------------
@@ -769,9 +774,9 @@ static inline void prefetch_lanes(const sim *S)
 enum { PEEK = 16, PEEK_RECORD = 8 };
 
 /* Decodes the rank's next instruction into its ring (pc < end). */
-static inline void peek_one(sim *S, int rank, rstate *R)
+static inline void peek_one(sim *S, int rank, rstate *R, lapos *L)
 {
-    ps_insn *in = &R->la[(R->la_head + R->la_n++) & (PEEK - 1)];
+    ps_insn *in = &S->la[(size_t)rank * PEEK + ((L->head + L->n++) & (PEEK - 1))];
     R->pc = ps_insn_decode(&R->ctx, R->pc, R->end, in);
     if (in->op != PS_OP_SEND && in->op != PS_OP_BSEND && in->op != PS_OP_RECV && in->op != PS_OP_BRECV) return;
     uint32_t key = pend_key(S, rank, in);
@@ -788,10 +793,11 @@ static inline void peek_one(sim *S, int rank, rstate *R)
 /* The rank's next instruction (some left: la_n or pc < end), its ring kept full. */
 static inline void peek_next(sim *S, int rank, rstate *R, ps_insn *in)
 {
-    while (R->la_n < PEEK && R->pc < R->end) peek_one(S, rank, R);
-    *in = R->la[R->la_head];
-    R->la_head = (R->la_head + 1) & (PEEK - 1);
-    R->la_n--;
+    lapos *L = &S->lap[rank];
+    while (L->n < PEEK && R->pc < R->end) peek_one(S, rank, R, L);
+    *in = S->la[(size_t)rank * PEEK + L->head];
+    L->head = (L->head + 1) & (PEEK - 1);
+    L->n--;
 }
 
 /* ---- trace -------------------------------------------------------------- */
@@ -1755,7 +1761,7 @@ static void exec(sim *S, int rank, double t)
     rstate *R = &S->rk[rank];
     ps_sim_rank *a = &S->r->rank[rank];
     for (;;) {
-        if (R->pc >= R->end && !R->la_n) {
+        if (R->pc >= R->end && !(S->peek && S->lap[rank].n)) {
             R->state = ST_DONE;
             a->end = t;
             /* (LogGOPS) the rank ends in the runtime: what waits for its progress goes on */
@@ -2070,13 +2076,12 @@ int ps_simulate(const ps_streams *s, const ps_machine *m, const ps_sim_opts *o, 
         S.peek = S.pfdist > 0;
         S.pfdist = 0;
     }
-    if (S.peek && !(S.la = malloc(np * PEEK * sizeof *S.la))) goto oom;
+    if (S.peek && (!(S.la = malloc(np * PEEK * sizeof *S.la)) || !(S.lap = calloc(np, sizeof *S.lap)))) goto oom;
     for (int j = 0; j < S.P; j++) {
         int i = S.free_order ? S.P - 1 - j : j;   /* (rank 0 first off the stack) */
         S.rk[i].pc = s->data[i];
         S.rk[i].end = s->data[i] + s->len[i];
         S.rk[i].ctx.rank = i;
-        if (S.peek) S.rk[i].la = S.la + (size_t)i * PEEK;
         schedule_step(&S, i, 0.0, PH_NEXT);   /* the seed's LOAD event */
     }
     ps_qent e;
