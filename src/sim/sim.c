@@ -178,6 +178,12 @@ typedef struct sim {
     ps_qent          *ready;
     uint32_t          nready;
     double            tmax;     /* the latest time simulated (free order: the end of a deadlock) */
+    /* free order checks the streams as it decodes them instead of in a pass of its own before
+     * (ps_streams_validate), which it makes only if it met a bad instruction or did not run every
+     * rank to its end: then the same first error in rank order, or the counts, come from there */
+    int               checking;
+    int               bad;      /* ... it met one: the simulation stopped */
+    double            flops;    /* ... the WORK flops it decoded (DATA_MOVE's bytes apart) */
     int               bus;
     int               bus_busy;
     int               star, nodes;  /* rank r on node r mod nodes; star: links per node */
@@ -772,13 +778,22 @@ static inline void prefetch_lanes(const sim *S)
  * later, the record that slot names (which a post reads: mostly a message
  * another rank made long before). */
 enum { PEEK = 16, PEEK_RECORD = 8 };
+enum { OP_UNDECODED = 0 };   /* (no instruction's op) */
 
 /* Decodes the rank's next instruction into its ring (pc < end). */
 static inline void peek_one(sim *S, int rank, rstate *R, lapos *L)
 {
     ps_insn *in = &S->la[(size_t)rank * PEEK + ((L->head + L->n++) & (PEEK - 1))];
-    R->pc = ps_insn_decode(&R->ctx, R->pc, R->end, in);
+    const uint8_t *pc = ps_insn_decode(&R->ctx, R->pc, R->end, in);
+    if (!pc) {
+        /* not an instruction: the rank's last; exec stops at it */
+        in->op = OP_UNDECODED;
+        R->pc = R->end;
+        return;
+    }
+    R->pc = pc;
     if (in->op != PS_OP_SEND && in->op != PS_OP_BSEND && in->op != PS_OP_RECV && in->op != PS_OP_BRECV) return;
+    if (in->peer >= S->P) return;   /* (exec stops at it: no channel to fetch) */
     uint32_t key = pend_key(S, rank, in);
     if (S->dch) __builtin_prefetch(&S->dch[key]);
     else ch_prefetch(S, key);
@@ -1742,6 +1757,17 @@ static void wake(sim *S, int rank, double t)
     exec(S, rank, t);
 }
 
+/* What the streams' check refuses (walk_ranks in stream.c), as the
+ * instruction is taken: not an instruction, a partner that is no other rank,
+ * a WAITONE of a request never issued, a construct not in the table. */
+static int insn_ok(const sim *S, int rank, const rstate *R, const ps_insn *in)
+{
+    if (in->op == OP_UNDECODED) return 0;
+    if (ps__is_message_op(in->op) && (in->peer >= S->P || in->peer == rank)) return 0;
+    if (in->op == PS_OP_WAITONE && in->n >= R->nissued) return 0;
+    return in->construct < S->s->nconstructs;
+}
+
 /* The rank's step scheduled at t (schedule_step). */
 static void step(sim *S, int rank, double t)
 {
@@ -1769,8 +1795,17 @@ static void exec(sim *S, int rank, double t)
             return;
         }
         ps_insn in;
-        if (S->peek) peek_next(S, rank, R, &in);
-        else R->pc = ps_insn_decode(&R->ctx, R->pc, R->end, &in);
+        if (S->peek) {
+            peek_next(S, rank, R, &in);
+        } else {
+            const uint8_t *pc = ps_insn_decode(&R->ctx, R->pc, R->end, &in);
+            if (!pc) in.op = OP_UNDECODED;
+            R->pc = pc ? pc : R->end;
+        }
+        if (S->checking && !insn_ok(S, rank, R, &in)) {
+            S->bad = 1;   /* the simulation stops here; the streams' check says why */
+            return;
+        }
         /* the ranks take turns, so each reads its stream from a line of its
          * own that nothing else brings in: fetch its next line now */
         if (R->end - R->pc > 64) __builtin_prefetch(R->pc + 64, 0, 1);
@@ -1778,6 +1813,7 @@ static void exec(sim *S, int rank, double t)
         S->r->events++;
         switch (in.op) {
         case PS_OP_WORK: {
+            if (S->checking && in.construct != PS_C_DATA_MOVE) S->flops += (double)in.n;
             double d = ps_sim_work_time(S->m, &S->o, in.construct, (double)in.n) * S->r->stretch;
             int move = in.construct == PS_C_DATA_MOVE;
             /* a copy shares the node's memory with the other ranks' copies, as a message's does
@@ -1976,7 +2012,12 @@ int ps_simulate(const ps_streams *s, const ps_machine *m, const ps_sim_opts *o, 
         o = &defaults;
     }
     memset(r, 0, sizeof *r);
-    if (ps_streams_validate(s, &r->streams, err, errlen)) return -1;
+    /* free order (below) checks the streams as it runs them: a model without LogGOPS, a bus or a
+     * star of links (one where a star could be made is checked before, as any other) */
+    int check_later = m->lg.n == 0 && !o->ordered && !(o->bus >= 0 ? o->bus : m->bus) && !(o->bus < 0 && m->star);
+    if (!check_later && ps_streams_validate(s, &r->streams, err, errlen)) return -1;
+    for (int i = 0; check_later && i < s->nranks; i++)
+        if (s->data[i]) r->streams.encoded_bytes += s->len[i];
     sim S = {.s = s, .m = m, .o = *o, .r = r, .P = s->nranks, .bus_head = NIL,
              .bus_tail = NIL, .err = err, .errlen = errlen};
     S.bus = o->bus >= 0 ? o->bus : m->bus;
@@ -2070,6 +2111,8 @@ int ps_simulate(const ps_streams *s, const ps_machine *m, const ps_sim_opts *o, 
      * be taken in any order (try_start, complete_side, finish_wait): each
      * rank runs until it needs a message not yet sent. */
     S.free_order = !S.lg && !S.bus && !S.star && !o->ordered;
+    PS_ASSERT(!check_later || S.free_order);
+    S.checking = check_later;
     if (S.free_order && !(S.ready = malloc(np * sizeof *S.ready))) goto oom;
     if (S.free_order) {
         /* the pipeline of time order (the ranks taking turns) fetches for posts already made */
@@ -2086,7 +2129,7 @@ int ps_simulate(const ps_streams *s, const ps_machine *m, const ps_sim_opts *o, 
     }
     ps_qent e;
     double now = 0;
-    while (S.free_order && !S.oom && S.nready) {
+    while (S.free_order && !S.oom && !S.bad && S.nready) {
         e = S.ready[--S.nready];
         if (e.t > S.tmax) S.tmax = e.t;
         step(&S, (int)e.id, e.t);
@@ -2107,6 +2150,27 @@ int ps_simulate(const ps_streams *s, const ps_machine *m, const ps_sim_opts *o, 
         step(&S, (int)e.id, e.t);
     }
     if (S.oom) goto oom;
+    if (S.checking) {
+        /* every instruction taken was checked; those of a rank that did not end were not */
+        int ended = !S.bad;
+        for (int i = 0; ended && i < S.P; i++) ended = S.rk[i].state == ST_DONE;
+        if (!ended) {
+            if (ps_streams_validate(s, &r->streams, err, errlen)) {
+                sim_free(&S);
+                ps_sim_result_free(r);
+                return -1;
+            }
+            PS_ASSERT(!S.bad);   /* what the simulation refused, the check refuses */
+        } else {
+            ps_streams_stats *st = &r->streams;
+            st->messages = r->messages;
+            st->flops = S.flops;
+            for (int i = 0; i < S.P; i++) {
+                st->instructions += r->rank[i].instructions;
+                st->bytes += r->rank[i].bytes_sent;
+            }
+        }
+    }
     int stuck = 0;
     double wsum = 0, csum = 0, vsum = 0;
     for (int i = 0; i < S.P; i++) {

@@ -619,6 +619,9 @@ TEST_IMPL(free_order_same_as_time_order)
         CHECK(rc[0] == rc[1] && a->deadlock == b->deadlock, "trial %d: exit %d against %d", trial, rc[0], rc[1]);
         CHECK(a->time == b->time && a->messages == b->messages, "trial %d: %.17g s against %.17g s", trial, a->time,
               b->time);
+        CHECK(a->streams.instructions == b->streams.instructions && a->streams.messages == b->streams.messages &&
+                  a->streams.bytes == b->streams.bytes && a->streams.flops == b->streams.flops,
+              "trial %d: the streams' counts differ", trial);
         CHECK((a->report == NULL) == (b->report == NULL) && (!a->report || strcmp(a->report, b->report) == 0),
               "trial %d: the deadlock reports differ:\n%s\n%s", trial, a->report ? a->report : "",
               b->report ? b->report : "");
@@ -644,6 +647,58 @@ TEST_IMPL(free_order_same_as_time_order)
     }
     /* both kinds of program were compared */
     CHECK(deadlocks > 20 && runs - deadlocks > 20, "%d of %d deadlocked", deadlocks, runs);
+}
+
+/* Free order checks the streams as it takes their instructions, instead of
+ * in a pass of its own before: a program with one bad instruction appended
+ * to a rank (a message to the rank itself, a partner that is no rank, a
+ * WAITONE of a request never issued, a construct not in the table, an
+ * instruction cut short) is refused with the same message as in time order,
+ * whether the simulation reaches it or deadlocks first; a good one has the
+ * same counts. */
+TEST_IMPL(free_order_checks_streams)
+{
+    uint64_t x = 777;
+    int refused = 0;
+    for (int trial = 0; trial < 212; trial++) {
+        int big = trial >= 200;   /* 64 to 70 ranks: instructions decoded ahead */
+        int P = big ? 64 + (int)(lcg(&x) % 7) : 2 + (int)(lcg(&x) % 5);
+        int M = big ? 1000 : 5 + (int)(lcg(&x) % 60);
+        ps_streams *s = random_streams(&x, P, M);
+        int r = (int)(lcg(&x) % (uint64_t)P), kind = trial % 6;
+        ps_insn bad = {.op = PS_OP_SEND, .peer = r, .n = 8};   /* 0: to the rank itself */
+        if (kind == 1) bad = (ps_insn){.op = PS_OP_BRECV, .peer = P, .n = 8};
+        if (kind == 2) bad = (ps_insn){.op = PS_OP_WAITONE, .n = 1000000};
+        if (kind == 3) bad = (ps_insn){.op = PS_OP_WORK, .n = 5, .construct = (uint16_t)s->nconstructs};
+        if (kind == 4) bad = (ps_insn){.op = PS_OP_SEND, .peer = (r + 1) % P, .n = (uint64_t)1 << 40};
+        if (kind < 5) CHECK(ps_streams_append(s, r, &bad) == 0);
+        if (kind == 4) s->len[r]--;   /* its size's last byte cut off */
+        ps_sim_opts o;
+        ps_sim_defaults(&o);
+        o.eager_bytes = trial % 2 ? 100 : 0;
+        ps_sim_result res[2];
+        int rc[2];
+        char err[2][512];
+        for (int ordered = 0; ordered < 2; ordered++) {
+            o.ordered = ordered;
+            err[ordered][0] = 0;
+            rc[ordered] = ps_simulate(s, sp2(), &o, &res[ordered], err[ordered], sizeof err[ordered]);
+        }
+        CHECK(rc[0] == rc[1] && strcmp(err[0], err[1]) == 0, "trial %d: %d \"%s\" against %d \"%s\"", trial, rc[0],
+              err[0], rc[1], err[1]);
+        CHECK((rc[0] == -1) == (kind < 5), "trial %d (kind %d): exit %d: %s", trial, kind, rc[0], err[0]);
+        if (rc[0] >= 0 && rc[1] >= 0) {
+            const ps_streams_stats *a = &res[0].streams, *b = &res[1].streams;
+            CHECK(a->instructions == b->instructions && a->messages == b->messages && a->bytes == b->bytes &&
+                      a->flops == b->flops && a->encoded_bytes == b->encoded_bytes,
+                  "trial %d: the counts differ", trial);
+        }
+        refused += rc[0] == -1;
+        for (int i = 0; i < 2; i++)
+            if (rc[i] >= 0) ps_sim_result_free(&res[i]);
+        ps_streams_free(s);
+    }
+    CHECK(refused > 150, "%d refused", refused);
 }
 
 /* The message pool reserved whole and made ready ahead by a helper thread
