@@ -1757,15 +1757,11 @@ static void wake(sim *S, int rank, double t)
     exec(S, rank, t);
 }
 
-/* What the streams' check refuses (walk_ranks in stream.c), as the
- * instruction is taken: not an instruction, a partner that is no other rank,
- * a WAITONE of a request never issued, a construct not in the table. */
+/* What the streams' check refuses, as the instruction is taken: not an
+ * instruction, or what ps_insn_fault refuses. */
 static int insn_ok(const sim *S, int rank, const rstate *R, const ps_insn *in)
 {
-    if (in->op == OP_UNDECODED) return 0;
-    if (ps__is_message_op(in->op) && (in->peer >= S->P || in->peer == rank)) return 0;
-    if (in->op == PS_OP_WAITONE && in->n >= R->nissued) return 0;
-    return in->construct < S->s->nconstructs;
+    return in->op != OP_UNDECODED && !ps_insn_fault(in, rank, S->P, R->nissued, S->s->nconstructs);
 }
 
 /* The rank's step scheduled at t (schedule_step). */

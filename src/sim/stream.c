@@ -305,32 +305,30 @@ static int walk_ranks(const ps_streams *s, int r0, int r1, ps_streams_stats *st,
                 return -1;
             }
             p = q;
-            if (ps__is_message_op(in.op)) {
-                if (in.peer >= s->nranks || in.peer == r) {
-                    ps_seterr(err, errlen, "rank %d: instruction %llu: %s partner %d is %s", r,
-                              (unsigned long long)k, ps_op_name(in.op), in.peer,
-                              in.peer == r ? "the rank itself (a copy within its own memory, which no machine "
-                                             "model prices)"
-                                           : "not a rank");
-                    return -1;
-                }
-                if (in.op == PS_OP_SEND || in.op == PS_OP_BSEND) {
-                    st->messages++;
-                    st->bytes += in.n;
-                }
-                if (in.op == PS_OP_SEND || in.op == PS_OP_RECV) nreq++;
-            } else if (in.op == PS_OP_WORK && in.construct != PS_C_DATA_MOVE) {
-                st->flops += (double)in.n; /* a DATA_MOVE's count is bytes copied */
-            } else if (in.op == PS_OP_WAITONE && in.n >= nreq) {
+            switch (ps_insn_fault(&in, r, s->nranks, nreq, s->nconstructs)) {
+            case PS_INSN_BAD_PARTNER:
+                ps_seterr(err, errlen, "rank %d: instruction %llu: %s partner %d is %s", r, (unsigned long long)k,
+                          ps_op_name(in.op), in.peer,
+                          in.peer == r ? "the rank itself (a copy within its own memory, which no machine "
+                                         "model prices)"
+                                       : "not a rank");
+                return -1;
+            case PS_INSN_BAD_WAITONE:
                 ps_seterr(err, errlen, "rank %d: instruction %llu: WAITONE %llu names a request never issued", r,
                           (unsigned long long)k, (unsigned long long)in.n);
                 return -1;
-            }
-            if (in.construct >= s->nconstructs) {
+            case PS_INSN_BAD_CONSTRUCT:
                 ps_seterr(err, errlen, "rank %d: instruction %llu: construct id %u not in the table", r,
                           (unsigned long long)k, in.construct);
                 return -1;
             }
+            if (in.op == PS_OP_SEND || in.op == PS_OP_BSEND) {
+                st->messages++;
+                st->bytes += in.n;
+            }
+            if (in.op == PS_OP_SEND || in.op == PS_OP_RECV) nreq++;
+            if (in.op == PS_OP_WORK && in.construct != PS_C_DATA_MOVE)
+                st->flops += (double)in.n; /* a DATA_MOVE's count is bytes copied */
         }
         st->instructions += k;
     }

@@ -63,6 +63,18 @@ int ps_streams_stats_get(const ps_streams *s, ps_streams_stats *st);
  * the way (ps_streams_stats_get's). */
 int ps_streams_validate(const ps_streams *s, ps_streams_stats *st, char *err, size_t errlen);
 
+/* What that check refuses in a decoded instruction of rank r of nranks, nreq nonblocking requests
+ * issued before it: a partner that is no other rank, a WAITONE of a request never issued, a construct
+ * id not in the table of nconstructs; 0: none.  (The simulation in free order asks it of each
+ * instruction as it takes it.) */
+enum { PS_INSN_BAD_PARTNER = 1, PS_INSN_BAD_WAITONE, PS_INSN_BAD_CONSTRUCT };
+static inline int ps_insn_fault(const ps_insn *in, int r, int nranks, uint64_t nreq, int nconstructs)
+{
+    if (ps__is_message_op(in->op) && (in->peer >= nranks || in->peer == r)) return PS_INSN_BAD_PARTNER;
+    if (in->op == PS_OP_WAITONE && in->n >= nreq) return PS_INSN_BAD_WAITONE;
+    return in->construct >= nconstructs ? PS_INSN_BAD_CONSTRUCT : 0;
+}
+
 /* Text form: see docs/PREDICT.md ("Writing streams by hand").  name is used
  * in messages ("ring.txt:4:7: ..."). */
 int  ps_streams_parse_text(const char *text, const char *name, ps_streams **out, char *err, size_t errlen);
