@@ -181,9 +181,8 @@ typedef struct sim {
     /* free order checks the streams as it decodes them instead of in a pass of its own before
      * (ps_streams_validate), which it makes only if it met a bad instruction or did not run every
      * rank to its end: then the same first error in rank order, or the counts, come from there */
-    int               checking;
-    int               bad;      /* ... it met one: the simulation stopped */
-    double            flops;    /* ... the WORK flops it decoded (DATA_MOVE's bytes apart) */
+    int               bad;      /* it met one: the simulation stopped */
+    double            flops;    /* the WORK flops it decoded (DATA_MOVE's bytes apart) */
     int               bus;
     int               bus_busy;
     int               star, nodes;  /* rank r on node r mod nodes; star: links per node */
@@ -1798,7 +1797,7 @@ static void exec(sim *S, int rank, double t)
             if (!pc) in.op = OP_UNDECODED;
             R->pc = pc ? pc : R->end;
         }
-        if (S->checking && !insn_ok(S, rank, R, &in)) {
+        if (S->free_order && !insn_ok(S, rank, R, &in)) {
             S->bad = 1;   /* the simulation stops here; the streams' check says why */
             return;
         }
@@ -1809,7 +1808,7 @@ static void exec(sim *S, int rank, double t)
         S->r->events++;
         switch (in.op) {
         case PS_OP_WORK: {
-            if (S->checking && in.construct != PS_C_DATA_MOVE) S->flops += (double)in.n;
+            if (S->free_order && in.construct != PS_C_DATA_MOVE) S->flops += (double)in.n;
             double d = ps_sim_work_time(S->m, &S->o, in.construct, (double)in.n) * S->r->stretch;
             int move = in.construct == PS_C_DATA_MOVE;
             /* a copy shares the node's memory with the other ranks' copies, as a message's does
@@ -2008,12 +2007,6 @@ int ps_simulate(const ps_streams *s, const ps_machine *m, const ps_sim_opts *o, 
         o = &defaults;
     }
     memset(r, 0, sizeof *r);
-    /* free order (below) checks the streams as it runs them: a model without LogGOPS, a bus or a
-     * star of links (one where a star could be made is checked before, as any other) */
-    int check_later = m->lg.n == 0 && !o->ordered && !(o->bus >= 0 ? o->bus : m->bus) && !(o->bus < 0 && m->star);
-    if (!check_later && ps_streams_validate(s, &r->streams, err, errlen)) return -1;
-    for (int i = 0; check_later && i < s->nranks; i++)
-        if (s->data[i]) r->streams.encoded_bytes += s->len[i];
     sim S = {.s = s, .m = m, .o = *o, .r = r, .P = s->nranks, .bus_head = NIL,
              .bus_tail = NIL, .err = err, .errlen = errlen};
     S.bus = o->bus >= 0 ? o->bus : m->bus;
@@ -2082,8 +2075,23 @@ int ps_simulate(const ps_streams *s, const ps_machine *m, const ps_sim_opts *o, 
         }
         if (S.lgc.rate > 0 && !o->no_warmup) lg_warm_buckets(&S);
     }
+    /* The seed's model on a network without shared links: a message's times
+     * follow from when its two sides are posted, and which send a receive
+     * takes from the order of each side's own calls, so the ranks' steps can
+     * be taken in any order (try_start, complete_side, finish_wait): each
+     * rank runs until it needs a message not yet sent.  It checks the
+     * streams as it takes each instruction (insn_ok) and counts as it goes;
+     * any other model has them checked and counted first. */
+    S.free_order = !S.lg && !S.bus && !S.star && !o->ordered;
+    if (!S.free_order && ps_streams_validate(s, &r->streams, err, errlen)) {
+        sim_free(&S);
+        ps_sim_result_free(r);
+        return -1;
+    }
+    for (int i = 0; S.free_order && i < s->nranks; i++)
+        if (s->data[i]) r->streams.encoded_bytes += s->len[i];
     if (!o->grown_pool) pool_reserve(&S);
-    size_t np = (size_t)(unsigned)S.P;   /* >= 1: the streams were validated */
+    size_t np = (size_t)(unsigned)S.P;   /* >= 1: a stream set has a rank (ps_streams_new, the file's reader) */
     r->rank = calloc(np, sizeof *r->rank);
     S.rk = calloc(np, sizeof *S.rk);
     if (np <= DENSE_MAX && !o->hashed_channels) {
@@ -2101,14 +2109,6 @@ int ps_simulate(const ps_streams *s, const ps_machine *m, const ps_sim_opts *o, 
         if (ps_trace_set_constructs(S.tr, (const char *const *)s->constructs, s->nconstructs)) goto oom;
         r->trace = S.tr;
     }
-    /* The seed's model on a network without shared links: a message's times
-     * follow from when its two sides are posted, and which send a receive
-     * takes from the order of each side's own calls, so the ranks' steps can
-     * be taken in any order (try_start, complete_side, finish_wait): each
-     * rank runs until it needs a message not yet sent. */
-    S.free_order = !S.lg && !S.bus && !S.star && !o->ordered;
-    PS_ASSERT(!check_later || S.free_order);
-    S.checking = check_later;
     if (S.free_order && !(S.ready = malloc(np * sizeof *S.ready))) goto oom;
     if (S.free_order) {
         /* the pipeline of time order (the ranks taking turns) fetches for posts already made */
@@ -2146,7 +2146,7 @@ int ps_simulate(const ps_streams *s, const ps_machine *m, const ps_sim_opts *o, 
         step(&S, (int)e.id, e.t);
     }
     if (S.oom) goto oom;
-    if (S.checking) {
+    if (S.free_order) {
         /* every instruction taken was checked; those of a rank that did not end were not */
         int ended = !S.bad;
         for (int i = 0; ended && i < S.P; i++) ended = S.rk[i].state == ST_DONE;
