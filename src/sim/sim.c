@@ -779,18 +779,20 @@ static inline void prefetch_lanes(const sim *S)
 enum { PEEK = 16, PEEK_RECORD = 8 };
 enum { OP_UNDECODED = 0 };   /* (no instruction's op) */
 
+/* Decodes the rank's next instruction (pc < end); what is not one is
+ * OP_UNDECODED and the rank's last (free order stops at it: insn_ok). */
+static inline void decode_next(rstate *R, ps_insn *in)
+{
+    const uint8_t *pc = ps_insn_decode(&R->ctx, R->pc, R->end, in);
+    if (!pc) in->op = OP_UNDECODED;
+    R->pc = pc ? pc : R->end;
+}
+
 /* Decodes the rank's next instruction into its ring (pc < end). */
 static inline void peek_one(sim *S, int rank, rstate *R, lapos *L)
 {
     ps_insn *in = &S->la[(size_t)rank * PEEK + ((L->head + L->n++) & (PEEK - 1))];
-    const uint8_t *pc = ps_insn_decode(&R->ctx, R->pc, R->end, in);
-    if (!pc) {
-        /* not an instruction: the rank's last; exec stops at it */
-        in->op = OP_UNDECODED;
-        R->pc = R->end;
-        return;
-    }
-    R->pc = pc;
+    decode_next(R, in);
     if (in->op != PS_OP_SEND && in->op != PS_OP_BSEND && in->op != PS_OP_RECV && in->op != PS_OP_BRECV) return;
     if (in->peer >= S->P) return;   /* (exec stops at it: no channel to fetch) */
     uint32_t key = pend_key(S, rank, in);
@@ -1790,13 +1792,8 @@ static void exec(sim *S, int rank, double t)
             return;
         }
         ps_insn in;
-        if (S->peek) {
-            peek_next(S, rank, R, &in);
-        } else {
-            const uint8_t *pc = ps_insn_decode(&R->ctx, R->pc, R->end, &in);
-            if (!pc) in.op = OP_UNDECODED;
-            R->pc = pc ? pc : R->end;
-        }
+        if (S->peek) peek_next(S, rank, R, &in);
+        else decode_next(R, &in);
         if (S->free_order && !insn_ok(S, rank, R, &in)) {
             S->bad = 1;   /* the simulation stops here; the streams' check says why */
             return;
