@@ -448,7 +448,7 @@ static int predict_one(predict_ctx *c, int P, json_t **doc, ps_sim_result *res, 
     ps_streams_free(s);
     if (rc < 0 || rc == 1) {
         free(meta);
-        if (rc == 1) ps_seterr(err, errlen, "the program deadlocks at %d ranks", nranks);
+        if (rc == 1) ps_seterr(err, errlen, "the program deadlocks at %d rank%s", nranks, nranks == 1 ? "" : "s");
         return rc < 0 ? 2 : 1;
     }
     char tracefile[PATH_MAX + 16] = "";
@@ -473,6 +473,10 @@ static int predict_one(predict_ctx *c, int P, json_t **doc, ps_sim_result *res, 
     json_object_set_new(d, "breakdown", breakdown_json(res));
     if (res->unpriced_bytes > 0)
         json_object_set_new(d, "unpriced_data_move_bytes", json_real(res->unpriced_bytes));
+    if (res->self_messages > 0)
+        json_object_set_new(d, "self_messages",
+                            json_pack("{s:I, s:s}", "messages", (json_int_t)res->self_messages, "priced_by",
+                                      c->m.nself > 0 ? "self" : "between two ranks"));
     if (res->below_step > 0 && !res->ack_measured)
         json_object_set_new(d, "protocol_doubt", protocol_doubt_json(&c->m, &so, res));
     if (isfinite(other)) {
@@ -595,6 +599,7 @@ int ps_predict_run(const ps_predict_opts *o, json_t **out, FILE *f, char *err, s
     int over_from = 0;   /* the first count whose costs the simulator stretched (more ranks than cores) */
     double over = 1;     /* ... by how much */
     int unpriced_at = 0; /* the first count with \DATA_MOVE bytes the model cannot price */
+    int self_at = 0;     /* the first count with messages to their own rank, the model without [self] */
     int busy_from = 0;   /* the first count priced by the run beside copies of itself */
     json_t *doubt = NULL; /* the first count with messages between S and the receive's step */
     /* each count on its own: one that cannot be predicted (a program that deadlocks or messages
@@ -632,6 +637,7 @@ int ps_predict_run(const ps_predict_opts *o, json_t **out, FILE *f, char *err, s
                 over = res.stretch;
             }
             if (!unpriced_at && res.unpriced_bytes > 0) unpriced_at = res.nranks;
+            if (!self_at && res.self_messages > 0 && c.m.nself == 0) self_at = res.nranks;
             if (!busy_from && calibration_for(&c, res.nranks) == &c.cal_busy) busy_from = res.nranks;
             if (!doubt && (doubt = json_object_get(doc, "protocol_doubt")))
                 json_object_set_new(doubt, "from_ranks", json_integer(res.nranks));
@@ -704,6 +710,10 @@ int ps_predict_run(const ps_predict_opts *o, json_t **out, FILE *f, char *err, s
         fprintf(f, "note: the program's \\DATA_MOVE copies are not priced (from P = %d): the model has no memory rate "
                    "(r_incache and r_outcache, which parscope probe measures), so they cost nothing here; --calibrate "
                    "prices them from a 1-rank run\n", unpriced_at);
+    if (!o->quiet && self_at)
+        fprintf(f, "note: from P = %d the program sends messages to the sending rank itself, and the model has no "
+                   "[self] table (parscope probe measures one): they are priced as messages between two ranks\n",
+                self_at);
     if (json_array_size(points) == 1 && !c.several && !json_array_size(failed))
         *out = json_incref(json_array_get(points, 0));
     else if (json_array_size(points))

@@ -387,6 +387,28 @@ static double raw_half_8B(int rank, int peer)
     return rank == 0 ? h : 0;
 }
 
+/* m messages of n bytes from rank 0 to itself, each its receive posted, its
+ * send and the wait of both, as a program's message to its own rank goes;
+ * the mean time of one (rank 0; rank 1 waits, returns 0). */
+static double self_message(int rank, int peer, long n, int m)
+{
+    rewind_trace();
+    pair_sync(peer);
+    double t = 0;
+    if (rank == 0) {
+        double t0 = ps_now();
+        for (int i = 0; i < m; i++) {
+            ps_request r = ps_irecv(rbuf, (size_t)n, 0, TAG_LG, PS_C_RECEIVE);
+            ps_request q = ps_isend(sbuf, (size_t)n, 0, TAG_LG, PS_C_SEND);
+            ps_wait(q);
+            ps_wait(r);
+        }
+        t = (ps_now() - t0) / m;
+    }
+    pair_sync(peer);
+    return t;
+}
+
 /* A stream of k messages of n bytes, then a 1-byte answer: its time (rank 0). */
 static double stream(int rank, int peer, long n, int k)
 {
@@ -1103,9 +1125,13 @@ json_t *ps__loggops_measure(const ps_probe_budget *b)
             ex = fmin(ex, exchange(peer, n));
             if (!again(rank, peer, r, 1, lg_shaped ? 1 : 3, t0, part)) break;
         }
+        /* to the rank itself (no network: the same on a shaped link); the best of three batches */
+        double self = INFINITY;
+        for (int r = 0; r < 3; r++) self = fmin(self, self_message(rank, peer, n, n <= 65536 ? 16 : 4));
         if (rank == 0) {
             json_t *row = json_object();
             json_object_set_new(row, "bytes", json_integer(n));
+            json_object_set_new(row, "self", json_real(self));
             json_object_set_new(row, "half_round_trip", json_real(half));
             json_object_set_new(row, "o_s", json_real(os_med));
             json_object_set_new(row, "half_round_trip_block", json_real(halfb));
@@ -1337,7 +1363,7 @@ int ps__loggops_analyze(const json_t *rounds, json_t *doc, json_t *warnings)
     json_t *lg = json_object(), *rows = json_array();
     double bytes[LG_MAX_SIZES], os[LG_MAX_SIZES], orr[LG_MAX_SIZES], half[LG_MAX_SIZES], gap[LG_MAX_SIZES];
     double orin[LG_MAX_SIZES], osb[LG_MAX_SIZES], halfb[LG_MAX_SIZES];
-    double ex[LG_MAX_SIZES], done[LG_MAX_SIZES], ack1[LG_MAX_SIZES], ack8[LG_MAX_SIZES];
+    double ex[LG_MAX_SIZES], done[LG_MAX_SIZES], ack1[LG_MAX_SIZES], ack8[LG_MAX_SIZES], self[LG_MAX_SIZES];
     int n = 0, ndone = 0, nack = 0;
     for (size_t si = 0; si < ns && n < LG_MAX_SIZES; si++) {
         bytes[n] = ps_json_num(json_array_get(sizes0, si), "bytes");
@@ -1350,6 +1376,7 @@ int ps__loggops_analyze(const json_t *rounds, json_t *doc, json_t *warnings)
         osb[n] = best_over_rounds(rounds, si, "o_s_block");
         halfb[n] = best_over_rounds(rounds, si, "half_round_trip_block");
         ex[n] = best_over_rounds(rounds, si, "exchange");
+        self[n] = best_over_rounds(rounds, si, "self");   /* (absent in a probe before it was measured) */
         double d = best_over_rounds(rounds, si, "o_done");
         if (isfinite(d)) done[ndone++] = d;
         double a1 = best_over_rounds(rounds, si, "o_ack"), a8 = best_over_rounds(rounds, si, "o_ack_8");
@@ -1413,6 +1440,7 @@ int ps__loggops_analyze(const json_t *rounds, json_t *doc, json_t *warnings)
         json_object_set_new(row, "gap", json_real(gap[i]));
         json_object_set_new(row, "half_round_trip", json_real(half[i]));
         json_object_set_new(row, "exchange", isfinite(ex[i]) ? json_real(ex[i]) : json_null());
+        if (isfinite(self[i]) && self[i] > 0) json_object_set_new(row, "self", json_real(self[i]));
         json_array_append_new(rows, row);
     }
     if (worst > 1) {
@@ -1582,9 +1610,18 @@ void ps__loggops_model(const json_t *doc, int bus, ps_machine *m)
     const json_t *rows = json_object_get(lg, "sizes");
     ps_loggops *g = &m->lg;
     memset(g, 0, sizeof *g);
+    m->nself = 0;
     if (!json_is_object(lg) || json_array_size(rows) == 0) return;
     size_t i;
     json_t *row;
+    /* a message to the rank itself: [self], from every row that has it, ascending */
+    json_array_foreach(rows, i, row) {
+        double b = ps_json_num(row, "bytes"), t = ps_json_num(row, "self");
+        if (m->nself < PS_MACHINE_MAX_PP && isfinite(t) && t > 0 && (m->nself == 0 || b > m->self_bytes[m->nself - 1])) {
+            m->self_bytes[m->nself] = b;
+            m->self_time[m->nself++] = t;
+        }
+    }
     json_array_foreach(rows, i, row) {
         if (g->n >= PS_LOGGOPS_MAX) break;
         g->bytes[g->n] = ps_json_num(row, "bytes");

@@ -191,7 +191,7 @@ static int ini_key(parse_state *st, const char *section, const char *name, const
     char id[48];
     snprintf(id, sizeof id, "%s.%s", section, name);
     int row = (strcmp(section, "pingpong") == 0 || strcmp(section, "pingpong_intra") == 0 ||
-               strcmp(section, "loggops") == 0) &&
+               strcmp(section, "self") == 0 || strcmp(section, "loggops") == 0) &&
               isdigit((unsigned char)name[0]);
     if (!row) {
         for (int i = 0; i < st->nseen; i++)
@@ -248,9 +248,11 @@ static int ini_key(parse_state *st, const char *section, const char *name, const
     }
     if (strcmp(section, "pingpong_intra") == 0)
         return pingpong_row(st, name, value, m->ppi_bytes, m->ppi_time, &m->npp_intra, "");
+    if (strcmp(section, "self") == 0)
+        return pingpong_row(st, name, value, m->self_bytes, m->self_time, &m->nself, "");
     if (strcmp(section, "loggops") == 0) return loggops_key(st, name, value);
     if (strcmp(section, "meta") == 0) return meta_key(st, name, value);
-    return fail(st, "unknown section [%s] (expected machine, bsp, pingpong, pingpong_intra, loggops or meta)", section);
+    return fail(st, "unknown section [%s] (expected machine, bsp, pingpong, pingpong_intra, self, loggops or meta)", section);
 }
 
 /* [loggops]: the scalars, and rows "bytes = o_s o_r L gap [o_r_in [o_s_block o_r_in_block]]" (ascending). */
@@ -709,6 +711,15 @@ static int machine_file(FILE *f, void *ctx)
             put_num(f, key, m->ppi_time[i]);
         }
     }
+    if (m->nself > 0) {
+        fputs("\n[self]\n# a message to the rank itself by the runtime's calls: bytes = seconds (its receive\n"
+              "# posted, its send, the wait of both)\n", f);
+        for (int i = 0; i < m->nself; i++) {
+            char key[40];
+            snprintf(key, sizeof key, "%.17g", m->self_bytes[i]);
+            put_num(f, key, m->self_time[i]);
+        }
+    }
     if (m->lg.n > 0) {
         const ps_loggops *g = &m->lg;
         fputs("\n[loggops]\n"
@@ -814,6 +825,12 @@ double ps_machine_msg_time_intra(const ps_machine *m, double bytes)
 {
     if (m->npp_intra <= 0) return ps_machine_msg_time(m, bytes);
     return table_time(m->ppi_bytes, m->ppi_time, m->npp_intra, bytes < 0 ? 0 : bytes);
+}
+
+double ps_machine_self_time(const ps_machine *m, double bytes)
+{
+    if (m->nself <= 0) return -1;
+    return table_time(m->self_bytes, m->self_time, m->nself, bytes < 0 ? 0 : bytes);
 }
 
 /* Piecewise linear in bytes through the table, its last segment extended. */

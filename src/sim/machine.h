@@ -15,6 +15,8 @@
  *              rate, burst, half_round_trip_8B, half_round_trip_8B_spread, and one line
  *              per size "bytes = o_s o_r L gap [o_r_in]"
  *   [pingpong_intra] the same within a node, when [pingpong] is between nodes
+ *   [self]     one line per size: "bytes = seconds": a message to the rank itself
+ *              by the runtime's calls (its receive posted, its send, the wait of both)
  *   [meta]     the machine meta of results (docs/OUTPUTS.md): host, os, cpu,
  *              sockets, cores, pus, memory_bytes, cache_L1d .. cache_L4, mpi,
  *              compiler, date; and source (where the model comes from).  Files
@@ -132,6 +134,11 @@ typedef struct ps_machine {
     int    npp_intra;
     double ppi_bytes[PS_MACHINE_MAX_PP];
     double ppi_time[PS_MACHINE_MAX_PP];
+    /* a message to the rank itself ([self]): its receive posted, its send and
+     * the wait of both, by the runtime's calls; 0 entries: not measured */
+    int    nself;
+    double self_bytes[PS_MACHINE_MAX_PP];
+    double self_time[PS_MACHINE_MAX_PP];
     /* Hockney fit of the ping-pong: t(n) = t0 + n / r_inf */
     double t0, r_inf, n_half;
     /* meta */
@@ -165,6 +172,10 @@ int ps_machine_save(const char *path, const ps_machine *m, char *err, size_t err
 double ps_machine_msg_time(const ps_machine *m, double bytes);
 /* The same within a node: from [pingpong_intra] when present, else as above. */
 double ps_machine_msg_time_intra(const ps_machine *m, double bytes);
+
+/* A message to the sending rank itself, from [self]: its receive's post,
+ * its send and the wait of both, seconds; -1 when the model has no [self]. */
+double ps_machine_self_time(const ps_machine *m, double bytes);
 
 /* LogGOPS costs of a message of `bytes` bytes: linear between the rows of its
  * protocol (eager up to S, rendezvous above), extended past the last row with

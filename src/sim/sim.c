@@ -878,8 +878,12 @@ static void tx_end(sim *S, uint32_t mi, double t);
 static void start_tx(sim *S, uint32_t mi, double t)
 {
     msg *m = &S->pool[mi];
-    double tx;
-    if (S->nodes > 1 && S->m->npp_intra >= 2 && m->src % S->nodes == m->dst % S->nodes) {
+    double tx, self = m->src == m->dst ? ps_machine_self_time(S->m, (double)m->bytes) : -1;
+    if (self >= 0) {
+        /* to the rank itself: the model's whole figure, latencies paid apart */
+        tx = self - S->send_lat - S->recv_lat;
+        if (tx < 0) tx = 0;
+    } else if (S->nodes > 1 && S->m->npp_intra >= 2 && m->src % S->nodes == m->dst % S->nodes) {
         /* within a node: the model's ping-pong there, latencies paid apart */
         tx = ps_machine_msg_time_intra(S->m, (double)m->bytes) - S->m->send_latency - S->m->recv_latency;
         if (tx < 0) tx = 0;
@@ -918,7 +922,7 @@ static void try_start(sim *S, uint32_t mi)
     double t = m->t_start;
     if (!(m->flags & M_EAGER) && m->t_rdone > t) t = m->t_rdone;
     m->flags |= M_STARTED;
-    if (S->bus) {
+    if (S->bus && m->src != m->dst) {   /* (a message to the rank itself takes no network) */
         if (S->bus_busy) {
             m->flags |= M_QUEUED;
             m->next = NIL;
@@ -962,7 +966,7 @@ static void complete_side(sim *S, uint32_t mi, int is_send, double t)
 static void tx_end(sim *S, uint32_t mi, double t)
 {
     msg *m = &S->pool[mi];
-    if (S->bus) {
+    if (S->bus && m->src != m->dst) {
         S->bus_busy = 0;
         if (S->bus_head != NIL) {
             uint32_t n = S->bus_head;
@@ -1132,6 +1136,19 @@ static double lg_msg_cost(const sim *S, int src, int dst, double bytes, ps_loggo
 {
     ps_loggops_at(S->lg, bytes, c);
     if (fbp) *fbp = 1;
+    if (src == dst) {
+        /* to the rank itself: no link (no gap, no bucket); with [self], the send costs the model's
+         * whole figure less the receive's post and the two completions, and the message is there
+         * as the send ends (S still decides whether the send waits for its receive) */
+        c->gap = 0;
+        double self = ps_machine_self_time(S->m, bytes);
+        if (self < 0) return 1;   /* (not measured: as a message between two ranks, said beside the prediction) */
+        double os = self - S->lg->o_post - 2 * S->lg->o_done;
+        c->os = c->osb = os > 0 ? os : 0;
+        c->orr = c->orin = c->orbin = S->lg->o_done;
+        c->L = 0;
+        return 1;
+    }
     if (!S->intra || !same_node(S, src, dst)) return 1;
     double pp = ps_machine_msg_time_intra(S->m, bytes);
     double sum = c->os + c->L + c->orin, f = 1;
@@ -1322,7 +1339,8 @@ static void lg_try_data(sim *S, uint32_t mi, double t)
     m->flags |= M_DATA;
     ps_loggops_cost c;
     double f = lg_msg_cost(S, m->src, m->dst, (double)m->bytes, &c, NULL);
-    double st = S->intra && same_node(S, m->src, m->dst) ? t : lg_inject(S, m->src, m->dst, (double)m->bytes, t, c.gap);
+    int near = (S->intra && same_node(S, m->src, m->dst)) || m->src == m->dst;
+    double st = near ? t : lg_inject(S, m->src, m->dst, (double)m->bytes, t, c.gap);
     double d = lg_copy(S, m->dst, st, c.orr * S->r->stretch, f * S->base0.orr * S->r->stretch);
     D->fetch_free = st + d;
     m->t_start = st;
@@ -1590,6 +1608,7 @@ static uint32_t post_message(sim *S, int rank, int *is_send_out, int *blocking_o
         a->bytes_sent += in->n;
         S->r->messages++;
         S->r->runtime_messages += ps_tag_runtime(in->tag);
+        S->r->self_messages += in->peer == rank;
     } else {
         m->src = in->peer;
         m->dst = rank;
@@ -1633,7 +1652,7 @@ static void lg_post(sim *S, int rank, uint32_t mi, int is_send, int blocking, do
             m->flags |= M_RNDV;
             if (ps_eventq_push_lane(&S->q, LANE_TXEND, t + c.L, mi, EV_TXEND)) S->oom = 1;
         } else {
-            int near = S->intra && same_node(S, rank, in->peer);
+            int near = (S->intra && same_node(S, rank, in->peer)) || rank == in->peer;
             m->t_start = (near ? t : lg_inject(S, rank, in->peer, (double)in->n, t, c.gap)) + c.L;
             if (ps_eventq_push_lane(&S->q, LANE_TXEND, m->t_start, mi, EV_TXEND)) S->oom = 1;
             if (acked) {
@@ -1760,9 +1779,9 @@ static void wake(sim *S, int rank, double t)
 
 /* What the streams' check refuses, as the instruction is taken: not an
  * instruction, or what ps_insn_fault refuses. */
-static int insn_ok(const sim *S, int rank, const rstate *R, const ps_insn *in)
+static int insn_ok(const sim *S, const rstate *R, const ps_insn *in)
 {
-    return in->op != OP_UNDECODED && !ps_insn_fault(in, rank, S->P, R->nissued, S->s->nconstructs);
+    return in->op != OP_UNDECODED && !ps_insn_fault(in, S->P, R->nissued, S->s->nconstructs);
 }
 
 /* The rank's step scheduled at t (schedule_step). */
@@ -1794,7 +1813,7 @@ static void exec(sim *S, int rank, double t)
         ps_insn in;
         if (S->peek) peek_next(S, rank, R, &in);
         else decode_next(R, &in);
-        if (S->free_order && !insn_ok(S, rank, R, &in)) {
+        if (S->free_order && !insn_ok(S, R, &in)) {
             S->bad = 1;   /* the simulation stops here; the streams' check says why */
             return;
         }

@@ -77,6 +77,8 @@ typedef struct ps_sim_result {
     uint64_t     messages;
     uint64_t     runtime_messages; /* of them, the runtime's own (the model's barrier tree: ps_tag_runtime),
                                    which a run's sheet counts apart */
+    uint64_t     self_messages; /* of them, to the sending rank itself (priced by the model's [self], or as
+                                   messages between two ranks of a node when it has none) */
     uint64_t     peak_in_flight;/* most message records alive at once (in free order: in the order the
                                    ranks' steps were taken, not in time) */
     double       stretch;       /* oversubscription factor applied to CPU costs */

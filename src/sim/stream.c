@@ -305,13 +305,10 @@ static int walk_ranks(const ps_streams *s, int r0, int r1, ps_streams_stats *st,
                 return -1;
             }
             p = q;
-            switch (ps_insn_fault(&in, r, s->nranks, nreq, s->nconstructs)) {
+            switch (ps_insn_fault(&in, s->nranks, nreq, s->nconstructs)) {
             case PS_INSN_BAD_PARTNER:
-                ps_seterr(err, errlen, "rank %d: instruction %llu: %s partner %d is %s", r, (unsigned long long)k,
-                          ps_op_name(in.op), in.peer,
-                          in.peer == r ? "the rank itself (a copy within its own memory, which no machine "
-                                         "model prices)"
-                                       : "not a rank");
+                ps_seterr(err, errlen, "rank %d: instruction %llu: %s partner %d is not a rank", r,
+                          (unsigned long long)k, ps_op_name(in.op), in.peer);
                 return -1;
             case PS_INSN_BAD_WAITONE:
                 ps_seterr(err, errlen, "rank %d: instruction %llu: WAITONE %llu names a request never issued", r,
@@ -523,8 +520,8 @@ int ps_streams_parse_text(const char *text, const char *name, ps_streams **out, 
             if (ps__is_message_op(op)) {
                 uint64_t v;
                 lx_word(&l, w, sizeof w);
-                if (parse_u64(w, &v, 0) || v >= (uint64_t)s->nranks || (int)v == cur) {
-                    LX_ERR(&l, w, "expected a partner rank 0..%d other than %d, got '%s'", s->nranks - 1, cur, w);
+                if (parse_u64(w, &v, 0) || v >= (uint64_t)s->nranks) {
+                    LX_ERR(&l, w, "expected a partner rank 0..%d, got '%s'", s->nranks - 1, w);
                     goto fail;
                 }
                 in.peer = (int32_t)v;

@@ -57,20 +57,20 @@ typedef struct ps_streams_stats {
 } ps_streams_stats;
 int ps_streams_stats_get(const ps_streams *s, ps_streams_stats *st);
 
-/* Decodes everything once: every instruction valid, every peer a rank other
- * than the issuer, every WAITONE naming an issued request.  err names the
+/* Decodes everything once: every instruction valid, every peer a rank (the
+ * issuer itself too: a message to itself), every WAITONE naming an issued request.  err names the
  * rank and instruction number.  st (may be NULL): the totals, counted on
  * the way (ps_streams_stats_get's). */
 int ps_streams_validate(const ps_streams *s, ps_streams_stats *st, char *err, size_t errlen);
 
-/* What that check refuses in a decoded instruction of rank r of nranks, nreq nonblocking requests
- * issued before it: a partner that is no other rank, a WAITONE of a request never issued, a construct
+/* What that check refuses in a decoded instruction of a rank of nranks, nreq nonblocking requests
+ * issued before it: a partner that is no rank, a WAITONE of a request never issued, a construct
  * id not in the table of nconstructs; 0: none.  (The simulation in free order asks it of each
  * instruction as it takes it.) */
 enum { PS_INSN_BAD_PARTNER = 1, PS_INSN_BAD_WAITONE, PS_INSN_BAD_CONSTRUCT };
-static inline int ps_insn_fault(const ps_insn *in, int r, int nranks, uint64_t nreq, int nconstructs)
+static inline int ps_insn_fault(const ps_insn *in, int nranks, uint64_t nreq, int nconstructs)
 {
-    if (ps__is_message_op(in->op) && (in->peer >= nranks || in->peer == r)) return PS_INSN_BAD_PARTNER;
+    if (ps__is_message_op(in->op) && (in->peer < 0 || in->peer >= nranks)) return PS_INSN_BAD_PARTNER;
     if (in->op == PS_OP_WAITONE && in->n >= nreq) return PS_INSN_BAD_WAITONE;
     return in->construct >= nconstructs ? PS_INSN_BAD_CONSTRUCT : 0;
 }

@@ -72,6 +72,26 @@ print("probe: S %s, S_ack %s, o_done %s, o_ack %s, o_ack_more %s" % (S, sack, lg
                                                                       lg.get("o_ack_more")))
 PY
 
+# a message to the rank itself: measured at every LogGOPS size of every round, the model's [self] the
+# best over the rounds of each size, ascending; larger messages cost more (a copy of 1 MiB is not
+# free), none more than a millisecond here
+python3 - "$T/p.json" "$T/m.ini" <<'PY' || { echo "FAIL: the [self] table"; fail=1; }
+import json, re, sys
+d = json.load(open(sys.argv[1]))
+ini = open(sys.argv[2]).read()
+raw = [r for rd in d["raw"]["rounds"] for r in rd["loggops"]["sizes"]]
+assert raw and all(0 < r["self"] < 1e-3 for r in raw), [r.get("self") for r in raw]
+best = {}
+for r in raw:
+    best[r["bytes"]] = min(best.get(r["bytes"], 1), r["self"])
+sec = re.search(r"^\[self\]\n(.*?)(?=^\[|\Z)", ini, re.S | re.M).group(1)
+table = [(float(a), float(b)) for a, b in re.findall(r"^([0-9.e+]+) = (\S+)", sec, re.M)]
+assert [b for b, _ in table] == sorted(best), (table, best)
+assert all(abs(t / best[b] - 1) < 1e-9 for b, t in table), (table, best)
+assert table[-1][0] >= 65536 and table[-1][1] > table[0][1], table
+print("probe: [self] %.3g us at %d B, %.3g us at %d B" % (table[0][1] * 1e6, table[0][0], table[-1][1] * 1e6, table[-1][0]))
+PY
+
 # the model check itself, on the fit-failed shape a loaded machine gives (seed 004): the same model
 # without g and l passes only when both the model and the result say the fit failed
 python3 - "$T/p.json" "$T/m.ini" "$T/f" <<'PY' || { echo "FAIL: could not make the fit-failed copies"; fail=1; }

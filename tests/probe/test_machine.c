@@ -215,10 +215,17 @@ TEST_IMPL(machine_save_load)
     m.ppi_time[0] = 4e-7;
     m.ppi_bytes[1] = 1048576;
     m.ppi_time[1] = 1.5e-4;
+    /* and messages to the rank itself */
+    m.nself = 2;
+    m.self_bytes[0] = 1;
+    m.self_time[0] = 5e-7;
+    m.self_bytes[1] = 1048576;
+    m.self_time[1] = 7e-5;
     CHECK(ps_machine_save(rt, &m, err, sizeof err) == 0);
     char *text = ps_read_file(rt, NULL, err, sizeof err);
     CHECK(text && strstr(text, "network = star\n") && strstr(text, "nodes = 4\n") && strstr(text, "link_rate = 1.25e+06\n") &&
-              strstr(text, "\nprocessors = 2\n") && strstr(text, "[pingpong_intra]\n# within a node: bytes = seconds (half round trip)\n1 = 4e-07\n1048576 = 0.00015\n"),
+              strstr(text, "\nprocessors = 2\n") && strstr(text, "[pingpong_intra]\n# within a node: bytes = seconds (half round trip)\n1 = 4e-07\n1048576 = 0.00015\n") &&
+              strstr(text, "\n1 = 5e-07\n1048576 = 7e-05\n"),
           "%s", text ? text : err);
     free(text);
     load_ok(rt, &n);
@@ -285,8 +292,10 @@ TEST_IMPL(machine_bad_files)
     load_bad("unk.ini", "[machine]\nword_tme = 1\n", ":2: word_tme: unknown key in [machine]");
     load_bad("dup.ini", "[machine]\nword_time = 1\n  word_time = 2\n", ":3: word_time: duplicate key in [machine]");
     load_bad("sect.ini", "[machine]\n[bsp2]\nr = 1\n",
-             ":3: unknown section [bsp2] (expected machine, bsp, pingpong, pingpong_intra, loggops or meta)");
+             ":3: unknown section [bsp2] (expected machine, bsp, pingpong, pingpong_intra, self, loggops or meta)");
     load_bad("intra.ini", "[machine]\n[pingpong_intra]\n64 = 1e-6\n8 = 1e-6\n", ":4: 8: message sizes must be in ascending order");
+    load_bad("self.ini", "[machine]\n[self]\n64 = 1e-6\n8 = 1e-6\n", ":4: 8: message sizes must be in ascending order");
+    load_bad("self2.ini", "[machine]\n[self]\n64 = -1e-6\n", ":3: 64: must be >= 0 (got -1e-6)");
     load_bad("nosect.ini", "send_latency = 1\n[bsp]\n", ":1: send_latency: key outside a section (start with [machine])");
     load_bad("nomachine.ini", "[bsp]\nr = 1\n",
              ": no [machine] section (it needs send_latency, recv_latency, word_time, flop_time)");

@@ -1139,3 +1139,29 @@ TEST_IMPL(loggops_blocking_calls)
     }
     ps_sim_result_free(&r);
 }
+
+/* A message to the rank itself under LogGOPS: with [self], its receive's
+ * post, its send and the wait of both take the table's figure, and it takes
+ * no token of a shaped link nor a gap of the rank's link, eager or not. */
+TEST_IMPL(loggops_self_message)
+{
+    static const char *const rates[] = {"0", "1000"};
+    for (int k = 0; k < 2; k++) {
+        char text[2048], err[512];
+        snprintf(text, sizeof text, model_fmt, "nobus", "1000", "1", "0", rates[k], "100", "0.5e-6");
+        strcat(text, "[self]\n8 = 5e-6\n1000 = 7e-6\n");
+        ps_machine m;
+        CHECK(ps_machine_parse(text, "model.ini", &m, err, sizeof err) == 0, "%s", err);
+        ps_sim_result r;
+        run_full(&m, "ranks 2\nrank 0\n RECEIVE 0 500\n SEND 0 500\n WAIT\n RECEIVE 0 500\n SEND 0 500\n WAIT\n"
+                     "rank 1\n WORK 1\n",
+                 &r);
+        NEAR(r.rank[0].end, 2 * (5e-6 + 2e-6 * 492 / 992));
+        CHECK(r.self_messages == 2);
+        ps_sim_result_free(&r);
+        /* above S, by rendezvous: no tokens either (5000 bytes would take 5 s of them) */
+        run_full(&m, "ranks 2\nrank 0\n RECEIVE 0 5000\n SEND 0 5000\n WAIT\nrank 1\n WORK 1\n", &r);
+        CHECK(r.rank[0].end > 7e-6 && r.rank[0].end < 1e-4, "%g s", r.rank[0].end);
+        ps_sim_result_free(&r);
+    }
+}
