@@ -90,8 +90,8 @@ int ps_trace_requests(const ps_trace *t, ps_requests *q)
                 if (start) st[ns++] = (ref){key, (uint32_t)i};
                 else co[nc++] = (ref){key, (uint32_t)i};
             }
-            qsort(st, ns, sizeof *st, ref_cmp);
-            qsort(co, nc, sizeof *co, ref_cmp);
+            if (ns) qsort(st, ns, sizeof *st, ref_cmp);   /* (st and co are NULL for a rank with no events) */
+            if (nc) qsort(co, nc, sizeof *co, ref_cmp);
             /* merge: within one key the k-th start pairs with the k-th completion */
             size_t a = 0, b = 0;
             while (a < ns || b < nc) {
