@@ -1125,9 +1125,9 @@ json_t *ps__loggops_measure(const ps_probe_budget *b)
             ex = fmin(ex, exchange(peer, n));
             if (!again(rank, peer, r, 1, lg_shaped ? 1 : 3, t0, part)) break;
         }
-        /* to the rank itself (no network: the same on a shaped link); the best of three batches */
+        /* to the rank itself (no network: the same on a shaped link); the best of five batches */
         double self = INFINITY;
-        for (int r = 0; r < 3; r++) self = fmin(self, self_message(rank, peer, n, n <= 65536 ? 16 : 4));
+        for (int r = 0; r < 5; r++) self = fmin(self, self_message(rank, peer, n, n <= 65536 ? 64 : 8));
         if (rank == 0) {
             json_t *row = json_object();
             json_object_set_new(row, "bytes", json_integer(n));
