@@ -109,18 +109,20 @@ for r in 0 1 2; do
 done
 python3 -c "import sys; sys.exit(float(sys.argv[1]) >= 1.0)" "$elapsed" || fail "deadlock took $elapsed s"
 
+# loop_program FILE: a LOOP program whose \LOOP (ITERATIONS) runs the body given on standard input
+loop_program() {
+    {
+        printf '%s\n' '#include "LOOP.h"' 'int main(void)' '{' '    int nodes, me, host, n;' \
+            '    \OPEN0(&nodes, &me, &host, &n, 1000);' '    (void)host;' '    (void)n;' '    \LOOP (ITERATIONS) {'
+        cat
+        printf '%s\n' '    }' '    \CLOSE0();' '    return EXIT_SUCCESS;' '}'
+    } >"$1"
+}
+
 # --- a count that cannot be predicted is said and left out; the others are kept -
 # (at P = 1 the ring's neighbour is the rank itself: the even ranks' blocking send waits for its
 # receive, which the seed's model does not buffer, and the rank posts that receive only after it)
-cat >"$T/oddring.loop" <<'LOOP'
-#include "LOOP.h"
-int main(void)
-{
-    int nodes, me, host, n;
-    \OPEN0(&nodes, &me, &host, &n, 1000);
-    (void)host;
-    (void)n;
-    \LOOP (ITERATIONS) {
+loop_program "$T/oddring.loop" <<'LOOP'
         if (me % 2 == 0) {
             \BSEND((me + 1) % nodes, 2);
             \BRECEIVE((me + nodes - 1) % nodes, 2);
@@ -128,10 +130,6 @@ int main(void)
             \BRECEIVE((me + nodes - 1) % nodes, 2);
             \BSEND((me + 1) % nodes, 2);
         }
-    }
-    \CLOSE0();
-    return EXIT_SUCCESS;
-}
 LOOP
 expect_status 1 "a count that deadlocks" "$PS" predict "$T/oddring.loop" -m "$SP2" -n 1-3 -i 10 -o "$T/self.json"
 grep -q "^ *1  not predicted: the program deadlocks at 1 rank$" "$T/out" ||
@@ -152,23 +150,11 @@ grep -q "P = 1 not predicted: the program deadlocks at 1 rank" "$T/self.html" ||
 # (at P = 2 both ranks send first, blocking: the seed's model does not buffer the sends and
 # deadlocks, where MPI sends 16 bytes eagerly; MPI may not buffer a send to the rank itself, so
 # P = 1 sends nothing)
-cat >"$T/headon.loop" <<'LOOP'
-#include "LOOP.h"
-int main(void)
-{
-    int nodes, me, host, n;
-    \OPEN0(&nodes, &me, &host, &n, 1000);
-    (void)host;
-    (void)n;
-    \LOOP (ITERATIONS) {
+loop_program "$T/headon.loop" <<'LOOP'
         if (nodes == 2) {
             \BSEND(1 - me, 2);
             \BRECEIVE(1 - me, 2);
         }
-    }
-    \CLOSE0();
-    return EXIT_SUCCESS;
-}
 LOOP
 expect_status 1 "compare with a count left out" "$PS" predict "$T/headon.loop" -m "$SP2" -n 1-2 -i 20 --compare -k 1 \
     -o "$T/selfc.json"
@@ -177,22 +163,10 @@ grep -q "not compared (in one result only): P = 2 (measured)" "$T/out" || fail "
     fail "compare with a count left out: $(jget "$T/selfc.json" 'd.get("comparison")')"
 # --- messages to the rank itself: priced by the model's [self] (its receive's post, its send and
 # the wait of both: the table's figure); without one as messages between two ranks, and said so
-cat >"$T/selfring.loop" <<'LOOP'
-#include "LOOP.h"
-int main(void)
-{
-    int nodes, me, host, n;
-    \OPEN0(&nodes, &me, &host, &n, 1000);
-    (void)host;
-    (void)n;
-    \LOOP (ITERATIONS) {
+loop_program "$T/selfring.loop" <<'LOOP'
         \SEND((me + 1) % nodes, 2);
         \RECEIVE((me + nodes - 1) % nodes, 2);
         \WAIT();
-    }
-    \CLOSE0();
-    return EXIT_SUCCESS;
-}
 LOOP
 expect_status 0 "messages to the rank itself, no [self]" "$PS" predict "$T/selfring.loop" -m "$SP2" -n 1 -i 10 -o "$T/s1.json"
 grep -q "^note: from P = 1 the program sends messages to the sending rank itself, and the model has no \[self\] table" \
