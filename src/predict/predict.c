@@ -602,8 +602,8 @@ int ps_predict_run(const ps_predict_opts *o, json_t **out, FILE *f, char *err, s
     int self_at = 0;     /* the first count with messages to their own rank, the model without [self] */
     int busy_from = 0;   /* the first count priced by the run beside copies of itself */
     json_t *doubt = NULL; /* the first count with messages between S and the receive's step */
-    /* each count on its own: one that cannot be predicted (a program that deadlocks or messages
-     * itself there) is said and left out, the others are kept; the status is the first failure's */
+    /* each count on its own: one that cannot be predicted (a program that deadlocks or fails
+     * there) is said and left out, the others are kept; the status is the first failure's */
     json_t *failed = json_array();
     for (int k = 0; k < o->nranks; k++) {
         if (ps_interrupted()) {
@@ -623,8 +623,10 @@ int ps_predict_run(const ps_predict_opts *o, json_t **out, FILE *f, char *err, s
         }
         if (one && !ps_interrupted()) {
             if (!rc) rc = one;
-            json_array_append_new(failed, json_pack("{s:i, s:s, s:i}", "ranks", o->ranks[k], "error", err, "status", one));
-            if (!o->quiet) fprintf(f, "%7d  not predicted: %s\n", o->ranks[k], err);
+            /* (streams give their own count: 0 asked) */
+            int P = o->ranks[k] > 0 ? o->ranks[k] : res.nranks;
+            json_array_append_new(failed, json_pack("{s:i, s:s, s:i}", "ranks", P, "error", err, "status", one));
+            if (!o->quiet) fprintf(f, "%7d  not predicted: %s\n", P, err);
         }
         if (!one) {
             /* against the first count predicted, as the footnote and the report say, also when P = 1 comes

@@ -870,6 +870,7 @@ static inline void schedule_step(sim *S, int rank, double t, int phase)
 }
 
 static void tx_end(sim *S, uint32_t mi, double t);
+static void complete_side(sim *S, uint32_t mi, int is_send, double t);
 
 /* On a star network a message between nodes waits until both its links,
  * the sender node's way out and the receiver node's way in, are free, and
@@ -880,8 +881,9 @@ static void start_tx(sim *S, uint32_t mi, double t)
     msg *m = &S->pool[mi];
     double tx, self = m->src == m->dst ? ps_machine_self_time(S->m, (double)m->bytes) : -1;
     if (self >= 0) {
-        /* to the rank itself: the model's whole figure, latencies paid apart */
-        tx = self - S->send_lat - S->recv_lat;
+        /* to the rank itself: the model's whole figure, a copy stretched as the rank's other costs
+         * are, latencies (stretched already) paid apart */
+        tx = self * S->r->stretch - S->send_lat - S->recv_lat;
         if (tx < 0) tx = 0;
     } else if (S->nodes > 1 && S->m->npp_intra >= 2 && m->src % S->nodes == m->dst % S->nodes) {
         /* within a node: the model's ping-pong there, latencies paid apart */
@@ -919,8 +921,14 @@ static void try_start(sim *S, uint32_t mi)
     msg *m = &S->pool[mi];
     if ((m->flags & (M_STARTED | M_SPOSTED)) != M_SPOSTED) return;
     if (!(m->flags & (M_RPOSTED | M_EAGER))) return;
+    int self = m->src == m->dst;
+    if (self && !(m->flags & M_RPOSTED)) {
+        /* buffered, to the rank itself: the send is complete, the copy waits for the receive */
+        if (!(m->flags & M_SDONE)) complete_side(S, mi, 1, m->t_start);
+        return;
+    }
     double t = m->t_start;
-    if (!(m->flags & M_EAGER) && m->t_rdone > t) t = m->t_rdone;
+    if ((!(m->flags & M_EAGER) || self) && m->t_rdone > t) t = m->t_rdone;
     m->flags |= M_STARTED;
     if (S->bus && m->src != m->dst) {   /* (a message to the rank itself takes no network) */
         if (S->bus_busy) {
@@ -980,7 +988,7 @@ static void tx_end(sim *S, uint32_t mi, double t)
     }
     m = &S->pool[mi];
     m->flags |= M_ARRIVED;
-    complete_side(S, mi, 1, t);
+    if (!(m->flags & M_SDONE)) complete_side(S, mi, 1, t);   /* (a buffered send to the rank itself completed) */
     /* (in free order a buffered message can arrive before its receive is posted) */
     if (m->flags & M_RPOSTED) complete_side(S, mi, 0, m->t_rdone > t ? m->t_rdone : t);
 }
@@ -1142,12 +1150,14 @@ static double lg_msg_cost(const sim *S, int src, int dst, double bytes, ps_loggo
          * as the send ends (S still decides whether the send waits for its receive) */
         c->gap = 0;
         double self = ps_machine_self_time(S->m, bytes);
-        if (self < 0) return 1;   /* (not measured: as a message between two ranks, said beside the prediction) */
-        double os = self - S->lg->o_post - 2 * S->lg->o_done;
-        c->os = c->osb = os > 0 ? os : 0;
-        c->orr = c->orin = c->orbin = S->lg->o_done;
-        c->L = 0;
-        return 1;
+        if (self >= 0) {
+            double os = self - S->lg->o_post - 2 * S->lg->o_done;
+            c->os = c->osb = os > 0 ? os : 0;
+            c->orr = c->orin = c->orbin = S->lg->o_done;
+            c->L = 0;
+            return 1;
+        }
+        /* not measured: as a message between two ranks of a node (below), said beside the prediction */
     }
     if (!S->intra || !same_node(S, src, dst)) return 1;
     double pp = ps_machine_msg_time_intra(S->m, bytes);
@@ -1384,7 +1394,9 @@ static void lg_try_ack(sim *S, uint32_t mi, double t)
     lg_msg_cost(S, m->src, m->dst, (double)m->bytes, &c, NULL);
     /* (its receiver in a blocking receive for it since before it came: as lg_walk prices it) */
     double take = m->flags & M_COLD ? c.orr : lg_waited_in_brecv(S, m->dst, mi) ? c.orbin : c.orin;
-    if (ps_eventq_push_lane(&S->q, LANE_FIN, t + take * S->r->stretch + S->lfin, mi, EV_FIN)) S->oom = 1;
+    /* (a message to the rank itself: no notice travels back) */
+    double fin = m->src == m->dst ? 0 : S->lfin;
+    if (ps_eventq_push_lane(&S->q, LANE_FIN, t + take * S->r->stretch + fin, mi, EV_FIN)) S->oom = 1;
 }
 
 /* rank enters the runtime (blocks in a call): the rendezvous and the
@@ -1694,7 +1706,8 @@ static void lg_event(sim *S, uint32_t mi, uint32_t kind, double t)
     } else if (kind == EV_DATAEND) {
         m->flags |= M_RDONE;
         m->t_rdone = t;
-        if (ps_eventq_push_lane(&S->q, LANE_FIN, t + S->lfin, mi, EV_FIN)) S->oom = 1;
+        double fin = m->src == m->dst ? 0 : S->lfin;   /* (to the rank itself: no notice travels back) */
+        if (ps_eventq_push_lane(&S->q, LANE_FIN, t + fin, mi, EV_FIN)) S->oom = 1;
         /* the receiver's call may end with this message: a fetch queued
          * behind it then waits, where progress needs the receiver in a call,
          * for the next one */
@@ -1979,8 +1992,9 @@ static void deadlock_report(sim *S, double t)
         if (R->state == ST_BLK_MSG) {
             describe_side(S, &b, R->blk_msg, R->blk_send, 1);
         } else if (R->state == ST_BLK_ONE) {
+            /* (the request's slot: the LogGOPS path keeps only that) */
             sb_printf(&b, "WAITONE for ");
-            describe_side(S, &b, R->blk_msg, R->blk_send, 0);
+            describe_side(S, &b, R->out[R->blk_slot].m, R->out[R->blk_slot].is_send, 0);
         } else if (R->state == ST_BLK_ALL) {
             sb_printf(&b, "WAIT for %u incomplete request%s:", R->incomplete, R->incomplete == 1 ? "" : "s");
             int listed = 0;

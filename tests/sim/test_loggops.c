@@ -1159,9 +1159,43 @@ TEST_IMPL(loggops_self_message)
         NEAR(r.rank[0].end, 2 * (5e-6 + 2e-6 * 492 / 992));
         CHECK(r.self_messages == 2);
         ps_sim_result_free(&r);
-        /* above S, by rendezvous: no tokens either (5000 bytes would take 5 s of them) */
+        /* above S, by rendezvous: no tokens either (5000 bytes would take 5 s of them), and no
+         * notice travels back (no latency) */
         run_full(&m, "ranks 2\nrank 0\n RECEIVE 0 5000\n SEND 0 5000\n WAIT\nrank 1\n WORK 1\n", &r);
-        CHECK(r.rank[0].end > 7e-6 && r.rank[0].end < 1e-4, "%g s", r.rank[0].end);
+        NEAR(r.rank[0].end, 5e-6 + 2e-6 * 4992 / 992);
         ps_sim_result_free(&r);
+    }
+    /* without [self], on two nodes: a message between two ranks of a node (there 1 us), not
+     * between nodes (3 us of latency alone) */
+    char text[2048], err[512];
+    snprintf(text, sizeof text, model_fmt, "nobus", "1000", "1", "0", "0", "0", "0.5e-6");
+    strcat(text, "[pingpong_intra]\n1 = 1e-6\n1000 = 1e-6\n");
+    ps_machine m;
+    CHECK(ps_machine_parse(text, "model.ini", &m, err, sizeof err) == 0, "%s", err);
+    m.nodes = 2;
+    ps_sim_result r;
+    run(&m, "ranks 2\nrank 0\n RECEIVE 0 500\n SEND 0 500\n WAIT\nrank 1\n WORK 1\n", &r);
+    CHECK(r.rank[0].end < 2e-6, "%g s", r.rank[0].end);
+    ps_sim_result_free(&r);
+}
+
+/* A deadlock under LogGOPS names the request a WAITONE waits for (its slot: the LogGOPS path keeps
+ * no message of its own for it), also after a blocking call of the rank. */
+TEST_IMPL(loggops_deadlock_waitone)
+{
+    ps_machine m = model("nobus", "1000", "1", "0", "0", "0", "0.5e-6");
+    static const char *const texts[] = {
+        "ranks 2\nrank 0\n SEND 1 16\n RECEIVE 1 16 tag 1\n WAITONE 0\nrank 1\n BRECEIVE 0 16\n",
+        "ranks 2\nrank 0\n BSEND 1 16\n RECEIVE 1 16 tag 1\n WAITONE 0\nrank 1\n BRECEIVE 0 16\n"};
+    for (int k = 0; k < 2; k++) {
+        ps_streams *s;
+        char err[512];
+        CHECK(ps_streams_parse_text(texts[k], "test", &s, err, sizeof err) == 0, "%s", err);
+        ps_sim_result r;
+        CHECK(ps_simulate(s, &m, NULL, &r, err, sizeof err) == 1);
+        CHECK(r.report && strstr(r.report, "rank 0: instruction 3, WAITONE for RECEIVE from 1 (tag 1, 16 bytes)"),
+              "%s", r.report ? r.report : "");
+        ps_sim_result_free(&r);
+        ps_streams_free(s);
     }
 }

@@ -128,16 +128,19 @@ TEST_IMPL(ring)
 }
 
 /* A message to the rank itself: with the model's [self] its receive's post,
- * its send and the wait of both take the table's figure, interpolated, and
- * hold no bus; without it a message between two ranks (counted, for predict
- * to say); a blocking send to itself above the buffered size, before its
- * receive, deadlocks, as MPI may. */
+ * its send and the wait of both take the table's figure, interpolated, in
+ * either order and buffered or not, stretched with the rank's other costs
+ * where ranks share a core; it neither holds nor frees the bus (two messages
+ * queue there meanwhile); without [self] a message between two ranks
+ * (counted, for predict to say); a blocking send to itself above the
+ * buffered size, before its receive, deadlocks, as MPI may. */
 TEST_IMPL(self_message)
 {
-    const char *text = "ranks 3\n"
+    const char *text = "ranks 4\n"
                        "rank 0\n RECEIVE 0 10w\n SEND 0 10w\n WAIT\n"
                        "rank 1\n BSEND 2 100000w\n"
-                       "rank 2\n BRECEIVE 1 100000w\n";
+                       "rank 2\n RECEIVE 1 100000w\n RECEIVE 3 100000w\n WAIT\n"
+                       "rank 3\n BSEND 2 100000w\n";
     ps_machine m = *sp2();
     m.nself = 2;
     m.self_bytes[0] = 8, m.self_time[0] = 60e-6;
@@ -153,14 +156,32 @@ TEST_IMPL(self_message)
         char err[512];
         CHECK(ps_simulate(s, &m, &o, &r, err, sizeof err) == 0, "%s", err);
         NEAR(r.rank[0].end, 60e-6 + 200e-6 * 72 / 80000);
-        NEAR(r.rank[2].end, L + 100000 * W);
-        CHECK(r.messages == 2 && r.self_messages == 1);
+        /* the second message to rank 2 waits for its receive, and on a bus for the first */
+        NEAR(r.rank[2].end, bus ? L + 2 * 100000 * W : 2 * L + 100000 * W);
+        CHECK(r.messages == 3 && r.self_messages == 1);
         CHECK(r.rank[0].sent == 1 && r.rank[0].received == 1);
         ps_sim_result_free(&r);
         /* without [self]: as a message between two ranks */
         CHECK(ps_simulate(s, sp2(), &o, &r, err, sizeof err) == 0, "%s", err);
         NEAR(r.rank[0].end, 2 * L + 10 * W);
+        NEAR(r.rank[2].end, bus ? L + 2 * 100000 * W : 2 * L + 100000 * W);
         CHECK(r.self_messages == 1);
+        ps_sim_result_free(&r);
+        ps_streams_free(s);
+    }
+    /* the send first, buffered or not; and two ranks on one core (each cost twice as long) */
+    ps_machine m1 = m;
+    m1.cores_per_node = 1;
+    for (int k = 0; k < 3; k++) {
+        ps_sim_opts o2;
+        ps_sim_defaults(&o2);
+        o2.eager_bytes = k == 1 ? 100 : 0;
+        ps_streams *s = parse(k < 2 ? "ranks 1\nrank 0\n SEND 0 10w\n RECEIVE 0 10w\n WAIT\n"
+                                    : "ranks 2\nrank 0\n RECEIVE 0 10w\n SEND 0 10w\n WAIT\nrank 1\n WORK 1\n");
+        ps_sim_result r;
+        char err[512];
+        CHECK(ps_simulate(s, k < 2 ? &m : &m1, &o2, &r, err, sizeof err) == 0, "%s", err);
+        NEAR(r.rank[0].end, (k < 2 ? 1 : 2) * (60e-6 + 200e-6 * 72 / 80000));
         ps_sim_result_free(&r);
         ps_streams_free(s);
     }
