@@ -794,7 +794,7 @@ static inline void peek_one(sim *S, int rank, rstate *R, lapos *L)
     ps_insn *in = &S->la[(size_t)rank * PEEK + ((L->head + L->n++) & (PEEK - 1))];
     decode_next(R, in);
     if (in->op != PS_OP_SEND && in->op != PS_OP_BSEND && in->op != PS_OP_RECV && in->op != PS_OP_BRECV) return;
-    if (in->peer >= S->P) return;   /* (exec stops at it: no channel to fetch) */
+    if ((uint32_t)in->peer >= (uint32_t)S->P) return;   /* (no rank: exec stops at it, no channel to fetch) */
     uint32_t key = pend_key(S, rank, in);
     if (S->dch) __builtin_prefetch(&S->dch[key]);
     else ch_prefetch(S, key);
@@ -1129,6 +1129,20 @@ static void exec(sim *S, int rank, double t);
 
 static inline int same_node(const sim *S, int a, int b) { return a % S->nodes == b % S->nodes; }
 
+/* A message from src to dst uses no link (no gap, no token bucket, no star link): to the rank
+ * itself, or within a node whose own path the model has. */
+static inline int no_link(const sim *S, int src, int dst)
+{
+    return src == dst || (S->intra && same_node(S, src, dst));
+}
+
+/* The latency of the completion notice of message m (rendezvous, acknowledgement): none travels
+ * back to the rank itself. */
+static inline double notice_latency(const sim *S, const msg *m)
+{
+    return m->src == m->dst ? 0 : S->lfin;
+}
+
 /* The LogGOPS costs of a message from src to dst.  The table is what the
  * probe measured between ranks 0 and 1; when those were on two nodes and
  * the model has the ping-pong within a node ([pingpong_intra]), a message
@@ -1263,7 +1277,7 @@ static double lg_inject(sim *S, int src, int dst, double n, double t, double gap
  * they pass as lg_inject takes them (none within a node with its own path). */
 static void lg_warm_pay(sim *S, int src, int dst, double n)
 {
-    if (S->intra && same_node(S, src, dst)) return;
+    if (no_link(S, src, dst)) return;
     n += S->lg->wire;
     double *tok = S->bus ? &S->btok : &S->lgr[S->star ? src % S->nodes : src].tok;
     *tok = *tok > n ? *tok - n : 0;
@@ -1349,8 +1363,7 @@ static void lg_try_data(sim *S, uint32_t mi, double t)
     m->flags |= M_DATA;
     ps_loggops_cost c;
     double f = lg_msg_cost(S, m->src, m->dst, (double)m->bytes, &c, NULL);
-    int near = (S->intra && same_node(S, m->src, m->dst)) || m->src == m->dst;
-    double st = near ? t : lg_inject(S, m->src, m->dst, (double)m->bytes, t, c.gap);
+    double st = no_link(S, m->src, m->dst) ? t : lg_inject(S, m->src, m->dst, (double)m->bytes, t, c.gap);
     double d = lg_copy(S, m->dst, st, c.orr * S->r->stretch, f * S->base0.orr * S->r->stretch);
     D->fetch_free = st + d;
     m->t_start = st;
@@ -1394,9 +1407,8 @@ static void lg_try_ack(sim *S, uint32_t mi, double t)
     lg_msg_cost(S, m->src, m->dst, (double)m->bytes, &c, NULL);
     /* (its receiver in a blocking receive for it since before it came: as lg_walk prices it) */
     double take = m->flags & M_COLD ? c.orr : lg_waited_in_brecv(S, m->dst, mi) ? c.orbin : c.orin;
-    /* (a message to the rank itself: no notice travels back) */
-    double fin = m->src == m->dst ? 0 : S->lfin;
-    if (ps_eventq_push_lane(&S->q, LANE_FIN, t + take * S->r->stretch + fin, mi, EV_FIN)) S->oom = 1;
+    if (ps_eventq_push_lane(&S->q, LANE_FIN, t + take * S->r->stretch + notice_latency(S, m), mi, EV_FIN))
+        S->oom = 1;
 }
 
 /* rank enters the runtime (blocks in a call): the rendezvous and the
@@ -1664,8 +1676,8 @@ static void lg_post(sim *S, int rank, uint32_t mi, int is_send, int blocking, do
             m->flags |= M_RNDV;
             if (ps_eventq_push_lane(&S->q, LANE_TXEND, t + c.L, mi, EV_TXEND)) S->oom = 1;
         } else {
-            int near = (S->intra && same_node(S, rank, in->peer)) || rank == in->peer;
-            m->t_start = (near ? t : lg_inject(S, rank, in->peer, (double)in->n, t, c.gap)) + c.L;
+            double out = no_link(S, rank, in->peer) ? t : lg_inject(S, rank, in->peer, (double)in->n, t, c.gap);
+            m->t_start = out + c.L;
             if (ps_eventq_push_lane(&S->q, LANE_TXEND, m->t_start, mi, EV_TXEND)) S->oom = 1;
             if (acked) {
                 m->flags |= M_ACKED;
@@ -1706,8 +1718,7 @@ static void lg_event(sim *S, uint32_t mi, uint32_t kind, double t)
     } else if (kind == EV_DATAEND) {
         m->flags |= M_RDONE;
         m->t_rdone = t;
-        double fin = m->src == m->dst ? 0 : S->lfin;   /* (to the rank itself: no notice travels back) */
-        if (ps_eventq_push_lane(&S->q, LANE_FIN, t + fin, mi, EV_FIN)) S->oom = 1;
+        if (ps_eventq_push_lane(&S->q, LANE_FIN, t + notice_latency(S, m), mi, EV_FIN)) S->oom = 1;
         /* the receiver's call may end with this message: a fetch queued
          * behind it then waits, where progress needs the receiver in a call,
          * for the next one */
