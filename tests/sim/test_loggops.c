@@ -42,17 +42,25 @@ static const char *model_fmt =
     "1 = 1e-6 2e-6 3e-6 %s\n1000 = 2e-6 4e-6 3e-6 1.5e-6\n1001 = 1e-6 10e-6 4e-6 1e-6\n"
     "101001 = 1e-6 110e-6 4e-6 11e-6\n";
 
-static ps_machine model(const char *net, const char *S, const char *contention, const char *progress_recv,
-                        const char *rate, const char *burst, const char *gap1)
+/* The machine above, with `more` (sections of its own) after it. */
+static ps_machine model_with(const char *net, const char *S, const char *contention, const char *progress_recv,
+                             const char *rate, const char *burst, const char *gap1, const char *more)
 {
     char text[2048], err[512];
-    snprintf(text, sizeof text, model_fmt, net, S, contention, progress_recv, rate, burst, gap1);
+    int n = snprintf(text, sizeof text, model_fmt, net, S, contention, progress_recv, rate, burst, gap1);
+    snprintf(text + n, sizeof text - (size_t)n, "%s", more);
     ps_machine m;
     if (ps_machine_parse(text, "model.ini", &m, err, sizeof err)) {
         fprintf(stderr, "%s\n", err);
         exit(1);
     }
     return m;
+}
+
+static ps_machine model(const char *net, const char *S, const char *contention, const char *progress_recv,
+                        const char *rate, const char *burst, const char *gap1)
+{
+    return model_with(net, S, contention, progress_recv, rate, burst, gap1, "");
 }
 
 static double run_o(const ps_machine *m, const char *text, const ps_sim_opts *o, ps_sim_result *r)
@@ -1147,11 +1155,8 @@ TEST_IMPL(loggops_self_message)
 {
     static const char *const rates[] = {"0", "1000"};
     for (int k = 0; k < 2; k++) {
-        char text[2048], err[512];
-        snprintf(text, sizeof text, model_fmt, "nobus", "1000", "1", "0", rates[k], "100", "0.5e-6");
-        strcat(text, "[self]\n8 = 5e-6\n1000 = 7e-6\n");
-        ps_machine m;
-        CHECK(ps_machine_parse(text, "model.ini", &m, err, sizeof err) == 0, "%s", err);
+        ps_machine m =
+            model_with("nobus", "1000", "1", "0", rates[k], "100", "0.5e-6", "[self]\n8 = 5e-6\n1000 = 7e-6\n");
         ps_sim_result r;
         run_full(&m, "ranks 2\nrank 0\n RECEIVE 0 500\n SEND 0 500\n WAIT\n RECEIVE 0 500\n SEND 0 500\n WAIT\n"
                      "rank 1\n WORK 1\n",
@@ -1167,11 +1172,8 @@ TEST_IMPL(loggops_self_message)
     }
     /* without [self], on two nodes: a message between two ranks of a node (there 1 us), not
      * between nodes (3 us of latency alone) */
-    char text[2048], err[512];
-    snprintf(text, sizeof text, model_fmt, "nobus", "1000", "1", "0", "0", "0", "0.5e-6");
-    strcat(text, "[pingpong_intra]\n1 = 1e-6\n1000 = 1e-6\n");
-    ps_machine m;
-    CHECK(ps_machine_parse(text, "model.ini", &m, err, sizeof err) == 0, "%s", err);
+    ps_machine m =
+        model_with("nobus", "1000", "1", "0", "0", "0", "0.5e-6", "[pingpong_intra]\n1 = 1e-6\n1000 = 1e-6\n");
     m.nodes = 2;
     ps_sim_result r;
     run(&m, "ranks 2\nrank 0\n RECEIVE 0 500\n SEND 0 500\n WAIT\nrank 1\n WORK 1\n", &r);
