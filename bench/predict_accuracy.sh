@@ -89,6 +89,7 @@ programs=(
   "sizes|$here/programs/sizes.loop -s 65536 -i 20|1"
   "bpingwork|$here/programs/bpingwork.loop -s 4096 -i 400|1"
   "bcastcoll|$here/programs/bcastcoll.loop -s 4096 -i 300|0"
+  "oneway|$here/programs/oneway.loop -s 100 -i 1000|1"
 )
 
 machine
