@@ -535,6 +535,29 @@ static void wire_state(json_t *pd, double tm, json_t *row, FILE *out)
             ps_json_num(d, "wire_bytes"), t, e, between ? ": the measured time lies between the two" : "");
 }
 
+/* ... and on the acknowledgements of messages sent one way (predict.c,
+ * ack_doubt): the time with half the wire bytes more for each beside the
+ * row, and whether the measured time lies between the two. */
+static void ack_state(json_t *pd, double tm, json_t *row, FILE *out)
+{
+    const json_t *d = json_object_get(pd, "ack_doubt");
+    if (!d || !(tm > 0)) return;
+    double a = ps_json_num(d, "alone_s"), k = ps_json_num(d, "acked_s");
+    int between = isfinite(a) && isfinite(k) && tm >= fmin(a, k) && tm <= fmax(a, k);
+    json_t *o = json_object();
+    json_object_set_new(o, "acked_s", ps_json_real_or_null(k));
+    json_object_set_new(o, "error_if_acked", ps_json_real_or_null(rel(k, tm)));
+    json_object_set_new(o, "between", json_boolean(between));
+    json_object_set_new(row, "ack_in_doubt", o);
+    if (!out) return;
+    char t[32], e[32];
+    fmt_num(t, sizeof t, k);
+    fmt_err(e, sizeof e, rel(k, tm));
+    fprintf(out, "        with an acknowledgement of their own for the messages sent one way (%.0f bytes more each) "
+                 "the model predicts %s s, %s%s\n",
+            ps_json_num(d, "ack_bytes"), t, e, between ? ": the measured time lies between the two" : "");
+}
+
 /* A string field of a point, else of its file; NULL when neither has it. */
 static const char *inherited_str(const json_t *doc, const json_t *top, const char *key)
 {
@@ -703,6 +726,7 @@ json_t *ps_compare_results(json_t *measured, json_t *predicted, FILE *out, char 
         protocol_state(pd, row, out);
         network_state(pd, tm, row, out);
         wire_state(pd, tm, row, out);
+        ack_state(pd, tm, row, out);
         /* by activity and construct, when both sides have their traces */
         json_t *ma = activities_of(md), *pa = activities_of(pd);
         if (ma && pa) {

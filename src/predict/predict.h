@@ -26,6 +26,9 @@
 /* A shaped link's wire bytes charged or not (TCP coalescing a program's small
  * messages): the other time is said when the two differ by more than this. */
 #define PS_PREDICT_WIRE_DOUBT 0.05
+/* ... and the acknowledgement of a message its receiver does not answer, a segment of at most
+ * wire_bytes for about every second one: this share of wire_bytes more each (predict.c, acked_time) */
+#define PS_PREDICT_ACK_SHARE 0.5
 
 typedef struct ps_predict_opts {
     const char *workload;      /* a built-in name, FILE.loop, a program linked with the runtime, or

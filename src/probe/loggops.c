@@ -594,7 +594,7 @@ void ps__loggops_bucket(const double *rt, int n, double chunk, int *shaped, doub
 }
 
 /* A shaped link: what a small message costs its bucket beyond its payload
- * (headers, its acknowledgement).  The bucket is emptied by a stream, then a
+ * (its headers; the replies carry the acknowledgements).  The bucket is emptied by a stream, then a
  * stop-and-wait series of LG_WIRE_CHUNK-byte messages waits for its tokens
  * at every round trip: against the series that found the rate (lg_chunk per
  * lg_chunk / lg_rate), ps__loggops_wire.  Only where a round trip then takes

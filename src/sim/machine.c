@@ -752,7 +752,8 @@ static int machine_file(FILE *f, void *ctx)
         put_num(f, "rate", g->rate);
         put_num(f, "burst", g->burst);
         if (g->wire > 0) {
-            fputs("# the bytes a message takes of the bucket beyond its payload (headers, its acknowledgement)\n", f);
+            fputs("# the bytes a message takes of the bucket beyond its payload (its headers; from a stop-and-wait\n"
+                  "# series, whose replies carry the acknowledgements)\n", f);
             put_num(f, "wire_bytes", g->wire);
         }
         if (g->half_8B > 0) {

@@ -81,7 +81,8 @@ typedef struct ps_loggops {
                                           (receiver) to be inside the runtime (>= 0.5: it waits) */
     double rate, burst;                /* token bucket of a shaped link: bytes/s, bytes; 0 = none */
     double wire;                       /* shaped link: the bytes a message takes of the bucket beyond its
-                                          payload (headers, its acknowledgement); 0 = none known */
+                                          payload (the runtime's and TCP/IP's headers, from a stop-and-wait
+                                          series, whose replies carry the acknowledgements); 0 = none known */
     double nobus_contention;           /* >= 1: the probe took the network for a bus from an exchange that
                                           was not clearly serial (PS_PROBE_BUS_CLEAR); predict also
                                           simulates the ranks' copies side by side, at this contention */

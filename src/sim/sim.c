@@ -201,6 +201,9 @@ typedef struct sim {
     int               intra;    /* messages within a node have costs of their own ([pingpong_intra]) */
     double            lfin;     /* latency of a completion notice (rendezvous, acknowledgement) */
     double            bus_free, btok, btok_t;
+    /* oneway_ack_bytes: bit src * P + dst set when dst has sent to src since src's last message to dst */
+    uint8_t          *answered;
+    double            ack_bytes;
     double           *cp_end, *cp_prev;  /* per node: end of the latest copy, and of another rank's */
     int              *cp_rank;
     ps_trace         *tr;
@@ -297,6 +300,7 @@ static void sim_free(sim *S)
             free(S->lgr[i].cold);
         }
     free(S->lgr);
+    free(S->answered);
     free(S->cp_end);
     free(S->cp_prev);
     free(S->cp_rank);
@@ -1224,6 +1228,21 @@ static double lg_tokens(const sim *S, const double *tok, const double *tt, doubl
     return k > S->lg->burst ? S->lg->burst : k;
 }
 
+/* A message from src to dst on a shaped bus, with oneway_ack_bytes: those
+ * bytes when dst has sent nothing to src since src's previous message to it
+ * (TCP then acknowledges it by a segment of its own, which takes the same
+ * bucket's tokens), else none; the message answers dst's. */
+static double oneway_ack(sim *S, int src, int dst)
+{
+    size_t mine = (size_t)src * (size_t)S->P + (size_t)dst, theirs = (size_t)dst * (size_t)S->P + (size_t)src;
+    int answered = S->answered[mine >> 3] >> (mine & 7) & 1;
+    S->answered[mine >> 3] &= (uint8_t) ~(1u << (mine & 7));
+    S->answered[theirs >> 3] |= (uint8_t)(1u << (theirs & 7));
+    if (answered) return 0;
+    S->r->oneway_ack++;
+    return S->ack_bytes;
+}
+
 /* n bytes from rank src to dst are ready to leave at t: when they start
  * moving, after the link's previous message (gap) and the token bucket.
  * The link is the network on a bus; on a star the sender node's way out,
@@ -1251,9 +1270,10 @@ static double lg_inject(sim *S, int src, int dst, double n, double t, double gap
         /* a token bucket of depth `burst` filling at `rate`: a message passes
          * at once while tokens last, the rest at the sustained rate; on a
          * star it passes both buckets, the slower one sets when.  A message
-         * takes its bytes and the wire's beyond them (headers, its
-         * acknowledgement: wire) */
+         * takes its bytes and the wire's beyond them (its headers: wire),
+         * and with oneway_ack_bytes the acknowledgement of one sent one way */
         n += S->lg->wire;
+        if (S->answered) n += oneway_ack(S, src, dst);
         double *tok = S->bus ? &S->btok : &Q->tok, *tt = S->bus ? &S->btok_t : &Q->tok_t;
         double k = lg_tokens(S, tok, tt, st), ki = I ? lg_tokens(S, &I->itok, &I->itok_t, st) : n;
         double kmin = k < ki ? k : ki;
@@ -2105,6 +2125,11 @@ int ps_simulate(const ps_streams *s, const ps_machine *m, const ps_sim_opts *o, 
         S.btok = S.lgc.burst;
         int nodes = S.nodes;
         S.lgr = calloc((size_t)S.P, sizeof *S.lgr);
+        if (o->oneway_ack_bytes > 0 && S.lgc.rate > 0 && S.bus && S.P <= PS_SIM_ACK_RANKS) {
+            if (!(S.answered = calloc(((size_t)S.P * (size_t)S.P + 7) / 8, 1))) goto oom;
+            S.ack_bytes = o->oneway_ack_bytes;
+            r->oneway_ack_applied = 1;
+        }
         S.cp_end = calloc((size_t)nodes, sizeof *S.cp_end);
         S.cp_prev = calloc((size_t)nodes, sizeof *S.cp_prev);
         S.cp_rank = malloc((size_t)nodes * sizeof *S.cp_rank);

@@ -53,7 +53,14 @@ typedef struct ps_sim_opts {
     const double *construct_flops_per_call;
     int no_warmup;        /* the run had no warm-up (its --no-warmup): a shaped link's token
                              bucket starts full, not with what the runtime's warm-up left */
+    /* a LogGOPS model's shaped bus: bytes more for a message whose receiver has sent nothing back
+     * to its sender since the sender's previous message to it (TCP acknowledges such messages by
+     * segments of their own, which a stop-and-wait series' wire_bytes leaves out); 0: none (the
+     * default).  Ignored elsewhere, and above PS_SIM_ACK_RANKS ranks (result.oneway_ack 0). */
+    double oneway_ack_bytes;
 } ps_sim_opts;
+
+#define PS_SIM_ACK_RANKS 4096  /* oneway_ack_bytes: a bit per ordered pair of ranks, 2 MB at most */
 
 void ps_sim_defaults(ps_sim_opts *o);
 
@@ -88,6 +95,8 @@ typedef struct ps_sim_result {
                                    (ack_measured), else the receive's protocol step (ps_loggops_recv_step); 0 = none */
     int          ack_measured;
     uint64_t     below_step;    /*   messages above S up to recv_step */
+    uint64_t     oneway_ack;    /* messages charged oneway_ack_bytes (0 where the option did not apply) */
+    int          oneway_ack_applied; /* the option applied: a LogGOPS model's shaped bus, P <= PS_SIM_ACK_RANKS */
     ps_streams_stats streams;   /* the streams' counts, from their validation (set unless -1) */
     ps_sim_rank *rank;
     ps_trace    *trace;         /* when build_trace */

@@ -664,6 +664,43 @@ assert abs(w["time"]["min"] - 0.222) < 1e-9 and abs(n["time"]["min"] - 0.022) < 
 assert d["alone_s"] == w["time"]["min"] and d["coalesced_s"] == n["time"]["min"] and d["wire_bytes"] == 100, d
 assert "wire_doubt" not in n
 PY
+# the same stream sent one way: TCP acknowledges its messages by segments of their own, which the
+# probe's stop-and-wait wire_bytes leave out; the other end of the range charges half of them (50 bytes)
+# more for each of the 200: (200 x 166 - 1000) / 1e5 = 0.322 s, said under the table
+expect_status 0 "wire bytes, one way" "$PS" predict "$T/wire.txt" -m "$T/wire.ini" --no-warmup
+grep -q "note: TCP acknowledges a message that its receiver does not answer by a segment of its own" "$T/out" ||
+    fail "predict: the acknowledged time not said: $(cat "$T/out")"
+grep -qE "^      2         0.322  \(\+45.0% against 0.222 s; 200 messages sent one way\)" "$T/out" ||
+    fail "predict: the acknowledged time's row: $(cat "$T/out")"
+python3 - "$T/wire.json" "$T/nowire.json" <<'PY' || fail "predict: ack_doubt"
+import json, sys
+w, n = (json.load(open(f)) for f in sys.argv[1:])
+a = w["ack_doubt"]
+assert a["ack_bytes"] == 50 and a["messages"] == 200 and a["alone_s"] == w["time"]["min"], a
+assert abs(a["acked_s"] - 0.322) < 1e-9, a
+assert "ack_doubt" not in n   # a model without wire bytes has no figure to take half of
+PY
+# a ping-pong answers every message but the first: the two times within 5%, nothing said
+{ printf 'ranks 2\nrank 0\n'; for i in $(seq 100); do printf ' BSEND 1 16\n BRECEIVE 1 16\n'; done
+  printf 'rank 1\n'; for i in $(seq 100); do printf ' BRECEIVE 0 16\n BSEND 0 16\n'; done; } >"$T/wirepp.txt"
+expect_status 0 "wire bytes, ping-pong" "$PS" predict "$T/wirepp.txt" -m "$T/wire.ini" -o "$T/wirepp.json" --no-warmup
+grep -q "TCP acknowledges" "$T/out" && fail "predict: an acknowledged time said for a ping-pong"
+[ "$(jget "$T/wirepp.json" '"ack_doubt" in d')" = False ] || fail "predict: ack_doubt for a ping-pong"
+# compared with a run of a one-way stream: the row gives the acknowledged time and its error
+expect_status 0 "compare, one way" "$PS" predict "$SRC/bench/programs/oneway.loop" -s 10 -i 200 -m "$T/wire.ini" \
+    -n 2 --compare -k 1 --timeout 60 -o "$T/onewayc.json"
+grep -qE "^        with an acknowledgement of their own for the messages sent one way \(50 bytes more each\) the model predicts [0-9.e-]+ s, [+-][0-9.]+%" "$T/out" ||
+    fail "compare: the acknowledged prediction not said: $(cat "$T/out")"
+python3 - "$T/onewayc.json" <<'PY' || fail "compare JSON: ack_in_doubt"
+import json, sys
+d = json.load(open(sys.argv[1]))
+row = d["comparison"][0]; w = row["ack_in_doubt"]; p = d.get("points", [d])[0]["ack_doubt"]
+tm = row["measured_s"]
+assert p["messages"] == 200 and p["acked_s"] > p["alone_s"], p
+assert abs(w["acked_s"] - p["acked_s"]) < 1e-15, (w, p)
+assert abs(w["error_if_acked"] / ((p["acked_s"] - tm) / tm) - 1) < 1e-6, (w, p, tm)
+assert w["between"] == (p["alone_s"] <= tm <= p["acked_s"]), (w, p, tm)
+PY
 # compared with a run: the row gives the coalesced time and its error beside its own
 expect_status 0 "compare, wire bytes" "$PS" predict fingerprint -s 100 -m "$T/wire.ini" -n 2 --compare -k 1 \
     --timeout 60 -o "$T/wirec.json"

@@ -298,7 +298,7 @@ TEST_IMPL(loggops_token_bucket)
 }
 
 /* A message takes the bucket's tokens for its bytes and the wire's beyond
- * them (wire_bytes: headers, its acknowledgement): the three messages of
+ * them (wire_bytes: its headers): the three messages of
  * loggops_token_bucket with 100 bytes each on top.  The first passes at once
  * (1900 tokens left), the second waits 6.2 ms, the third 8.1 ms: 14.3 ms;
  * without a bucket the figure is not read. */
@@ -338,6 +338,50 @@ TEST_IMPL(loggops_bucket_wire_bytes)
     CHECK(ps_machine_parse("[machine]\nsend_latency = 0\nrecv_latency = 0\nword_time = 0\nflop_time = 1e-9\n"
                            "[loggops]\nwire_bytes = -5\n", "neg.ini", &m, err, sizeof err) != 0);
     CHECK(strstr(err, "neg.ini") && strstr(err, "wire_bytes"), "%s", err);
+}
+
+/* oneway_ack_bytes (a shaped bus): a message whose receiver sent nothing back
+ * since its sender's previous message to it takes those bytes more.  The
+ * three one-way messages of loggops_bucket_wire_bytes with 50 more each
+ * (8150 tokens): the second waits (8150 - 1850) / 1e6 = 6.3 ms, the third
+ * 8.15 ms: 14.45 ms, three charged.  A ping-pong of three: only the first is
+ * charged (the others answer one), 0 + 6.25 + 8.1 = 14.35 ms.  Without the
+ * option, or on a model without a shared bucket, nothing changes. */
+TEST_IMPL(loggops_oneway_ack)
+{
+    char err[512];
+    const char *text = "[machine]\nsend_latency = 0\nrecv_latency = 0\nword_time = 0\nflop_time = 1e-9\n"
+                       "network = %s\n[loggops]\nS = 0\no_post = 0\no_done = 0\nrate = 1e6\nburst = 10000\n"
+                       "wire_bytes = 100\n1 = 0 0 0 0\n1000000 = 0 0 0 0\n";
+    const char *oneway = "ranks 2\nrank 0\n SEND 1 8000\n SEND 1 8000\n SEND 1 8000\n WAIT\n"
+                         "rank 1\n RECEIVE 0 8000\n RECEIVE 0 8000\n RECEIVE 0 8000\n WAIT\n";
+    const char *pingpong = "ranks 2\nrank 0\n BSEND 1 8000\n BRECEIVE 1 8000\n BSEND 1 8000\n"
+                           "rank 1\n BRECEIVE 0 8000\n BSEND 0 8000\n BRECEIVE 0 8000\n";
+    char model_text[1024];
+    ps_machine bus, nobus;
+    snprintf(model_text, sizeof model_text, text, "bus");
+    CHECK(ps_machine_parse(model_text, "bus.ini", &bus, err, sizeof err) == 0, "%s", err);
+    snprintf(model_text, sizeof model_text, text, "nobus");
+    CHECK(ps_machine_parse(model_text, "nobus.ini", &nobus, err, sizeof err) == 0, "%s", err);
+    ps_sim_opts o;
+    ps_sim_defaults(&o);
+    o.no_warmup = 1;
+    o.build_trace = 0;
+    ps_sim_result r;
+    NEAR(run_o(&bus, oneway, &o, &r), 14.3e-3);
+    CHECK(r.oneway_ack == 0 && !r.oneway_ack_applied);
+    ps_sim_result_free(&r);
+    o.oneway_ack_bytes = 50;
+    NEAR(run_o(&bus, oneway, &o, &r), 14.45e-3);
+    CHECK(r.oneway_ack == 3 && r.oneway_ack_applied, "%llu", (unsigned long long)r.oneway_ack);
+    ps_sim_result_free(&r);
+    NEAR(run_o(&bus, pingpong, &o, &r), 14.35e-3);
+    CHECK(r.oneway_ack == 1, "%llu", (unsigned long long)r.oneway_ack);
+    ps_sim_result_free(&r);
+    /* each rank its own bucket: an acknowledgement takes the other way's tokens, not the message's */
+    NEAR(run_o(&nobus, oneway, &o, &r), 14.3e-3);
+    CHECK(r.oneway_ack == 0 && !r.oneway_ack_applied);
+    ps_sim_result_free(&r);
 }
 
 /* Two ranks send 1000 bytes to each other at once, contention 2 (per-byte
