@@ -511,51 +511,48 @@ static void network_state(json_t *pd, double tm, json_t *row, FILE *out)
             between ? ": the measured time lies between the two networks' predictions" : "");
 }
 
-/* The prediction's time depends on whether TCP coalesces the program's
- * small messages on a shaped link (predict.c, wire_doubt): the time with
- * every message's payload alone beside the row, and whether the measured
- * time lies between the two. */
-static void wire_state(json_t *pd, double tm, json_t *row, FILE *out)
+/* One end of a shaped link's range beside the row (predict.c: wire_doubt,
+ * ack_doubt): the point's time `key` under the other assumption, its error
+ * against the measured time tm and whether tm lies between the two, kept in
+ * the row as `row_key` {key, err_key, between} and said as "with HOW the
+ * model predicts ...". */
+static void range_end(const json_t *d, double tm, json_t *row, FILE *out, const char *key, const char *row_key,
+                      const char *err_key, const char *how)
 {
-    const json_t *d = json_object_get(pd, "wire_doubt");
-    if (!d || !(tm > 0)) return;
-    double a = ps_json_num(d, "alone_s"), k = ps_json_num(d, "coalesced_s");
+    double a = ps_json_num(d, "alone_s"), k = ps_json_num(d, key);
     int between = isfinite(a) && isfinite(k) && tm >= fmin(a, k) && tm <= fmax(a, k);
     json_t *o = json_object();
-    json_object_set_new(o, "coalesced_s", ps_json_real_or_null(k));
-    json_object_set_new(o, "error_if_coalesced", ps_json_real_or_null(rel(k, tm)));
+    json_object_set_new(o, key, ps_json_real_or_null(k));
+    json_object_set_new(o, err_key, ps_json_real_or_null(rel(k, tm)));
     json_object_set_new(o, "between", json_boolean(between));
-    json_object_set_new(row, "wire_in_doubt", o);
+    json_object_set_new(row, row_key, o);
     if (!out) return;
     char t[32], e[32];
     fmt_num(t, sizeof t, k);
     fmt_err(e, sizeof e, rel(k, tm));
-    fprintf(out, "        with every message coalesced by TCP (its payload alone in the shaped link's bucket, not %.0f "
-                 "bytes more) the model predicts %s s, %s%s\n",
-            ps_json_num(d, "wire_bytes"), t, e, between ? ": the measured time lies between the two" : "");
+    fprintf(out, "        with %s the model predicts %s s, %s%s\n", how, t, e,
+            between ? ": the measured time lies between the two" : "");
 }
 
-/* ... and on the acknowledgements of messages sent one way (predict.c,
- * ack_doubt): the time with half the wire bytes more for each beside the
- * row, and whether the measured time lies between the two. */
-static void ack_state(json_t *pd, double tm, json_t *row, FILE *out)
+/* The prediction's time depends on whether TCP coalesces the program's
+ * small messages on a shaped link (wire_doubt: the time with every message's
+ * payload alone), and on whether it acknowledges the messages sent one way
+ * by segments of their own (ack_doubt: half the wire bytes more for each). */
+static void wire_state(json_t *pd, double tm, json_t *row, FILE *out)
 {
-    const json_t *d = json_object_get(pd, "ack_doubt");
-    if (!d || !(tm > 0)) return;
-    double a = ps_json_num(d, "alone_s"), k = ps_json_num(d, "acked_s");
-    int between = isfinite(a) && isfinite(k) && tm >= fmin(a, k) && tm <= fmax(a, k);
-    json_t *o = json_object();
-    json_object_set_new(o, "acked_s", ps_json_real_or_null(k));
-    json_object_set_new(o, "error_if_acked", ps_json_real_or_null(rel(k, tm)));
-    json_object_set_new(o, "between", json_boolean(between));
-    json_object_set_new(row, "ack_in_doubt", o);
-    if (!out) return;
-    char t[32], e[32];
-    fmt_num(t, sizeof t, k);
-    fmt_err(e, sizeof e, rel(k, tm));
-    fprintf(out, "        with an acknowledgement of their own for the messages sent one way (%.0f bytes more each) "
-                 "the model predicts %s s, %s%s\n",
-            ps_json_num(d, "ack_bytes"), t, e, between ? ": the measured time lies between the two" : "");
+    if (!(tm > 0)) return;
+    char how[160];
+    const json_t *d = json_object_get(pd, "wire_doubt");
+    if (d) {
+        snprintf(how, sizeof how, "every message coalesced by TCP (its payload alone in the shaped link's bucket, "
+                 "not %.0f bytes more)", ps_json_num(d, "wire_bytes"));
+        range_end(d, tm, row, out, "coalesced_s", "wire_in_doubt", "error_if_coalesced", how);
+    }
+    if ((d = json_object_get(pd, "ack_doubt"))) {
+        snprintf(how, sizeof how, "an acknowledgement of their own for the messages sent one way (%.0f bytes more "
+                 "each)", ps_json_num(d, "ack_bytes"));
+        range_end(d, tm, row, out, "acked_s", "ack_in_doubt", "error_if_acked", how);
+    }
 }
 
 /* A string field of a point, else of its file; NULL when neither has it. */
@@ -726,7 +723,6 @@ json_t *ps_compare_results(json_t *measured, json_t *predicted, FILE *out, char 
         protocol_state(pd, row, out);
         network_state(pd, tm, row, out);
         wire_state(pd, tm, row, out);
-        ack_state(pd, tm, row, out);
         /* by activity and construct, when both sides have their traces */
         json_t *ma = activities_of(md), *pa = activities_of(pd);
         if (ma && pa) {

@@ -297,6 +297,25 @@ TEST_IMPL(loggops_token_bucket)
     ps_sim_result_free(&r);
 }
 
+/* A shaped link of 1e6 bytes/s, a bucket of 10000 bytes and 100 wire bytes a
+ * message, network net (bus or nobus), every call free; and three one-way
+ * messages of 8000 bytes over it. */
+static ps_machine wire_model(const char *net)
+{
+    char text[512], err[512];
+    snprintf(text, sizeof text,
+             "[machine]\nsend_latency = 0\nrecv_latency = 0\nword_time = 0\nflop_time = 1e-9\nnetwork = %s\n"
+             "[loggops]\nS = 0\no_post = 0\no_done = 0\nrate = 1e6\nburst = 10000\nwire_bytes = 100\n"
+             "1 = 0 0 0 0\n1000000 = 0 0 0 0\n",
+             net);
+    ps_machine m;
+    CHECK(ps_machine_parse(text, "wire.ini", &m, err, sizeof err) == 0, "%s", err);
+    return m;
+}
+
+static const char *const three_oneway = "ranks 2\nrank 0\n SEND 1 8000\n SEND 1 8000\n SEND 1 8000\n WAIT\n"
+                                        "rank 1\n RECEIVE 0 8000\n RECEIVE 0 8000\n RECEIVE 0 8000\n WAIT\n";
+
 /* A message takes the bucket's tokens for its bytes and the wire's beyond
  * them (wire_bytes: its headers): the three messages of
  * loggops_token_bucket with 100 bytes each on top.  The first passes at once
@@ -305,13 +324,8 @@ TEST_IMPL(loggops_token_bucket)
 TEST_IMPL(loggops_bucket_wire_bytes)
 {
     char err[512];
-    const char *text = "[machine]\nsend_latency = 0\nrecv_latency = 0\nword_time = 0\nflop_time = 1e-9\n"
-                       "network = bus\n[loggops]\nS = 0\no_post = 0\no_done = 0\nrate = 1e6\nburst = 10000\n"
-                       "wire_bytes = 100\n1 = 0 0 0 0\n1000000 = 0 0 0 0\n";
-    const char *prog = "ranks 2\nrank 0\n SEND 1 8000\n SEND 1 8000\n SEND 1 8000\n WAIT\n"
-                       "rank 1\n RECEIVE 0 8000\n RECEIVE 0 8000\n RECEIVE 0 8000\n WAIT\n";
-    ps_machine m;
-    CHECK(ps_machine_parse(text, "wire.ini", &m, err, sizeof err) == 0, "%s", err);
+    const char *prog = three_oneway;
+    ps_machine m = wire_model("bus");
     CHECK(m.lg.wire == 100);
     ps_sim_result r;
     NEAR(run_full(&m, prog, &r), 14.3e-3);
@@ -349,20 +363,10 @@ TEST_IMPL(loggops_bucket_wire_bytes)
  * option, or on a model without a shared bucket, nothing changes. */
 TEST_IMPL(loggops_oneway_ack)
 {
-    char err[512];
-    const char *text = "[machine]\nsend_latency = 0\nrecv_latency = 0\nword_time = 0\nflop_time = 1e-9\n"
-                       "network = %s\n[loggops]\nS = 0\no_post = 0\no_done = 0\nrate = 1e6\nburst = 10000\n"
-                       "wire_bytes = 100\n1 = 0 0 0 0\n1000000 = 0 0 0 0\n";
-    const char *oneway = "ranks 2\nrank 0\n SEND 1 8000\n SEND 1 8000\n SEND 1 8000\n WAIT\n"
-                         "rank 1\n RECEIVE 0 8000\n RECEIVE 0 8000\n RECEIVE 0 8000\n WAIT\n";
+    const char *oneway = three_oneway;
     const char *pingpong = "ranks 2\nrank 0\n BSEND 1 8000\n BRECEIVE 1 8000\n BSEND 1 8000\n"
                            "rank 1\n BRECEIVE 0 8000\n BSEND 0 8000\n BRECEIVE 0 8000\n";
-    char model_text[1024];
-    ps_machine bus, nobus;
-    snprintf(model_text, sizeof model_text, text, "bus");
-    CHECK(ps_machine_parse(model_text, "bus.ini", &bus, err, sizeof err) == 0, "%s", err);
-    snprintf(model_text, sizeof model_text, text, "nobus");
-    CHECK(ps_machine_parse(model_text, "nobus.ini", &nobus, err, sizeof err) == 0, "%s", err);
+    ps_machine bus = wire_model("bus"), nobus = wire_model("nobus");
     ps_sim_opts o;
     ps_sim_defaults(&o);
     o.no_warmup = 1;
