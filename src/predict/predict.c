@@ -742,7 +742,7 @@ int ps_predict_run(const ps_predict_opts *o, json_t **out, FILE *f, char *err, s
                        "about one for every second such message, and on this shaped link it takes the bucket's "
                        "tokens, which the model's %.0f wire bytes a message (measured where replies carry them) "
                        "leave out: with half of them (%.0f bytes) more for each such message, the model predicts:\n",
-                    2 * ps_json_num(x, "ack_bytes"), ps_json_num(x, "ack_bytes"));
+                    ps_json_num(x, "ack_bytes") / PS_PREDICT_ACK_SHARE, ps_json_num(x, "ack_bytes"));
         double a = ps_json_num(x, "alone_s"), k = ps_json_num(x, "acked_s");
         fprintf(f, "%7d  %12.6g  (%+.1f%% against %.6g s; %.0f messages sent one way)\n", ps__doc_ranks(pt), k,
                 a > 0 ? 100 * (k - a) / a : 0, a, ps_json_num(x, "messages"));
