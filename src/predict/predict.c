@@ -341,8 +341,10 @@ static json_t *protocol_doubt_json(const ps_machine *m, const ps_sim_opts *so, c
 }
 
 /* The time of the streams simulated again on m with o, without a trace or
- * a sheet (a second figure beside the prediction); NAN if it fails. */
-static double time_again(const ps_streams *s, const ps_machine *m, ps_sim_opts o)
+ * a sheet (a second figure beside the prediction); NAN if it fails, or if o
+ * asks for oneway_ack_bytes where the simulator does not apply them.
+ * oneway_ack, when given: the messages charged them. */
+static double time_again(const ps_streams *s, const ps_machine *m, ps_sim_opts o, uint64_t *oneway_ack)
 {
     o.build_trace = 0;
     o.build_sheet = 0;
@@ -350,8 +352,17 @@ static double time_again(const ps_streams *s, const ps_machine *m, ps_sim_opts o
     memset(&r, 0, sizeof r);
     char err[256];
     double t = ps_simulate(s, m, &o, &r, err, sizeof err) == 0 ? r.time : NAN;
+    if (o.oneway_ack_bytes > 0 && !r.oneway_ack_applied) t = NAN;
+    if (oneway_ack) *oneway_ack = r.oneway_ack;
     ps_sim_result_free(&r);
     return t;
+}
+
+/* A shaped link's other time t beside the prediction's `time`: t where the
+ * two differ by more than PS_PREDICT_WIRE_DOUBT of it, else NAN. */
+static double apart(double t, double time)
+{
+    return isfinite(t) && fabs(t - time) > PS_PREDICT_WIRE_DOUBT * time ? t : NAN;
 }
 
 /* The other network: the probe's exchange was neither clearly serial nor
@@ -371,7 +382,7 @@ static double other_network_time(const predict_ctx *c, const ps_streams *s, cons
     /* as --bus / --nobus would: the simulator sets the contention of the network chosen */
     ps_sim_opts o = *so;
     o.bus = to_bus;
-    return time_again(s, &c->m, o);
+    return time_again(s, &c->m, o, NULL);
 }
 
 /* A shaped link's wire bytes: the model charges every message its
@@ -388,8 +399,7 @@ static double coalesced_time(const predict_ctx *c, const ps_streams *s, const ps
     if (!(c->m.lg.n > 0 && c->m.lg.rate > 0 && c->m.lg.wire > 0)) return NAN;
     ps_machine m = c->m;
     m.lg.wire = 0;
-    double t = time_again(s, &m, *so);
-    return fabs(t - time) > PS_PREDICT_WIRE_DOUBT * time ? t : NAN;
+    return apart(time_again(s, &m, *so, NULL), time);
 }
 
 /* The other side of a shaped link's wire bytes: TCP acknowledges a message
@@ -411,16 +421,8 @@ static double acked_time(const predict_ctx *c, const ps_streams *s, const ps_sim
     *n = 0;
     if (!(c->m.lg.n > 0 && c->m.lg.rate > 0 && c->m.lg.wire > 0)) return NAN;
     ps_sim_opts o = *so;
-    o.build_trace = 0;
-    o.build_sheet = 0;
     o.oneway_ack_bytes = PS_PREDICT_ACK_SHARE * c->m.lg.wire;
-    ps_sim_result r;
-    memset(&r, 0, sizeof r);
-    char err[256];
-    double t = ps_simulate(s, &c->m, &o, &r, err, sizeof err) == 0 && r.oneway_ack_applied ? r.time : NAN;
-    *n = r.oneway_ack;
-    ps_sim_result_free(&r);
-    return isfinite(t) && fabs(t - time) > PS_PREDICT_WIRE_DOUBT * time ? t : NAN;
+    return apart(time_again(s, &c->m, o, n), time);
 }
 
 /* Records (or loads) and simulates one processor count; the exit status,

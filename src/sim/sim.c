@@ -203,7 +203,6 @@ typedef struct sim {
     double            bus_free, btok, btok_t;
     /* oneway_ack_bytes: bit src * P + dst set when dst has sent to src since src's last message to dst */
     uint8_t          *answered;
-    double            ack_bytes;
     double           *cp_end, *cp_prev;  /* per node: end of the latest copy, and of another rank's */
     int              *cp_rank;
     ps_trace         *tr;
@@ -1240,7 +1239,7 @@ static double oneway_ack(sim *S, int src, int dst)
     S->answered[theirs >> 3] |= (uint8_t)(1u << (theirs & 7));
     if (answered) return 0;
     S->r->oneway_ack++;
-    return S->ack_bytes;
+    return S->o.oneway_ack_bytes;
 }
 
 /* n bytes from rank src to dst are ready to leave at t: when they start
@@ -2127,7 +2126,6 @@ int ps_simulate(const ps_streams *s, const ps_machine *m, const ps_sim_opts *o, 
         S.lgr = calloc((size_t)S.P, sizeof *S.lgr);
         if (o->oneway_ack_bytes > 0 && S.lgc.rate > 0 && S.bus && S.P <= PS_SIM_ACK_RANKS) {
             if (!(S.answered = calloc(((size_t)S.P * (size_t)S.P + 7) / 8, 1))) goto oom;
-            S.ack_bytes = o->oneway_ack_bytes;
             r->oneway_ack_applied = 1;
         }
         S.cp_end = calloc((size_t)nodes, sizeof *S.cp_end);
