@@ -20,7 +20,7 @@
 
 #include "runtime/rt.h"
 
-static long minflt0, majflt0, nvcsw0, nivcsw0;
+static long minflt0, majflt0, nvcsw0, nivcsw0, scratch0;
 static int64_t user0_us, sys0_us;
 static int perf_fd = -2;   /* -2: not tried yet, -1: not available */
 
@@ -51,6 +51,7 @@ void ps__memcount_begin(void)
     struct rusage ru;
     if (getrusage(RUSAGE_SELF, &ru) == 0) {
         minflt0 = ru.ru_minflt;
+        scratch0 = ps__scratch_faults();
         majflt0 = ru.ru_majflt;
         nvcsw0 = ru.ru_nvcsw;
         nivcsw0 = ru.ru_nivcsw;
@@ -67,7 +68,7 @@ void ps__memcount_end(void)
     if (perf_fd >= 0) ioctl(perf_fd, PERF_EVENT_IOC_DISABLE, 0);
     struct rusage ru;
     if (minflt0 >= 0 && getrusage(RUSAGE_SELF, &ru) == 0) {
-        ps__rt.timed_minflt = ru.ru_minflt - minflt0;
+        ps__rt.timed_minflt = ru.ru_minflt - minflt0 - (ps__scratch_faults() - scratch0);
         ps__rt.timed_majflt = ru.ru_majflt - majflt0;
         ps__rt.timed_nvcsw = ru.ru_nvcsw - nvcsw0;
         ps__rt.timed_nivcsw = ru.ru_nivcsw - nivcsw0;

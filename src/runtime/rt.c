@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
@@ -252,17 +253,13 @@ int ps_init(long trace_capacity)
         fprintf(stderr, "parscope: cannot allocate a trace buffer of %ld events\n", cap);
         exit(1);
     }
-    /* the scratch space too; both before the back end's start, whose last
-     * act is a barrier: page faults here (~10 us each on a VM) would make
-     * the ranks begin their timed interval at different times */
-    memset(ps_scratch(PS_SCRATCH_INITIAL), 0, PS_SCRATCH_INITIAL);
-    /* and the receives' (a recorded rank moves no data): its pages' first pin
-     * as a single copy's target too */
-    if (!be) {
-        void *in = ps__scratch_in(PS_SCRATCH_INITIAL);
-        memset(in, 0, PS_SCRATCH_INITIAL);
-        ps__pin_for_messages(in, PS_SCRATCH_INITIAL);
-    }
+    /* the scratch space too (its pages mapped in, scratch_map), before the
+     * back end's start, whose last act is a barrier: page faults here (~10
+     * us each on a VM) would make the ranks begin their timed interval at
+     * different times; and the receives' pages' first pin as a single
+     * copy's target (a recorded rank moves no data) */
+    ps_scratch(PS_SCRATCH_INITIAL);
+    if (!be) ps__pin_for_messages(ps__scratch_in(PS_SCRATCH_INITIAL), PS_SCRATCH_INITIAL);
     if (ps__rt.be->init() != 0) {
         fprintf(stderr, "parscope: the %s back end failed to start: %s\n", ps__rt.be->name, ps__errbuf);
         exit(1);
@@ -580,8 +577,34 @@ typedef struct scratch_area {
     size_t len;
 } scratch_area;
 static scratch_area scratch_out, scratch_in;
-static void **retired;
+static scratch_area *retired;
 static size_t nretired;
+
+/* A new area, zeroed, its pages present: an area grows where a message
+ * first needs it, often inside the timed interval, and there a page first
+ * touched by the copy costs a fault (12-14 us each on a paravirtualised
+ * VM) where mapping the area's pages in one system call costs 1.1-1.7 us
+ * a page.  Their first pin as a single copy's target (ps__pin_for_messages,
+ * about 8 us a page there) is left to the first message: paid ahead inside
+ * the interval it cost more than it saved (sizes.loop, whose areas grow to
+ * 512 KiB in its first iteration: fastest of 5 trials 10.5-11.0 ms mapped
+ * in, 11.1-11.5 ms touched by the copies, 11.5-12.1 ms mapped in and
+ * pinned; docs/BENCHMARKS.md).  A recorded rank moves no data: its areas
+ * are only reserved. */
+static long scratch_faults;
+
+static void *scratch_map(size_t len)
+{
+    int flags = MAP_PRIVATE | MAP_ANONYMOUS | (ps_recording() ? 0 : MAP_POPULATE);
+    struct rusage a, b;
+    int counted = getrusage(RUSAGE_SELF, &a) == 0;
+    void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, flags, -1, 0);
+    if (p == MAP_FAILED) ps_abort("out of memory: scratch buffer of %zu bytes", len);
+    if (counted && getrusage(RUSAGE_SELF, &b) == 0) scratch_faults += b.ru_minflt - a.ru_minflt;
+    return p;
+}
+
+long ps__scratch_faults(void) { return scratch_faults; }
 
 static void *scratch_grow(scratch_area *a, size_t bytes)
 {
@@ -590,13 +613,12 @@ static void *scratch_grow(scratch_area *a, size_t bytes)
         if (bytes > ((size_t)1 << 62)) ps_abort("scratch buffer of %zu bytes: more than any memory", bytes);
         size_t len = a->len ? a->len : 4096;
         while (len < bytes) len *= 2;
-        void *n = calloc(1, len);
-        if (!n) ps_abort("out of memory: scratch buffer of %zu bytes", len);
+        void *n = scratch_map(len);
         if (a->b) {
-            void **r = realloc(retired, (nretired + 1) * sizeof *r);
+            scratch_area *r = realloc(retired, (nretired + 1) * sizeof *r);
             if (!r) ps_abort("out of memory: scratch buffer list");
             retired = r;
-            retired[nretired++] = a->b;
+            retired[nretired++] = *a;
         }
         a->b = n;
         a->len = len;
@@ -619,10 +641,10 @@ void *ps__scratch_in(size_t bytes)
 
 static void scratch_free(void)
 {
-    for (size_t i = 0; i < nretired; i++) free(retired[i]);
+    for (size_t i = 0; i < nretired; i++) munmap(retired[i].b, retired[i].len);
     free(retired);
-    free(scratch_out.b);
-    free(scratch_in.b);
+    if (scratch_out.b) munmap(scratch_out.b, scratch_out.len);
+    if (scratch_in.b) munmap(scratch_in.b, scratch_in.len);
     retired = NULL;
     nretired = 0;
     scratch_out = scratch_in = (scratch_area){NULL, 0};

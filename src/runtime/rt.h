@@ -112,6 +112,10 @@ int ps__tree_order_init(const char *spec, int p);
  * interval, end at its end (results in ps__rt.timed_*). */
 void ps__memcount_begin(void);
 void ps__memcount_end(void);
+/* The page faults the runtime's scratch areas took when mapped in (one
+ * system call each, MAP_POPULATE), so far: the timed interval's count
+ * leaves them out, as they cost a tenth of a fault taken by a touch. */
+long ps__scratch_faults(void);
 /* Remembers the process's memory at ps_init; maps every page of what the
  * set-up allocated since, returning the bytes (firsttouch.c). */
 void   ps__first_touch_mark(void);
