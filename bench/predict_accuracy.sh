@@ -161,6 +161,10 @@ nd = rows[0].get("network_in_doubt") or {}
 wd = rows[0].get("wire_in_doubt") or {}
 # ... and an acknowledgement of their own for the messages sent one way (compare's ack_in_doubt)
 ad = rows[0].get("ack_in_doubt") or {}
+# start-up costs: the first call of each kind beyond its kind's median, the run's over the prediction's, as a share
+# of the measured time, and the error without them (compare's first_calls)
+fc = rows[0].get("first_calls") or {}
+fcs = (fc["measured_s"] - fc["predicted_s"]) / m if "measured_s" in fc and m > 0 else None
 num = lambda v, f: f % v if isinstance(v, (int, float)) else "-"
 # the run's computation against its price: faster than the calibration priced it (compare's
 # compute_faster_than_priced), or slower with the ranks sharing the node (compute_slowed_on_shared_node)
@@ -170,11 +174,13 @@ print("\t".join([sys.argv[3], sys.argv[4], "%.6g" % m, "%.6g" % p, "%.4f" % ((p 
                  num(100 * u if isinstance(u, (int, float)) else None, "%.1f%%"), num(busy, "%.0f"), num(lc, "%.2f"),
                  num(sc, "%.2f"), proto, num(nd.get("error_if_other"), "%.4f"), nd.get("other_network") or "-",
                  sys.argv[7], moved("latency_check"), moved("speed_check"), num(cr, "%.2f"), cflag,
-                 num(wd.get("error_if_coalesced"), "%.4f"), num(ad.get("error_if_acked"), "%.4f")]))
+                 num(wd.get("error_if_coalesced"), "%.4f"), num(ad.get("error_if_acked"), "%.4f"),
+                 num(fcs, "%.4f"), num(fc.get("error_without"), "%.4f")]))
 PY
   tail -1 "$work/table" | awk -F'\t' '{nb = $12 == "-" ? "" : sprintf("  (%s %+.1f%%)", $13, $12*100);
     if ($19 != "-" && $19 != "") nb = nb sprintf("  (coalesced %+.1f%%)", $19*100);
     if ($20 != "-" && $20 != "") nb = nb sprintf("  (acknowledged %+.1f%%)", $20*100);
+    if ($21 != "-" && $21 != "" && $21 > 0.05) nb = nb sprintf("  (first calls %.0f%%: %+.1f%% without)", $21*100, $22*100);
     printf "%-12s %-34s %10.4g ms %10.4g ms %+7.1f%% %8s %6s %6s  %s%s%s\n", $1, $2, $3*1e3, $4*1e3, $5*100, $7, $9, $10,
            $6, nb, ($14 > 1 ? "  (attempt " $14 ")" : "")}'
   tail -1 "$work/table" | awk -F'\t' '{exit ($15 == "yes" || $16 == "yes") ? 3 : 0}'
@@ -254,6 +260,10 @@ ad = [(r[0], float(r[19]), float(r[4])) for r in rows if len(r) > 19 and r[19] !
 if ad: print("the shaped link's bucket charges no acknowledgement of its own to a message sent one way; with half "
              "the wire bytes more for each: %s" %
              ", ".join("%s %+.1f%% (against %+.1f%%)" % (n, 100 * c, 100 * e) for n, c, e in ad))
+fc = [(r[0], float(r[20]), float(r[21]), float(r[4])) for r in rows if len(r) > 21 and r[20] != "-" and float(r[20]) > 0.05]
+if fc: print("start-up costs the model does not have (the first call of each kind beyond its kind's median, the run's "
+             "over the prediction's, as a share of the measured time), and the error without them on both sides%s: %s" %
+             (which, ", ".join("%s %.0f%%: %+.1f%% (against %+.1f%%)" % (n, 100 * s, 100 * w, 100 * e) for n, s, w, e in fc)))
 scs = [float(r[9]) for r in rows if len(r) > 9 and r[9] != "-"]
 if scs: print("repeated calibration's seconds per flop over the first%s: %.2f-%.2f" % (which, min(scs), max(scs)))
 lcs = [float(r[8]) for r in rows if len(r) > 8 and r[8] != "-"]

@@ -296,6 +296,33 @@ static json_t *error_sources(json_t *ma, json_t *pa, FILE *out)
     return arr;
 }
 
+/* Start-up costs: what the first call of each kind (construct, event,
+ * size) took beyond its kind's median, per rank (the breakdown's
+ * first_calls), in the run and in the prediction.  The model prices a call
+ * the same every time; a run's first ones also pay for buffers first
+ * touched, the MPI library's first message of a size, cold caches.  Where
+ * the run's exceed the prediction's by PS_COMPARE_FIRST of the measured
+ * time, the row says so with the error without them on both sides. */
+static void first_calls(json_t *ma, json_t *pa, double tm, double tp, json_t *row, FILE *out)
+{
+    double em = ps_json_num(json_object_get(ma, "first_calls"), "excess");
+    double ep = ps_json_num(json_object_get(pa, "first_calls"), "excess");
+    if (!isfinite(em) || !isfinite(ep) || !(tm > em)) return;
+    double without = rel(tp - ep, tm - em);
+    json_object_set_new(row, "first_calls", json_pack("{s:f, s:f, s:o}", "measured_s", em, "predicted_s", ep,
+                                                      "error_without", ps_json_real_or_null(without)));
+    if (!out || !(em - ep > PS_COMPARE_FIRST * tm)) return;
+    char a[32], b[32];
+    ps_fmt_time(a, sizeof a, em);
+    ps_fmt_time(b, sizeof b, ep);
+    fprintf(out,
+            "        first calls: the first call of each kind (construct, event, size) took %s per rank beyond "
+            "its kind's median in the run (%.0f%% of the measured time), %s in the prediction: start-up costs (buffers "
+            "first touched, the MPI library's first message of a size, cold caches) the model does not have; "
+            "without them on both sides the error is about %+.1f%%\n",
+            a, 100 * em / tm, b, 100 * without);
+}
+
 /* Computation slower than priced while ranks share a node.  Prices come from
  * a 1-rank run (or the model's rates), with the node's other processors
  * idle, or (predict --calibrate with the node busy) beside copies of itself;
@@ -727,6 +754,7 @@ json_t *ps_compare_results(json_t *measured, json_t *predicted, FILE *out, char 
         json_t *ma = activities_of(md), *pa = activities_of(pd);
         if (ma && pa) {
             json_object_set_new(row, "error_sources", error_sources(ma, pa, out));
+            first_calls(ma, pa, tm, tp, row, out);
             shared_node_compute(md, pd, ma, pa, row, out);
             cancelling(ma, pa, row, out);
         }

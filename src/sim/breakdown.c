@@ -20,6 +20,68 @@ static int is_barrier(const ps_event *e)
     return e->kind == PS_EV_BARRIER || ((e->kind == PS_EV_SEND || e->kind == PS_EV_RECV) && e->tag == PS_C_BARRIER);
 }
 
+/* One event for first_excess: its kind of call and where it came. */
+typedef struct call_kind {
+    uint64_t bytes;
+    size_t   index;
+    double   d;
+    uint16_t construct;
+    uint8_t  kind, nonblocking;
+} call_kind;
+
+static int by_kind(const void *a, const void *b)
+{
+    const call_kind *x = a, *y = b;
+    if (x->construct != y->construct) return x->construct < y->construct ? -1 : 1;
+    if (x->kind != y->kind) return x->kind < y->kind ? -1 : 1;
+    if (x->nonblocking != y->nonblocking) return x->nonblocking < y->nonblocking ? -1 : 1;
+    if (x->bytes != y->bytes) return x->bytes < y->bytes ? -1 : 1;
+    return x->index < y->index ? -1 : x->index > y->index;
+}
+
+static int by_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* What one rank's first call of each kind took beyond its kind's median;
+ * *kinds counts the kinds.  -1 on out of memory. */
+static int first_excess(const ps_rank_trace *rt, double *excess, long *kinds)
+{
+    *excess = 0;
+    call_kind *v = malloc((rt->n ? rt->n : 1) * sizeof *v);
+    double *d = malloc((rt->n ? rt->n : 1) * sizeof *d);
+    if (!v || !d) {
+        free(v);
+        free(d);
+        return -1;
+    }
+    size_t n = 0;
+    for (size_t i = 0; i < rt->n; i++) {
+        const ps_event *e = &rt->ev[i];
+        if (e->kind == PS_EV_SECTION || e->kind == PS_EV_MARK) continue;
+        v[n++] = (call_kind){e->bytes, i, e->t1 - e->t0, e->construct, e->kind, (e->flags & PS_EVF_NONBLOCKING) != 0};
+    }
+    qsort(v, n, sizeof *v, by_kind);
+    for (size_t a = 0, b; a < n; a = b) {
+        for (b = a + 1; b < n && v[b].construct == v[a].construct && v[b].kind == v[a].kind &&
+                        v[b].nonblocking == v[a].nonblocking && v[b].bytes == v[a].bytes;
+             b++) {
+        }
+        if (b - a < PS_BREAKDOWN_FIRST_MIN) continue;
+        for (size_t k = a; k < b; k++) d[k - a] = v[k].d;
+        qsort(d, b - a, sizeof *d, by_double);
+        size_t m = b - a;
+        double median = m % 2 ? d[m / 2] : 0.5 * (d[m / 2 - 1] + d[m / 2]);
+        if (v[a].d > median) *excess += v[a].d - median;   /* v[a]: the kind's first, by index */
+        (*kinds)++;
+    }
+    free(v);
+    free(d);
+    return 0;
+}
+
 int ps_breakdown_compute(const ps_trace *t, ps_breakdown *b)
 {
     memset(b, 0, sizeof *b);
@@ -92,11 +154,21 @@ int ps_breakdown_compute(const ps_trace *t, ps_breakdown *b)
         }
         double span = rt->t_end - rt->t_begin;
         if (span > covered) b->total[PS_ACT_OTHER] += span - covered;
+        double x;
+        if (first_excess(rt, &x, &b->first_kinds) != 0) {
+            ps_match_free(&mt);
+            ps_requests_free(&rq);
+            free(b->by_construct);
+            b->by_construct = NULL;
+            return -1;
+        }
+        b->first_excess += x;
     }
     ps_match_free(&mt);
     ps_requests_free(&rq);
     if (t->nranks > 0) {
         for (int k = 0; k < PS_ACT__COUNT; k++) b->total[k] /= t->nranks;
+        b->first_excess /= t->nranks;
         for (size_t k = 0; k < (size_t)nc * PS_ACT__COUNT; k++) b->by_construct[k] /= t->nranks;
     }
     return 0;
@@ -130,6 +202,7 @@ json_t *ps_breakdown_json(const ps_trace *t)
         if (s > 0 && t->constructs[c]) json_object_set_new(cs, t->constructs[c], acts(v));
     }
     json_object_set_new(o, "constructs", cs);
+    json_object_set_new(o, "first_calls", json_pack("{s:f, s:I}", "excess", b.first_excess, "kinds", (json_int_t)b.first_kinds));
     ps_breakdown_free(&b);
     return o;
 }

@@ -33,14 +33,25 @@ typedef struct ps_breakdown {
     int     nranks, nconstructs;
     double  total[PS_ACT__COUNT];     /* per rank, averaged */
     double *by_construct;             /* [construct * PS_ACT__COUNT + activity], per rank averaged */
+    /* start-up costs: per rank, averaged, what the first event of each kind
+     * of call (same construct, event kind, bytes, blocking or not) took
+     * beyond the median of its kind, over kinds of PS_BREAKDOWN_FIRST_MIN
+     * events or more (buffers first touched, a library's first message of
+     * a size, cold caches); first_kinds: the kinds counted, over ranks */
+    double  first_excess;
+    long    first_kinds;
 } ps_breakdown;
+
+/* a kind of call counts towards first_excess from this many events */
+#define PS_BREAKDOWN_FIRST_MIN 3
 
 /* Computes it; 0, or -1 on out of memory. */
 int  ps_breakdown_compute(const ps_trace *t, ps_breakdown *b);
 void ps_breakdown_free(ps_breakdown *b);
 
 /* {"unit": ..., "total": {compute, send, recv, wait, other},
- *  "constructs": {NAME: {compute, ...}, ...}} (constructs with any time). */
+ *  "constructs": {NAME: {compute, ...}, ...}} (constructs with any time),
+ *  "first_calls": {"excess": first_excess, "kinds": first_kinds}}. */
 json_t *ps_breakdown_json(const ps_trace *t);
 
 #endif

@@ -62,3 +62,53 @@ TEST_IMPL(breakdown)
     json_decref(j);
     ps_trace_free(t);
 }
+
+/* Start-up costs: the first event of each kind of call (construct, event
+ * kind, bytes, blocking or not) beyond its kind's median, per rank averaged,
+ * over kinds of PS_BREAKDOWN_FIRST_MIN events or more.
+ *   rank 0: compute A 5, 1, 2, 1 (median 1.5: 3.5 beyond); compute B 1, 1, 4
+ *           (the first at the median: nothing); two sends of 8 bytes 9, 1
+ *           (too few to tell a first from the rest); compute A of 16 "bytes"
+ *           (flops) 7, 1, 1 (another kind: 6 beyond)
+ *   rank 1: compute A 2, 2, 2 (nothing); a blocking and two nonblocking sends
+ *           of 8 bytes, 9, 1, 1 (two kinds, of 1 and 2 events: not counted)
+ * so (3.5 + 6 + 0) / 2 = 4.75 per rank, over 3 + 1 kinds. */
+static void push_n(ps_trace *t, int r, int kind, int construct, double d, uint64_t bytes, int flags)
+{
+    const ps_rank_trace *rt = &t->rank[r];
+    double t0 = rt->n ? rt->ev[rt->n - 1].t1 : 0;
+    ps_event e = {.t0 = t0, .t1 = t0 + d, .bytes = bytes, .peer = kind == PS_EV_COMPUTE ? -1 : 1 - r, .tag = 5,
+                  .construct = (uint16_t)construct, .kind = (uint8_t)kind, .flags = (uint8_t)flags};
+    CHECK(ps_trace_push(t, r, &e) == 0);
+}
+
+TEST_IMPL(breakdown_first_calls)
+{
+    ps_trace *t = ps_trace_new(2);
+    const char *names[] = {"NONE", "A", "B"};
+    CHECK(ps_trace_set_constructs(t, names, 3) == 0);
+    const double a0[] = {5, 1, 2, 1}, b0[] = {1, 1, 4}, a16[] = {7, 1, 1};
+    for (int i = 0; i < 4; i++) push_n(t, 0, PS_EV_COMPUTE, 1, a0[i], 8, 0);
+    for (int i = 0; i < 3; i++) push_n(t, 0, PS_EV_COMPUTE, 2, b0[i], 8, 0);
+    push_n(t, 0, PS_EV_SEND, 1, 9, 8, 0);
+    push_n(t, 0, PS_EV_SEND, 1, 1, 8, 0);
+    for (int i = 0; i < 3; i++) push_n(t, 0, PS_EV_COMPUTE, 1, a16[i], 16, 0);
+    for (int i = 0; i < 3; i++) push_n(t, 1, PS_EV_COMPUTE, 1, 2, 8, 0);
+    push_n(t, 1, PS_EV_SEND, 1, 9, 8, 0);
+    push_n(t, 1, PS_EV_SEND, 1, 1, 8, PS_EVF_NONBLOCKING);
+    push_n(t, 1, PS_EV_SEND, 1, 1, 8, PS_EVF_NONBLOCKING);
+    for (int r = 0; r < 2; r++) {
+        t->rank[r].t_begin = 0;
+        t->rank[r].t_end = t->rank[r].ev[t->rank[r].n - 1].t1;
+    }
+    ps_breakdown b;
+    CHECK(ps_breakdown_compute(t, &b) == 0);
+    CHECK(fabs(b.first_excess - 4.75) < 1e-12, "first_excess %g, expected 4.75", b.first_excess);
+    CHECK(b.first_kinds == 4, "first_kinds %ld, expected 4", b.first_kinds);
+    ps_breakdown_free(&b);
+    json_t *j = ps_breakdown_json(t);
+    json_t *f = json_object_get(j, "first_calls");
+    CHECK(json_real_value(json_object_get(f, "excess")) == 4.75 && json_integer_value(json_object_get(f, "kinds")) == 4);
+    json_decref(j);
+    ps_trace_free(t);
+}
