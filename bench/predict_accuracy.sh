@@ -161,7 +161,7 @@ nd = rows[0].get("network_in_doubt") or {}
 wd = rows[0].get("wire_in_doubt") or {}
 # ... and an acknowledgement of their own for the messages sent one way (compare's ack_in_doubt)
 ad = rows[0].get("ack_in_doubt") or {}
-# start-up costs: the first call of each kind beyond its kind's median, the run's over the prediction's, as a share
+# start-up costs: the first message call of each kind beyond its kind's median, the run's over the prediction's, as a share
 # of the measured time, and the error without them (compare's first_calls)
 fc = rows[0].get("first_calls") or {}
 fcs = (fc["measured_s"] - fc["predicted_s"]) / m if "measured_s" in fc and m > 0 else None
@@ -261,7 +261,7 @@ if ad: print("the shaped link's bucket charges no acknowledgement of its own to 
              "the wire bytes more for each: %s" %
              ", ".join("%s %+.1f%% (against %+.1f%%)" % (n, 100 * c, 100 * e) for n, c, e in ad))
 fc = [(r[0], float(r[20]), float(r[21]), float(r[4])) for r in rows if len(r) > 21 and r[20] != "-" and float(r[20]) > 0.05]
-if fc: print("start-up costs the model does not have (the first call of each kind beyond its kind's median, the run's "
+if fc: print("start-up costs the model does not have (the first message call of each kind beyond its kind's median, the run's "
              "over the prediction's, as a share of the measured time), and the error without them on both sides%s: %s" %
              (which, ", ".join("%s %.0f%%: %+.1f%% (against %+.1f%%)" % (n, 100 * s, 100 * w, 100 * e) for n, s, w, e in fc)))
 scs = [float(r[9]) for r in rows if len(r) > 9 and r[9] != "-"]

@@ -296,13 +296,14 @@ static json_t *error_sources(json_t *ma, json_t *pa, FILE *out)
     return arr;
 }
 
-/* Start-up costs: what the first call of each kind (construct, event,
- * size) took beyond its kind's median, per rank (the breakdown's
- * first_calls), in the run and in the prediction.  The model prices a call
- * the same every time; a run's first ones also pay for buffers first
- * touched, the MPI library's first message of a size, cold caches.  Where
- * the run's exceed the prediction's by PS_COMPARE_FIRST of the measured
- * time, the row says so with the error without them on both sides. */
+/* Start-up costs: what the first message call of each kind (construct,
+ * call, size, partner) took beyond its kind's median, per rank (the
+ * breakdown's first_calls), in the run and in the prediction.  The model
+ * prices a call the same every time; a run's first ones also pay for
+ * buffers first touched and the MPI library's first message of a size.
+ * Where the run's exceed the prediction's by PS_COMPARE_FIRST of the
+ * measured time, the row says so with the error without them on both
+ * sides. */
 static void first_calls(json_t *ma, json_t *pa, double tm, double tp, json_t *row, FILE *out)
 {
     double em = ps_json_num(json_object_get(ma, "first_calls"), "excess");
@@ -316,9 +317,9 @@ static void first_calls(json_t *ma, json_t *pa, double tm, double tp, json_t *ro
     ps_fmt_time(a, sizeof a, em);
     ps_fmt_time(b, sizeof b, ep);
     fprintf(out,
-            "        first calls: the first call of each kind (construct, event, size) took %s per rank beyond "
-            "its kind's median in the run (%.0f%% of the measured time), %s in the prediction: start-up costs (buffers "
-            "first touched, the MPI library's first message of a size, cold caches) the model does not have; "
+            "        first calls: the first message call of each kind (construct, call, size, partner) took %s per "
+            "rank beyond its kind's median in the run (%.0f%% of the measured time), %s in the prediction: start-up "
+            "costs (buffers first touched, the MPI library's first message of a size) the model does not have; "
             "without them on both sides the error is about %+.1f%%\n",
             a, 100 * em / tm, b, 100 * without);
 }

@@ -25,6 +25,7 @@ typedef struct call_kind {
     uint64_t bytes;
     size_t   index;
     double   d;
+    int32_t  peer;
     uint16_t construct;
     uint8_t  kind, nonblocking;
 } call_kind;
@@ -36,6 +37,7 @@ static int by_kind(const void *a, const void *b)
     if (x->kind != y->kind) return x->kind < y->kind ? -1 : 1;
     if (x->nonblocking != y->nonblocking) return x->nonblocking < y->nonblocking ? -1 : 1;
     if (x->bytes != y->bytes) return x->bytes < y->bytes ? -1 : 1;
+    if (x->peer != y->peer) return x->peer < y->peer ? -1 : 1;
     return x->index < y->index ? -1 : x->index > y->index;
 }
 
@@ -60,13 +62,16 @@ static int first_excess(const ps_rank_trace *rt, double *excess, long *kinds)
     size_t n = 0;
     for (size_t i = 0; i < rt->n; i++) {
         const ps_event *e = &rt->ev[i];
-        if (e->kind == PS_EV_SECTION || e->kind == PS_EV_MARK) continue;
-        v[n++] = (call_kind){e->bytes, i, e->t1 - e->t0, e->construct, e->kind, (e->flags & PS_EVF_NONBLOCKING) != 0};
+        /* the message calls only: a computation's first run (cold caches, pages first touched by
+         * the program) is in its price where a calibration run priced it, spread over its calls */
+        if (e->kind != PS_EV_SEND && e->kind != PS_EV_RECV && e->kind != PS_EV_POST && e->kind != PS_EV_WAIT) continue;
+        v[n++] = (call_kind){e->bytes, i, e->t1 - e->t0, e->peer, e->construct, e->kind,
+                             (e->flags & PS_EVF_NONBLOCKING) != 0};
     }
     qsort(v, n, sizeof *v, by_kind);
     for (size_t a = 0, b; a < n; a = b) {
         for (b = a + 1; b < n && v[b].construct == v[a].construct && v[b].kind == v[a].kind &&
-                        v[b].nonblocking == v[a].nonblocking && v[b].bytes == v[a].bytes;
+                        v[b].nonblocking == v[a].nonblocking && v[b].bytes == v[a].bytes && v[b].peer == v[a].peer;
              b++) {
         }
         if (b - a < PS_BREAKDOWN_FIRST_MIN) continue;
@@ -74,7 +79,7 @@ static int first_excess(const ps_rank_trace *rt, double *excess, long *kinds)
         qsort(d, b - a, sizeof *d, by_double);
         size_t m = b - a;
         double median = m % 2 ? d[m / 2] : 0.5 * (d[m / 2 - 1] + d[m / 2]);
-        if (v[a].d > median) *excess += v[a].d - median;   /* v[a]: the kind's first, by index */
+        if (v[a].d - median > 1e-12) *excess += v[a].d - median;   /* v[a]: the kind's first, by index */
         (*kinds)++;
     }
     free(v);

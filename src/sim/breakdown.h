@@ -33,11 +33,13 @@ typedef struct ps_breakdown {
     int     nranks, nconstructs;
     double  total[PS_ACT__COUNT];     /* per rank, averaged */
     double *by_construct;             /* [construct * PS_ACT__COUNT + activity], per rank averaged */
-    /* start-up costs: per rank, averaged, what the first event of each kind
-     * of call (same construct, event kind, bytes, blocking or not) took
-     * beyond the median of its kind, over kinds of PS_BREAKDOWN_FIRST_MIN
-     * events or more (buffers first touched, a library's first message of
-     * a size, cold caches); first_kinds: the kinds counted, over ranks */
+    /* start-up costs: per rank, averaged, what the first message call of
+     * each kind (the same construct, event kind, bytes, peer, blocking or
+     * not: sends, receives, posts and waits) took beyond the median of its
+     * kind, over kinds of PS_BREAKDOWN_FIRST_MIN events or more (buffers
+     * first touched, a library's first message of a size); first_kinds:
+     * the kinds counted, over ranks.  Computations are left out: a
+     * calibration run's price holds their first runs, spread over them */
     double  first_excess;
     long    first_kinds;
 } ps_breakdown;

@@ -383,7 +383,7 @@ print('%+.1f%%' % (100 * ((tp - ep) - (tm - em)) / (tm - em)))")
     got=$(jget "$T/c8.json" "'%+.1f%%' % (100 * d['rows'][0]['first_calls']['error_without'])")
     [ "$got" = "$want_e" ] || fail "compare JSON: the error without the first calls $got, expected $want_e"
     if [ "$want" = True ]; then
-        grep -q "first calls: the first call of each kind (construct, event, size) took .* per rank beyond its kind's median in the run (30% of the measured time), .* in the prediction: start-up costs .* the model does not have; without them on both sides the error is about $want_e" "$T/out" ||
+        grep -q "first calls: the first message call of each kind (construct, call, size, partner) took .* per rank beyond its kind's median in the run (30% of the measured time), .* in the prediction: start-up costs .* the model does not have; without them on both sides the error is about $want_e" "$T/out" ||
             fail "compare: start-up costs not said: $(cat "$T/out")"
     else
         grep -q "first calls:" "$T/out" && fail "compare: 4% of first calls said: $(cat "$T/out")"

@@ -63,15 +63,18 @@ TEST_IMPL(breakdown)
     ps_trace_free(t);
 }
 
-/* Start-up costs: the first event of each kind of call (construct, event
- * kind, bytes, blocking or not) beyond its kind's median, per rank averaged,
- * over kinds of PS_BREAKDOWN_FIRST_MIN events or more.
- *   rank 0: compute A 5, 1, 2, 1 (median 1.5: 3.5 beyond); compute B 1, 1, 4
- *           (the first at the median: nothing); two sends of 8 bytes 9, 1
- *           (too few to tell a first from the rest); compute A of 16 "bytes"
- *           (flops) 7, 1, 1 (another kind: 6 beyond)
- *   rank 1: compute A 2, 2, 2 (nothing); a blocking and two nonblocking sends
- *           of 8 bytes, 9, 1, 1 (two kinds, of 1 and 2 events: not counted)
+/* Start-up costs: the first message call of each kind (construct, event
+ * kind, bytes, peer, blocking or not) beyond its kind's median, per rank
+ * averaged, over kinds of PS_BREAKDOWN_FIRST_MIN events or more.
+ *   rank 0: nonblocking sends of 8 bytes in A, 5, 1, 2, 1 (median 1.5: 3.5
+ *           beyond); receives of 8 in B, 1, 1, 4 (the first at the median:
+ *           nothing); two blocking sends of 8 in A, 9, 1 (too few to tell a
+ *           first from the rest); nonblocking sends of 16 in A, 7, 1, 1
+ *           (another kind: 6 beyond)
+ *   rank 1: waits of 8 in A, 2, 2, 2 (nothing); a blocking and two
+ *           nonblocking receives of 8, 9, 1, 1 (two kinds, of 1 and 2
+ *           events: not counted); computations 9, 1, 1 of 8 flops (left
+ *           out: a calibration's price holds a computation's first run)
  * so (3.5 + 6 + 0) / 2 = 4.75 per rank, over 3 + 1 kinds. */
 static void push_n(ps_trace *t, int r, int kind, int construct, double d, uint64_t bytes, int flags)
 {
@@ -88,15 +91,16 @@ TEST_IMPL(breakdown_first_calls)
     const char *names[] = {"NONE", "A", "B"};
     CHECK(ps_trace_set_constructs(t, names, 3) == 0);
     const double a0[] = {5, 1, 2, 1}, b0[] = {1, 1, 4}, a16[] = {7, 1, 1};
-    for (int i = 0; i < 4; i++) push_n(t, 0, PS_EV_COMPUTE, 1, a0[i], 8, 0);
-    for (int i = 0; i < 3; i++) push_n(t, 0, PS_EV_COMPUTE, 2, b0[i], 8, 0);
+    for (int i = 0; i < 4; i++) push_n(t, 0, PS_EV_SEND, 1, a0[i], 8, PS_EVF_NONBLOCKING);
+    for (int i = 0; i < 3; i++) push_n(t, 0, PS_EV_RECV, 2, b0[i], 8, 0);
     push_n(t, 0, PS_EV_SEND, 1, 9, 8, 0);
     push_n(t, 0, PS_EV_SEND, 1, 1, 8, 0);
-    for (int i = 0; i < 3; i++) push_n(t, 0, PS_EV_COMPUTE, 1, a16[i], 16, 0);
-    for (int i = 0; i < 3; i++) push_n(t, 1, PS_EV_COMPUTE, 1, 2, 8, 0);
-    push_n(t, 1, PS_EV_SEND, 1, 9, 8, 0);
-    push_n(t, 1, PS_EV_SEND, 1, 1, 8, PS_EVF_NONBLOCKING);
-    push_n(t, 1, PS_EV_SEND, 1, 1, 8, PS_EVF_NONBLOCKING);
+    for (int i = 0; i < 3; i++) push_n(t, 0, PS_EV_SEND, 1, a16[i], 16, PS_EVF_NONBLOCKING);
+    for (int i = 0; i < 3; i++) push_n(t, 1, PS_EV_WAIT, 1, 2, 8, PS_EVF_NONBLOCKING);
+    push_n(t, 1, PS_EV_RECV, 1, 9, 8, 0);
+    push_n(t, 1, PS_EV_RECV, 1, 1, 8, PS_EVF_NONBLOCKING);
+    push_n(t, 1, PS_EV_RECV, 1, 1, 8, PS_EVF_NONBLOCKING);
+    for (int i = 0; i < 3; i++) push_n(t, 1, PS_EV_COMPUTE, 1, i ? 1 : 9, 8, 0);
     for (int r = 0; r < 2; r++) {
         t->rank[r].t_begin = 0;
         t->rank[r].t_end = t->rank[r].ev[t->rank[r].n - 1].t1;
