@@ -41,7 +41,7 @@ double ps_result_doc_time(const json_t *doc);
 /* the repeated calibration run's seconds per flop this many times the first's
  * (or below its inverse): the machine's speed moved during the comparison */
 #define PS_COMPARE_SPEED 1.10
-/* the first call of each kind of call beyond its kind's median, over the
+/* the first message call of each kind beyond its kind's median, over the
  * run's time, more than the prediction's by this much: start-up costs the
  * model does not have are named, with the error without them */
 #define PS_COMPARE_FIRST 0.05

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "parscope/parscope.h"
+#include "util/util.h"
 
 const char *const ps_activity_names[PS_ACT__COUNT] = {"compute", "send", "recv", "wait", "other"};
 
@@ -41,12 +42,6 @@ static int by_kind(const void *a, const void *b)
     return x->index < y->index ? -1 : x->index > y->index;
 }
 
-static int by_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
 /* What one rank's first call of each kind took beyond its kind's median;
  * *kinds counts the kinds.  -1 on out of memory. */
 static int first_excess(const ps_rank_trace *rt, double *excess, long *kinds)
@@ -65,6 +60,7 @@ static int first_excess(const ps_rank_trace *rt, double *excess, long *kinds)
         /* the message calls only: a computation's first run (cold caches, pages first touched by
          * the program) is in its price where a calibration run priced it, spread over its calls */
         if (e->kind != PS_EV_SEND && e->kind != PS_EV_RECV && e->kind != PS_EV_POST && e->kind != PS_EV_WAIT) continue;
+        if (is_barrier(e)) continue;   /* a prediction's barrier messages: waiting, as a run's barrier */
         v[n++] = (call_kind){e->bytes, i, e->t1 - e->t0, e->peer, e->construct, e->kind,
                              (e->flags & PS_EVF_NONBLOCKING) != 0};
     }
@@ -76,9 +72,7 @@ static int first_excess(const ps_rank_trace *rt, double *excess, long *kinds)
         }
         if (b - a < PS_BREAKDOWN_FIRST_MIN) continue;
         for (size_t k = a; k < b; k++) d[k - a] = v[k].d;
-        qsort(d, b - a, sizeof *d, by_double);
-        size_t m = b - a;
-        double median = m % 2 ? d[m / 2] : 0.5 * (d[m / 2 - 1] + d[m / 2]);
+        double median = ps_median(d, b - a);
         if (v[a].d - median > 1e-12) *excess += v[a].d - median;   /* v[a]: the kind's first, by index */
         (*kinds)++;
     }
