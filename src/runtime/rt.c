@@ -596,11 +596,12 @@ static long scratch_faults;
 static void *scratch_map(size_t len)
 {
     int flags = MAP_PRIVATE | MAP_ANONYMOUS | (ps_recording() ? 0 : MAP_POPULATE);
+    /* this thread's faults only: MPI's helper threads may take their own meanwhile */
     struct rusage a, b;
-    int counted = getrusage(RUSAGE_SELF, &a) == 0;
+    int counted = getrusage(RUSAGE_THREAD, &a) == 0;
     void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, flags, -1, 0);
     if (p == MAP_FAILED) ps_abort("out of memory: scratch buffer of %zu bytes", len);
-    if (counted && getrusage(RUSAGE_SELF, &b) == 0) scratch_faults += b.ru_minflt - a.ru_minflt;
+    if (counted && getrusage(RUSAGE_THREAD, &b) == 0) scratch_faults += b.ru_minflt - a.ru_minflt;
     return p;
 }
 

@@ -96,7 +96,16 @@ int main(void)
 LOOP
     timeout 120 "$bin" run "$tmp/grow.loop" -n 2 -i 3 -o "$tmp/grow.json" > "$tmp/out" 2>&1 ||
         { echo "FAIL: the growing exchange did not run"; cat "$tmp/out"; fail=1; }
+    # touched by the copies, the two 2 MiB areas take a fault a page each (1026 with 4 KiB pages);
+    # mapped in, none are counted: fewer than one area's pages.  With transparent huge pages always
+    # on, a touched area may take a few faults only, and the check could not tell the two apart.
     grown=$(jget "$tmp/grow.json" 'max(r["timed_minor_faults"] for r in d["ranks"])')
-    [ "$grown" -lt 200 ] || { echo "FAIL: $grown faults counted with the scratch areas grown inside the interval"; fail=1; }
+    area=$(( (2 << 20) / $(getconf PAGESIZE) ))
+    if grep -q '\[always\]' /sys/kernel/mm/transparent_hugepage/enabled 2> /dev/null; then
+        echo "note: transparent huge pages always on: the grown areas' fault count not checked"
+    else
+        [ "$grown" -lt "$area" ] ||
+            { echo "FAIL: $grown faults counted with the scratch areas grown inside the interval (a 2 MiB area is $area pages)"; fail=1; }
+    fi
 fi
 exit $fail
