@@ -42,18 +42,11 @@ static int by_kind(const void *a, const void *b)
     return x->index < y->index ? -1 : x->index > y->index;
 }
 
-/* What one rank's first call of each kind took beyond its kind's median;
- * *kinds counts the kinds.  -1 on out of memory. */
-static int first_excess(const ps_rank_trace *rt, double *excess, long *kinds)
+/* Adds to b what each rank's first message call of each kind took beyond
+ * its kind's median, and counts the kinds; v and d hold as many entries as
+ * the longest rank's events.  Sums over ranks (the caller averages). */
+static void rank_first_excess(const ps_rank_trace *rt, call_kind *v, double *d, ps_breakdown *b)
 {
-    *excess = 0;
-    call_kind *v = malloc((rt->n ? rt->n : 1) * sizeof *v);
-    double *d = malloc((rt->n ? rt->n : 1) * sizeof *d);
-    if (!v || !d) {
-        free(v);
-        free(d);
-        return -1;
-    }
     size_t n = 0;
     for (size_t i = 0; i < rt->n; i++) {
         const ps_event *e = &rt->ev[i];
@@ -65,20 +58,33 @@ static int first_excess(const ps_rank_trace *rt, double *excess, long *kinds)
                              (e->flags & PS_EVF_NONBLOCKING) != 0};
     }
     qsort(v, n, sizeof *v, by_kind);
-    for (size_t a = 0, b; a < n; a = b) {
-        for (b = a + 1; b < n && v[b].construct == v[a].construct && v[b].kind == v[a].kind &&
-                        v[b].nonblocking == v[a].nonblocking && v[b].bytes == v[a].bytes && v[b].peer == v[a].peer;
-             b++) {
+    for (size_t a = 0, z; a < n; a = z) {
+        for (z = a + 1; z < n && v[z].construct == v[a].construct && v[z].kind == v[a].kind &&
+                        v[z].nonblocking == v[a].nonblocking && v[z].bytes == v[a].bytes && v[z].peer == v[a].peer;
+             z++) {
         }
-        if (b - a < PS_BREAKDOWN_FIRST_MIN) continue;
-        for (size_t k = a; k < b; k++) d[k - a] = v[k].d;
-        double median = ps_median(d, b - a);
-        if (v[a].d - median > 1e-12) *excess += v[a].d - median;   /* v[a]: the kind's first, by index */
-        (*kinds)++;
+        if (z - a < PS_BREAKDOWN_FIRST_MIN) continue;
+        for (size_t k = a; k < z; k++) d[k - a] = v[k].d;
+        double median = ps_median(d, z - a);
+        if (v[a].d - median > 1e-12) b->first_excess += v[a].d - median;   /* v[a]: the kind's first, by index */
+        b->first_kinds++;
     }
+}
+
+/* first_excess and first_kinds over every rank, with one pair of buffers;
+ * 0, or -1 on out of memory. */
+static int first_calls(const ps_trace *t, ps_breakdown *b)
+{
+    size_t most = 1;
+    for (int r = 0; r < t->nranks; r++)
+        if (t->rank[r].n > most) most = t->rank[r].n;
+    call_kind *v = malloc(most * sizeof *v);
+    double *d = malloc(most * sizeof *d);
+    int ok = v && d;
+    for (int r = 0; ok && r < t->nranks; r++) rank_first_excess(&t->rank[r], v, d, b);
     free(v);
     free(d);
-    return 0;
+    return ok ? 0 : -1;
 }
 
 int ps_breakdown_compute(const ps_trace *t, ps_breakdown *b)
@@ -153,18 +159,14 @@ int ps_breakdown_compute(const ps_trace *t, ps_breakdown *b)
         }
         double span = rt->t_end - rt->t_begin;
         if (span > covered) b->total[PS_ACT_OTHER] += span - covered;
-        double x;
-        if (first_excess(rt, &x, &b->first_kinds) != 0) {
-            ps_match_free(&mt);
-            ps_requests_free(&rq);
-            free(b->by_construct);
-            b->by_construct = NULL;
-            return -1;
-        }
-        b->first_excess += x;
     }
     ps_match_free(&mt);
     ps_requests_free(&rq);
+    if (first_calls(t, b) != 0) {
+        free(b->by_construct);
+        b->by_construct = NULL;
+        return -1;
+    }
     if (t->nranks > 0) {
         for (int k = 0; k < PS_ACT__COUNT; k++) b->total[k] /= t->nranks;
         b->first_excess /= t->nranks;
@@ -201,7 +203,8 @@ json_t *ps_breakdown_json(const ps_trace *t)
         if (s > 0 && t->constructs[c]) json_object_set_new(cs, t->constructs[c], acts(v));
     }
     json_object_set_new(o, "constructs", cs);
-    json_object_set_new(o, "first_calls", json_pack("{s:f, s:I}", "excess", b.first_excess, "kinds", (json_int_t)b.first_kinds));
+    json_object_set_new(o, "first_calls",
+                        json_pack("{s:f, s:I}", "excess", b.first_excess, "kinds", (json_int_t)b.first_kinds));
     ps_breakdown_free(&b);
     return o;
 }
