@@ -25,9 +25,10 @@
 #define PS_GATHER_CHUNK (64L << 20)
 /* Scratch space (for messages whose content does not matter) allocated and
  * touched at ps_init, bytes. */
-#define PS_SCRATCH_INITIAL (64L << 10)
-/* Trace events whose buffer is touched before the timed interval starts. */
-#define PS_TRACE_PREFAULT_EVENTS 4096
+#define PS_SCRATCH_INITIAL (2L << 20)
+/* The runtime's own mappings from this size on (the trace buffer, large
+ * scratch areas) ask for huge pages (firsttouch.c, ps__map_present). */
+#define PS_MAP_HUGE_MIN (2L << 20)
 /* The set-up's memory is touched before the timed interval (firsttouch.c),
  * except mappings larger than this: address space reserved, not allocated. */
 #define PS_FIRST_TOUCH_MAX_MAPPING (1UL << 30)

@@ -42,7 +42,6 @@ __attribute__((used)) const char ps__runtime_mark[] = PS_RUNTIME_MARK;
 static char ps__errbuf[256];
 static void scratch_free(void);
 static void need_init(const char *fn);
-static void prefault_trace(void);
 static int *ps__argc;
 static char ***ps__argv;
 
@@ -219,17 +218,19 @@ static void arm_timeout(void)
 
 /* ---- life cycle -------------------------------------------------------- */
 
-/* The trace buffer.  When events will be recorded its pages are faulted in
- * now (MAP_POPULATE: one system call, not a fault per page): recording an
- * event inside the timed interval must not pay for a page fault every ~100
- * events, which the program itself would not pay. */
-static ps_event *trace_buffer(size_t bytes, int populate)
+/* The trace buffer.  When events will be recorded every page of it is
+ * present now (ps__map_present): recording an event inside the timed
+ * interval must not pay for a page every ~100 events, which the program
+ * itself would not pay: 5 us each on a paravirtualised VM even with the
+ * pages populated, about 50 ns an event (manysmall.loop: a fifth of its
+ * time at 2 ranks; docs/BENCHMARKS.md). */
+static ps_event *trace_buffer(size_t bytes, int present)
 {
-    if (populate) {
-        void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
-        if (p != MAP_FAILED) return p;
-    }
-    return malloc(bytes);
+    void *p = present ? ps__map_present(bytes) : NULL;
+    if (p) return p;
+    p = malloc(bytes);
+    if (p && present) memset(p, 0, bytes);
+    return p;
 }
 
 int ps_init(long trace_capacity)
@@ -282,23 +283,11 @@ int ps_init(long trace_capacity)
         return 0;
     }
     /* (the scratch space was touched before the back end started) */
-    prefault_trace();
     ps__first_touch_mark();
     arm_timeout();
     ps__memcount_begin();
     ps__rt.t_begin = ps_now();
     return 0;
-}
-
-/* Touches the part of the trace buffer the next events go to: a fresh page
- * costs a fault (about 10 us in a VM), which inside the timed interval
- * would be charged to whatever ran first.  Past the window the faults are
- * part of the instrument's cost per event, alike in every variant. */
-static void prefault_trace(void)
-{
-    size_t n = ps__rt.cap - ps__rt.nev;
-    if (n > PS_TRACE_PREFAULT_EVENTS) n = PS_TRACE_PREFAULT_EVENTS;
-    if (ps__rt.tracing && n) memset(ps__rt.ev + ps__rt.nev, 0, n * sizeof *ps__rt.ev);
 }
 
 /* The set-up's own memory traffic (filling its arrays) evicts what the
@@ -348,7 +337,6 @@ void ps_setup_end(void)
     for (size_t i = 0; i < ps__rt.nev; i++)
         if (is_message_event(ps__rt.ev[i].kind)) ps__rt.ev[k++] = ps__rt.ev[i];
     ps__rt.nev = k;
-    prefault_trace();
     /* what the set-up allocated but did not write gets its pages now */
     ps__first_touch();
     /* ranks leave the set-up at different times: warm up again and start
@@ -580,27 +568,28 @@ static scratch_area scratch_out, scratch_in;
 static scratch_area *retired;
 static size_t nretired;
 
-/* A new area, zeroed, its pages present: an area grows where a message
- * first needs it, often inside the timed interval, and there a page first
- * touched by the copy costs a fault (12-14 us each on a paravirtualised
- * VM) where mapping the area's pages in one system call costs 1.1-1.7 us
- * a page.  Their first pin as a single copy's target (ps__pin_for_messages,
- * about 8 us a page there) is left to the first message: paid ahead inside
- * the interval it cost more than it saved (sizes.loop, whose areas grow to
- * 512 KiB in its first iteration: fastest of 5 trials 10.5-11.0 ms mapped
- * in, 11.1-11.5 ms touched by the copies, 11.5-12.1 ms mapped in and
- * pinned; docs/BENCHMARKS.md).  A recorded rank moves no data: its areas
- * are only reserved. */
+/* A new area, zeroed, its pages present and touched (ps__map_present): an
+ * area grows where a message first needs it, often inside the timed
+ * interval, and there a page first touched by the copy costs a fault (10-14
+ * us each on a paravirtualised VM), a page only populated still 5 us at its
+ * first access.  The areas start at 2 MiB (PS_SCRATCH_INITIAL), in huge
+ * pages where the kernel has them: present, touched and the receives' area
+ * pinned at ps_init in about 0.3 ms, where the same in 4 KiB pages took 7
+ * ms; a program's messages up to that size then grow nothing inside the
+ * interval (sizes.loop, whose areas grew to 512 KiB in its first iteration,
+ * paid 1.4-1.7 ms a rank for it; docs/BENCHMARKS.md).  A larger area's first
+ * pin as a single copy's target (ps__pin_for_messages) is left to the first
+ * message.  A recorded rank moves no data: its areas are only reserved. */
 static long scratch_faults;
 
 static void *scratch_map(size_t len)
 {
-    int flags = MAP_PRIVATE | MAP_ANONYMOUS | (ps_recording() ? 0 : MAP_POPULATE);
     /* this thread's faults only: MPI's helper threads may take their own meanwhile */
     struct rusage a, b;
     int counted = getrusage(RUSAGE_THREAD, &a) == 0;
-    void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, flags, -1, 0);
-    if (p == MAP_FAILED) ps_abort("out of memory: scratch buffer of %zu bytes", len);
+    void *p = ps_recording() ? mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+                             : ps__map_present(len);
+    if (p == MAP_FAILED || !p) ps_abort("out of memory: scratch buffer of %zu bytes", len);
     if (counted && getrusage(RUSAGE_THREAD, &b) == 0) scratch_faults += b.ru_minflt - a.ru_minflt;
     return p;
 }

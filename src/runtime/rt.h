@@ -112,9 +112,9 @@ int ps__tree_order_init(const char *spec, int p);
  * interval, end at its end (results in ps__rt.timed_*). */
 void ps__memcount_begin(void);
 void ps__memcount_end(void);
-/* The page faults the runtime's scratch areas took when mapped in (one
- * system call each, MAP_POPULATE), so far: the timed interval's count
- * leaves them out, as they cost a tenth of a fault taken by a touch. */
+/* The page faults the runtime's scratch areas took when mapped in
+ * (ps__map_present), so far: the timed interval's count leaves them out,
+ * as they cost a tenth of a fault taken by a touch. */
 long ps__scratch_faults(void);
 /* Remembers the process's memory at ps_init; maps every page of what the
  * set-up allocated since, returning the bytes (firsttouch.c). */
@@ -123,6 +123,12 @@ void   ps__first_touch_mark(void);
  * from ps_scratch's, which sends read from. */
 void  *ps__scratch_in(size_t bytes);
 size_t ps__first_touch(void);
+/* Each page of [p, p + n) read once from user space, content kept: a populated
+ * page's first access can still trap (firsttouch.c). */
+void   ps__touch_pages(const void *p, size_t n);
+/* A fresh zeroed mapping of bytes, every page present and touched (in huge
+ * pages where offered); NULL when mmap fails (firsttouch.c). */
+void  *ps__map_present(size_t bytes);
 /* Each page of [p, p + n) once the target of a single-copy transfer (firsttouch.c). */
 void   ps__pin_for_messages(const void *p, size_t n);
 

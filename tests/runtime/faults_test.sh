@@ -6,7 +6,7 @@
 # share of the time (JSON timed_faults); the same writes into memory the
 # set-up allocated take none (the runtime touches it before the interval)
 # and nothing is said.  The runtime's own scratch areas, grown inside the
-# interval for the first message larger than any before (2 MiB each way),
+# interval for the first message larger than any before (8 MiB each way),
 # are mapped in by one system call each, not touched a page at a time: not
 # counted (a few dozen others of MPI's may be).
 set -u
@@ -78,8 +78,9 @@ if [ "${PS_TEST_SANITIZED:-0}" != 1 ]; then
     [ "$(jget "$tmp/early.json" 'd["timed_faults"]["significant"]')" = False ] ||
         { echo "FAIL: the set-up buffer's timed_faults: $(jget "$tmp/early.json" 'd["timed_faults"]')"; fail=1; }
 
-    # messages without buffers, first 2 MiB in the second iteration: the scratch areas grow there
-    # (2 x 512 pages mapped in; touched by the copies instead, 1024 faults and a warning)
+    # messages without buffers, first 8 MiB in the second iteration: the scratch areas (2 MiB at
+    # the start) grow there (2 x 2048 pages mapped in; touched by the copies instead, a fault a page
+    # and a warning)
     cat > "$tmp/grow.loop" <<'LOOP'
 int main(void)
 {
@@ -88,7 +89,7 @@ int main(void)
     (void)nodes; (void)me; (void)host; (void)n;
     int k = 0;
     \LOOP (ITERATIONS) {
-        \EXCHANGE(k++ ? ((size_t)2 << 20) : 1024, 1, 2);
+        \EXCHANGE(k++ ? ((size_t)8 << 20) : 1024, 1, 2);
     }
     \CLOSE0();
     return 0;
@@ -96,16 +97,16 @@ int main(void)
 LOOP
     timeout 120 "$bin" run "$tmp/grow.loop" -n 2 -i 3 -o "$tmp/grow.json" > "$tmp/out" 2>&1 ||
         { echo "FAIL: the growing exchange did not run"; cat "$tmp/out"; fail=1; }
-    # touched by the copies, the two 2 MiB areas take a fault a page each (1026 with 4 KiB pages);
+    # touched by the copies, the two 8 MiB areas take a fault a page each (4098 with 4 KiB pages);
     # mapped in, none are counted: fewer than one area's pages.  With transparent huge pages always
     # on, a touched area may take a few faults only, and the check could not tell the two apart.
     grown=$(jget "$tmp/grow.json" 'max(r["timed_minor_faults"] for r in d["ranks"])')
-    area=$(( (2 << 20) / $(getconf PAGESIZE) ))
+    area=$(( (8 << 20) / $(getconf PAGESIZE) ))
     if grep -q '\[always\]' /sys/kernel/mm/transparent_hugepage/enabled 2> /dev/null; then
         echo "note: transparent huge pages always on: the grown areas' fault count not checked"
     else
         [ "$grown" -lt "$area" ] ||
-            { echo "FAIL: $grown faults counted with the scratch areas grown inside the interval (a 2 MiB area is $area pages)"; fail=1; }
+            { echo "FAIL: $grown faults counted with the scratch areas grown inside the interval (an 8 MiB area is $area pages)"; fail=1; }
     fi
 fi
 exit $fail
