@@ -6,14 +6,19 @@
  * in the kernels that use it.  At the end of the set-up the private
  * anonymous mappings that appeared or changed since ps_init (the set-up's
  * malloc'd blocks, the grown heap) are populated with MADV_POPULATE_WRITE,
- * which maps the missing pages without changing any content.  What existed
- * at ps_init (MPI's memory, its threads' stacks, the trace buffer) is left
- * alone: populating it costs time and, on this VM, delayed the first
- * messages after the set-up by up to milliseconds.  The static data of the
- * program and its libraries (.data and .bss) is made present and private
- * too: a static table first written inside the interval (the runtime's
- * record of the constructs, say) cost a fault there in every variant.
+ * which maps the missing pages without changing any content, and one byte
+ * of each page is read (ps__touch_pages: a populated page's first access
+ * can still trap to the hypervisor).  What existed at ps_init (MPI's
+ * memory, its threads' stacks, the trace buffer) is left alone: populating
+ * it costs time and, on this VM, delayed the first messages after the
+ * set-up by up to milliseconds.  The static data of the program and its
+ * libraries (.data and .bss) is made present and private too: a static
+ * table first written inside the interval (the runtime's record of the
+ * constructs, say) cost a fault there in every variant.  The runtime's own
+ * memory (the trace buffer, the scratch areas) is made present when it is
+ * mapped (ps__map_present).
  */
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -166,13 +171,17 @@ __attribute__((no_sanitize_address)) void ps__touch_pages(const void *p, size_t 
     unsigned long page = (unsigned long)sysconf(_SC_PAGESIZE);
     unsigned long a = (unsigned long)p & ~(page - 1), b = (unsigned long)p + n;
     unsigned sum = 0;
+    if (n == 0) return;
     for (; a < b; a += page) sum += *(volatile const unsigned char *)(a < (unsigned long)p ? (unsigned long)p : a);
     sink += sum;
 }
 
+_Static_assert((PS_MAP_HUGE_MIN & (PS_MAP_HUGE_MIN - 1)) == 0, "PS_MAP_HUGE_MIN is the huge pages' alignment");
+
 void *ps__map_present(size_t bytes)
 {
     size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    if (bytes > SIZE_MAX - (size_t)PS_MAP_HUGE_MIN - page) return NULL;
     bytes = (bytes + page - 1) / page * page;
     /* in huge pages where the kernel offers them for the asking: a 2 MiB
      * area populated, touched and pinned (ps__pin_for_messages) took 0.25-0.38
@@ -188,9 +197,14 @@ void *ps__map_present(size_t bytes)
         if (r + len > p + bytes) munmap(p + bytes, (size_t)(r + len - (p + bytes)));
         (void)madvise(p, bytes, MADV_HUGEPAGE);
     }
-    if (madvise(p, bytes, MADV_POPULATE_WRITE) != 0)
+    if (madvise(p, bytes, MADV_POPULATE_WRITE) != 0) {
+        if (errno != EINVAL) {   /* out of memory, say: not written page by page into the OOM killer */
+            munmap(p, bytes);
+            return NULL;
+        }
         /* (a kernel before 5.14) a fresh mapping's zeros written again */
         for (size_t o = 0; o < bytes; o += page) ((volatile char *)p)[o] = 0;
+    }
     ps__touch_pages(p, bytes);
     return p;
 }

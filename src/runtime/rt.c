@@ -10,6 +10,7 @@
 #include <math.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -249,7 +250,10 @@ int ps_init(long trace_capacity)
     const char *ecap = getenv("PARSCOPE_TRACE_CAPACITY");
     if (ecap && atol(ecap) > 0) cap = atol(ecap);
     ps__rt.cap = (size_t)cap;
-    ps__rt.ev = trace_buffer(ps__rt.cap * sizeof *ps__rt.ev, ps__rt.tracing && !be);
+    /* (a capacity whose bytes do not fit a size: none allocated) */
+    ps__rt.ev = ps__rt.cap <= SIZE_MAX / sizeof *ps__rt.ev
+                    ? trace_buffer(ps__rt.cap * sizeof *ps__rt.ev, ps__rt.tracing && !be)
+                    : NULL;
     if (!ps__rt.ev) {
         fprintf(stderr, "parscope: cannot allocate a trace buffer of %ld events\n", cap);
         exit(1);
