@@ -10,7 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "util/util.h"
@@ -139,6 +141,182 @@ static int sweep_orphans(double grace, const pid_t *keep, int nkeep)
         poll(NULL, 0, 20);
     }
     return total;
+}
+
+/* ---- the guard: a job does not outlive a parscope killed outright -------- */
+
+/* The parent-death signal alone can be lost: MPICH's mpiexec (Hydra) that
+ * gets SIGTERM after installing its handler but before its proxies have
+ * connected passes it to nobody and runs the job to its end.  So each child
+ * has a guard, a process forked from parscope that holds the read end of a
+ * pipe whose write end only parscope holds.  parscope writes one byte when
+ * the child has ended; the pipe's end without it means parscope died.  The
+ * guard then sends the child's group SIGTERM each second (a launcher that
+ * has connected to its ranks since passes it on) and, after the grace,
+ * SIGKILL to every process below the child, also those in sessions of their
+ * own (Hydra's proxies and ranks), found by parent in /proc; a process is
+ * known by its pid and its start time, so a reused pid is never signalled.
+ * Only async-signal-safe calls: parscope may have threads when it forks. */
+
+#define PS_GUARD_MAX 1024
+
+typedef struct guard_proc {
+    pid_t              pid;
+    unsigned long long start; /* field 22 of /proc/PID/stat, in clock ticks since boot */
+} guard_proc;
+
+/* Reads /proc/PID/stat: 1 with the parent and the start time of a live
+ * process, 0 for one gone or a zombie. */
+static int guard_stat(pid_t pid, pid_t *ppid, unsigned long long *start)
+{
+    char path[40] = "/proc/", buf[1024];
+    int i = 6;
+    char digits[16];
+    int nd = 0;
+    for (long v = pid; v > 0 && nd < 15; v /= 10) digits[nd++] = (char)('0' + v % 10);
+    while (nd) path[i++] = digits[--nd];
+    memcpy(path + i, "/stat", 6);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return 0;
+    ssize_t n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (n <= 0) return 0;
+    buf[n] = '\0';
+    /* "pid (comm) S ppid ...": the comm may hold blanks and parentheses */
+    char *p = strrchr(buf, ')');
+    if (!p || p[1] != ' ' || p[2] == 'Z' || p[2] == 'X') return 0;
+    p += 3; /* at the field after the state: the parent, field 4 */
+    unsigned long long v[19] = {0};
+    for (int f = 0; f < 19 && *p; f++) { /* fields 4 to 22 */
+        while (*p == ' ') p++;
+        if (*p == '-') p++;
+        while (*p >= '0' && *p <= '9') v[f] = v[f] * 10 + (unsigned long long)(*p++ - '0');
+    }
+    *ppid = (pid_t)v[0];
+    *start = v[18];
+    return 1;
+}
+
+/* 1 while the process k describes is the one known (alive, same start). */
+static int guard_alive(const guard_proc *k)
+{
+    pid_t pp;
+    unsigned long long st;
+    return guard_stat(k->pid, &pp, &st) && st == k->start;
+}
+
+/* Adds to known[0..*n) every live process whose parent is one of them. */
+static void guard_scan(guard_proc *known, int *n)
+{
+    int fd = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) return;
+    char buf[8192];
+    long got;
+    while ((got = syscall(SYS_getdents64, fd, buf, sizeof buf)) > 0) {
+        for (long off = 0; off < got;) {
+            /* struct linux_dirent64: d_ino 8, d_off 8, d_reclen 2, d_type 1, d_name */
+            unsigned short reclen;
+            memcpy(&reclen, buf + off + 16, sizeof reclen);
+            const char *name = buf + off + 19;
+            off += reclen;
+            long pid = 0;
+            const char *c = name;
+            while (*c >= '0' && *c <= '9' && pid < 1L << 30) pid = pid * 10 + (*c++ - '0');
+            if (*c || pid <= 0) continue; /* not a process: "self", "net", ... */
+            int seen = 0;
+            for (int i = 0; i < *n && !seen; i++) seen = known[i].pid == (pid_t)pid;
+            pid_t pp;
+            unsigned long long st;
+            if (seen || *n >= PS_GUARD_MAX || !guard_stat((pid_t)pid, &pp, &st)) continue;
+            for (int i = 0; i < *n; i++)
+                if (known[i].pid == pp && guard_alive(&known[i])) {
+                    known[(*n)++] = (guard_proc){(pid_t)pid, st};
+                    break;
+                }
+        }
+    }
+    close(fd);
+}
+
+static double guard_clock(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+__attribute__((noreturn)) static void guard_main(pid_t child, pid_t parent, int fd, double grace)
+{
+    static const int quiet[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGQUIT};
+    set_handler(SIG_IGN, quiet, (int)(sizeof quiet / sizeof *quiet));
+    setpgid(0, 0); /* a kill of parscope's group does not take the guard with it */
+    prctl(PR_SET_NAME, "parscope-guard");
+    /* nothing of parscope's held open: not its output (a reader waits for its
+     * end), not a lock, not the child's standard error */
+    if (fd != 3) {
+        dup2(fd, 3);
+        fd = 3;
+    }
+    if (close_range(0, 2, 0) != 0 || close_range(4, ~0U, 0) != 0)
+        for (int i = 0; i < 1024; i++)
+            if (i != fd) close(i);
+    guard_proc known[PS_GUARD_MAX];
+    int n = 0;
+    pid_t pp;
+    unsigned long long st;
+    if (guard_stat(child, &pp, &st)) known[n++] = (guard_proc){child, st};
+    if (getppid() == parent) {
+        char c;
+        ssize_t r;
+        while ((r = read(fd, &c, 1)) < 0 && errno == EINTR) {}
+        if (r == 1) _exit(0); /* the child ended with parscope there */
+    }
+    double t0 = guard_clock(), next_term = t0 + 1;
+    for (;;) {
+        guard_scan(known, &n);
+        int left = 0;
+        for (int i = 0; i < n; i++) left += guard_alive(&known[i]);
+        if (!left) _exit(0);
+        double now = guard_clock();
+        if (now - t0 > grace + 5) _exit(1); /* unkillable (D state): give up */
+        if (now - t0 > grace) {
+            for (int i = 0; i < n; i++)
+                if (guard_alive(&known[i])) kill(known[i].pid, SIGKILL);
+        } else if (now >= next_term) {
+            if (guard_alive(&known[0])) kill(-child, SIGTERM);
+            next_term += 1;
+        }
+        struct timespec ts = {0, 50 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
+}
+
+/* Forks the guard of child; its pid, with *fd the pipe's write end, or -1. */
+static pid_t guard_start(pid_t child, double grace, int *fd)
+{
+    int g[2];
+    *fd = -1;
+    if (pipe2(g, O_CLOEXEC) != 0) return -1;
+    pid_t parent = getpid();
+    pid_t gp = fork();
+    if (gp == 0) guard_main(child, parent, g[0], grace);
+    close(g[0]);
+    if (gp < 0) {
+        close(g[1]);
+        return -1;
+    }
+    *fd = g[1];
+    return gp;
+}
+
+/* Tells the guard the child has ended, and reaps it. */
+static void guard_end(pid_t gp, int fd)
+{
+    if (gp <= 0) return;
+    ssize_t w = write(fd, "e", 1);
+    (void)w;
+    close(fd);
+    while (waitpid(gp, NULL, 0) < 0 && errno == EINTR) {}
 }
 
 /* ---- the child's side -------------------------------------------------- */
@@ -339,6 +517,8 @@ int ps_proc_run(char *const argv[], const ps_proc_opts *o, ps_proc_result *r)
         return 1;
     }
     double grace = o->kill_grace > 0 ? o->kill_grace : PS_PROC_KILL_GRACE;
+    int guard_fd;
+    pid_t guard = guard_start(pid, grace, &guard_fd);
     double kill_at = -1;   /* when SIGKILL follows a SIGTERM; -1 none pending */
     int status = 0, lost = 0;
     for (;;) {
@@ -378,6 +558,7 @@ int ps_proc_run(char *const argv[], const ps_proc_opts *o, ps_proc_result *r)
      * not hold parscope up for long */
     for (double end = ps_clock() + 0.5; rd.fd >= 0 && ps_clock() < end;) pump(&rd, 50);
     if (rd.fd >= 0) close(rd.fd);
+    guard_end(guard, guard_fd);
     if (subreaper > 0) r->orphans = sweep_orphans(rd.stopped ? 1.0 : grace, keep, nkeep);
     r->elapsed = ps_clock() - t0;
     if (lost) {

@@ -6,8 +6,9 @@
  * ps_proc_run: argv, never a shell; its own process group, so a time limit
  * or an interruption stops everything it started; a parent-death signal
  * (SIGTERM, PR_SET_PDEATHSIG: sent when the thread that started the child
- * ends, so children are started from the main thread), so it does not
- * outlive parscope; the exit status decoded; its
+ * ends, so children are started from the main thread) and a guard process
+ * that stops it and everything below it if that signal is lost, so it does
+ * not outlive parscope; the exit status decoded; its
  * standard error captured (bounded) and, if asked, passed on as it comes.
  *
  * Interruption, one rule for every command (docs/FAULTS.md): after

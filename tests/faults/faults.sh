@@ -4,6 +4,15 @@
 # (faults.CASE).  Device nodes, FIFOs and links are made in a temporary
 # directory, never the system's own /dev entries.
 set -u
+# this shell is a child subreaper (the attribute outlives exec): what a parscope killed
+# outright leaves running comes back to it, and is found below it whatever session it made
+# (MPICH's proxies and ranks make their own)
+if [ -z "${PS_FAULTS_SUBREAPER:-}" ]; then
+  PS_FAULTS_SUBREAPER=1 exec python3 -c 'import ctypes, os, sys
+if ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0) != 0:  # PR_SET_CHILD_SUBREAPER
+    sys.exit("faults.sh: cannot become a child subreaper: " + os.strerror(ctypes.get_errno()))
+os.execvp("bash", ["bash"] + sys.argv[1:])' "$0" "$@"
+fi
 case_name=$1 ps=$2 prog=$3 src=$4
 # the launcher of the MPI parscope was built against (mpiexec.mpich in an MPICH build)
 mpiexec=${PS_MPIEXEC:-mpiexec}
@@ -589,6 +598,38 @@ compile_error)
   expect 2 "compiling the C generated from bad.loop failed" -- "$ps" build bad.loop -o bad
   check "no program written" test ! -e bad
   expect 2 "bad.loop:7:[0-9]+: error" -- "$ps" run bad.loop -n 1
+  ;;
+
+# 21. kill -9 while the launcher cannot act on its parent-death signal (MPICH's mpiexec loses
+# a SIGTERM that comes before its proxies have connected): the job still dies with parscope
+kill9_lost_signal)
+  {
+    printf '#include <time.h>\n#include "LOOP.h"\nint main(void)\n{\n    int nodes, me, host, n;\n'
+    printf '    \\OPEN0(&nodes, &me, &host, &n, 0);\n    struct timespec ts = {60, 0};\n'
+    printf '    while (nanosleep(&ts, &ts) != 0) {}\n    \\CLOSE0();\n    return 0;\n}\n'
+  } > long.loop
+  # the launcher: for the workload's job, parscope (its parent) is killed while the launcher
+  # ignores SIGTERM, so the kernel's parent-death signal is lost; then the real launcher runs
+  real=$(command -v "$mpiexec")
+  printf '#!/bin/sh
+case " $* " in *" --workload "*) ;; *) exec %s "$@" ;; esac
+' "$real" > lost-mpiexec
+  printf 'trap "" TERM
+echo $PPID > killed.pid
+kill -9 $PPID
+sleep 0.3
+trap - TERM
+exec %s "$@"
+' "$real" >> lost-mpiexec
+  chmod +x lost-mpiexec
+  PARSCOPE_MPIEXEC=$tmp/lost-mpiexec "$ps" run long.loop -n 2 -q -o r.json > out 2>&1 &
+  pid=$!
+  if wait_pid $pid 60; then
+    fail "parscope was not killed at its launch (it ended by itself)"
+  fi
+  check "the launcher killed parscope itself" grep -qx "$pid" killed.pid
+  # the job (60 s) ends within the guard's grace (3 s) and the launcher's own stopping
+  nothing_left 10
   ;;
 
 *)

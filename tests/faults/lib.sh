@@ -1,12 +1,15 @@
 # lib.sh - shared by the fault tests (sourced by faults.sh).
 #
 # Every parscope a test starts (through the wrapper $ps made here) runs in a
-# session of its own, and the wrapper notes the session's id; mpiexec and the
-# ranks stay in that session (they make process groups of their own, not
-# sessions).  After parscope has been stopped the test finds what it left
-# running by those sessions (left_running, from /proc/PID/stat only: reading
-# another process's environment or command line waits on its memory map,
-# seconds for a rank setting up its memory) and fails if anything is.
+# session of its own, and the wrapper notes the session's id; mpiexec stays
+# in that session.  The ranks need not: MPICH's proxies and ranks make
+# sessions of their own.  So the test's shell is a child subreaper
+# (faults.sh), and what parscope leaves when it is killed outright comes back
+# to it.  After parscope has been stopped the test finds what it left running,
+# in those sessions or below the test's shell (left_running, from
+# /proc/PID/stat only: reading another process's environment or command line
+# waits on its memory map, seconds for a rank setting up its memory), and
+# fails if anything is.
 
 tmp=$(mktemp -d)
 # parscope's status folders (parscope-run.XXXXXX) and Open MPI's session
@@ -32,14 +35,17 @@ fails=0
 passes=0
 
 # the live processes (not zombies) in the sessions of the parscopes this test
-# started, one "PID COMMAND" a line
+# started or below the test's shell (but for this function's own), one
+# "PID COMMAND" a line
 left_running() {
-  python3 - "$tmp/sessions" <<'PY'
+  python3 - "$tmp/sessions" $$ <<'PY'
 import os, sys
 try:
     sessions = {int(x) for x in open(sys.argv[1]).read().split()}
 except OSError:
     sessions = set()
+shell = int(sys.argv[2])
+procs = {}
 for p in os.listdir("/proc"):
     if not p.isdigit():
         continue
@@ -48,10 +54,25 @@ for p in os.listdir("/proc"):
     except OSError:
         continue
     close = stat.rindex(")")
-    fields = stat[close + 2:].split()
     # after "pid (comm)": state ppid pgrp session ...
-    if fields[0] not in "ZX" and int(fields[3]) in sessions:
-        print(p, stat[stat.index("(") + 1:close])
+    f = stat[close + 2:].split()
+    procs[int(p)] = (f[0], int(f[1]), int(f[3]), stat[stat.index("(") + 1:close])
+# this scanner and the subshells between it and the test's shell
+mine, p = set(), os.getpid()
+while p in procs and p != shell:
+    mine.add(p)
+    p = procs[p][1]
+below, todo = set(), [shell]
+while todo:
+    q = todo.pop()
+    for c, (_, ppid, _, _) in procs.items():
+        if ppid == q and c not in below and c not in mine:
+            below.add(c)
+            todo.append(c)
+for p in sorted(procs):
+    state, _, sid, comm = procs[p]
+    if state not in "ZX" and p not in mine and (sid in sessions or p in below):
+        print(p, comm)
 PY
 }
 

@@ -3,7 +3,7 @@
  * captured (bounded) standard error, a missing program, the time limit
  * stopping the whole process group (SIGKILL after an ignored SIGTERM),
  * SIGINT passed on at once, what a child leaves running stopped, the
- * parent-death signal, the environment.
+ * parent-death signal and, where it is lost, the guard, the environment.
  * The children are small sh scripts (the runner itself never uses a shell).
  */
 #include <errno.h>
@@ -259,6 +259,52 @@ TEST_IMPL(proc_parent_death)
     kill(mid, SIGKILL);
     waitpid(mid, NULL, 0);
     CHECK(c > 0 && gone_within(c, 3), "the child %d outlived its parent", (int)c);
+}
+
+/* parscope killed outright, and its child deaf to the parent-death signal
+ * (MPICH's mpiexec loses a SIGTERM that comes before its proxies have
+ * connected): the guard stops the child and what it started, a rank in a
+ * session of its own too, after the grace. */
+TEST_IMPL(proc_parent_death_lost)
+{
+    if (make_dir()) return;
+    char file[300], rank_file[300], script[900];
+    snprintf(file, sizeof file, "%s/deaf.pid", dir);
+    snprintf(rank_file, sizeof rank_file, "%s/rank.pid", dir);
+    snprintf(script, sizeof script,
+             "trap '' TERM; setsid sleep 30 & echo $! > '%s'; echo $$ > '%s'; while :; do sleep 0.1; done", rank_file,
+             file);
+    pid_t mid = fork();
+    if (mid == 0) {
+        ps_proc_result r;
+        ps_proc_opts o = {.kill_grace = 1};
+        run_sh(script, &o, &r);
+        _exit(0);
+    }
+    pid_t c = read_pid(file, 5), rank = read_pid(rank_file, 5);
+    CHECK(c > 0 && rank > 0, "the child did not start");
+    double t0 = ps_clock();
+    kill(mid, SIGKILL);
+    waitpid(mid, NULL, 0);
+    /* the SIGTERM is ignored: the child lives until the guard's SIGKILL */
+    usleep(300000);
+    CHECK(c > 0 && alive(c), "the child %d ended at a SIGTERM it ignores", (int)c);
+    CHECK(c > 0 && gone_within(c, 6), "the child %d outlived its parent by %.1f s", (int)c, ps_clock() - t0);
+    CHECK(rank > 0 && gone_within(rank, 2), "the rank %d outlived its parent by %.1f s", (int)rank, ps_clock() - t0);
+    /* a failure leaves nothing behind either */
+    if (c > 0 && alive(c)) kill(c, SIGKILL);
+    if (rank > 0 && alive(rank)) kill(rank, SIGKILL);
+}
+
+/* The guard of a child that ended with parscope there ends too: nothing
+ * is left to wait for. */
+TEST_IMPL(proc_guard_reaped)
+{
+    ps_proc_result r;
+    CHECK(run_sh("exit 0", NULL, &r) == 0);
+    ps_proc_result_free(&r);
+    errno = 0;
+    CHECK(waitpid(-1, NULL, WNOHANG) < 0 && errno == ECHILD, "a child of the runner is left: %s", strerror(errno));
 }
 
 /* A function started in a child: it runs there (not here), in this
