@@ -148,8 +148,10 @@ static int sweep_orphans(double grace, const pid_t *keep, int nkeep)
 /* The parent-death signal alone can be lost: MPICH's mpiexec (Hydra) that
  * gets SIGTERM after installing its handler but before its proxies have
  * connected passes it to nobody and runs the job to its end.  So each child
- * has a guard, a process forked from parscope that holds the read end of a
- * pipe whose write end only parscope holds.  parscope writes one byte when
+ * has a guard, a process forked from parscope before the child that holds
+ * the read end of a pipe whose write end only parscope keeps (the child has
+ * it until its exec, and writes its pid into it first: a launcher that kills
+ * parscope at once is known all the same).  parscope writes one byte when
  * the child has ended; the pipe's end without it means parscope died.  The
  * guard then sends the child's group SIGTERM each second (a launcher that
  * has connected to its ranks since passes it on) and, after the grace,
@@ -245,7 +247,7 @@ static double guard_clock(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-__attribute__((noreturn)) static void guard_main(pid_t child, pid_t parent, int fd, double grace)
+__attribute__((noreturn)) static void guard_main(pid_t parent, int fd, double grace)
 {
     static const int quiet[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGQUIT};
     set_handler(SIG_IGN, quiet, (int)(sizeof quiet / sizeof *quiet));
@@ -260,6 +262,15 @@ __attribute__((noreturn)) static void guard_main(pid_t child, pid_t parent, int 
     if (close_range(0, 2, 0) != 0 || close_range(4, ~0U, 0) != 0)
         for (int i = 0; i < 1024; i++)
             if (i != fd) close(i);
+    /* the child's pid, from the child; without it there is no child */
+    pid_t child;
+    size_t got = 0;
+    while (got < sizeof child) {
+        ssize_t r = read(fd, (char *)&child + got, sizeof child - got);
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) _exit(0);
+        got += (size_t)r;
+    }
     guard_proc known[PS_GUARD_MAX];
     int n = 0;
     pid_t pp;
@@ -291,15 +302,16 @@ __attribute__((noreturn)) static void guard_main(pid_t child, pid_t parent, int 
     }
 }
 
-/* Forks the guard of child; its pid, with *fd the pipe's write end, or -1. */
-static pid_t guard_start(pid_t child, double grace, int *fd)
+/* Forks the guard of the child about to start; its pid, with *fd the
+ * pipe's write end (close-on-exec), or -1 and *fd -1. */
+static pid_t guard_start(double grace, int *fd)
 {
     int g[2];
     *fd = -1;
     if (pipe2(g, O_CLOEXEC) != 0) return -1;
     pid_t parent = getpid();
     pid_t gp = fork();
-    if (gp == 0) guard_main(child, parent, g[0], grace);
+    if (gp == 0) guard_main(parent, g[0], grace);
     close(g[0]);
     if (gp < 0) {
         close(g[1]);
@@ -309,7 +321,7 @@ static pid_t guard_start(pid_t child, double grace, int *fd)
     return gp;
 }
 
-/* Tells the guard the child has ended, and reaps it. */
+/* Tells the guard the child has ended (or never started), and reaps it. */
 static void guard_end(pid_t gp, int fd)
 {
     if (gp <= 0) return;
@@ -343,17 +355,24 @@ static char **child_env(char *const *extra)
 
 /* After fork, before exec: only async-signal-safe calls.  On failure the
  * errno goes to the parent through status_fd and the child ends. */
-__attribute__((noreturn)) static void child(char *const argv[], char **env, const ps_proc_opts *o, pid_t parent, int err_fd, int status_fd)
+__attribute__((noreturn)) static void child(char *const argv[], char **env, const ps_proc_opts *o, pid_t parent, int err_fd, int status_fd, int guard_fd)
 {
     setpgid(0, 0);
-    /* parscope gone: the child is told (SIGTERM) and stops what it started */
-    prctl(PR_SET_PDEATHSIG, SIGTERM);
-    if (getppid() != parent) _exit(127);
+    /* the default actions first: a parent-death signal from here on ends the
+     * child, none is counted by parscope's handler and lost */
     static const int dfl[] = {SIGINT, SIGTERM, SIGPIPE};
     set_handler(SIG_DFL, dfl, (int)(sizeof dfl / sizeof *dfl));
     sigset_t none;
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, NULL);
+    /* parscope gone: the child is told (SIGTERM) and stops what it started */
+    prctl(PR_SET_PDEATHSIG, SIGTERM);
+    if (getppid() != parent) _exit(127);
+    if (guard_fd >= 0) {
+        pid_t self = getpid();
+        ssize_t w = write(guard_fd, &self, sizeof self);
+        (void)w;
+    }
     int e = 0;
     if (o->out) {
         int fd = open(o->out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
@@ -449,7 +468,7 @@ static void pump(reader *rd, int ms)
 }
 
 /* Starts the child; 0, or -1 with r->start_errno (r->started stays 0). */
-static int start(char *const argv[], const ps_proc_opts *o, ps_proc_result *r, pid_t *pid, int *err_read)
+static int start(char *const argv[], const ps_proc_opts *o, ps_proc_result *r, pid_t *pid, int *err_read, int guard_fd)
 {
     int errp[2] = {-1, -1}, st[2];
     if (pipe2(st, O_CLOEXEC) != 0) {
@@ -466,7 +485,7 @@ static int start(char *const argv[], const ps_proc_opts *o, ps_proc_result *r, p
     pid_t parent = getpid();
     fflush(NULL);
     *pid = fork();
-    if (*pid == 0) child(argv, env, o, parent, errp[1], st[1]);
+    if (*pid == 0) child(argv, env, o, parent, errp[1], st[1], guard_fd);
     int fork_errno = errno;
     free(env);
     close(st[1]);
@@ -511,14 +530,15 @@ int ps_proc_run(char *const argv[], const ps_proc_opts *o, ps_proc_result *r)
     pid_t pid;
     reader rd = {.fd = -1, .o = o, .r = r, .cap = 1};
     int seen = interrupts; /* a signal while the child starts counts too */
-    if (start(argv, o, r, &pid, &rd.fd)) {
+    double grace = o->kill_grace > 0 ? o->kill_grace : PS_PROC_KILL_GRACE;
+    int guard_fd;
+    pid_t guard = guard_start(grace, &guard_fd);
+    if (start(argv, o, r, &pid, &rd.fd, guard_fd)) {
+        guard_end(guard, guard_fd);
         r->status = 127;
         r->elapsed = ps_clock() - t0;
         return 1;
     }
-    double grace = o->kill_grace > 0 ? o->kill_grace : PS_PROC_KILL_GRACE;
-    int guard_fd;
-    pid_t guard = guard_start(pid, grace, &guard_fd);
     double kill_at = -1;   /* when SIGKILL follows a SIGTERM; -1 none pending */
     int status = 0, lost = 0;
     for (;;) {
