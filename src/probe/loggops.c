@@ -1403,7 +1403,8 @@ int ps__loggops_analyze(const json_t *rounds, json_t *doc, json_t *warnings)
             while (j >= 0 && !isfinite(gap[j])) j--;
             gap[i] = j >= 0 ? gap[j] * bytes[i] / bytes[j] : 0;
         }
-    double o_done = ndone ? median_of(done, ndone) : 0;
+    /* (each timing less the clock's cost: a call faster than the clock reads below 0, which is 0) */
+    double o_done = ndone ? fmax(0, median_of(done, ndone)) : 0;
     /* the acknowledged range: the wait that takes the first acknowledgement in,
      * and each further one it takes in with it beyond its own wait's o_done */
     double o_ack = nack ? fmax(o_done, median_of(ack1, nack)) : 0;

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "probe/probe.h"
 #include "probe/probe_int.h"
@@ -356,6 +357,39 @@ TEST_IMPL(loggops_blocking_figures)
     /* no protocol switch found (S 0): every size eager */
     ps__loggops_blocking(1 << 20, 0, -1, os, orin, done, L, 0.05e-6, 0.3e-6, &sb, &rb);
     CHECK(sb == 0.05e-6 && rb == orin);
+}
+
+/* A completion faster than the clock's own cost, which each timing has taken off, reads below 0 (a
+ * quick probe under slownet 100mbit: o_done -18.5 ns, a machine file predict refused): the model's
+ * o_done is then 0, and the file it makes loads. */
+TEST_IMPL(loggops_done_below_clock)
+{
+    json_t *rounds = json_pack("[{s:{s:i, s:f, s:[{s:i, s:f, s:f, s:f, s:f, s:f}, {s:i, s:f, s:f, s:f, s:f, s:f}]}}]",
+                               "loggops", "S", 0, "o_post", 0.3e-6, "sizes",
+                               "bytes", 16, "o_s", 5e-6, "o_r", 6e-6, "o_r_in", 1e-6, "half_round_trip", 9e-6,
+                               "o_done", -1.85e-8,
+                               "bytes", 1024, "o_s", 6e-6, "o_r", 7e-6, "o_r_in", 2e-6, "half_round_trip", 90e-6,
+                               "o_done", -2.1e-8);
+    json_t *doc = json_object(), *warnings = json_array();
+    json_object_set_new(doc, "warnings", warnings);
+    CHECK(ps__loggops_analyze(rounds, doc, warnings) == 0);
+    CHECK(num(json_object_get(doc, "loggops"), "o_done") == 0, "%g", num(json_object_get(doc, "loggops"), "o_done"));
+    ps_machine m;
+    memset(&m, 0, sizeof m);
+    snprintf(m.name, sizeof m.name, "t");
+    m.send_latency = m.recv_latency = m.word_time = m.flop_time = 1e-9;
+    ps__loggops_model(doc, 0, &m);
+    char path[] = "/tmp/ps-test-done-XXXXXX", err[512];
+    int fd = mkstemp(path);
+    CHECK(fd >= 0);
+    if (fd >= 0) close(fd);
+    CHECK(ps_machine_save(path, &m, err, sizeof err) == 0, "%s", err);
+    ps_machine back;
+    CHECK(ps_machine_load(path, &back, err, sizeof err) == 0, "%s", err);
+    CHECK(back.lg.n == 2 && back.lg.o_done == 0);
+    unlink(path);
+    json_decref(doc);
+    json_decref(rounds);
 }
 
 /* The bucket's rate against the ping-pong: a series that read it low (its
