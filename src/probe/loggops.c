@@ -170,19 +170,24 @@ static double rt_pingpong(int rank, int peer, long n, int m)
 }
 
 /* The same with blocking calls, as a program's blocking ping-pong makes it
- * (rank 0 sends then receives, rank 1 receives then sends). */
-static double rt_pingpong_block(int rank, int peer, long n, int m)
+ * (rank 0 sends then receives, rank 1 receives then sends).  written: each
+ * rank sends the data it has just received, as a program sends what it has
+ * computed or received, instead of a buffer nothing writes (whose lines the
+ * receiver's cache may still hold from the trip before: the ping-pong's
+ * figure, which a program's messages from the scratch area pay). */
+static double rt_pingpong_block(int rank, int peer, long n, int m, int written)
 {
+    const char *out = written ? rbuf : sbuf;
     rewind_trace();
     pair_sync(peer);
     double t0 = ps_now();
     for (int i = 0; i < m; i++) {
         if (rank == 0) {
-            ps_send(sbuf, (size_t)n, peer, TAG_LG, PS_C_SEND);
+            ps_send(out, (size_t)n, peer, TAG_LG, PS_C_SEND);
             ps_recv(rbuf, (size_t)n, peer, TAG_LG, PS_C_RECEIVE);
         } else {
             ps_recv(rbuf, (size_t)n, peer, TAG_LG, PS_C_RECEIVE);
-            ps_send(sbuf, (size_t)n, peer, TAG_LG, PS_C_SEND);
+            ps_send(out, (size_t)n, peer, TAG_LG, PS_C_SEND);
         }
     }
     double t = ps_now() - t0;
@@ -1021,7 +1026,7 @@ json_t *ps__loggops_measure(const ps_probe_budget *b)
         int rndv = lg_S && n > lg_S;
         /* ping-pong: half round trip, with the runtime's nonblocking calls and,
          * taking turns with it (the same machine state), with its blocking ones */
-        double half = INFINITY, halfb = INFINITY, t0 = ps_now();
+        double half = INFINITY, halfb = INFINITY, halfw = INFINITY, t0 = ps_now();
         for (int r = 0;; r++) {
             int m = pingpong_trips(n, half, 200);
             refill(2.0 * m * ((double)n + LG_WIRE_BYTES));
@@ -1029,8 +1034,11 @@ json_t *ps__loggops_measure(const ps_probe_budget *b)
             share_double(rank, peer, &h);   /* both ranks choose the same m next */
             if (h < half) half = h;
             refill(2.0 * m * ((double)n + LG_WIRE_BYTES));
-            h = rt_pingpong_block(rank, peer, n, m);
+            h = rt_pingpong_block(rank, peer, n, m, 0);
             if (h < halfb) halfb = h;
+            refill(2.0 * m * ((double)n + LG_WIRE_BYTES));
+            h = rt_pingpong_block(rank, peer, n, m, 1);
+            if (h < halfw) halfw = h;
             if (!again(rank, peer, r, 2, reps, t0, 2 * part)) break;
         }
         /* the calls alone, spaced by a few one-way times */
@@ -1135,6 +1143,7 @@ json_t *ps__loggops_measure(const ps_probe_budget *b)
             json_object_set_new(row, "half_round_trip", json_real(half));
             json_object_set_new(row, "o_s", json_real(os_med));
             json_object_set_new(row, "half_round_trip_block", json_real(halfb));
+            json_object_set_new(row, "half_round_trip_written", json_real(halfw));
             if (isfinite(osb_med)) json_object_set_new(row, "o_s_block", json_real(osb_med));
             if (isfinite(done_med)) json_object_set_new(row, "o_done", json_real(done_med));
             if (isfinite(ack1) && isfinite(ack8)) {
@@ -1362,7 +1371,7 @@ int ps__loggops_analyze(const json_t *rounds, json_t *doc, json_t *warnings)
     double o_cons = construct_figure(rounds, &cons_why);
     json_t *lg = json_object(), *rows = json_array();
     double bytes[LG_MAX_SIZES], os[LG_MAX_SIZES], orr[LG_MAX_SIZES], half[LG_MAX_SIZES], gap[LG_MAX_SIZES];
-    double orin[LG_MAX_SIZES], osb[LG_MAX_SIZES], halfb[LG_MAX_SIZES];
+    double orin[LG_MAX_SIZES], osb[LG_MAX_SIZES], halfb[LG_MAX_SIZES], halfw[LG_MAX_SIZES];
     double ex[LG_MAX_SIZES], done[LG_MAX_SIZES], ack1[LG_MAX_SIZES], ack8[LG_MAX_SIZES], self[LG_MAX_SIZES];
     int n = 0, ndone = 0, nack = 0;
     for (size_t si = 0; si < ns && n < LG_MAX_SIZES; si++) {
@@ -1375,6 +1384,7 @@ int ps__loggops_analyze(const json_t *rounds, json_t *doc, json_t *warnings)
         /* (not measured: a probe before they were, or osb above S) */
         osb[n] = best_over_rounds(rounds, si, "o_s_block");
         halfb[n] = best_over_rounds(rounds, si, "half_round_trip_block");
+        halfw[n] = best_over_rounds(rounds, si, "half_round_trip_written");   /* (NAN: not measured) */
         ex[n] = best_over_rounds(rounds, si, "exchange");
         self[n] = best_over_rounds(rounds, si, "self");   /* (absent in a probe before it was measured) */
         double d = best_over_rounds(rounds, si, "o_done");
@@ -1436,6 +1446,10 @@ int ps__loggops_analyze(const json_t *rounds, json_t *doc, json_t *warnings)
             json_object_set_new(row, "o_s_block", json_real(sb));
             json_object_set_new(row, "o_r_in_block", json_real(rb));
             json_object_set_new(row, "half_round_trip_block", json_real(halfb[i]));
+            if (isfinite(halfw[i])) {
+                json_object_set_new(row, "half_round_trip_written", json_real(halfw[i]));
+                json_object_set_new(row, "written", json_real(ps__loggops_written(halfb[i], halfw[i])));
+            }
         }
         json_object_set_new(row, "L", json_real(L));
         json_object_set_new(row, "gap", json_real(gap[i]));
@@ -1592,6 +1606,40 @@ void ps__loggops_blocking(double bytes, double S, double S_ack, double os, doubl
     *orbin = eager_data && isfinite(half_block) ? fmin(orin, fmax(0, half_block - *osb - L)) : orin;
 }
 
+double ps__loggops_written(double half_block, double half_written)
+{
+    if (!isfinite(half_block) || !isfinite(half_written) || !(half_block > 0)) return 0;
+    double d = half_written - half_block;
+    return d > PS_PROBE_WRITTEN_NOISE * half_block ? d : 0;
+}
+
+/* The summary's line on messages from data just written: what they take
+ * longer at the largest row and at the first row where they take longer at
+ * all (nothing when the probe did not measure it). */
+static void written_words(const json_t *lg, FILE *out)
+{
+    const json_t *rows = json_object_get(lg, "sizes"), *row, *first = NULL, *last = NULL;
+    size_t i;
+    json_array_foreach(rows, i, row) {
+        double w = ps_json_num(row, "written");
+        if (!isfinite(w)) continue;
+        last = row;
+        if (!first && w > 0) first = row;
+    }
+    if (!last) return;
+    char a[32], b[32], c[32], d[32];
+    if (!first) {
+        fputs("  data just written (received or computed): no message took longer than the ping-pong's\n", out);
+        return;
+    }
+    ps_fmt_bytes(a, sizeof a, ps_json_num(first, "bytes"));
+    ps_fmt_time(b, sizeof b, ps_json_num(first, "written"));
+    ps_fmt_bytes(c, sizeof c, ps_json_num(last, "bytes"));
+    ps_fmt_time(d, sizeof d, ps_json_num(last, "written"));
+    fprintf(out, "  data just written (received or computed): a message arrives %s later at %s, %s at %s, "
+            "than the ping-pong's from a buffer nothing writes\n", b, a, d, c);
+}
+
 /* Do the rows carry the blocking calls' figures (a probe before they were measured: no)? */
 static int rows_blocking(const json_t *lg)
 {
@@ -1621,6 +1669,16 @@ void ps__loggops_model(const json_t *doc, int bus, ps_machine *m)
         if (m->nself < PS_MACHINE_MAX_PP && isfinite(t) && t > 0 && (m->nself == 0 || b > m->self_bytes[m->nself - 1])) {
             m->self_bytes[m->nself] = b;
             m->self_time[m->nself++] = t;
+        }
+    }
+    /* a message from data its sender has just written: [written], from every row that has it */
+    m->nwritten = 0;
+    json_array_foreach(rows, i, row) {
+        double b = ps_json_num(row, "bytes"), t = ps_json_num(row, "written");
+        if (m->nwritten < PS_MACHINE_MAX_PP && isfinite(t) && t >= 0 &&
+            (m->nwritten == 0 || b > m->written_bytes[m->nwritten - 1])) {
+            m->written_bytes[m->nwritten] = b;
+            m->written_time[m->nwritten++] = t;
         }
     }
     json_array_foreach(rows, i, row) {
@@ -1791,6 +1849,7 @@ void ps__loggops_print(const json_t *doc, FILE *out)
         fprintf(out, "  blocking calls (a blocking ping-pong beside the nonblocking one): half round trip at %.0f B %s, "
                 "with nonblocking calls %s\n", ps_json_num(r0, "bytes"), a, b);
     }
+    written_words(lg, out);
     if (S > 0)
         fprintf(out, "  a rendezvous waits for its receiver in a call: %.2f, for its sender: %.2f (>= 0.5: it waits)\n",
                 ps_json_num(lg, "progress_recv"), ps_json_num(lg, "progress_send"));

@@ -70,6 +70,13 @@ void    ps__loggops_html(const json_t *doc, FILE *out);
 void ps__loggops_blocking(double bytes, double S, double S_ack, double os, double orin, double o_done, double L,
                           double osb_measured, double half_block, double *osb, double *orbin);
 
+/* What a message from data its sender has just written takes longer than one
+ * from a buffer nothing writes, from the two blocking ping-pongs' half round
+ * trips: their difference, 0 where it is within PS_PROBE_WRITTEN_NOISE of the
+ * plain one (the rounds' noise, not a cost) or either is not measured. */
+#define PS_PROBE_WRITTEN_NOISE 0.05
+double  ps__loggops_written(double half_block, double half_written);
+
 /* Fills m->lg from doc["loggops"] (nothing there: m->lg.n = 0). */
 void    ps__loggops_model(const json_t *doc, int bus, ps_machine *m);
 /* Does the model keep the other network for predict's second simulation (a

@@ -114,28 +114,79 @@ static void rec_flush(void)
     rec_n = 0;
 }
 
-static void emit(uint8_t op, int peer, uint64_t n, int tag, int construct)
+/* ---- which sends carry data written since they were last sent ------------
+ *
+ * A message from data its sender has just written (computed, or received
+ * into) arrives later than one whose lines its receiver read before: the
+ * model's [written].  The ranges this rank has sent since anything wrote
+ * them are kept here (the newest REC_SENT); a receive into one trims it, and
+ * a computation (which may write anything) clears them all.  A send from the
+ * scratch area (buf NULL) has nothing written: nothing writes it. */
+#define REC_SENT 16
+static struct { uintptr_t lo, hi; } rec_sent[REC_SENT];
+static int rec_nsent, rec_sent_next;
+
+/* A send of [buf, buf + n): of its bytes, those written since they were
+ * last sent (n less the most that one sent range covers); it is then sent. */
+static uint64_t sent_written(const void *buf, size_t n)
+{
+    if (!buf || n == 0) return 0;
+    uintptr_t lo = (uintptr_t)buf, hi = lo + n, most = 0;
+    for (int i = 0; i < rec_nsent; i++) {
+        uintptr_t a = rec_sent[i].lo > lo ? rec_sent[i].lo : lo, b = rec_sent[i].hi < hi ? rec_sent[i].hi : hi;
+        if (b > a && b - a > most) most = b - a;
+    }
+    if (most < n) {
+        rec_sent[rec_sent_next].lo = lo;
+        rec_sent[rec_sent_next].hi = hi;
+        rec_sent_next = (rec_sent_next + 1) % REC_SENT;
+        if (rec_nsent < REC_SENT) rec_nsent++;
+    }
+    return (uint64_t)(n - most);
+}
+
+/* A receive into [buf, buf + n) writes it: each sent range keeps its larger
+ * part outside. */
+static void received_into(const void *buf, size_t n)
+{
+    if (!buf) return;
+    uintptr_t lo = (uintptr_t)buf, hi = lo + n;
+    for (int i = 0; i < rec_nsent; i++) {
+        uintptr_t a = rec_sent[i].lo, b = rec_sent[i].hi;
+        if (!(a < hi && lo < b)) continue;
+        uintptr_t below = lo > a ? lo - a : 0, above = b > hi ? b - hi : 0;
+        if (below >= above) rec_sent[i].hi = a + below;
+        else rec_sent[i].lo = b - above;
+    }
+}
+
+/* written: of a send's n bytes, those written since they were last sent (sent_written) */
+static void emit_sent(uint8_t op, int peer, uint64_t n, int tag, int construct, uint64_t written)
 {
     if (FR_HDR + rec_n + PS_INSN_MAX > REC_BUF) rec_flush();
     ps_insn in = {.op = op, .peer = peer, .tag = tag, .construct = (uint16_t)construct,
-                  .begins = (uint8_t)ps__rt.construct_began, .n = n};
+                  .begins = (uint8_t)ps__rt.construct_began, .n = n, .written = written};
     ps__rt.construct_began = 0;
     rec_n += ps_insn_encode(&rec_ctx, &in, rec_buf + FR_HDR + rec_n);
     PS_ASSERT(FR_HDR + rec_n <= REC_BUF);
+}
+
+static void emit(uint8_t op, int peer, uint64_t n, int tag, int construct)
+{
+    emit_sent(op, peer, n, tag, construct, 0);
 }
 
 /* ---- the back end's operations -------------------------------------------- */
 
 static ps_request rec_isend(const void *buf, size_t bytes, int dest, int tag, int construct)
 {
-    (void)buf;
-    emit(PS_OP_SEND, dest, bytes, tag, construct);
+    emit_sent(PS_OP_SEND, dest, bytes, tag, construct, sent_written(buf, bytes));
     return (ps_request)(rec_nreq++);
 }
 
 static ps_request rec_irecv(void *buf, size_t bytes, int src, int tag, int construct)
 {
-    (void)buf;
+    received_into(buf, bytes);
     emit(PS_OP_RECV, src, bytes, tag, construct);
     return (ps_request)(rec_nreq++);
 }
@@ -150,13 +201,12 @@ static void rec_waitall(void) { emit(PS_OP_WAIT, -1, 0, rec_ctx.tag, PS_C_WAIT);
 
 static void rec_send(const void *buf, size_t bytes, int dest, int tag, int construct)
 {
-    (void)buf;
-    emit(PS_OP_BSEND, dest, bytes, tag, construct);
+    emit_sent(PS_OP_BSEND, dest, bytes, tag, construct, sent_written(buf, bytes));
 }
 
 static void rec_recv(void *buf, size_t bytes, int src, int tag, int construct)
 {
-    (void)buf;
+    received_into(buf, bytes);
     emit(PS_OP_BRECV, src, bytes, tag, construct);
 }
 
@@ -181,6 +231,7 @@ static void rec_compute(int construct, double t0, double t1, double flops)
 {
     (void)t0;
     (void)t1;
+    rec_nsent = rec_sent_next = 0;   /* a computation may have written anything */
     emit(PS_OP_WORK, -1, (uint64_t)(flops > 0 ? flops + 0.5 : 0), rec_ctx.tag, construct);
 }
 

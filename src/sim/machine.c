@@ -191,7 +191,7 @@ static int ini_key(parse_state *st, const char *section, const char *name, const
     char id[48];
     snprintf(id, sizeof id, "%s.%s", section, name);
     int row = (strcmp(section, "pingpong") == 0 || strcmp(section, "pingpong_intra") == 0 ||
-               strcmp(section, "self") == 0 || strcmp(section, "loggops") == 0) &&
+               strcmp(section, "self") == 0 || strcmp(section, "written") == 0 || strcmp(section, "loggops") == 0) &&
               isdigit((unsigned char)name[0]);
     if (!row) {
         for (int i = 0; i < st->nseen; i++)
@@ -250,9 +250,11 @@ static int ini_key(parse_state *st, const char *section, const char *name, const
         return pingpong_row(st, name, value, m->ppi_bytes, m->ppi_time, &m->npp_intra, "");
     if (strcmp(section, "self") == 0)
         return pingpong_row(st, name, value, m->self_bytes, m->self_time, &m->nself, "");
+    if (strcmp(section, "written") == 0)
+        return pingpong_row(st, name, value, m->written_bytes, m->written_time, &m->nwritten, "");
     if (strcmp(section, "loggops") == 0) return loggops_key(st, name, value);
     if (strcmp(section, "meta") == 0) return meta_key(st, name, value);
-    return fail(st, "unknown section [%s] (expected machine, bsp, pingpong, pingpong_intra, self, loggops or meta)", section);
+    return fail(st, "unknown section [%s] (expected machine, bsp, pingpong, pingpong_intra, self, written, loggops or meta)", section);
 }
 
 /* [loggops]: the scalars, and rows "bytes = o_s o_r L gap [o_r_in [o_s_block o_r_in_block]]" (ascending). */
@@ -720,6 +722,15 @@ static int machine_file(FILE *f, void *ctx)
             put_num(f, key, m->self_time[i]);
         }
     }
+    if (m->nwritten > 0) {
+        fputs("\n[written]\n# a message from data its sender has just written (computed or received): bytes =\n"
+              "# seconds it takes longer to arrive than one from a buffer nothing writes (the ping-pong's)\n", f);
+        for (int i = 0; i < m->nwritten; i++) {
+            char key[40];
+            snprintf(key, sizeof key, "%.17g", m->written_bytes[i]);
+            put_num(f, key, m->written_time[i]);
+        }
+    }
     if (m->lg.n > 0) {
         const ps_loggops *g = &m->lg;
         fputs("\n[loggops]\n"
@@ -832,6 +843,13 @@ double ps_machine_self_time(const ps_machine *m, double bytes)
 {
     if (m->nself <= 0) return -1;
     return table_time(m->self_bytes, m->self_time, m->nself, bytes < 0 ? 0 : bytes);
+}
+
+double ps_machine_written_time(const ps_machine *m, double bytes)
+{
+    if (m->nwritten <= 0) return 0;
+    double t = table_time(m->written_bytes, m->written_time, m->nwritten, bytes < 0 ? 0 : bytes);
+    return t > 0 ? t : 0;
 }
 
 /* Piecewise linear in bytes through the table, its last segment extended. */

@@ -17,6 +17,9 @@
  *   [pingpong_intra] the same within a node, when [pingpong] is between nodes
  *   [self]     one line per size: "bytes = seconds": a message to the rank itself
  *              by the runtime's calls (its receive posted, its send, the wait of both)
+ *   [written]  one line per size: "bytes = seconds": what a message sent from data its
+ *              sender has just written (computed, or received) takes longer to arrive
+ *              than one from a buffer nothing writes (the probe's ping-pong)
  *   [meta]     the machine meta of results (docs/OUTPUTS.md): host, os, cpu,
  *              sockets, cores, pus, memory_bytes, cache_L1d .. cache_L4, mpi,
  *              compiler, date; and source (where the model comes from).  Files
@@ -140,6 +143,11 @@ typedef struct ps_machine {
     int    nself;
     double self_bytes[PS_MACHINE_MAX_PP];
     double self_time[PS_MACHINE_MAX_PP];
+    /* [written]: the latency a message from data its sender has just written adds to one
+     * from a buffer nothing writes (ps_machine_written_time); 0 entries: not measured */
+    int    nwritten;
+    double written_bytes[PS_MACHINE_MAX_PP];
+    double written_time[PS_MACHINE_MAX_PP];
     /* Hockney fit of the ping-pong: t(n) = t0 + n / r_inf */
     double t0, r_inf, n_half;
     /* meta */
@@ -177,6 +185,11 @@ double ps_machine_msg_time_intra(const ps_machine *m, double bytes);
 /* A message to the sending rank itself, from [self]: its receive's post,
  * its send and the wait of both, seconds; -1 when the model has no [self]. */
 double ps_machine_self_time(const ps_machine *m, double bytes);
+
+/* From [written]: the seconds a message of `bytes` from data its sender has
+ * just written takes longer to arrive (never below 0); 0 when the model has
+ * no [written]. */
+double ps_machine_written_time(const ps_machine *m, double bytes);
 
 /* LogGOPS costs of a message of `bytes` bytes: linear between the rows of its
  * protocol (eager up to S, rendezvous above), extended past the last row with

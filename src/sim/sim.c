@@ -1690,6 +1690,11 @@ static void lg_post(sim *S, int rank, uint32_t mi, int is_send, int blocking, do
     if (is_send) {
         ps_loggops_cost c;
         lg_msg_cost(S, rank, in->peer, (double)in->n, &c, NULL);
+        /* data its sender has written since it last sent them arrive later than the ping-pong's,
+         * whose buffer nothing writes (the receiver's copy reads lines held in the sender's cache:
+         * [written], at the message's size, for the written share of its bytes) */
+        if (in->written && rank != in->peer && in->n > 0)
+            c.L += ps_machine_written_time(S->m, (double)in->n) * (double)in->written / (double)in->n;
         int acked = c.rendezvous && (double)in->n <= S->r->recv_step;
         if (c.rendezvous && !acked) {
             m->flags |= M_RNDV;

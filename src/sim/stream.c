@@ -413,6 +413,7 @@ void ps_streams_write_text(const ps_streams *s, FILE *f)
             if (in.construct != 0 && in.construct < s->nconstructs)
                 fprintf(f, " construct %s", s->constructs[in.construct]);
             if (in.begins) fputs(" begins", f);
+            if (in.written) fprintf(f, " written %llu", (unsigned long long)in.written);
             fputc('\n', f);
         }
     }
@@ -543,7 +544,8 @@ int ps_streams_parse_text(const char *text, const char *name, ps_streams **out, 
                     goto fail;
                 }
             }
-            /* options: tag T, construct NAME, begins (a construct call's first instruction) */
+            /* options: tag T, construct NAME, begins (a construct call's first instruction),
+             * written W (a send: W of its bytes written since they were last sent) */
             for (;;) {
                 const char *save = l.p;
                 if (!lx_word(&l, w, sizeof w)) break;
@@ -561,6 +563,13 @@ int ps_streams_parse_text(const char *text, const char *name, ps_streams **out, 
                     in.construct = (uint16_t)id;
                 } else if (!strcasecmp(w, "begins")) {
                     in.begins = 1;
+                } else if (!strcasecmp(w, "written") && ps__is_send_op(op)) {
+                    lx_word(&l, w, sizeof w);
+                    if (parse_u64(w, &in.written, 0) || in.written == 0 || in.written > in.n) {
+                        LX_ERR(&l, w, "written: expected a byte count from 1 to the message's %llu, got '%s'",
+                               (unsigned long long)in.n, w);
+                        goto fail;
+                    }
                 } else {
                     l.p = save;
                     lx_word(&l, w, sizeof w);

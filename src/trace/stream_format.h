@@ -10,8 +10,10 @@
  * nonblocking request, as ps_wait does) and MARK (an instant mark).  Each
  * instruction is one opcode byte and LEB128 varints:
  *
- *   opcode byte: bits 0-3 op, bit 4 "tag follows", bit 5 "construct follows"
- *   SEND/RECEIVE/BSEND/BRECEIVE: zigzag(peer - rank), bytes [, zigzag(tag)] [, construct]
+ *   opcode byte: bits 0-3 op, bit 4 "tag follows", bit 5 "construct follows",
+ *                bit 6 "a construct call's first instruction", bit 7 (SEND and
+ *                BSEND only) "written bytes follow"
+ *   SEND/RECEIVE/BSEND/BRECEIVE: zigzag(peer - rank), bytes [, written] [, zigzag(tag)] [, construct]
  *   WORK:    flops (rounded to an integer)             [, construct]
  *   WAIT:    -                                           [, construct]
  *   WAITONE: back distance d: the request issued d+1 nonblocking
@@ -46,6 +48,11 @@ enum ps_op {
 /* the first instruction after a construct call began (its own code ran before it: the simulator's
  * o_construct); streams recorded before this flag existed have none */
 #define PS_OPF_BEGINS    0x40
+/* a send of data its sender has written (computed or received) since it last sent them, written
+ * bytes of them (1 to the message's bytes) follow: the simulator adds that share of the model's
+ * [written] cost; none for the runtime's scratch area, which nothing writes, and in streams
+ * recorded before this flag existed */
+#define PS_OPF_WRITTEN   0x80
 
 /* Longest encoded instruction: 1 + 4 varints of at most 10 bytes. */
 #define PS_INSN_MAX 41
@@ -61,6 +68,7 @@ typedef struct ps_insn {
     uint16_t construct;
     uint8_t  begins;     /* PS_OPF_BEGINS: a construct call's first instruction */
     uint64_t n;          /* bytes (messages), flops (WORK), back distance (WAITONE) */
+    uint64_t written;    /* (SEND, BSEND) of the n bytes, those written since they were last sent */
 } ps_insn;
 
 /* The running state of an encoder or decoder (tag/construct compression). */
@@ -88,6 +96,8 @@ static inline int ps__is_message_op(int op)
     return op == PS_OP_SEND || op == PS_OP_RECV || op == PS_OP_BSEND || op == PS_OP_BRECV;
 }
 
+static inline int ps__is_send_op(int op) { return op == PS_OP_SEND || op == PS_OP_BSEND; }
+
 /* Encodes one instruction into buf (>= PS_INSN_MAX bytes); returns its length. */
 static inline size_t ps_insn_encode(ps_insn_ctx *c, const ps_insn *in, uint8_t *buf)
 {
@@ -96,6 +106,10 @@ static inline size_t ps_insn_encode(ps_insn_ctx *c, const ps_insn *in, uint8_t *
     if (ps__is_message_op(in->op)) {
         p = ps__put_varint(p, ps__zigzag((int64_t)in->peer - c->rank));
         p = ps__put_varint(p, in->n);
+        if (in->written && ps__is_send_op(in->op)) {
+            op |= PS_OPF_WRITTEN;
+            p = ps__put_varint(p, in->written < in->n ? in->written : in->n);
+        }
         if (in->tag != c->tag) {
             op |= PS_OPF_TAG;
             p = ps__put_varint(p, ps__zigzag(in->tag));
@@ -139,10 +153,11 @@ static inline const uint8_t *ps_insn_decode(ps_insn_ctx *c, const uint8_t *p, co
     uint8_t b = *p++;
     uint8_t op = b & 0x0f;
     uint64_t v;
-    if (op < PS_OP_SEND || op >= PS_OP__COUNT || (b & 0x80))
+    if (op < PS_OP_SEND || op >= PS_OP__COUNT || ((b & PS_OPF_WRITTEN) && !ps__is_send_op(op)))
         return NULL;
     out->op = op;
     out->begins = (b & PS_OPF_BEGINS) != 0;
+    out->written = 0;
     out->n = 0;
     out->peer = -1;
     if (ps__is_message_op(op)) {
@@ -153,6 +168,9 @@ static inline const uint8_t *ps_insn_decode(ps_insn_ctx *c, const uint8_t *p, co
             return NULL;
         out->peer = (int32_t)peer;
         if (!(p = ps__get_varint(p, end, &out->n)))
+            return NULL;
+        if ((b & PS_OPF_WRITTEN) &&
+            (!(p = ps__get_varint(p, end, &out->written)) || out->written == 0 || out->written > out->n))
             return NULL;
         if (b & PS_OPF_TAG) {
             if (!(p = ps__get_varint(p, end, &v)))

@@ -22,6 +22,8 @@
 # has 299900 more instructions per rank than at -s 100 (one WORK per scalar
 # product), counted by `parscope predict`.  Streams kept with --streams are
 # synced to the disk, predict's own temporary recording is not (under strace).
+# The sends' written bytes (data written since they were last sent) through a
+# broadcast, a scatter and a gather of one vector and a computation.
 # usage: record_streams.sh PARSCOPE
 set -u
 PS=$1
@@ -221,7 +223,90 @@ if command -v strace > /dev/null; then
     [ "$scratch" = 0 ] || fail "predict synced its temporary recording ($scratch syncs)"
 fi
 
+# which sends carry data written since they were last sent (the model's [written]): a vector broadcast
+# from rank 0 (never sent: all of it written), scattered (its second half sent again: nothing written),
+# gathered back into rank 0 (so the next broadcast has its second half written), and after a
+# computation (which may write anything) all of it again; rank 1 sends back what it received each time
+cat > "$T/written.loop" <<'LOOP'
+#include "LOOP.h"
+int main(void)
+{
+    int nodes, me, host, n;
+    \OPEN0(&nodes, &me, &host, &n, 4096);
+    (void)nodes; (void)host; (void)me;
+    \VEC(TYPE: double) v;
+    \INIT_ARRAY(v);
+    \LOOP (ITERATIONS) {
+        \TREE_BCAST(v, n * sizeof(double));
+        \TREE_DISTRIB_VEC(v);
+        \TREE_COLLECT_VEC(v);
+        \MULTIBCAST_ME(64);
+    }
+    \WORK(1000);
+    \TREE_BCAST(v, n * sizeof(double));
+    \CLOSE0();
+    return 0;
+}
+LOOP
+rm -rf "$T/w" && mkdir "$T/w"
+if "$PS" predict "$T/written.loop" -s 4096 -i 2 -m "$(dirname "$0")/../../machines/sp2.ini" -n 2 -q --streams "$T/w" \
+        > "$T/w.out" 2>&1; then
+    got=$(python3 - "$T/w/streams.pss" <<'PY'
+import struct, sys
+b = open(sys.argv[1], "rb").read()
+n, ncons = struct.unpack_from("<II", b, 8)
+o = 16
+for _ in range(ncons):
+    (l,) = struct.unpack_from("<H", b, o)
+    o += 2 + l
+(ml,) = struct.unpack_from("<I", b, o)
+o += 4 + ml
+lens = struct.unpack_from("<%dQ" % n, b, o)
+o += 8 * n
+def varint(p):
+    x = s = 0
+    while True:
+        c = b[p]
+        p += 1
+        x |= (c & 0x7f) << s
+        s += 7
+        if not c & 0x80:
+            return x, p
+for r in range(n):
+    p, end, out = o, o + lens[r], []
+    o = end
+    while p < end:
+        c = b[p]
+        p += 1
+        op = c & 15
+        if op in (1, 2, 3, 4):
+            _, p = varint(p)
+            size, p = varint(p)
+            w = 0
+            if c & 0x80:
+                w, p = varint(p)
+            if c & 0x10:
+                _, p = varint(p)
+            if op in (1, 3) and size > 0:
+                out.append("%d/%d" % (w, size))
+        elif op in (5, 7):
+            _, p = varint(p)
+        if c & 0x20:
+            _, p = varint(p)
+    print("rank %d: %s" % (r, " ".join(out)))
+PY
+)
+    want="rank 0: 32768/32768 0/16384 0/64 16384/32768 0/16384 0/64 32768/32768
+rank 1: 16384/16384 0/64 16384/16384 0/64"
+    [ "$got" = "$want" ] || fail "written bytes of the sends (written/bytes):
+$got
+expected
+$want"
+else
+    fail "predict written.loop: $(tail -3 "$T/w.out")"
+fi
+
 [ "$fails" = 0 ] && echo "record_streams: $n recordings identical a process per rank, four processes at a time and" \
     "every rank in one process; three programs that leave state behind recorded as a process per rank does;" \
-    "a 1 MB+ stream joined whole"
+    "a 1 MB+ stream joined whole; the sends' written bytes"
 exit $((fails > 0))

@@ -1050,6 +1050,81 @@ TEST_IMPL(loggops_recv_construct)
     ps_sim_result_free(&r);
 }
 
+/* A send of data its sender has written since it last sent them ("written W": W of its bytes) arrives
+ * later by [written]'s figure at its size, for that share of its bytes: 1 us for all of an eager
+ * 1000 bytes, half of it for half of them, 3 us for a rendezvous of 2001 bytes (its request, and so
+ * the receiver's fetch, that much later), nothing at 1 byte (the table's 0); nothing for a send
+ * without the flag, to the rank itself, or on a model without [written].  The table is linear between
+ * rows and extended past its last; the machine file carries it. */
+TEST_IMPL(loggops_written)
+{
+    const char *rows = "\n[written]\n1 = 0\n1000 = 1e-6\n2001 = 3e-6\n";
+    ps_machine m = model_with("nobus", "1000", "1", "1", "0", "0", "0.5e-6", rows);
+    ps_machine plain = model("nobus", "1000", "1", "1", "0", "0", "0.5e-6");
+    CHECK(m.nwritten == 3 && plain.nwritten == 0);
+    NEAR(ps_machine_written_time(&m, 500.5), 0.5 * US);
+    NEAR(ps_machine_written_time(&m, 1500.5), 2 * US);
+    NEAR(ps_machine_written_time(&m, 3002), 5 * US);
+    NEAR(ps_machine_written_time(&plain, 3002), 0);
+    ps_sim_result r;
+    NEAR(run(&m, "ranks 2\nrank 0\n SEND 1 1 written 1\n WAIT\nrank 1\n RECEIVE 0 1\n WAIT\n", &r), 6 * US);
+    ps_sim_result_free(&r);
+    static const char *const sizes[] = {"1000", "2001"};
+    static const double extra[] = {1 * US, 3 * US};
+    for (int i = 0; i < 2; i++) {
+        char clean[256], all[256], half[256], self[256], selfw[256];
+        snprintf(clean, sizeof clean, "ranks 2\nrank 0\n SEND 1 %s\n WAIT\nrank 1\n RECEIVE 0 %s\n WAIT\n", sizes[i],
+                 sizes[i]);
+        snprintf(all, sizeof all, "ranks 2\nrank 0\n SEND 1 %s written %s\n WAIT\nrank 1\n RECEIVE 0 %s\n WAIT\n",
+                 sizes[i], sizes[i], sizes[i]);
+        snprintf(half, sizeof half, "ranks 2\nrank 0\n BSEND 1 %s written %d\nrank 1\n BRECEIVE 0 %s\n", sizes[i],
+                 atoi(sizes[i]) / 2, sizes[i]);
+        snprintf(self, sizeof self, "ranks 1\nrank 0\n RECEIVE 0 %s\n SEND 0 %s\n WAIT\n", sizes[i], sizes[i]);
+        snprintf(selfw, sizeof selfw, "ranks 1\nrank 0\n RECEIVE 0 %s\n SEND 0 %s written %s\n WAIT\n", sizes[i],
+                 sizes[i], sizes[i]);
+        double t0 = run(&m, clean, &r);
+        ps_sim_result_free(&r);
+        NEAR(run(&m, all, &r), t0 + extra[i]);
+        ps_sim_result_free(&r);
+        NEAR(run(&plain, all, &r), t0);
+        ps_sim_result_free(&r);
+        /* (blocking calls: a send of half its bytes written, against the same without) */
+        char halfc[256];
+        snprintf(halfc, sizeof halfc, "ranks 2\nrank 0\n BSEND 1 %s\nrank 1\n BRECEIVE 0 %s\n", sizes[i], sizes[i]);
+        double b0 = run(&m, halfc, &r);
+        ps_sim_result_free(&r);
+        double n = atof(sizes[i]);
+        NEAR(run(&m, half, &r), b0 + ps_machine_written_time(&m, n) * (double)(atoi(sizes[i]) / 2) / n);
+        ps_sim_result_free(&r);
+        double s0 = run(&m, self, &r);
+        ps_sim_result_free(&r);
+        NEAR(run(&m, selfw, &r), s0);
+        ps_sim_result_free(&r);
+    }
+    /* the machine file */
+    char path[] = "/tmp/ps-test-written-XXXXXX", err[512];
+    int fd = mkstemp(path);
+    CHECK(fd >= 0);
+    if (fd >= 0) close(fd);
+    CHECK(ps_machine_save(path, &m, err, sizeof err) == 0, "%s", err);
+    ps_machine back;
+    CHECK(ps_machine_load(path, &back, err, sizeof err) == 0, "%s", err);
+    CHECK(back.nwritten == 3);
+    for (int i = 0; i < 3 && i < back.nwritten; i++) {
+        NEAR(back.written_bytes[i], m.written_bytes[i]);
+        NEAR(back.written_time[i], m.written_time[i]);
+    }
+    unlink(path);
+    /* a bad row names its line */
+    ps_machine bad;
+    CHECK(ps_machine_parse("[machine]\nsend_latency = 1\nrecv_latency = 1\nword_time = 1\nflop_time = 1\n"
+                           "[written]\n100 = 1e-6\n10 = 2e-6\n", "w.ini", &bad, err, sizeof err) != 0);
+    CHECK(strstr(err, "w.ini:8") && strstr(err, "10: message sizes must be in ascending order"), "%s", err);
+    CHECK(ps_machine_parse("[machine]\nsend_latency = 1\nrecv_latency = 1\nword_time = 1\nflop_time = 1\n"
+                           "[written]\n100 = -1e-6\n", "w.ini", &bad, err, sizeof err) != 0);
+    CHECK(strstr(err, "w.ini:7"), "%s", err);
+}
+
 /* A construct call's own code (o_construct, 0.7 us here) runs before its first message call, outside
  * any call: the message of loggops_one_message leaves 0.7 us later and arrives 0.7 us later (6.7 us),
  * the send's call starts at 0.7 (a gap before it in the trace), and the receiver's post too.  Only a

@@ -403,6 +403,26 @@ TEST_IMPL(encoding)
     CHECK(ps_insn_decode(&d, buf, buf + k, &out) == buf + k && out.begins == 0);
     uint8_t high = PS_OP_WAIT | 0x80;
     CHECK(ps_insn_decode(&d, &high, &high + 1, &out) == NULL);
+    /* a send's written bytes: carried through (one more varint), none without the flag, at most
+     * the message's bytes, and only on a send */
+    in.written = 300;
+    k = ps_insn_encode(&c, &in, buf);
+    CHECK((buf[0] & PS_OPF_WRITTEN) != 0);
+    CHECK(ps_insn_decode(&d, buf, buf + k, &out) == buf + k && out.written == 300 && out.n == (1u << 20));
+    in.written = 0;
+    size_t k0 = ps_insn_encode(&c, &in, buf);
+    CHECK(k0 + 2 == k && !(buf[0] & PS_OPF_WRITTEN));
+    CHECK(ps_insn_decode(&d, buf, buf + k0, &out) == buf + k0 && out.written == 0);
+    uint8_t over[] = {PS_OP_SEND | PS_OPF_WRITTEN, 2, 10, 11};   /* 11 written of 10 bytes */
+    CHECK(ps_insn_decode(&d, over, over + sizeof over, &out) == NULL);
+    uint8_t none[] = {PS_OP_SEND | PS_OPF_WRITTEN, 2, 10, 0};    /* 0 written: no flag */
+    CHECK(ps_insn_decode(&d, none, none + sizeof none, &out) == NULL);
+    uint8_t recv[] = {PS_OP_RECV | PS_OPF_WRITTEN, 2, 10, 10};   /* a receive: no such flag */
+    CHECK(ps_insn_decode(&d, recv, recv + sizeof recv, &out) == NULL);
+    in.op = PS_OP_RECV;
+    in.written = 5;   /* (ignored on a receive) */
+    k = ps_insn_encode(&c, &in, buf);
+    CHECK(!(buf[0] & PS_OPF_WRITTEN) && ps_insn_decode(&d, buf, buf + k, &out) == buf + k && out.written == 0);
     /* truncated and invalid bytes are refused */
     CHECK(ps_insn_decode(&d, buf, buf + k - 1, &out) == NULL);
     uint8_t bad = 0x0f;
@@ -423,7 +443,7 @@ TEST_IMPL(round_trip)
     const char *good = "ranks 3\n"
                        "rank 0\n  SEND 1 16 tag 4 construct EXCHANGE begins\n  RECEIVE 2 16\n  WAIT\n  WORK 123456789\n"
                        "rank 1\n  BRECEIVE 0 16 tag 4\n  MARK construct my_phase\n"
-                       "rank 2\n  BSEND 0 16 tag 4\n  RECEIVE 1 0\n  WAITONE 0\n";
+                       "rank 2\n  BSEND 0 16 written 8 tag 4\n  RECEIVE 1 0\n  WAITONE 0\n";
     s = parse(good);
     char dir[] = "/tmp/ps_sim_rtXXXXXX";
     CHECK(mkdtemp(dir) != NULL);
@@ -443,6 +463,7 @@ TEST_IMPL(round_trip)
         CHECK(al == bl && !strcmp(a, b));
         CHECK(strstr(a, "MARK construct my_phase") != NULL);
         CHECK(strstr(a, "SEND 1 16 tag 4 construct EXCHANGE begins\n") != NULL);
+        CHECK(strstr(a, "BSEND 0 16 tag 4 written 8\n") != NULL);
         /* the text form parses back to the same bytes */
         ps_streams *u = parse(a);
         for (int r = 0; r < 3; r++) CHECK(u->len[r] == s->len[r] && !memcmp(u->data[r], s->data[r], s->len[r]));
@@ -492,6 +513,10 @@ TEST_IMPL(bad_text)
         {"ranks 2\nrank 0\n WAIT 5\n", "x.txt:3:7: unexpected '5' after WAIT"},
         {"ranks 0\n", "x.txt:1:7: expected a rank count"},
         {"", "x.txt:1:1: no 'ranks N' line"},
+        {"ranks 2\nrank 0\n SEND 1 8 written 9\n", "x.txt:3:19: written: expected a byte count from 1 to the message's 8, got '9'"},
+        {"ranks 2\nrank 0\n SEND 1 8 written 0\n", "x.txt:3:19: written: expected a byte count"},
+        {"ranks 2\nrank 0\n SEND 1 8 written\n", "x.txt:3:18: written: expected a byte count"},
+        {"ranks 2\nrank 0\n RECEIVE 1 8 written 8\n", "x.txt:3:14: unexpected 'written' after RECEIVE"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         ps_streams *s = NULL;
