@@ -640,6 +640,18 @@ static void put_num(FILE *f, const char *key, double v)
     fprintf(f, "%s = %s\n", key, buf);
 }
 
+/* A table of rows "bytes = seconds" under its header; nothing without rows. */
+static void put_rows(FILE *f, const char *header, const double *bytes, const double *secs, int n)
+{
+    if (n <= 0) return;
+    fputs(header, f);
+    for (int i = 0; i < n; i++) {
+        char key[40];
+        snprintf(key, sizeof key, "%.17g", bytes[i]);
+        put_num(f, key, secs[i]);
+    }
+}
+
 /* Strings are single-line and must not start an inline comment. */
 static void put_str(FILE *f, const char *key, const char *v)
 {
@@ -698,39 +710,15 @@ static int machine_file(FILE *f, void *ctx)
         put_num(f, "t0", m->t0);
         put_num(f, "r_inf", m->r_inf);
         put_num(f, "n_half", m->n_half);
-        fputs("# bytes = seconds (half round trip)\n", f);
-        for (int i = 0; i < m->npp; i++) {
-            char key[40];
-            snprintf(key, sizeof key, "%.17g", m->pp_bytes[i]);
-            put_num(f, key, m->pp_time[i]);
-        }
+        put_rows(f, "# bytes = seconds (half round trip)\n", m->pp_bytes, m->pp_time, m->npp);
     }
-    if (m->npp_intra > 0) {
-        fputs("\n[pingpong_intra]\n# within a node: bytes = seconds (half round trip)\n", f);
-        for (int i = 0; i < m->npp_intra; i++) {
-            char key[40];
-            snprintf(key, sizeof key, "%.17g", m->ppi_bytes[i]);
-            put_num(f, key, m->ppi_time[i]);
-        }
-    }
-    if (m->nself > 0) {
-        fputs("\n[self]\n# a message to the rank itself by the runtime's calls: bytes = seconds (its receive\n"
-              "# posted, its send, the wait of both)\n", f);
-        for (int i = 0; i < m->nself; i++) {
-            char key[40];
-            snprintf(key, sizeof key, "%.17g", m->self_bytes[i]);
-            put_num(f, key, m->self_time[i]);
-        }
-    }
-    if (m->nwritten > 0) {
-        fputs("\n[written]\n# a message from data its sender has just written (computed or received): bytes =\n"
-              "# seconds it takes longer to arrive than one from a buffer nothing writes (the ping-pong's)\n", f);
-        for (int i = 0; i < m->nwritten; i++) {
-            char key[40];
-            snprintf(key, sizeof key, "%.17g", m->written_bytes[i]);
-            put_num(f, key, m->written_time[i]);
-        }
-    }
+    put_rows(f, "\n[pingpong_intra]\n# within a node: bytes = seconds (half round trip)\n", m->ppi_bytes,
+             m->ppi_time, m->npp_intra);
+    put_rows(f, "\n[self]\n# a message to the rank itself by the runtime's calls: bytes = seconds (its receive\n"
+             "# posted, its send, the wait of both)\n", m->self_bytes, m->self_time, m->nself);
+    put_rows(f, "\n[written]\n# a message from data its sender has just written (computed or received): bytes =\n"
+             "# seconds it takes longer to arrive than one from a buffer nothing writes (the ping-pong's)\n",
+             m->written_bytes, m->written_time, m->nwritten);
     if (m->lg.n > 0) {
         const ps_loggops *g = &m->lg;
         fputs("\n[loggops]\n"

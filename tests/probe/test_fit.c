@@ -409,6 +409,8 @@ TEST_IMPL(loggops_written_rows)
     json_decref(rounds);
 }
 
+static void model_saved_and_loaded(const json_t *doc, ps_machine *m, ps_machine *back);
+
 /* A completion faster than the clock's own cost, which each timing has taken off, reads below 0 (a
  * quick probe under slownet 100mbit: o_done -18.5 ns, a machine file predict refused): the model's
  * o_done is then 0, and the file it makes loads. */
@@ -424,20 +426,9 @@ TEST_IMPL(loggops_done_below_clock)
     json_object_set_new(doc, "warnings", warnings);
     CHECK(ps__loggops_analyze(rounds, doc, warnings) == 0);
     CHECK(num(json_object_get(doc, "loggops"), "o_done") == 0, "%g", num(json_object_get(doc, "loggops"), "o_done"));
-    ps_machine m;
-    memset(&m, 0, sizeof m);
-    snprintf(m.name, sizeof m.name, "t");
-    m.send_latency = m.recv_latency = m.word_time = m.flop_time = 1e-9;
-    ps__loggops_model(doc, 0, &m);
-    char path[] = "/tmp/ps-test-done-XXXXXX", err[512];
-    int fd = mkstemp(path);
-    CHECK(fd >= 0);
-    if (fd >= 0) close(fd);
-    CHECK(ps_machine_save(path, &m, err, sizeof err) == 0, "%s", err);
-    ps_machine back;
-    CHECK(ps_machine_load(path, &back, err, sizeof err) == 0, "%s", err);
+    ps_machine m, back;
+    model_saved_and_loaded(doc, &m, &back);
     CHECK(back.lg.n == 2 && back.lg.o_done == 0);
-    unlink(path);
     json_decref(doc);
     json_decref(rounds);
 }

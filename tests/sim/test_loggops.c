@@ -80,6 +80,18 @@ static double run_o(const ps_machine *m, const char *text, const ps_sim_opts *o,
 
 static double run(const ps_machine *m, const char *text, ps_sim_result *r) { return run_o(m, text, NULL, r); }
 
+/* m written to a machine file and read back into *back. */
+static void saved_and_loaded(const ps_machine *m, ps_machine *back)
+{
+    char path[] = "/tmp/ps-test-model-XXXXXX.ini", err[512];
+    int fd = mkstemps(path, 4);
+    CHECK(fd >= 0);
+    if (fd >= 0) close(fd);
+    CHECK(ps_machine_save(path, m, err, sizeof err) == 0, "%s", err);
+    CHECK(ps_machine_load(path, back, err, sizeof err) == 0, "%s", err);
+    unlink(path);
+}
+
 /* The bucket tests below follow a bucket from full: runs without the warm-up. */
 static double run_full(const ps_machine *m, const char *text, ps_sim_result *r)
 {
@@ -332,14 +344,8 @@ TEST_IMPL(loggops_bucket_wire_bytes)
     NEAR(r.trace->rank[1].ev[4].t1, 6.2e-3);
     ps_sim_result_free(&r);
     /* written and read back */
-    char path[] = "/tmp/ps_wireXXXXXX.ini";
-    int fd = mkstemps(path, 4);
-    CHECK(fd >= 0);
-    close(fd);
-    CHECK(ps_machine_save(path, &m, err, sizeof err) == 0, "%s", err);
     ps_machine back;
-    CHECK(ps_machine_load(path, &back, err, sizeof err) == 0, "%s", err);
-    unlink(path);
+    saved_and_loaded(&m, &back);
     CHECK(back.lg.wire == 100);
     /* a model without a bucket (rate 0) does not read it: the three messages cost nothing */
     const char *nobucket = "[machine]\nsend_latency = 0\nrecv_latency = 0\nword_time = 0\nflop_time = 1e-9\n"
@@ -1102,20 +1108,15 @@ TEST_IMPL(loggops_written)
         ps_sim_result_free(&r);
     }
     /* the machine file */
-    char path[] = "/tmp/ps-test-written-XXXXXX", err[512];
-    int fd = mkstemp(path);
-    CHECK(fd >= 0);
-    if (fd >= 0) close(fd);
-    CHECK(ps_machine_save(path, &m, err, sizeof err) == 0, "%s", err);
     ps_machine back;
-    CHECK(ps_machine_load(path, &back, err, sizeof err) == 0, "%s", err);
+    saved_and_loaded(&m, &back);
     CHECK(back.nwritten == 3);
     for (int i = 0; i < 3 && i < back.nwritten; i++) {
         NEAR(back.written_bytes[i], m.written_bytes[i]);
         NEAR(back.written_time[i], m.written_time[i]);
     }
-    unlink(path);
     /* a bad row names its line */
+    char err[512];
     ps_machine bad;
     CHECK(ps_machine_parse("[machine]\nsend_latency = 1\nrecv_latency = 1\nword_time = 1\nflop_time = 1\n"
                            "[written]\n100 = 1e-6\n10 = 2e-6\n", "w.ini", &bad, err, sizeof err) != 0);
@@ -1166,15 +1167,10 @@ TEST_IMPL(loggops_construct_code)
     NEAR(run(&seed, "ranks 2\nrank 0\n SEND 1 1 begins\n WAIT\nrank 1\n RECEIVE 0 1 begins\n WAIT\n", &r), plain);
     ps_sim_result_free(&r);
     /* the machine file */
-    char path[] = "/tmp/ps-test-cons-XXXXXX", err[512];
-    int fd = mkstemp(path);
-    CHECK(fd >= 0);
-    if (fd >= 0) close(fd);
-    CHECK(ps_machine_save(path, &m, err, sizeof err) == 0, "%s", err);
     ps_machine back;
-    CHECK(ps_machine_load(path, &back, err, sizeof err) == 0, "%s", err);
+    saved_and_loaded(&m, &back);
     NEAR(back.lg.o_construct, 0.7 * US);
-    unlink(path);
+    char err[512];
     char text[2048];
     snprintf(text, sizeof text, model_fmt, "nobus", "1000", "1", "1", "0", "0", "0.5e-6");
     strcat(text, "o_construct = -1e-7\n");
