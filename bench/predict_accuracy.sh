@@ -8,8 +8,10 @@
 # calibration run (--calibrate); programs that only communicate are predicted
 # from the probe alone.
 #
-# usage: bench/predict_accuracy.sh [-k TRIALS] [--slownet RATE] [--model FILE] [--probe-each] [--retry-moved N]
-#                                  [--only NAME,...]
+# usage: bench/predict_accuracy.sh [-k TRIALS] [--auto-trials] [--slownet RATE] [--model FILE] [--probe-each]
+#                                  [--retry-moved N] [--only NAME,...]
+#   --auto-trials   predict's --auto-trials: after K trials, more until the best
+#                   two agree within 5% (at most 10), measured and calibration runs
 #   --slownet RATE  probe and run under ../shared/tools/slownet RATE (MPI over a
 #                   shaped TCP loopback); SLOWNET names the tool if elsewhere
 #   --model FILE    use this machine model instead of probing
@@ -39,15 +41,17 @@ model=""
 only=""
 each=0
 retry=0
+auto=()
 while [ $# -gt 0 ]; do
   case $1 in
     -k) k=$2; shift 2 ;;
+    --auto-trials) auto=(--auto-trials); shift ;;
     --slownet) rate=$2; shift 2 ;;
     --model) model=$2; shift 2 ;;
     --only) only=$2; shift 2 ;;
     --probe-each) each=1; shift ;;
     --retry-moved) retry=$2; shift 2 ;;
-    *) echo "usage: $0 [-k TRIALS] [--slownet RATE] [--model FILE] [--probe-each] [--retry-moved N] [--only NAME,...]" >&2
+    *) echo "usage: $0 [-k TRIALS] [--auto-trials] [--slownet RATE] [--model FILE] [--probe-each] [--retry-moved N] [--only NAME,...]" >&2
        exit 2 ;;
   esac
 done
@@ -117,8 +121,8 @@ printf "%-12s %-34s %12s %12s %8s %8s %6s %6s  %s\n" program command measured pr
 # machine was in another state than the model's (compare's latency or speed check)
 attempt() {
   local name=$1 cmd=$2 cal=$3 try=$4 tag=$1.$4
-  local extra=()
-  [ "$cal" = 1 ] && extra=(--calibrate)
+  local extra=("${auto[@]}")
+  [ "$cal" = 1 ] && extra+=(--calibrate)
   local load rowmodel=$model
   load=$(cut -d' ' -f1 /proc/loadavg)
   if [ "$each" = 1 ]; then
@@ -135,7 +139,7 @@ attempt() {
     printf "%-12s %-34s failed: %s\n" "$name" "${cmd/#$here\//}" "$(tail -1 "$work/$tag.out")"
     return 1
   fi
-  python3 - "$work/$tag.meas.json" "$work/$tag.pred.json" "$name" "${cmd/#$here\//}${extra:+ --calibrate}" "$load" \
+  python3 - "$work/$tag.meas.json" "$work/$tag.pred.json" "$name" "${cmd/#$here\//}$([ "$cal" = 1 ] && echo " --calibrate")" "$load" \
       "$(cut -d' ' -f1 /proc/loadavg)" "$try" >> "$work/table" <<'PY'
 import json, sys
 def t(path):

@@ -10,6 +10,7 @@
 
 #include "cli/cli.h"
 #include "predict/compare.h"
+#include "launch/run.h"
 #include "predict/predict.h"
 #include "report/export.h"
 #include "report/result.h"
@@ -85,6 +86,8 @@ static int check(const ps_opt_cmd *c, predict_args *a)
     if (a->o.calibrate && streams) return ps_opt_error(c->name, "--calibrate needs a workload to run, not streams");
     if (a->o.calibrate_size > 0 && !a->o.calibrate) return ps_opt_error(c->name, "--calibrate-size needs --calibrate");
     if (a->measured && !a->compare) return ps_opt_error(c->name, "--measured needs --compare");
+    if (a->o.auto_trials && !a->compare && !a->o.calibrate)
+        return ps_opt_error(c->name, "--auto-trials needs --compare or --calibrate (the runs it repeats)");
     return 0;
 }
 
@@ -128,7 +131,13 @@ static int compare(const predict_args *a, json_t *predicted, FILE *out, int *mea
         fprintf(stderr, "parscope: %s\n", err);
         rc = rc ? rc : 2;
     }
-    fprintf(out, "\nPredicted against measured (%d trials per count, fastest):\n", a->o.trials);
+    if (a->o.auto_trials)
+        fprintf(out, "\nPredicted against measured (%d to %d trials per count until the best two agree within %.0f%%, "
+                     "fastest):\n",
+                a->o.trials, a->o.trials > PS_RUN_AUTO_MAX_TRIALS ? a->o.trials : PS_RUN_AUTO_MAX_TRIALS,
+                100 * PS_RUN_SPREAD_TARGET);
+    else
+        fprintf(out, "\nPredicted against measured (%d trials per count, fastest):\n", a->o.trials);
     json_t *cmp = ps_compare_results(meas, predicted, out, err, sizeof err);
     if (!cmp) {
         fprintf(stderr, "parscope predict --compare: %s\n", err);
@@ -192,6 +201,9 @@ int ps_cmd_predict(int argc, char **argv)
          "a kernel whose calls then cross the cache is repriced by r_incache / r_outcache", 0, NULL, NULL},
         PS_OPT_TRIALS(&a.o.trials, "trials per count for --compare, and of each --calibrate run (default 3; the\n"
                                       "fastest counts)"),
+        PS_OPT_BOOL(0, "auto-trials", &a.o.auto_trials, "after -k trials, one more at a time until the best two agree\n"
+                                                        "within 5% (at most 10 in all), for --compare's runs and each\n"
+                                                        "--calibrate run"),
         PS_OPT_STR(0, "measured", "FILE", &a.measured, "with --compare: write the measured results here"),
         PS_OPT_TIMEOUT(&a.o.timeout, "limit for recording one count (default 600)"),
         PS_OPT_LAUNCHER(&a.o.launcher, "launcher template for --compare"),

@@ -28,7 +28,7 @@ static const char about[] =
     "result JSON.\n";
 
 typedef struct run_opts {
-    int         ranks, trials, quiet, verify, force;
+    int         ranks, trials, quiet, verify, force, auto_trials;
     long        size, iterations;
     double      timeout;
     const char *trace_dir, *output, *launcher, *variant;
@@ -209,6 +209,8 @@ static int write_result(const run_opts *o, const ps_run_result *r, const char *t
     json_object_set_new(doc, "failures", fails);
     json_object_set_new(doc, "launch_overhead_s", json_real(r->launch_overhead));
     if (f) json_object_set_new(doc, "timed_faults", faults_json(f));
+    json_t *au = ps_run_auto_json(r);
+    if (au) json_object_set_new(doc, "trials_auto", au);
     if (o->variant) json_object_set_new(doc, "variant", json_string(o->variant));
     /* what is missing: the trials not run (a document written between
      * trials says so too, in case it is the last one written) */
@@ -260,7 +262,7 @@ static int run_outside(const char *workload, const run_opts *o, char **extra)
 {
     ps_run_spec spec = {.workload = workload, .ranks = o->ranks, .size = o->size, .iterations = o->iterations,
                         .trials = o->trials, .variant = o->variant, .extra_args = extra,
-                        .check_args = 1};
+                        .check_args = 1, .trials_max = o->auto_trials ? PS_RUN_AUTO_MAX_TRIALS : 0};
     spec.launch = (ps_launch_opts){.launcher = o->launcher, .timeout = o->timeout, .quiet = !o->verify};
     ps_interrupt_install();
     ps_run_result r;
@@ -300,12 +302,14 @@ static int run_outside(const char *workload, const run_opts *o, char **extra)
 
 int ps_cmd_run(int argc, char **argv)
 {
-    run_opts o = {.trials = 1, .size = -1, .iterations = -1, .timeout = 300};
+    run_opts o = {.trials = 0, .size = -1, .iterations = -1, .timeout = 300};
     const ps_opt opts[] = {
         PS_OPT_RANKS(&o.ranks, "processes (required)"),
         PS_OPT_SIZE(&o.size, "problem size (default: the workload's)"),
         PS_OPT_ITERATIONS(&o.iterations, "iterations (default: the workload's)"),
-        PS_OPT_TRIALS(&o.trials, "trials (default 1); the fastest is analysed, all are kept"),
+        PS_OPT_TRIALS(&o.trials, "trials (default 1; 3 with --auto-trials); the fastest is analysed, all are kept"),
+        PS_OPT_BOOL(0, "auto-trials", &o.auto_trials, "after -k trials, one more at a time until the best two agree\n"
+                                                      "within 5% (at most 10 in all)"),
         PS_OPT_STR(0, "trace", "DIR", &o.trace_dir, "keep the fastest trial's trace as DIR/trace.pst"),
         PS_OPT_OUTPUT(&o.output, "FILE", "result JSON (default: none; '-': standard output, the sheet\n"
                                          "then goes to standard error)"),
@@ -326,6 +330,7 @@ int ps_cmd_run(int argc, char **argv)
                                      "or input, 130 / 143 interrupted by SIGINT / SIGTERM.\n"};
     int n, rc = ps_opt_parse(&cmd, argc, argv, &n);
     if (rc != PS_OPT_GO) return rc;
+    if (!o.trials) o.trials = o.auto_trials ? 3 : 1;
     /* inside an MPI job the job's size is the rank count */
     if (o.ranks <= 0 && !ps_inside_mpi()) return ps_opt_error(cmd.name, "-n RANKS is required");
     if (ps_check_launcher(&cmd, o.launcher)) return 2;

@@ -251,13 +251,16 @@ int ps_run_workload(const ps_run_spec *s, ps_run_result *r, ps_run_progress cb, 
     full[nargs + 2] = "--quiet";
     full[nargs + 3] = NULL;
 
-    r->trial = ps_xcalloc((size_t)trials, sizeof *r->trial);
+    int most = s->trials_max > trials ? s->trials_max : trials;
+    r->trial = ps_xcalloc((size_t)most, sizeof *r->trial);
     r->planned = trials;
+    r->trials_first = trials;
+    r->trials_max = most > trials ? most : 0;
     ps_noise_take(&r->noise_before, !s->noise_quick);
     int failed = 0;
     double overhead = 0;
     int nok = 0;
-    for (int k = 0; k < trials && !ps_interrupted(); k++) {
+    for (int k = 0; k < r->planned && !ps_interrupted(); k++) {
         ps_run_trial *t = &r->trial[k];
         t->time = NAN;
         t->others = NAN;
@@ -312,6 +315,15 @@ int ps_run_workload(const ps_run_spec *s, ps_run_result *r, ps_run_progress cb, 
                     ps_trace_free(tr);
                 }
             }
+        }
+        if (r->trials_max && k + 1 == r->planned) {
+            /* --auto-trials: one more while the best two still disagree (a failed trial ends them: the
+             * result is then in doubt anyway, and another would likely fail too) */
+            double *tv = ps_xcalloc((size_t)r->ntrials, sizeof *tv);
+            for (int q = 0; q < r->ntrials; q++) tv[q] = r->trial[q].time;
+            r->agreed = ps_run_times_agree(tv, r->ntrials, PS_RUN_SPREAD_TARGET);
+            free(tv);
+            if (!r->agreed && !failed && r->planned < r->trials_max) r->planned++;
         }
         if (cb) cb(s, r, k, ctx);
     }
@@ -368,6 +380,45 @@ void ps_run_time_stats(const ps_run_result *r, ps_sample_stats *st)
     free(v);
 }
 
+int ps_run_times_agree(const double *t, int n, double target)
+{
+    double *v = ps_xcalloc((size_t)n + 1, sizeof *v);
+    int k = 0;
+    for (int i = 0; i < n; i++)
+        if (isfinite(t[i])) v[k++] = t[i];
+    ps_sample_stats st;
+    ps_sample_stats_of(v, k, &st);
+    free(v);
+    double u = ps_stat_uncertainty(&st, PS_STAT_MIN);
+    return isfinite(u) && u <= target;
+}
+
+void ps_run_auto_words(const ps_run_result *r, char *rule, size_t rlen, char *end, size_t elen)
+{
+    snprintf(rule, rlen, "%d to %d trials until the best two agree within %.0f%%", r->trials_first, r->trials_max,
+             100 * PS_RUN_SPREAD_TARGET);
+    ps_sample_stats st;
+    ps_run_time_stats(r, &st);
+    double u = ps_stat_uncertainty(&st, PS_STAT_MIN);
+    if (r->agreed)
+        snprintf(end, elen, "agreed after %d", r->ntrials);
+    else if (isfinite(u))
+        snprintf(end, elen, "the best two still %.1f%% apart after %d%s", 100 * u, r->ntrials,
+                 r->ntrials < r->trials_max ? " (a trial failed or was interrupted)" : "");
+    else
+        snprintf(end, elen, "fewer than two successful trials in %d", r->ntrials);
+}
+
+json_t *ps_run_auto_json(const ps_run_result *r)
+{
+    if (!r->trials_max) return NULL;
+    char rule[128], end[160], text[300];
+    ps_run_auto_words(r, rule, sizeof rule, end, sizeof end);
+    snprintf(text, sizeof text, "%s: %s", rule, end);
+    return json_pack("{s:i, s:i, s:f, s:i, s:b, s:s}", "first", r->trials_first, "max", r->trials_max, "target",
+                     PS_RUN_SPREAD_TARGET, "ran", r->ntrials, "agreed", r->agreed, "text", text);
+}
+
 /* "Trials: 3 (3 ok); best 1.99 ms +/- 72% (the gap of the best two), ..."
  * (nothing when no trial succeeded: they are reported one by one). */
 static void print_trials(const ps_run_result *r, FILE *out)
@@ -389,6 +440,11 @@ static void print_trials(const ps_run_result *r, FILE *out)
         fprintf(out, " in [%s, %s] (%.0f%% interval)", lo, hi, 100 * st.ci_coverage);
     }
     fprintf(out, "; the sheet is the fastest trial's\n");
+    if (r->trials_max) {
+        char rule[128], end[160];
+        ps_run_auto_words(r, rule, sizeof rule, end, sizeof end);
+        fprintf(out, "Trials by --auto-trials, %s: %s\n", rule, end);
+    }
 }
 
 void ps_run_print_conditions(const ps_run_result *r, FILE *out)

@@ -29,7 +29,14 @@ typedef struct ps_run_spec {
     ps_launch_opts launch;     /* ranks is taken from above */
     int          keep_all;     /* keep every trial's trace in the result */
     int          noise_quick;  /* 1: no calibration loop around the trials (a sweep calibrates once) */
+    int          trials_max;   /* > trials (--auto-trials): after the first `trials`, one more at a time while
+                                * the best two successful ones differ by more than PS_RUN_SPREAD_TARGET, up to
+                                * this many in all; 0: exactly `trials` */
 } ps_run_spec;
+
+/* --auto-trials (run, predict, scale): trials until the best two agree */
+#define PS_RUN_AUTO_MAX_TRIALS 10   /* at most this many in all */
+#define PS_RUN_SPREAD_TARGET   0.05 /* the best two's gap over the best, as ps_stat_uncertainty (PS_STAT_MIN) */
 
 typedef struct ps_run_trial {
     double    time;            /* seconds; NAN if the trial failed */
@@ -49,6 +56,10 @@ typedef struct ps_run_result {
     ps_trace     *best_trace;      /* trace of the fastest trial (owned) */
     double        launch_overhead; /* mean seconds per launch outside the timed interval */
     int           planned;         /* trials asked for; ntrials < planned: the rest are missing */
+    int           trials_first;    /* the spec's trials */
+    int           trials_max;      /* the spec's trials_max, when above its trials; else 0 */
+    int           agreed;          /* with trials_max: the best two agreed within the target (else the
+                                    * limit, a failure or an interruption ended the trials) */
     int           interrupted;     /* parscope was interrupted: the trial running then is not in trial[] */
     ps_noise_sample noise_before, noise_after;   /* the machine around the trials (noise.h) */
 } ps_run_result;
@@ -74,6 +85,18 @@ void ps_run_result_free(ps_run_result *r);
  * NAN and left out): parscope run's trial line and predict's calibration
  * read their uncertainty from it. */
 void ps_run_time_stats(const ps_run_result *r, ps_sample_stats *st);
+
+/* Whether the best two of n times (NAN for a failed trial, left out) agree
+ * within target: their gap over the best, as ps_stat_uncertainty gives it.
+ * 0 below two successful times. */
+int ps_run_times_agree(const double *t, int n, double target);
+
+/* With trials_max: the trials' rule in words, "3 to 10 trials until the best two
+ * agree within 5%", and how it ended ("agreed after 4", "the best two still 7.3%
+ * apart after 10"); for run's and predict's output and documents. */
+void    ps_run_auto_words(const ps_run_result *r, char *rule, size_t rlen, char *end, size_t elen);
+/* ... as {"first", "max", "target", "ran", "agreed", "text"}; NULL without trials_max */
+json_t *ps_run_auto_json(const ps_run_result *r);
 
 /* Adds to a run's result document what every result carries about the
  * conditions of the measurement: "noise" (noise.h), "oversubscribed" and

@@ -45,6 +45,7 @@ typedef struct ps_predict_opts {
     int         calibrate;     /* price each construct's computation from a 1-rank MPI run */
     long        calibrate_size;/* the problem size of that run (-1: size) */
     int         trials;        /* trials of the measured runs (calibration, ps_predict_measure) */
+    int         auto_trials;   /* ... then more, one at a time, until the best two agree (launch/run.h) */
     double      timeout;       /* seconds: recording one count; each measured run */
     const char *launcher;      /* launcher template of the measured runs */
     int         quiet;         /* print only the table's rows */

@@ -16,7 +16,8 @@ typedef struct ps__calibration {
     int     none;      /* asked for, but the run had no computation with flops: nothing priced */
     int     ranks;     /* 1: the run alone; k > 1: with k - 1 companions running the same (--alone) */
     long long size;    /* the -s it ran at (--calibrate-size, else -s; -1: the workload's default) */
-    int     trials;    /* best of */
+    int     trials;    /* best of (the trials run: with --auto-trials, as many as it took) */
+    char    auto_text[300]; /* --auto-trials: its rule and how it ended; "" without */
     double  uncertainty; /* the best two trials' gap over the best (NAN: fewer than two) */
 } ps__calibration;
 

@@ -86,7 +86,7 @@ int ps__predict_calibrate(const ps_predict_opts *o, int ranks, ps__calibration *
 {
     ps_run_spec spec = {.workload = o->workload, .ranks = ranks > 1 ? ranks : 1,
                         .size = o->calibrate_size > 0 ? o->calibrate_size : o->size, .iterations = o->iterations,
-                        .trials = o->trials};
+                        .trials = o->trials, .trials_max = o->auto_trials ? PS_RUN_AUTO_MAX_TRIALS : 0};
     static char *const alone[] = {"--alone", NULL};
     if (ranks > 1) spec.extra_args = alone;
     spec.launch = (ps_launch_opts){.launcher = o->launcher, .timeout = o->timeout, .quiet = 1};
@@ -127,7 +127,12 @@ int ps__predict_calibrate(const ps_predict_opts *o, int ranks, ps__calibration *
     }
     c->ranks = ranks > 1 ? ranks : 1;
     c->size = spec.size;
-    c->trials = o->trials;
+    c->trials = r.ntrials;
+    {
+        json_t *a = ps_run_auto_json(&r);
+        if (a) snprintf(c->auto_text, sizeof c->auto_text, "%s", json_string_value(json_object_get(a, "text")));
+        json_decref(a);
+    }
     {
         ps_sample_stats st;
         ps_run_time_stats(&r, &st);
@@ -172,11 +177,11 @@ int ps__predict_calibrate(const ps_predict_opts *o, int ranks, ps__calibration *
             fprintf(out, "Calibration with the node busy: %s 1-rank runs side by side%s, the %s one's prices (a job "
                          "lasts as long as its slowest rank), best of %d trials by that copy%s: %.6g s, %.1f%% outside "
                          "measured computation; seconds per flop:",
-                    many, at, c->ranks == 2 ? "slower" : "slowest", o->trials, gap, c->time, 100 * (1 - 1 / c->factor));
+                    many, at, c->ranks == 2 ? "slower" : "slowest", c->trials, gap, c->time, 100 * (1 - 1 / c->factor));
         else
             fprintf(out, "Calibration: 1-rank run%s, best of %d%s: %.6g s, %.1f%% outside measured computation; "
                          "seconds per flop:",
-                    at, o->trials, gap, c->time, 100 * (1 - 1 / c->factor));
+                    at, c->trials, gap, c->time, 100 * (1 - 1 / c->factor));
         /* \DATA_MOVE is priced by the lone run at every count (predict_one): the busy run's is not shown */
         int shown = 0, moved = 0;
         for (int k = 0; k < c->n; k++) {
@@ -229,6 +234,7 @@ json_t *ps__predict_calibration_json(const ps__calibration *c)
     json_object_set_new(j, "ranks", json_integer(c->ranks));
     json_object_set_new(j, "size", c->size > 0 ? json_integer(c->size) : json_null());
     json_object_set_new(j, "trials", json_integer(c->trials));
+    if (c->auto_text[0]) json_object_set_new(j, "trials_auto", json_string(c->auto_text));
     /* the best two trials' gap over the best, as a measured time's (null: fewer than two) */
     json_object_set_new(j, "uncertainty", isfinite(c->uncertainty) ? json_real(c->uncertainty) : json_null());
     if (c->none)
@@ -264,11 +270,17 @@ int ps_predict_measure(const ps_predict_opts *o, json_t **out, char *err, size_t
     int rc = 0;
     for (int k = 0; k < o->nranks && !ps_interrupted(); k++) {
         ps_run_spec spec = {.workload = o->workload, .ranks = o->ranks[k], .size = o->size,
-                            .iterations = o->iterations, .trials = o->trials};
+                            .iterations = o->iterations, .trials = o->trials,
+                            .trials_max = o->auto_trials ? PS_RUN_AUTO_MAX_TRIALS : 0};
         static char *const no_warmup[] = {"--no-warmup", NULL};
         if (o->sim.no_warmup) spec.extra_args = no_warmup;
         spec.launch = (ps_launch_opts){.launcher = o->launcher, .timeout = o->timeout, .quiet = 1};
-        if (!o->quiet) fprintf(stderr, "measuring %s at %d ranks (%d trials)\n", o->workload, o->ranks[k], o->trials);
+        if (!o->quiet && o->auto_trials)
+            fprintf(stderr, "measuring %s at %d ranks (%d to %d trials, until the best two agree within %.0f%%)\n",
+                    o->workload, o->ranks[k], o->trials, o->trials > PS_RUN_AUTO_MAX_TRIALS ? o->trials : PS_RUN_AUTO_MAX_TRIALS,
+                    100 * PS_RUN_SPREAD_TARGET);
+        else if (!o->quiet)
+            fprintf(stderr, "measuring %s at %d ranks (%d trials)\n", o->workload, o->ranks[k], o->trials);
         ps_run_result r;
         int x = ps_run_workload(&spec, &r, NULL, NULL, err, errlen);
         if (x == 2) {
@@ -282,6 +294,8 @@ int ps_predict_measure(const ps_predict_opts *o, json_t **out, char *err, size_t
         json_t *pt = ps_result_run("run", r.workload, ps_machine_meta_for(r.best_trace), o->ranks[k], r.size, r.iterations, samples,
                                    r.ntrials, r.best_trace, NULL);
         ps_run_annotate(&r, pt);   /* noise, placement, oversubscription: as run */
+        json_t *au = ps_run_auto_json(&r);
+        if (au) json_object_set_new(pt, "trials_auto", au);
         if (r.best_trace) json_object_set_new(pt, "activities", ps_breakdown_json(r.best_trace));
         json_array_append_new(pts, pt);
         free(samples);

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "launch/run.h"
 #include "workloads/ca.h"
 
 /* ---- tunables (one place) ------------------------------------------------ */
@@ -24,8 +25,8 @@
                                               this many cells, in at least 8 rows */
 #define PS_SCALE_TRIALS           3
 #define PS_SCALE_AUTO_MIN_TRIALS  3      /* --auto-trials: at least this many per point ... */
-#define PS_SCALE_AUTO_MAX_TRIALS  10     /*   ... at most this many ... */
-#define PS_SCALE_SPREAD_TARGET    0.05   /*   ... until the best two trials agree within this */
+#define PS_SCALE_AUTO_MAX_TRIALS  PS_RUN_AUTO_MAX_TRIALS /* ... at most this many (10) ... */
+#define PS_SCALE_SPREAD_TARGET    PS_RUN_SPREAD_TARGET   /* ... until the best two trials agree within this (5%) */
 #define PS_SCALE_AUTO_BUDGET      600.0  /*   ... or this many seconds of sweep are spent */
 #define PS_SCALE_EFF_THRESHOLD    0.80   /* "not cost effective" below this efficiency */
 #define PS_SCALE_MAX_RANKS_LIMIT  4096

@@ -366,10 +366,7 @@ int ps_scale_sweep(ps_scale_params *p, const char *dir, int resume, char *err, s
                             ne++;
                         }
                     }
-                    ps_sample_stats ss;
-                    ps_sample_stats_of(x, k, &ss);
-                    double u = ps_stat_uncertainty(&ss, PS_STAT_MIN);
-                    need[v * p->nranks + i] = !(u <= p->spread_target);
+                    need[v * p->nranks + i] = !ps_run_times_agree(x, k, p->spread_target);
                     if (need[v * p->nranks + i]) {
                         left++;
                         est += ne ? el / ne : 0;

@@ -61,6 +61,8 @@ done
 # flags that contradict each other: refused naming both, never the last one winning
 expect 2 "parscope predict: --bus and --nobus contradict each other: give one of them" -- \
   "$ps" predict cg -m "$src/machines/sp2.ini" -n 2 --nobus --bus
+expect 2 "parscope predict: --auto-trials needs --compare or --calibrate \(the runs it repeats\)" -- \
+  "$ps" predict cg -m "$src/machines/sp2.ini" -n 2 --auto-trials
 expect 2 "parscope probe: --quick and --tiny cannot be given together" -- "$ps" probe --tiny --quick -o "$tmp/never.ini"
 [ ! -e "$tmp/never.ini" ] && passes=$((passes + 1)) || { echo "FAIL: a refused probe wrote its model"; fails=$((fails + 1)); }
 # emulate's sizes and rates: what is accepted and the limit (refused before any cluster is built;
