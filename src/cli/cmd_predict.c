@@ -131,11 +131,11 @@ static int compare(const predict_args *a, json_t *predicted, FILE *out, int *mea
         fprintf(stderr, "parscope: %s\n", err);
         rc = rc ? rc : 2;
     }
-    if (a->o.auto_trials)
+    /* (with -k 10 or more --auto-trials adds none) */
+    if (a->o.auto_trials && a->o.trials < PS_RUN_AUTO_MAX_TRIALS)
         fprintf(out, "\nPredicted against measured (%d to %d trials per count until the best two agree within %.0f%%, "
                      "fastest):\n",
-                a->o.trials, a->o.trials > PS_RUN_AUTO_MAX_TRIALS ? a->o.trials : PS_RUN_AUTO_MAX_TRIALS,
-                100 * PS_RUN_SPREAD_TARGET);
+                a->o.trials, PS_RUN_AUTO_MAX_TRIALS, 100 * PS_RUN_SPREAD_TARGET);
     else
         fprintf(out, "\nPredicted against measured (%d trials per count, fastest):\n", a->o.trials);
     json_t *cmp = ps_compare_results(meas, predicted, out, err, sizeof err);

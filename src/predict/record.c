@@ -275,10 +275,9 @@ int ps_predict_measure(const ps_predict_opts *o, json_t **out, char *err, size_t
         static char *const no_warmup[] = {"--no-warmup", NULL};
         if (o->sim.no_warmup) spec.extra_args = no_warmup;
         spec.launch = (ps_launch_opts){.launcher = o->launcher, .timeout = o->timeout, .quiet = 1};
-        if (!o->quiet && o->auto_trials)
+        if (!o->quiet && o->auto_trials && o->trials < PS_RUN_AUTO_MAX_TRIALS)
             fprintf(stderr, "measuring %s at %d ranks (%d to %d trials, until the best two agree within %.0f%%)\n",
-                    o->workload, o->ranks[k], o->trials, o->trials > PS_RUN_AUTO_MAX_TRIALS ? o->trials : PS_RUN_AUTO_MAX_TRIALS,
-                    100 * PS_RUN_SPREAD_TARGET);
+                    o->workload, o->ranks[k], o->trials, PS_RUN_AUTO_MAX_TRIALS, 100 * PS_RUN_SPREAD_TARGET);
         else if (!o->quiet)
             fprintf(stderr, "measuring %s at %d ranks (%d trials)\n", o->workload, o->ranks[k], o->trials);
         ps_run_result r;
