@@ -88,6 +88,9 @@ static int check(const ps_opt_cmd *c, predict_args *a)
     if (a->measured && !a->compare) return ps_opt_error(c->name, "--measured needs --compare");
     if (a->o.auto_trials && !a->compare && !a->o.calibrate)
         return ps_opt_error(c->name, "--auto-trials needs --compare or --calibrate (the runs it repeats)");
+    if (a->o.auto_trials && a->o.trials >= PS_RUN_AUTO_MAX_TRIALS)
+        fprintf(stderr, "parscope predict: --auto-trials adds none to -k %d (its limit is %d trials in all): %d trials\n",
+                a->o.trials, PS_RUN_AUTO_MAX_TRIALS, a->o.trials);
     return 0;
 }
 

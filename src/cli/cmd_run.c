@@ -28,7 +28,7 @@ static const char about[] =
     "result JSON.\n";
 
 typedef struct run_opts {
-    int         ranks, trials, quiet, verify, force, auto_trials;
+    int         ranks, trials, quiet, verify, force, auto_trials, trials_given;
     long        size, iterations;
     double      timeout;
     const char *trace_dir, *output, *launcher, *variant;
@@ -78,6 +78,10 @@ static int run_inside(const ps_opt_cmd *c, const char *workload, const run_opts 
     if (o->ranks > 0 && size > 0 && o->ranks != size)
         return ps_opt_error(c->name, "-n %d: this MPI job has %d ranks, and inside a job they are the rank count "
                                      "(leave -n out, or start the job with %d)", o->ranks, size, o->ranks);
+    /* the job is the one trial: -k and --auto-trials would be silently one */
+    if ((o->trials_given && o->trials > 1) || o->auto_trials)
+        return ps_opt_error(c->name, "%s: inside an MPI job the job is the one trial (start parscope outside the job "
+                                     "for trials)", o->auto_trials ? "--auto-trials" : "-k");
     const ps_workload *w = ps_workload_find(workload);
     if (!w || !w->entry)
         return ps_opt_error(c->name, "inside an MPI job only built-in workloads run directly ('%s' is not one); "
@@ -330,7 +334,11 @@ int ps_cmd_run(int argc, char **argv)
                                      "or input, 130 / 143 interrupted by SIGINT / SIGTERM.\n"};
     int n, rc = ps_opt_parse(&cmd, argc, argv, &n);
     if (rc != PS_OPT_GO) return rc;
+    o.trials_given = o.trials > 0;
     if (!o.trials) o.trials = o.auto_trials ? 3 : 1;
+    if (o.auto_trials && o.trials >= PS_RUN_AUTO_MAX_TRIALS && !ps_inside_mpi())
+        fprintf(stderr, "parscope run: --auto-trials adds none to -k %d (its limit is %d trials in all): %d trials\n",
+                o.trials, PS_RUN_AUTO_MAX_TRIALS, o.trials);
     /* inside an MPI job the job's size is the rank count */
     if (o.ranks <= 0 && !ps_inside_mpi()) return ps_opt_error(cmd.name, "-n RANKS is required");
     if (ps_check_launcher(&cmd, o.launcher)) return 2;

@@ -328,6 +328,13 @@ int ps_run_workload(const ps_run_spec *s, ps_run_result *r, ps_run_progress cb, 
         if (cb) cb(s, r, k, ctx);
     }
     if (ps_interrupted()) r->interrupted = 1;
+    if (r->trials_max) {
+        /* however the trials ended (an interruption within the first -k too): what the samples say */
+        double *tv = ps_xcalloc((size_t)r->ntrials + 1, sizeof *tv);
+        for (int q = 0; q < r->ntrials; q++) tv[q] = r->trial[q].time;
+        r->agreed = ps_run_times_agree(tv, r->ntrials, PS_RUN_SPREAD_TARGET);
+        free(tv);
+    }
     ps_noise_take(&r->noise_after, !s->noise_quick && !ps_interrupted());
     r->launch_overhead = nok ? overhead / nok : 0;
     /* an executable's parameters are known only from its trace */
@@ -400,13 +407,15 @@ void ps_run_auto_words(const ps_run_result *r, char *rule, size_t rlen, char *en
     ps_sample_stats st;
     ps_run_time_stats(r, &st);
     double u = ps_stat_uncertainty(&st, PS_STAT_MIN);
+    int failed = 0;
+    for (int q = 0; q < r->ntrials; q++) failed |= r->trial[q].status != 0;
+    const char *why = r->interrupted ? " (interrupted)" : failed ? " (a trial failed, which ends them)" : "";
     if (r->agreed)
-        snprintf(end, elen, "agreed after %d", r->ntrials);
+        snprintf(end, elen, "agreed after %d%s", r->ntrials, why);
     else if (isfinite(u))
-        snprintf(end, elen, "the best two still %.1f%% apart after %d%s", 100 * u, r->ntrials,
-                 r->ntrials < r->trials_max ? " (a trial failed or was interrupted)" : "");
+        snprintf(end, elen, "the best two still %.1f%% apart after %d%s", 100 * u, r->ntrials, why);
     else
-        snprintf(end, elen, "fewer than two successful trials in %d", r->ntrials);
+        snprintf(end, elen, "fewer than two successful trials in %d%s", r->ntrials, why);
 }
 
 json_t *ps_run_auto_json(const ps_run_result *r)

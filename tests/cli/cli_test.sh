@@ -161,6 +161,8 @@ python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert d['params'][
   "$tmp/inside.json" && passes=$((passes + 1)) || { echo "FAIL: the result of a run inside an MPI job"; fails=$((fails + 1)); }
 # inside a job its size is the rank count: an -n that differs is refused, not ignored
 expect 2 "\-n 4: this MPI job has 2 ranks" -- "${PS_MPIEXEC:-mpiexec}" -n 2 "$ps" run fingerprint -n 4 -q
+expect 2 "parscope run: --auto-trials: inside an MPI job the job is the one trial" -- "${PS_MPIEXEC:-mpiexec}" -n 2 "$ps" run fingerprint --auto-trials -q
+expect 2 "parscope run: -k: inside an MPI job the job is the one trial" -- "${PS_MPIEXEC:-mpiexec}" -n 2 "$ps" run fingerprint -k 3 -q
 expect 0 "Execution time" -- "${PS_MPIEXEC:-mpiexec}" -n 2 "$ps" run fingerprint -n 2
 # a result to a device is written into it, never renamed over it
 expect 0 '"kind": "run"' -- "$ps" run "$prog" -n 2 -q -o /dev/stdout

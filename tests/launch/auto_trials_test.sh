@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # auto_trials_test.sh PARSCOPE SOURCE_DIR - --auto-trials (run, predict --compare and --calibrate): after
 # -k trials, one more at a time until the best two agree within 5%, at most 10 in all.  A program that
-# runs a quarter slower each time never agrees: ten trials, and the results say the best two are still
+# runs half again as long each time never agrees: ten trials, and the results say the best two are still
 # apart; a steady one stops as soon as its best two agree.  Each stop is checked against the samples
 # the result holds: no shorter run of trials agreed, and the last one did unless it hit the limit.
 set -u
@@ -11,7 +11,8 @@ trap 'rm -rf "$tmp"' EXIT
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
-# rank 0 sleeps 3 ms x 1.25^c in the timed part, c counting its runs in a file
+# rank 0 sleeps 20 ms x 1.5^c in the timed part, c counting its runs in a file (the best two 50%, 10 ms,
+# apart: a loaded machine's delay of a few ms cannot bring them together)
 cat > "$tmp/grow.loop" <<'LOOP'
 #include "LOOP.h"
 #include <stdio.h>
@@ -26,8 +27,8 @@ int main(void)
         FILE *f = path ? fopen(path, "r") : NULL;
         int c = 0;
         if (f) { if (fscanf(f, "%d", &c) != 1) c = 0; fclose(f); }
-        double s = 0.003;
-        for (int k = 0; k < c; k++) s *= 1.25;
+        double s = 0.020;
+        for (int k = 0; k < c; k++) s *= 1.5;
         struct timespec ts = {(time_t)s, (long)((s - (double)(time_t)s) * 1e9)};
         nanosleep(&ts, NULL);
         if (path && (f = fopen(path, "w"))) { fprintf(f, "%d\n", c + 1); fclose(f); }
@@ -113,6 +114,35 @@ assert 2 <= n <= 10, c
 assert c["trials_auto"].startswith("2 to 10 trials until the best two agree within 5%: "), c
 assert c["trials_auto"].endswith("agreed after %d" % n) or ("after %d" % n) in c["trials_auto"], c
 assert re.search(r"Calibration: 1-rank run, best of %d\b" % n, open(sys.argv[2]).read())
+PY
+# -k at the limit or above: exactly -k trials, and a word that --auto-trials added none
+"$ps" run "$tmp/steady.loop" -n 2 -k 10 --auto-trials -q -o "$tmp/k10.json" > "$tmp/k10.out" 2>&1 ||
+  fail "run -k 10 --auto-trials: $(tail -3 "$tmp/k10.out")"
+grep -q "parscope run: --auto-trials adds none to -k 10 (its limit is 10 trials in all): 10 trials" "$tmp/k10.out" ||
+  fail "run -k 10 --auto-trials did not say it adds none: $(head -3 "$tmp/k10.out")"
+[ "$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(len(d["time"]["samples"]), "trials_auto" in d)' \
+  "$tmp/k10.json" 2>&1)" = "10 False" ] || fail "run -k 10 --auto-trials did not run exactly ten trials"
+
+# interrupted within the first -k: the document says so, and whether its samples agree
+PS_TEST_COUNTER=$tmp/nothing "$ps" run "$tmp/steady.loop" -n 2 -k 8 --auto-trials -o "$tmp/int.json" > "$tmp/int.out" 2>&1 &
+pid=$!
+for _ in $(seq 100); do
+  [ -s "$tmp/int.json" ] && python3 -c 'import json,sys; sys.exit(len(json.load(open(sys.argv[1]))["time"]["samples"]) < 2)' \
+    "$tmp/int.json" 2> /dev/null && break
+  sleep 0.2
+done
+kill -INT $pid
+wait $pid
+rc=$?
+[ $rc = 130 ] || fail "run --auto-trials interrupted: exit status $rc, expected 130: $(tail -3 "$tmp/int.out")"
+[ -s "$tmp/int.json" ] && python3 - "$tmp/int.json" <<'PY' || fail "an interrupted run's trials_auto misdescribes its samples"
+import json, sys
+d = json.load(open(sys.argv[1]))
+a, s = d["trials_auto"], [x for x in d["time"]["samples"] if x is not None]
+x = sorted(s)
+agree = len(x) >= 2 and (x[1] - x[0]) / x[0] <= 0.05
+assert d["interrupted"] and len(d["time"]["samples"]) < 8, d
+assert a["agreed"] == agree and a["text"].endswith("(interrupted)"), (a, s)
 PY
 [ $fails = 0 ] && echo "auto trials: ok"
 exit $((fails > 0))
