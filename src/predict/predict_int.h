@@ -17,7 +17,7 @@ typedef struct ps__calibration {
     int     ranks;     /* 1: the run alone; k > 1: with k - 1 companions running the same (--alone) */
     long long size;    /* the -s it ran at (--calibrate-size, else -s; -1: the workload's default) */
     int     trials;    /* best of (the trials run: with --auto-trials, as many as it took) */
-    char    auto_text[300]; /* --auto-trials: its rule and how it ended; "" without */
+    json_t *trials_auto; /* --auto-trials: its rule and how it ended (ps_run_auto_json); NULL without */
     double  uncertainty; /* the best two trials' gap over the best (NAN: fewer than two) */
 } ps__calibration;
 

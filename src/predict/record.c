@@ -73,6 +73,7 @@ void ps__predict_calibration_free(ps__calibration *c)
     free(c->names);
     free(c->sec_per_flop);
     free(c->flops_per_call);
+    json_decref(c->trials_auto);
     memset(c, 0, sizeof *c);
 }
 
@@ -128,11 +129,7 @@ int ps__predict_calibrate(const ps_predict_opts *o, int ranks, ps__calibration *
     c->ranks = ranks > 1 ? ranks : 1;
     c->size = spec.size;
     c->trials = r.ntrials;
-    {
-        json_t *a = ps_run_auto_json(&r);
-        if (a) snprintf(c->auto_text, sizeof c->auto_text, "%s", json_string_value(json_object_get(a, "text")));
-        json_decref(a);
-    }
+    c->trials_auto = ps_run_auto_json(&r);
     {
         ps_sample_stats st;
         ps_run_time_stats(&r, &st);
@@ -234,7 +231,7 @@ json_t *ps__predict_calibration_json(const ps__calibration *c)
     json_object_set_new(j, "ranks", json_integer(c->ranks));
     json_object_set_new(j, "size", c->size > 0 ? json_integer(c->size) : json_null());
     json_object_set_new(j, "trials", json_integer(c->trials));
-    if (c->auto_text[0]) json_object_set_new(j, "trials_auto", json_string(c->auto_text));
+    if (c->trials_auto) json_object_set(j, "trials_auto", c->trials_auto);
     /* the best two trials' gap over the best, as a measured time's (null: fewer than two) */
     json_object_set_new(j, "uncertainty", isfinite(c->uncertainty) ? json_real(c->uncertainty) : json_null());
     if (c->none)
@@ -360,15 +357,16 @@ int ps_predict_recheck_calibration(const ps_predict_opts *o, json_t *predicted, 
         json_array_foreach(pp, q, p2)
         {
             json_t *md = priced_by(p2) == k ? ps__find_ranks(mp, ps__doc_ranks(p2)) : NULL;
-            if (md)
-                json_object_set_new(md, "calibration_after",
-                                    json_pack("{s:s, s:i, s:f, s:f}", "from",
-                                              k > 1 ? "the calibration run beside copies of itself, repeated after "
-                                                      "the measured runs, fastest trial"
-                                                    : "the 1-rank calibration run repeated after the measured runs, "
-                                                      "fastest trial",
-                                              "ranks", k, "time", after.time, "average_seconds_per_flop",
-                                              after.average));
+            if (!md) continue;
+            json_t *ca = json_pack("{s:s, s:i, s:i, s:f, s:f}", "from",
+                                   k > 1 ? "the calibration run beside copies of itself, repeated after "
+                                           "the measured runs, fastest trial"
+                                         : "the 1-rank calibration run repeated after the measured runs, "
+                                           "fastest trial",
+                                   "ranks", k, "trials", after.trials, "time", after.time, "average_seconds_per_flop",
+                                   after.average);
+            if (after.trials_auto) json_object_set(ca, "trials_auto", after.trials_auto);
+            json_object_set_new(md, "calibration_after", ca);
         }
         ps__predict_calibration_free(&after);
     }

@@ -102,18 +102,25 @@ grep -q "Trials by --auto-trials, 2 to 10 trials until the best two agree within
 grep -q "Predicted against measured (2 to 10 trials per count until the best two agree within 5%, fastest)" "$tmp/pred.out" ||
   fail "predict's comparison does not say how many trials: $(grep "Predicted against" "$tmp/pred.out")"
 
-# predict --calibrate: the 1-rank run by the rule too, its document saying how it ended
-"$ps" predict fingerprint -s 500 -i 1 -m "$src/machines/sp2.ini" -n 1 --calibrate -k 2 --auto-trials -o "$tmp/cal.json" \
+# predict --calibrate: the 1-rank run by the rule too, its document saying how it ended (and with
+# --compare, the calibration repeated after the measured runs: calibration_after)
+"$ps" predict fingerprint -s 500 -i 1 -m "$src/machines/sp2.ini" -n 1 --calibrate --compare -k 2 --auto-trials \
+  -o "$tmp/cal.json" --measured "$tmp/calm.json" \
   > "$tmp/cal.out" 2>&1 || fail "predict --calibrate --auto-trials: $(tail -3 "$tmp/cal.out")"
-[ -s "$tmp/cal.json" ] && python3 - "$tmp/cal.json" "$tmp/cal.out" <<'PY' || fail "the calibration's trials are not told"
+[ -s "$tmp/cal.json" ] && python3 - "$tmp/cal.json" "$tmp/cal.out" "$tmp/calm.json" <<'PY' || fail "the calibration's trials are not told"
 import json, re, sys
 d = json.load(open(sys.argv[1]))
 c = (d["points"][0] if "points" in d else d)["calibration"]
 n = c["trials"]
 assert 2 <= n <= 10, c
-assert c["trials_auto"].startswith("2 to 10 trials until the best two agree within 5%: "), c
-assert c["trials_auto"].endswith("agreed after %d" % n) or ("after %d" % n) in c["trials_auto"], c
+a = c["trials_auto"]
+assert a["first"] == 2 and a["max"] == 10 and a["ran"] == n, c
+assert a["text"].startswith("2 to 10 trials until the best two agree within 5%: "), c
+assert a["text"].endswith("agreed after %d" % n) == a["agreed"] and ("after %d" % n) in a["text"], c
 assert re.search(r"Calibration: 1-rank run, best of %d\b" % n, open(sys.argv[2]).read())
+m = json.load(open(sys.argv[3]))
+after = (m["points"][0] if "points" in m else m)["calibration_after"]
+assert after["trials_auto"]["ran"] == after["trials"] and 2 <= after["trials"] <= 10, after
 PY
 # -k at the limit or above: exactly -k trials, and a word that --auto-trials added none
 "$ps" run "$tmp/steady.loop" -n 2 -k 10 --auto-trials -q -o "$tmp/k10.json" > "$tmp/k10.out" 2>&1 ||
