@@ -219,6 +219,17 @@ int ps_run_check_args(const ps_run_spec *s, char *err, size_t errlen)
     return rc;
 }
 
+/* Whether the best two of the trials so far agree within PS_RUN_SPREAD_TARGET
+ * (a failed trial's time is NAN: left out). */
+static int trials_agree(const ps_run_result *r)
+{
+    double *tv = ps_xcalloc((size_t)r->ntrials + 1, sizeof *tv);
+    for (int q = 0; q < r->ntrials; q++) tv[q] = r->trial[q].time;
+    int yes = ps_run_times_agree(tv, r->ntrials, PS_RUN_SPREAD_TARGET);
+    free(tv);
+    return yes;
+}
+
 int ps_run_workload(const ps_run_spec *s, ps_run_result *r, ps_run_progress cb, void *ctx, char *err,
                     size_t errlen)
 {
@@ -316,25 +327,14 @@ int ps_run_workload(const ps_run_spec *s, ps_run_result *r, ps_run_progress cb, 
                 }
             }
         }
-        if (r->trials_max && k + 1 == r->planned) {
-            /* --auto-trials: one more while the best two still disagree (a failed trial ends them: the
-             * result is then in doubt anyway, and another would likely fail too) */
-            double *tv = ps_xcalloc((size_t)r->ntrials, sizeof *tv);
-            for (int q = 0; q < r->ntrials; q++) tv[q] = r->trial[q].time;
-            r->agreed = ps_run_times_agree(tv, r->ntrials, PS_RUN_SPREAD_TARGET);
-            free(tv);
-            if (!r->agreed && !failed && r->planned < r->trials_max) r->planned++;
-        }
+        /* --auto-trials: one more while the best two still disagree (a failed trial ends them: the
+         * result is then in doubt anyway, and another would likely fail too) */
+        if (k + 1 == r->planned && r->planned < r->trials_max && !failed && !trials_agree(r)) r->planned++;
         if (cb) cb(s, r, k, ctx);
     }
     if (ps_interrupted()) r->interrupted = 1;
-    if (r->trials_max) {
-        /* however the trials ended (an interruption within the first -k too): what the samples say */
-        double *tv = ps_xcalloc((size_t)r->ntrials + 1, sizeof *tv);
-        for (int q = 0; q < r->ntrials; q++) tv[q] = r->trial[q].time;
-        r->agreed = ps_run_times_agree(tv, r->ntrials, PS_RUN_SPREAD_TARGET);
-        free(tv);
-    }
+    /* however the trials ended (an interruption within the first -k too): what the samples say */
+    if (r->trials_max) r->agreed = trials_agree(r);
     ps_noise_take(&r->noise_after, !s->noise_quick && !ps_interrupted());
     r->launch_overhead = nok ? overhead / nok : 0;
     /* an executable's parameters are known only from its trace */
