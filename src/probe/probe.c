@@ -233,6 +233,14 @@ int ps_probe_rank_side(const ps_probe_opts *o, json_t **raw, char *err, size_t e
      * their batches from the budget, and every rank must run as many. */
     double per_round = b->pingpong_s + b->hrelation_s + b->daxpy_s;
     double deadline = start + b->rounds * per_round + PS_PROBE_START_S - PS_PROBE_LAUNCH_S;
+    /* a job time limit that leaves less than that (launched by parscope probe: its limit) shortens
+     * every round's parts alike, the first one's too, so that the rounds end before it as planned
+     * (beside other jobs a first round at its full budget took the whole of an 8 s limit); they are
+     * aimed at a share of the time the limit leaves (PS_PROBE_LIMIT_FILL), since a round runs past its
+     * parts' budgets, and the rule below starts none that would end past the limit */
+    double planned = deadline - start, by_limit = INFINITY;
+    if (o->raw_path && o->timeout > 0) by_limit = start + o->timeout - PS_PROBE_LAUNCH_S - PS_PROBE_LIMIT_MARGIN_S;
+    double first_scale = 1, first_unlimited = 1;   /* the first round's scale, and without the limit */
     /* a round that would end past the job's time limit (the longest so far taken again) is not
      * started: the rounds measured make a whole model, where a job stopped at its limit keeps
      * only them and says it was cut (a slow link's first round can take most of the limit) */
@@ -240,17 +248,21 @@ int ps_probe_rank_side(const ps_probe_opts *o, json_t **raw, char *err, size_t e
     int cut = 0;
     for (int r = 0; r < b->rounds; r++) {
         if (r > 0 && o->raw_path && o->timeout > 0) {   /* (launched by parscope probe: its limit) */
-            double stop = MPI_Wtime() + longest > start + o->timeout - PS_PROBE_LAUNCH_S - PS_PROBE_LIMIT_MARGIN_S;
+            double stop = MPI_Wtime() + longest > by_limit;
             MPI_Bcast(&stop, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
             if (stop > 0.5) {
                 cut = 1;
                 break;
             }
         }
-        double f = (deadline - MPI_Wtime()) / ((b->rounds - r) * per_round);
+        double now = MPI_Wtime(), f = (deadline - now) / ((b->rounds - r) * per_round);
         if (!(f <= 1)) f = 1;
+        double f_lim = PS_PROBE_LIMIT_FILL * (by_limit - now) / ((b->rounds - r) * per_round);
+        if (r == 0) first_unlimited = f;
+        if (f_lim < f) f = f_lim;
         if (f < PS_PROBE_MIN_SCALE) f = PS_PROBE_MIN_SCALE;
         MPI_Bcast(&f, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+        if (r == 0) first_scale = f;
         ps_probe_budget br = *b;
         br.pingpong_s *= f;
         br.hrelation_s *= f;
@@ -297,6 +309,9 @@ int ps_probe_rank_side(const ps_probe_opts *o, json_t **raw, char *err, size_t e
         if (cut)
             json_object_set_new(*raw, "rounds_cut", json_pack("{sisfsf}", "planned", b->rounds, "limit_s", o->timeout,
                                                               "longest_round_s", longest));
+        if (first_scale < first_unlimited)
+            json_object_set_new(*raw, "rounds_fit_limit",
+                                json_pack("{sfsfsf}", "limit_s", o->timeout, "planned_s", planned, "scale", first_scale));
         json_decref(meta);
         json_decref(rounds);
     }
@@ -526,8 +541,16 @@ json_t *ps_probe_analyze(const json_t *raw, ps_machine *m, char *err, size_t err
     if (cut) {
         json_object_set(doc, "rounds_cut", (json_t *)cut);
         ps__warn(warnings, "%d of %d rounds measured: another (the longest took %.1f s) would have ended past the "
-                 "time limit of %.0f s (--timeout): the rounds' agreement rests on these", nr,
+                 "time limit of %g s (--timeout): the rounds' agreement rests on these", nr,
                  (int)ps_json_num(cut, "planned"), ps_json_num(cut, "longest_round_s"), ps_json_num(cut, "limit_s"));
+    }
+    const json_t *fit = json_object_get(raw, "rounds_fit_limit");
+    if (fit) {
+        json_object_set(doc, "rounds_fit_limit", (json_t *)fit);
+        ps__warn(warnings, "the time limit of %g s (--timeout) leaves the measurement less than its planned %.0f s "
+                 "after launch: the first round's parts measured for %.0f%% of their budgets, the rest as the time "
+                 "left allowed (raw.rounds[].budget_scale in the JSON)",
+                 ps_json_num(fit, "limit_s"), ps_json_num(fit, "planned_s"), 100 * ps_json_num(fit, "scale"));
     }
     ps__pingpong_other_analyze(raw, doc);
     json_t *bsp = json_object();

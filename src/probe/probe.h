@@ -58,6 +58,7 @@ double ps_probe_budget_seconds(ps_probe_mode mode);
 #define PS_PROBE_START_S     5.0          /* launch, MPI start-up and DAXPY set-up, in the announced time */
 #define PS_PROBE_LAUNCH_S    2.0          /*   of which launching and MPI start-up (the rest: set-up, on the ranks) */
 #define PS_PROBE_LIMIT_MARGIN_S 3.0       /* a round is started only if it ends this long before the time limit */
+#define PS_PROBE_LIMIT_FILL  0.8          /* under a time limit the rounds are aimed at this share of what it leaves */
 #define PS_PROBE_MIN_SCALE   0.2          /* a late round still gets this share of its parts' budgets */
 #define PS_PROBE_H_MIN_MID   3            /* h-relation: values of h inside (p, h_max) measured however late */
 #define PS_PROBE_SLOW_RT     20e-3        /* ping-pong: a round trip above this = a slow network: */
