@@ -19,7 +19,7 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 [ $# -ge 3 ] || { echo "usage: $0 RATE ITER PROGRAM [ARGS...]" >&2; exit 2; }
 rate=$1 iter=$2; shift 2
-case $iter in '' | *[!0-9]*) echo "$0: ITER: '$iter' is not a count" >&2; exit 2 ;; esac
+[[ $iter =~ ^[1-9][0-9]{0,6}$ ]] || { echo "$0: ITER: '$iter' is not a count 1..9999999" >&2; exit 2; }
 slownet=${SLOWNET:-$here/../../shared/tools/slownet}
 [ -x "$slownet" ] || { echo "$0: no slownet tool at $slownet (set SLOWNET)" >&2; exit 2; }
 command -v nstat > /dev/null || { echo "$0: nstat not found (Debian package iproute2)" >&2; exit 2; }
@@ -30,12 +30,11 @@ machine
 echo "network: slownet $rate, 2 ranks"
 for i in "$iter" $((2 * iter)); do
   echo "command: $slownet $rate $PARSCOPE run $* -i $i -n 2 -k 1 --trace DIR"
-  # inside the namespace: the counters start at zero with it; nstat -n sets its history to now
+  # inside the namespace: the counters start at zero with it (nstat -a: absolute, no history of its own)
   "$slownet" "$rate" bash -c '
-    nstat -n > /dev/null
     "$@" > /dev/null
     tc -s qdisc show dev lo | sed -n "s/.*Sent \([0-9]*\) bytes \([0-9]*\) pkt.*/qdisc_bytes \1/p"
-    nstat -a -z | awk "/^(TcpOutSegs|TcpExtTCPOrigDataSent|TcpExtTCPAutoCorking|TcpRetransSegs) /{print \$1, \$2}"
+    nstat -s -a -z | awk "/^(TcpOutSegs|TcpExtTCPOrigDataSent|TcpExtTCPAutoCorking|TcpRetransSegs) /{print \$1, \$2}"
   ' x "$PARSCOPE" run "$@" -i "$i" -n 2 -k 1 -q -o "$work/r$i.json" --trace "$work/t$i" > "$work/c$i"
   "$PARSCOPE" export "$work/t$i" --format csv -o "$work/t$i.csv" > /dev/null 2>&1
 done
@@ -58,12 +57,17 @@ link = d["qdisc_bytes"] - trace
 print(f"per iteration (difference of the runs at {it} and {2 * it} iterations):")
 print(f"  timed interval       {dt * 1e6:10.2f} us   ({t1 * 1e3:.3f} and {t2 * 1e3:.3f} ms)")
 print(f"  data segments        {data:10.2f}")
-print(f"  pure acknowledgements{segs - data - d.get('TcpRetransSegs', 0):10.2f}")
+print(f"  pure acknowledgements{segs - data:10.2f}")
 print(f"  retransmitted        {d.get('TcpRetransSegs', 0):10.2f}")
 print(f"  writes merged later  {d.get('TcpExtTCPAutoCorking', 0):10.2f}   (TcpExtTCPAutoCorking)")
 print(f"  bytes on the link    {link:10.1f}   (the trace's {trace:.1f} gathered after the timed interval excluded,")
 print(f"                                    {per_event:.1f} bytes an event)")
-print(f"  rate over the timed interval {link / dt / 1e6:.2f} MB/s" if dt > 0 else "  (the timed interval did not grow)")
+if dt > 0:
+    # above the bucket's rate, part of the bytes passed on its burst: the link did not bind throughout
+    print(f"  rate over the timed interval {link / dt / 1e6:.2f} MB/s (the bucket's: the probe's `rate`; above it,"
+          " part passed on the bucket's burst)")
+else:
+    print("  (the timed interval did not grow)")
 for r in sorted({e["rank"] for e in e2}, key=int):
     calls = [float(e["duration_s"]) for e in e2 if e["rank"] == r and e["kind"] == "send"]
     by = collections.Counter(e["construct"] for e in e2 if e["rank"] == r and e["kind"] == "send")

@@ -334,8 +334,9 @@ PY
 fi
 
 # --compare --calibrate repeats the calibration after the measured runs and says when the machine's
-# speed moved: a program that computes eight times slower per flop (the same flops declared, the loop
-# run eight times) once a marker file exists, made when the measured runs begin.  With the file
+# speed moved: a program that computes 64 times slower per flop (the same flops declared, the loop
+# run 64 times) once a marker file exists, made when the measured runs begin (eight times, before,
+# read 2.47 times once beside a loaded pass's other jobs, against the check's 2.5).  With the file
 # counting present it counts its own runs under MPI instead (the recording, without MPI, apart) and
 # computes eight times, once, then 64 times the work: two calibration trials, two measured, two
 # repeated (twice, once and eight times, the margins before, failed once at the start of a loaded pass:
@@ -351,7 +352,7 @@ int main(void)
     (void)host;
     (void)me;
     (void)nodes;
-    int reps = access("$T/slow", F_OK) == 0 ? 8 : 1;
+    int reps = access("$T/slow", F_OK) == 0 ? 64 : 1;
     FILE *f = !getenv("PARSCOPE_RECORD") ? fopen("$T/counting", "r+") : NULL;
     if (f) {
         fseek(f, 0, SEEK_END);
@@ -399,10 +400,10 @@ for d in (steady, slowed):
     assert sc["after_s_per_flop"] == m["average_seconds_per_flop"], (sc, m)
     # the JSON keeps ten significant digits: the ratio of two rounded figures agrees to about 1e-9 of itself
     assert abs(sc["after_over_before"] - sc["after_s_per_flop"] / sc["before_s_per_flop"]) <= 1e-8 * sc["after_over_before"], sc
-# eight times the work per declared flop after the marker: the check sees it (well beyond this
-# machine's own swings, up to 2.2 times between runs minutes apart), and says so
+# 64 times the work per declared flop after the marker: the check sees it (well beyond this
+# machine's own swings, up to 2.2 times between runs minutes apart, more beside other jobs), and says so
 sc = slowed["comparison"][0]["speed_check"]
-assert sc["after_over_before"] > 2.5 and sc["differs"], sc
+assert sc["after_over_before"] > 8 and sc["differs"], sc
 PY
 grep -q "repeated after the measured runs, took [0-9.]* times the seconds per flop it took before: the machine's speed moved during the comparison, and the error may carry that change" \
     "$T/slowed.out" || fail "--compare --calibrate: the moved speed is not said: $(grep -A3 Predicted "$T/slowed.out")"
