@@ -49,6 +49,7 @@ assert d["rounds_fit_limit"]["scale"] == 0.2, d["rounds_fit_limit"]
 assert not d.get("interrupted") and "%d of 3 rounds measured: another" % n in out, out
 assert "would have ended past the time limit of 6 s (--timeout)" in out, out
 assert "measured for 20% of their budgets (the least share: the limit leaves too little for more)" in out, out
+assert "(quick, planned about 13 s, shortened to end within --timeout 6 s)..." in out, out
 PY
 fi
 exit $fail
