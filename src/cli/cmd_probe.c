@@ -158,13 +158,13 @@ int ps_cmd_probe(int argc, char **argv)
     if (ps_check_launcher(&cmd, a.po.launcher)) return 2;
     if ((rc = check_outputs(&cmd, &a))) return rc;
     if (!a.po.ranks) a.po.ranks = ps_probe_default_ranks();
-    if (!a.quiet && a.po.timeout < ps_probe_budget_seconds(a.po.mode))   /* the rounds shortened to fit it */
-        fprintf(stderr, "parscope probe: measuring on %d ranks (%s, planned about %.0f s, shortened to end within "
-                        "--timeout %g s)...\n", a.po.ranks, ps_probe_budget_for(a.po.mode)->name,
-                ps_probe_budget_seconds(a.po.mode), a.po.timeout);
-    else if (!a.quiet)
-        fprintf(stderr, "parscope probe: measuring on %d ranks (%s, about %.0f s)...\n", a.po.ranks,
-                ps_probe_budget_for(a.po.mode)->name, ps_probe_budget_seconds(a.po.mode));
+    if (!a.quiet) {
+        double planned = ps_probe_budget_seconds(a.po.mode);
+        char fit[80] = "";   /* a shorter limit: the rounds shortened to fit it */
+        if (a.po.timeout < planned) snprintf(fit, sizeof fit, ", shortened to end within --timeout %g s", a.po.timeout);
+        fprintf(stderr, "parscope probe: measuring on %d ranks (%s, %sabout %.0f s%s)...\n", a.po.ranks,
+                ps_probe_budget_for(a.po.mode)->name, *fit ? "planned " : "", planned, fit);
+    }
     json_t *doc;
     ps_machine m;
     char err[1024];

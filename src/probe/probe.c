@@ -249,7 +249,7 @@ int ps_probe_rank_side(const ps_probe_opts *o, json_t **raw, char *err, size_t e
     double longest = 0, overrun = 1;   /* the most a round took over its budget, as a factor */
     int cut = 0;
     for (int r = 0; r < b->rounds; r++) {
-        if (r > 0 && o->raw_path && o->timeout > 0) {   /* (launched by parscope probe: its limit) */
+        if (r > 0 && isfinite(by_limit)) {   /* (launched by parscope probe: its limit) */
             double stop = MPI_Wtime() + longest > by_limit;
             MPI_Bcast(&stop, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
             if (stop > 0.5) {
@@ -283,8 +283,9 @@ int ps_probe_rank_side(const ps_probe_opts *o, json_t **raw, char *err, size_t e
         t[3] = MPI_Wtime();
         json_t *hc = ps__hrelation_measure(&br, 1);
         t[4] = MPI_Wtime();
-        if (t[4] - t[0] > longest) longest = t[4] - t[0];
-        if ((t[4] - t[0]) / (f * per_round) > overrun) overrun = (t[4] - t[0]) / (f * per_round);
+        double took = t[4] - t[0];
+        if (took > longest) longest = took;
+        if (took / (f * per_round) > overrun) overrun = took / (f * per_round);
         if (rank == 0) {
             json_t *round = json_object();
             json_object_set_new(round, "budget_scale", json_real(f));
