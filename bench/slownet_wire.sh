@@ -4,8 +4,9 @@
 # under slownet RATE at 2 ranks, at -i ITER and -i 2*ITER, one trial each, and the difference of the
 # two runs is one ITER's worth of iterations without the set-up, warm-up and ending.  Printed per
 # iteration: the timed interval, the TCP segments that carried data, the pure acknowledgements, the
-# writes TCP held back to merge with later ones (TcpExtTCPAutoCorking), the bytes the bucket passed
-# and the rate they make over the timed interval; and each rank's mean time in a send call.
+# writes TCP held back to merge with later ones (TcpExtTCPAutoCorking), the times the bucket held a
+# packet back for want of tokens (the shaper's overlimits), the bytes the bucket passed and the rate
+# they make over the timed interval; and each rank's mean time in a send call.
 #
 # The bytes exclude the trace, which the ranks send to rank 0 after the timed interval: its events
 # of ranks 1.. times the bytes of one (the slope of the trace file's size against its events).
@@ -33,7 +34,7 @@ for i in "$iter" $((2 * iter)); do
   # inside the namespace: the counters start at zero with it (nstat -a: absolute, no history of its own)
   "$slownet" "$rate" bash -c '
     "$@" > /dev/null
-    tc -s qdisc show dev lo | sed -n "s/.*Sent \([0-9]*\) bytes \([0-9]*\) pkt.*/qdisc_bytes \1/p"
+    tc -s qdisc show dev lo | sed -n "s/.*Sent \([0-9]*\) bytes \([0-9]*\) pkt.*overlimits \([0-9]*\).*/qdisc_bytes \1\nqdisc_overlimits \3/p"
     nstat -s -a -z | awk "/^(TcpOutSegs|TcpExtTCPOrigDataSent|TcpExtTCPAutoCorking|TcpRetransSegs) /{print \$1, \$2}"
   ' x "$PARSCOPE" run "$@" -i "$i" -n 2 -k 1 -q -o "$work/r$i.json" --trace "$work/t$i" > "$work/c$i"
   "$PARSCOPE" export "$work/t$i" --format csv -o "$work/t$i.csv" > /dev/null 2>&1
@@ -60,6 +61,8 @@ print(f"  data segments        {data:10.2f}")
 print(f"  pure acknowledgements{segs - data:10.2f}")
 print(f"  retransmitted        {d.get('TcpRetransSegs', 0):10.2f}")
 print(f"  writes merged later  {d.get('TcpExtTCPAutoCorking', 0):10.2f}   (TcpExtTCPAutoCorking)")
+# tbf counts an overlimit each time it finds a packet at the head of its queue and too few tokens for it
+print(f"  bucket found empty   {d.get('qdisc_overlimits', 0):10.2f}   (the shaper's overlimits: a packet waited for tokens)")
 print(f"  bytes on the link    {link:10.1f}   (the trace's {trace:.1f} gathered after the timed interval excluded,")
 print(f"                                    {per_event:.1f} bytes an event)")
 if dt > 0:
