@@ -94,6 +94,12 @@ programs=(
   "bpingwork|$here/programs/bpingwork.loop -s 4096 -i 400|1"
   "bcastcoll|$here/programs/bcastcoll.loop -s 4096 -i 300|0"
   "oneway|$here/programs/oneway.loop -s 100 -i 1000|1"
+  "allred|$here/programs/allred.loop -s 8000 -i 2000|1"
+  "scatgat|$here/programs/scatgat.loop -s 16384 -i 40|1"
+  "halo2d|$here/programs/halo2d.loop -s 2048 -i 100|1"
+  "burst|$here/programs/burst.loop -s 1 -i 200|0"
+  "mixbnb|$here/programs/mixbnb.loop -s 4096 -i 400|1"
+  "pipe2|$here/programs/pipe2.loop -s 2048 -i 8|1"
 )
 
 machine
