@@ -112,6 +112,17 @@ static int check_outputs(const ps_opt_cmd *c, const probe_args *a)
     for (int i = 0; i < 3; i++) plots[i] = ps_xasprintf("%s/%s", svg, names[i]);
     /* a directory given for the plots is made and locked; the model's own
      * directory (the default) is only checked, not given a lock file */
+    /* the plots go to the model's folder by default under fixed names: a second model probed into the
+     * same folder finds the first one's there (a model per run, side by side, is a common use) */
+    for (int i = 0; i < 3 && !a->svg_dir && !a->force; i++)
+        if (access(plots[i], F_OK) == 0) {
+            int rc = ps_opt_error(c->name, "plot %s: exists already, from an earlier probe (its plots go to the model's "
+                                           "folder): use --svg-dir DIR for this probe's plots, or --force to replace them",
+                                  plots[i]);
+            for (int k = 0; k < 3; k++) free(plots[k]);
+            free(svg);
+            return rc;
+        }
     ps_output_spec outs[] = {{"-o", a->output, PS_OUTPUT_FILE}, {"--json", a->json, PS_OUTPUT_FILE},
                              {"--svg-dir", a->svg_dir, PS_OUTPUT_DIR}, {"plot", plots[0], PS_OUTPUT_FILE},
                              {"plot", plots[1], PS_OUTPUT_FILE}, {"plot", plots[2], PS_OUTPUT_FILE}};

@@ -23,6 +23,13 @@ expect 2 "option '--json' needs a value" -- "$PS" probe --json
 expect 2 "parscope probe: --timeout: '0' is not a number of seconds > 0" -- "$PS" probe --timeout 0
 expect 2 "unexpected argument 'extra'" -- "$PS" probe extra
 [ -e machine.ini ] && { echo "FAIL: a bad command left machine.ini"; fail=1; }
+# a second model probed into a folder that holds an earlier probe's plots: refused before measuring,
+# the way out named; nothing written, the earlier plot untouched
+mkdir -p "$T/side" && echo earlier > "$T/side/pingpong_bandwidth.svg"
+expect 2 "plot $T/side/pingpong_bandwidth.svg: exists already, from an earlier probe (its plots go to the model's folder): use --svg-dir DIR for this probe's plots, or --force to replace them" \
+    -- "$PS" probe --tiny -n 2 -o "$T/side/second.ini"
+[ -e "$T/side/second.ini" ] && { echo "FAIL: a refused probe wrote its model"; fail=1; }
+[ "$(cat "$T/side/pingpong_bandwidth.svg")" = earlier ] || { echo "FAIL: a refused probe touched the earlier plot"; fail=1; }
 
 # a real run, parscope launching itself on 2 ranks
 expect 0 "wrote $T/m.ini" -- "$PS" probe --tiny -n 2 -o "$T/m.ini" --json "$T/p.json" --svg-dir "$T/svg" --timeout 100
