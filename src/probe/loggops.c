@@ -635,6 +635,17 @@ static void wire_measure(int rank, int peer, json_t *out)
 }
 
 /* (probe_int.h) */
+double ps__loggops_both_ways_round_trip(const double *rt, int n)
+{
+    if (n < 2) return n == 1 ? rt[0] : NAN;
+    double *pair = ps_xcalloc((size_t)n - 1, sizeof *pair);
+    for (int i = 0; i + 1 < n; i++) pair[i] = (rt[i] + rt[i + 1]) / 2;
+    double m = ps_median(pair, (size_t)n - 1);
+    free(pair);
+    return m;
+}
+
+/* (probe_int.h) */
 int ps__loggops_wire_round_trip(const double *rt, int n, double line, double fill, double *tc)
 {
     *tc = 0;
@@ -916,9 +927,8 @@ static void decide(int rank, int peer, const ps_probe_budget *b, json_t *out)
         bucket_series_both(peer, fmin(1.0, 1.5 * lg_burst / lg_rate), rt, LG_CHUNKS, (size_t)lg_chunk);
         double ratio = 0;
         if (rank == 0) {
-            double tail[LG_CHUNKS / 4];
-            memcpy(tail, rt + LG_CHUNKS - LG_CHUNKS / 4, sizeof tail);
-            ratio = ps_median(tail, LG_CHUNKS / 4) / (lg_chunk / lg_rate);
+            ratio = ps__loggops_both_ways_round_trip(rt + LG_CHUNKS - LG_CHUNKS / 4, LG_CHUNKS / 4) /
+                    (lg_chunk / lg_rate);
             json_object_set_new(out, "bucket_both_ways", json_pack("{sfso}", "ratio", ratio, "round_trips",
                                                                    ps__json_array_of(rt, LG_CHUNKS)));
         }
@@ -998,7 +1008,8 @@ json_t *ps__loggops_measure(const ps_probe_budget *b)
     }
     const int peer = 1 - rank;
     json_t *out = rank == 0 ? json_object() : NULL;
-    if (!lg_decided) decide(rank, peer, b, out);
+    int first_round = !lg_decided;
+    if (first_round) decide(rank, peer, b, out);
     double raw8 = raw_half_8B(rank, peer);
     /* this round's bucket (only where there is one: it takes seconds) */
     if (lg_shaped) {
@@ -1013,6 +1024,9 @@ json_t *ps__loggops_measure(const ps_probe_budget *b)
             json_object_set_new(out, "bucket", json_pack("{sbsfsfsbsf}", "shaped", shaped, "rate", rate, "burst",
                                                          burst, "agrees", agrees, "chunk", lg_chunk));
         }
+        /* a message's wire bytes again (the first round's came with the decision): one series read
+         * 65 and 176 bytes where most read 86-89 (slownet 100mbit), the model takes the rounds' median */
+        if (!first_round) wire_measure(rank, peer, out);
     }
     int reps = lg_shaped ? 2 : b->min_samples;
     json_t *sizes = rank == 0 ? json_array() : NULL;
@@ -1350,10 +1364,17 @@ void ps__loggops_bucket_check(json_t *doc, json_t *warnings)
         rate = need;
         json_object_set_new(lg, "rate", json_real(rate));
     }
-    char a[32];
+    char a[32], w[160] = "";
     ps_fmt_bytes(a, sizeof a, burst);
-    ps__warn(warnings, "the link is shaped: a token bucket of %s passes at line speed, then %.3g MB/s; the "
-             "LogGOPS table is measured below half the bucket, the simulator adds the bucket", a, rate / 1e6);
+    const json_t *wr = json_object_get(lg, "wire_bytes_range");
+    if (json_object_get(lg, "wire_bytes"))
+        snprintf(w, sizeof w, "; a message takes %.0f bytes of it beyond its payload%s", ps_json_num(lg, "wire_bytes"),
+                 json_array_size(wr) == 2 ? "" : " (one round's figure)");
+    if (json_array_size(wr) == 2)
+        snprintf(w + strlen(w), sizeof w - strlen(w), " (the rounds' median; they read %.0f to %.0f)",
+                 json_real_value(json_array_get(wr, 0)), json_real_value(json_array_get(wr, 1)));
+    ps__warn(warnings, "the link is shaped: a token bucket of %s passes at line speed, then %.3g MB/s%s; the "
+             "LogGOPS table is measured below half the bucket, the simulator adds the bucket", a, rate / 1e6, w);
 }
 
 int ps__loggops_analyze(const json_t *rounds, json_t *doc, json_t *warnings)
@@ -1551,14 +1572,32 @@ int ps__loggops_analyze(const json_t *rounds, json_t *doc, json_t *warnings)
         rate = nb ? median_of(rr, nb) : ps_json_num(first, "rate");
         burst = nb ? median_of(bb, nb) : ps_json_num(first, "burst");
         /* a message's bytes beyond its payload (wire_measure): the series' rates are of payload, the
-         * tokens come faster by what the first round's series found */
-        /* (the last of the attempts; a raw round written before they were kept has it alone, as wire) */
-        const json_t *tries = json_object_get(first, "wire_attempts");
-        const json_t *w = json_array_size(tries) ? json_array_get(tries, json_array_size(tries) - 1)
-                                                 : json_object_get(first, "wire");
+         * tokens come faster by what the wire's series found.  Each round measures them (a raw
+         * document before that has them in its first round alone); of the rounds that gave a figure,
+         * the one with the median bytes gives both (the last of a round's attempts is its figure; a
+         * raw round written before the attempts were kept has it alone, as wire) */
+        const json_t *wr[64];
+        int nw = 0;
+        json_array_foreach(rounds, r, round) {
+            const json_t *g = json_object_get(round, "loggops");
+            const json_t *tries = json_object_get(g, "wire_attempts");
+            const json_t *w = json_array_size(tries) ? json_array_get(tries, json_array_size(tries) - 1)
+                                                     : json_object_get(g, "wire");
+            if (nw < 64 && json_is_true(json_object_get(w, "measured"))) wr[nw++] = w;
+        }
+        for (int i = 1; i < nw; i++)   /* by bytes (a few rounds) */
+            for (int j = i; j > 0 && ps_json_num(wr[j - 1], "bytes") > ps_json_num(wr[j], "bytes"); j--) {
+                const json_t *t = wr[j];
+                wr[j] = wr[j - 1];
+                wr[j - 1] = t;
+            }
         double r1 = ps_json_num(first, "rate");
-        if (json_is_true(json_object_get(w, "measured")) && r1 > 0) {
+        if (nw > 0 && r1 > 0) {
+            const json_t *w = wr[(nw - 1) / 2];
             json_object_set_new(lg, "wire_bytes", json_real(ps_json_num(w, "bytes")));
+            if (nw > 1)
+                json_object_set_new(lg, "wire_bytes_range", json_pack("[f, f]", ps_json_num(wr[0], "bytes"),
+                                                                      ps_json_num(wr[nw - 1], "bytes")));
             json_object_set_new(lg, "rate_payload", json_real(rate));
             rate *= ps_json_num(w, "rate") / r1;
         }

@@ -287,6 +287,34 @@ TEST_IMPL(loggops_wire_bytes)
     CHECK(ps__loggops_wire(8192, 8192 / 12.4e6, 512, 100 / 12.4e6, 0, &w, &r) == 0);
 }
 
+/* Is a shaped link's bucket one for both directions?  A series sending a chunk each way at once
+ * (ps__loggops_both_ways_round_trip): the tails of two probes under slownet 100mbit (8 KiB chunks at
+ * 12.25 MB/s, 0.669 ms a chunk), whose trips alternate long and short.  The median of the trips
+ * themselves read 1.98 and 1.53 chunk times (the second probe took the bucket for one a direction
+ * and its messages' wire bytes came out twice as large); the neighbours' means read both as one
+ * bucket.  A bucket per direction passes a chunk each way a trip: one chunk time. */
+TEST_IMPL(loggops_both_ways)
+{
+    const double chunk = 8192 / 12.25e6;
+    const double a[16] = {1992, 707, 1950, 696, 1997, 618, 1990, 659, 1992, 655, 1982, 667, 1984, 675, 1983, 646};
+    const double b[16] = {680, 1950, 727, 1995, 598, 1985, 674, 1970, 731, 1922, 674, 1978, 673, 1973, 1312, 670};
+    double x[16], y[16], z[16];
+    for (int i = 0; i < 16; i++) {
+        x[i] = a[i] * 1e-6;
+        y[i] = b[i] * 1e-6;
+        z[i] = (i == 9 ? 1400 : 660 + 10 * (i % 3)) * 1e-6;   /* one direction each, one slow trip */
+    }
+    double ra = ps__loggops_both_ways_round_trip(x, 16) / chunk, rb = ps__loggops_both_ways_round_trip(y, 16) / chunk;
+    double rz = ps__loggops_both_ways_round_trip(z, 16) / chunk;
+    CHECK(ra > 1.9 && ra < 2.05, "%g", ra);
+    CHECK(rb > 1.9 && rb < 2.05, "%g", rb);
+    CHECK(ra > PS_PROBE_BUCKET_SHARED && rb > PS_PROBE_BUCKET_SHARED);
+    CHECK(rz > 0.95 && rz < 1.1 && rz < PS_PROBE_BUCKET_SHARED, "%g", rz);
+    /* the old rule, a median of the trips, on the same tails: the second one below the threshold */
+    CHECK(ps_median(y, 16) / chunk < PS_PROBE_BUCKET_SHARED);
+    CHECK(ps__loggops_both_ways_round_trip(x, 1) == x[0] && isnan(ps__loggops_both_ways_round_trip(x, 0)));
+}
+
 /* The round trip a small message's tokens take, from a stop-and-wait series
  * (ps__loggops_wire_round_trip): trips that wait for tokens at rate R, and now
  * and then a stall of the loopback's TCP that refills the bucket, whose
@@ -895,6 +923,31 @@ TEST_IMPL(loggops_wire_from_attempts)
     CHECK(ps__loggops_analyze(rounds, doc, warnings) == 0);
     const json_t *g = json_object_get(doc, "loggops");
     CHECK(!json_object_get(g, "wire_bytes") && num(g, "rate") == 12.4e6);
+    json_decref(doc);
+    json_decref(rounds);
+
+    /* every round measures them: the round with the median bytes gives the figure and its rate
+     * (three probe rounds under slownet 100mbit could read 176, 88 and 65 bytes), a round without a
+     * figure counts for none, and the model keeps the range */
+    rounds = json_array();
+    const double bytes[4] = {176.5, 0, 88.0, 65.3}, wrate[4] = {12.8e6, 0, 12.55e6, 12.45e6};
+    for (int i = 0; i < 4; i++) {
+        json_t *l = json_pack("{s:i, s:f, s:b, s:f, s:f, s:[{s:i, s:f, s:f, s:f}], s:[{s:f, s:b, s:f}]}", "S", 0,
+                              "o_post", 80e-9, "shaped", 1, "rate", 12.4e6, "burst", 63000.0, "sizes", "bytes", 16,
+                              "o_s", 6e-6, "o_r", 7e-6, "half_round_trip", 20e-6, "wire_attempts", "bytes", bytes[i],
+                              "measured", bytes[i] > 0, "rate", wrate[i]);
+        json_array_append_new(rounds, json_pack("{s:o}", "loggops", l));
+    }
+    doc = json_object();
+    warnings = json_array();
+    json_object_set_new(doc, "warnings", warnings);
+    CHECK(ps__loggops_analyze(rounds, doc, warnings) == 0);
+    g = json_object_get(doc, "loggops");
+    CHECK(num(g, "wire_bytes") == 88.0, "%g", num(g, "wire_bytes"));
+    CHECK(NEAR(num(g, "rate"), 12.55e6, 1e-9), "%g", num(g, "rate"));
+    const json_t *range = json_object_get(g, "wire_bytes_range");
+    CHECK(json_array_size(range) == 2 && json_real_value(json_array_get(range, 0)) == 65.3 &&
+          json_real_value(json_array_get(range, 1)) == 176.5);
     json_decref(doc);
     json_decref(rounds);
 }
