@@ -110,8 +110,6 @@ static int check_outputs(const ps_opt_cmd *c, const probe_args *a)
     char *plots[3];
     static const char *names[3] = {"pingpong_time.svg", "pingpong_bandwidth.svg", "hrelation.svg"};
     for (int i = 0; i < 3; i++) plots[i] = ps_xasprintf("%s/%s", svg, names[i]);
-    /* a directory given for the plots is made and locked; the model's own
-     * directory (the default) is only checked, not given a lock file */
     /* the plots go to the model's folder by default under fixed names: a second model probed into the
      * same folder finds the first one's there (a model per run, side by side, is a common use) */
     for (int i = 0; i < 3 && !a->svg_dir && !a->force; i++)
@@ -123,6 +121,8 @@ static int check_outputs(const ps_opt_cmd *c, const probe_args *a)
             free(svg);
             return rc;
         }
+    /* a directory given for the plots is made and locked; the model's own
+     * directory (the default) is only checked, not given a lock file */
     ps_output_spec outs[] = {{"-o", a->output, PS_OUTPUT_FILE}, {"--json", a->json, PS_OUTPUT_FILE},
                              {"--svg-dir", a->svg_dir, PS_OUTPUT_DIR}, {"plot", plots[0], PS_OUTPUT_FILE},
                              {"plot", plots[1], PS_OUTPUT_FILE}, {"plot", plots[2], PS_OUTPUT_FILE}};
