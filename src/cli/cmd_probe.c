@@ -111,8 +111,10 @@ static int check_outputs(const ps_opt_cmd *c, const probe_args *a)
     static const char *names[3] = {"pingpong_time.svg", "pingpong_bandwidth.svg", "hrelation.svg"};
     for (int i = 0; i < 3; i++) plots[i] = ps_xasprintf("%s/%s", svg, names[i]);
     /* the plots go to the model's folder by default under fixed names: a second model probed into the
-     * same folder finds the first one's there (a model per run, side by side, is a common use) */
-    for (int i = 0; i < 3 && !a->svg_dir && !a->force; i++)
+     * same folder finds the first one's there (a model per run, side by side, is a common use); the
+     * same model again is the check below's to name */
+    int again = strcmp(a->output, "-") && access(a->output, F_OK) == 0;
+    for (int i = 0; i < 3 && !a->svg_dir && !a->force && !again; i++)
         if (access(plots[i], F_OK) == 0) {
             int rc = ps_opt_error(c->name, "plot %s: exists already, from an earlier probe (its plots go to the model's "
                                            "folder): use --svg-dir DIR for this probe's plots, or --force to replace them",

@@ -30,6 +30,9 @@ expect 2 "plot $T/side/pingpong_bandwidth.svg: exists already, from an earlier p
     -- "$PS" probe --tiny -n 2 -o "$T/side/second.ini"
 [ -e "$T/side/second.ini" ] && { echo "FAIL: a refused probe wrote its model"; fail=1; }
 [ "$(cat "$T/side/pingpong_bandwidth.svg")" = earlier ] || { echo "FAIL: a refused probe touched the earlier plot"; fail=1; }
+# the same model again: the model is what is named
+echo earlier > "$T/side/second.ini"
+expect 2 "$T/side/second.ini: exists already (use --force to replace it)" -- "$PS" probe --tiny -n 2 -o "$T/side/second.ini"
 
 # a real run, parscope launching itself on 2 ranks
 expect 0 "wrote $T/m.ini" -- "$PS" probe --tiny -n 2 -o "$T/m.ini" --json "$T/p.json" --svg-dir "$T/svg" --timeout 100
