@@ -115,7 +115,10 @@ os.execvp(sys.argv[1], sys.argv[1:])'
         area=$(( (8 << 20) / $(getconf PAGESIZE) ))
         [ "$grown" -lt "$area" ] ||
             { echo "FAIL: $grown faults counted with the scratch areas grown inside the interval (an 8 MiB area is $area pages)"; fail=1; }
-        grep -q "page faults inside the timed interval" "$tmp/out" &&
+        # a warning may still name the MPI library's own faults (39 on rank 0 once, with the machine so
+        # busy that a fault cost 50 us: 2.1% of the trial, over the 2% that warns), never the areas'
+        warned=$(sed -n 's/^WARNING: rank [0-9]* took \([0-9]*\) page faults inside the timed interval.*/\1/p' "$tmp/out")
+        [ -z "$warned" ] || [ "$warned" -lt $((area / 8)) ] ||
             { echo "FAIL: the scratch areas grown inside the interval were called faults there"; cat "$tmp/out"; fail=1; }
     fi
 fi

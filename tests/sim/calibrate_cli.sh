@@ -102,8 +102,10 @@ assert abs(got - want) <= 1e-9 * want, (got, want)
 PY
 fi
 # a calibration run that is mostly the runtime (10 doubles a call: ~85% outside the products) is
-# said to be a guess, in the text and the result; one of 20000 doubles (~1% outside) is not
-"$PS" predict "$T/dot.loop" -m "$SP2" -n 2 -s 10 -i 200 -q --calibrate -k 1 -o "$T/tiny.json" >"$T/out" 2>"$T/err" ||
+# said to be a guess, in the text and the result; one of 20000 doubles (~1% outside) is not.  Best of
+# three: a single trial beside two other jobs once read less than a quarter outside (a stall inside a
+# timed product counts as computation)
+"$PS" predict "$T/dot.loop" -m "$SP2" -n 2 -s 10 -i 200 -q --calibrate -k 3 -o "$T/tiny.json" >"$T/out" 2>"$T/err" ||
     fail "--calibrate, tiny: $(cat "$T/err")"
 grep -q "^parscope predict --calibrate: the 1-rank run spent [0-9]*% of its time outside measured computation" "$T/err" ||
     fail "--calibrate, tiny: no warning: $(cat "$T/err")"
