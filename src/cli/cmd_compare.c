@@ -8,6 +8,7 @@
 #include "cli/cli.h"
 #include "predict/compare.h"
 #include "report/result.h"
+#include "trace/json.h"
 
 static const char about[] =
     "Prints the relative error (predicted - measured) / measured of the execution time\n"
@@ -17,12 +18,10 @@ static const char about[] =
 
 static json_t *load(const char *path)
 {
-    json_error_t e;
-    json_t *d = json_load_file(path, JSON_REJECT_DUPLICATES, &e);
+    char err[4400];
+    json_t *d = ps_json_load_path(path, JSON_REJECT_DUPLICATES, err, sizeof err);
     if (!d) {
-        /* a file that is missing or unreadable has no line to name */
-        if (e.line > 0) fprintf(stderr, "parscope compare: %s:%d:%d: %s\n", path, e.line, e.column, e.text);
-        else fprintf(stderr, "parscope compare: %s\n", e.text);
+        fprintf(stderr, "parscope compare: %s\n", err);
         return NULL;
     }
     if (!json_is_object(d) || (!json_object_get(d, "points") && !json_object_get(d, "time"))) {

@@ -324,13 +324,20 @@ static void first_calls(json_t *ma, json_t *pa, double tm, double tp, json_t *ro
             a, 100 * em / tm, b, 100 * without);
 }
 
-/* Computation slower than priced while ranks share a node.  Prices come from
- * a 1-rank run (or the model's rates), with the node's other processors
- * idle, or (predict --calibrate with the node busy) beside copies of itself;
- * ranks that compute at once share caches, memory bandwidth and, in a VM, the
- * host's processors, and each runs slower.  The row says so with the
- * measured factor, and which calibration priced it. */
-static void shared_node_compute(json_t *md, json_t *pd, json_t *ma, json_t *pa, json_t *row, FILE *out)
+/* Computation off its price.  Prices come from a 1-rank run (or the
+ * model's rates), with the node's other processors idle, or (predict
+ * --calibrate with the node busy) beside copies of itself.
+ * - Slower, with ranks sharing a node: ranks that compute at once share
+ *   caches, memory bandwidth and, in a VM, the host's processors.
+ * - Slower or faster, priced from the model's rates (no calibration): the
+ *   probe's DAXPY, not the program's kernels (red_black at P = 1 took 4.6
+ *   times its price here, clue's sweep 0.12 times): --calibrate prices them.
+ * - Slower, one rank a node, priced by a calibration: the machine's speed
+ *   moved between the calibration and the runs.
+ * - Faster than a calibration: the machine's speed, the ranks' pattern, or a
+ *   rank's share of the data in a cache the calibration's did not fit.
+ * The row says which, with the measured factor. */
+static void compute_state(json_t *md, json_t *pd, json_t *ma, json_t *pa, json_t *row, FILE *out)
 {
     const json_t *cal = json_object_get(pd, "calibration");
     int busy = ps_json_num(cal, "ranks") > 1;
@@ -338,14 +345,17 @@ static void shared_node_compute(json_t *md, json_t *pd, json_t *ma, json_t *pa, 
     double cp = act_of(json_object_get(pa, "total"), PS_ACT_COMPUTE);
     double ratio = cm > 0 && cp > 0 ? cm / cp : NAN;
     json_int_t per = json_integer_value(json_object_get(json_object_get(md, "placement"), "ranks_per_node"));
-    int slowed = per > 1 && isfinite(ratio) && ratio > 1 + PS_COMPARE_SHARED;
-    /* faster than the calibration that priced it: the run's own machine or its
-     * ranks' pattern, not the program's kernels (their prices are its own) */
-    int faster = cal && isfinite(ratio) && ratio < 1 / (1 + PS_COMPARE_SHARED);
+    int slower = isfinite(ratio) && ratio > 1 + PS_COMPARE_SHARED;
+    int faster = isfinite(ratio) && ratio < 1 / (1 + PS_COMPARE_SHARED);
+    int slowed = per > 1 && slower;
     json_object_set_new(row, "compute_measured_over_predicted", ps_json_real_or_null(ratio));
+    json_object_set_new(row, "compute_priced_by",
+                        json_string(!cal ? "model_rates" : busy ? "calibration_busy" : "calibration_alone"));
     json_object_set_new(row, "compute_slowed_on_shared_node", json_boolean(slowed));
     json_object_set_new(row, "compute_faster_than_priced", json_boolean(faster));
-    if (out && faster)
+    json_object_set_new(row, "compute_slower_than_priced", json_boolean(slower));
+    if (!out || !(slower || faster)) return;
+    if (faster && cal)
         fprintf(out, "        the computation took %.2f times its predicted time, priced by %s: the machine ran "
                      "faster during the measured runs than during the calibration, %seach rank's share of the data "
                      "fits a cache the calibration's did not; the predicted computation is no firm reference here\n",
@@ -353,23 +363,39 @@ static void shared_node_compute(json_t *md, json_t *pd, json_t *ma, json_t *pa, 
                 busy ? "the ranks computed at the same time less than the calibration's copies did (one waiting "
                        "while another computes), or "
                      : "or ");
-    if (!out || !slowed) return;
-    if (busy)
+    else if (faster)
+        fprintf(out, "        the computation took %.2f times its predicted time, priced from the model's flop rates "
+                     "(the probe's DAXPY, not this program's kernels): the kernels take less time per flop than "
+                     "DAXPY (data in cache, or operations the count weighs more than they cost); --calibrate prices "
+                     "them from a run of the program\n",
+                ratio);
+    else if (slowed && busy)
         fprintf(out, "        the computation took %.2f times its predicted time with %lld ranks on a node, though "
                      "priced by a calibration made with the node busy: the machine's speed moved between the two, "
                      "or its copies loaded the node less than the ranks do\n",
                 ratio, (long long)per);
-    else if (cal)
+    else if (slowed && cal)
         fprintf(out, "        the computation took %.2f times its predicted time with %lld ranks on a node: ranks "
                      "that compute at once may slow each other (shared caches and memory), which prices from a "
                      "1-rank run cannot see\n",
                 ratio, (long long)per);
-    else
+    else if (slowed)
         fprintf(out, "        the computation took %.2f times its predicted time with %lld ranks on a node, priced "
                      "from the model's flop rates (the probe's DAXPY, not this program's kernels): the kernels may "
                      "take longer per flop than DAXPY, and ranks that compute at once may slow each other; "
                      "--calibrate prices them from a run of the program\n",
                 ratio, (long long)per);
+    else if (cal)
+        fprintf(out, "        the computation took %.2f times its predicted time, priced by %s: the machine ran "
+                     "slower during the measured runs than during the calibration; the predicted computation is no "
+                     "firm reference here\n",
+                ratio, busy ? "the calibration with the node busy" : "the 1-rank calibration");
+    else
+        fprintf(out, "        the computation took %.2f times its predicted time, priced from the model's flop rates "
+                     "(the probe's DAXPY, not this program's kernels): the kernels take longer per flop than DAXPY "
+                     "(data out of cache, or operations the count weighs less than they cost); --calibrate prices "
+                     "them from a run of the program\n",
+                ratio);
 }
 
 /* A total that agrees while its parts do not: computation and communication
@@ -417,6 +443,8 @@ static void cancelling(json_t *ma, json_t *pa, json_t *row, FILE *out)
  * for another state by that rule. */
 static void latency_state(json_t *md, json_t *pd, json_t *row, FILE *out)
 {
+    /* a time-sliced run's round trip includes its ranks' turns on the processors: time_sliced_state says so */
+    if (json_is_true(json_object_get(json_object_get(md, "sheet"), "time_sliced"))) return;
     const json_t *machine = json_object_get(pd, "machine");
     double now = ps_json_num(json_array_get(json_object_get(md, "ranks"), 1), "clock_rtt") / 2;
     double model = ps_json_num(machine, "half_round_trip_8B_s");
@@ -449,6 +477,42 @@ static void latency_state(json_t *md, json_t *pd, json_t *row, FILE *out)
                  "model's %s (%.2f times): the machine was not in the state it was probed in (or the model is another "
                  "machine's), and the predicted communication%s carries that difference\n",
             a, b2, ratio, c);
+}
+
+/* A run whose ranks outnumbered the cores they ran on (the run's sheet
+ * says time_sliced): a rank waited for its turn on a processor, in a
+ * receive for a partner that was not running, or computing while the
+ * scheduler ran another, and busy / overhead / idle show when the scheduler
+ * ran each rank.  The model stretches every cost of a rank by the ranks per
+ * core (machine.oversubscription) and has no term for those turns; with 3
+ * ranks on 2 cores here cg's 8-byte half round trip was 15 times the
+ * model's.  The row says so once, with both figures, and that the count is
+ * no firm reference; the latency check is not made (it would blame the
+ * machine's state). */
+static void time_sliced_state(json_t *md, json_t *pd, json_t *row, FILE *out)
+{
+    int sliced = json_is_true(json_object_get(json_object_get(md, "sheet"), "time_sliced"));
+    json_object_set_new(row, "measured_time_sliced", json_boolean(sliced));
+    if (!out || !sliced) return;
+    const json_t *pl = json_object_get(md, "placement");
+    double per = ps_json_num(pl, "ranks_per_node"), cores = ps_json_num(pl, "cores");
+    double stretch = ps_json_num(json_object_get(pd, "machine"), "oversubscription");
+    double now = ps_json_num(json_array_get(json_object_get(md, "ranks"), 1), "clock_rtt") / 2;
+    double model = ps_json_num(json_object_get(pd, "machine"), "half_round_trip_8B_s");
+    char who[96] = "the ranks outnumbered the cores they ran on", rt[160] = "", st[96] = "";
+    if (per > 0 && cores > 0) snprintf(who, sizeof who, "%.0f ranks shared %.0f cores", per, cores);
+    if (now > 0 && model > 0) {
+        char a[32], b[32];
+        ps_fmt_time(a, sizeof a, now);
+        ps_fmt_time(b, sizeof b, model);
+        snprintf(rt, sizeof rt, " (the 8-byte half round trip around the run was %s, the model's %s: %.2f times)", a,
+                 b, now / model);
+    }
+    if (stretch > 1) snprintf(st, sizeof st, " beyond stretching every cost by %.3g", stretch);
+    fprintf(out, "        measured time-sliced: %s, so a rank waited for its turn on a processor%s, which the model "
+                 "has no term for%s, and busy / overhead / idle show when the scheduler ran each rank; this count is "
+                 "no firm reference for the model\n",
+            who, rt, st);
 }
 
 /* The machine's speed during the comparison (predict --compare --calibrate):
@@ -605,16 +669,29 @@ static long long param(const json_t *doc, const char *key)
     return json_is_integer(v) ? json_integer_value(v) : -1;
 }
 
-/* A time a document reports that is no time at all. */
+/* A time a document reports that is no time at all: not a number, negative,
+ * or (measured) zero, which no run takes.  A point without a time (null or
+ * absent: no trial succeeded) is not refused here; the comparison leaves it
+ * out and says so. */
 static int bad_time(json_t *doc, const char *which, char *err, size_t errlen)
 {
     json_t *t = json_object_get(doc, "time");
     static const char *keys[] = {"min", "median", "max"};
+    int measured = !strcmp(which, "measured");
     for (int k = 0; k < 3; k++) {
         json_t *v = json_object_get(t, keys[k]);
-        if (v && !json_is_null(v) && (!json_is_number(v) || json_number_value(v) < 0)) {
-            ps_seterr(err, errlen, "the %s result at %lld ranks gives time.%s = %g: a time cannot be negative", which,
-                      param(doc, "ranks"), keys[k], json_is_number(v) ? json_number_value(v) : NAN);
+        if (!v || json_is_null(v)) continue;
+        if (!json_is_number(v)) {
+            char *text = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
+            ps_seterr(err, errlen, "the %s result at %lld ranks gives time.%s = %.40s: a time is a number of seconds",
+                      which, param(doc, "ranks"), keys[k], text ? text : "?");
+            free(text);
+            return 1;
+        }
+        double x = json_number_value(v);
+        if (x < 0 || (measured && x == 0)) {
+            ps_seterr(err, errlen, "the %s result at %lld ranks gives time.%s = %g: a %s", which, param(doc, "ranks"),
+                      keys[k], x, x < 0 ? "time cannot be negative" : "measured time cannot be zero");
             return 1;
         }
     }
@@ -706,11 +783,22 @@ json_t *ps_compare_results(json_t *measured, json_t *predicted, FILE *out, char 
         json_array_append_new(unmatched, json_pack("{s:i, s:s}", "ranks", ps__doc_ranks(pd), "only_in", "measured"));
     json_array_foreach(pp, i, pd) if (!ps__find_ranks(mp, ps__doc_ranks(pd)))
         json_array_append_new(unmatched, json_pack("{s:i, s:s}", "ranks", ps__doc_ranks(pd), "only_in", "predicted"));
+    /* ... and those one side gives no time for (no measured trial succeeded) */
+    json_array_foreach(pp, i, pd) {
+        json_t *md = ps__find_ranks(mp, ps__doc_ranks(pd));
+        if (!md) continue;
+        const char *none = !isfinite(ps_result_doc_time(md))   ? "measured"
+                           : !isfinite(ps_result_doc_time(pd)) ? "predicted"
+                                                               : NULL;
+        if (none)
+            json_array_append_new(unmatched, json_pack("{s:i, s:s, s:s}", "ranks", ps__doc_ranks(pd), "only_in",
+                                                       none[0] == 'm' ? "predicted" : "measured", "no_time", none));
+    }
     json_array_foreach(pp, i, pd)
     {
         int p = ps__doc_ranks(pd);
         json_t *md = ps__find_ranks(mp, p);
-        if (p < 0 || !md) continue;
+        if (p < 0 || !md || !isfinite(ps_result_doc_time(md)) || !isfinite(ps_result_doc_time(pd))) continue;
         if (out && json_array_size(rows) == 0)
             fprintf(out, "%6s  %12s  %12s  %8s  %9s  %9s  %9s\n", "P", "measured s", "predicted s", "error", "busy",
                     "overhead", "idle");
@@ -745,6 +833,7 @@ json_t *ps_compare_results(json_t *measured, json_t *predicted, FILE *out, char 
             fprintf(out, "%6d  %12s  %12s  %8s  %9s  %9s  %9s\n", p, t0, t1, e0, eb[0], eb[1], eb[2]);
         }
         measured_noise(md, pd, e, row, out);
+        time_sliced_state(md, pd, row, out);
         latency_state(md, pd, row, out);
         speed_state(md, pd, row, out);
         calibration_state(pd, row, out);
@@ -756,7 +845,7 @@ json_t *ps_compare_results(json_t *measured, json_t *predicted, FILE *out, char 
         if (ma && pa) {
             json_object_set_new(row, "error_sources", error_sources(ma, pa, out));
             first_calls(ma, pa, tm, tp, row, out);
-            shared_node_compute(md, pd, ma, pa, row, out);
+            compute_state(md, pd, ma, pa, row, out);
             cancelling(ma, pa, row, out);
         }
         json_decref(ma);
@@ -765,23 +854,38 @@ json_t *ps_compare_results(json_t *measured, json_t *predicted, FILE *out, char 
     json_decref(mp);
     json_decref(pp);
     if (json_array_size(rows) == 0) {
+        size_t timeless = 0;
+        json_t *u;
+        json_array_foreach(unmatched, i, u) timeless += json_object_get(u, "no_time") != NULL;
         json_decref(rows);
         json_decref(unmatched);
-        ps_seterr(err, errlen, "the two results have no processor count in common");
+        if (timeless)
+            ps_seterr(err, errlen, "no processor count has a time in both results (%zu count%s without one on a side)",
+                      timeless, timeless > 1 ? "s" : "");
+        else
+            ps_seterr(err, errlen, "the two results have no processor count in common");
         return NULL;
     }
     if (out && json_array_size(unmatched)) {
-        fprintf(out, "not compared (in one result only):");
+        fprintf(out, "not compared:");
         json_t *u;
-        json_array_foreach(unmatched, i, u)
-            fprintf(out, "%s P = %lld (%s)", i ? "," : "", json_integer_value(json_object_get(u, "ranks")),
-                    json_string_value(json_object_get(u, "only_in")));
+        json_array_foreach(unmatched, i, u) {
+            const char *none = json_string_value(json_object_get(u, "no_time"));
+            if (none)
+                fprintf(out, "%s P = %lld (the %s result has no time%s)", i ? "," : "",
+                        json_integer_value(json_object_get(u, "ranks")), none,
+                        strcmp(none, "measured") ? "" : ": no trial succeeded");
+            else
+                fprintf(out, "%s P = %lld (in the %s result only)", i ? "," : "", json_integer_value(json_object_get(u, "ranks")),
+                        json_string_value(json_object_get(u, "only_in")));
+        }
         fputc('\n', out);
     }
     if (out)
         fprintf(out, "(error = (predicted - measured) / measured; busy / overhead / idle are the result sheet's, "
                      "seconds per rank: busy = outside the runtime's calls (computation and the code between calls), "
-                     "overhead = inside them, idle = the part of that spent waiting for a partner; where the error "
+                     "overhead = inside them doing work, idle = inside them waiting for a partner, the three adding up "
+                     "to the time; where the error "
                      "comes from splits the same time by activity (compute; the send and receive calls; waiting for a "
                      "partner, and barriers; code between calls) and construct, its own way)\n");
     json_t *doc = json_object();

@@ -32,6 +32,7 @@ typedef struct predict_ctx {
     int                    several;   /* more than one count: DIR/pP/ paths, a "points" document */
     const char            *name;      /* the workload's name */
     long                   size, iterations;
+    int                    refused_at_count; /* the last recording's bad input was its count's only */
 } predict_ctx;
 
 void ps_predict_defaults(ps_predict_opts *o)
@@ -212,8 +213,15 @@ static int record_streams(predict_ctx *c, int P, ps_streams **s, char *err, size
         if (!(tmp = ps_mktempdir("parscope-record", err, errlen))) return 2;
         snprintf(dir, sizeof dir, "%s", tmp);
     }
-    int rc = ps__predict_record(c->o, P, dir, tmp != NULL, err, errlen);
+    int rc = ps__predict_record(c->o, P, dir, tmp != NULL, &c->refused_at_count, err, errlen);
     if (rc == 0 && ps_streams_load(dir, s, err, errlen)) rc = 1;
+    /* a workload that chooses its iterations as it runs (clue: from the
+     * machine) says in the recording's meta how many it ran */
+    if (rc == 0 && c->o->iterations <= 0 && (*s)->meta) {
+        json_t *meta = json_loads((*s)->meta, 0, NULL), *v = json_object_get(meta, "iterations");
+        if (json_is_integer(v) && json_integer_value(v) > 0) c->iterations = (long)json_integer_value(v);
+        json_decref(meta);
+    }
     if (tmp) ps_rmtree(tmp);
     free(tmp);
     return rc;
@@ -432,10 +440,13 @@ static int predict_one(predict_ctx *c, int P, json_t **doc, ps_sim_result *res, 
 {
     ps_streams *s = NULL;
     *doc = NULL;
+    c->refused_at_count = 0;
     int rc = ps_predict_is_streams(c->o->workload) ? load_streams(c, &s, err, errlen)
                                                    : record_streams(c, P, &s, err, errlen);
-    /* bad input before any stream (no such workload, a program that does not build): every count's */
-    *every = rc == 2;
+    /* bad input before any stream (no such workload, a program that does not build): every count's;
+     * a value the program's ranks refused at this count (a size that does not divide among them) is
+     * this count's, and the others are still predicted */
+    *every = rc == 2 && !c->refused_at_count;
     if (rc) return rc;
     if (export_streams(c, s, err, errlen)) {
         ps_streams_free(s);

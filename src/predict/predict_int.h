@@ -38,8 +38,12 @@ const char *ps__calibration_busy_warning(const ps__calibration *alone, const ps_
 
 /* Runs the workload in the recording back end at P ranks, its streams into
  * dir (scratch: a temporary dir, read at once and removed, whose file is not
- * synced to the disk).  0, 1 it failed (err), 2 bad input (err). */
-int ps__predict_record(const ps_predict_opts *o, int P, const char *dir, int scratch, char *err, size_t errlen);
+ * synced to the disk).  0, 1 it failed (err), 2 bad input (err); *at_count
+ * is 1 when the input was refused by the program's ranks at this count (a
+ * size that must divide among the ranks: another count may take it), 0 when
+ * it is bad at any count (no such workload, a program that does not build). */
+int ps__predict_record(const ps_predict_opts *o, int P, const char *dir, int scratch, int *at_count, char *err,
+                       size_t errlen);
 
 /* The 1-rank run and the rates (printed to out unless quiet).  With ranks > 1
  * the run is a job of that many ranks, each the program alone (--alone),

@@ -23,8 +23,10 @@
 /* \DATA_MOVE's calibration is a price per byte, every other construct's per flop. */
 static int is_data_move(const char *name) { return !strcmp(name, ps__construct_builtin_names[PS_C_DATA_MOVE]); }
 
-int ps__predict_record(const ps_predict_opts *o, int P, const char *dir, int scratch, char *err, size_t errlen)
+int ps__predict_record(const ps_predict_opts *o, int P, const char *dir, int scratch, int *at_count, char *err,
+                       size_t errlen)
 {
+    *at_count = 0;
     ps_run_spec spec = {.workload = o->workload, .ranks = P, .size = o->size, .iterations = o->iterations, .trials = 1};
     char *extra[] = {"--quiet", NULL};
     spec.extra_args = extra;
@@ -46,6 +48,7 @@ int ps__predict_record(const ps_predict_opts *o, int P, const char *dir, int scr
     int nbad = rc && r.exited && r.exit_code == 2 ? ps_launch_bad_input(dir, P, bad, sizeof bad) : 0;
     if (nbad) {
         ps_seterr(err, errlen, "%s", bad);
+        *at_count = 1;
         ps_proc_result_free(&r);
         for (int i = 0; env[i]; i++) free(env[i]);
         ps_argv_free(argv);

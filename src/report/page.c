@@ -4,6 +4,7 @@
  * directories of them, each document drawn by the fragment of its kind.
  */
 #include "report/report.h"
+#include "trace/json.h"
 
 #include <dirent.h>
 #include <limits.h>
@@ -84,13 +85,8 @@ static int is_result(const char *k)
  * result one with what every result has (result.h). */
 static int load_json(const char *path, json_t **out, char *err, size_t errlen)
 {
-    json_error_t je;
-    json_t *doc = json_load_file(path, 0, &je);
-    if (!doc) {
-        if (je.line > 0) ps_seterr(err, errlen, "%s:%d:%d: %s", path, je.line, je.column, je.text);
-        else ps_seterr(err, errlen, "%s: %s", path, je.text);
-        return 2;
-    }
+    json_t *doc = ps_json_load_path(path, 0, err, errlen);
+    if (!doc) return 2;
     if (!json_is_object(doc) || !json_is_string(json_object_get(doc, "kind"))) {
         json_decref(doc);
         ps_seterr(err, errlen, "%s: not a parscope result (no \"kind\" key)", path);

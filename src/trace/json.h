@@ -20,4 +20,10 @@ double ps_json_num(const json_t *o, const char *key);
  * "nan" or "inf" in a document; JSON has neither). */
 json_t *ps_json_real_or_null(double v);
 
+/* The JSON document in the file at path (jansson's flags), or NULL with a
+ * message in err that names the path: "PATH:LINE:COLUMN: what" for text
+ * that does not parse, "PATH: is a directory, not a file", or jansson's
+ * reason for a file it could not open (which names the path). */
+json_t *ps_json_load_path(const char *path, size_t flags, char *err, size_t errlen);
+
 #endif /* PS_JSON_H */

@@ -355,6 +355,17 @@ def neg(d):
         d["time"][k] = -abs(d["time"][k])
 variant("negative.json", neg)
 variant("negative_run.json", lambda d: (neg(d), d.update(kind="run")))
+# a measured time of zero (no run takes none), a time that is no number, no time at all
+variant("zero_run.json", lambda d: (d["time"].update(min=0), d.update(kind="run")))
+variant("text_time.json", lambda d: (d["time"].update(min="abc"), d.update(kind="run")))
+variant("no_time_run.json", lambda d: (d["time"].update(min=None, median=None, max=None), d.update(kind="run")))
+# several counts, one of them without a time (its trials all failed): the others compared
+def at(d, ranks, kind, timeless=False):
+    x = json.loads(json.dumps(d)); x["params"]["ranks"] = ranks; x["kind"] = kind
+    if timeless: x["time"].update(min=None, median=None, max=None)
+    return x
+json.dump({"kind": "run", "points": [at(a, 2, "run"), at(a, 3, "run", True)]}, open("two_run.json", "w"))
+json.dump({"kind": "predict", "points": [at(a, 2, "predict"), at(a, 3, "predict")]}, open("two_p.json", "w"))
 PY
   expect 0 "P" -- "$ps" compare a.json p.json
   expect 2 "different workloads" -- "$ps" compare a.json other_workload.json
@@ -363,6 +374,12 @@ PY
   expect 2 "no processor count in common" -- "$ps" compare a.json other_ranks.json
   expect 2 "cannot be negative" -- "$ps" compare a.json negative.json
   expect 2 "cannot be negative" -- "$ps" compare negative_run.json p.json
+  expect 2 "measured result at 2 ranks gives time.min = 0: a measured time cannot be zero" -- "$ps" compare zero_run.json p.json
+  expect 2 "time.min = \"abc\": a time is a number of seconds" -- "$ps" compare text_time.json p.json
+  expect 2 "no processor count has a time in both results \(1 count without one on a side\)" -- "$ps" compare no_time_run.json p.json
+  expect 0 "not compared: P = 3 \(the measured result has no time: no trial succeeded\)" -- "$ps" compare two_run.json two_p.json
+  mkdir -p adir
+  expect 2 "compare: adir: is a directory, not a file" -- "$ps" compare adir p.json
   expect 2 "the first file holds a prediction" -- "$ps" compare p.json a.json
   expect 2 "holds a result of kind \"run\", not a prediction" -- "$ps" compare a.json a.json
   ;;

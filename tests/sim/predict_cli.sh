@@ -158,7 +158,7 @@ loop_program "$T/headon.loop" <<'LOOP'
 LOOP
 expect_status 1 "compare with a count left out" "$PS" predict "$T/headon.loop" -m "$SP2" -n 1-2 -i 20 --compare -k 1 \
     -o "$T/selfc.json"
-grep -q "not compared (in one result only): P = 2 (measured)" "$T/out" || fail "compare with a count left out: $(cat "$T/out")"
+grep -q "not compared: P = 2 (in the measured result only)" "$T/out" || fail "compare with a count left out: $(cat "$T/out")"
 [ "$(jget "$T/selfc.json" '[r["ranks"] for r in d["comparison"]]')" = "[1]" ] ||
     fail "compare with a count left out: $(jget "$T/selfc.json" 'd.get("comparison")')"
 # --- messages to the rank itself: priced by the model's [self] (its receive's post, its send and
@@ -284,7 +284,8 @@ grep -q "other processes used" "$T/out" && fail "compare: a calm fastest trial c
     fail "compare JSON: the calm measurement"
 # computation slower than predicted with two ranks on a node: said with the factor (1.4 here,
 # from hand-set activities: measured 1.4 ms of computation per rank against 1 ms predicted);
-# 1.05 is not, nor 1.4 with one rank a node
+# 1.05 is not; 1.4 with one rank a node is said as the model's rates' (priced without a
+# calibration), not as ranks slowing each other
 mk_act() { # mk_act MEASURED_OUT PREDICTED_OUT MEASURED_COMPUTE RANKS_PER_NODE [CALIBRATION_RANKS]
     # (the predicted points priced by a calibration of that many ranks; none: from the model's rates)
     python3 - "$T/m_close.json" "$T/pts.json" "$@" <<'PY'
@@ -301,11 +302,17 @@ for p in pts["points"]:
 json.dump(m, open(sys.argv[3], "w")); json.dump(pts, open(sys.argv[4], "w"))
 PY
 }
-for c in "1.4e-3 2 1.4" "1.05e-3 2 -" "1.4e-3 1 -"; do
+for c in "1.4e-3 2 1.4" "1.05e-3 2 -" "1.4e-3 1 alone"; do
     read -r cm per want <<< "$c"
     mk_act "$T/m_act.json" "$T/p_act.json" "$cm" "$per" || fail "could not write the hand-made activities"
     expect_status 0 "compare, computation $cm s at $per a node" "$PS" compare "$T/m_act.json" "$T/p_act.json" -o "$T/c5.json" --force
-    if [ "$want" = - ]; then
+    if [ "$want" = alone ]; then
+        grep -q "ranks on a node" "$T/out" && fail "compare: computation $cm s at one rank a node called slowed by its neighbours: $(cat "$T/out")"
+        grep -q "the computation took 1.40* times its predicted time, priced from the model's flop rates (the probe's DAXPY, not this program's kernels): the kernels take longer per flop than DAXPY" "$T/out" ||
+            fail "compare: slower computation priced from the model's rates not said: $(cat "$T/out")"
+        [ "$(jget "$T/c5.json" '[d["rows"][0][k] for k in ("compute_slowed_on_shared_node", "compute_slower_than_priced", "compute_priced_by")]')" = "[False, True, 'model_rates']" ] ||
+            fail "compare JSON: $cm s at one rank a node"
+    elif [ "$want" = - ]; then
         grep -q "the computation took" "$T/out" && fail "compare: computation $cm s at $per ranks a node called slowed: $(cat "$T/out")"
         [ "$(jget "$T/c5.json" 'd["rows"][0]["compute_slowed_on_shared_node"]')" = False ] || fail "compare JSON: $cm s at $per a node"
     else
@@ -318,12 +325,18 @@ for c in "1.4e-3 2 1.4" "1.05e-3 2 -" "1.4e-3 1 -"; do
 done
 # computation faster than the calibration that priced it (0.8 times: 0.8 ms measured against 1 ms
 # predicted per rank): said, with which calibration, where a calibration priced it (the 1-rank one or
-# the one with the node busy); 0.95 times is not, nor 0.8 times priced from the model's rates
-for c in "0.8e-3 2 0.8" "0.8e-3 1 0.8" "0.95e-3 2 -" "0.8e-3 0 -"; do
+# the one with the node busy); 0.95 times is not; 0.8 times priced from the model's rates is said as
+# the model's rates'
+for c in "0.8e-3 2 0.8" "0.8e-3 1 0.8" "0.95e-3 2 -" "0.8e-3 0 rates"; do
     read -r cm cal want <<< "$c"
     mk_act "$T/m_fast.json" "$T/p_fast.json" "$cm" 2 "$cal" || fail "could not write the faster activities"
     expect_status 0 "compare, computation $cm s, calibration of $cal ranks" "$PS" compare "$T/m_fast.json" "$T/p_fast.json" -o "$T/c7.json" --force
-    if [ "$want" = - ]; then
+    if [ "$want" = rates ]; then
+        grep -q "the computation took 0.80* times its predicted time, priced from the model's flop rates (the probe's DAXPY, not this program's kernels): the kernels take less time per flop than DAXPY" "$T/out" ||
+            fail "compare: faster computation priced from the model's rates not said: $(cat "$T/out")"
+        [ "$(jget "$T/c7.json" '[d["rows"][0][k] for k in ("compute_faster_than_priced", "compute_priced_by")]')" = "[True, 'model_rates']" ] ||
+            fail "compare JSON: faster computation priced from the model's rates"
+    elif [ "$want" = - ]; then
         grep -q "times its predicted time, priced by" "$T/out" && fail "compare: computation $cm s (calibration $cal) called faster: $(cat "$T/out")"
         [ "$(jget "$T/c7.json" 'd["rows"][0]["compute_faster_than_priced"]')" = False ] || fail "compare JSON: computation $cm s, calibration $cal"
     else
@@ -442,6 +455,23 @@ for c in "3.696e-7 3.08" "0.5e-7 0.42" "1.3e-7 -" "- -" "1.56e-7 1.30 0.8" "1.56
             fail "compare: the effect of latency $run with communication $share not said: $(cat "$T/out")"
     fi
 done
+# a run whose ranks shared fewer cores (its sheet time_sliced): its 3.08 times the model's round trip
+# is the ranks' turns on the processors, said as such with the cores, not as the machine's state
+mk_lat "$T/m_lat.json" "$T/p_lat.json" 3.696e-7 || fail "could not write the time-sliced run"
+python3 - "$T/m_lat.json" "$T/p_lat.json" <<'PY' || fail "could not mark the run time-sliced"
+import json, sys
+m = json.load(open(sys.argv[1])); p = json.load(open(sys.argv[2]))
+m["sheet"]["time_sliced"] = True
+m["placement"].update(ranks_per_node=3, cores=2)
+for x in p["points"]: x["machine"]["oversubscription"] = 1.5
+json.dump(m, open(sys.argv[1], "w")); json.dump(p, open(sys.argv[2], "w"))
+PY
+expect_status 0 "compare, a time-sliced run" "$PS" compare "$T/m_lat.json" "$T/p_lat.json" -o "$T/c8.json" --force
+grep -q "not in the state it was probed in" "$T/out" && fail "compare: a time-sliced run's round trip blamed on the machine's state: $(cat "$T/out")"
+grep -q "measured time-sliced: 3 ranks shared 2 cores, so a rank waited for its turn on a processor (the 8-byte half round trip around the run was .*, the model's 120 ns: 3.08 times), which the model has no term for beyond stretching every cost by 1.5" "$T/out" ||
+    fail "compare: a time-sliced run not said: $(cat "$T/out")"
+[ "$(jget "$T/c8.json" '[d["rows"][0]["measured_time_sliced"], "latency_check" in d["rows"][0]]')" = "[True, False]" ] ||
+    fail "compare JSON: a time-sliced run"
 expect_status 0 "compare, one trial" "$PS" compare "$T/m_one.json" "$T/pts.json"
 grep -q "measured: 1 successful trial(s), too few to tell" "$T/out" || fail "compare: one trial not said"
 expect_status 2 "compare: a missing file" "$PS" compare "$T/nosuch.json" "$T/pts.json"
@@ -751,6 +781,21 @@ PY
 { printf 'ranks 2\nrank 0\n SEND 1 16\n WAIT\nrank 1\n RECEIVE 0 16\n WAIT\n'; } >"$T/wire1.txt"
 expect_status 0 "wire bytes, one message" "$PS" predict "$T/wire1.txt" -m "$T/wire.ini" -o "$T/wire1.json" --no-warmup
 [ "$(jget "$T/wire1.json" '"wire_doubt" in d')" = False ] || fail "predict: wire_doubt for a message the bucket holds"
+
+# --- counts and parameters the program decides as it runs ------------------
+# clue chooses its iterations as it runs (none asked): the prediction records the count it ran
+# (compare then checks it against the measured one, as any other workload's)
+expect_status 0 "clue, its own iterations" "$PS" predict clue -m "$SP2" -n 2 -s 64 -q -o "$T/clue.json"
+[ "$(jget "$T/clue.json" 'd["params"]["iterations"]')" = 100 ] ||
+    fail "clue's predicted iterations: $(jget "$T/clue.json" 'd["params"]')"
+# a size one count cannot take (fft's -s 256 at 3 ranks) leaves that count out, said with its reason;
+# the counts after it are still predicted, and the status is 2
+expect_status 2 "fft, a size 3 ranks cannot take" "$PS" predict fft -m "$SP2" -n 1-4 -s 256 -o "$T/fft.json"
+grep -q "^ *3  not predicted: fft: the size (-s 256) must be .*a multiple of the 3 ranks" "$T/out" ||
+    fail "fft at 3 ranks not said: $(cat "$T/out")"
+grep -q "P = 3 not predicted (1 of 4 counts)" "$T/err" || fail "fft's left-out count not in the error: $(cat "$T/err")"
+[ "$(jget "$T/fft.json" '[[p["params"]["ranks"] for p in d["points"]], [x["ranks"] for x in d["not_predicted"]]]')" = "[[1, 2, 4], [3]]" ] ||
+    fail "fft's counts: $(jget "$T/fft.json" '[p["params"]["ranks"] for p in d["points"]]')"
 
 if [ "$fails" -gt 0 ]; then
     echo "$fails failure(s)" >&2
