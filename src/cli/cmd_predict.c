@@ -43,6 +43,13 @@ static int counts_opt(const char *v, void *dest, char *err, size_t errlen)
     predict_args *a = dest;
     char why[256];
     a->o.nranks = ps_parse_rank_list(v, a->ranks, PS_PREDICT_MAX_POINTS, PS_MAX_RANKS, why, sizeof why);
+    /* a count given twice would be predicted, measured and printed twice */
+    for (int i = 1; i < a->o.nranks; i++)
+        for (int j = 0; j < i && a->o.nranks > 0; j++)
+            if (a->ranks[j] == a->ranks[i]) {
+                snprintf(why, sizeof why, "%d is in it twice", a->ranks[i]);
+                a->o.nranks = -1;
+            }
     if (a->o.nranks > 0) return 0;
     a->o.nranks = 0;
     ps_seterr(err, errlen, "'%s' is not a list of processor counts: %s (4 | 1,2,4 | 1-16 | 1,2,4,...,64)", v, why);

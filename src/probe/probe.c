@@ -867,7 +867,8 @@ void ps_probe_print(const json_t *doc, FILE *out)
     ps_fmt_bytes(b, sizeof b, ps_json_num(pp, "bandwidth_bytes"));
     fprintf(out, "  best bandwidth        %.1f MB/s at %s%s\n", ps_json_num(pp, "bandwidth") / 1e6, b, du[1]);
     if (isfinite(ps_json_num(pp, "sustained_bandwidth")))
-        fprintf(out, "  sustained bandwidth   %.1f MB/s (the largest messages)\n",
+        fprintf(out, "  sustained bandwidth   %.1f MB/s (the largest messages' time per extra byte, inverted: "
+                     "it can exceed the best bandwidth, their bytes over their whole time)\n",
                 ps_json_num(pp, "sustained_bandwidth") / 1e6);
     ps_fmt_time(a, sizeof a, ps_json_num(hk, "t0"));
     fprintf(out, "  Hockney fit           t0 = %s, r_inf = %.1f MB/s, n_1/2 = %.0f B (rms error %.0f%%)\n", a,

@@ -29,6 +29,8 @@ expect_status 2 "no machine" "$PS" predict psrs -n 2
 grep -q "\-m MACHINE.ini is required" "$T/err" || fail "missing -m message"
 expect_status 2 "bad list" "$PS" predict psrs -m "$SP2" -n 4-2
 grep -q "\-n: '4-2' is not a list of processor counts" "$T/err" || fail "bad -n message"
+expect_status 2 "a count twice" "$PS" predict psrs -m "$SP2" -n 2,4,2
+grep -q "\-n: '2,4,2' is not a list of processor counts: 2 is in it twice" "$T/err" || fail "a count twice: $(cat "$T/err")"
 printf '[machine]\nsend_latency = 1e-6\nrecv_latency = x\n' >"$T/bad.ini"
 expect_status 2 "bad machine file" "$PS" predict psrs -m "$T/bad.ini" -n 2
 grep -q "bad.ini" "$T/err" || fail "bad machine file not named: $(cat "$T/err")"
