@@ -555,9 +555,21 @@ static void speed_state(json_t *md, json_t *pd, json_t *row, FILE *out)
  * copies of itself priced a flop below the lone run): the row says so too. */
 static void calibration_state(json_t *pd, json_t *row, FILE *out)
 {
-    const char *w = json_string_value(json_object_get(json_object_get(pd, "calibration"), "busy_faster_than_alone"));
+    const json_t *cal = json_object_get(pd, "calibration");
+    const char *w = json_string_value(json_object_get(cal, "busy_faster_than_alone"));
     json_object_set_new(row, "calibration_in_doubt", json_boolean(w != NULL));
     if (out && w) fprintf(out, "        the calibration that priced this count is in doubt: %s\n", w);
+    /* P = 1 priced by the 1-rank calibration of the same size: the prediction is that run's own
+     * computation again, so its agreement with the measured run tests nothing of the model */
+    const json_t *params = json_object_get(pd, "params");
+    double size = ps_json_num(params, "size"), cs = ps_json_num(cal, "size");
+    int itself = cal && ps_json_num(params, "ranks") == 1 && ps_json_num(cal, "ranks") == 1 &&
+                 ps_json_num(cal, "average_seconds_per_flop") > 0 && (!(cs > 0) || cs == size);
+    json_object_set_new(row, "priced_by_its_own_run", json_boolean(itself));
+    if (out && itself)
+        fprintf(out, "        priced by the calibration's run of this very count (1 rank, the same size): the "
+                     "prediction repeats that run's computation, so agreement here is by construction, not a test "
+                     "of the model (--calibrate-size prices from another size)\n");
 }
 
 /* The prediction sent some of its messages above S but below the receive's

@@ -34,6 +34,52 @@ grep -q "\-n: '2,4,2' is not a list of processor counts: 2 is in it twice" "$T/e
 printf '[machine]\nsend_latency = 1e-6\nrecv_latency = x\n' >"$T/bad.ini"
 expect_status 2 "bad machine file" "$PS" predict psrs -m "$T/bad.ini" -n 2
 grep -q "bad.ini" "$T/err" || fail "bad machine file not named: $(cat "$T/err")"
+# every bad value of a model is named with its line, exit 2, nothing written: flop_time = 0 (checked
+# after parsing, once, without a line), counts of 0 (nodes = 0 was predicted on 1 node)
+sed 's/^flop_time = .*/flop_time = 0/' "$SP2" >"$T/flop0.ini"
+line=$(grep -n '^flop_time = 0$' "$T/flop0.ini" | cut -d: -f1)
+expect_status 2 "flop_time = 0" "$PS" predict psrs -m "$T/flop0.ini" -n 2 -o "$T/bad.json"
+grep -q "^parscope predict: $T/flop0.ini:$line: flop_time: must be > 0 (seconds per floating-point operation; got 0)$" "$T/err" ||
+    fail "flop_time = 0: $(cat "$T/err")"
+for key in nodes cores_per_node processors; do
+    sed "s/^network = nobus$/&\n$key = 0/" "$SP2" >"$T/${key}0.ini"
+    line=$(grep -n "^$key = 0$" "$T/${key}0.ini" | cut -d: -f1)
+    expect_status 2 "$key = 0" "$PS" predict psrs -m "$T/${key}0.ini" -n 2 -o "$T/bad.json"
+    grep -q "^parscope predict: $T/${key}0.ini:$line: $key: must be >= 1 (got 0; leave the key out when unknown)$" "$T/err" ||
+        fail "$key = 0: $(cat "$T/err")"
+done
+sed "s/^network = nobus$/&\nnodes = 1048577/" "$SP2" >"$T/nodesbig.ini"
+expect_status 2 "nodes above --nodes' range" "$PS" predict psrs -m "$T/nodesbig.ini" -n 2 -o "$T/bad.json"
+grep -q "^parscope predict: $T/nodesbig.ini:[0-9]*: nodes: out of range ('1048577'; at most 1048576)$" "$T/err" ||
+    fail "nodes = 1048577: $(cat "$T/err")"
+[ ! -e "$T/bad.json" ] || fail "a result written from a bad machine file"
+# a directory is said to be one (it said "no such file"), named; a folder named like a model does not
+# hide the model
+mkdir -p "$T/modeldir" "$T/cwd/sp2"
+expect_status 2 "-m DIR" "$PS" predict psrs -m "$T/modeldir" -n 2
+grep -q "^parscope predict: -m $T/modeldir: is a directory, not a machine model file$" "$T/err" ||
+    fail "-m DIR: $(cat "$T/err")"
+(cd "$T/cwd" && mkdir -p notamodel && "$PS" predict psrs -m notamodel -n 2 >"$T/out" 2>"$T/err"; echo $? >"$T/rc")
+[ "$(cat "$T/rc")" = 2 ] || fail "-m DIR by a bare name: exit $(cat "$T/rc")"
+grep -q "^parscope predict: -m notamodel: is a directory, not a machine model file, and no machine model of that name (models: " "$T/err" ||
+    fail "-m DIR by a bare name: $(cat "$T/err")"
+(cd "$T/cwd" && "$PS" predict psrs -m sp2 -n 2 -q -o "$T/cwd.json" >"$T/out" 2>"$T/err"; echo $? >"$T/rc")
+[ "$(cat "$T/rc")" = 0 ] || fail "-m sp2 beside a folder sp2: exit $(cat "$T/rc"): $(cat "$T/err")"
+# a ping-pong time far below a smaller size's: a warning with its line, the prediction made (exit 0)
+(cat "$SP2"; printf '\n[pingpong]\n1024 = 2e-6\n2048 = 1e-9\n4096 = 3e-6\n') >"$T/dip.ini"
+line=$(grep -n '^2048 = 1e-9$' "$T/dip.ini" | cut -d: -f1)
+expect_status 0 "a ping-pong dip" "$PS" predict psrs -m "$T/dip.ini" -n 2 -q -o "$T/dip.json"
+grep -q "^parscope: $T/dip.ini:$line: warning: \[pingpong\] 2048 bytes take 1e-9 s, less than 0.5 times the 2e-06 s of 1024 bytes (line $((line - 1)))" "$T/err" ||
+    fail "ping-pong dip: no warning: $(cat "$T/err")"
+[ -s "$T/dip.json" ] || fail "ping-pong dip: no result"
+# ... and none for the shipped models nor for the small dips of a probe's table (2 MiB against 3 bytes more)
+for f in "$SRC"/machines/*.ini; do
+    expect_status 0 "$f" "$PS" predict psrs -m "$f" -n 2 -q -o "$T/shipped.json" --force
+    grep -q "warning" "$T/err" && fail "$f: a warning: $(cat "$T/err")"
+done
+(cat "$SP2"; printf '\n[pingpong]\n2097149 = 0.0001391945\n2097152 = 0.0001354075\n2097155 = 8.97205e-05\n') >"$T/probedip.ini"
+expect_status 0 "a probe's dip" "$PS" predict psrs -m "$T/probedip.ini" -n 2 -q -o "$T/probedip.json"
+grep -q "warning" "$T/err" && fail "a probe's dip: a warning: $(cat "$T/err")"
 printf 'ranks 2\nrank 0\n SEND 5 8\n' >"$T/bad.txt"
 expect_status 2 "bad stream text" "$PS" predict "$T/bad.txt" -m "$SP2"
 grep -q "bad.txt:3:7: expected a partner rank 0..1" "$T/err" || fail "bad stream text message: $(cat "$T/err")"
@@ -474,6 +520,30 @@ grep -q "measured time-sliced: 3 ranks shared 2 cores, so a rank waited for its 
     fail "compare: a time-sliced run not said: $(cat "$T/out")"
 [ "$(jget "$T/c8.json" '[d["rows"][0]["measured_time_sliced"], "latency_check" in d["rows"][0]]')" = "[True, False]" ] ||
     fail "compare JSON: a time-sliced run"
+# P = 1 priced by the 1-rank calibration of the same size repeats that run: said as agreement by
+# construction; priced at another size (--calibrate-size) it is a test, and not said
+for c in "same yes" "other no"; do
+    read -r sz want <<< "$c"
+    python3 - "$T/m_close.json" "$T/pts.json" "$T/m_p1.json" "$T/p_p1.json" "$sz" <<'PY' || fail "could not write the 1-rank calibration"
+import json, sys
+m = json.load(open(sys.argv[1])); pts = json.load(open(sys.argv[2]))
+m["params"]["ranks"] = 1
+p = [x for x in pts["points"] if x["params"]["ranks"] == 2][0]
+p["params"]["ranks"] = 1
+size = p["params"].get("size") or 1
+p["calibration"] = {"ranks": 1, "size": size if sys.argv[5] == "same" else size * 2, "average_seconds_per_flop": 1e-9}
+json.dump(m, open(sys.argv[3], "w")); json.dump({"kind": "predict", "points": [p]}, open(sys.argv[4], "w"))
+PY
+    expect_status 0 "compare, P = 1 priced by a calibration of the $sz size" "$PS" compare "$T/m_p1.json" "$T/p_p1.json" -o "$T/c9.json" --force
+    if [ "$want" = yes ]; then
+        grep -q "priced by the calibration's run of this very count (1 rank, the same size): the prediction repeats that run's computation, so agreement here is by construction" "$T/out" ||
+            fail "compare: P = 1 priced by its own run not said: $(cat "$T/out")"
+    else
+        grep -q "by construction" "$T/out" && fail "compare: P = 1 priced at another size called by construction"
+    fi
+    [ "$(jget "$T/c9.json" 'd["rows"][0]["priced_by_its_own_run"]')" = "$([ "$want" = yes ] && echo True || echo False)" ] ||
+        fail "compare JSON: P = 1 priced by a calibration of the $sz size"
+done
 expect_status 0 "compare, one trial" "$PS" compare "$T/m_one.json" "$T/pts.json"
 grep -q "measured: 1 successful trial(s), too few to tell" "$T/out" || fail "compare: one trial not said"
 expect_status 2 "compare: a missing file" "$PS" compare "$T/nosuch.json" "$T/pts.json"
