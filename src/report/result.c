@@ -364,8 +364,11 @@ json_t *ps_result_run_sheet(const char *kind, const char *workload, json_t *mach
             json_object_set_new(d, "ranks", ps_result_ranks(&s, best));
             ps_sheet_free(&s);
         }
-        json_object_set_new(d, "procstats", ps_result_procstats(best));
-        json_object_set_new(d, "procstats_ranks", ps_result_procstats_ranks(best));
+        /* a simulated trace ran no process: no metrics rather than zeros */
+        if (strcmp(kind, "predict")) {
+            json_object_set_new(d, "procstats", ps_result_procstats(best));
+            json_object_set_new(d, "procstats_ranks", ps_result_procstats_ranks(best));
+        }
         ps_result_describe(d, best, workload);
         if (best->meta_json) {
             json_error_t jerr;
