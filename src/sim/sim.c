@@ -2051,6 +2051,36 @@ static void deadlock_report(sim *S, double t)
     S->r->report = b.p;
 }
 
+/* ---- messages no receive took --------------------------------------------- */
+
+/* Message record i, if its send was posted and no receive took it, to the
+ * sheet (ps_sheet_acc_unreceived).  -1: out of memory. */
+static int unreceived(sim *S, uint32_t i)
+{
+    const msg *m = &S->pool[i];
+    if (!(m->flags & M_SPOSTED)) return 0;
+    return ps_sheet_acc_unreceived(S->sh, m->dst, m->tag, m->sent0);
+}
+
+/* The sends whose message no receive took once every rank ended, to the
+ * sheet: those waiting in a channel for a receive never posted, and those a
+ * nonblocking receive took that no wait completed (no RECV event: the
+ * measured trace's match, ps_trace_match, leaves such a send unmatched). */
+static int sheet_unreceived(sim *S)
+{
+    for (int r = 0; r < S->P; r++) {
+        const rstate *R = &S->rk[r];
+        for (uint32_t k = R->head; k < R->nout; k++)
+            if (R->out[k].m != NIL && !R->out[k].is_send && unreceived(S, R->out[k].m)) return -1;
+    }
+    /* a channel's FIFO holds the sends or the receives still unmatched (its tag's, in the pair index) */
+    size_t nheads = S->dch ? (size_t)S->P * (size_t)S->P : S->chcap;
+    for (size_t k = 0; k < nheads; k++)
+        for (uint32_t i = S->dch ? S->dch[k] : S->ch[k].head; i != NIL; i = S->pool[i].next)
+            if (unreceived(S, i)) return -1;
+    return 0;
+}
+
 /* ---- driver ---------------------------------------------------------------- */
 
 /* A thread costs tens of microseconds to start and a second processor to
@@ -2270,6 +2300,8 @@ int ps_simulate(const ps_streams *s, const ps_machine *m, const ps_sim_opts *o, 
         r->sheet_thread = S.feed != NULL;
         int bad = ps_sheet_feed_stop(S.feed) || !tb || !te;
         S.feed = NULL;
+        /* (the feed's thread has added every event: the sheet is this thread's again) */
+        bad = bad || sheet_unreceived(&S);
         if (bad) {
             ps_sheet_acc_free(S.sh);
         } else {

@@ -37,25 +37,80 @@ static int is_comm(int kind)
 
 static double clip(double x, double lo, double hi) { return x < lo ? lo : x > hi ? hi : x; }
 
-/* ParaGraph's message queue of every node (sheet.h): a matched message is in
- * its receiver's queue from its send's start to its receive's end, clipped to
- * the execution time [gb, ge].  Returns -1 when out of memory. */
+/* The sends no receive matched, by receiver: their starts, clipped to [gb,
+ * ge], receiver d's from (*at)[d] to (*at)[d + 1] of *t0 (both NULL when there
+ * are none).  The runtime's own messages are not in the queue.  -1: out of
+ * memory. */
+static int unreceived_sends(const ps_trace *t, const ps_match *m, double gb, double ge, size_t **at, double **t0)
+{
+    *at = NULL;
+    *t0 = NULL;
+    if (!m->unmatched_sends) return 0;
+    size_t *c = calloc((size_t)t->nranks + 1, sizeof *c);
+    double *v = malloc(m->unmatched_sends * sizeof *v);
+    if (!c || !v) {
+        free(c);
+        free(v);
+        return -1;
+    }
+    for (int pass = 0; pass < 2; pass++) {
+        for (int r = 0; r < t->nranks; r++)
+            for (size_t i = 0; i < t->rank[r].n; i++) {
+                const ps_event *e = &t->rank[r].ev[i];
+                if (e->kind != PS_EV_SEND || ps_tag_runtime(e->tag) || e->peer < 0 || e->peer >= t->nranks ||
+                    ps_match_recv(m, r, i).rank >= 0)
+                    continue;
+                if (pass == 0) c[e->peer + 1]++;
+                else v[c[e->peer]++] = clip(e->t0, gb, ge);
+            }
+        /* c[d + 1] counted receiver d's; summed, c[d] is where its begin (filling moves it on to
+         * where d + 1's begin, and it is put back below) */
+        if (pass == 0)
+            for (int d = 0; d < t->nranks; d++) c[d + 1] += c[d];
+    }
+    for (int d = t->nranks; d > 0; d--) c[d] = c[d - 1];
+    c[0] = 0;
+    *at = c;
+    *t0 = v;
+    return 0;
+}
+
+/* ParaGraph's message queue of every node (sheet.h): a message is in its
+ * receiver's queue from its send's start to its receive's end, or to the end
+ * of the execution if no receive took it, clipped to the execution time [gb,
+ * ge].  Returns -1 when out of memory. */
 static int queue_lengths(const ps_trace *t, const ps_match *m, double gb, double ge, ps_sheet *s)
 {
     ps_count_step *q = NULL; /* +1 when a message to the node is sent, -1 when it has received one */
-    size_t cap = 0;
+    size_t cap = 0, *uat;
+    double *ut;
+    if (unreceived_sends(t, m, gb, ge, &uat, &ut)) return -1;
     for (int d = 0; d < t->nranks; d++) {
         const ps_rank_trace *rt = &t->rank[d];
-        size_t n = 0;
+        size_t n = 0, nu = uat ? uat[d + 1] - uat[d] : 0;
+        ps_count_step *nq = nu ? ps_grow(q, &cap, 2 * nu, sizeof *nq, 256) : q;
+        if (nu && !nq) {
+            free(q);
+            free(uat);
+            free(ut);
+            return -1;
+        }
+        q = nq;
+        for (size_t k = 0; k < nu; k++) {
+            q[n++] = (ps_count_step){ut[uat[d] + k], +1};
+            q[n++] = (ps_count_step){ge, -1};
+        }
         for (size_t i = 0; i < rt->n; i++) {
             if (rt->ev[i].kind != PS_EV_RECV || ps_tag_runtime(rt->ev[i].tag)) continue;
             ps_evref sr = ps_match_send(m, d, i);
             if (sr.rank < 0) continue;
             double a = clip(t->rank[sr.rank].ev[sr.index].t0, gb, ge), b = clip(rt->ev[i].t1, gb, ge);
             if (b < a) b = a; /* a receive ending before its send began: clocks, not a queue */
-            ps_count_step *nq = ps_grow(q, &cap, n + 2, sizeof *nq, 256);
+            nq = ps_grow(q, &cap, n + 2, sizeof *nq, 256);
             if (!nq) {
                 free(q);
+                free(uat);
+                free(ut);
                 return -1;
             }
             q = nq;
@@ -78,6 +133,8 @@ static int queue_lengths(const ps_trace *t, const ps_match *m, double gb, double
         s->avg_queue += rs->avg_queue / t->nranks;
     }
     free(q);
+    free(uat);
+    free(ut);
     return 0;
 }
 
@@ -302,7 +359,9 @@ struct ps_sheet_acc {
     int            nranks;
     ps_rank_sheet *rank;
     double        *comm, *idle;
-    qlog          *queue;     /* per receiver: (send start, receive end) of each matched message */
+    qlog          *queue;     /* per receiver: (send start, receive end) of each message; a send no
+                                 receive took ends at infinity (ps_sheet_acc_unreceived) */
+    uint64_t       unmatched; /* sends no receive took */
     qslab         *slab;      /* the latest slab the logs' blocks are cut from */
     size_t         slab_used;
     dvec          *barrier;   /* per rank: (t0, t1) of each barrier */
@@ -419,6 +478,14 @@ int ps_sheet_acc_event(ps_sheet_acc *a, int r, const ps_event *e, double send_t0
     return 0;
 }
 
+int ps_sheet_acc_unreceived(ps_sheet_acc *a, int dst, int tag, double send_t0)
+{
+    a->unmatched++;
+    /* in its receiver's queue from its start to the end of the execution (the clip to ge) */
+    if (ps_tag_runtime(tag)) return 0;
+    return qlog_add(a, &a->queue[dst], send_t0, INFINITY);
+}
+
 /* One node's queue (queue_lengths): its messages' starts and ends, clipped
  * as there; at one instant departures before arrivals.  -1: out of memory. */
 static int acc_queue(const qlog *q, double gb, double ge, ps_rank_sheet *rs)
@@ -506,6 +573,7 @@ int ps_sheet_acc_finish(ps_sheet_acc *a, const double *t_begin, const double *t_
     }
     s->nranks = P;
     s->time = P ? ge - gb : 0;
+    s->unmatched = a->unmatched;
     s->rank = a->rank;
     a->rank = NULL;
     /* barrier idle: the k-th barrier of every rank is one episode */

@@ -18,8 +18,9 @@
  * "Visualizing the performance of parallel programs", IEEE Software 1991:
  * the messages sent to a node and not yet received by it): a message joins
  * its receiver's queue when its send starts and leaves it when its receive
- * ends, the two instants the space-time diagram joins with its arrow.  The
- * sheet gives each node's maximum and its average over the execution time.
+ * ends, the two instants the space-time diagram joins with its arrow; one
+ * that no receive took stays to the end.  The sheet gives each node's
+ * maximum and its average over the execution time.
  */
 #ifndef PS_SHEET_H
 #define PS_SHEET_H
@@ -75,6 +76,12 @@ void ps_sheet_free(ps_sheet *s);
 typedef struct ps_sheet_acc ps_sheet_acc;
 ps_sheet_acc *ps_sheet_acc_new(int nranks);
 int           ps_sheet_acc_event(ps_sheet_acc *a, int rank, const ps_event *e, double send_t0);
+/* A send whose message no receive took (the simulation ended with it in a
+ * channel or in a receive's outstanding request): counted unmatched, as
+ * ps_trace_match counts it, and in receiver dst's queue from send_t0, its
+ * SEND event's t0, on.  After the last event (never while a feed adds
+ * them, sheet_feed.h), before the queues.  -1: out of memory. */
+int           ps_sheet_acc_unreceived(ps_sheet_acc *a, int dst, int tag, double send_t0);
 /* Fills s and frees a (also on failure). */
 int           ps_sheet_acc_finish(ps_sheet_acc *a, const double *t_begin, const double *t_end, ps_sheet *s);
 /* The most costly part of finishing, the receivers' queue lengths (their

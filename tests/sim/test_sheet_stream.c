@@ -192,6 +192,69 @@ TEST_IMPL(sheet_as_it_runs)
     check_program(&sp2, 6, 300);
 }
 
+/* Messages no receive took: rank 0's send whose receive is never posted,
+ * a nonblocking one never waited for, one to a rank that receives another,
+ * and one whose nonblocking receive is never waited for (no RECV event).
+ * The sheet built as the simulation runs counts them unmatched and keeps
+ * them in their receivers' queues to the end, as the sheet from its trace
+ * does: matched by the pair index and by the hash table, in free order and
+ * in time order, on a thread and not; on the seed's SP2 (sends buffered)
+ * and on a LogGOPS model. */
+static void check_unreceived(const ps_machine *m)
+{
+    const char *text = "ranks 3\n"
+                       "rank 0\n BSEND 1 32\n SEND 1 32 tag 5\n WAIT\n SEND 2 32 tag 6\n WORK 1000\n"
+                       " BSEND 2 32 tag 8\n BSEND 1 32 tag 7\n"
+                       "rank 1\n BRECEIVE 0 32\n RECEIVE 0 32 tag 7\n WORK 100000\n"
+                       "rank 2\n BRECEIVE 0 32 tag 8\n WORK 5000\n";
+    char err[512];
+    ps_streams *s;
+    CHECK(ps_streams_parse_text(text, "unreceived.txt", &s, err, sizeof err) == 0, "%s", err);
+    if (!s) return;
+    for (int k = 0; k < 4; k++) {
+        ps_sim_opts o;
+        ps_sim_defaults(&o);
+        o.eager_bytes = 64;
+        o.hashed_channels = k & 1;
+        o.ordered = k >> 1;
+        ps_sim_result r;
+        CHECK(ps_simulate(s, m, &o, &r, err, sizeof err) == 0, "%s", err);
+        CHECK(r.has_sheet && r.trace);
+        ps_sheet fromtrace;
+        if (r.has_sheet && r.trace && ps_sheet_compute(r.trace, &fromtrace) == 0) {
+            CHECK(r.sheet.unmatched == 3, "%llu unmatched messages, 3 expected", (unsigned long long)r.sheet.unmatched);
+            CHECK(r.sheet.messages_sent == 5 && r.sheet.messages_received == 2);
+            CHECK(r.sheet.rank[1].max_queue >= 2 && r.sheet.rank[2].max_queue >= 1, "queue maxima %d %d",
+                  r.sheet.rank[1].max_queue, r.sheet.rank[2].max_queue);
+            same_sheet(&r.sheet, &fromtrace);
+            ps_sheet_free(&fromtrace);
+        }
+        ps_sim_result_free(&r);
+        ps_sim_result r3, r4;
+        o.build_trace = 0;
+        o.sheet_thread = 1;
+        CHECK(ps_simulate(s, m, &o, &r3, err, sizeof err) == 0 && r3.has_sheet && r3.sheet_thread);
+        o.sheet_thread = -1;
+        CHECK(ps_simulate(s, m, &o, &r4, err, sizeof err) == 0 && r4.has_sheet && !r4.sheet_thread);
+        if (r3.has_sheet && r4.has_sheet) identical_sheet(&r3.sheet, &r4.sheet);
+        ps_sim_result_free(&r3);
+        ps_sim_result_free(&r4);
+    }
+    ps_streams_free(s);
+}
+
+TEST_IMPL(sheet_unreceived)
+{
+    ps_machine sp2 = load(PS_SOURCE_DIR "/machines/sp2.ini", 0);
+    ps_machine lg = load("[machine]\nsend_latency = 1e-6\nrecv_latency = 1e-6\nword_time = 8e-9\nflop_time = 1e-9\n"
+                         "network = nobus\n[loggops]\nS = 1000\no_post = 0.1e-6\no_done = 0.05e-6\n"
+                         "progress_send = 0\nprogress_recv = 1\nrate = 0\nburst = 0\n"
+                         "1 = 1e-6 2e-6 3e-6 0.5e-6\n1000 = 2e-6 4e-6 3e-6 1.5e-6\n",
+                         1);
+    check_unreceived(&sp2);
+    check_unreceived(&lg);
+}
+
 /* One receiver's queue lengths from the accumulator, its messages given out
  * of order at both ends, against a count by hand and against an independent
  * sweep over thousands of messages (its log then spans many blocks). */
