@@ -83,7 +83,11 @@ int ps_cmd_whitebox(int argc, char **argv)
     char machine[4096], merr[1200];
     if (s.machine_path) {
         if (ps_machine_find(s.machine_path, machine, sizeof machine, merr, sizeof merr))
+        {
+            /* a directory is not a file a probe can write */
+            if (ps_is_dir(s.machine_path)) return ps_opt_error(cmd.name, "-m: %s", merr);
             return ps_opt_error(cmd.name, "-m: %s (measure one with 'parscope probe -o %s')", merr, s.machine_path);
+        }
         s.machine_path = machine;
     }
     ps_interrupt_install();

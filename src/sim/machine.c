@@ -27,6 +27,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "util/options.h"
 #include "util/util.h"
 
 enum { REQ_SEND, REQ_RECV, REQ_WORD, REQ_FLOP, NREQ };
@@ -54,6 +55,13 @@ typedef struct parse_state {
                                       blocking calls' two (7) or be without them */
     int         seen_bsp_g, seen_bsp_l;
     double      g_us, l_us;
+    int         g_us_line, l_us_line;  /* lines of [bsp] g_us, l_us, 0 = none */
+    /* per time table (PP_*): the slowest row so far, for the warning about a
+     * larger message much faster than a smaller one (PS_MACHINE_PP_DIP) */
+    struct pp_slowest {
+        double bytes, secs;
+        int    line, warned;
+    } slowest[4];
     char        seen[64][48];      /* "section.key" already given (duplicates) */
     int         nseen;
 } parse_state;
@@ -90,12 +98,37 @@ static int integer(parse_state *st, const char *key, const char *v, long long *o
     return 1;
 }
 
-/* An integer key held in an int (counts: ranks, cores). */
-static int int_value(parse_state *st, const char *key, const char *v, int *out)
+/* What flop_time is, for its message. */
+#define FLOP_TIME_WHAT "seconds per floating-point operation"
+
+/* A number that must be above 0; `what` says what it is, for the message. */
+static int positive(parse_state *st, const char *key, const char *v, const char *what, double *out)
 {
-    long long x;
+    double d;
+    if (ps_parse_double(v, &d) != 0) return fail(st, "%s: not a number ('%s')", key, v);
+    if (!(d > 0)) return fail(st, "%s: must be > 0 (%s; got %s)", key, what, v);
+    *out = d;
+    return 1;
+}
+
+/* A count (nodes, cores, processors, bytes) of 1 to max: 0 defines nothing
+ * in the file (the writer leaves out what is unknown), so it is refused
+ * rather than read as unknown. */
+static int count_value(parse_state *st, const char *key, const char *v, long long max, long long *out)
+{
+    long long x = 0;
     if (!integer(st, key, v, &x)) return 0;
-    if (x > INT_MAX) return fail(st, "%s: out of range ('%s'; at most %d)", key, v, INT_MAX);
+    if (x < 1) return fail(st, "%s: must be >= 1 (got %s; leave the key out when unknown)", key, v);
+    if (x > max) return fail(st, "%s: out of range ('%s'; at most %lld)", key, v, max);
+    *out = x;
+    return 1;
+}
+
+/* A count held in an int, 1 to max. */
+static int int_count(parse_state *st, const char *key, const char *v, int max, int *out)
+{
+    long long x = 0;
+    if (!count_value(st, key, v, max, &x)) return 0;
     *out = (int)x;
     return 1;
 }
@@ -152,7 +185,7 @@ static int meta_key(parse_state *st, const char *name, const char *value)
                 snprintf(now, sizeof now, "cache_%s", ps_cache_level_names[i]);
                 snprintf(old, sizeof old, "cache_l%d", i + 1);
                 if (strcmp(name, now) == 0 || strcmp(name, old) == 0)
-                    return integer(st, name, value, &st->m->cache_bytes[i]);
+                    return count_value(st, name, value, LLONG_MAX, &st->m->cache_bytes[i]);
             }
             continue;
         }
@@ -161,17 +194,38 @@ static int meta_key(parse_state *st, const char *name, const char *value)
             copy_str(field, mk->size, value);
             return 1;
         }
-        if (mk->type == META_INT) return int_value(st, name, value, (int *)field);
-        return integer(st, name, value, (long long *)field);
+        if (mk->type == META_INT) return int_count(st, name, value, INT_MAX, (int *)field);
+        return count_value(st, name, value, LLONG_MAX, (long long *)field);
     }
     return 1;
 }
 
+/* A warning about the line being parsed, "PATH:LINE: warning: ...", one
+ * line of m->warnings (what does not fit is dropped). */
+static void warn(parse_state *st, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void warn(parse_state *st, const char *fmt, ...)
+{
+    char buf[400];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    char *w = st->m->warnings;
+    size_t used = strlen(w), len = sizeof st->m->warnings;
+    int n = snprintf(w + used, len - used, "%s:%d: warning: %s\n", st->path, st->line, buf);
+    if (n < 0 || (size_t)n >= len - used) w[used] = '\0';
+}
+
+/* The tables of rows "bytes = seconds", for the rows' checks. */
+enum { PP_PINGPONG, PP_INTRA, PP_SELF, PP_WRITTEN };
+
 /* A row "bytes = seconds" of a ping-pong table (bytes[], secs[], *n rows):
  * sizes ascending, at most PS_MACHINE_MAX_PP.  other_keys: the section's
- * other keys, for the message about a key that is not a size. */
-static int pingpong_row(parse_state *st, const char *name, const char *value, double *bytes, double *secs, int *n,
-                        const char *other_keys)
+ * other keys, for the message about a key that is not a size.  A row of a
+ * message's time (not [written]: a difference of two times) far below a
+ * smaller size's is warned about, once a table (PS_MACHINE_PP_DIP). */
+static int pingpong_row(parse_state *st, int table, const char *section, const char *name, const char *value,
+                        double *bytes, double *secs, int *n, const char *other_keys)
 {
     double b, s;
     if (ps_parse_double(name, &b) != 0 || b < 0)
@@ -182,6 +236,14 @@ static int pingpong_row(parse_state *st, const char *name, const char *value, do
     bytes[*n] = b;
     secs[*n] = s;
     (*n)++;
+    struct pp_slowest *top = &st->slowest[table];
+    if (table != PP_WRITTEN && top->line && s < PS_MACHINE_PP_DIP * top->secs && !top->warned) {
+        warn(st, "[%s] %s bytes take %s s, less than %g times the %g s of %.15g bytes (line %d): a larger message "
+             "takes as long or longer, up to noise; the table is used as written", section, name, value,
+             PS_MACHINE_PP_DIP, top->secs, top->bytes, top->line);
+        top->warned = 1;
+    }
+    if (!top->line || s > top->secs) *top = (struct pp_slowest){b, s, st->line, top->warned};
     return 1;
 }
 
@@ -203,14 +265,18 @@ static int ini_key(parse_state *st, const char *section, const char *name, const
             if (strcmp(name, req_names[i]) == 0) {
                 double *dst[NREQ] = {&m->send_latency, &m->recv_latency, &m->word_time, &m->flop_time};
                 st->have[i] = 1;
+                /* a machine that computes in no time gives every computation 0 s and every
+                 * speedup 0/0: no model of a machine */
+                if (i == REQ_FLOP) return positive(st, name, value, FLOP_TIME_WHAT, dst[i]);
                 return number(st, name, value, 0, dst[i]);
             }
         if (strcmp(name, "name") == 0) { copy_str(m->name, sizeof m->name, value); return 1; }
         if (strcmp(name, "network") == 0) return network(st, name, value);
-        if (strcmp(name, "cores_per_node") == 0) return int_value(st, name, value, &m->cores_per_node);
-        if (strcmp(name, "nodes") == 0) return int_value(st, name, value, &m->nodes);
+        if (strcmp(name, "cores_per_node") == 0) return int_count(st, name, value, INT_MAX, &m->cores_per_node);
+        /* as --nodes: the simulator keeps a few figures per node */
+        if (strcmp(name, "nodes") == 0) return int_count(st, name, value, PS_MAX_RANKS, &m->nodes);
         if (strcmp(name, "link_rate") == 0) return number(st, name, value, 0, &m->link_rate);
-        if (strcmp(name, "processors") == 0) return int_value(st, name, value, &m->processors);
+        if (strcmp(name, "processors") == 0) return int_count(st, name, value, INT_MAX, &m->processors);
         return fail(st, "%s: unknown key in [machine]", name);
     }
     if (strcmp(section, "bsp") == 0) {
@@ -224,9 +290,11 @@ static int ini_key(parse_state *st, const char *section, const char *name, const
             if (strcmp(name, keys[i]) == 0) {
                 if (i == 1) st->seen_bsp_g = 1;
                 if (i == 2) st->seen_bsp_l = 1;
+                if (i == 7) st->g_us_line = st->line;
+                if (i == 8) st->l_us_line = st->line;
                 return number(st, name, value, mins[i], dst[i]);
             }
-        if (strcmp(name, "p") == 0) return int_value(st, name, value, &m->bsp_p);
+        if (strcmp(name, "p") == 0) return int_count(st, name, value, INT_MAX, &m->bsp_p);
         if (strcmp(name, "fit") == 0) {
             if (strcmp(value, "ok") && strcmp(value, "failed"))
                 return fail(st, "fit: expected 'ok' or 'failed', got '%s'", value);
@@ -244,14 +312,16 @@ static int ini_key(parse_state *st, const char *section, const char *name, const
         if (strcmp(name, "t0") == 0) return number(st, name, value, -INFINITY, &m->t0);
         if (strcmp(name, "r_inf") == 0) return number(st, name, value, 0, &m->r_inf);
         if (strcmp(name, "n_half") == 0) return number(st, name, value, -INFINITY, &m->n_half);
-        return pingpong_row(st, name, value, m->pp_bytes, m->pp_time, &m->npp, ", or t0, r_inf, n_half");
+        return pingpong_row(st, PP_PINGPONG, section, name, value, m->pp_bytes, m->pp_time, &m->npp,
+                            ", or t0, r_inf, n_half");
     }
     if (strcmp(section, "pingpong_intra") == 0)
-        return pingpong_row(st, name, value, m->ppi_bytes, m->ppi_time, &m->npp_intra, "");
+        return pingpong_row(st, PP_INTRA, section, name, value, m->ppi_bytes, m->ppi_time, &m->npp_intra, "");
     if (strcmp(section, "self") == 0)
-        return pingpong_row(st, name, value, m->self_bytes, m->self_time, &m->nself, "");
+        return pingpong_row(st, PP_SELF, section, name, value, m->self_bytes, m->self_time, &m->nself, "");
     if (strcmp(section, "written") == 0)
-        return pingpong_row(st, name, value, m->written_bytes, m->written_time, &m->nwritten, "");
+        return pingpong_row(st, PP_WRITTEN, section, name, value, m->written_bytes, m->written_time, &m->nwritten,
+                            "");
     if (strcmp(section, "loggops") == 0) return loggops_key(st, name, value);
     if (strcmp(section, "meta") == 0) return meta_key(st, name, value);
     return fail(st, "unknown section [%s] (expected machine, bsp, pingpong, pingpong_intra, self, written, loggops or meta)", section);
@@ -469,10 +539,21 @@ static int parse_ini(const char *text, parse_state *st, char *err, size_t errlen
         return -1;
     }
     lg_rows_check(st->m);
-    /* g and l may be given in microseconds only (as the seed's table does) */
+    /* g and l may be given in microseconds only (as the seed's table does), converted with r:
+     * without r they would be dropped without a word */
     ps_machine *m = st->m;
-    if (!st->seen_bsp_g && st->g_us != 0 && m->bsp_r > 0) m->bsp_g = st->g_us * 1e-6 * m->bsp_r;
-    if (!st->seen_bsp_l && st->l_us != 0 && m->bsp_r > 0) m->bsp_l = st->l_us * 1e-6 * m->bsp_r;
+    const struct { int seen, line; double us; double *flops; const char *key, *flop_key; } us[2] = {
+        {st->seen_bsp_g, st->g_us_line, st->g_us, &m->bsp_g, "g_us", "g"},
+        {st->seen_bsp_l, st->l_us_line, st->l_us, &m->bsp_l, "l_us", "l"}};
+    for (int i = 0; i < 2; i++) {
+        if (us[i].seen || us[i].us == 0) continue;
+        if (!(m->bsp_r > 0)) {
+            ps_seterr(err, errlen, "%s:%d: %s = %.17g without [bsp] r (flop/s) to convert it to flops: give r, or %s "
+                      "in flops", st->path, us[i].line, us[i].key, us[i].us, us[i].flop_key);
+            return -1;
+        }
+        *us[i].flops = us[i].us * 1e-6 * m->bsp_r;
+    }
     return 0;
 }
 
@@ -562,7 +643,9 @@ static int parse_arch(const char *text, parse_state *st, char *err, size_t errle
             fail(st, "%s: given twice", phrases[which]);
             goto bad;
         }
-        if (!number(st, phrases[which], val, 0, dst[which])) goto bad;
+        if (which == REQ_FLOP ? !positive(st, phrases[which], val, FLOP_TIME_WHAT, dst[which])
+                              : !number(st, phrases[which], val, 0, dst[which]))
+            goto bad;
         st->have[which] = 1;
     }
     for (int i = 0; i < NREQ; i++)
@@ -592,13 +675,6 @@ int ps_machine_parse(const char *text, const char *path, ps_machine *m, char *er
         p = nl + 1;
     }
     int rc = ini ? parse_ini(text, st, err, errlen) : parse_arch(text, st, err, errlen);
-    /* a machine that computes in no time gives every computation 0 s and
-     * every speedup 0/0: no model of a machine */
-    if (rc == 0 && !(m->flop_time > 0)) {
-        ps_seterr(err, errlen, "%s: flop_time must be > 0 (seconds per floating-point operation; got %g)", path,
-                  m->flop_time);
-        rc = -1;
-    }
     if (rc == 0 && !m->source[0]) copy_str(m->source, sizeof m->source, path);
     free(st);
     return rc;
@@ -606,19 +682,22 @@ int ps_machine_parse(const char *text, const char *path, ps_machine *m, char *er
 
 int ps_machine_load(const char *path, ps_machine *m, char *err, size_t errlen)
 {
-    size_t len;
-    char *text = ps_read_file(path, &len, err, errlen);
-    if (!text) {
-        ps_machine_init(m);
+    ps_machine_init(m);
+    if (ps_is_dir(path)) {
+        ps_seterr(err, errlen, "%s: is a directory, not a machine model file", path);
         return -1;
     }
-    if (strlen(text) != len) {
-        free(text);
-        ps_seterr(err, errlen, "%s: not a text file (contains a NUL byte)", path);
-        return -1;
-    }
+    /* a NUL byte is named with its line and column */
+    char *text = ps_read_text(path, NULL, err, errlen);
+    if (!text) return -1;
     int rc = ps_machine_parse(text, path, m, err, errlen);
     free(text);
+    /* said even with -q: a figure the prediction rests on may be mistyped */
+    for (const char *w = m->warnings; rc == 0 && *w;) {
+        size_t n = strcspn(w, "\n");
+        fprintf(stderr, "parscope: %.*s\n", (int)n, w);
+        w += n + (w[n] == '\n');
+    }
     return rc;
 }
 
@@ -700,7 +779,7 @@ static int machine_file(FILE *f, void *ctx)
         }
         put_num(f, "h0", m->bsp_h0);
         put_num(f, "h1", m->bsp_h1);
-        fprintf(f, "p = %d\n", m->bsp_p);
+        if (m->bsp_p) fprintf(f, "p = %d\n", m->bsp_p);
         if (m->r_incache) put_num(f, "r_incache", m->r_incache);
         if (m->r_outcache) put_num(f, "r_outcache", m->r_outcache);
         if (m->bsp_g_combined) put_num(f, "g_combined", m->bsp_g_combined);

@@ -9,6 +9,8 @@
  *   [bsp]      r (flop/s), g, l (flop units), h0, h1 (fit interval), p,
  *              r_incache, r_outcache (flop/s), g_us, l_us
  *   [pingpong] one line per size: "bytes = seconds" (half round trip), ascending
+ *              sizes; a time below PS_MACHINE_PP_DIP times a smaller size's is
+ *              warned about (so it is in [pingpong_intra] and [self])
  *   [loggops]  the LogGOPS model probe measures with the runtime's own calls:
  *              S, S_ack, o_post, o_construct, o_done, o_ack, o_ack_more, contention, progress_send,
  *              progress_recv,
@@ -24,8 +26,10 @@
  *              sockets, cores, pus, memory_bytes, cache_L1d .. cache_L4, mpi,
  *              compiler, date; and source (where the model comes from).  Files
  *              written before say memory and cache_l1 .. cache_l4; both load.
- * Only [machine] send_latency, recv_latency, word_time, flop_time are
- * required; everything else may be missing (0 / empty = unknown).
+ * Only [machine] send_latency, recv_latency, word_time, flop_time (> 0) are
+ * required; everything else may be missing (missing = 0 / empty = unknown).
+ * Counts (nodes, cores_per_node, processors, [bsp] p, [meta] sockets, cores,
+ * pus, memory_bytes, cache_*) are 1 or more where given: 0 is refused.
  * The estimator seed's architecture file ("receive latency = 0.24e-4 seconds")
  * is accepted as well (see machine.c).
  */
@@ -35,6 +39,13 @@
 #include <stddef.h>
 
 #define PS_MACHINE_MAX_PP 256
+/* A ping-pong ([pingpong], [pingpong_intra], [self]) row whose time is below
+ * this fraction of the slowest smaller size's is warned about on load: a
+ * larger message takes as long or longer, up to noise and cache effects.
+ * The probe's own tables dip to 0.64 of it (a 2 MiB power of two against 3
+ * bytes more, tests/report/data/characterize/probe.json), 0.81 in a quick
+ * probe on a busy 2-core VM; a dip below half is a mistyped figure. */
+#define PS_MACHINE_PP_DIP 0.5
 #define PS_LOGGOPS_MAX 64
 
 /* LogGOPS (Alexandrov et al., LogGP, SPAA 1995; Hoefler, Schneider and
@@ -164,14 +175,18 @@ typedef struct ps_machine {
     /* [loggops] lacks a row on one side of S or of S_ack (the probe writes both):
      * what the loader noticed, for predict to say; "" when nothing */
     char   lg_rows_note[512];
+    /* what the loader warns about, lines "PATH:LINE: warning: ...\n" (a ping-pong
+     * row far below a smaller size's: PS_MACHINE_PP_DIP); "" when nothing */
+    char   warnings[1024];
     ps_loggops lg;                       /* lg.n == 0: none */
 } ps_machine;
 
 void ps_machine_init(ps_machine *m);
 
-/* Loads an INI machine file.  On a missing file, a syntax error or a
- * missing/invalid required key returns -1 with err naming the path and line
- * ("m.ini:7: word_time: not a number"). */
+/* Loads an INI machine file.  On a missing file, a directory, a syntax error
+ * or a missing/invalid key returns -1 with err naming the path and line
+ * ("m.ini:7: word_time: not a number").  m->warnings, if any, are printed on
+ * standard error ("parscope: m.ini:12: warning: ..."). */
 int ps_machine_load(const char *path, ps_machine *m, char *err, size_t errlen);
 /* Writes it (atomically).  0 or -1 with err. */
 int ps_machine_save(const char *path, const ps_machine *m, char *err, size_t errlen);
@@ -215,7 +230,8 @@ double ps_loggops_recv_step(const double *bytes, const double *orr, int n, doubl
  * that can be named. */
 int ps_machine_find(const char *name, char *path, size_t len, char *err, size_t errlen);
 
-/* Parses a machine file held in memory; `path` only names it in messages. */
+/* Parses a machine file held in memory; `path` only names it in messages.
+ * Prints nothing: its warnings are left in m->warnings. */
 int ps_machine_parse(const char *text, const char *path, ps_machine *m, char *err, size_t errlen);
 
 #endif

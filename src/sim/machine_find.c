@@ -7,7 +7,9 @@
  * dropped, as the README writes it) is looked for in the machine folders:
  * $PARSCOPE_MACHINES (colon-separated), PREFIX/share/parscope/machines
  * beside the running program (an installed tree), the source tree's
- * machines/ (a build tree), and the configured install prefix's.
+ * machines/ (a build tree), and the configured install prefix's.  A
+ * directory is never a model: one that is named and no model is said to be
+ * a directory.
  */
 #include "sim/machine.h"
 
@@ -127,11 +129,14 @@ int ps_machine_find(const char *name, char *path, size_t len, char *err, size_t 
     if (!found) {
         char list[1024];
         list_models(dirs, nd, list, sizeof list);
+        /* a directory that is there is said to be one (a bare name was looked up first:
+         * a folder ./sp2 does not hide the model sp2) */
+        const char *what = ps_is_dir(name) ? "is a directory, not a machine model file" : "no such file";
         if (bare)
-            ps_seterr(err, errlen, "%s: no such file, and no machine model of that name (%s%s)", name,
+            ps_seterr(err, errlen, "%s: %s, and no machine model of that name (%s%s)", name, what,
                       list[0] ? "models: " : "no machine folder found", list);
         else
-            ps_seterr(err, errlen, "%s: no such file", name);
+            ps_seterr(err, errlen, "%s: %s", name, what);
     }
     for (int i = 0; i < nd; i++) free(dirs[i]);
     return found ? 0 : -1;

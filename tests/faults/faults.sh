@@ -332,7 +332,7 @@ work_range)
   rc=$?
   check "flop_time = 0: refused with exit 2 (got $rc)" test $rc -eq 2
   check "flop_time = 0: no nan or inf" sh -c '! grep -Eqiw "nan|inf" out p.json 2> /dev/null'
-  check "flop_time = 0: the message names it" grep -q "flop_time must be > 0" out
+  check "flop_time = 0: the message names it with its line" grep -Eq "zero.ini:[0-9]+: flop_time: must be > 0" out
   ;;
 
 # 8. compare refuses results of different experiments and negative times

@@ -284,7 +284,7 @@ TEST_IMPL(machine_bad_files)
     load_bad("neg.ini", "[machine]\nword_time = -1\n", ":2: word_time: must be >= 0 (got -1)");
     load_bad("net.ini", "[machine]\nnetwork = ring\n", ":2: network: expected 'bus', 'nobus' or 'star' (got 'ring')");
     load_bad("nodes.ini", "[machine]\nnodes = 2.5\n", ":2: nodes: not a non-negative integer ('2.5')");
-    load_bad("nodes2.ini", "[machine]\nnodes = 1e12\n", ":2: nodes: out of range ('1e12'; at most 2147483647)");
+    load_bad("nodes2.ini", "[machine]\nnodes = 1e12\n", ":2: nodes: out of range ('1e12'; at most 1048576)");
     load_bad("cores.ini", "[machine]\ncores_per_node = 4294967298\n",
              ":2: cores_per_node: out of range ('4294967298'; at most 2147483647)");
     load_bad("link.ini", "[machine]\nnetwork = star\nlink_rate = -1\n", ":3: link_rate: must be >= 0 (got -1)");
@@ -401,6 +401,133 @@ TEST_IMPL(machine_bad_files)
              ":5: missing the required entry 'time to send 1 word = ... seconds'");
     load_bad("arch5.arch", "SP2\nreceive latency = 1e-5 seconds\nSP3\n",
              ":3: expected 'description = value [seconds]'");
+}
+
+/* Every bad value is named with its line: flop_time (checked after parsing
+ * once, without one), counts of 0 (nodes = 0 was taken for "unknown" and
+ * predicted on 1 node), g_us / l_us that no r converts, a NUL byte, a
+ * directory. */
+TEST_IMPL(machine_bad_values_lines)
+{
+    char *txt;
+    const char *req = "[machine]\nsend_latency = 1e-6\nrecv_latency = 1e-6\nword_time = 1e-9\n";
+    txt = ps_xasprintf("%sflop_time = 0\nnetwork = nobus\n", req);
+    load_bad("flop0.ini", txt, ":5: flop_time: must be > 0 (seconds per floating-point operation; got 0)");
+    free(txt);
+    txt = ps_xasprintf("# a model\n%sflop_time = -1e-9\n", req);
+    load_bad("flopneg.ini", txt, ":6: flop_time: must be > 0 (seconds per floating-point operation; got -1e-9)");
+    free(txt);
+    load_bad("flop0.arch", "SP2\nreceive latency = 1e-5 seconds\nsend latency = 1e-5\n"
+             "time for one multiply = 0 seconds\ntime to send 1 word = 1e-7\n",
+             ":4: time for one multiply: must be > 0 (seconds per floating-point operation; got 0)");
+    /* counts: 1 or more where given (leaving a key out says unknown) */
+    static const struct { const char *name, *text, *want; } zero[] = {
+        {"nodes0.ini", "[machine]\nnodes = 0\n", ":2: nodes: must be >= 1 (got 0; leave the key out when unknown)"},
+        {"cpn0.ini", "[machine]\ncores_per_node = 0\n",
+         ":2: cores_per_node: must be >= 1 (got 0; leave the key out when unknown)"},
+        {"proc0.ini", "[machine]\nprocessors = 0\n",
+         ":2: processors: must be >= 1 (got 0; leave the key out when unknown)"},
+        {"nodesbig.ini", "[machine]\nnodes = 1048577\n", ":2: nodes: out of range ('1048577'; at most 1048576)"},
+        {"p0.ini", "[bsp]\np = 0\n", ":2: p: must be >= 1 (got 0; leave the key out when unknown)"},
+        {"cores0.ini", "[meta]\nhost = a\ncores = 0\n", ":3: cores: must be >= 1 (got 0; leave the key out when unknown)"},
+        {"sockets0.ini", "[meta]\nsockets = 0\n", ":2: sockets: must be >= 1 (got 0; leave the key out when unknown)"},
+        {"pus0.ini", "[meta]\npus = 0\n", ":2: pus: must be >= 1 (got 0; leave the key out when unknown)"},
+        {"mem0.ini", "[meta]\nmemory_bytes = 0\n",
+         ":2: memory_bytes: must be >= 1 (got 0; leave the key out when unknown)"},
+        {"cache0.ini", "[meta]\ncache_L2 = 0\n", ":2: cache_L2: must be >= 1 (got 0; leave the key out when unknown)"},
+        {"cache0old.ini", "[meta]\ncache_l3 = 0\n",
+         ":2: cache_l3: must be >= 1 (got 0; leave the key out when unknown)"}};
+    for (size_t i = 0; i < sizeof zero / sizeof zero[0]; i++) load_bad(zero[i].name, zero[i].text, zero[i].want);
+    /* g and l in microseconds only, with no r to convert them: refused at their line, not dropped */
+    txt = ps_xasprintf("%sflop_time = 1e-9\n[bsp]\ng_us = 2\nl_us = 50\n", req);
+    load_bad("gus.ini", txt, ":7: g_us = 2 without [bsp] r (flop/s) to convert it to flops: give r, or g in flops");
+    free(txt);
+    txt = ps_xasprintf("%sflop_time = 1e-9\n[bsp]\ng = 200\nl_us = 50\n", req);
+    load_bad("lus.ini", txt, ":8: l_us = 50 without [bsp] r (flop/s) to convert it to flops: give r, or l in flops");
+    free(txt);
+    /* a NUL byte: its line and column */
+    {
+        char *path = ps_xasprintf("%s/nul.ini", tmpdir());
+        char err[512] = "";
+        static const char nul[] = "[machine]\nsend_latency = 1\0\n";
+        CHECK(ps_write_file(path, nul, sizeof nul - 1, err, sizeof err) == 0);
+        ps_machine m;
+        CHECK(ps_machine_load(path, &m, err, sizeof err) == -1);
+        char *want = ps_xasprintf("%s:2:17: a NUL byte: not a text file", path);
+        CHECK(strcmp(err, want) == 0, "got: %s", err);
+        free(want);
+        free(path);
+    }
+    /* a directory is not a machine model file (it said "read error") */
+    {
+        char err[512] = "";
+        ps_machine m;
+        CHECK(ps_machine_load(tmpdir(), &m, err, sizeof err) == -1);
+        char *want = ps_xasprintf("%s: is a directory, not a machine model file", tmpdir());
+        CHECK(strcmp(err, want) == 0, "got: %s", err);
+        /* ... nor found as one by its name */
+        char path[4096];
+        CHECK(ps_machine_find(tmpdir(), path, sizeof path, err, sizeof err) == -1);
+        CHECK(strcmp(err, want) == 0, "got: %s", err);
+        free(want);
+    }
+    /* a [bsp] without p is written without p (p = 0 is refused), and reads back */
+    {
+        char err[512];
+        ps_machine m, n;
+        sample_model(&m);
+        m.bsp_p = 0;
+        char *rt = ps_xasprintf("%s/nop.ini", tmpdir());
+        CHECK(ps_machine_save(rt, &m, err, sizeof err) == 0);
+        load_ok(rt, &n);
+        CHECK(memcmp(&m, &n, sizeof m) == 0);
+        free(rt);
+    }
+}
+
+/* A ping-pong row far below a smaller size's time (a mistyped figure) is
+ * warned about with its line, once a table; the dips of probe-written
+ * tables (cache effects at powers of two, noise) are not. */
+TEST_IMPL(machine_pingpong_dip)
+{
+    char err[512];
+    ps_machine m;
+    char *t = ps_xasprintf("%s[pingpong]\n1024 = 2e-6\n2048 = 1e-9\n4096 = 1e-9\n8192 = 3e-6\n", good);
+    CHECK(ps_machine_parse(t, "dip.ini", &m, err, sizeof err) == 0, "%s", err);
+    CHECK(strcmp(m.warnings, "dip.ini:8: warning: [pingpong] 2048 bytes take 1e-9 s, less than 0.5 times the 2e-06 s "
+                             "of 1024 bytes (line 7): a larger message takes as long or longer, up to noise; the "
+                             "table is used as written\n") == 0, "%s", m.warnings);
+    CHECK(m.npp == 4 && m.pp_time[1] == 1e-9, "the table is kept as written");
+    free(t);
+    /* against the slowest smaller size, not only the row before: a slow slide down is one too */
+    t = ps_xasprintf("%s[pingpong_intra]\n1 = 1e-6\n2 = 7e-7\n4 = 4.9e-7\n[self]\n1 = 1e-6\n64 = 4e-7\n"
+                     "[written]\n1 = 1e-6\n64 = 0\n", good);
+    CHECK(ps_machine_parse(t, "slide.ini", &m, err, sizeof err) == 0, "%s", err);
+    CHECK(strstr(m.warnings, "slide.ini:9: warning: [pingpong_intra] 4 bytes take 4.9e-7 s, less than 0.5 times the "
+                             "1e-06 s of 1 bytes (line 7)") &&
+              strstr(m.warnings, "slide.ini:12: warning: [self] 64 bytes take 4e-7 s,") && !strstr(m.warnings, "[written]"),
+          "%s", m.warnings);
+    free(t);
+    /* probe-written tables: tests/report/data/characterize/probe.json's deepest dips (2 MiB against 3 bytes
+     * more, 0.64 of the slowest smaller size's), a quick probe's on a busy 2-core VM (0.81) */
+    t = ps_xasprintf("%s[pingpong]\n1048576 = 5.08165e-05\n1048579 = 4.75955e-05\n2097149 = 0.0001391945\n"
+                     "2097152 = 0.0001354075\n2097155 = 8.97205e-05\n", good);
+    CHECK(ps_machine_parse(t, "probe.ini", &m, err, sizeof err) == 0, "%s", err);
+    CHECK(m.warnings[0] == '\0', "%s", m.warnings);
+    free(t);
+    t = ps_xasprintf("%s[pingpong]\n131075 = 7.990857e-06\n262141 = 1.400333e-05\n262144 = 1.139167e-05\n"
+                     "[self]\n4041 = 4.668282e-07\n4112 = 4.521094e-07\n16448 = 4.452343e-07\n", good);
+    CHECK(ps_machine_parse(t, "quick.ini", &m, err, sizeof err) == 0, "%s", err);
+    CHECK(m.warnings[0] == '\0', "%s", m.warnings);
+    free(t);
+    /* the shipped models: no warning */
+    static const char *const shipped[] = {"meiko", "ncube2", "origin", "paragon", "sp", "sp2", "t3e"};
+    for (size_t i = 0; i < sizeof shipped / sizeof shipped[0]; i++) {
+        char *path = ps_xasprintf("%s/../../machines/%s.ini", PS_TEST_DATA, shipped[i]);
+        load_ok(path, &m);
+        CHECK(m.warnings[0] == '\0', "%s: %s", path, m.warnings);
+        free(path);
+    }
 }
 
 /* [meta] is written with the result meta's keys; older files' keys load */

@@ -38,10 +38,17 @@ expect 2 "unknown workload 'no_such'" no_such -n 2 -o "$tmp/out.json"
 expect 2 "no LOOP source" clue -n 2 -o "$tmp/out.json"
 expect 2 "missing.loop: no such file" "$tmp/missing.loop" -n 2 -o "$tmp/out.json"
 expect 2 "\-m: $tmp/none.ini: no such file" red_black -n 2 -m "$tmp/none.ini" -o "$tmp/out.json"
+mkdir -p "$tmp/models"
+expect 2 "\-m: $tmp/models: is a directory, not a machine model file" red_black -n 2 -m "$tmp/models" -o "$tmp/out.json"
 
 # a machine file with a bad number: named with its line
 printf '[machine]\nsend_latency = 1e-5\nrecv_latency = 1e-5\nword_time = fast\nflop_time = 1e-9\n' > "$tmp/bad.ini"
 expect 2 "bad.ini:4" red_black -n 2 -m "$tmp/bad.ini" -o "$tmp/out.json"
+# flop_time = 0 and a count of 0 too (checked after parsing once, without a line; taken for unknown)
+printf '[machine]\nsend_latency = 1e-5\nrecv_latency = 1e-5\nword_time = 1e-8\nflop_time = 0\n' > "$tmp/flop0.ini"
+expect 2 "flop0.ini:5: flop_time: must be > 0" red_black -n 2 -m "$tmp/flop0.ini" -o "$tmp/out.json"
+printf '[machine]\nsend_latency = 1e-5\nrecv_latency = 1e-5\nword_time = 1e-8\nflop_time = 1e-9\nnodes = 0\n' > "$tmp/nodes0.ini"
+expect 2 "nodes0.ini:6: nodes: must be >= 1" red_black -n 2 -m "$tmp/nodes0.ini" -o "$tmp/out.json"
 
 # a LOOP program with an error: the generator's file:line:col
 printf 'int main(void)\n{\n    \\COMMUNICATE(8, 1);\n    return 0;\n}\n' > "$tmp/broken.loop"
