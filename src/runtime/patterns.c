@@ -363,10 +363,14 @@ void ps_visible_sync(void)
  * other way round, as in the estimator seed. */
 #define P2P_TAG TAG(PS_C_SEND, 0)
 
-/* The bytes of a message of `words` 8-byte words; a bad count ends the job
- * as bad input (runtime/limits.h), before it becomes a size. */
-static size_t word_bytes(double words, int construct)
+/* The bytes of a message of `words` 8-byte words to or from `peer`; a bad
+ * count or partner ends the job as bad input (runtime/limits.h), before it
+ * becomes a size, and while the construct's place in the .loop file is
+ * known (the first check forgets it). */
+static size_t word_bytes(double words, int construct, int peer)
 {
+    if (peer < 0 || peer >= ps_size())
+        ps__bad_input(ps_construct_name(construct), "partner rank %d is outside 0..%d", peer, ps_size() - 1);
     ps__check_value(construct, PS_VALUE_WORDS, words);
     ps__structure(construct, PS_ARGS_WORDS, (long)(words + 0.5), 0, 0);
     return (size_t)(words + 0.5) * 8;
@@ -374,24 +378,24 @@ static size_t word_bytes(double words, int construct)
 
 void (ps_loop_send)(int dest, double words)
 {
-    size_t b = word_bytes(words, PS_C_SEND);
+    size_t b = word_bytes(words, PS_C_SEND, dest);
     ps_scratch(b);
     (void)ps_isend(NULL, b, dest, P2P_TAG, PS_C_SEND);
 }
 
 void (ps_loop_receive)(int src, double words)
 {
-    size_t b = word_bytes(words, PS_C_RECEIVE);
+    size_t b = word_bytes(words, PS_C_RECEIVE, src);
     ps_scratch(b);
     (void)ps_irecv(NULL, b, src, P2P_TAG, PS_C_RECEIVE);
 }
 
 void (ps_loop_bsend)(int dest, double words)
 {
-    ps_send(NULL, word_bytes(words, PS_C_BSEND), dest, P2P_TAG, PS_C_BSEND);
+    ps_send(NULL, word_bytes(words, PS_C_BSEND, dest), dest, P2P_TAG, PS_C_BSEND);
 }
 
 void (ps_loop_breceive)(int src, double words)
 {
-    ps_recv(NULL, word_bytes(words, PS_C_BRECEIVE), src, P2P_TAG, PS_C_BRECEIVE);
+    ps_recv(NULL, word_bytes(words, PS_C_BRECEIVE, src), src, P2P_TAG, PS_C_BRECEIVE);
 }

@@ -492,6 +492,13 @@ negative_size)
   check "refused within 20 s, not at a time limit (took $((SECONDS - start)) s)" test $((SECONDS - start)) -lt 20
   loop neg3 'double w = -3;' 'if (nodes > 1) { \SEND((me + 1) % nodes, w); \RECEIVE((me + nodes - 1) % nodes, w); }'
   expect 2 "(SEND|RECEIVE).*cannot be negative" -- "$ps" run neg3.loop -n 2 -q --timeout 25
+  # a partner outside the ranks, named with the line it is written on, in a run and in a prediction
+  for c in BSEND SEND BRECEIVE RECEIVE; do
+    loop "peer_$c" "\\$c(nodes, 4);"
+    expect 2 "peer_$c.loop:7: \\\\$c: partner rank 2 is outside 0..1" -- "$ps" run "peer_$c.loop" -n 2 -q --timeout 25
+  done
+  expect 2 "peer_BSEND.loop:7: \\\\BSEND: partner rank 3 is outside 0..2" -- \
+    "$ps" predict peer_BSEND.loop -m "$src/machines/sp2.ini" -n 3 --timeout 25
   ;;
 
 # 11. every output is checked before anything is launched
