@@ -356,7 +356,8 @@ int ps_launch_bad_input(const char *dir, int ranks, char *buf, size_t len)
         found++;
     }
     if (found > 1 && strlen(buf) + 40 < len)
-        snprintf(buf + strlen(buf), len - strlen(buf), " (and %d other rank%s)", found - 1, found > 2 ? "s" : "");
+        snprintf(buf + strlen(buf), len - strlen(buf), " (%d other rank%s said so too before the job ended)", found - 1,
+                 found > 2 ? "s" : "");
     return found;
 }
 
