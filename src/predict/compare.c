@@ -640,12 +640,14 @@ static void range_end(const json_t *d, double tm, json_t *row, FILE *out, const 
 
 /* The prediction's time depends on whether TCP coalesces the program's
  * small messages on a shaped link (wire_doubt: the time with every message's
- * payload alone), and on whether it acknowledges the messages sent one way
- * by segments of their own (ack_doubt: half the wire bytes more for each). */
+ * payload alone), on whether it acknowledges the messages sent one way
+ * by segments of their own (ack_doubt: half the wire bytes more for each),
+ * and on the protocol of messages larger than the probe examined
+ * (beyond_probe_doubt: a rendezvous right above them). */
 static void wire_state(json_t *pd, double tm, json_t *row, FILE *out)
 {
     if (!(tm > 0)) return;
-    char how[160];
+    char how[256];
     const json_t *d = json_object_get(pd, "wire_doubt");
     if (d) {
         snprintf(how, sizeof how, "every message coalesced by TCP (its payload alone in the shaped link's bucket, "
@@ -656,6 +658,13 @@ static void wire_state(json_t *pd, double tm, json_t *row, FILE *out)
         snprintf(how, sizeof how, "an acknowledgement of their own for the messages sent one way (%.0f bytes more "
                  "each)", ps_json_num(d, "ack_bytes"));
         range_end(d, tm, row, out, "acked_s", "ack_in_doubt", "error_if_acked", how);
+    }
+    if ((d = json_object_get(pd, "beyond_probe_doubt"))) {
+        char a[32];
+        ps_fmt_bytes(a, sizeof a, ps_json_num(d, "examined_bytes"));
+        snprintf(how, sizeof how, "a switch to rendezvous above %s, where the model's table ends (the messages "
+                 "above it moving only while their sender is in a call)", a);
+        range_end(d, tm, row, out, "rendezvous_s", "beyond_probe_in_doubt", "error_if_rendezvous", how);
     }
 }
 

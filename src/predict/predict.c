@@ -373,6 +373,46 @@ static double apart(double t, double time)
     return isfinite(t) && fabs(t - time) > PS_PREDICT_WIRE_DOUBT * time ? t : NAN;
 }
 
+/* Sends larger than the largest size at which the probe looked for a
+ * switch to rendezvous and found none (the model's S = 0, its table's last
+ * row): on a shaped link it looks only within half the bucket (30.7 KiB
+ * under slownet 100mbit), while Open MPI's TCP path sends eagerly only up
+ * to 64 KiB, and above that moves a message only while the sender is
+ * inside a call.  The model sends them eagerly, their transfer overlapping
+ * the sender's computation: a ring exchange of 256 KiB around 175 ms of
+ * \WORK under slownet 100mbit was predicted -40% (docs/BENCHMARKS.md).
+ * The same streams are simulated again with a switch right above the table
+ * (S = S_ack = its last row) and a rendezvous that waits for both sides to
+ * be in the runtime (progress 1): the other end of the range.  NAN when the
+ * model found a switch, the user chose one (--eager), no send is that
+ * large, or the two times are within PS_PREDICT_WIRE_DOUBT; *n the sends
+ * above it and *largest the largest. */
+static double beyond_probe_time(const predict_ctx *c, const ps_streams *s, const ps_sim_opts *so, double time,
+                                uint64_t *n, double *largest)
+{
+    *n = 0;
+    *largest = 0;
+    const ps_loggops *lg = &c->m.lg;
+    if (lg->n == 0 || lg->S > 0 || so->eager_bytes > 0) return NAN;
+    double top = lg->bytes[lg->n - 1];
+    for (int r = 0; r < s->nranks; r++) {
+        if (!s->data[r] || !s->len[r]) continue;
+        ps_insn_ctx x = {.rank = r};
+        const uint8_t *p = s->data[r], *end = p + s->len[r];
+        ps_insn in;
+        while (p < end && (p = ps_insn_decode(&x, p, end, &in)))
+            if (ps__is_send_op(in.op) && (double)in.n > top) {
+                (*n)++;
+                if ((double)in.n > *largest) *largest = (double)in.n;
+            }
+    }
+    if (!*n) return NAN;
+    ps_machine m = c->m;
+    m.lg.S = m.lg.S_ack = top;
+    m.lg.progress_send = m.lg.progress_recv = 1;
+    return apart(time_again(s, &m, *so, NULL), time);
+}
+
 /* The other network: the probe's exchange was neither clearly serial nor
  * clearly free (probe.c), so the same streams are simulated again under the
  * choice it did not make: a bus's model (nobus_contention) with the ranks'
@@ -483,6 +523,9 @@ static int predict_one(predict_ctx *c, int P, json_t **doc, ps_sim_result *res, 
     double coalesced = rc == 0 && res->messages > 0 ? coalesced_time(c, s, &so, res->time) : NAN;
     uint64_t nacked = 0;
     double acked = rc == 0 && res->messages > 0 ? acked_time(c, s, &so, res->time, &nacked) : NAN;
+    uint64_t nbeyond = 0;
+    double beyond_max = 0;
+    double beyond = rc == 0 && res->messages > 0 ? beyond_probe_time(c, s, &so, res->time, &nbeyond, &beyond_max) : NAN;
     double wall = ps_clock() - t0;
     free(rates);
     free(per_call);
@@ -541,6 +584,11 @@ static int predict_one(predict_ctx *c, int P, json_t **doc, ps_sim_result *res, 
         json_object_set_new(d, "ack_doubt",
                             json_pack("{s:f, s:I, s:f, s:f}", "ack_bytes", PS_PREDICT_ACK_SHARE * c->m.lg.wire,
                                       "messages", (json_int_t)nacked, "alone_s", res->time, "acked_s", acked));
+    if (isfinite(beyond))
+        json_object_set_new(d, "beyond_probe_doubt",
+                            json_pack("{s:f, s:I, s:f, s:f, s:f}", "examined_bytes", c->m.lg.bytes[c->m.lg.n - 1],
+                                      "messages", (json_int_t)nbeyond, "largest_bytes", beyond_max, "alone_s",
+                                      res->time, "rendezvous_s", beyond));
     if (c->o->activities && res->trace) json_object_set_new(d, "activities", ps_breakdown_json(res->trace));
     const ps__calibration *used = cal; /* the prices this count was simulated with */
     if (used->n || used->none) {
@@ -759,6 +807,26 @@ int ps_predict_run(const ps_predict_opts *o, json_t **out, FILE *f, char *err, s
         double a = ps_json_num(x, "alone_s"), k = ps_json_num(x, "acked_s");
         fprintf(f, "%7d  %12.6g  (%+.1f%% against %.6g s; %.0f messages sent one way)\n", ps__doc_ranks(pt), k,
                 a > 0 ? 100 * (k - a) / a : 0, a, ps_json_num(x, "messages"));
+    }
+    /* ... and whose time depends on the protocol of messages larger than the probe examined */
+    said = 0;
+    json_array_foreach(points, i, pt) {
+        const json_t *x = json_object_get(pt, "beyond_probe_doubt");
+        if (o->quiet || !x) continue;
+        if (!said++) {
+            char a[32];
+            ps_fmt_bytes(a, sizeof a, ps_json_num(x, "examined_bytes"));
+            fprintf(f, "note: the model's table ends at %s, with no switch to rendezvous found, so the model sends "
+                       "every larger message eagerly, its transfer overlapping its sender's computation; an MPI "
+                       "library may switch above that (Open MPI over TCP: 64 KiB) and then move such a message only "
+                       "while its sender is in a call: with a switch right above %s, the model predicts:\n",
+                    a, a);
+        }
+        double a = ps_json_num(x, "alone_s"), k = ps_json_num(x, "rendezvous_s");
+        char big[32];
+        ps_fmt_bytes(big, sizeof big, ps_json_num(x, "largest_bytes"));
+        fprintf(f, "%7d  %12.6g  (%+.1f%% against %.6g s; %.0f sends above it, the largest %s)\n", ps__doc_ranks(pt),
+                k, a > 0 ? 100 * (k - a) / a : 0, a, ps_json_num(x, "messages"), big);
     }
     if (!o->quiet && doubt) {
         char a[32], b[32];

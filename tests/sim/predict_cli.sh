@@ -520,6 +520,22 @@ grep -q "measured time-sliced: 3 ranks shared 2 cores, so a rank waited for its 
     fail "compare: a time-sliced run not said: $(cat "$T/out")"
 [ "$(jget "$T/c8.json" '[d["rows"][0]["measured_time_sliced"], "latency_check" in d["rows"][0]]')" = "[True, False]" ] ||
     fail "compare JSON: a time-sliced run"
+# a prediction with the rendezvous end of its range (beyond_probe_doubt) beside a measured time
+# between the two: said, with the error at that end, and in the row's JSON
+python3 - "$T/m_close.json" "$T/pts.json" "$T/p_rdv.json" <<'PY' || fail "could not write the rendezvous range"
+import json, sys
+m = json.load(open(sys.argv[1])); pts = json.load(open(sys.argv[2]))
+tm = m["time"]["min"]
+for p in pts["points"]:
+    p["beyond_probe_doubt"] = {"examined_bytes": 16384.0, "messages": 4, "largest_bytes": 262144.0,
+                               "alone_s": p["time"]["min"], "rendezvous_s": 2 * tm}
+json.dump(pts, open(sys.argv[3], "w"))
+PY
+expect_status 0 "compare, the rendezvous range" "$PS" compare "$T/m_close.json" "$T/p_rdv.json" -o "$T/c10.json" --force
+grep -q "with a switch to rendezvous above 16 KiB, where the model's table ends (the messages above it moving only while their sender is in a call) the model predicts .* s, +100.0%: the measured time lies between the two" "$T/out" ||
+    fail "compare: the rendezvous range not said: $(cat "$T/out")"
+[ "$(jget "$T/c10.json" '[round(d["rows"][0]["beyond_probe_in_doubt"]["error_if_rendezvous"], 3), d["rows"][0]["beyond_probe_in_doubt"]["between"]]')" = "[1.0, True]" ] ||
+    fail "compare JSON: the rendezvous range"
 # P = 1 priced by the 1-rank calibration of the same size repeats that run: said as agreement by
 # construction; priced at another size (--calibrate-size) it is a test, and not said
 for c in "same yes" "other no"; do
@@ -853,6 +869,27 @@ PY
 { printf 'ranks 2\nrank 0\n SEND 1 16\n WAIT\nrank 1\n RECEIVE 0 16\n WAIT\n'; } >"$T/wire1.txt"
 expect_status 0 "wire bytes, one message" "$PS" predict "$T/wire1.txt" -m "$T/wire.ini" -o "$T/wire1.json" --no-warmup
 [ "$(jget "$T/wire1.json" '"wire_doubt" in d')" = False ] || fail "predict: wire_doubt for a message the bucket holds"
+
+# --- messages larger than the model's table, no switch to rendezvous found in it ---------------
+# (a shaped link's table ends at half its bucket): the prediction sends them eagerly, overlapping
+# the 20 ms of work; the other end of the range moves them only while the sender is in a call:
+# 20 ms of work, then (256 KiB - the 64000-byte bucket) at 12.5 MB/s, 15.9 ms more.  A message
+# within the table, or a switch the user chose (--eager), has no such range
+printf '[machine]\nsend_latency = 1e-5\nrecv_latency = 1e-5\nword_time = 6.4e-7\nflop_time = 1e-9\nnetwork = bus\n[loggops]\nS = 0\no_post = 1e-7\no_done = 1e-7\nrate = 1.25e7\nburst = 64000\n1 = 5e-6 5e-6 5e-6 5e-6\n16384 = 6e-6 6e-6 8e-6 2e-5\n' >"$T/beyond.ini"
+for b in 262144 8192; do
+    printf 'ranks 2\nrank 0\n  SEND 1 %d\n  WORK 20000000\n  WAIT\nrank 1\n  RECV 0 %d\n  WORK 20000000\n  WAIT\n' "$b" "$b" >"$T/big$b.txt"
+done
+expect_status 0 "a message beyond the table" "$PS" predict "$T/big262144.txt" -m "$T/beyond.ini" -o "$T/beyond.json"
+grep -q "note: the model's table ends at 16 KiB, with no switch to rendezvous found" "$T/out" ||
+    fail "a message beyond the table not said: $(cat "$T/out")"
+grep -qE "^ +2 +0\.035[89][0-9]*  \(\+70\.[0-9]% against 0\.0210[0-9]* s; 1 sends above it, the largest 256 KiB\)" "$T/out" ||
+    fail "the rendezvous end of the range: $(cat "$T/out")"
+[ "$(jget "$T/beyond.json" '[round(d["beyond_probe_doubt"][k], 4) for k in ("examined_bytes", "messages", "largest_bytes", "alone_s", "rendezvous_s")]')" = "[16384.0, 1, 262144.0, 0.021, 0.0359]" ] ||
+    fail "beyond_probe_doubt: $(jget "$T/beyond.json" 'd.get("beyond_probe_doubt")')"
+expect_status 0 "a message within the table" "$PS" predict "$T/big8192.txt" -m "$T/beyond.ini" -o "$T/within.json"
+[ "$(jget "$T/within.json" '"beyond_probe_doubt" in d')" = False ] || fail "a message within the table given a range"
+expect_status 0 "a message beyond the table, --eager" "$PS" predict "$T/big262144.txt" -m "$T/beyond.ini" --eager 300000 -o "$T/eager.json"
+[ "$(jget "$T/eager.json" '"beyond_probe_doubt" in d')" = False ] || fail "--eager given the rendezvous range"
 
 # --- counts and parameters the program decides as it runs ------------------
 # clue chooses its iterations as it runs (none asked): the prediction records the count it ran
