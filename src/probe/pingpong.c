@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "probe/probe_int.h"
+#include "sim/machine.h"
 #include "trace/json.h"
 #include "util/util.h"
 
@@ -551,6 +552,26 @@ int ps__pingpong_analyze(const json_t *rounds, json_t *doc, json_t *warnings, ch
                  "from %s on the ping-pong measured only powers of two, with fewer samples: the fastest round trip "
                  "there took over %s, as on a slow network (on a fast link: the machine was busy)",
                  a, t);
+        break;
+    }
+    /* a size much slower than a larger one (the loader's PS_MACHINE_PP_DIP, seen from the other side):
+     * the transport stalls at that size (under slownet 100mbit every probe took 32765 bytes 8 times as
+     * long as 32768: TCP's acknowledgements), kept as measured; the loader says nothing of a table the
+     * probe wrote, so it is said here, once */
+    for (size_t s = 0; s + 1 < ns; s++) {
+        size_t f = s + 1;
+        for (size_t k = s + 1; k < ns; k++)
+            if (tmin[k] < tmin[f]) f = k;
+        if (!(tmin[f] < PS_MACHINE_PP_DIP * tmin[s])) continue;
+        char b[32], d[32];
+        ps_fmt_time(b, sizeof b, tmin[s]);
+        ps_fmt_time(d, sizeof d, tmin[f]);
+        /* (to the byte: the probe's sizes lie 3 bytes apart around each power of two) */
+        ps__warn(warnings,
+                 "the ping-pong at %.0f bytes took %s, %.1f times the %s of %.0f bytes: the transport stalls at "
+                 "that size (as TCP does at some sizes); kept as measured, so a program that sends it pays it in "
+                 "the model too",
+                 bytes[s], b, tmin[s] / tmin[f], d, bytes[f]);
         break;
     }
     /* small-message latency and the best bandwidth, as NetPIPE reports them */

@@ -256,3 +256,26 @@ TEST_IMPL(steps_cause_from_loggops)
         json_decref(warnings);
     }
 }
+
+/* flat, with a stall at 32765 bytes (21 times its flat time; TCP under
+ * slownet 100mbit took 8 times 32768's in every probe) */
+static double stall_32765(double n)
+{
+    return flat(n) * (n == 32765 ? 21 : 1);
+}
+
+/* A size far slower than a larger one is said, with both sizes and the
+ * factor (the loader is silent about a table the probe wrote); the flat
+ * table's own dips (noise of a few percent) are not. */
+TEST_IMPL(steps_stall_said)
+{
+    json_t *doc, *warnings;
+    analyze(ROUNDS, stall_32765, quiet, &doc, &warnings);
+    CHECK(warned(warnings, "the ping-pong at 32765 bytes took ") && warned(warnings, " times the ") && warned(warnings, "the transport stalls at that size"));
+    json_decref(doc);
+    json_decref(warnings);
+    analyze(ROUNDS, flat, quiet, &doc, &warnings);
+    CHECK(!warned(warnings, "the transport stalls"));
+    json_decref(doc);
+    json_decref(warnings);
+}
