@@ -497,6 +497,27 @@ static void budget_warning(const json_t *doc, json_t *warnings, double took, dou
                                        took, over, budget, why));
 }
 
+/* BSP's g on a shaped link: the h-relations (at most PS_PROBE_H_MAX words a
+ * rank) pass within the token bucket at line speed, so g is the burst's cost
+ * of a word, not the link's: under slownet 100mbit 0.0121 us a word (660
+ * MB/s) against a sustained 12.5 MB/s.  Said with both figures (probe_int.h). */
+void ps__bsp_bucket_check(const json_t *doc, const json_t *bsp, json_t *warnings)
+{
+    const json_t *lg = json_object_get(doc, "loggops");
+    double rate = ps_json_num(lg, "rate"), burst = ps_json_num(lg, "burst"), g_us = ps_json_num(bsp, "g_us");
+    if (!json_is_true(json_object_get(lg, "shaped")) || !(rate > 0) || !(g_us > 0)) return;
+    double word_rate = 8 / (g_us * 1e-6);
+    if (!(word_rate > 2 * rate)) return;
+    char a[32], b[32];
+    ps_fmt_bytes(a, sizeof a, 8.0 * PS_PROBE_H_MAX);
+    ps_fmt_bytes(b, sizeof b, burst);
+    ps__warn(warnings,
+             "BSP g (%.3g us a word, %.3g MB/s) comes from h-relations of at most %d words a rank (%s), which pass "
+             "within the shaped link's token bucket of %s at line speed; beyond it a word takes %.3g us (%.3g MB/s): "
+             "a superstep that moves more than the bucket pays that",
+             g_us, word_rate / 1e6, PS_PROBE_H_MAX, a, b, 8 / rate * 1e6, rate / 1e6);
+}
+
 json_t *ps_probe_analyze(const json_t *raw, ps_machine *m, char *err, size_t errlen)
 {
     if (!json_is_object(raw) || !json_string_value(json_object_get(raw, "kind")) ||
@@ -570,6 +591,7 @@ json_t *ps_probe_analyze(const json_t *raw, ps_machine *m, char *err, size_t err
         goto fail;
     }
     if (ps__hrelation_analyze(rounds, p, r, bsp, warnings, err, errlen) != 0) goto fail;
+    ps__bsp_bucket_check(doc, bsp, warnings);
 
     /* rounds and their agreement */
     json_t *rl = json_array(), *agree = json_array();

@@ -58,6 +58,10 @@ json_t *ps__loggops_measure(const ps_probe_budget *b);
  * bucket); -1 when the raw data hold no LogGOPS measurement. */
 int     ps__loggops_analyze(const json_t *raw_rounds, json_t *doc, json_t *warnings);
 void    ps__loggops_bucket_check(json_t *doc, json_t *warnings);
+/* BSP's g on a shaped link (doc's loggops): h-relations that fit in the token
+ * bucket measure its burst, not its rate; a g more than twice as fast as the
+ * rate is said, with both (probe.c). */
+void    ps__bsp_bucket_check(const json_t *doc, const json_t *bsp, json_t *warnings);
 /* The summary's LogGOPS lines, and the report's table (nothing when doc has none). */
 void    ps__loggops_print(const json_t *doc, FILE *out);
 void    ps__loggops_html(const json_t *doc, FILE *out);

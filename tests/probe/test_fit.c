@@ -1441,3 +1441,26 @@ TEST_IMPL(probe_noise_from_rounds)
         json_decref(raw);
     }
 }
+
+/* BSP's g on a shaped link: h-relations within the bucket read its burst
+ * (0.0121 us a word, 661 MB/s, under slownet 100mbit), said beside the
+ * link's rate; a g near the rate, or an unshaped link, is not. */
+TEST_IMPL(probe_bsp_g_in_bucket)
+{
+    struct { int shaped; double g_us; int said; } c[] = {{1, 0.0121, 1}, {1, 0.64, 0}, {0, 0.0121, 0}};
+    for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+        json_t *doc = json_pack("{s{sbsfsf}}", "loggops", "shaped", c[i].shaped, "rate", 12.5e6, "burst", 62443.0);
+        json_t *bsp = json_pack("{sf}", "g_us", c[i].g_us), *w = json_array();
+        ps__bsp_bucket_check(doc, bsp, w);
+        const char *t = json_string_value(json_array_get(w, 0));
+        CHECK((json_array_size(w) == 1) == c[i].said, "case %zu: %zu warnings", i, json_array_size(w));
+        if (c[i].said)
+            CHECK(t && strstr(t, "BSP g (0.0121 us a word, 661 MB/s) comes from h-relations of at most 256 words a "
+                                 "rank (2 KiB), which pass within the shaped link's token bucket of ") &&
+                      strstr(t, "beyond it a word takes 0.64 us (12.5 MB/s)"),
+                  "%s", t ? t : "(none)");
+        json_decref(doc);
+        json_decref(bsp);
+        json_decref(w);
+    }
+}
