@@ -541,8 +541,9 @@ static void seed_tables(FILE *f, const ps_tables *t)
         fputs("</table>\n", f);
 
         ps_html_heading(f, "Table 2: slowdown");
-        ps_html_note(f, "Each execution time divided by %s's (the seed's \"Paragon seconds\"; 1 is as fast, above 1 "
-                        "slower). Choose the reference with --reference NAME.", ref);
+        ps_html_note(f, "Each execution time divided by %s's%s (the seed's \"Paragon seconds\"; 1 is as fast, above 1 "
+                        "slower). Choose the reference with --reference NAME.", ref,
+                     !mixed(t) || t->ref < 0 ? "" : t->col[t->ref].predicted ? " (predicted)" : " (measured)");
         table_open(f, "table2");
         column_heads(f, t, "workload P/size/iterations");
         for (int r = 0; r < t->nrow; r++) {
@@ -1027,6 +1028,9 @@ void ps_tables_findings(const ps_tables *t, json_t *list)
             n++;
             for (int c = 0; c < t->ncol; c++) {
                 double s = t->time[r * t->ncol + c] / t->time[r * t->ncol + t->ref];
+                /* a host's measured and predicted columns: a prediction's error, not a slowdown (said
+                 * below, predicted against measured) */
+                if (!strcmp(t->col[c].name, t->col[t->ref].name)) continue;
                 if (c != t->ref && s > worst) {
                     worst = s;
                     wr = r;

@@ -100,9 +100,13 @@ m = re.search(r"mean \|error\| ([0-9.]+)% over (\d+) configurations, largest ([0
 want = ("%.1f" % (100 * s["mean_abs_error"]), str(s["points"]), "%.1f" % (100 * s["max_abs_error"]))
 if not m or m.groups() != want:
     bad.append("headline %s, the summary's mean, points and largest error %s" % (m and m.groups(), want))
-for w in ("1 measured machine and 1 machine model over 8 configurations", "measured in 8 configurations and predicted in 8"):
+for w in ("measured in 8 configurations and predicted in 8",):
     if w not in summ:
         bad.append("the headline lacks %r: %s" % (w, summ))
+# one host measured and predicted: the ratio of its two columns is the prediction's error, said as such,
+# not as a slowdown of one machine against another
+if "largest slowdown" in summ:
+    bad.append("a host's predicted column against its measured one called a slowdown: %s" % summ)
 # Table 1: fingerprint 2/100 measured on vm is the prediction's own measured run
 t1 = re.search(r'<table id="table1">(.*?)</table>', page, re.S).group(1)
 head = re.findall(r"<th>(.*?)</th>", t1.split("</tr>")[0])[1:]
