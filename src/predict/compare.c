@@ -423,6 +423,13 @@ static void cancelling(json_t *ma, json_t *pa, json_t *row, FILE *out)
                  "waiting %s (per rank); the model is that far off on each\n", a, b);
 }
 
+/* Whether a measured run's ranks outnumbered the cores they ran on (its
+ * sheet's time_sliced, launch/placement.c). */
+static int time_sliced(const json_t *md)
+{
+    return json_is_true(json_object_get(json_object_get(md, "sheet"), "time_sliced"));
+}
+
 /* The link's state: half the best round trip of rank 1's clock
  * synchronisation with rank 0 (one 8-byte message each way, 24 rounds before
  * and after the timed interval: the run's ranks[1].clock_rtt) against the
@@ -444,7 +451,7 @@ static void cancelling(json_t *ma, json_t *pa, json_t *row, FILE *out)
 static void latency_state(json_t *md, json_t *pd, json_t *row, FILE *out)
 {
     /* a time-sliced run's round trip includes its ranks' turns on the processors: time_sliced_state says so */
-    if (json_is_true(json_object_get(json_object_get(md, "sheet"), "time_sliced"))) return;
+    if (time_sliced(md)) return;
     const json_t *machine = json_object_get(pd, "machine");
     double now = ps_json_num(json_array_get(json_object_get(md, "ranks"), 1), "clock_rtt") / 2;
     double model = ps_json_num(machine, "half_round_trip_8B_s");
@@ -491,7 +498,7 @@ static void latency_state(json_t *md, json_t *pd, json_t *row, FILE *out)
  * machine's state). */
 static void time_sliced_state(json_t *md, json_t *pd, json_t *row, FILE *out)
 {
-    int sliced = json_is_true(json_object_get(json_object_get(md, "sheet"), "time_sliced"));
+    int sliced = time_sliced(md);
     json_object_set_new(row, "measured_time_sliced", json_boolean(sliced));
     if (!out || !sliced) return;
     const json_t *pl = json_object_get(md, "placement");

@@ -180,6 +180,17 @@ static json_t *breakdown_json(const ps_sim_result *r)
     return b;
 }
 
+/* An integer of the streams' meta JSON into *out: 1, or 0 (*out kept)
+ * when the meta has none. */
+static int meta_integer(const ps_streams *s, const char *key, long *out)
+{
+    json_t *meta = s->meta ? json_loads(s->meta, 0, NULL) : NULL, *v = json_object_get(meta, key);
+    int has = json_is_integer(v);
+    if (has) *out = (long)json_integer_value(v);
+    json_decref(meta);
+    return has;
+}
+
 /* Recorded streams as given: size and iterations from their meta. */
 static int load_streams(predict_ctx *c, ps_streams **s, char *err, size_t errlen)
 {
@@ -194,10 +205,8 @@ static int load_streams(predict_ctx *c, ps_streams **s, char *err, size_t errlen
         rc = ps_streams_load(w, s, err, errlen);
     }
     if (rc) return 2;
-    json_t *meta = (*s)->meta ? json_loads((*s)->meta, 0, NULL) : NULL, *v;
-    if ((v = json_object_get(meta, "size")) && json_is_integer(v)) c->size = (long)json_integer_value(v);
-    if ((v = json_object_get(meta, "iterations")) && json_is_integer(v)) c->iterations = (long)json_integer_value(v);
-    json_decref(meta);
+    meta_integer(*s, "size", &c->size);
+    meta_integer(*s, "iterations", &c->iterations);
     return 0;
 }
 
@@ -217,11 +226,8 @@ static int record_streams(predict_ctx *c, int P, ps_streams **s, char *err, size
     if (rc == 0 && ps_streams_load(dir, s, err, errlen)) rc = 1;
     /* a workload that chooses its iterations as it runs (clue: from the
      * machine) says in the recording's meta how many it ran */
-    if (rc == 0 && c->o->iterations <= 0 && (*s)->meta) {
-        json_t *meta = json_loads((*s)->meta, 0, NULL), *v = json_object_get(meta, "iterations");
-        if (json_is_integer(v) && json_integer_value(v) > 0) c->iterations = (long)json_integer_value(v);
-        json_decref(meta);
-    }
+    long ran = 0;
+    if (rc == 0 && c->o->iterations <= 0 && meta_integer(*s, "iterations", &ran) && ran > 0) c->iterations = ran;
     if (tmp) ps_rmtree(tmp);
     free(tmp);
     return rc;

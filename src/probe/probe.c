@@ -455,7 +455,7 @@ int ps_probe_model(const json_t *doc, ps_machine *m, char *err, size_t errlen)
     STR(m->mpi, "mpi");
     STR(m->compiler, "compiler");
     STR(m->date, "date");
-    snprintf(m->source, sizeof m->source, "parscope probe (%s, %d ranks)",
+    snprintf(m->source, sizeof m->source, PS_MACHINE_PROBE_SOURCE " (%s, %d ranks)",
              json_string_value(json_object_get(doc, "mode")) ? json_string_value(json_object_get(doc, "mode")) : "?",
              (int)NUM0(json_object_get(doc, "params"), "ranks"));
     m->sockets = (int)NUM0(meta, "sockets");

@@ -696,7 +696,7 @@ int ps_machine_load(const char *path, ps_machine *m, char *err, size_t errlen)
     /* said even with -q: a figure the prediction rests on may be mistyped; not of a file the probe
      * wrote, whose rows are what it measured (it says so itself where a larger message was much
      * faster: a stall of the transport at the smaller size, as TCP's at 32765 bytes under slownet) */
-    int measured = !strncmp(m->source, "parscope probe", 14);
+    int measured = !strncmp(m->source, PS_MACHINE_PROBE_SOURCE, strlen(PS_MACHINE_PROBE_SOURCE));
     for (const char *w = measured ? "" : m->warnings; rc == 0 && *w;) {
         size_t n = strcspn(w, "\n");
         fprintf(stderr, "parscope: %.*s\n", (int)n, w);

@@ -46,6 +46,9 @@
  * bytes more, tests/report/data/characterize/probe.json), 0.81 in a quick
  * probe on a busy 2-core VM; a dip below half is a mistyped figure. */
 #define PS_MACHINE_PP_DIP 0.5
+/* How [meta] source begins in a file the probe wrote (its rows are what it
+ * measured: the loader does not print the warning above for them). */
+#define PS_MACHINE_PROBE_SOURCE "parscope probe"
 #define PS_LOGGOPS_MAX 64
 
 /* LogGOPS (Alexandrov et al., LogGP, SPAA 1995; Hoefler, Schneider and
