@@ -106,6 +106,8 @@ typedef struct rstate {
     double         blk_t0;     /* when it blocked */
     uint32_t       blk_msg;
     uint8_t        state, phase, blk_send;
+    uint8_t        final;      /* its stream ended: in the runtime's wait for what is still open */
+    double         end_comm;   /* ... its communication time when the stream ended (the timed interval's) */
     /* outstanding nonblocking requests: slot i holds request ord0 + i (posting
      * order, so WAITONE finds its request in O(1)); completed slots are
      * tombstones (m == NIL); live slots are [head, nout) */
@@ -143,7 +145,11 @@ typedef struct chan {
     uint32_t head, h;
 } chan;
 
+typedef struct late_ev late_ev;
+
 typedef struct sim {
+    late_ev          *late;    /* events after their rank's timed interval, for the sheet (late_put) */
+    size_t            nlate, caplate;
     const ps_streams *s;
     const ps_machine *m;
     ps_sim_opts       o;
@@ -299,6 +305,7 @@ static void sim_free(sim *S)
             free(S->lgr[i].cold);
         }
     free(S->lgr);
+    free(S->late);
     free(S->answered);
     free(S->cp_end);
     free(S->cp_prev);
@@ -823,9 +830,36 @@ static inline void peek_next(sim *S, int rank, rstate *R, ps_insn *in)
 
 /* aux: a nonblocking operation's request id (its issue number + 1), else 0 */
 /* An event to the trace and the sheet; sent0: a receive's send's start. */
+/* An event after its rank's timed interval, kept for the sheet until every
+ * rank's interval is known (late_to_sheet). */
+typedef struct late_ev {
+    ps_event e;
+    double   sent0;
+    int      rank;
+} late_ev;
+
+static void late_put(sim *S, int rank, const ps_event *e, double sent0)
+{
+    if (S->nlate == S->caplate) {
+        size_t nc = S->caplate ? 2 * S->caplate : 16;
+        late_ev *n = realloc(S->late, nc * sizeof *n);
+        if (!n) {
+            S->oom = 1;
+            return;
+        }
+        S->late = n;
+        S->caplate = nc;
+    }
+    S->late[S->nlate++] = (late_ev){*e, sent0, rank};
+}
+
 static void tr_put(sim *S, int rank, const ps_event *e, double sent0)
 {
     if (S->tr && ps_trace_push(S->tr, rank, e)) S->oom = 1;
+    if (S->sh && S->rk[rank].final) {
+        late_put(S, rank, e, sent0);
+        return;
+    }
     if (S->sh && (S->feed ? ps_sheet_feed_event(S->feed, rank, e, sent0) : ps_sheet_acc_event(S->sh, rank, e, sent0)))
         S->oom = 1;
 }
@@ -1845,6 +1879,32 @@ static void step(sim *S, int rank, double t)
     }
 }
 
+/* Has the rank requests no wait completed yet? */
+static int requests_open(const rstate *R)
+{
+    for (uint32_t k = R->head; k < R->nout; k++)
+        if (R->out[k].m != NIL) return 1;
+    return 0;
+}
+
+/* A wait for every outstanding request (R->pend), from t: 1 when it ended
+ * at once (*t: when), 0 when the rank blocked. */
+static int wait_all(sim *S, int rank, double *t)
+{
+    rstate *R = &S->rk[rank];
+    if (S->lg) {
+        lg_block(S, rank, *t, ST_BLK_ALL);
+        return lg_walk(S, rank, t);
+    }
+    if (R->incomplete == 0) {
+        *t = finish_wait(S, rank, R->head, R->nout, *t, *t, 1);
+        return 1;
+    }
+    R->blk_t0 = *t;
+    R->state = ST_BLK_ALL;
+    return 0;
+}
+
 /* Runs rank's instructions from time t until one takes time or blocks. */
 static void exec(sim *S, int rank, double t)
 {
@@ -1852,8 +1912,20 @@ static void exec(sim *S, int rank, double t)
     ps_sim_rank *a = &S->r->rank[rank];
     for (;;) {
         if (R->pc >= R->end && !(S->peek && S->lap[rank].n)) {
+            if (!R->final && requests_open(R)) {
+                /* the runtime's finalize waits for every request still open, after the
+                 * timed interval: the run records those completions (a receive never
+                 * waited for is received there), its time ends here */
+                R->final = 1;
+                a->end = t;
+                R->end_comm = a->comm;
+                R->pend = (ps_insn){.op = PS_OP_WAIT, .construct = PS_C_NONE};
+                if (wait_all(S, rank, &t)) continue;
+                return;
+            }
             R->state = ST_DONE;
-            a->end = t;
+            if (R->final) a->comm = R->end_comm; /* what the wait at the end cost is not the program's */
+            else a->end = t;
             /* (LogGOPS) the rank ends in the runtime: what waits for its progress goes on */
             if (S->lg) (void)lg_enter(S, rank, t);
             return;
@@ -1925,17 +1997,7 @@ static void exec(sim *S, int rank, double t)
         }
         case PS_OP_WAIT:
             R->pend = in;
-            if (S->lg) {
-                lg_block(S, rank, t, ST_BLK_ALL);
-                if (lg_walk(S, rank, &t)) continue;
-                return;
-            }
-            if (R->incomplete == 0) {
-                t = finish_wait(S, rank, R->head, R->nout, t, t, 1);
-                continue;
-            }
-            R->blk_t0 = t;
-            R->state = ST_BLK_ALL;
+            if (wait_all(S, rank, &t)) continue;
             return;
         case PS_OP_WAITONE: {
             uint64_t ord = R->nissued - 1 - in.n;
@@ -2024,6 +2086,7 @@ static void deadlock_report(sim *S, double t)
         if (R->state == ST_DONE) continue;
         shown++;
         sb_printf(&b, "  rank %d: instruction %llu, ", r, (unsigned long long)S->r->rank[r].instructions);
+        if (R->final) sb_printf(&b, "its program's end (the runtime waits there for every request still open), ");
         if (R->state == ST_BLK_MSG) {
             describe_side(S, &b, R->blk_msg, R->blk_send, 1);
         } else if (R->state == ST_BLK_ONE) {
@@ -2301,6 +2364,8 @@ int ps_simulate(const ps_streams *s, const ps_machine *m, const ps_sim_opts *o, 
         int bad = ps_sheet_feed_stop(S.feed) || !tb || !te;
         S.feed = NULL;
         /* (the feed's thread has added every event: the sheet is this thread's again) */
+        for (size_t k = 0; !bad && k < S.nlate; k++)
+            bad = ps_sheet_acc_late_event(S.sh, S.late[k].rank, &S.late[k].e, S.late[k].sent0, tb, te);
         bad = bad || sheet_unreceived(&S);
         if (bad) {
             ps_sheet_acc_free(S.sh);

@@ -454,18 +454,19 @@ static int qlog_add(ps_sheet_acc *a, qlog *q, double start, double end)
     return 0;
 }
 
-/* As ps_sheet_compute's loop over a rank's events, except that the events
- * are not clipped to the timed interval (not known yet): finish checks that
- * they lay inside it. */
-int ps_sheet_acc_event(ps_sheet_acc *a, int r, const ps_event *e, double send_t0)
+/* As ps_sheet_compute's loop over a rank's events, the event's time
+ * clipped to [gb, ge] (its call's own duration, in the send and receive
+ * times, is not). */
+static int acc_event(ps_sheet_acc *a, int r, const ps_event *e, double send_t0, double gb, double ge)
 {
     ps_rank_sheet *rs = &a->rank[r];
-    double d = e->t1 > e->t0 ? e->t1 - e->t0 : 0;
-    if (e->t0 < a->lo) a->lo = e->t0;
-    if (e->t1 > a->hi) a->hi = e->t1;
+    double t0 = clip(e->t0, gb, ge), t1 = clip(e->t1, gb, ge);
+    double d = t1 > t0 ? t1 - t0 : 0;
+    if (t0 < a->lo) a->lo = t0;
+    if (t1 > a->hi) a->hi = t1;
     count_event(rs, e, d);
     if (e->kind == PS_EV_RECV && !isnan(send_t0)) {
-        a->idle[r] += clip(send_t0, e->t0, e->t1) - e->t0;
+        a->idle[r] += clip(send_t0, t0, t1) - t0;
         /* the runtime's own messages are not in the workload's queue; a
          * receive ending before its send began is clocks, not a queue (the
          * same as queue_lengths's after clipping: clipping is monotone) */
@@ -478,12 +479,29 @@ int ps_sheet_acc_event(ps_sheet_acc *a, int r, const ps_event *e, double send_t0
     return 0;
 }
 
+/* Not clipped (the timed interval is not known yet): finish checks that
+ * the events lay inside it. */
+int ps_sheet_acc_event(ps_sheet_acc *a, int r, const ps_event *e, double send_t0)
+{
+    return acc_event(a, r, e, send_t0, -INFINITY, INFINITY);
+}
+
 int ps_sheet_acc_unreceived(ps_sheet_acc *a, int dst, int tag, double send_t0)
 {
     a->unmatched++;
     /* in its receiver's queue from its start to the end of the execution (the clip to ge) */
     if (ps_tag_runtime(tag)) return 0;
     return qlog_add(a, &a->queue[dst], send_t0, INFINITY);
+}
+
+static void span(int P, const double *t_begin, const double *t_end, double *gb, double *ge);
+
+int ps_sheet_acc_late_event(ps_sheet_acc *a, int r, const ps_event *e, double send_t0, const double *t_begin,
+                            const double *t_end)
+{
+    double gb, ge;
+    span(a->nranks, t_begin, t_end, &gb, &ge);
+    return acc_event(a, r, e, send_t0, gb, ge);
 }
 
 /* One node's queue (queue_lengths): its messages' starts and ends, clipped

@@ -23,8 +23,8 @@ static int near(double a, double b) { return fabs(a - b) <= 1e-12 + 1e-9 * fabs(
 
 static void same_stat(const ps_stat *a, const ps_stat *b, const char *what, int r)
 {
-    CHECK(a->n == b->n && near(a->sum, b->sum) && near(a->min, b->min) && near(a->max, b->max), "%s of rank %d", what,
-          r);
+    CHECK(a->n == b->n && near(a->sum, b->sum) && near(a->min, b->min) && near(a->max, b->max), "%s of rank %d: n %llu / %llu, sum %g / %g, min %g / %g, max %g / %g", what,
+          r, (unsigned long long)a->n, (unsigned long long)b->n, a->sum, b->sum, a->min, b->min, a->max, b->max);
 }
 
 static void same_sheet(const ps_sheet *a, const ps_sheet *b)
@@ -193,13 +193,15 @@ TEST_IMPL(sheet_as_it_runs)
 }
 
 /* Messages no receive took: rank 0's send whose receive is never posted,
- * a nonblocking one never waited for, one to a rank that receives another,
- * and one whose nonblocking receive is never waited for (no RECV event).
+ * a nonblocking one never waited for, one to a rank that receives another.
  * The sheet built as the simulation runs counts them unmatched and keeps
  * them in their receivers' queues to the end, as the sheet from its trace
  * does: matched by the pair index and by the hash table, in free order and
  * in time order, on a thread and not; on the seed's SP2 (sends buffered)
- * and on a LogGOPS model. */
+ * and on a LogGOPS model.  A nonblocking receive never waited for (tag 7)
+ * is received by the wait at its program's end, after its rank's timed
+ * interval, as the runtime's finalize receives it: matched, its time
+ * outside the interval not counted. */
 static void check_unreceived(const ps_machine *m)
 {
     const char *text = "ranks 3\n"
@@ -222,8 +224,8 @@ static void check_unreceived(const ps_machine *m)
         CHECK(r.has_sheet && r.trace);
         ps_sheet fromtrace;
         if (r.has_sheet && r.trace && ps_sheet_compute(r.trace, &fromtrace) == 0) {
-            CHECK(r.sheet.unmatched == 3, "%llu unmatched messages, 3 expected", (unsigned long long)r.sheet.unmatched);
-            CHECK(r.sheet.messages_sent == 5 && r.sheet.messages_received == 2);
+            CHECK(r.sheet.unmatched == 2, "%llu unmatched messages, 2 expected", (unsigned long long)r.sheet.unmatched);
+            CHECK(r.sheet.messages_sent == 5 && r.sheet.messages_received == 3);
             CHECK(r.sheet.rank[1].max_queue >= 2 && r.sheet.rank[2].max_queue >= 1, "queue maxima %d %d",
                   r.sheet.rank[1].max_queue, r.sheet.rank[2].max_queue);
             same_sheet(&r.sheet, &fromtrace);

@@ -5,7 +5,11 @@
 # (blocking, nonblocking with and without a wait, one of two messages to a
 # rank, one of two to two ranks): messages sent and received and unmatched
 # messages equal, and each node's queue maximum (a message never received
-# stays in its receiver's queue to the end, docs/OUTPUTS.md).  Sends are
+# stays in its receiver's queue to the end, docs/OUTPUTS.md).  A receive
+# never waited for (recv_nowait) is received by the wait at the program's
+# end, as the runtime's finalize receives it: matched in both.  A receive
+# whose send never comes, never waited for, hangs the run in its finalize:
+# the prediction says the program deadlocks at its end.  Sends are
 # buffered (--eager), as MPI buffers these small ones, so that the blocking
 # send completes in the prediction as in the run.
 # usage: unmatched_messages.sh PARSCOPE SOURCE_DIR
@@ -28,8 +32,17 @@ program one_of_two '    if (me == 0) { \BSEND(1, 4); \BSEND(1, 4); }
     if (me == 1) \BRECEIVE(0, 4);'
 program other_rank '    if (me == 0) { \BSEND(1, 4); \BSEND(nodes - 1, 4); }
     if (me == nodes - 1 && me != 1) \BRECEIVE(0, 4);'
+program recv_nowait '    if (me == 0) \BSEND(1, 4);
+    if (me == 1) \RECEIVE(0, 4);'
+program recv_never '    if (me == 1) \RECEIVE(0, 4);'
 
-NAMES="bsend send_wait send_nowait one_of_two other_rank"
+"$PS" predict "$T/recv_never.loop" -m "$SRC/machines/sp2.ini" -n 2 -q >"$T/out" 2>"$T/err"
+st=$?
+[ $st = 1 ] || fail "predict recv_never: exit status $st, expected 1"
+grep -q "rank 1: .*its program's end (the runtime waits there for every request still open), WAIT for 1 incomplete request: RECEIVE from 0" "$T/err" ||
+    fail "predict recv_never: the deadlock at the program's end not said: $(cat "$T/err")"
+
+NAMES="bsend send_wait send_nowait one_of_two other_rank recv_nowait"
 for w in $NAMES; do
     for p in 2 3; do
         "$PS" run "$T/$w.loop" -n $p -q -o "$T/run-$w-$p.json" >/dev/null 2>"$T/err" ||
@@ -59,8 +72,10 @@ for w in names:
             row.append("%s %d/%d" % (k, m[k], q[k]))
             if m[k] != q[k]:
                 print("FAIL: %s P=%d: %s measured %d, predicted %d" % (w, p, k, m[k], q[k])); bad += 1
-        if m["unmatched_messages"] < 1:
-            print("FAIL: %s P=%d: the run counts no unmatched message" % (w, p)); bad += 1
+        want = 0 if w == "recv_nowait" else 1
+        if (m["unmatched_messages"] >= 1) != (want >= 1) or m["messages_received"] < 1 - want:
+            print("FAIL: %s P=%d: the run counts %d unmatched messages, %d received" % (
+                w, p, m["unmatched_messages"], m["messages_received"])); bad += 1
         # one message to a node at a time, or none received: the maxima do not depend on the timing
         if w != "one_of_two":
             mq = [r["max_queue"] for r in run["ranks"]]
