@@ -54,6 +54,7 @@ static void rank_first_excess(const ps_rank_trace *rt, call_kind *v, double *d, 
          * the program) is in its price where a calibration run priced it, spread over its calls */
         if (e->kind != PS_EV_SEND && e->kind != PS_EV_RECV && e->kind != PS_EV_POST && e->kind != PS_EV_WAIT) continue;
         if (is_barrier(e)) continue;   /* a prediction's barrier messages: waiting, as a run's barrier */
+        if (e->t0 >= rt->t_end) continue;   /* after the timed interval: the finalize's wait */
         v[n++] = (call_kind){e->bytes, i, e->t1 - e->t0, e->peer, e->construct, e->kind,
                              (e->flags & PS_EVF_NONBLOCKING) != 0};
     }
@@ -114,7 +115,10 @@ int ps_breakdown_compute(const ps_trace *t, ps_breakdown *b)
         const int64_t *pair = rq.partner + rq.base[r];
         for (size_t i = 0; i < rt->n; i++) {
             const ps_event *e = &rt->ev[i];
-            double d = e->t1 - e->t0;
+            /* the rank's timed interval only: what its finalize's wait completes
+             * after it (a receive never waited for) is outside its time */
+            double t0 = clampd(e->t0, rt->t_begin, rt->t_end), t1 = clampd(e->t1, rt->t_begin, rt->t_end);
+            double d = t1 - t0;
             if (d <= 0 || e->kind == PS_EV_SECTION || e->kind == PS_EV_MARK) continue;
             double act[PS_ACT__COUNT] = {0};
             if (e->kind == PS_EV_COMPUTE || e->kind == PS_EV_DATA) {
@@ -130,7 +134,7 @@ int ps_breakdown_compute(const ps_trace *t, ps_breakdown *b)
                 if (s.rank >= 0) {
                     const ps_event *se = &t->rank[s.rank].ev[s.index];
                     double avail = (se->flags & PS_EVF_NONBLOCKING) ? se->t1 : se->t0;
-                    w = clampd(avail - e->t0, 0, d);
+                    w = clampd(avail - t0, 0, d);
                 }
                 act[PS_ACT_WAIT] = w;
                 act[PS_ACT_RECV] = d - w;
@@ -142,7 +146,7 @@ int ps_breakdown_compute(const ps_trace *t, ps_breakdown *b)
                     int64_t si = e->kind == PS_EV_WAIT ? pair[i] : (int64_t)i;
                     if (si >= 0) {
                         ps_evref q = ps_match_recv(&mt, r, (size_t)si);
-                        if (q.rank >= 0) w = clampd(t->rank[q.rank].ev[q.index].t0 - e->t0, 0, d);
+                        if (q.rank >= 0) w = clampd(t->rank[q.rank].ev[q.index].t0 - t0, 0, d);
                     }
                 }
                 act[PS_ACT_WAIT] = w;

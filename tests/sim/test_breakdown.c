@@ -24,7 +24,7 @@ static void push(ps_trace *t, int r, int kind, int construct, double t0, double 
     CHECK(ps_trace_push(t, r, &e) == 0);
 }
 
-TEST_IMPL(breakdown)
+static ps_trace *base_trace(void)
 {
     ps_trace *t = ps_trace_new(2);
     const char *names[] = {"NONE", "A", "B", "C"};
@@ -41,6 +41,12 @@ TEST_IMPL(breakdown)
         t->rank[r].t_begin = 0;
         t->rank[r].t_end = 22;
     }
+    return t;
+}
+
+TEST_IMPL(breakdown)
+{
+    ps_trace *t = base_trace();
     ps_breakdown b;
     CHECK(ps_breakdown_compute(t, &b) == 0);
     /* per rank, averaged: compute (10 + 14) / 2, send (1 + 5) / 2, recv (1 + 1) / 2,
@@ -61,6 +67,25 @@ TEST_IMPL(breakdown)
     CHECK(json_real_value(json_object_get(json_object_get(cs, "B"), "wait")) == 2);
     CHECK(json_real_value(json_object_get(json_object_get(j, "total"), "other")) == 1);
     json_decref(j);
+    ps_trace_free(t);
+}
+
+/* Only the rank's timed interval counts: rank 1 posts a receive (tag 9)
+ * at [21.5, 23] across its end at 22, and its finalize's wait completes it
+ * at [25, 26], after the end (a receive never waited for, no send): 0.5 of
+ * receive overhead more, 0.5 less between calls, the total still 22. */
+TEST_IMPL(breakdown_timed_interval)
+{
+    ps_trace *t = base_trace();
+    push(t, 1, PS_EV_POST, 2, 21.5, 23, 0, 9, PS_EVF_NONBLOCKING);
+    push(t, 1, PS_EV_RECV, 2, 25, 26, 0, 9, PS_EVF_NONBLOCKING | PS_EVF_WAITALL);
+    ps_breakdown b;
+    CHECK(ps_breakdown_compute(t, &b) == 0);
+    const double want[PS_ACT__COUNT] = {12, 3, 1.25, 5, 0.75};
+    for (int k = 0; k < PS_ACT__COUNT; k++)
+        CHECK(fabs(b.total[k] - want[k]) < 1e-12, "%s = %g, expected %g", ps_activity_names[k], b.total[k], want[k]);
+    CHECK(b.by_construct[2 * PS_ACT__COUNT + PS_ACT_RECV] == 1.25);
+    ps_breakdown_free(&b);
     ps_trace_free(t);
 }
 
