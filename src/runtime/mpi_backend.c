@@ -164,7 +164,12 @@ static ps_request mpi_irecv(void *buf, size_t bytes, int src, int tag, int const
 /* all: part of a wait for every outstanding request (its events say so) */
 static void complete(req *q, int all)
 {
-    ps__waiting(q->is_recv ? "a receive (wait)" : "a send (wait)", q->peer, q->bytes);
+    /* (at \CLOSE0: a request the program never waited for) */
+    ps__waiting(ps__rt.finalized ? (q->is_recv ? "\\CLOSE0's wait for a receive the program left open"
+                                                : "\\CLOSE0's wait for a send the program left open")
+                : q->is_recv ? "a receive (wait)"
+                             : "a send (wait)",
+                q->peer, q->bytes);
     double t0 = stamp();
     MPI_Wait(&q->mpi, MPI_STATUS_IGNORE);
     double t1 = stamp();
@@ -731,7 +736,9 @@ static void mpi_finalize(void)
 {
     /* wait for anything still outstanding so MPI can finish cleanly */
     mpi_waitall();
+    ps__waiting("\\CLOSE0, for the other ranks to end their programs", -1, 0);
     MPI_Barrier(comm);
+    ps__waiting("\\CLOSE0's clock synchronisation and the traces' collection", -1, 0);
     clk_end = clock_estimate();
     clk_model = ps_clock_fit(clk_start, clk_end);
 

@@ -191,7 +191,10 @@ static void on_alarm(int sig)
     char buf[512];
     const char *what = (const char *)ps__rt.waiting_what;
     int n;
-    if (what)
+    if (what && ps__rt.waiting_peer < 0)
+        n = snprintf(buf, sizeof buf, "parscope: rank %d: timed out after %g s, waiting in %s\n", ps__rt.job_rank,
+                     ps__rt.timeout, what);
+    else if (what)
         n = snprintf(buf, sizeof buf,
                      "parscope: rank %d: timed out after %g s, waiting in %s (partner rank %d, %zu bytes)\n",
                      ps__rt.job_rank, ps__rt.timeout, what, ps__rt.waiting_peer, ps__rt.waiting_bytes);

@@ -599,6 +599,14 @@ timeout_stop)
   expect 1 "exceeded its time limit of 4 s" -- "$ps" run cg -n 2 -i 100000000 -s 1024 --timeout 4
   no_output "Segmentation fault|Process received signal|abort is already in progress"
   nothing_left 10
+  # a receive never waited for whose send never comes: the run hangs in \CLOSE0, and says so
+  loop never 'if (me == 1) \RECEIVE(0, 4);'
+  expect 1 "rank 1: timed out after 3 s, waiting in \\\\CLOSE0's wait for a receive the program left open \\(partner rank 0, 32 bytes\\)" -- \
+    "$ps" run never.loop -n 2 --timeout 3
+  grep -q "rank 0: timed out after 3 s, waiting in \\\\CLOSE0, for the other ranks to end their programs$" "$tmp/out" ||
+    fail "rank 0 in \\CLOSE0's barrier not said"
+  no_output "while computing|partner rank -1"
+  nothing_left 10
   ;;
 
 # 19. a truncated trace is called truncated
