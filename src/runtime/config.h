@@ -21,6 +21,8 @@
 #define PS_DIED_ALTSTACK (64L << 10)
 /* Nonblocking requests outstanding per rank before the table grows. */
 #define PS_REQUEST_TABLE_INITIAL 1024
+/* a request's handle is its number on the rank, kept in a ps_request's 31 bits (it wraps after 2^31) */
+#define PS_REQUEST_HANDLE_MASK 0x7fffffffu
 /* Largest single MPI message used when gathering traces (bytes). */
 #define PS_GATHER_CHUNK (64L << 20)
 /* Scratch space (for messages whose content does not matter) allocated and

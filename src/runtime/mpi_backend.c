@@ -48,6 +48,7 @@ static req   *reqs;
 static int    nreqs, reqcap;   /* slots in use (in posting order) and capacity */
 static int    nactive;
 static uint32_t reqseq;       /* request ids, 1-based per rank */
+static uint32_t reqbase;      /* the handle of slot 0 (reqseq when the table was last emptied) */
 static MPI_Comm comm = MPI_COMM_NULL;
 static int    we_initialized_mpi;
 static char   hostname[64];
@@ -118,12 +119,27 @@ static int req_new(void)
     return nreqs++;
 }
 
-/* A handle is a slot index, valid until the next time this rank has no
- * request outstanding: the table is reused from the start then. */
+/* A slot for the next request (its handle: reqbase + the slot).  The table
+ * is reused from the start whenever this rank has no request outstanding;
+ * handles are not: a request's handle is its number on the rank (0-based,
+ * as the recorder gives them), so a completed one stays completed (waiting
+ * on it again returns at once, as MPI's on MPI_REQUEST_NULL does) and never
+ * names a later request. */
 static int req_alloc(void)
 {
-    if (nactive == 0) nreqs = 0;
+    if (nactive == 0) {
+        nreqs = 0;
+        reqbase = reqseq;
+    }
     return req_new();
+}
+
+/* The slot of handle r, or -1 when it names no request still outstanding. */
+static int req_slot(ps_request r)
+{
+    if (r < 0) return -1;
+    uint32_t k = ((uint32_t)r - reqbase) & PS_REQUEST_HANDLE_MASK;
+    return k < (uint32_t)nreqs && reqs[k].active ? (int)k : -1;
 }
 
 /* ---- messages ------------------------------------------------------------- */
@@ -148,7 +164,7 @@ static ps_request post(int is_recv, void *buf, size_t bytes, int peer, int tag, 
     q->id = ++reqseq;
     nactive++;
     ps__record(is_recv ? PS_EV_POST : PS_EV_SEND, construct, t0, t1, peer, tag, bytes, PS_EVF_NONBLOCKING, q->id);
-    return i;
+    return (ps_request)((reqbase + (uint32_t)i) & PS_REQUEST_HANDLE_MASK);
 }
 
 static ps_request mpi_isend(const void *buf, size_t bytes, int dest, int tag, int construct)
@@ -182,8 +198,8 @@ static void complete(req *q, int all)
 
 static void mpi_wait(ps_request r)
 {
-    if (r < 0 || r >= nreqs || !reqs[r].active) return;
-    complete(&reqs[r], 0);
+    int k = req_slot(r);
+    if (k >= 0) complete(&reqs[k], 0);
 }
 
 static void mpi_waitall(void)

@@ -35,6 +35,7 @@
 
 #include <jansson.h>
 
+#include "runtime/config.h"
 #include "runtime/limits.h"
 #include "runtime/rt.h"
 #include "runtime/snapshot.h"
@@ -181,20 +182,23 @@ static void emit(uint8_t op, int peer, uint64_t n, int tag, int construct)
 static ps_request rec_isend(const void *buf, size_t bytes, int dest, int tag, int construct)
 {
     emit_sent(PS_OP_SEND, dest, bytes, tag, construct, sent_written(buf, bytes));
-    return (ps_request)(rec_nreq++);
+    return (ps_request)(rec_nreq++ & PS_REQUEST_HANDLE_MASK);
 }
 
 static ps_request rec_irecv(void *buf, size_t bytes, int src, int tag, int construct)
 {
     received_into(buf, bytes);
     emit(PS_OP_RECV, src, bytes, tag, construct);
-    return (ps_request)(rec_nreq++);
+    return (ps_request)(rec_nreq++ & PS_REQUEST_HANDLE_MASK);
 }
 
 static void rec_wait(ps_request req)
 {
-    if (req < 0 || (uint64_t)req >= rec_nreq) return;
-    emit(PS_OP_WAITONE, -1, rec_nreq - 1 - (uint64_t)req, rec_ctx.tag, PS_C_WAIT);
+    if (req < 0 || rec_nreq == 0) return;
+    /* the latest request with this handle (handles wrap after 2^31 requests) */
+    uint64_t back = ((uint64_t)(rec_nreq - 1) - (uint64_t)req) & PS_REQUEST_HANDLE_MASK;
+    if (back >= rec_nreq) return;
+    emit(PS_OP_WAITONE, -1, back, rec_ctx.tag, PS_C_WAIT);
 }
 
 static void rec_waitall(void) { emit(PS_OP_WAIT, -1, 0, rec_ctx.tag, PS_C_WAIT); }
