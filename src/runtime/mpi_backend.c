@@ -177,6 +177,14 @@ static ps_request mpi_irecv(void *buf, size_t bytes, int src, int tag, int const
     return post(1, buf, bytes, src, tag, construct);
 }
 
+/* The bytes a completed receive took (a message shorter than the receive
+ * posted: its own size), `posted` where MPI cannot say. */
+static size_t received_bytes(const MPI_Status *st, size_t posted)
+{
+    int n = 0;
+    return MPI_Get_count(st, MPI_BYTE, &n) == MPI_SUCCESS && n >= 0 && n != MPI_UNDEFINED ? (size_t)n : posted;
+}
+
 /* all: part of a wait for every outstanding request (its events say so) */
 static void complete(req *q, int all)
 {
@@ -187,10 +195,12 @@ static void complete(req *q, int all)
                              : "a send (wait)",
                 q->peer, q->bytes);
     double t0 = stamp();
-    MPI_Wait(&q->mpi, MPI_STATUS_IGNORE);
+    MPI_Status st;
+    MPI_Wait(&q->mpi, &st);
     double t1 = stamp();
     ps__waiting(NULL, -1, 0);
-    ps__record(q->is_recv ? PS_EV_RECV : PS_EV_WAIT, q->construct, t0, t1, q->peer, q->tag, q->bytes,
+    ps__record(q->is_recv ? PS_EV_RECV : PS_EV_WAIT, q->construct, t0, t1, q->peer, q->tag,
+               q->is_recv ? received_bytes(&st, q->bytes) : q->bytes,
                PS_EVF_NONBLOCKING | (all ? PS_EVF_WAITALL : 0), q->id);
     q->active = 0;
     nactive--;
@@ -226,10 +236,11 @@ static void mpi_recv(void *buf, size_t bytes, int src, int tag, int construct)
     if (!buf) buf = ps__scratch_in(bytes);
     ps__waiting("a blocking receive", src, bytes);
     double t0 = stamp();
-    MPI_Recv(buf, (int)bytes, MPI_BYTE, src, tag, comm, MPI_STATUS_IGNORE);
+    MPI_Status st;
+    MPI_Recv(buf, (int)bytes, MPI_BYTE, src, tag, comm, &st);
     double t1 = stamp();
     ps__waiting(NULL, -1, 0);
-    ps__record(PS_EV_RECV, construct, t0, t1, src, tag, bytes, 0, 0);
+    ps__record(PS_EV_RECV, construct, t0, t1, src, tag, received_bytes(&st, bytes), 0, 0);
 }
 
 /* --alone: the job's ranks start (and leave their set-up) together, so that

@@ -13,7 +13,9 @@
 # waited on twice (rewait) names that request only, completed: the second
 # wait returns at once in the run as in the prediction (the run's handles
 # were slots, reused once none was open: it waited for a later 800 KB send
-# and hung).  Sends are
+# and hung).  A message shorter than its receive (short) counts its own
+# bytes received, in the run as in the prediction (the run counted the
+# receive's).  Sends are
 # buffered (--eager), as MPI buffers these small ones, so that the blocking
 # send completes in the prediction as in the run.
 # usage: unmatched_messages.sh PARSCOPE SOURCE_DIR
@@ -39,6 +41,8 @@ program other_rank '    if (me == 0) { \BSEND(1, 4); \BSEND(nodes - 1, 4); }
 program recv_nowait '    if (me == 0) \BSEND(1, 4);
     if (me == 1) \RECEIVE(0, 4);'
 program recv_never '    if (me == 1) \RECEIVE(0, 4);'
+program short '    if (me == 0) { \BSEND(1, 4); \BSEND(1, 4); }
+    if (me == 1) { \RECEIVE(0, 100000); \WAIT(); \BRECEIVE(0, 1000); }'
 program rewait '    if (me == 0) {
         ps_request a = ps_isend(NULL, 32, 1, 7, PS_C_USER);
         ps_wait(a);
@@ -61,7 +65,7 @@ st=$?
 grep -q "rank 1: .*its program's end (the runtime waits there for every request still open), WAIT for 1 incomplete request: RECEIVE from 0" "$T/err" ||
     fail "predict recv_never: the deadlock at the program's end not said: $(cat "$T/err")"
 
-NAMES="bsend send_wait send_nowait one_of_two other_rank recv_nowait rewait"
+NAMES="bsend send_wait send_nowait one_of_two other_rank recv_nowait rewait short"
 for w in $NAMES; do
     for p in 2 3; do
         "$PS" run "$T/$w.loop" -n $p -q --timeout 20 -o "$T/run-$w-$p.json" >/dev/null 2>"$T/err" ||
@@ -87,16 +91,16 @@ for w in names:
             print("FAIL: %s P=%d: no run (%s)" % (w, p, e)); bad += 1; continue
         m, q = run["sheet"], pred[p]["sheet"]
         row = []
-        for k in ("messages_sent", "messages_received", "unmatched_messages"):
+        for k in ("messages_sent", "messages_received", "unmatched_messages", "bytes_sent", "bytes_received"):
             row.append("%s %d/%d" % (k, m[k], q[k]))
             if m[k] != q[k]:
                 print("FAIL: %s P=%d: %s measured %d, predicted %d" % (w, p, k, m[k], q[k])); bad += 1
-        want = 0 if w in ("recv_nowait", "rewait") else 1
+        want = 0 if w in ("recv_nowait", "rewait", "short") else 1
         if (m["unmatched_messages"] >= 1) != (want >= 1) or m["messages_received"] < 1 - want:
             print("FAIL: %s P=%d: the run counts %d unmatched messages, %d received" % (
                 w, p, m["unmatched_messages"], m["messages_received"])); bad += 1
         # one message to a node at a time, or none received: the maxima do not depend on the timing
-        if w not in ("one_of_two", "rewait"):
+        if w not in ("one_of_two", "rewait", "short"):
             mq = [r["max_queue"] for r in run["ranks"]]
             pq = [r["max_queue"] for r in pred[p]["ranks"]]
             row.append("queue max %s/%s" % (mq, pq))
