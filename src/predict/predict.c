@@ -543,7 +543,11 @@ static int predict_one(predict_ctx *c, int P, json_t **doc, ps_sim_result *res, 
     ps_streams_free(s);
     if (rc < 0 || rc == 1) {
         free(meta);
-        if (rc == 1) ps_seterr(err, errlen, "the program deadlocks at %d rank%s", nranks, nranks == 1 ? "" : "s");
+        if (rc == 1 && res->failed)
+            ps_seterr(err, errlen, "the program fails at %d rank%s: a message longer than the receive that takes it",
+                      nranks, nranks == 1 ? "" : "s");
+        else if (rc == 1)
+            ps_seterr(err, errlen, "the program deadlocks at %d rank%s", nranks, nranks == 1 ? "" : "s");
         return rc < 0 ? 2 : 1;
     }
     char tracefile[PATH_MAX + 16] = "";

@@ -554,6 +554,24 @@ static void warm_up(void)
     free(rb);
 }
 
+/* An error in one of the runtime's MPI calls on its communicator (a
+ * message longer than the receive that takes it: MPI_ERR_TRUNCATE): said
+ * with what the rank was doing, and the job ends.  MPI's own message, its
+ * default handler's, is often lost as the job aborts. */
+static void on_mpi_error(MPI_Comm *c, int *code, ...)
+{
+    (void)c;
+    char msg[MPI_MAX_ERROR_STRING];
+    int n = 0;
+    if (MPI_Error_string(*code, msg, &n) != MPI_SUCCESS) snprintf(msg, sizeof msg, "MPI error %d", *code);
+    const char *what = (const char *)ps__rt.waiting_what;
+    if (what && ps__rt.waiting_peer >= 0)
+        ps_abort("MPI failed %s (partner rank %d, %zu bytes): %s", what, ps__rt.waiting_peer, ps__rt.waiting_bytes, msg);
+    else if (what)
+        ps_abort("MPI failed %s: %s", what, msg);
+    ps_abort("MPI failed a call: %s", msg);
+}
+
 static int mpi_init(void)
 {
     int flag = 0;
@@ -580,6 +598,11 @@ static int mpi_init(void)
         MPI_Comm_dup(MPI_COMM_SELF, &comm);
     } else {
         MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+    }
+    MPI_Errhandler eh;
+    if (MPI_Comm_create_errhandler(on_mpi_error, &eh) == MPI_SUCCESS) {
+        MPI_Comm_set_errhandler(comm, eh);
+        MPI_Errhandler_free(&eh);
     }
     MPI_Comm_rank(comm, &ps__rt.rank);
     ps__rt.job_rank = world_rank;  /* what messages and marker files name */

@@ -215,6 +215,7 @@ typedef struct sim {
     ps_sheet_acc     *sh;       /* the result sheet, built as events happen (no trace needed) */
     ps_sheet_feed    *feed;     /* ... on a thread of its own, or NULL (sheet_feed.h) */
     int               oom;
+    char             *failure;  /* the program fails (a message longer than its receive): why */
     char             *err;
     size_t            errlen;
 } sim;
@@ -306,6 +307,7 @@ static void sim_free(sim *S)
         }
     free(S->lgr);
     free(S->late);
+    free(S->failure);
     free(S->answered);
     free(S->cp_end);
     free(S->cp_prev);
@@ -1658,6 +1660,48 @@ static void lg_block(sim *S, int rank, double t, int state)
     }
 }
 
+/* ---- reports ----------------------------------------------------------------- */
+
+typedef struct sbuf {
+    char  *p;
+    size_t n, cap;
+} sbuf;
+
+static void sb_printf(sbuf *b, const char *fmt, ...)
+{
+    va_list ap;
+    for (;;) {
+        va_start(ap, fmt);
+        size_t room = b->cap - b->n;
+        int k = vsnprintf(b->p ? b->p + b->n : NULL, b->p ? room : 0, fmt, ap);
+        va_end(ap);
+        if (k < 0) return;
+        if (b->p && (size_t)k < room) {
+            b->n += (size_t)k;
+            return;
+        }
+        size_t nc = (b->cap + (size_t)k + 256) * 2;
+        char *np = realloc(b->p, nc);
+        if (!np) return;
+        b->p = np;
+        b->cap = nc;
+    }
+}
+
+/* Message m is longer than the receive that takes it (posted for `room`
+ * bytes): MPI fails that receive (MPI_ERR_TRUNCATE), and the simulation
+ * stops here, as the run would. */
+static void truncated(sim *S, const msg *m, uint64_t room)
+{
+    if (S->failure) return;
+    sbuf b = {0};
+    sb_printf(&b, "rank %d: a receive from %d (tag %d) posted for %llu bytes takes a message of %llu bytes: MPI "
+              "fails it (MPI_ERR_TRUNCATE), and the run with it\n",
+              m->dst, m->src, m->tag, (unsigned long long)room, (unsigned long long)m->bytes);
+    S->failure = b.p;
+    if (!S->failure) S->oom = 1;
+}
+
 /* A send or receive's message: posted on its channel, its side's fields
  * and counters set; NIL when the channel could not take it (S->oom). */
 static uint32_t post_message(sim *S, int rank, int *is_send_out, int *blocking_out)
@@ -1680,6 +1724,7 @@ static uint32_t post_message(sim *S, int rank, int *is_send_out, int *blocking_o
         m->bytes = in->n;
         m->flags |= M_SPOSTED | (blocking ? M_SBLOCK : 0);
         m->sent0 = R->op_t0;
+        if ((m->flags & M_RPOSTED) && in->n > m->recv_bytes) truncated(S, m, m->recv_bytes);
         ps_sim_rank *a = &S->r->rank[rank];
         a->sent++;
         a->bytes_sent += in->n;
@@ -1692,6 +1737,7 @@ static uint32_t post_message(sim *S, int rank, int *is_send_out, int *blocking_o
         m->tag = in->tag;
         m->flags |= M_RPOSTED | (blocking ? M_RBLOCK : 0);
         if (!(m->flags & M_SPOSTED)) m->recv_bytes = in->n;
+        else if (m->bytes > in->n) truncated(S, m, in->n);
         S->r->rank[rank].received++;
         S->r->rank[rank].bytes_received += in->n;
     }
@@ -2035,32 +2081,6 @@ static void exec(sim *S, int rank, double t)
 
 /* ---- deadlock report ----------------------------------------------------- */
 
-typedef struct sbuf {
-    char  *p;
-    size_t n, cap;
-} sbuf;
-
-static void sb_printf(sbuf *b, const char *fmt, ...)
-{
-    va_list ap;
-    for (;;) {
-        va_start(ap, fmt);
-        size_t room = b->cap - b->n;
-        int k = vsnprintf(b->p ? b->p + b->n : NULL, b->p ? room : 0, fmt, ap);
-        va_end(ap);
-        if (k < 0) return;
-        if (b->p && (size_t)k < room) {
-            b->n += (size_t)k;
-            return;
-        }
-        size_t nc = (b->cap + (size_t)k + 256) * 2;
-        char *np = realloc(b->p, nc);
-        if (!np) return;
-        b->p = np;
-        b->cap = nc;
-    }
-}
-
 static void describe_side(sim *S, sbuf *b, uint32_t mi, int is_send, int blocking)
 {
     msg *m = &S->pool[mi];
@@ -2287,13 +2307,13 @@ int ps_simulate(const ps_streams *s, const ps_machine *m, const ps_sim_opts *o, 
     }
     ps_qent e;
     double now = 0;
-    while (S.free_order && !S.oom && !S.bad && S.nready) {
+    while (S.free_order && !S.oom && !S.bad && !S.failure && S.nready) {
         e = S.ready[--S.nready];
         if (e.t > S.tmax) S.tmax = e.t;
         step(&S, (int)e.id, e.t);
     }
     if (S.free_order) now = S.tmax;
-    while (!S.oom && ps_eventq_pop(&S.q, &e) == 0) {
+    while (!S.oom && !S.failure && ps_eventq_pop(&S.q, &e) == 0) {
         PS_ASSERT(e.t >= now);   /* simulated time never runs back */
         now = e.t;
         const ps_qent *next = ps_eventq_peek(&S.q);
@@ -2308,6 +2328,13 @@ int ps_simulate(const ps_streams *s, const ps_machine *m, const ps_sim_opts *o, 
         step(&S, (int)e.id, e.t);
     }
     if (S.oom) goto oom;
+    if (S.failure) {
+        r->failed = 1;
+        r->report = S.failure;
+        S.failure = NULL;
+        sim_free(&S);
+        return 1;
+    }
     if (S.free_order) {
         /* every instruction taken was checked; those of a rank that did not end were not */
         int ended = !S.bad;

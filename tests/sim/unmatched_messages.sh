@@ -15,7 +15,9 @@
 # were slots, reused once none was open: it waited for a later 800 KB send
 # and hung).  A message shorter than its receive (short) counts its own
 # bytes received, in the run as in the prediction (the run counted the
-# receive's).  Sends are
+# receive's).  A message longer than its receive (trunc) fails the run,
+# which says so with the receive (MPI_ERR_TRUNCATE; MPI's own message was
+# often lost), and the prediction says the program fails there.  Sends are
 # buffered (--eager), as MPI buffers these small ones, so that the blocking
 # send completes in the prediction as in the run.
 # usage: unmatched_messages.sh PARSCOPE SOURCE_DIR
@@ -64,6 +66,20 @@ st=$?
 [ $st = 1 ] || fail "predict recv_never: exit status $st, expected 1"
 grep -q "rank 1: .*its program's end (the runtime waits there for every request still open), WAIT for 1 incomplete request: RECEIVE from 0" "$T/err" ||
     fail "predict recv_never: the deadlock at the program's end not said: $(cat "$T/err")"
+
+program trunc '    if (me == 0) \SEND(1, 100000);
+    if (me == 1) \BRECEIVE(0, 4);'
+"$PS" run "$T/trunc.loop" -n 2 -q --timeout 20 >"$T/out" 2>&1
+st=$?
+[ $st = 1 ] || fail "run trunc: exit status $st, expected 1"
+grep -Eq "rank 1: MPI failed a blocking receive \(partner rank 0, 32 bytes\): .*[Tt]runcat" "$T/out" ||
+    fail "run trunc: the truncated receive not said: $(cat "$T/out")"
+"$PS" predict "$T/trunc.loop" -m "$SRC/machines/sp2.ini" -n 2 >"$T/out" 2>&1
+st=$?
+[ $st = 1 ] || fail "predict trunc: exit status $st, expected 1"
+grep -q "rank 1: a receive from 0 (tag [0-9]*) posted for 32 bytes takes a message of 800000 bytes: MPI fails it (MPI_ERR_TRUNCATE)" "$T/out" &&
+    grep -q "not predicted: the program fails at 2 ranks: a message longer than the receive that takes it" "$T/out" ||
+    fail "predict trunc: the failure not said: $(cat "$T/out")"
 
 NAMES="bsend send_wait send_nowait one_of_two other_rank recv_nowait rewait short"
 for w in $NAMES; do
