@@ -1722,9 +1722,10 @@ static uint32_t post_message(sim *S, int rank, int *is_send_out, int *blocking_o
         m->dst = in->peer;
         m->tag = in->tag;
         m->bytes = in->n;
+        /* (the receive's size, posted first, shares its field with sent0) */
+        if ((m->flags & M_RPOSTED) && in->n > m->recv_bytes) truncated(S, m, m->recv_bytes);
         m->flags |= M_SPOSTED | (blocking ? M_SBLOCK : 0);
         m->sent0 = R->op_t0;
-        if ((m->flags & M_RPOSTED) && in->n > m->recv_bytes) truncated(S, m, m->recv_bytes);
         ps_sim_rank *a = &S->r->rank[rank];
         a->sent++;
         a->bytes_sent += in->n;

@@ -337,6 +337,35 @@ TEST_IMPL(waitone)
     ps_sim_result_free(&r);
 }
 
+/* A message longer than the receive that takes it fails the program (MPI
+ * fails it: MPI_ERR_TRUNCATE), the receive posted first or last, blocking or
+ * not; a shorter one, or one of the same size, is taken. */
+TEST_IMPL(message_truncated)
+{
+    static const char *const bad[] = {
+        "ranks 2\nrank 0\n WORK 1000\n BSEND 1 100w\nrank 1\n BRECEIVE 0 4w\n",   /* receive first */
+        "ranks 2\nrank 0\n SEND 1 100w tag 5\n WAIT\nrank 1\n WORK 1000\n RECEIVE 0 4w tag 5\n WAIT\n",
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        ps_sim_opts o;
+        ps_sim_defaults(&o);
+        o.eager_bytes = 1 << 20;   /* (buffered: the send does not wait for the receive) */
+        ps_sim_result r;
+        CHECK(sim(bad[k], &o, &r) == 1, "program %zu", k);
+        CHECK(r.failed == 1 && r.deadlock == 0, "program %zu", k);
+        CHECK(r.report && strstr(r.report, "rank 1: a receive from 0 (tag ") &&
+                  strstr(r.report, "posted for 32 bytes takes a message of 800 bytes: MPI fails it (MPI_ERR_TRUNCATE)"),
+              "program %zu: %s", k, r.report ? r.report : "(no report)");
+        ps_sim_result_free(&r);
+    }
+    ps_sim_result r;
+    CHECK(sim("ranks 2\nrank 0\n BSEND 1 4w\n WORK 1000\n BSEND 1 4w\n"
+              "rank 1\n WORK 100\n BRECEIVE 0 4w\n BRECEIVE 0 100w\n",
+              NULL, &r) == 0);
+    CHECK(r.failed == 0 && r.messages == 2);
+    ps_sim_result_free(&r);
+}
+
 TEST_IMPL(deadlock)
 {
     ps_sim_result r;
