@@ -543,11 +543,7 @@ static int predict_one(predict_ctx *c, int P, json_t **doc, ps_sim_result *res, 
     ps_streams_free(s);
     if (rc < 0 || rc == 1) {
         free(meta);
-        if (rc == 1 && res->failed)
-            ps_seterr(err, errlen, "the program fails at %d rank%s: a message longer than the receive that takes it",
-                      nranks, nranks == 1 ? "" : "s");
-        else if (rc == 1)
-            ps_seterr(err, errlen, "the program deadlocks at %d rank%s", nranks, nranks == 1 ? "" : "s");
+        if (rc == 1) ps_seterr(err, errlen, "the program deadlocks at %d rank%s", nranks, nranks == 1 ? "" : "s");
         return rc < 0 ? 2 : 1;
     }
     char tracefile[PATH_MAX + 16] = "";
@@ -578,6 +574,12 @@ static int predict_one(predict_ctx *c, int P, json_t **doc, ps_sim_result *res, 
                                       c->m.nself > 0 ? "self" : "between two ranks"));
     if (res->below_step > 0 && !res->ack_measured)
         json_object_set_new(d, "protocol_doubt", protocol_doubt_json(&c->m, &so, res));
+    const ps_sim_truncated *tr = &res->truncated;
+    if (tr->count)
+        json_object_set_new(d, "truncated_receives",
+                            json_pack("{s:I, s:{s:i, s:i, s:i, s:I, s:I}}", "count", (json_int_t)tr->count, "first",
+                                      "rank", tr->rank, "from", tr->from, "tag", tr->tag, "posted_bytes",
+                                      (json_int_t)tr->posted_bytes, "message_bytes", (json_int_t)tr->message_bytes));
     if (isfinite(other)) {
         /* the prediction's network, its time, and the other's */
         int bus = c->m.bus;
@@ -708,6 +710,8 @@ int ps_predict_run(const ps_predict_opts *o, json_t **out, FILE *f, char *err, s
     double over = 1;     /* ... by how much */
     int unpriced_at = 0; /* the first count with \DATA_MOVE bytes the model cannot price */
     int self_at = 0;     /* the first count with messages to their own rank, the model without [self] */
+    ps_sim_truncated trunc = {0}; /* the first count's messages longer than their receives */
+    int trunc_at = 0;
     int busy_from = 0;   /* the first count priced by the run beside copies of itself */
     json_t *doubt = NULL; /* the first count with messages between S and the receive's step */
     /* each count on its own: one that cannot be predicted (a program that deadlocks or fails
@@ -748,6 +752,10 @@ int ps_predict_run(const ps_predict_opts *o, json_t **out, FILE *f, char *err, s
             }
             if (!unpriced_at && res.unpriced_bytes > 0) unpriced_at = res.nranks;
             if (!self_at && res.self_messages > 0 && c.m.nself == 0) self_at = res.nranks;
+            if (!trunc_at && res.truncated.count) {
+                trunc_at = res.nranks;
+                trunc = res.truncated;
+            }
             if (!busy_from && calibration_for(&c, res.nranks) == &c.cal_busy) busy_from = res.nranks;
             if (!doubt && (doubt = json_object_get(doc, "protocol_doubt")))
                 json_object_set_new(doubt, "from_ranks", json_integer(res.nranks));
@@ -859,6 +867,14 @@ int ps_predict_run(const ps_predict_opts *o, json_t **out, FILE *f, char *err, s
         fprintf(f, "note: from P = %d the program sends messages to the sending rank itself, and the model has no "
                    "[self] table (parscope probe measures one): they are priced as messages between two ranks\n",
                 self_at);
+    if (!o->quiet && trunc_at)
+        fprintf(f, "note: at P = %d, %llu message%s longer than the receive that takes %s (the first: rank %d's "
+                   "from %d, tag %d, posted for %llu bytes, %llu sent): MPI fails such a receive (MPI_ERR_TRUNCATE) "
+                   "and the run with it, unless the program computes the receive's size from data its messages "
+                   "carry, which the recording does not carry between ranks; each message is priced by its send\n",
+                trunc_at, (unsigned long long)trunc.count, trunc.count == 1 ? " is" : "s are",
+                trunc.count == 1 ? "it" : "them", trunc.rank, trunc.from, trunc.tag,
+                (unsigned long long)trunc.posted_bytes, (unsigned long long)trunc.message_bytes);
     if (json_array_size(points) == 1 && !c.several && !json_array_size(failed))
         *out = json_incref(json_array_get(points, 0));
     else if (json_array_size(points))

@@ -215,7 +215,6 @@ typedef struct sim {
     ps_sheet_acc     *sh;       /* the result sheet, built as events happen (no trace needed) */
     ps_sheet_feed    *feed;     /* ... on a thread of its own, or NULL (sheet_feed.h) */
     int               oom;
-    char             *failure;  /* the program fails (a message longer than its receive): why */
     char             *err;
     size_t            errlen;
 } sim;
@@ -307,7 +306,6 @@ static void sim_free(sim *S)
         }
     free(S->lgr);
     free(S->late);
-    free(S->failure);
     free(S->answered);
     free(S->cp_end);
     free(S->cp_prev);
@@ -1689,17 +1687,20 @@ static void sb_printf(sbuf *b, const char *fmt, ...)
 }
 
 /* Message m is longer than the receive that takes it (posted for `room`
- * bytes): MPI fails that receive (MPI_ERR_TRUNCATE), and the simulation
- * stops here, as the run would. */
+ * bytes): MPI fails such a receive (MPI_ERR_TRUNCATE), unless the size is
+ * a recording's stand-in for one the program computes from data its
+ * messages carry (the recorder carries none).  Counted, the first kept;
+ * the message is priced by its send. */
 static void truncated(sim *S, const msg *m, uint64_t room)
 {
-    if (S->failure) return;
-    sbuf b = {0};
-    sb_printf(&b, "rank %d: a receive from %d (tag %d) posted for %llu bytes takes a message of %llu bytes: MPI "
-              "fails it (MPI_ERR_TRUNCATE), and the run with it\n",
-              m->dst, m->src, m->tag, (unsigned long long)room, (unsigned long long)m->bytes);
-    S->failure = b.p;
-    if (!S->failure) S->oom = 1;
+    ps_sim_truncated *t = &S->r->truncated;
+    if (!t->count++) {
+        t->rank = m->dst;
+        t->from = m->src;
+        t->tag = m->tag;
+        t->posted_bytes = room;
+        t->message_bytes = m->bytes;
+    }
 }
 
 /* A send or receive's message: posted on its channel, its side's fields
@@ -2308,13 +2309,13 @@ int ps_simulate(const ps_streams *s, const ps_machine *m, const ps_sim_opts *o, 
     }
     ps_qent e;
     double now = 0;
-    while (S.free_order && !S.oom && !S.bad && !S.failure && S.nready) {
+    while (S.free_order && !S.oom && !S.bad && S.nready) {
         e = S.ready[--S.nready];
         if (e.t > S.tmax) S.tmax = e.t;
         step(&S, (int)e.id, e.t);
     }
     if (S.free_order) now = S.tmax;
-    while (!S.oom && !S.failure && ps_eventq_pop(&S.q, &e) == 0) {
+    while (!S.oom && ps_eventq_pop(&S.q, &e) == 0) {
         PS_ASSERT(e.t >= now);   /* simulated time never runs back */
         now = e.t;
         const ps_qent *next = ps_eventq_peek(&S.q);
@@ -2329,13 +2330,6 @@ int ps_simulate(const ps_streams *s, const ps_machine *m, const ps_sim_opts *o, 
         step(&S, (int)e.id, e.t);
     }
     if (S.oom) goto oom;
-    if (S.failure) {
-        r->failed = 1;
-        r->report = S.failure;
-        S.failure = NULL;
-        sim_free(&S);
-        return 1;
-    }
     if (S.free_order) {
         /* every instruction taken was checked; those of a rank that did not end were not */
         int ended = !S.bad;

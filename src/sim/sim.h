@@ -74,6 +74,15 @@ typedef struct ps_sim_rank {
     uint64_t instructions;
 } ps_sim_rank;
 
+/* Messages longer than the receive that took them (MPI_ERR_TRUNCATE in a
+ * run, unless a recording stood in for a size computed from message data):
+ * how many, and the first. */
+typedef struct ps_sim_truncated {
+    uint64_t count;
+    int      rank, from, tag;
+    uint64_t posted_bytes, message_bytes;
+} ps_sim_truncated;
+
 typedef struct ps_sim_result {
     int          nranks;
     double       time;          /* execution time: the last rank's end */
@@ -104,13 +113,13 @@ typedef struct ps_sim_result {
     int          has_sheet;
     int          sheet_thread;  /* the sheet was built on a second thread (ps_sim_opts.sheet_thread) */
     int          deadlock;      /* 1 if the program deadlocked */
-    int          failed;        /* 1 if the program fails (a message longer than its receive) */
-    char        *report;        /* deadlock report (which ranks wait on what), why it failed, or NULL */
+    char        *report;        /* deadlock report (which ranks wait on what), or NULL */
+    ps_sim_truncated truncated; /* messages longer than the receive that took them */
 } ps_sim_result;
 
 /* Simulates.  Returns 0 (completed), 1 (deadlock: r->report says which ranks
- * wait on what; or r->failed: r->report says why; r->trace holds what
- * happened before), or -1 with err (bad streams, out of memory). */
+ * wait on what; r->trace holds what happened before), or -1 with err (bad
+ * streams, out of memory). */
 int  ps_simulate(const ps_streams *s, const ps_machine *m, const ps_sim_opts *o, ps_sim_result *r,
                  char *err, size_t errlen);
 void ps_sim_result_free(ps_sim_result *r);
