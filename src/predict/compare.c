@@ -789,6 +789,26 @@ static int same_experiment(json_t *measured, json_t *mp, json_t *predicted, json
     return 0;
 }
 
+/* Why the predicted document has no point for ranks (its not_predicted
+ * list), or NULL. */
+static const char *not_predicted_why(const json_t *predicted, int ranks)
+{
+    size_t i;
+    const json_t *f;
+    json_array_foreach(json_object_get(predicted, "not_predicted"), i, f)
+    {
+        if (ps_json_num(f, "ranks") == ranks) return json_string_value(json_object_get(f, "error"));
+    }
+    return NULL;
+}
+
+/* The first failed trial's message of a measured point (its failures), or NULL. */
+static const char *first_failure(const json_t *md)
+{
+    const json_t *f = json_array_get(json_object_get(md, "failures"), 0);
+    return json_string_value(json_object_get(f, "message"));
+}
+
 json_t *ps_compare_results(json_t *measured, json_t *predicted, FILE *out, char *err, size_t errlen)
 {
     if (!json_is_object(measured) || !json_is_object(predicted)) {
@@ -806,9 +826,13 @@ json_t *ps_compare_results(json_t *measured, json_t *predicted, FILE *out, char 
     static const char *acts[3] = {"busy", "overhead", "idle"};
     size_t i;
     json_t *pd;
-    /* the counts only one side has are listed, not compared */
-    json_array_foreach(mp, i, pd) if (!ps__find_ranks(pp, ps__doc_ranks(pd)))
-        json_array_append_new(unmatched, json_pack("{s:i, s:s}", "ranks", ps__doc_ranks(pd), "only_in", "measured"));
+    /* the counts only one side has are listed, not compared, with why the other has none where it says */
+    json_array_foreach(mp, i, pd) if (!ps__find_ranks(pp, ps__doc_ranks(pd))) {
+        json_t *u = json_pack("{s:i, s:s}", "ranks", ps__doc_ranks(pd), "only_in", "measured");
+        const char *why = not_predicted_why(predicted, ps__doc_ranks(pd));
+        if (why) json_object_set_new(u, "why", json_string(why));
+        json_array_append_new(unmatched, u);
+    }
     json_array_foreach(pp, i, pd) if (!ps__find_ranks(mp, ps__doc_ranks(pd)))
         json_array_append_new(unmatched, json_pack("{s:i, s:s}", "ranks", ps__doc_ranks(pd), "only_in", "predicted"));
     /* ... and those one side gives no time for (no measured trial succeeded) */
@@ -818,9 +842,13 @@ json_t *ps_compare_results(json_t *measured, json_t *predicted, FILE *out, char 
         const char *none = !isfinite(ps_result_doc_time(md))   ? "measured"
                            : !isfinite(ps_result_doc_time(pd)) ? "predicted"
                                                                : NULL;
-        if (none)
-            json_array_append_new(unmatched, json_pack("{s:i, s:s, s:s}", "ranks", ps__doc_ranks(pd), "only_in",
-                                                       none[0] == 'm' ? "predicted" : "measured", "no_time", none));
+        if (none) {
+            json_t *u = json_pack("{s:i, s:s, s:s}", "ranks", ps__doc_ranks(pd), "only_in",
+                                  none[0] == 'm' ? "predicted" : "measured", "no_time", none);
+            const char *why = none[0] == 'm' ? first_failure(md) : NULL;
+            if (why) json_object_set_new(u, "why", json_string(why));
+            json_array_append_new(unmatched, u);
+        }
     }
     json_array_foreach(pp, i, pd)
     {
@@ -884,14 +912,22 @@ json_t *ps_compare_results(json_t *measured, json_t *predicted, FILE *out, char 
     if (json_array_size(rows) == 0) {
         size_t timeless = 0;
         json_t *u;
-        json_array_foreach(unmatched, i, u) timeless += json_object_get(u, "no_time") != NULL;
-        json_decref(rows);
-        json_decref(unmatched);
+        const char *why = NULL;
+        json_array_foreach(unmatched, i, u)
+        {
+            timeless += json_object_get(u, "no_time") != NULL;
+            if (!why) why = json_string_value(json_object_get(u, "why"));
+        }
         if (timeless)
-            ps_seterr(err, errlen, "no processor count has a time in both results (%zu count%s without one on a side)",
-                      timeless, timeless > 1 ? "s" : "");
+            ps_seterr(err, errlen,
+                      "no processor count has a time in both results (%zu count%s without one on a side%s%s)",
+                      timeless, timeless > 1 ? "s" : "", why ? "; the first because: " : "", why ? why : "");
+        else if (why)
+            ps_seterr(err, errlen, "the two results have no processor count in common (the first because: %s)", why);
         else
             ps_seterr(err, errlen, "the two results have no processor count in common");
+        json_decref(rows);
+        json_decref(unmatched);   /* (why was in it: said above) */
         return NULL;
     }
     if (out && json_array_size(unmatched)) {
@@ -899,13 +935,17 @@ json_t *ps_compare_results(json_t *measured, json_t *predicted, FILE *out, char 
         json_t *u;
         json_array_foreach(unmatched, i, u) {
             const char *none = json_string_value(json_object_get(u, "no_time"));
-            if (none)
-                fprintf(out, "%s P = %lld (the %s result has no time%s)", i ? "," : "",
-                        json_integer_value(json_object_get(u, "ranks")), none,
-                        strcmp(none, "measured") ? "" : ": no trial succeeded");
+            const char *why = json_string_value(json_object_get(u, "why"));
+            long long p = json_integer_value(json_object_get(u, "ranks"));
+            if (none && !strcmp(none, "measured"))
+                fprintf(out, "%s P = %lld (the measured result has no time: no trial succeeded%s%s)", i ? "," : "", p,
+                        why ? "; the first: " : "", why ? why : "");
+            else if (none)
+                fprintf(out, "%s P = %lld (the %s result has no time)", i ? "," : "", p, none);
             else
-                fprintf(out, "%s P = %lld (in the %s result only)", i ? "," : "", json_integer_value(json_object_get(u, "ranks")),
-                        json_string_value(json_object_get(u, "only_in")));
+                fprintf(out, "%s P = %lld (in the %s result only%s%s)", i ? "," : "", p,
+                        json_string_value(json_object_get(u, "only_in")), why ? "; not predicted: " : "",
+                        why ? why : "");
         }
         fputc('\n', out);
     }

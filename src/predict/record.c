@@ -288,11 +288,21 @@ int ps_predict_measure(const ps_predict_opts *o, json_t **out, char *err, size_t
             return 2;
         }
         if (x) rc = 1;
+        /* the failed trials, said and kept as run keeps them (the launch is quiet) */
+        json_t *fails = json_array();
+        for (int i = 0; i < r.ntrials; i++) {
+            if (!r.trial[i].status) continue;
+            json_array_append_new(fails, json_pack("{s:i, s:s}", "trial", i + 1, "message", r.trial[i].message));
+            if (!o->quiet)
+                fprintf(stderr, "parscope predict --compare: P = %d, trial %d of %d: %s\n", o->ranks[k], i + 1,
+                        r.ntrials, r.trial[i].message);
+        }
         double *samples = ps_xcalloc((size_t)r.ntrials + 1, sizeof *samples);
         for (int i = 0; i < r.ntrials; i++) samples[i] = r.trial[i].time;
         json_t *pt = ps_result_run("run", r.workload, ps_machine_meta_for(r.best_trace), o->ranks[k], r.size, r.iterations, samples,
                                    r.ntrials, r.best_trace, NULL);
         ps_run_annotate(&r, pt);   /* noise, placement, oversubscription: as run */
+        json_object_set_new(pt, "failures", fails);
         json_t *au = ps_run_auto_json(&r);
         if (au) json_object_set_new(pt, "trials_auto", au);
         if (r.best_trace) json_object_set_new(pt, "activities", ps_breakdown_json(r.best_trace));

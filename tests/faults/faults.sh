@@ -362,7 +362,9 @@ variant("no_time_run.json", lambda d: (d["time"].update(min=None, median=None, m
 # several counts, one of them without a time (its trials all failed): the others compared
 def at(d, ranks, kind, timeless=False):
     x = json.loads(json.dumps(d)); x["params"]["ranks"] = ranks; x["kind"] = kind
-    if timeless: x["time"].update(min=None, median=None, max=None)
+    if timeless:
+        x["time"].update(min=None, median=None, max=None)
+        x["failures"] = [{"trial": 1, "message": "the job exceeded its time limit of 3 s and was stopped"}]
     return x
 json.dump({"kind": "run", "points": [at(a, 2, "run"), at(a, 3, "run", True)]}, open("two_run.json", "w"))
 json.dump({"kind": "predict", "points": [at(a, 2, "predict"), at(a, 3, "predict")]}, open("two_p.json", "w"))
@@ -377,7 +379,7 @@ PY
   expect 2 "measured result at 2 ranks gives time.min = 0: a measured time cannot be zero" -- "$ps" compare zero_run.json p.json
   expect 2 "time.min = \"abc\": a time is a number of seconds" -- "$ps" compare text_time.json p.json
   expect 2 "no processor count has a time in both results \(1 count without one on a side\)" -- "$ps" compare no_time_run.json p.json
-  expect 0 "not compared: P = 3 \(the measured result has no time: no trial succeeded\)" -- "$ps" compare two_run.json two_p.json
+  expect 0 "not compared: P = 3 \(the measured result has no time: no trial succeeded; the first: the job exceeded its time limit of 3 s and was stopped\)" -- "$ps" compare two_run.json two_p.json
   mkdir -p adir
   expect 2 "compare: adir: is a directory, not a file" -- "$ps" compare adir p.json
   expect 2 "the first file holds a prediction" -- "$ps" compare p.json a.json
