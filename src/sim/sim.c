@@ -2107,8 +2107,12 @@ static void deadlock_report(sim *S, double t)
         rstate *R = &S->rk[r];
         if (R->state == ST_DONE) continue;
         shown++;
-        sb_printf(&b, "  rank %d: instruction %llu, ", r, (unsigned long long)S->r->rank[r].instructions);
-        if (R->final) sb_printf(&b, "its program's end (the runtime waits there for every request still open), ");
+        if (R->final)
+            sb_printf(&b, "  rank %d: after its last instruction (%llu), its program's end (the runtime waits there for "
+                          "every request still open), ",
+                      r, (unsigned long long)S->r->rank[r].instructions);
+        else
+            sb_printf(&b, "  rank %d: instruction %llu, ", r, (unsigned long long)S->r->rank[r].instructions);
         if (R->state == ST_BLK_MSG) {
             describe_side(S, &b, R->blk_msg, R->blk_send, 1);
         } else if (R->state == ST_BLK_ONE) {

@@ -66,7 +66,7 @@ program rewait '    if (me == 0) {
 "$PS" predict "$T/recv_never.loop" -m "$SRC/machines/sp2.ini" -n 2 -q >"$T/out" 2>"$T/err"
 st=$?
 [ $st = 1 ] || fail "predict recv_never: exit status $st, expected 1"
-grep -q "rank 1: .*its program's end (the runtime waits there for every request still open), WAIT for 1 incomplete request: RECEIVE from 0" "$T/err" ||
+grep -q "rank 1: after its last instruction (1), its program's end (the runtime waits there for every request still open), WAIT for 1 incomplete request: RECEIVE from 0" "$T/err" ||
     fail "predict recv_never: the deadlock at the program's end not said: $(cat "$T/err")"
 
 program trunc '    if (me == 0) \SEND(1, 100000);
