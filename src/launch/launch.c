@@ -278,8 +278,12 @@ static void scan_line(const char *line, void *ctx)
     char host[64], how[64];
     char f = frame_of(line);
     /* Open MPI's footnotes to its boxes: "[host:pid] 1 more process has sent
-     * help message ...", "Set MCA parameter "orte_base_help_aggregate" ..." */
-    int footnote = line[0] == '[' && (strstr(line, "sent help message") || strstr(line, "orte_base_help_aggregate"));
+     * help message ...", "Set MCA parameter "orte_base_help_aggregate" ...",
+     * and its launcher's note that a box it was to show was lost as the job
+     * aborted: "[host:pid] [[job,0],0] ORTE_ERROR_LOG: Out of resource in file
+     * ../../../orte/util/show_help.c at line 501" */
+    int footnote = line[0] == '[' && (strstr(line, "sent help message") || strstr(line, "orte_base_help_aggregate") ||
+                                      strstr(line, "] ORTE_ERROR_LOG: "));
     if (footnote) {
         hold(es, line);
     } else if (f || es->frame) {
