@@ -716,9 +716,12 @@ void ps_sheet_print(const ps_sheet *s, const ps_trace *t, const char *workload, 
     if (s->runtime_sent)
         fprintf(f, "  Runtime messages:            %llu (the model's barrier tree; not counted above)\n",
                 (unsigned long long)s->runtime_sent);
-    if (s->unmatched) fprintf(f, "  Unmatched messages:          %llu\n", (unsigned long long)s->unmatched);
+    if (s->unmatched)
+        fprintf(f, "  Unmatched messages:          %llu%s\n", (unsigned long long)s->unmatched,
+                s->dropped ? " (events were lost: a message whose send or receive was lost counts here)" : "");
     if (s->dropped)
-        fprintf(f, "  WARNING: %llu events lost to full trace buffers (raise TRACE_BUF)\n",
+        fprintf(f, "  WARNING: %llu events lost to full trace buffers: the counts and times above miss them (a "
+                   "larger capacity: \\OPEN0's last argument, or PARSCOPE_TRACE_CAPACITY=EVENTS per rank)\n",
                 (unsigned long long)s->dropped);
     fprintf(f, "\nPer processor       busy  overhead      idle   sent  recv  queue max   avg\n");
     for (int r = 0; r < s->nranks; r++) {

@@ -13,7 +13,8 @@ case $mode in
   overflow)
     # a buffer of 16 events: the run completes, the loss is counted and reported
     PARSCOPE_TRACE_CAPACITY=16 "$mpiexec" -n "$p" "$prog" --flood --trace "$dir/t.pst" > "$dir/out" || exit 1
-    grep -q "events lost to full trace buffers" "$dir/out" || { echo "FAIL: no overflow warning"; cat "$dir/out"; exit 1; }
+    grep -q "events lost to full trace buffers: the counts and times above miss them (a larger capacity: \\\\OPEN0's last argument, or PARSCOPE_TRACE_CAPACITY=EVENTS per rank)" "$dir/out" ||
+        { echo "FAIL: no overflow warning naming the capacity's settings"; cat "$dir/out"; exit 1; }
     "$check" "$dir/t.pst" "$p" 0 dropped ;;
   timeout)
     start=$(date +%s)
