@@ -828,10 +828,8 @@ static inline void peek_next(sim *S, int rank, rstate *R, ps_insn *in)
 
 /* ---- trace -------------------------------------------------------------- */
 
-/* aux: a nonblocking operation's request id (its issue number + 1), else 0 */
-/* An event to the trace and the sheet; sent0: a receive's send's start. */
 /* An event after its rank's timed interval, kept for the sheet until every
- * rank's interval is known (late_to_sheet). */
+ * rank's interval is known (ps_simulate gives them to it then). */
 typedef struct late_ev {
     ps_event e;
     double   sent0;
@@ -853,6 +851,8 @@ static void late_put(sim *S, int rank, const ps_event *e, double sent0)
     S->late[S->nlate++] = (late_ev){*e, sent0, rank};
 }
 
+/* aux: a nonblocking operation's request id (its issue number + 1), else 0 */
+/* An event to the trace and the sheet; sent0: a receive's send's start. */
 static void tr_put(sim *S, int rank, const ps_event *e, double sent0)
 {
     if (S->tr && ps_trace_push(S->tr, rank, e)) S->oom = 1;
@@ -1658,34 +1658,6 @@ static void lg_block(sim *S, int rank, double t, int state)
     }
 }
 
-/* ---- reports ----------------------------------------------------------------- */
-
-typedef struct sbuf {
-    char  *p;
-    size_t n, cap;
-} sbuf;
-
-static void sb_printf(sbuf *b, const char *fmt, ...)
-{
-    va_list ap;
-    for (;;) {
-        va_start(ap, fmt);
-        size_t room = b->cap - b->n;
-        int k = vsnprintf(b->p ? b->p + b->n : NULL, b->p ? room : 0, fmt, ap);
-        va_end(ap);
-        if (k < 0) return;
-        if (b->p && (size_t)k < room) {
-            b->n += (size_t)k;
-            return;
-        }
-        size_t nc = (b->cap + (size_t)k + 256) * 2;
-        char *np = realloc(b->p, nc);
-        if (!np) return;
-        b->p = np;
-        b->cap = nc;
-    }
-}
-
 /* Message m is longer than the receive that takes it (posted for `room`
  * bytes): MPI fails such a receive (MPI_ERR_TRUNCATE), unless the size is
  * a recording's stand-in for one the program computes from data its
@@ -2082,6 +2054,32 @@ static void exec(sim *S, int rank, double t)
 }
 
 /* ---- deadlock report ----------------------------------------------------- */
+
+typedef struct sbuf {
+    char  *p;
+    size_t n, cap;
+} sbuf;
+
+static void sb_printf(sbuf *b, const char *fmt, ...)
+{
+    va_list ap;
+    for (;;) {
+        va_start(ap, fmt);
+        size_t room = b->cap - b->n;
+        int k = vsnprintf(b->p ? b->p + b->n : NULL, b->p ? room : 0, fmt, ap);
+        va_end(ap);
+        if (k < 0) return;
+        if (b->p && (size_t)k < room) {
+            b->n += (size_t)k;
+            return;
+        }
+        size_t nc = (b->cap + (size_t)k + 256) * 2;
+        char *np = realloc(b->p, nc);
+        if (!np) return;
+        b->p = np;
+        b->cap = nc;
+    }
+}
 
 static void describe_side(sim *S, sbuf *b, uint32_t mi, int is_send, int blocking)
 {
