@@ -169,8 +169,9 @@ double ps_now(void);
 /* ---- point to point -------------------------------------------------- */
 
 /* A NULL buffer means "any bytes will do": the runtime uses scratch space.
- * Requests are handles (the request's number on its rank, 0-based), completed
- * by ps_wait or ps_waitall; waiting on a completed one returns at once. */
+ * Requests are handles, each naming its own request (never a later one),
+ * completed by ps_wait or ps_waitall; waiting on a completed one returns at
+ * once. */
 typedef int ps_request;
 
 ps_request ps_isend(const void *buf, size_t bytes, int dest, int tag, int construct);

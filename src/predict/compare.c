@@ -915,9 +915,12 @@ json_t *ps_compare_results(json_t *measured, json_t *predicted, FILE *out, char 
         const char *why = NULL;
         json_array_foreach(unmatched, i, u)
         {
-            timeless += json_object_get(u, "no_time") != NULL;
-            if (!why) why = json_string_value(json_object_get(u, "why"));
+            int t = json_object_get(u, "no_time") != NULL;
+            timeless += t;
+            /* the reason of the kind the message gives: a count without a time, else one side's only */
+            if (!why && t) why = json_string_value(json_object_get(u, "why"));
         }
+        json_array_foreach(unmatched, i, u) if (!why && !timeless) why = json_string_value(json_object_get(u, "why"));
         if (timeless)
             ps_seterr(err, errlen,
                       "no processor count has a time in both results (%zu count%s without one on a side%s%s)",

@@ -122,9 +122,9 @@ static int req_new(void)
 /* A slot for the next request (its handle: reqbase + the slot).  The table
  * is reused from the start whenever this rank has no request outstanding;
  * handles are not: a request's handle is its number on the rank (0-based,
- * as the recorder gives them), so a completed one stays completed (waiting
- * on it again returns at once, as MPI's on MPI_REQUEST_NULL does) and never
- * names a later request. */
+ * the runtime's own warm-up requests counted), so a completed one stays
+ * completed (waiting on it again returns at once, as MPI's on
+ * MPI_REQUEST_NULL does) and never names a later request. */
 static int req_alloc(void)
 {
     if (nactive == 0) {

@@ -269,10 +269,13 @@ int ps_sheet_compute(const ps_trace *t, ps_sheet *s)
         s->dropped += rt->dropped;
         double comm = 0, idle = 0;
         size_t bar = 0;
+        /* the rank's own timed interval: the time outside it is close_rank's (waiting in the runtime for
+         * the others), so what its \CLOSE0 waits for after it (a receive never waited for) adds none */
+        double lo = clip(rt->t_begin, gb, ge), hi = clip(rt->t_end, lo, ge);
         for (size_t i = 0; i < rt->n; i++) {
             const ps_event *e = &rt->ev[i];
             /* only the timed interval counts; events are clipped to it */
-            double a = clip(e->t0, gb, ge), b = clip(e->t1, gb, ge);
+            double a = clip(e->t0, lo, hi), b = clip(e->t1, lo, hi);
             double d = b > a ? b - a : 0;
             count_event(rs, e, d);
             if (e->kind == PS_EV_RECV) {
@@ -494,14 +497,11 @@ int ps_sheet_acc_unreceived(ps_sheet_acc *a, int dst, int tag, double send_t0)
     return qlog_add(a, &a->queue[dst], send_t0, INFINITY);
 }
 
-static void span(int P, const double *t_begin, const double *t_end, double *gb, double *ge);
-
 int ps_sheet_acc_late_event(ps_sheet_acc *a, int r, const ps_event *e, double send_t0, const double *t_begin,
                             const double *t_end)
 {
-    double gb, ge;
-    span(a->nranks, t_begin, t_end, &gb, &ge);
-    return acc_event(a, r, e, send_t0, gb, ge);
+    /* clipped to the rank's own interval, as ps_sheet_compute clips */
+    return acc_event(a, r, e, send_t0, t_begin[r], t_end[r] > t_begin[r] ? t_end[r] : t_begin[r]);
 }
 
 /* One node's queue (queue_lengths): its messages' starts and ends, clipped

@@ -84,9 +84,10 @@ int           ps_sheet_acc_event(ps_sheet_acc *a, int rank, const ps_event *e, d
 int           ps_sheet_acc_unreceived(ps_sheet_acc *a, int dst, int tag, double send_t0);
 /* An event of a rank after its timed interval (the wait the runtime's
  * finalize makes for requests still open), given once every rank's interval
- * is known: counted, its time clipped to the execution's as
- * ps_sheet_compute clips a measured trace's.  After the last event, before
- * the queues.  -1: out of memory. */
+ * is known: counted, its time clipped to its rank's interval as
+ * ps_sheet_compute clips a measured trace's (the time after a rank's end is
+ * its wait for the others already).  After the last event, before the
+ * queues.  -1: out of memory. */
 int           ps_sheet_acc_late_event(ps_sheet_acc *a, int rank, const ps_event *e, double send_t0,
                                       const double *t_begin, const double *t_end);
 /* Fills s and frees a (also on failure). */

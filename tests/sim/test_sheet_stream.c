@@ -257,6 +257,43 @@ TEST_IMPL(sheet_unreceived)
     check_unreceived(&lg);
 }
 
+/* The time after a rank's end is its wait for the others, once: rank 0
+ * posts a receive, computes 1000 flops and ends without waiting; rank 1
+ * computes 2000 and then sends.  Rank 0's receive, completed by the wait
+ * at its end, adds a message received and no time: rank 0 is busy for its
+ * computation exactly, in the sheet built as the simulation runs and in the
+ * one from its trace (its receive's time had been counted on top of the
+ * time after its end: busy 0). */
+TEST_IMPL(sheet_after_rank_end)
+{
+    ps_machine sp2 = load(PS_SOURCE_DIR "/machines/sp2.ini", 0);
+    char err[512];
+    ps_streams *s;
+    CHECK(ps_streams_parse_text("ranks 2\nrank 0\n RECEIVE 1 4\n WORK 1000\nrank 1\n WORK 2000\n BSEND 0 4\n",
+                                "late.txt", &s, err, sizeof err) == 0,
+          "%s", err);
+    if (!s) return;
+    ps_sim_opts o;
+    ps_sim_defaults(&o);
+    o.eager_bytes = 64;
+    ps_sim_result r;
+    CHECK(ps_simulate(s, &sp2, &o, &r, err, sizeof err) == 0, "%s", err);
+    if (r.has_sheet && r.trace) {
+        const ps_rank_sheet *r0 = &r.sheet.rank[0];
+        double lane = r0->busy + r0->overhead + r0->idle;
+        CHECK(r0->messages_received == 1 && r.sheet.unmatched == 0);
+        CHECK(fabs(r0->busy - r.rank[0].work) < 1e-12 && r.rank[0].work > 0,
+              "rank 0 busy %g s of %g (its work %g)", r0->busy, lane, r.rank[0].work);
+        ps_sheet fromtrace;
+        if (ps_sheet_compute(r.trace, &fromtrace) == 0) {
+            same_sheet(&r.sheet, &fromtrace);
+            ps_sheet_free(&fromtrace);
+        }
+    }
+    ps_sim_result_free(&r);
+    ps_streams_free(s);
+}
+
 /* One receiver's queue lengths from the accumulator, its messages given out
  * of order at both ends, against a count by hand and against an independent
  * sweep over thousands of messages (its log then spans many blocks). */
