@@ -2388,8 +2388,8 @@ int ps_simulate(const ps_streams *s, const ps_machine *m, const ps_sim_opts *o, 
         int bad = ps_sheet_feed_stop(S.feed) || !tb || !te;
         S.feed = NULL;
         /* (the feed's thread has added every event: the sheet is this thread's again) */
-        for (size_t k = 0; !bad && k < S.nlate; k++)
-            bad = ps_sheet_acc_late_event(S.sh, S.late[k].rank, &S.late[k].e, S.late[k].sent0, tb, te);
+        for (const late_ev *l = S.late; !bad && l < S.late + S.nlate; l++)
+            bad = ps_sheet_acc_late_event(S.sh, l->rank, &l->e, l->sent0, tb[l->rank], te[l->rank]);
         bad = bad || sheet_unreceived(&S);
         if (bad) {
             ps_sheet_acc_free(S.sh);

@@ -497,11 +497,10 @@ int ps_sheet_acc_unreceived(ps_sheet_acc *a, int dst, int tag, double send_t0)
     return qlog_add(a, &a->queue[dst], send_t0, INFINITY);
 }
 
-int ps_sheet_acc_late_event(ps_sheet_acc *a, int r, const ps_event *e, double send_t0, const double *t_begin,
-                            const double *t_end)
+int ps_sheet_acc_late_event(ps_sheet_acc *a, int r, const ps_event *e, double send_t0, double t_begin, double t_end)
 {
     /* clipped to the rank's own interval, as ps_sheet_compute clips */
-    return acc_event(a, r, e, send_t0, t_begin[r], t_end[r] > t_begin[r] ? t_end[r] : t_begin[r]);
+    return acc_event(a, r, e, send_t0, t_begin, t_end > t_begin ? t_end : t_begin);
 }
 
 /* One node's queue (queue_lengths): its messages' starts and ends, clipped

@@ -82,14 +82,14 @@ int           ps_sheet_acc_event(ps_sheet_acc *a, int rank, const ps_event *e, d
  * SEND event's t0, on.  After the last event (never while a feed adds
  * them, sheet_feed.h), before the queues.  -1: out of memory. */
 int           ps_sheet_acc_unreceived(ps_sheet_acc *a, int dst, int tag, double send_t0);
-/* An event of a rank after its timed interval (the wait the runtime's
- * finalize makes for requests still open), given once every rank's interval
- * is known: counted, its time clipped to its rank's interval as
- * ps_sheet_compute clips a measured trace's (the time after a rank's end is
- * its wait for the others already).  After the last event, before the
- * queues.  -1: out of memory. */
+/* An event of a rank after its timed interval [t_begin, t_end] (the wait
+ * the runtime's finalize makes for requests still open): counted, its time
+ * clipped to that interval as ps_sheet_compute clips a measured trace's
+ * (the time after a rank's end is its wait for the others already).  After
+ * the last event (never while a feed adds them), before the queues.  -1:
+ * out of memory. */
 int           ps_sheet_acc_late_event(ps_sheet_acc *a, int rank, const ps_event *e, double send_t0,
-                                      const double *t_begin, const double *t_end);
+                                      double t_begin, double t_end);
 /* Fills s and frees a (also on failure). */
 int           ps_sheet_acc_finish(ps_sheet_acc *a, const double *t_begin, const double *t_end, ps_sheet *s);
 /* The most costly part of finishing, the receivers' queue lengths (their
