@@ -912,15 +912,19 @@ json_t *ps_compare_results(json_t *measured, json_t *predicted, FILE *out, char 
     if (json_array_size(rows) == 0) {
         size_t timeless = 0;
         json_t *u;
-        const char *why = NULL;
+        /* the first reason of the kind the message gives: a count without a time, else one side's only */
+        const char *why_timeless = NULL, *why_only = NULL;
         json_array_foreach(unmatched, i, u)
         {
-            int t = json_object_get(u, "no_time") != NULL;
-            timeless += t;
-            /* the reason of the kind the message gives: a count without a time, else one side's only */
-            if (!why && t) why = json_string_value(json_object_get(u, "why"));
+            const char *w = json_string_value(json_object_get(u, "why"));
+            if (json_object_get(u, "no_time")) {
+                timeless++;
+                if (!why_timeless) why_timeless = w;
+            } else if (!why_only) {
+                why_only = w;
+            }
         }
-        json_array_foreach(unmatched, i, u) if (!why && !timeless) why = json_string_value(json_object_get(u, "why"));
+        const char *why = timeless ? why_timeless : why_only;
         if (timeless)
             ps_seterr(err, errlen,
                       "no processor count has a time in both results (%zu count%s without one on a side%s%s)",
@@ -930,7 +934,7 @@ json_t *ps_compare_results(json_t *measured, json_t *predicted, FILE *out, char 
         else
             ps_seterr(err, errlen, "the two results have no processor count in common");
         json_decref(rows);
-        json_decref(unmatched);   /* (why was in it: said above) */
+        json_decref(unmatched);   /* (after the message: why points into it) */
         return NULL;
     }
     if (out && json_array_size(unmatched)) {
