@@ -132,37 +132,40 @@ int ps_launcher_resolve(const char *tmpl, int ranks, char ***words, int *nwords,
 
 /* ---- running ------------------------------------------------------------- */
 
+/* Adds rank r to a list of ranks in buf (at *o; *n ranks so far). */
+static void list_rank(char *buf, size_t len, size_t *o, int *n, int r)
+{
+    if (*o + 16 >= len) return;
+    *o += (size_t)snprintf(buf + *o, len - *o, "%s%d", *n ? ", " : "", r);
+    (*n)++;
+}
+
 /* Names the ranks that did not finish, from the markers the runtime keeps
- * (see mpi_backend.c): a rank that died of a signal first; else ranks still
- * marked alive that the launcher did not stop. */
+ * (see mpi_backend.c, rt.c's ps_abort): ranks that died of a signal first;
+ * else ranks that ended the job with an account of their own; else ranks
+ * still marked alive that the launcher did not stop. */
 static void dead_ranks(const char *dir, int ranks, char *buf, size_t len)
 {
     buf[0] = '\0';
     if (!dir) return;
-    size_t o = 0;
-    int died = 0, alive = 0;
-    char alive_list[512] = "";
-    size_t ao = 0;
-    for (int r = 0; r < ranks && o + 32 < len; r++) {
-        char f[PATH_MAX];
-        snprintf(f, sizeof f, "%s/rank.%d.died", dir, r);
-        if (ps_file_exists(f)) {
-            o += (size_t)snprintf(buf + o, len - o, "%s%d", died ? ", " : "", r);
-            died++;
+    static const char *kinds[] = {"died", "failed", "alive"};
+    static const char *says[] = {"died (killed by a signal)", "ended the job (%s account is above)", "did not finish"};
+    char lists[3][512] = {"", "", ""};
+    size_t o[3] = {0, 0, 0};
+    int n[3] = {0, 0, 0};
+    for (int r = 0; r < ranks; r++)
+        for (int k = 0; k < 3; k++) {
+            char f[PATH_MAX];
+            snprintf(f, sizeof f, "%s/rank.%d.%s", dir, r, kinds[k]);
+            if (ps_file_exists(f)) list_rank(lists[k], sizeof lists[k], &o[k], &n[k], r);
         }
-        snprintf(f, sizeof f, "%s/rank.%d.alive", dir, r);
-        if (ps_file_exists(f) && ao + 16 < sizeof alive_list) {
-            ao += (size_t)snprintf(alive_list + ao, sizeof alive_list - ao, "%s%d", alive ? ", " : "", r);
-            alive++;
+    for (int k = 0; k < 3; k++)
+        if (n[k]) {
+            char say[64];
+            snprintf(say, sizeof say, says[k], n[k] > 1 ? "their" : "its");
+            snprintf(buf, len, "%s %.200s %s", n[k] > 1 ? "ranks" : "rank", lists[k], say);
+            return;
         }
-    }
-    if (died) {
-        char *list = ps_xstrdup(buf);
-        snprintf(buf, len, "%s %.200s died (killed by a signal)", died > 1 ? "ranks" : "rank", list);
-        free(list);
-    } else if (alive) {
-        snprintf(buf, len, "%s %.200s did not finish", alive > 1 ? "ranks" : "rank", alive_list);
-    }
 }
 
 /* "... the frame above N more times", for a recursion's repeated frame. */
@@ -239,6 +242,8 @@ typedef struct errscan {
     int    slow[64];       /* ranks that said they timed out */
     int    nslow;
     int    rank_said;      /* a rank explained itself ("parscope: rank N: ...") */
+    unsigned char *said_by; /* [ranks]: which ranks' own lines were seen */
+    int    ranks;
     char   frame;          /* inside a box framed by lines of this character, else 0 */
     char  *held;           /* the boxes held back */
     size_t nheld;
@@ -292,7 +297,10 @@ static void scan_line(const char *line, void *ctx)
         else if (f && !es->frame) es->frame = f;
     } else {
         fprintf(stderr, "%s\n", line);
-        if (!strncmp(line, "parscope: rank ", 15)) es->rank_said = 1;
+        if (!strncmp(line, "parscope: rank ", 15)) {
+            es->rank_said = 1;
+            if (sscanf(line + 15, "%d", &rank) == 1 && rank >= 0 && rank < es->ranks) es->said_by[rank] = 1;
+        }
     }
     /* the ranks' own lines (runtime/mpi_backend.c, rt.c), which reach the
      * launcher from any host: "parscope: rank R on HOST: killed by SIGSEGV",
@@ -337,6 +345,30 @@ static void scan_line(const char *line, void *ctx)
                  es->hydra_host[0] ? " on " : "", es->hydra_host, p + 18);
         es->reported_how[strcspn(es->reported_how, "\n")] = '\0';
     }
+}
+
+/* Shows the lines of ranks that ended the job (runtime ps_abort: "parscope:
+ * rank N: MPI failed ...") that did not reach the launcher's stderr: an MPI's
+ * abort can end the job before a rank's output is forwarded.  The runtime
+ * also writes the line to rank.N.failed.  Returns how many were shown. */
+static int show_lost_lines(const char *dir, const errscan *es)
+{
+    if (!dir) return 0;
+    int shown = 0;
+    for (int r = 0; r < es->ranks; r++) {
+        if (es->said_by[r]) continue;
+        char f[PATH_MAX], e[64];
+        snprintf(f, sizeof f, "%s/rank.%d.failed", dir, r);
+        if (!ps_file_exists(f)) continue;
+        char *text = ps_read_file(f, NULL, e, sizeof e);
+        if (text && text[0]) {
+            text[strcspn(text, "\n")] = '\0';
+            fprintf(stderr, "%s\n", text);
+            shown++;
+        }
+        free(text);
+    }
+    return shown;
 }
 
 int ps_launch_bad_input(const char *dir, int ranks, char *buf, size_t len)
@@ -579,8 +611,8 @@ int ps_launch(const ps_launch_opts *o, char *const argv[], ps_launch_result *r)
     /* clear markers of an earlier job in the same status directory */
     if (o->status_dir)
         for (int i = 0; i < o->ranks; i++) {
-            static const char *kinds[] = {"alive", "died", "stopped", "bad"};
-            for (int k = 0; k < 4; k++) {
+            static const char *kinds[] = {"alive", "died", "stopped", "bad", "failed"};
+            for (int k = 0; k < 5; k++) {
                 char f[PATH_MAX];
                 snprintf(f, sizeof f, "%s/rank.%d.%s", o->status_dir, i, kinds[k]);
                 unlink(f);
@@ -606,7 +638,7 @@ int ps_launch(const ps_launch_opts *o, char *const argv[], ps_launch_result *r)
         if (session) env[nenv++] = ps_xasprintf("OMPI_MCA_orte_tmpdir_base=%s", session);
         env[nenv] = NULL;
     }
-    errscan es = {.reported_rank = -1};
+    errscan es = {.reported_rank = -1, .ranks = o->ranks, .said_by = ps_xcalloc((size_t)o->ranks + 1, 1)};
     /* a program that stops itself at its limit (the runtime's --timeout) is
      * given time to: its launcher then ends the job in its own way, and is
      * not signalled in the middle of doing so (Open MPI's mpiexec crashes) */
@@ -646,7 +678,10 @@ int ps_launch(const ps_launch_opts *o, char *const argv[], ps_launch_result *r)
         snprintf(dead + d, sizeof dead - d, " did not finish");
     }
     int nbad = ps_launch_bad_input(o->status_dir, o->ranks, bad, sizeof bad);
-    if (pr.started && r->exit_code != 0 && !r->interrupted) show_stacks(o->status_dir, o->ranks);
+    if (pr.started && r->exit_code != 0 && !r->interrupted) {
+        if (show_lost_lines(o->status_dir, &es)) es.rank_said = 1;
+        show_stacks(o->status_dir, o->ranks);
+    }
     if (!pr.started) {
         ps_proc_describe(&pr, full[0], r->message, sizeof r->message);
         rc = 1;
@@ -676,6 +711,7 @@ int ps_launch(const ps_launch_opts *o, char *const argv[], ps_launch_result *r)
     int explained = r->timed_out || r->interrupted || nbad || dead[0] || es.rank_said;
     if (es.nheld && !explained) fputs(es.held, stderr);
     free(es.held);
+    free(es.said_by);
     if (pr.orphans) ps_debug("the job left %d process(es) running; stopped", pr.orphans);
     ps_proc_result_free(&pr);
     for (int i = 0; i < nwords; i++) free(words[i]);

@@ -26,29 +26,30 @@ void ps_loop_at(const char *file, int line)
     loc_line = line;
 }
 
+int ps__status_tell(const char *kind, const char *msg, int n)
+{
+    if (n < 0) n = 0;
+    const char *sd = getenv("PARSCOPE_STATUS_DIR");
+    if (!sd || !*sd) return 0;
+    /* written aside and renamed: another rank's abort can kill this one
+     * between the open and the write, and the launcher then found an empty
+     * message (and printed none) */
+    char path[4200], tmp[4300];
+    snprintf(path, sizeof path, "%s/rank.%d.%s", sd, ps__rt.job_rank, kind);
+    snprintf(tmp, sizeof tmp, "%s.part", path);
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) return 0;
+    int told = write(fd, msg, (size_t)n) == n;
+    told &= close(fd) == 0;
+    return told && rename(tmp, path) == 0;
+}
+
 /* Tells msg (n bytes, ending in a newline) to the launching parscope
  * through its status directory, which says it once, else says it here; then
  * ends the job with the bad-input status. */
 static _Noreturn void end_bad_input(const char *msg, int n)
 {
-    if (n < 0) n = 0;
-    int told = 0;
-    const char *sd = getenv("PARSCOPE_STATUS_DIR");
-    if (sd && *sd) {
-        /* written aside and renamed: another rank's abort can kill this one
-         * between the open and the write, and the launcher then found an
-         * empty message (and printed none) */
-        char path[4200], tmp[4300];
-        snprintf(path, sizeof path, "%s/rank.%d.bad", sd, ps__rt.job_rank);
-        snprintf(tmp, sizeof tmp, "%s.part", path);
-        int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-        if (fd >= 0) {
-            told = write(fd, msg, (size_t)n) == n;
-            told &= close(fd) == 0;
-            told = told && rename(tmp, path) == 0;
-        }
-    }
-    if (!told) fprintf(stderr, "parscope: %s", msg);
+    if (!ps__status_tell("bad", msg, n)) fprintf(stderr, "parscope: %s", msg);
     fflush(stderr);
     if (ps__rt.be && ps__rt.be->abort) ps__rt.be->abort(PS_EXIT_BAD_INPUT);
     exit(PS_EXIT_BAD_INPUT);

@@ -17,6 +17,13 @@
 /* Exit status of a job a rank ended over a bad value. */
 #define PS_EXIT_BAD_INPUT 2
 
+/* Writes msg (n bytes) into PARSCOPE_STATUS_DIR/rank.R.KIND for the
+ * parscope that launched the job ("bad": a bad value, said once, exit 2;
+ * "failed": the line of a rank that ends the job, shown if its stderr was
+ * lost).  Returns 1 if written, 0 if there is no status directory or the
+ * file could not be written. */
+int ps__status_tell(const char *kind, const char *msg, int n);
+
 /* Ends the job over a bad value of the construct named ("MULTIBCAST0";
  * printf-style why). */
 _Noreturn void ps__bad_input(const char *construct, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

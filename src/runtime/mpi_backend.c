@@ -303,7 +303,9 @@ int ps__mpi_all_ok(int ok)
 /* Status markers for the launcher (PARSCOPE_STATUS_DIR): rank.N.alive
  * while running, renamed to rank.N.died on a fatal signal and to
  * rank.N.stopped when the launcher terminates the rank, removed at the end;
- * so after a failed job the launcher can name the rank that died first. */
+ * so after a failed job the launcher can name the rank that died first.
+ * Beside them, rank.N.failed holds the line of a rank that ended the job
+ * (rt.c's ps_abort) and rank.N.bad a bad value's (limits.c). */
 static char status_died[4096], status_stopped[4096];
 
 /* Appends s to buf at *o (async-signal-safe). */

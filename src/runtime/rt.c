@@ -693,8 +693,14 @@ void ps_abort(const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    fprintf(stderr, "parscope: rank %d: %s\n", ps__rt.job_rank, msg);
+    char line[600];
+    int n = snprintf(line, sizeof line, "parscope: rank %d: %s\n", ps__rt.job_rank, msg);
+    fputs(line, stderr);
     fflush(stderr);
+    /* and to the launching parscope, which shows it if the line above is
+     * lost: an MPI's abort can end the job before the rank's stderr is
+     * forwarded (MPICH under load) */
+    (void)ps__status_tell("failed", line, n < (int)sizeof line ? n : (int)sizeof line - 1);
     if (ps__rt.be && ps__rt.be->abort) ps__rt.be->abort(1);
     exit(1);
 }
