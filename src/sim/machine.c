@@ -61,7 +61,7 @@ typedef struct parse_state {
     struct pp_slowest {
         double bytes, secs;
         int    line, warned;
-    } slowest[4];
+    } slowest[5];
     char        seen[64][48];      /* "section.key" already given (duplicates) */
     int         nseen;
 } parse_state;
@@ -217,12 +217,12 @@ static void warn(parse_state *st, const char *fmt, ...)
 }
 
 /* The tables of rows "bytes = seconds", for the rows' checks. */
-enum { PP_PINGPONG, PP_INTRA, PP_SELF, PP_WRITTEN };
+enum { PP_PINGPONG, PP_INTRA, PP_SELF, PP_WRITTEN, PP_CROSSING };
 
 /* A row "bytes = seconds" of a ping-pong table (bytes[], secs[], *n rows):
  * sizes ascending, at most PS_MACHINE_MAX_PP.  other_keys: the section's
  * other keys, for the message about a key that is not a size.  A row of a
- * message's time (not [written]: a difference of two times) far below a
+ * message's time (not [written] or [crossing]: differences of times) far below a
  * smaller size's is warned about, once a table (PS_MACHINE_PP_DIP). */
 static int pingpong_row(parse_state *st, int table, const char *section, const char *name, const char *value,
                         double *bytes, double *secs, int *n, const char *other_keys)
@@ -237,7 +237,7 @@ static int pingpong_row(parse_state *st, int table, const char *section, const c
     secs[*n] = s;
     (*n)++;
     struct pp_slowest *top = &st->slowest[table];
-    if (table != PP_WRITTEN && top->line && s < PS_MACHINE_PP_DIP * top->secs && !top->warned) {
+    if (table != PP_WRITTEN && table != PP_CROSSING && top->line && s < PS_MACHINE_PP_DIP * top->secs && !top->warned) {
         warn(st, "[%s] %s bytes take %s s, less than %g times the %g s of %.15g bytes (line %d): a larger message "
              "normally takes as long or longer: a mistyped figure, or a stall of the transport at the smaller "
              "size; the table is used as written", section, name, value,
@@ -254,7 +254,8 @@ static int ini_key(parse_state *st, const char *section, const char *name, const
     char id[48];
     snprintf(id, sizeof id, "%s.%s", section, name);
     int row = (strcmp(section, "pingpong") == 0 || strcmp(section, "pingpong_intra") == 0 ||
-               strcmp(section, "self") == 0 || strcmp(section, "written") == 0 || strcmp(section, "loggops") == 0) &&
+               strcmp(section, "self") == 0 || strcmp(section, "written") == 0 || strcmp(section, "crossing") == 0 ||
+               strcmp(section, "loggops") == 0) &&
               isdigit((unsigned char)name[0]);
     if (!row) {
         for (int i = 0; i < st->nseen; i++)
@@ -323,9 +324,12 @@ static int ini_key(parse_state *st, const char *section, const char *name, const
     if (strcmp(section, "written") == 0)
         return pingpong_row(st, PP_WRITTEN, section, name, value, m->written_bytes, m->written_time, &m->nwritten,
                             "");
+    if (strcmp(section, "crossing") == 0)
+        return pingpong_row(st, PP_CROSSING, section, name, value, m->crossing_bytes, m->crossing_time,
+                            &m->ncrossing, "");
     if (strcmp(section, "loggops") == 0) return loggops_key(st, name, value);
     if (strcmp(section, "meta") == 0) return meta_key(st, name, value);
-    return fail(st, "unknown section [%s] (expected machine, bsp, pingpong, pingpong_intra, self, written, loggops or meta)", section);
+    return fail(st, "unknown section [%s] (expected machine, bsp, pingpong, pingpong_intra, self, written, crossing, loggops or meta)", section);
 }
 
 /* [loggops]: the scalars, and rows "bytes = o_s o_r L gap [o_r_in [o_s_block o_r_in_block]]" (ascending). */
@@ -802,6 +806,9 @@ static int machine_file(FILE *f, void *ctx)
     put_rows(f, "\n[written]\n# a message from data its sender has just written (computed or received): bytes =\n"
              "# seconds it takes longer to arrive than one from a buffer nothing writes (the ping-pong's)\n",
              m->written_bytes, m->written_time, m->nwritten);
+    put_rows(f, "\n[crossing]\n# a shaped link's: bytes = seconds after its send call ended before which a message that\n"
+             "# crosses one going the other way cannot arrive (the probe's exchange less the send call's, the\n"
+             "# receive's and the wait's own costs)\n", m->crossing_bytes, m->crossing_time, m->ncrossing);
     if (m->lg.n > 0) {
         const ps_loggops *g = &m->lg;
         fputs("\n[loggops]\n"
@@ -920,6 +927,13 @@ double ps_machine_written_time(const ps_machine *m, double bytes)
 {
     if (m->nwritten <= 0) return 0;
     double t = table_time(m->written_bytes, m->written_time, m->nwritten, bytes < 0 ? 0 : bytes);
+    return t > 0 ? t : 0;
+}
+
+double ps_machine_crossing_time(const ps_machine *m, double bytes)
+{
+    if (m->ncrossing <= 0) return 0;
+    double t = table_time(m->crossing_bytes, m->crossing_time, m->ncrossing, bytes < 0 ? 0 : bytes);
     return t > 0 ? t : 0;
 }
 

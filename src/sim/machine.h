@@ -22,6 +22,10 @@
  *   [written]  one line per size: "bytes = seconds": what a message sent from data its
  *              sender has just written (computed, or received) takes longer to arrive
  *              than one from a buffer nothing writes (the probe's ping-pong)
+ *   [crossing] one line per size: "bytes = seconds": on a shaped link, how long after its
+ *              send call ended a message arrives at the earliest when its receiver sent one
+ *              to its sender that is still on its way (the two cross): from the probe's
+ *              exchange, less the send call's, the receive's and the wait's own costs
  *   [meta]     the machine meta of results (docs/OUTPUTS.md): host, os, cpu,
  *              sockets, cores, pus, memory_bytes, cache_L1d .. cache_L4, mpi,
  *              compiler, date; and source (where the model comes from).  Files
@@ -162,6 +166,11 @@ typedef struct ps_machine {
     int    nwritten;
     double written_bytes[PS_MACHINE_MAX_PP];
     double written_time[PS_MACHINE_MAX_PP];
+    /* [crossing], a shaped link's: how long after its send call ended a message that crosses one
+     * going the other way arrives at the earliest (ps_machine_crossing_time); 0 entries: not measured */
+    int    ncrossing;
+    double crossing_bytes[PS_MACHINE_MAX_PP];
+    double crossing_time[PS_MACHINE_MAX_PP];
     /* Hockney fit of the ping-pong: t(n) = t0 + n / r_inf */
     double t0, r_inf, n_half;
     /* meta */
@@ -208,6 +217,11 @@ double ps_machine_self_time(const ps_machine *m, double bytes);
  * just written takes longer to arrive (never below 0); 0 when the model has
  * no [written]. */
 double ps_machine_written_time(const ps_machine *m, double bytes);
+
+/* From [crossing]: the seconds after its send call ended before which a message of
+ * `bytes` that crosses one going the other way cannot arrive; 0 when the
+ * model has no [crossing]. */
+double ps_machine_crossing_time(const ps_machine *m, double bytes);
 
 /* LogGOPS costs of a message of `bytes` bytes: linear between the rows of its
  * protocol (eager up to S, rendezvous above), extended past the last row with

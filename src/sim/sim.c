@@ -138,6 +138,9 @@ typedef struct lgrank {
     uint32_t  nack;        /* acknowledgements (M_ACKED) that came and no wait took in yet */
     uint16_t  ack_tag;     /* ... each carries this in its record (pad); a wait that takes them in
                               moves on to the next (never 0) */
+    /* its last buffered send ([crossing]): posted at cross_t to cross_dst, arriving at cross_arr */
+    int32_t   cross_dst;
+    double    cross_t, cross_arr;
 } lgrank;
 
 /* A channel: its first record (NIL: empty slot) and the hash of its key. */
@@ -204,6 +207,7 @@ typedef struct sim {
     lgrank           *lgr;
     int               rp, sp;   /* a rendezvous waits for the receiver / the sender to be in the runtime */
     int               cold;     /* some row's o_r_in is below its o_r: where a message arrives matters */
+    int               cross;    /* a shaped bus whose model has [crossing]: messages that cross are priced (lg_crossing) */
     int               intra;    /* messages within a node have costs of their own ([pingpong_intra]) */
     double            lfin;     /* latency of a completion notice (rendezvous, acknowledgement) */
     double            bus_free, btok, btok_t;
@@ -1763,6 +1767,10 @@ static void lg_post(sim *S, int rank, uint32_t mi, int is_send, int blocking, do
             } else {
                 m->flags |= M_SDONE;   /* buffered: complete without its receive */
                 m->t_sdone = t;
+                lgrank *Q = &S->lgr[rank];
+                Q->cross_dst = in->peer;
+                Q->cross_t = t;
+                Q->cross_arr = m->t_start;
             }
         }
     }
@@ -1779,12 +1787,37 @@ static void lg_post(sim *S, int rank, uint32_t mi, int is_send, int blocking, do
     if (lg_walk(S, rank, &t)) exec(S, rank, t);
 }
 
+/* A buffered message's arrival at t on a shaped bus whose model has
+ * [crossing]: when its receiver had posted a message to its sender that was
+ * on its way while this one was (posted before this one arrives, arriving
+ * after this one was posted), the two crossed, and this one arrives no
+ * earlier than the model's crossing time after it was posted, its send call
+ * ended (the probe's
+ * exchange with the bucket refilled: 1.48 half round trips at 16 bytes under
+ * slownet 100mbit, where the model's messages had arrived before either
+ * receive began; docs/BENCHMARKS.md).  The bucket's own delay, when longer,
+ * is kept (back-to-back exchanges).  Returns that floor, else 0. */
+static double lg_crossing(const sim *S, const msg *m, double t)
+{
+    if (!S->cross || !(m->flags & M_SDONE) || (m->flags & M_RNDV)) return 0;
+    const lgrank *D = &S->lgr[m->dst];
+    if (D->cross_dst != m->src || D->cross_t > t || D->cross_arr <= m->t_sdone) return 0;
+    return m->t_sdone + ps_machine_crossing_time(S->m, (double)m->bytes);
+}
+
 /* A message event: arrival (or a rendezvous's request to send), data at the
  * receiver, completion notice at the sender. */
 static void lg_event(sim *S, uint32_t mi, uint32_t kind, double t)
 {
     msg *m = &S->pool[mi];
     if (kind == EV_TXEND) {
+        double floor = lg_crossing(S, m, t);
+        if (floor > t) {
+            /* (its own record: its time is the new arrival, when it comes again this is none) */
+            m->t_start = floor;
+            if (ps_eventq_push_lane(&S->q, LANE_TXEND, floor, mi, EV_TXEND)) S->oom = 1;
+            return;
+        }
         m->flags |= M_ARRIVED;
         if (m->flags & M_RNDV) {
             lg_try_data(S, mi, t);
@@ -2243,6 +2276,7 @@ int ps_simulate(const ps_streams *s, const ps_machine *m, const ps_sim_opts *o, 
         S.sp = S.lgc.progress_send >= 0.5;
         S.lfin = S.lgc.L[0];
         S.intra = S.nodes > 1 && m->npp_intra >= 2;
+        S.cross = m->ncrossing > 0 && S.bus && S.lgc.rate > 0;
         S.btok = S.lgc.burst;
         int nodes = S.nodes;
         S.lgr = calloc((size_t)S.P, sizeof *S.lgr);
@@ -2258,6 +2292,7 @@ int ps_simulate(const ps_streams *s, const ps_machine *m, const ps_sim_opts *o, 
         for (int i = 0; i < S.P; i++) {
             S.lgr[i].tok = S.lgr[i].itok = S.lgc.burst;
             S.lgr[i].ack_tag = 1;
+            S.lgr[i].cross_dst = -1;
         }
         if (S.lgc.rate > 0 && !o->no_warmup) lg_warm_buckets(&S);
     }

@@ -292,7 +292,7 @@ TEST_IMPL(machine_bad_files)
     load_bad("unk.ini", "[machine]\nword_tme = 1\n", ":2: word_tme: unknown key in [machine]");
     load_bad("dup.ini", "[machine]\nword_time = 1\n  word_time = 2\n", ":3: word_time: duplicate key in [machine]");
     load_bad("sect.ini", "[machine]\n[bsp2]\nr = 1\n",
-             ":3: unknown section [bsp2] (expected machine, bsp, pingpong, pingpong_intra, self, written, loggops or meta)");
+             ":3: unknown section [bsp2] (expected machine, bsp, pingpong, pingpong_intra, self, written, crossing, loggops or meta)");
     load_bad("intra.ini", "[machine]\n[pingpong_intra]\n64 = 1e-6\n8 = 1e-6\n", ":4: 8: message sizes must be in ascending order");
     load_bad("self.ini", "[machine]\n[self]\n64 = 1e-6\n8 = 1e-6\n", ":4: 8: message sizes must be in ascending order");
     load_bad("self2.ini", "[machine]\n[self]\n64 = -1e-6\n", ":3: 64: must be >= 0 (got -1e-6)");

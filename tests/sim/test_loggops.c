@@ -394,6 +394,59 @@ TEST_IMPL(loggops_oneway_ack)
     ps_sim_result_free(&r);
 }
 
+/* [crossing] (a shaped bus): a message that crosses one going the other way
+ * arrives no earlier than the table's time after its send call ended.  Calls
+ * of 1 us, a latency of 2 us, no wire bytes, a bucket that never runs out
+ * here.  An exchange of 8 bytes (both ranks send, then receive): each send
+ * ends at 1 us, its message there at 3 us without the table, at 1 + 10 = 11
+ * us with it: 8 us later.  A ping-pong's messages never cross: its time is
+ * the same with the table; so is the exchange's on a model without a
+ * bucket, and on one without the table. */
+static ps_machine crossing_model(double rate, int with_table)
+{
+    char text[768], err[512];
+    snprintf(text, sizeof text,
+             "[machine]\nsend_latency = 0\nrecv_latency = 0\nword_time = 0\nflop_time = 1e-9\nnetwork = bus\n"
+             "[loggops]\nS = 0\no_post = 0\no_done = 0\nrate = %g\nburst = %g\nwire_bytes = 0\n"
+             "1 = 1e-6 1e-6 2e-6 0\n1000000 = 1e-6 1e-6 2e-6 0\n%s",
+             rate, rate > 0 ? 1e6 : 0.0, with_table ? "[crossing]\n1 = 10e-6\n1000000 = 10e-6\n" : "");
+    ps_machine m;
+    CHECK(ps_machine_parse(text, "crossing.ini", &m, err, sizeof err) == 0, "%s", err);
+    return m;
+}
+
+TEST_IMPL(loggops_crossing)
+{
+    const char *exchange = "ranks 2\nrank 0\n SEND 1 8\n RECEIVE 1 8\n WAIT\nrank 1\n SEND 0 8\n RECEIVE 0 8\n WAIT\n";
+    const char *pingpong = "ranks 2\nrank 0\n BSEND 1 8\n BRECEIVE 1 8\nrank 1\n BRECEIVE 0 8\n BSEND 0 8\n";
+    ps_machine plain = crossing_model(1e9, 0), cross = crossing_model(1e9, 1), nobucket = crossing_model(0, 1);
+    CHECK(cross.ncrossing == 2 && plain.ncrossing == 0);
+    ps_sim_opts o;
+    ps_sim_defaults(&o);
+    o.no_warmup = 1;
+    o.build_trace = 0;
+    ps_sim_result r;
+    double ex0 = run_o(&plain, exchange, &o, &r);
+    ps_sim_result_free(&r);
+    NEAR(run_o(&cross, exchange, &o, &r), ex0 + 8e-6);
+    ps_sim_result_free(&r);
+    NEAR(run_o(&nobucket, exchange, &o, &r), ex0);
+    ps_sim_result_free(&r);
+    double pp0 = run_o(&plain, pingpong, &o, &r);
+    ps_sim_result_free(&r);
+    NEAR(run_o(&cross, pingpong, &o, &r), pp0);
+    ps_sim_result_free(&r);
+    /* written and read back */
+    ps_machine back;
+    saved_and_loaded(&cross, &back);
+    CHECK(back.ncrossing == 2 && back.crossing_time[1] == 10e-6);
+    /* a negative figure is refused, naming the file and the size */
+    char err[512];
+    CHECK(ps_machine_parse("[machine]\nsend_latency = 0\nrecv_latency = 0\nword_time = 0\nflop_time = 1e-9\n"
+                           "[crossing]\n16 = -1e-6\n", "neg.ini", &back, err, sizeof err) != 0);
+    CHECK(strstr(err, "neg.ini") && strstr(err, "16"), "%s", err);
+}
+
 /* Two ranks send 1000 bytes to each other at once, contention 2 (per-byte
  * parts: o_s 1 us above the 1-byte row's, o_r 2 us).  Rank 0 starts copying
  * first: o_s 2, posted at 2, there at 5.  Rank 1 starts while rank 0 copies:
