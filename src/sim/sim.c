@@ -1799,7 +1799,7 @@ static void lg_post(sim *S, int rank, uint32_t mi, int is_send, int blocking, do
  * is kept (back-to-back exchanges).  Returns that floor, else 0. */
 static double lg_crossing(const sim *S, const msg *m, double t)
 {
-    if (!S->cross || !(m->flags & M_SDONE) || (m->flags & M_RNDV)) return 0;
+    if (!S->cross || !(m->flags & M_SDONE) || (m->flags & M_RNDV) || no_link(S, m->src, m->dst)) return 0;
     const lgrank *D = &S->lgr[m->dst];
     if (D->cross_dst != m->src || D->cross_t > t || D->cross_arr <= m->t_sdone) return 0;
     return m->t_sdone + ps_machine_crossing_time(S->m, (double)m->bytes);
@@ -1813,7 +1813,7 @@ static void lg_event(sim *S, uint32_t mi, uint32_t kind, double t)
     if (kind == EV_TXEND) {
         double floor = lg_crossing(S, m, t);
         if (floor > t) {
-            /* (its own record: its time is the new arrival, when it comes again this is none) */
+            /* (when it comes again at the floor, the floor is the same or none: it arrives then) */
             m->t_start = floor;
             if (ps_eventq_push_lane(&S->q, LANE_TXEND, floor, mi, EV_TXEND)) S->oom = 1;
             return;

@@ -400,7 +400,7 @@ TEST_IMPL(loggops_oneway_ack)
  * here.  An exchange of 8 bytes (both ranks send, then receive): each send
  * ends at 1 us, its message there at 3 us without the table, at 1 + 10 = 11
  * us with it: 8 us later.  A ping-pong's messages never cross: its time is
- * the same with the table; so is the exchange's on a model without a
+ * the same with the table, as a message to the rank itself's; so is the exchange's on a model without a
  * bucket, and on one without the table. */
 static ps_machine crossing_model(double rate, int with_table)
 {
@@ -435,6 +435,12 @@ TEST_IMPL(loggops_crossing)
     double pp0 = run_o(&plain, pingpong, &o, &r);
     ps_sim_result_free(&r);
     NEAR(run_o(&cross, pingpong, &o, &r), pp0);
+    ps_sim_result_free(&r);
+    /* a message to the rank itself crosses nothing */
+    const char *self = "ranks 2\nrank 0\n SEND 0 8\n RECEIVE 0 8\n WAIT\nrank 1\n";
+    double self0 = run_o(&plain, self, &o, &r);
+    ps_sim_result_free(&r);
+    NEAR(run_o(&cross, self, &o, &r), self0);
     ps_sim_result_free(&r);
     /* written and read back */
     ps_machine back;
