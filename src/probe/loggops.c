@@ -1443,6 +1443,7 @@ int ps__loggops_analyze(const json_t *rounds, json_t *doc, json_t *warnings)
     double o_ack_more = nack ? fmax(0, (median_of(ack8, nack) - o_ack) / (LG_ACK_BATCH - 1) - o_done) : 0;
     double worst = 0, from = 0, to = 0;   /* the rows whose calls alone outlast the half round trip */
     int nover = 0, ifrom = -1, ito = -1;
+    int shaped = json_is_true(json_object_get(first, "shaped"));
     for (int i = 0; i < n; i++) {
         json_t *row = json_object();
         double calls = os[i] + orin[i] + o_post, L = fmax(0, half[i] - calls);
@@ -1483,7 +1484,7 @@ int ps__loggops_analyze(const json_t *rounds, json_t *doc, json_t *warnings)
          * wait's own costs after its send call ended: the earliest a message that crosses one going
          * the other way arrives */
         double cross = ex[i] - os[i] - orin[i] - o_done;
-        if (json_is_true(json_object_get(first, "shaped")) && isfinite(cross) && cross > 0 && !(S > 0 && bytes[i] > S))
+        if (shaped && isfinite(cross) && cross > 0 && !(S > 0 && bytes[i] > S))
             json_object_set_new(row, "crossing", json_real(cross));
         if (isfinite(self[i]) && self[i] > 0) json_object_set_new(row, "self", json_real(self[i]));
         json_array_append_new(rows, row);
@@ -1518,7 +1519,6 @@ int ps__loggops_analyze(const json_t *rounds, json_t *doc, json_t *warnings)
      * the factor on the per-byte CPU costs where they matter */
     double cf[LG_MAX_SIZES];
     int ncf = 0;
-    int shaped = json_is_true(json_object_get(first, "shaped"));
     for (int i = 0; i < n && !shaped; i++) {
         /* (each rank waits in its call while the other's message arrives: o_r_in) */
         double L = fmax(0, half[i] - os[i] - orin[i] - o_post);

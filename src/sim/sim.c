@@ -1767,10 +1767,12 @@ static void lg_post(sim *S, int rank, uint32_t mi, int is_send, int blocking, do
             } else {
                 m->flags |= M_SDONE;   /* buffered: complete without its receive */
                 m->t_sdone = t;
-                lgrank *Q = &S->lgr[rank];
-                Q->cross_dst = in->peer;
-                Q->cross_t = t;
-                Q->cross_arr = m->t_start;
+                if (S->cross) {
+                    lgrank *Q = &S->lgr[rank];
+                    Q->cross_dst = in->peer;
+                    Q->cross_t = t;
+                    Q->cross_arr = m->t_start;
+                }
             }
         }
     }
