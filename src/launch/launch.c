@@ -347,6 +347,22 @@ static void scan_line(const char *line, void *ctx)
     }
 }
 
+/* The first line of rank r's status file of this kind in dir (rank.R.KIND),
+ * or NULL when there is none, or it is empty.  Free it. */
+static char *status_line(const char *dir, int r, const char *kind)
+{
+    char f[PATH_MAX], e[64];
+    snprintf(f, sizeof f, "%s/rank.%d.%s", dir, r, kind);
+    if (!ps_file_exists(f)) return NULL;
+    char *text = ps_read_file(f, NULL, e, sizeof e);
+    if (text) text[strcspn(text, "\n")] = '\0';
+    if (text && !text[0]) {
+        free(text);
+        text = NULL;
+    }
+    return text;
+}
+
 /* Shows the lines of ranks that ended the job (runtime ps_abort: "parscope:
  * rank N: MPI failed ...") that did not reach the launcher's stderr: an MPI's
  * abort can end the job before a rank's output is forwarded.  The runtime
@@ -357,12 +373,8 @@ static int show_lost_lines(const char *dir, const errscan *es)
     int shown = 0;
     for (int r = 0; r < es->ranks; r++) {
         if (es->said_by[r]) continue;
-        char f[PATH_MAX], e[64];
-        snprintf(f, sizeof f, "%s/rank.%d.failed", dir, r);
-        if (!ps_file_exists(f)) continue;
-        char *text = ps_read_file(f, NULL, e, sizeof e);
-        if (text && text[0]) {
-            text[strcspn(text, "\n")] = '\0';
+        char *text = status_line(dir, r, "failed");
+        if (text) {
             fprintf(stderr, "%s\n", text);
             shown++;
         }
@@ -377,16 +389,13 @@ int ps_launch_bad_input(const char *dir, int ranks, char *buf, size_t len)
     if (!dir) return 0;
     int found = 0;
     for (int r = 0; r < ranks; r++) {
-        char f[PATH_MAX], e[64];
+        char f[PATH_MAX];
         snprintf(f, sizeof f, "%s/rank.%d.bad", dir, r);
         if (!ps_file_exists(f)) continue;
         /* the first rank's message that says something */
         if (!buf[0]) {
-            char *text = ps_read_file(f, NULL, e, sizeof e);
-            if (text) {
-                text[strcspn(text, "\n")] = '\0';
-                snprintf(buf, len, "%s", text);
-            }
+            char *text = status_line(dir, r, "bad");
+            if (text) snprintf(buf, len, "%s", text);
             free(text);
         }
         found++;
