@@ -453,7 +453,9 @@ static double coalesced_time(const predict_ctx *c, const ps_streams *s, const ps
     if (!(c->m.lg.n > 0 && c->m.lg.rate > 0 && c->m.lg.wire > 0)) return NAN;
     ps_machine m = c->m;
     m.lg.wire = 0;
-    return apart(time_again(s, &m, *so, NULL), time);
+    ps_sim_opts o = *so;
+    o.oneway_ack_bytes = -1;   /* (merged segments: fewer acknowledgements too, the bound has none) */
+    return apart(time_again(s, &m, o, NULL), time);
 }
 
 /* The other side of a shaped link's wire bytes: TCP acknowledges a message
@@ -467,13 +469,14 @@ static double coalesced_time(const predict_ctx *c, const ps_streams *s, const ps
  * (PS_PREDICT_ACK_SHARE), a bound: under slownet 100mbit adi's 9722 small
  * data packets took 4478 acknowledgements of 66 bytes, against 88 wire
  * bytes a message (docs/BENCHMARKS.md).  NAN where it does not apply (no
- * such figure, not a bus, more than PS_SIM_ACK_RANKS ranks) or the two
- * times are within PS_PREDICT_WIRE_DOUBT of each other; *n the messages
- * charged. */
+ * such figure, not a bus, more than PS_SIM_ACK_RANKS ranks), where the
+ * model measured their share (oneway_bytes: the prediction has it), or the
+ * two times are within PS_PREDICT_WIRE_DOUBT of each other; *n the
+ * messages charged. */
 static double acked_time(const predict_ctx *c, const ps_streams *s, const ps_sim_opts *so, double time, uint64_t *n)
 {
     *n = 0;
-    if (!(c->m.lg.n > 0 && c->m.lg.rate > 0 && c->m.lg.wire > 0)) return NAN;
+    if (!(c->m.lg.n > 0 && c->m.lg.rate > 0 && c->m.lg.wire > 0) || c->m.lg.oneway > 0) return NAN;
     ps_sim_opts o = *so;
     o.oneway_ack_bytes = PS_PREDICT_ACK_SHARE * c->m.lg.wire;
     return apart(time_again(s, &c->m, o, n), time);
@@ -592,6 +595,9 @@ static int predict_one(predict_ctx *c, int P, json_t **doc, ps_sim_result *res, 
     if (isfinite(coalesced))
         json_object_set_new(d, "wire_doubt", json_pack("{s:f, s:f, s:f}", "wire_bytes", c->m.lg.wire, "alone_s",
                                                        res->time, "coalesced_s", coalesced));
+    if (res->oneway_ack_applied && res->oneway_ack > 0)
+        json_object_set_new(d, "oneway", json_pack("{s:f, s:I}", "bytes", c->m.lg.oneway, "messages",
+                                                   (json_int_t)res->oneway_ack));
     if (isfinite(acked))
         json_object_set_new(d, "ack_doubt",
                             json_pack("{s:f, s:I, s:f, s:f}", "ack_bytes", PS_PREDICT_ACK_SHARE * c->m.lg.wire,

@@ -71,6 +71,9 @@ static const int lg_small[] = {4096, 1024}; /* ... for a bucket the first series
 #define LG_WIRE_CHUNK  512       /* shaped link: the small messages whose wire bytes are measured ... */
 #define LG_WIRE_TRIPS  256       /* ... in a stop-and-wait series of this many, the bucket emptied first */
 #define LG_WIRE_TRIES  3         /* ... series at most, until one gives a figure */
+#define LG_ONEWAY_BYTES 16       /* shaped link: a one-way stream's messages (two words, as a sweep's) ... */
+#define LG_ONEWAY_MSGS 2000      /* ... this many at most, the bucket emptied first ... */
+#define LG_ONEWAY_S    0.05      /* ... and for about this long at most at the bucket's rate */
 #define LG_ACK_BATCH   8         /* o_ack_more: acknowledgements one wait takes in together */
 
 /* Decided in the first round, kept: every round measures the same sizes. */
@@ -634,6 +637,48 @@ static void wire_measure(int rank, int peer, json_t *out)
     if (rank == 0) json_object_set_new(out, "wire_attempts", tries);
 }
 
+/* A shaped link: what a message sent one way takes of the bucket.  Its
+ * receiver answers none of them, so TCP acknowledges them by segments of
+ * their own (under slownet 100mbit about one for every second message),
+ * which take tokens that a stop-and-wait series' replies carry for free.
+ * The bucket is emptied by a stream, then rank 0 posts k nonblocking sends
+ * of LG_ONEWAY_BYTES back to back and rank 1 takes each by a blocking
+ * receive (as a sweep's receiver does), then answers with one byte: every
+ * message waits for its tokens, so the time per message is the bytes each
+ * took over the rate (the model's figure, ps__loggops_oneway, once the
+ * rate is final).  Each round: a list of per-message times (rank 0). */
+static void oneway_measure(int rank, int peer, json_t *out)
+{
+    int k = (int)fmax(100, fmin(LG_ONEWAY_MSGS, LG_ONEWAY_S * lg_rate / (LG_ONEWAY_BYTES + LG_WIRE_BYTES / 2.0)));
+    json_t *times = rank == 0 ? json_array() : NULL;
+    for (int a = 0; a < 2; a++) {
+        (void)stream(rank, peer, LG_CHUNK, (int)(lg_burst / LG_CHUNK) + 2);
+        rewind_trace();
+        pair_sync(peer);
+        if (rank == 1) {
+            for (int i = 0; i < k; i++) ps_recv(rbuf, LG_ONEWAY_BYTES, peer, TAG_LG, PS_C_RECEIVE);
+            ps_send(sbuf, 1, peer, TAG_LG_ACK, PS_C_SEND);
+        } else {
+            double t0 = ps_now();
+            for (int i = 0; i < k; i++) ps_isend(sbuf, LG_ONEWAY_BYTES, peer, TAG_LG, PS_C_SEND);
+            ps_waitall();
+            ps_recv(rbuf, 1, peer, TAG_LG_ACK, PS_C_RECEIVE);
+            json_array_append_new(times, json_real((ps_now() - t0) / k));
+        }
+        pair_sync(peer);
+    }
+    if (rank == 0)
+        json_object_set_new(out, "oneway", json_pack("{sisfso}", "msgs", k, "bytes", (double)LG_ONEWAY_BYTES,
+                                                     "seconds_per_msg", times));
+}
+
+/* (probe_int.h) */
+double ps__loggops_oneway(double rate, double wire, double bytes, double t)
+{
+    if (!(rate > 0) || !(wire > 0) || !(t > 0) || !(bytes >= 0)) return 0;
+    return fmin(wire, fmax(0, rate * t - bytes - wire));
+}
+
 /* (probe_int.h) */
 double ps__loggops_both_ways_round_trip(const double *rt, int n)
 {
@@ -1028,6 +1073,7 @@ json_t *ps__loggops_measure(const ps_probe_budget *b)
          * probes' single series under slownet 100mbit one read 65 bytes where the others read 86-89
          * (and one 176, its bucket taken for one a direction): the model takes the rounds' median */
         if (!first_round) wire_measure(rank, peer, out);
+        oneway_measure(rank, peer, out);
     }
     int reps = lg_shaped ? 2 : b->min_samples;
     json_t *sizes = rank == 0 ? json_array() : NULL;
@@ -1365,7 +1411,10 @@ void ps__loggops_bucket_check(json_t *doc, json_t *warnings)
         rate = need;
         json_object_set_new(lg, "rate", json_real(rate));
     }
-    char a[32], w[160] = "";
+    double ow = ps__loggops_oneway(rate, ps_json_num(lg, "wire_bytes"), ps_json_num(lg, "oneway_msg_bytes"),
+                                   ps_json_num(lg, "oneway_seconds"));
+    if (json_object_get(lg, "oneway_seconds")) json_object_set_new(lg, "oneway_bytes", json_real(ow));
+    char a[32], w[320] = "";
     ps_fmt_bytes(a, sizeof a, burst);
     const json_t *wr = json_object_get(lg, "wire_bytes_range");
     if (json_object_get(lg, "wire_bytes"))
@@ -1374,6 +1423,16 @@ void ps__loggops_bucket_check(json_t *doc, json_t *warnings)
     if (json_array_size(wr) == 2)
         snprintf(w + strlen(w), sizeof w - strlen(w), " (the rounds' median; they read %.0f to %.0f)",
                  json_real_value(json_array_get(wr, 0)), json_real_value(json_array_get(wr, 1)));
+    if (json_object_get(lg, "oneway_bytes")) {
+        double ot = ps_json_num(lg, "oneway_seconds"), alone = ps_json_num(lg, "oneway_msg_bytes") + ps_json_num(lg, "wire_bytes");
+        if (ow > 0)
+            snprintf(w + strlen(w), sizeof w - strlen(w), "; sent one way (a stream its receiver does not answer, "
+                     "%.1f us a message), %.0f bytes more: the acknowledgements' share", ot * 1e6, ow);
+        else
+            snprintf(w + strlen(w), sizeof w - strlen(w), "; a stream sent one way went at %.1f us a message, %s "
+                     "its payload and wire bytes at that rate (%.1f us): nothing more for the acknowledgements", ot * 1e6,
+                     rate * ot < alone ? "faster than" : "as fast as", alone / rate * 1e6);
+    }
     ps__warn(warnings, "the link is shaped: a token bucket of %s passes at line speed, then %.3g MB/s%s; the "
              "LogGOPS table is measured below half the bucket, the simulator adds the bucket", a, rate / 1e6, w);
 }
@@ -1610,6 +1669,20 @@ int ps__loggops_analyze(const json_t *rounds, json_t *doc, json_t *warnings)
             json_object_set_new(lg, "rate_payload", json_real(rate));
             rate *= ps_json_num(w, "rate") / r1;
         }
+        /* a one-way stream's time per message (oneway_measure): the rounds' median; its bytes come
+         * from it once the rate is final (ps__loggops_bucket_check) */
+        double ow[64];
+        int no = 0;
+        json_array_foreach(rounds, r, round) {
+            const json_t *o = json_object_get(json_object_get(round, "loggops"), "oneway");
+            size_t j;
+            json_t *v;
+            json_array_foreach(json_object_get(o, "seconds_per_msg"), j, v)
+                if (no < 64 && json_number_value(v) > 0) ow[no++] = json_number_value(v);
+            if (no && !json_object_get(lg, "oneway_msg_bytes"))
+                json_object_set_new(lg, "oneway_msg_bytes", json_real(ps_json_num(o, "bytes")));
+        }
+        if (no) json_object_set_new(lg, "oneway_seconds", json_real(median_of(ow, no)));
         /* (said by ps__loggops_bucket_check, once the ping-pong has been read) */
     }
     json_object_set_new(lg, "rate", json_real(rate));
@@ -1782,6 +1855,8 @@ void ps__loggops_model(const json_t *doc, int bus, ps_machine *m)
     g->burst = ps_json_num(lg, "burst");
     double wire = ps_json_num(lg, "wire_bytes");
     g->wire = g->rate > 0 && isfinite(wire) && wire > 0 ? wire : 0;
+    double oneway = ps_json_num(lg, "oneway_bytes");
+    g->oneway = g->wire > 0 && isfinite(oneway) && oneway > 0 ? oneway : 0;
     double raw8 = ps_json_num(lg, "half_round_trip_8B");
     g->half_8B = isfinite(raw8) && raw8 > 0 ? raw8 : 0;
     double spread = ps_json_num(lg, "half_round_trip_8B_spread");
@@ -1827,7 +1902,11 @@ static int ack_wait_words(const json_t *lg, char *buf, size_t n)
 static void wire_words(const json_t *lg, char *buf, size_t n)
 {
     double w = ps_json_num(lg, "wire_bytes");
-    if (isfinite(w) && w > 0) snprintf(buf, n, ", each message %.0f bytes beyond its payload (headers, acknowledgement)", w);
+    double o = ps_json_num(lg, "oneway_bytes");
+    if (isfinite(w) && w > 0 && isfinite(o) && o > 0)
+        snprintf(buf, n, ", each message %.0f bytes beyond its payload (headers), one sent one way %.0f more "
+                 "(acknowledgements)", w, o);
+    else if (isfinite(w) && w > 0) snprintf(buf, n, ", each message %.0f bytes beyond its payload (headers)", w);
     else snprintf(buf, n, "%s", "");
 }
 
@@ -1920,7 +1999,7 @@ void ps__loggops_print(const json_t *doc, FILE *out)
     if (ack_wait_words(lg, aw, sizeof aw)) fprintf(out, "  the %s\n", aw);
     if (json_is_true(json_object_get(lg, "shaped"))) {
         ps_fmt_bytes(a, sizeof a, ps_json_num(lg, "burst"));
-        char w[96];
+        char w[160];
         wire_words(lg, w, sizeof w);
         fprintf(out, "  shaped link: a token bucket of %s, then %.4g MB/s%s\n", a, ps_json_num(lg, "rate") / 1e6, w);
     }
@@ -1949,7 +2028,7 @@ void ps__loggops_html(const json_t *doc, FILE *out)
     if (ack_wait_words(lg, aw, sizeof aw)) ps_html_note(out, "The %s.", aw);
     if (json_is_true(json_object_get(lg, "shaped"))) {
         ps_fmt_bytes(a, sizeof a, ps_json_num(lg, "burst"));
-        char w[96];
+        char w[160];
         wire_words(lg, w, sizeof w);
         ps_html_note(out, "Shaped link: a token bucket of %s, then %.4g MB/s%s.", a, ps_json_num(lg, "rate") / 1e6, w);
     }

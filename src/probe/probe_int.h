@@ -99,6 +99,12 @@ void    ps__loggops_bucket(const double *rt, int n, double chunk, int *shaped, d
  * bucket both directions share passes c + 1 + 2h a round trip, one per
  * direction c + h.  1, or 0 (h and rate 0) when the figures do not fit. */
 int     ps__loggops_wire(double c0, double t0, double c, double tc, int shared, double *h, double *rate);
+/* The bytes a message sent one way takes of a shaped link's bucket beyond
+ * its payload and wire: a one-way stream of `bytes`-byte messages that
+ * waited for tokens went at t a message, so each took rate * t; between 0
+ * and wire (an acknowledgement has neither payload nor the runtime's
+ * header: at most one per message, wire bytes). */
+double  ps__loggops_oneway(double rate, double wire, double bytes, double t);
 /* The round trip of a series that sends a chunk each way at once (is the bucket one for both
  * directions?): the median of each two neighbouring trips' mean.  One bucket for both passes the two
  * chunks of a trip one after the other, and its trips alternate long and short (under slownet

@@ -104,6 +104,9 @@ typedef struct ps_loggops {
     double wire;                       /* shaped link: the bytes a message takes of the bucket beyond its
                                           payload (the runtime's and TCP/IP's headers, from a stop-and-wait
                                           series, whose replies carry the acknowledgements); 0 = none known */
+    double oneway;                     /* shaped link: the bytes a message sent one way takes of the bucket
+                                          beyond its payload and wire (its share of the acknowledgements its
+                                          receiver sends alone, from a one-way stream); 0 = none known */
     double nobus_contention;           /* >= 1: the probe took the network for a bus from an exchange that
                                           was not clearly serial (PS_PROBE_BUS_CLEAR); predict also
                                           simulates the ranks' copies side by side, at this contention */

@@ -2282,7 +2282,8 @@ int ps_simulate(const ps_streams *s, const ps_machine *m, const ps_sim_opts *o, 
         S.btok = S.lgc.burst;
         int nodes = S.nodes;
         S.lgr = calloc((size_t)S.P, sizeof *S.lgr);
-        if (o->oneway_ack_bytes > 0 && S.lgc.rate > 0 && S.bus && S.P <= PS_SIM_ACK_RANKS) {
+        S.o.oneway_ack_bytes = o->oneway_ack_bytes < 0 ? 0 : o->oneway_ack_bytes > 0 ? o->oneway_ack_bytes : m->lg.oneway;
+        if (S.o.oneway_ack_bytes > 0 && S.lgc.rate > 0 && S.bus && S.P <= PS_SIM_ACK_RANKS) {
             if (!(S.answered = calloc(((size_t)S.P * (size_t)S.P + 7) / 8, 1))) goto oom;
             r->oneway_ack_applied = 1;
         }

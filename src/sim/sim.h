@@ -55,8 +55,9 @@ typedef struct ps_sim_opts {
                              bucket starts full, not with what the runtime's warm-up left */
     /* a LogGOPS model's shaped bus: bytes more for a message whose receiver has sent nothing back
      * to its sender since the sender's previous message to it (TCP acknowledges such messages by
-     * segments of their own, which a stop-and-wait series' wire_bytes leaves out); 0: none (the
-     * default).  Ignored elsewhere, and above PS_SIM_ACK_RANKS ranks (result.oneway_ack 0). */
+     * segments of their own, which a stop-and-wait series' wire_bytes leaves out); 0: the model's
+     * oneway_bytes (none where it has none), < 0: none.  Ignored elsewhere, and above
+     * PS_SIM_ACK_RANKS ranks (result.oneway_ack 0). */
     double oneway_ack_bytes;
 } ps_sim_opts;
 

@@ -14,7 +14,8 @@
 #   - the LogGOPS model found the token bucket: rate within 15% of the link's,
 #     burst between half and one and a half times 64 KiB, and both
 #     directions share it (network = bus); and what a message costs it
-#     beyond its payload (wire_bytes, 30 to 300 bytes);
+#     beyond its payload (wire_bytes, 30 to 300 bytes), and what a message sent one way costs it more
+#     (oneway_bytes, 0 to wire_bytes);
 #   - the probe kept nearer its budget: the rounds after the first took the slow sizes and the exchange
 #     of both directions only as often as their budget holds (at 20 Mbit/s 26 s before, 17 s after,
 #     budget 13 s, docs/PROBE.md), and said why when still over it: the slow link.
@@ -45,6 +46,14 @@ check("model", "network = bus" in ini and "\nrate = 0\n" not in ini, "network = 
 w = lg.get("wire_bytes")
 check("wire bytes", isinstance(w, (int, float)) and 30 <= w <= 300 and "\nwire_bytes = " in ini,
       "%s bytes a message" % ("%.1f" % w if isinstance(w, (int, float)) else "none"))
+# what a message sent one way costs it more (its receiver's acknowledgements, from a one-way stream that
+# waited for tokens): measured, between none (a stream that TCP merged: 16 us a message at 20 Mbit/s,
+# against 42 us for its payload and wire bytes) and a whole wire's worth, and in the model where above none
+o, ot = lg.get("oneway_bytes"), lg.get("oneway_seconds")
+check("one-way bytes", isinstance(o, (int, float)) and isinstance(w, (int, float)) and 0 <= o <= w and ot > 0
+      and (("\noneway_bytes = " in ini) == (o > 0)),
+      "%s bytes more, %s us a message" % ("%.1f" % o if isinstance(o, (int, float)) else "none",
+                                          "%.1f" % (ot * 1e6) if isinstance(ot, (int, float)) else "none"))
 # the quick budget on a slow link (its ping-pong: 1.4 s a round, scaled by the round's budget_scale): the
 # rounds after the first take each slow size (a power of two above the first size whose round trip
 # exceeded 20 ms) as many times as that budget holds by the first round's round trips, from one to

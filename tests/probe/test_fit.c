@@ -287,6 +287,24 @@ TEST_IMPL(loggops_wire_bytes)
     CHECK(ps__loggops_wire(8192, 8192 / 12.4e6, 512, 100 / 12.4e6, 0, &w, &r) == 0);
 }
 
+/* A message sent one way: its bytes in the bucket beyond payload and wire
+ * from a one-way stream that waited for tokens (ps__loggops_oneway).  Under
+ * slownet 100mbit the probe's stream of 16-byte messages went at 10.9 us a
+ * message, tokens at 12.5 MB/s, 88 wire bytes: 136 a message, 32 more. */
+TEST_IMPL(loggops_oneway_bytes)
+{
+    CHECK(NEAR(ps__loggops_oneway(12.5e6, 88, 16, 10.9e-6), 12.5e6 * 10.9e-6 - 104, 1e-9));
+    /* a stream as fast as its payload and wire (a bucket per direction: the acknowledgements take
+     * the other's tokens), or faster (merged segments): none */
+    CHECK(ps__loggops_oneway(12.5e6, 88, 16, 104 / 12.5e6) == 0);
+    CHECK(ps__loggops_oneway(12.5e6, 88, 16, 5e-6) == 0);
+    /* at most an acknowledgement of its own a message, which has no payload and no runtime header */
+    CHECK(ps__loggops_oneway(12.5e6, 88, 16, 40e-6) == 88);
+    /* no bucket, no wire figure, no stream: none */
+    CHECK(ps__loggops_oneway(0, 88, 16, 10.9e-6) == 0 && ps__loggops_oneway(12.5e6, 0, 16, 10.9e-6) == 0);
+    CHECK(ps__loggops_oneway(12.5e6, 88, 16, NAN) == 0);
+}
+
 /* Is a shaped link's bucket one for both directions?  A series sending a chunk each way at once
  * (ps__loggops_both_ways_round_trip): the tails of two probes under slownet 100mbit (8 KiB chunks at
  * 12.25 MB/s, 0.669 ms a chunk), whose trips alternate long and short.  The median of the trips

@@ -836,6 +836,19 @@ assert a["ack_bytes"] == 50 and a["messages"] == 200 and a["alone_s"] == w["time
 assert abs(a["acked_s"] - 0.322) < 1e-9, a
 assert "ack_doubt" not in n   # a model without wire bytes has no figure to take half of
 PY
+# a model whose probe measured that share (oneway_bytes) has it in its own prediction: 0.322 s with 50
+# bytes, the 200 messages said in the document, no acknowledged time beside it; the coalesced time has
+# neither wire nor one-way bytes (0.022 s)
+printf "$wmodel" 'wire_bytes = 100\noneway_bytes = 50\n' >"$T/oneway.ini"
+expect_status 0 "one-way bytes measured" "$PS" predict "$T/wire.txt" -m "$T/oneway.ini" -o "$T/oneway.json" --no-warmup
+grep -q "TCP acknowledges" "$T/out" && fail "predict: an acknowledged time said beside a model that has the figure"
+python3 - "$T/oneway.json" <<'PY' || fail "predict: the model's oneway_bytes"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert abs(d["time"]["min"] - 0.322) < 1e-9, d["time"]
+assert d["oneway"] == {"bytes": 50, "messages": 200}, d["oneway"]
+assert "ack_doubt" not in d and abs(d["wire_doubt"]["coalesced_s"] - 0.022) < 1e-9, d.get("wire_doubt")
+PY
 # a ping-pong answers every message but the first: the two times within 5%, nothing said
 { printf 'ranks 2\nrank 0\n'; for i in $(seq 100); do printf ' BSEND 1 16\n BRECEIVE 1 16\n'; done
   printf 'rank 1\n'; for i in $(seq 100); do printf ' BRECEIVE 0 16\n BSEND 0 16\n'; done; } >"$T/wirepp.txt"

@@ -366,7 +366,9 @@ TEST_IMPL(loggops_bucket_wire_bytes)
  * (8150 tokens): the second waits (8150 - 1850) / 1e6 = 6.3 ms, the third
  * 8.15 ms: 14.45 ms, three charged.  A ping-pong of three: only the first is
  * charged (the others answer one), 0 + 6.25 + 8.1 = 14.35 ms.  Without the
- * option, or on a model without a shared bucket, nothing changes. */
+ * option, or on a model without a shared bucket, nothing changes.  A model
+ * whose probe measured the figure (oneway_bytes) has it without the option;
+ * the option's figure replaces it, and a negative option leaves it out. */
 TEST_IMPL(loggops_oneway_ack)
 {
     const char *oneway = three_oneway;
@@ -392,6 +394,30 @@ TEST_IMPL(loggops_oneway_ack)
     NEAR(run_o(&nobus, oneway, &o, &r), 14.3e-3);
     CHECK(r.oneway_ack == 0 && !r.oneway_ack_applied);
     ps_sim_result_free(&r);
+    /* the model's own figure */
+    bus.lg.oneway = 50;
+    o.oneway_ack_bytes = 0;
+    NEAR(run_o(&bus, oneway, &o, &r), 14.45e-3);
+    CHECK(r.oneway_ack == 3 && r.oneway_ack_applied);
+    ps_sim_result_free(&r);
+    NEAR(run_o(&bus, pingpong, &o, &r), 14.35e-3);
+    ps_sim_result_free(&r);
+    o.oneway_ack_bytes = 150;   /* (8250 tokens: 6.5 + 8.25 ms) */
+    NEAR(run_o(&bus, oneway, &o, &r), 14.75e-3);
+    ps_sim_result_free(&r);
+    o.oneway_ack_bytes = -1;
+    NEAR(run_o(&bus, oneway, &o, &r), 14.3e-3);
+    CHECK(r.oneway_ack == 0 && !r.oneway_ack_applied);
+    ps_sim_result_free(&r);
+    /* written and read back */
+    ps_machine back;
+    saved_and_loaded(&bus, &back);
+    CHECK(back.lg.oneway == 50);
+    /* a negative figure is refused, naming the file and the key */
+    char err[512];
+    CHECK(ps_machine_parse("[machine]\nsend_latency = 0\nrecv_latency = 0\nword_time = 0\nflop_time = 1e-9\n"
+                           "[loggops]\noneway_bytes = -5\n", "neg.ini", &back, err, sizeof err) != 0);
+    CHECK(strstr(err, "neg.ini") && strstr(err, "oneway_bytes"), "%s", err);
 }
 
 /* [crossing] (a shaped bus): a message that crosses one going the other way
