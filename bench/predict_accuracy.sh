@@ -32,6 +32,8 @@
 #                   over the last: the choice rests on the machine's state as
 #                   the checks saw it, never on the error
 #   PARSCOPE        the parscope binary (default: on PATH, else build/bin/parscope)
+#   KEEP            a folder: each row's model, prediction and measurement are
+#                   copied there (to look into a row afterwards)
 set -eu
 . "$(dirname "$0")/clue_common.sh"
 here=$(cd "$(dirname "$0")" && pwd)
@@ -63,7 +65,7 @@ slownet=${SLOWNET:-$here/../../shared/tools/slownet}
 wrap=()
 [ -n "$rate" ] && wrap=("$slownet" "$rate")
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+trap '[ -n "${KEEP:-}" ] && mkdir -p "$KEEP" && cp -r "$work"/. "$KEEP"/; rm -rf "$work"' EXIT
 
 # name | workload and its parameters | calibrate (1) or not (0)
 programs=(

@@ -138,7 +138,8 @@ typedef struct lgrank {
     uint32_t  nack;        /* acknowledgements (M_ACKED) that came and no wait took in yet */
     uint16_t  ack_tag;     /* ... each carries this in its record (pad); a wait that takes them in
                               moves on to the next (never 0) */
-    /* its last buffered send ([crossing]): posted at cross_t to cross_dst, arriving at cross_arr */
+    /* its last buffered send ([crossing], oneway_ack_bytes): posted at cross_t to cross_dst, arriving
+     * at cross_arr */
     int32_t   cross_dst;
     double    cross_t, cross_arr;
 } lgrank;
@@ -1265,15 +1266,23 @@ static double lg_tokens(const sim *S, const double *tok, const double *tt, doubl
     return k > S->lg->burst ? S->lg->burst : k;
 }
 
-/* A message from src to dst on a shaped bus, with oneway_ack_bytes: those
- * bytes when dst has sent nothing to src since src's previous message to it
- * (TCP then acknowledges it by a segment of its own, which takes the same
- * bucket's tokens), else none; the message answers dst's. */
-static double oneway_ack(sim *S, int src, int dst)
+/* A message from src to dst leaving at t on a shaped bus, with
+ * oneway_ack_bytes: those bytes when dst has sent nothing to src since src's
+ * previous message to it (TCP then acknowledges it by a segment of its own,
+ * which takes the same bucket's tokens), else none; the message answers
+ * dst's.  One that crosses dst's last message to src (still on its way)
+ * counts as answered too: the two ranks exchange, and whichever the
+ * simulation takes first, each side's next message carries the other's
+ * acknowledgement (without this an exchange's messages were charged or not
+ * by the order in which the two sends were simulated: butterfly 110 or
+ * 1100 of its 2100). */
+static double oneway_ack(sim *S, int src, int dst, double t)
 {
     size_t mine = (size_t)src * (size_t)S->P + (size_t)dst, theirs = (size_t)dst * (size_t)S->P + (size_t)src;
     int answered = S->answered[mine >> 3] >> (mine & 7) & 1;
-    S->answered[mine >> 3] &= (uint8_t) ~(1u << (mine & 7));
+    const lgrank *D = &S->lgr[dst];
+    if (D->cross_dst == src && D->cross_arr > t) S->answered[mine >> 3] |= (uint8_t)(1u << (mine & 7));
+    else S->answered[mine >> 3] &= (uint8_t) ~(1u << (mine & 7));
     S->answered[theirs >> 3] |= (uint8_t)(1u << (theirs & 7));
     if (answered) return 0;
     S->r->oneway_ack++;
@@ -1310,7 +1319,7 @@ static double lg_inject(sim *S, int src, int dst, double n, double t, double gap
          * takes its bytes and the wire's beyond them (its headers: wire),
          * and with oneway_ack_bytes the acknowledgement of one sent one way */
         n += S->lg->wire;
-        if (S->answered) n += oneway_ack(S, src, dst);
+        if (S->answered) n += oneway_ack(S, src, dst, t);
         double *tok = S->bus ? &S->btok : &Q->tok, *tt = S->bus ? &S->btok_t : &Q->tok_t;
         double k = lg_tokens(S, tok, tt, st), ki = I ? lg_tokens(S, &I->itok, &I->itok_t, st) : n;
         double kmin = k < ki ? k : ki;
@@ -1767,7 +1776,7 @@ static void lg_post(sim *S, int rank, uint32_t mi, int is_send, int blocking, do
             } else {
                 m->flags |= M_SDONE;   /* buffered: complete without its receive */
                 m->t_sdone = t;
-                if (S->cross) {
+                if (S->cross || S->answered) {
                     lgrank *Q = &S->lgr[rank];
                     Q->cross_dst = in->peer;
                     Q->cross_t = t;

@@ -420,6 +420,48 @@ TEST_IMPL(loggops_oneway_ack)
     CHECK(strstr(err, "neg.ini") && strstr(err, "oneway_bytes"), "%s", err);
 }
 
+/* An exchange answers itself, whichever rank sends first: two exchanges of
+ * 8 bytes (latency 5 us, calls of 1 us, a bucket that never runs out), rank
+ * 0 first in the first (rank 1 computes 2 us before it: rank 0 sends at 1
+ * us, rank 1 at 3), rank 1 in the second (rank 1 at 8 us, rank 0 at 12,
+ * before rank 1's arrives at 13).  Only the very first message finds
+ * nothing from its receiver before it: one charged (without the crossing,
+ * rank 1's second message was charged too: rank 0 had sent nothing since
+ * rank 1's first).  Four messages one way, then four back: every one but
+ * the first back, 7. */
+TEST_IMPL(loggops_oneway_ack_exchange)
+{
+    char err[512];
+    const char *text = "[machine]\nsend_latency = 0\nrecv_latency = 0\nword_time = 0\nflop_time = 1e-9\n"
+                       "network = bus\n[loggops]\nS = 0\no_post = 0\no_done = 0\nrate = 1e9\nburst = 1e6\n"
+                       "wire_bytes = 50\noneway_bytes = 30\n1 = 1e-6 1e-6 5e-6 0\n1000000 = 1e-6 1e-6 5e-6 0\n";
+    ps_machine m;
+    CHECK(ps_machine_parse(text, "exchange.ini", &m, err, sizeof err) == 0, "%s", err);
+    char prog[2048];
+    int len = snprintf(prog, sizeof prog, "ranks 2\n");
+    for (int r = 0; r < 2; r++) {
+        len += snprintf(prog + len, sizeof prog - (size_t)len, "rank %d\n", r);
+        for (int i = 0; i < 2; i++)
+            len += snprintf(prog + len, sizeof prog - (size_t)len, " WORK %d\n SEND %d 8\n RECEIVE %d 8\n WAIT\n",
+                            (i % 2 == 0) == (r == 1) ? 2000 : 1, 1 - r, 1 - r);
+    }
+    ps_sim_opts o;
+    ps_sim_defaults(&o);
+    o.no_warmup = 1;
+    o.build_trace = 0;
+    ps_sim_result r;
+    (void)run_o(&m, prog, &o, &r);
+    CHECK(r.oneway_ack_applied && r.oneway_ack == 1, "%llu", (unsigned long long)r.oneway_ack);
+    ps_sim_result_free(&r);
+    /* the same messages one way: rank 0 sends all four, then rank 1 its four (after rank 0's arrived) */
+    (void)run_o(&m, "ranks 2\nrank 0\n SEND 1 8\n SEND 1 8\n SEND 1 8\n SEND 1 8\n WAIT\n"
+                    " RECEIVE 1 8\n RECEIVE 1 8\n RECEIVE 1 8\n RECEIVE 1 8\n WAIT\n"
+                    "rank 1\n RECEIVE 0 8\n RECEIVE 0 8\n RECEIVE 0 8\n RECEIVE 0 8\n WAIT\n"
+                    " SEND 0 8\n SEND 0 8\n SEND 0 8\n SEND 0 8\n WAIT\n", &o, &r);
+    CHECK(r.oneway_ack == 7, "%llu", (unsigned long long)r.oneway_ack);
+    ps_sim_result_free(&r);
+}
+
 /* [crossing] (a shaped bus): a message that crosses one going the other way
  * arrives no earlier than the table's time after its send call ended.  Calls
  * of 1 us, a latency of 2 us, no wire bytes, a bucket that never runs out
