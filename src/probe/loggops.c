@@ -643,10 +643,13 @@ static void wire_measure(int rank, int peer, json_t *out)
  * which take tokens that a stop-and-wait series' replies carry for free.
  * The bucket is emptied by a stream, then rank 0 posts k nonblocking sends
  * of LG_ONEWAY_BYTES back to back and rank 1 takes each by a blocking
- * receive (as a sweep's receiver does), then answers with one byte: every
- * message waits for its tokens, so the time per message is the bytes each
- * took over the rate (the model's figure, ps__loggops_oneway, once the
- * rate is final).  Each round: a list of per-message times (rank 0). */
+ * receive (as a sweep's receiver does), then answers with one byte.  The
+ * time a message, as bytes at the rate, is what the model charges such a
+ * message (ps__loggops_oneway, once the rate is final): under slownet
+ * 100mbit its packets hardly waited in the shaper while the sender's calls
+ * took that long, so the figure stands for the stream's pace whichever of
+ * the two holds it (docs/PREDICT.md).  Each round: a list of per-message
+ * times (rank 0). */
 static void oneway_measure(int rank, int peer, json_t *out)
 {
     int k = (int)fmax(100, fmin(LG_ONEWAY_MSGS, LG_ONEWAY_S * lg_rate / (LG_ONEWAY_BYTES + LG_WIRE_BYTES / 2.0)));
