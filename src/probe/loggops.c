@@ -601,6 +601,12 @@ void ps__loggops_bucket(const double *rt, int n, double chunk, int *shaped, doub
     *burst = b;
 }
 
+/* A shaped link: empties the bucket by a stream of a little more than it holds. */
+static void drain_bucket(int rank, int peer)
+{
+    (void)stream(rank, peer, LG_CHUNK, (int)(lg_burst / LG_CHUNK) + 2);
+}
+
 /* A shaped link: what a small message costs its bucket beyond its payload
  * (its headers; the replies carry the acknowledgements).  The bucket is emptied by a stream, then a
  * stop-and-wait series of LG_WIRE_CHUNK-byte messages waits for its tokens
@@ -617,7 +623,7 @@ static void wire_measure(int rank, int peer, json_t *out)
      * another one, up to LG_WIRE_TRIES, each after the bucket is emptied again */
     for (int a = 0; a < LG_WIRE_TRIES; a++) {
         double v[3] = {0, 0, 0};
-        (void)stream(rank, peer, LG_CHUNK, (int)(lg_burst / LG_CHUNK) + 2);
+        drain_bucket(rank, peer);
         bucket_series(rank, peer, 0, rt, LG_WIRE_TRIPS, LG_WIRE_CHUNK);
         if (rank == 0) {
             /* the tokens a round trip takes, over the trips between two that waited for them */
@@ -655,7 +661,7 @@ static void oneway_measure(int rank, int peer, json_t *out)
     int k = (int)fmax(100, fmin(LG_ONEWAY_MSGS, LG_ONEWAY_S * lg_rate / (LG_ONEWAY_BYTES + LG_WIRE_BYTES / 2.0)));
     json_t *times = rank == 0 ? json_array() : NULL;
     for (int a = 0; a < 2; a++) {
-        (void)stream(rank, peer, LG_CHUNK, (int)(lg_burst / LG_CHUNK) + 2);
+        drain_bucket(rank, peer);
         rewind_trace();
         pair_sync(peer);
         if (rank == 1) {
@@ -1777,6 +1783,24 @@ static double row_orin(const json_t *row)
     return json_is_number(v) ? json_number_value(v) : ps_json_num(row, "o_r");
 }
 
+/* A table "bytes = seconds" of the model from the rows that have `key`:
+ * its figure above 0 (or 0 too, keep_zero), sizes ascending, at most
+ * PS_MACHINE_MAX_PP; the rows taken. */
+static int key_table(const json_t *rows, const char *key, int keep_zero, double *bytes, double *secs)
+{
+    int n = 0;
+    size_t i;
+    const json_t *row;
+    json_array_foreach(rows, i, row) {
+        double b = ps_json_num(row, "bytes"), t = ps_json_num(row, key);
+        if (n < PS_MACHINE_MAX_PP && isfinite(t) && (t > 0 || (keep_zero && t == 0)) && (n == 0 || b > bytes[n - 1])) {
+            bytes[n] = b;
+            secs[n++] = t;
+        }
+    }
+    return n;
+}
+
 void ps__loggops_model(const json_t *doc, int bus, ps_machine *m)
 {
     const json_t *lg = json_object_get(doc, "loggops");
@@ -1787,35 +1811,11 @@ void ps__loggops_model(const json_t *doc, int bus, ps_machine *m)
     if (!json_is_object(lg) || json_array_size(rows) == 0) return;
     size_t i;
     json_t *row;
-    /* a message to the rank itself: [self], from every row that has it, ascending */
-    json_array_foreach(rows, i, row) {
-        double b = ps_json_num(row, "bytes"), t = ps_json_num(row, "self");
-        if (m->nself < PS_MACHINE_MAX_PP && isfinite(t) && t > 0 && (m->nself == 0 || b > m->self_bytes[m->nself - 1])) {
-            m->self_bytes[m->nself] = b;
-            m->self_time[m->nself++] = t;
-        }
-    }
-    /* a message that crosses one going the other way on a shaped link: [crossing], from every row
-     * that has it */
-    m->ncrossing = 0;
-    json_array_foreach(rows, i, row) {
-        double b = ps_json_num(row, "bytes"), t = ps_json_num(row, "crossing");
-        if (m->ncrossing < PS_MACHINE_MAX_PP && isfinite(t) && t > 0 &&
-            (m->ncrossing == 0 || b > m->crossing_bytes[m->ncrossing - 1])) {
-            m->crossing_bytes[m->ncrossing] = b;
-            m->crossing_time[m->ncrossing++] = t;
-        }
-    }
-    /* a message from data its sender has just written: [written], from every row that has it */
-    m->nwritten = 0;
-    json_array_foreach(rows, i, row) {
-        double b = ps_json_num(row, "bytes"), t = ps_json_num(row, "written");
-        if (m->nwritten < PS_MACHINE_MAX_PP && isfinite(t) && t >= 0 &&
-            (m->nwritten == 0 || b > m->written_bytes[m->nwritten - 1])) {
-            m->written_bytes[m->nwritten] = b;
-            m->written_time[m->nwritten++] = t;
-        }
-    }
+    /* a message to the rank itself: [self]; one that crosses one going the other way on a shaped
+     * link: [crossing]; one from data its sender has just written: [written] (a difference, 0 kept) */
+    m->nself = key_table(rows, "self", 0, m->self_bytes, m->self_time);
+    m->ncrossing = key_table(rows, "crossing", 0, m->crossing_bytes, m->crossing_time);
+    m->nwritten = key_table(rows, "written", 1, m->written_bytes, m->written_time);
     json_array_foreach(rows, i, row) {
         if (g->n >= PS_LOGGOPS_MAX) break;
         g->bytes[g->n] = ps_json_num(row, "bytes");

@@ -928,18 +928,23 @@ double ps_machine_self_time(const ps_machine *m, double bytes)
     return table_time(m->self_bytes, m->self_time, m->nself, bytes < 0 ? 0 : bytes);
 }
 
+/* A table of differences of times ([written], [crossing]) at `bytes`: never
+ * below 0, and 0 without rows. */
+static double difference_time(const double *pb, const double *pt, int n, double bytes)
+{
+    if (n <= 0) return 0;
+    double t = table_time(pb, pt, n, bytes < 0 ? 0 : bytes);
+    return t > 0 ? t : 0;
+}
+
 double ps_machine_written_time(const ps_machine *m, double bytes)
 {
-    if (m->nwritten <= 0) return 0;
-    double t = table_time(m->written_bytes, m->written_time, m->nwritten, bytes < 0 ? 0 : bytes);
-    return t > 0 ? t : 0;
+    return difference_time(m->written_bytes, m->written_time, m->nwritten, bytes);
 }
 
 double ps_machine_crossing_time(const ps_machine *m, double bytes)
 {
-    if (m->ncrossing <= 0) return 0;
-    double t = table_time(m->crossing_bytes, m->crossing_time, m->ncrossing, bytes < 0 ? 0 : bytes);
-    return t > 0 ? t : 0;
+    return difference_time(m->crossing_bytes, m->crossing_time, m->ncrossing, bytes);
 }
 
 /* Piecewise linear in bytes through the table, its last segment extended. */
