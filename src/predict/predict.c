@@ -446,11 +446,12 @@ static double other_network_time(const predict_ctx *c, const ps_streams *s, cons
  * alone (a stream of 8-byte messages under slownet: 30 bytes each, against
  * 88 alone; adi's at 10 Mbit/s: about 59 on average).  The same streams
  * without them give the other end of the range.  NAN when the model has no
- * such figure, or the two times are within PS_PREDICT_WIRE_DOUBT of each
+ * such figure, or measured what a message that joins another costs
+ * (merged_bytes: the prediction merges them where TCP does), or the two times are within PS_PREDICT_WIRE_DOUBT of each
  * other. */
 static double coalesced_time(const predict_ctx *c, const ps_streams *s, const ps_sim_opts *so, double time)
 {
-    if (!(c->m.lg.n > 0 && c->m.lg.rate > 0 && c->m.lg.wire > 0)) return NAN;
+    if (!(c->m.lg.n > 0 && c->m.lg.rate > 0 && c->m.lg.wire > 0) || c->m.lg.merged > 0) return NAN;
     ps_machine m = c->m;
     m.lg.wire = 0;
     ps_sim_opts o = *so;
@@ -470,13 +471,14 @@ static double coalesced_time(const predict_ctx *c, const ps_streams *s, const ps
  * data packets took 4478 acknowledgements of 66 bytes, against 88 wire
  * bytes a message (docs/BENCHMARKS.md).  NAN where it does not apply (no
  * such figure, not a bus, more than PS_SIM_ACK_RANKS ranks), where the
- * model measured their share (oneway_bytes: the prediction has it), or the
- * two times are within PS_PREDICT_WIRE_DOUBT of each other; *n the
+ * model measured their share (oneway_bytes: the prediction has it) or the
+ * one-way stream's send calls (o_s_oneway: they set its pace), or the two times are within PS_PREDICT_WIRE_DOUBT of each other; *n the
  * messages charged. */
 static double acked_time(const predict_ctx *c, const ps_streams *s, const ps_sim_opts *so, double time, uint64_t *n)
 {
     *n = 0;
-    if (!(c->m.lg.n > 0 && c->m.lg.rate > 0 && c->m.lg.wire > 0) || c->m.lg.oneway > 0) return NAN;
+    if (!(c->m.lg.n > 0 && c->m.lg.rate > 0 && c->m.lg.wire > 0) || c->m.lg.oneway > 0 || c->m.lg.o_s_oneway > 0)
+        return NAN;
     ps_sim_opts o = *so;
     o.oneway_ack_bytes = PS_PREDICT_ACK_SHARE * c->m.lg.wire;
     return apart(time_again(s, &c->m, o, n), time);

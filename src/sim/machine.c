@@ -339,10 +339,12 @@ static int loggops_key(parse_state *st, const char *name, const char *value)
     static const char *const keys[] = {"S", "o_post", "o_done", "contention", "progress_send", "progress_recv",
                                        "rate", "burst", "nobus_contention", "also_bus", "S_ack",
                                        "half_round_trip_8B", "half_round_trip_8B_spread", "o_construct", "o_ack",
-                                       "o_ack_more", "wire_bytes", "oneway_bytes"};
+                                       "o_ack_more", "wire_bytes", "oneway_bytes", "merged_bytes", "o_s_merged",
+                                       "o_r_merged", "o_s_oneway"};
     double *dst[] = {&g->S, &g->o_post, &g->o_done, &g->contention, &g->progress_send, &g->progress_recv,
                      &g->rate, &g->burst, &g->nobus_contention, &g->also_bus, &g->S_ack, &g->half_8B,
-                     &g->half_8B_spread, &g->o_construct, &g->o_ack, &g->o_ack_more, &g->wire, &g->oneway};
+                     &g->half_8B_spread, &g->o_construct, &g->o_ack, &g->o_ack_more, &g->wire, &g->oneway,
+                     &g->merged, &g->o_s_merged, &g->o_r_merged, &g->o_s_oneway};
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
         if (strcmp(name, keys[i]) == 0) {
             if (!number(st, name, value, 0, dst[i])) return 0;
@@ -358,7 +360,8 @@ static int loggops_key(parse_state *st, const char *name, const char *value)
     if (ps_parse_double(name, &bytes) != 0 || bytes < 0)
         return fail(st, "'%s': expected a message size in bytes, or S, o_post, o_done, contention, progress_send, "
                     "progress_recv, rate, burst, nobus_contention, also_bus, S_ack, half_round_trip_8B, "
-                    "half_round_trip_8B_spread, o_construct, o_ack, o_ack_more, wire_bytes, oneway_bytes", name);
+                    "half_round_trip_8B_spread, o_construct, o_ack, o_ack_more, wire_bytes, oneway_bytes, merged_bytes, "
+                    "o_s_merged, o_r_merged, o_s_oneway", name);
     long long whole;
     if (!integer(st, "a row's message size", name, &whole)) return 0;
     if (g->n >= PS_LOGGOPS_MAX) return fail(st, "more than %d LogGOPS sizes", PS_LOGGOPS_MAX);
@@ -849,6 +852,18 @@ static int machine_file(FILE *f, void *ctx)
             fputs("# the bytes a message sent one way takes of the bucket beyond its payload and wire_bytes: its\n"
                   "# share of the acknowledgements its receiver then sends alone (from a one-way stream)\n", f);
             put_num(f, "oneway_bytes", g->oneway);
+        }
+        if (g->merged > 0) {
+            fputs("# a small message written while its connection's previous one still waits in the shaper\n"
+                  "# joins it (TCP sends the two as one segment): its bytes beyond its payload, its send call's\n"
+                  "# and its receiver's CPU time (from a burst written behind a full bucket)\n", f);
+            put_num(f, "merged_bytes", g->merged);
+            put_num(f, "o_s_merged", g->o_s_merged);
+            put_num(f, "o_r_merged", g->o_r_merged);
+        }
+        if (g->o_s_oneway > 0) {
+            fputs("# the send call of a message sent one way that goes alone (from the one-way stream)\n", f);
+            put_num(f, "o_s_oneway", g->o_s_oneway);
         }
         if (g->half_8B > 0) {
             fputs("# half round trip of one double by plain MPI calls, measured with the rows below (their\n"

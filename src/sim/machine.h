@@ -107,6 +107,12 @@ typedef struct ps_loggops {
     double oneway;                     /* shaped link: the bytes a message sent one way takes of the bucket
                                           beyond its payload and wire (its share of the acknowledgements its
                                           receiver sends alone, from a one-way stream); 0 = none known */
+    double merged;                     /* shaped link: a small message written while its connection's
+                                          previous one waits in the shaper joins it (TCP sends one
+                                          segment): its bytes beyond its payload; 0 = none known ... */
+    double o_s_merged, o_r_merged;     /* ... its send call's and its receiver's CPU time, s */
+    double o_s_oneway;                 /* shaped link: the send call of a message sent one way that goes
+                                          alone (the one-way stream's calls), s; 0 = none known */
     double nobus_contention;           /* >= 1: the probe took the network for a bus from an exchange that
                                           was not clearly serial (PS_PROBE_BUS_CLEAR); predict also
                                           simulates the ranks' copies side by side, at this contention */

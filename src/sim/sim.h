@@ -56,8 +56,9 @@ typedef struct ps_sim_opts {
     /* a LogGOPS model's shaped bus: bytes more for a message whose receiver has sent nothing back
      * to its sender since the sender's previous message to it (TCP acknowledges such messages by
      * segments of their own, which a stop-and-wait series' wire_bytes leaves out); 0: the model's
-     * oneway_bytes (none where it has none), < 0: none.  Ignored elsewhere, and above
-     * PS_SIM_ACK_RANKS ranks (result.oneway_ack 0). */
+     * oneway_bytes (none where it has none), < 0: none, and no o_s_oneway either (the same
+     * messages' send calls).  Ignored elsewhere, and above PS_SIM_ACK_RANKS ranks
+     * (result.oneway_ack 0). */
     double oneway_ack_bytes;
 } ps_sim_opts;
 
@@ -105,7 +106,8 @@ typedef struct ps_sim_result {
                                    (ack_measured), else the receive's protocol step (ps_loggops_recv_step); 0 = none */
     int          ack_measured;
     uint64_t     below_step;    /*   messages above S up to recv_step */
-    uint64_t     oneway_ack;    /* messages charged oneway_ack_bytes (0 where the option did not apply) */
+    uint64_t     oneway_ack;    /* messages sent one way: charged oneway_ack_bytes, their calls o_s_oneway
+                                   at least (0 where the rule did not apply) */
     int          oneway_ack_applied; /* the option applied: a LogGOPS model's shaped bus, P <= PS_SIM_ACK_RANKS */
     ps_streams_stats streams;   /* the streams' counts, from their validation (set unless -1) */
     ps_sim_rank *rank;

@@ -350,7 +350,7 @@ TEST_IMPL(machine_bad_files)
     txt = ps_xasprintf("%s[loggops]\nlatency = 1\n", good);
     load_bad("lg8.ini", txt, ":7: 'latency': expected a message size in bytes, or S, o_post, o_done, contention, "
              "progress_send, progress_recv, rate, burst, nobus_contention, also_bus, S_ack, half_round_trip_8B, "
-             "half_round_trip_8B_spread, o_construct, o_ack, o_ack_more, wire_bytes, oneway_bytes");
+             "half_round_trip_8B_spread, o_construct, o_ack, o_ack_more, wire_bytes, oneway_bytes, merged_bytes, o_s_merged, o_r_merged, o_s_oneway");
     free(txt);
     /* a construct call's own code takes time: never negative */
     txt = ps_xasprintf("%s[loggops]\no_construct = -5e-8\n1 = 1e-7 2e-7 3e-7 4e-7\n", good);

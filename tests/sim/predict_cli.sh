@@ -849,6 +849,32 @@ assert abs(d["time"]["min"] - 0.322) < 1e-9, d["time"]
 assert d["oneway"] == {"bytes": 50, "messages": 200}, d["oneway"]
 assert "ack_doubt" not in d and abs(d["wire_doubt"]["coalesced_s"] - 0.022) < 1e-9, d.get("wire_doubt")
 PY
+# a model whose probe timed the one-way stream's send calls (o_s_oneway): each of the 200 calls lasts 2 ms,
+# the link passes a message (116 bytes) in 1.16 ms, so none waits: 0.4 s, the 200 said sent one way and no
+# acknowledged time beside it (the calls set the pace, no bytes charged)
+printf "$wmodel" 'wire_bytes = 100\no_s_oneway = 2e-3\n' >"$T/pace.ini"
+expect_status 0 "one-way calls measured" "$PS" predict "$T/wire.txt" -m "$T/pace.ini" -o "$T/pace.json" --no-warmup
+grep -q "TCP acknowledges" "$T/out" && fail "predict: an acknowledged time said beside a model with o_s_oneway"
+python3 - "$T/pace.json" <<'PY' || fail "predict: the model's o_s_oneway"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert abs(d["time"]["min"] - 0.4) < 1e-9, d["time"]
+assert d["oneway"] == {"bytes": 0, "messages": 200}, d["oneway"]
+assert "ack_doubt" not in d, d
+PY
+# a model whose probe measured messages that join a segment (merged_bytes 20): the 200 written at once,
+# the first 8 leave alone on the bucket's 1000 tokens (928), the 9th waits 0.44 ms for its 116, and the
+# 191 after it join it, 36 bytes each: 0.44 + 68.76 ms; no coalesced time beside it
+printf "$wmodel" 'wire_bytes = 100\nmerged_bytes = 20\no_s_merged = 0\no_r_merged = 0\n' >"$T/merged.ini"
+expect_status 0 "merged messages measured" "$PS" predict "$T/wire.txt" -m "$T/merged.ini" -o "$T/merged.json" \
+    --no-warmup
+grep -q "TCP coalesces" "$T/out" && fail "predict: a coalesced time said beside a model with merged_bytes"
+python3 - "$T/merged.json" <<'PY' || fail "predict: the model's merged_bytes"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert abs(d["time"]["min"] - 0.0692) < 1e-9, d["time"]
+assert "wire_doubt" not in d, d
+PY
 # a ping-pong answers every message but the first: the two times within 5%, nothing said
 { printf 'ranks 2\nrank 0\n'; for i in $(seq 100); do printf ' BSEND 1 16\n BRECEIVE 1 16\n'; done
   printf 'rank 1\n'; for i in $(seq 100); do printf ' BRECEIVE 0 16\n BSEND 0 16\n'; done; } >"$T/wirepp.txt"

@@ -462,6 +462,96 @@ TEST_IMPL(loggops_oneway_ack_exchange)
     ps_sim_result_free(&r);
 }
 
+/* merged_bytes (a shaped bus): a small message written while its
+ * connection's previous one still waits in the bucket joins it, and takes
+ * merged_bytes beyond its payload instead of the wire's; its send call costs
+ * o_s_merged and its completion at the receiver o_r_merged.  The model of
+ * loggops_bucket_wire_bytes (1e6 bytes/s, a bucket of 10000, 100 wire
+ * bytes, calls free) with 20 merged bytes: two messages of 8000 (the first
+ * passes at once, 1900 tokens left; the second waits 6.2 ms), then four of
+ * 16 written at once: each joins, 36 bytes, 36 us apart, the last there at
+ * 6.344 ms, and its receiver completes it 2 us later (each before it was
+ * completed as it came): 6.346 ms; rank 0's four calls 1 us each.  Without
+ * the figure each small one takes 116 bytes: 6.664 ms.  A message to another
+ * rank does not join (another connection), nor one written after its
+ * connection's previous one left. */
+TEST_IMPL(loggops_merged)
+{
+    const char *prog = "ranks 2\nrank 0\n SEND 1 8000\n SEND 1 8000\n SEND 1 16\n SEND 1 16\n SEND 1 16\n"
+                       " SEND 1 16\n WAIT\nrank 1\n RECEIVE 0 8000\n RECEIVE 0 8000\n RECEIVE 0 16\n"
+                       " RECEIVE 0 16\n RECEIVE 0 16\n RECEIVE 0 16\n WAIT\n";
+    ps_machine m = wire_model("bus");
+    ps_sim_result r;
+    NEAR(run_full(&m, prog, &r), 6.664e-3);
+    ps_sim_result_free(&r);
+    m.lg.merged = 20;
+    m.lg.o_s_merged = 1e-6;
+    m.lg.o_r_merged = 2e-6;
+    NEAR(run_full(&m, prog, &r), 6.346e-3);
+    NEAR(r.rank[0].comm, 4e-6);
+    ps_sim_result_free(&r);
+    /* the first small one written once the second 8000 left (at 6.2 ms; rank 0 computes 6.3 ms):
+     * alone, 116 bytes (100 tokens: it leaves at 6.316 ms), the next three join it (written at 6.3,
+     * 6.301 and 6.302 ms), the last there at 6.424 ms and completed 2 us later */
+    const char *late = "ranks 2\nrank 0\n SEND 1 8000\n SEND 1 8000\n WORK 6300000\n SEND 1 16\n SEND 1 16\n"
+                       " SEND 1 16\n SEND 1 16\n WAIT\nrank 1\n RECEIVE 0 8000\n RECEIVE 0 8000\n RECEIVE 0 16\n"
+                       " RECEIVE 0 16\n RECEIVE 0 16\n RECEIVE 0 16\n WAIT\n";
+    NEAR(run_full(&m, late, &r), 6.426e-3);
+    ps_sim_result_free(&r);
+    /* three ranks: rank 0's small ones go to rank 2, another connection than the 8000s' */
+    const char *other = "ranks 3\nrank 0\n SEND 1 8000\n SEND 1 8000\n SEND 2 16\n WAIT\n"
+                        "rank 1\n RECEIVE 0 8000\n RECEIVE 0 8000\n WAIT\nrank 2\n RECEIVE 0 16\n WAIT\n";
+    NEAR(run_full(&m, other, &r), 6.2e-3 + 116e-6);
+    ps_sim_result_free(&r);
+    /* written and read back */
+    ps_machine back;
+    saved_and_loaded(&m, &back);
+    CHECK(back.lg.merged == 20 && back.lg.o_s_merged == 1e-6 && back.lg.o_r_merged == 2e-6);
+    char err[512];
+    CHECK(ps_machine_parse("[machine]\nsend_latency = 0\nrecv_latency = 0\nword_time = 0\nflop_time = 1e-9\n"
+                           "[loggops]\no_r_merged = -1\n", "neg.ini", &back, err, sizeof err) != 0);
+    CHECK(strstr(err, "neg.ini") && strstr(err, "o_r_merged"), "%s", err);
+}
+
+/* o_s_oneway (a shaped bus): the send call of a message whose receiver sent
+ * nothing back since its sender's previous one lasts that long at least,
+ * its data written as its own cost (o_s) ends.  Calls free, o_s_oneway 10
+ * us, a bucket that never runs out: three messages one way, the calls end
+ * at 10, 20 and 30 us, the messages there at 0, 10, 20: 30 us, three sent
+ * one way.  A ping-pong of three blocking messages: only the first goes one
+ * way: 10 us.  The one-way rule turned off (oneway_ack_bytes < 0): free. */
+TEST_IMPL(loggops_oneway_pace)
+{
+    char err[512];
+    const char *text = "[machine]\nsend_latency = 0\nrecv_latency = 0\nword_time = 0\nflop_time = 1e-9\n"
+                       "network = bus\n[loggops]\nS = 0\no_post = 0\no_done = 0\nrate = 1e9\nburst = 1e6\n"
+                       "wire_bytes = 50\no_s_oneway = 10e-6\n1 = 0 0 0 0\n1000000 = 0 0 0 0\n";
+    ps_machine m;
+    CHECK(ps_machine_parse(text, "pace.ini", &m, err, sizeof err) == 0, "%s", err);
+    ps_sim_opts o;
+    ps_sim_defaults(&o);
+    o.no_warmup = 1;
+    o.build_trace = 0;
+    ps_sim_result r;
+    const char *oneway = "ranks 2\nrank 0\n SEND 1 8\n SEND 1 8\n SEND 1 8\n WAIT\n"
+                         "rank 1\n RECEIVE 0 8\n RECEIVE 0 8\n RECEIVE 0 8\n WAIT\n";
+    NEAR(run_o(&m, oneway, &o, &r), 30e-6);
+    CHECK(r.oneway_ack == 3 && r.oneway_ack_applied, "%llu", (unsigned long long)r.oneway_ack);
+    NEAR(r.rank[0].comm, 30e-6);
+    ps_sim_result_free(&r);
+    NEAR(run_o(&m, "ranks 2\nrank 0\n BSEND 1 8\n BRECEIVE 1 8\n BSEND 1 8\n"
+                   "rank 1\n BRECEIVE 0 8\n BSEND 0 8\n BRECEIVE 0 8\n", &o, &r), 10e-6);
+    CHECK(r.oneway_ack == 1, "%llu", (unsigned long long)r.oneway_ack);
+    ps_sim_result_free(&r);
+    o.oneway_ack_bytes = -1;
+    NEAR(run_o(&m, oneway, &o, &r), 0);
+    CHECK(!r.oneway_ack_applied);
+    ps_sim_result_free(&r);
+    ps_machine back;
+    saved_and_loaded(&m, &back);
+    CHECK(back.lg.o_s_oneway == 10e-6);
+}
+
 /* [crossing] (a shaped bus): a message that crosses one going the other way
  * arrives no earlier than the table's time after its send call ended.  Calls
  * of 1 us, a latency of 2 us, no wire bytes, a bucket that never runs out
