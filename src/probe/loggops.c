@@ -74,6 +74,9 @@ static const int lg_small[] = {4096, 1024}; /* ... for a bucket the first series
 #define LG_ONEWAY_BYTES 16       /* shaped link: a one-way stream's messages (two words, as a sweep's) ... */
 #define LG_ONEWAY_MSGS 2000      /* ... this many at most, the bucket emptied first ... */
 #define LG_ONEWAY_S    0.05      /* ... and for about this long at most at the bucket's rate */
+#define LG_MERGE_MSGS  256       /* shaped link: small messages written behind a backlog in the shaper ... */
+#define LG_MERGE_AHEAD 30e-6     /* ... which holds the link this long per message at least ... */
+#define LG_MERGE_MAX   (400 * LG_CHUNK) /* ... and this many bytes at most */
 #define LG_ACK_BATCH   8         /* o_ack_more: acknowledgements one wait takes in together */
 
 /* Decided in the first round, kept: every round measures the same sizes. */
@@ -651,15 +654,17 @@ static void wire_measure(int rank, int peer, json_t *out)
  * of LG_ONEWAY_BYTES back to back and rank 1 takes each by a blocking
  * receive (as a sweep's receiver does), then answers with one byte.  The
  * time a message, as bytes at the rate, is what the model charges such a
- * message (ps__loggops_oneway, once the rate is final): under slownet
- * 100mbit its packets hardly waited in the shaper while the sender's calls
- * took that long, so the figure stands for the stream's pace whichever of
- * the two holds it (docs/PREDICT.md).  Each round: a list of per-message
- * times (rank 0). */
+ * message (ps__loggops_oneway, once the rate is final), where the bucket
+ * held the stream.  Its send calls are timed too (o_s_oneway): under
+ * slownet 100mbit its packets hardly waited in the shaper while the
+ * sender's calls took 10.6 us of the 10.7 a message, so the calls set the
+ * pace, and where the stream went within a tenth of them the bytes say
+ * nothing of the acknowledgements (none: ps__loggops_bucket_check).  Each
+ * round (rank 0): a list of per-message times, and of the send calls'. */
 static void oneway_measure(int rank, int peer, json_t *out)
 {
     int k = (int)fmax(100, fmin(LG_ONEWAY_MSGS, LG_ONEWAY_S * lg_rate / (LG_ONEWAY_BYTES + LG_WIRE_BYTES / 2.0)));
-    json_t *times = rank == 0 ? json_array() : NULL;
+    json_t *times = rank == 0 ? json_array() : NULL, *calls = rank == 0 ? json_array() : NULL;
     for (int a = 0; a < 2; a++) {
         drain_bucket(rank, peer);
         rewind_trace();
@@ -670,15 +675,98 @@ static void oneway_measure(int rank, int peer, json_t *out)
         } else {
             double t0 = ps_now();
             for (int i = 0; i < k; i++) ps_isend(sbuf, LG_ONEWAY_BYTES, peer, TAG_LG, PS_C_SEND);
+            double t1 = ps_now();
             ps_waitall();
             ps_recv(rbuf, 1, peer, TAG_LG_ACK, PS_C_RECEIVE);
             json_array_append_new(times, json_real((ps_now() - t0) / k));
+            json_array_append_new(calls, json_real((t1 - t0) / k));
         }
         pair_sync(peer);
     }
     if (rank == 0)
-        json_object_set_new(out, "oneway", json_pack("{sisfso}", "msgs", k, "bytes", (double)LG_ONEWAY_BYTES,
-                                                     "seconds_per_msg", times));
+        json_object_set_new(out, "oneway", json_pack("{sisfsoso}", "msgs", k, "bytes", (double)LG_ONEWAY_BYTES,
+                                                     "seconds_per_msg", times, "send_seconds_per_msg", calls));
+}
+
+/* A shaped link: what a small message costs when it is written while its
+ * connection's previous one still waits in the shaper.  TCP then holds it
+ * and sends it with those that follow as one segment (autocorking), so it
+ * takes fewer bytes of the bucket than one sent alone, and its two calls
+ * less CPU (manysmall's 32 messages written behind a gathered vector).  The
+ * bucket is emptied by a stream; rank 0 posts a backlog of LG_CHUNK-byte
+ * messages that holds the link at least LG_MERGE_AHEAD a message, then
+ * LG_MERGE_MSGS of LG_ONEWAY_BYTES, and waits for a 1-byte answer, which
+ * rank 1 sends once it has received them all.  Each round (rank 0): the
+ * whole time, the send calls' time a message, and the receiver's time a
+ * message for those after the first (already there: one segment); the
+ * bytes follow once the rate is final (ps__loggops_merged). */
+static void merge_measure(int rank, int peer, json_t *out)
+{
+    long backlog = (long)fmin(LG_MERGE_MAX, fmax(8.0 * LG_CHUNK, lg_rate * LG_MERGE_MSGS * LG_MERGE_AHEAD));
+    int nb = (int)((backlog + LG_CHUNK - 1) / LG_CHUNK);
+    json_t *rounds = rank == 0 ? json_array() : NULL;
+    for (int a = 0; a < 2; a++) {
+        double v[4] = {0, 0, 0, 0};
+        drain_bucket(rank, peer);
+        rewind_trace();
+        pair_sync(peer);
+        if (rank == 1) {
+            for (int i = 0; i < nb; i++) ps_recv(rbuf, LG_CHUNK, peer, TAG_LG, PS_C_RECEIVE);
+            ps_recv(rbuf, LG_ONEWAY_BYTES, peer, TAG_LG, PS_C_RECEIVE);
+            double t0 = ps_now();
+            for (int i = 1; i < LG_MERGE_MSGS; i++) ps_recv(rbuf, LG_ONEWAY_BYTES, peer, TAG_LG, PS_C_RECEIVE);
+            v[3] = (ps_now() - t0) / (LG_MERGE_MSGS - 1);
+            ps_send(sbuf, 1, peer, TAG_LG_ACK, PS_C_SEND);
+        } else {
+            double t0 = ps_now();
+            for (int i = 0; i < nb; i++) ps_isend(sbuf, LG_CHUNK, peer, TAG_LG, PS_C_SEND);
+            double t1 = ps_now();
+            for (int i = 0; i < LG_MERGE_MSGS; i++) ps_isend(sbuf, LG_ONEWAY_BYTES, peer, TAG_LG, PS_C_SEND);
+            double t2 = ps_now();
+            ps_waitall();
+            ps_recv(rbuf, 1, peer, TAG_LG_ACK, PS_C_RECEIVE);
+            v[0] = ps_now() - t0;
+            v[1] = (t2 - t1) / LG_MERGE_MSGS;
+            v[2] = t2 - t0;
+        }
+        /* the receiver's figure to rank 0 */
+        if (rank == 1) MPI_Send(&v[3], 1, MPI_DOUBLE, peer, TAG_LG_CTRL, MPI_COMM_WORLD);
+        else MPI_Recv(&v[3], 1, MPI_DOUBLE, peer, TAG_LG_CTRL, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        if (rank == 0)
+            json_array_append_new(rounds, json_pack("{sfsfsfsf}", "seconds", v[0], "send_seconds_per_msg", v[1],
+                                                    "recv_seconds_per_msg", v[3], "written_in", v[2]));
+        pair_sync(peer);
+    }
+    if (rank == 0)
+        json_object_set_new(out, "merged", json_pack("{sisfsisfso}", "backlog_msgs", nb, "backlog_bytes",
+                                                     (double)LG_CHUNK, "msgs", LG_MERGE_MSGS, "bytes",
+                                                     (double)LG_ONEWAY_BYTES, "rounds", rounds));
+}
+
+/* (probe_int.h) */
+double ps__loggops_merged(double rate, double wire, double backlog, int nb, double bytes, int k, double t)
+{
+    if (!(rate > 0) || !(wire > 0) || !(t > 0) || k < 1 || nb < 0) return NAN;
+    /* the backlog's messages and the answer go alone; the answer's latency is left in (a few us: a
+     * byte or two a message at 100 Mbit/s) */
+    double per = (rate * t - nb * (backlog + wire) - (1 + wire)) / k - bytes;
+    return fmin(wire, fmax(0, per));
+}
+
+/* (probe_int.h) */
+void ps__loggops_crossing_floor(json_t *rows)
+{
+    double below = INFINITY;
+    for (size_t i = json_array_size(rows); i-- > 0;) {
+        json_t *row = json_array_get(rows, i);
+        double c = ps_json_num(row, "crossing");
+        if (!isfinite(c)) continue;
+        if (c > below) {
+            json_object_set_new(row, "crossing_measured", json_real(c));
+            json_object_set_new(row, "crossing", json_real(below));
+        }
+        below = fmin(below, c);
+    }
 }
 
 /* (probe_int.h) */
@@ -1083,6 +1171,7 @@ json_t *ps__loggops_measure(const ps_probe_budget *b)
          * (and one 176, its bucket taken for one a direction): the model takes the rounds' median */
         if (!first_round) wire_measure(rank, peer, out);
         oneway_measure(rank, peer, out);
+        merge_measure(rank, peer, out);
     }
     int reps = lg_shaped ? 2 : b->min_samples;
     json_t *sizes = rank == 0 ? json_array() : NULL;
@@ -1420,10 +1509,23 @@ void ps__loggops_bucket_check(json_t *doc, json_t *warnings)
         rate = need;
         json_object_set_new(lg, "rate", json_real(rate));
     }
-    double ow = ps__loggops_oneway(rate, ps_json_num(lg, "wire_bytes"), ps_json_num(lg, "oneway_msg_bytes"),
-                                   ps_json_num(lg, "oneway_seconds"));
+    /* a one-way stream whose sender's calls took its time (within a tenth) is paced by them, not
+     * by the bucket: its acknowledgements' bytes are then not measured (none charged) */
+    double ot = ps_json_num(lg, "oneway_seconds"), oc = ps_json_num(lg, "oneway_send_seconds");
+    int paced = oc > 0 && ot < PS_PROBE_ONEWAY_PACED * oc;
+    double ow = paced ? 0 : ps__loggops_oneway(rate, ps_json_num(lg, "wire_bytes"),
+                                              ps_json_num(lg, "oneway_msg_bytes"), ot);
     if (json_object_get(lg, "oneway_seconds")) json_object_set_new(lg, "oneway_bytes", json_real(ow));
-    char a[32], w[320] = "";
+    /* messages written behind a backlog: a figure only where the backlog outlasted their writing
+     * by twice (else some went alone) */
+    const json_t *mp = json_object_get(lg, "merged_probe");
+    double mwire = ps_json_num(lg, "wire_bytes"), mback = ps_json_num(mp, "backlog_msgs") * ps_json_num(mp, "backlog_bytes");
+    double mb = NAN;
+    if (mp && ps_json_num(lg, "merged_written_in") * 2 < mback / rate)
+        mb = ps__loggops_merged(rate, mwire, ps_json_num(mp, "backlog_bytes"), (int)ps_json_num(mp, "backlog_msgs"),
+                                ps_json_num(mp, "bytes"), (int)ps_json_num(mp, "msgs"), ps_json_num(lg, "merged_seconds"));
+    if (isfinite(mb)) json_object_set_new(lg, "merged_bytes", json_real(mb));
+    char a[32], w[1024] = "";
     ps_fmt_bytes(a, sizeof a, burst);
     const json_t *wr = json_object_get(lg, "wire_bytes_range");
     if (json_object_get(lg, "wire_bytes"))
@@ -1433,8 +1535,11 @@ void ps__loggops_bucket_check(json_t *doc, json_t *warnings)
         snprintf(w + strlen(w), sizeof w - strlen(w), " (the rounds' median; they read %.0f to %.0f)",
                  json_real_value(json_array_get(wr, 0)), json_real_value(json_array_get(wr, 1)));
     if (json_object_get(lg, "oneway_bytes")) {
-        double ot = ps_json_num(lg, "oneway_seconds"), alone = ps_json_num(lg, "oneway_msg_bytes") + ps_json_num(lg, "wire_bytes");
-        if (ow > 0)
+        double alone = ps_json_num(lg, "oneway_msg_bytes") + ps_json_num(lg, "wire_bytes");
+        if (paced)
+            snprintf(w + strlen(w), sizeof w - strlen(w), "; a stream sent one way went at %.1f us a message, its "
+                     "sender's calls %.1f us: they set its pace", ot * 1e6, oc * 1e6);
+        else if (ow > 0)
             snprintf(w + strlen(w), sizeof w - strlen(w), "; sent one way (a stream its receiver does not answer, "
                      "%.1f us a message), %.0f bytes more: the acknowledgements' share", ot * 1e6, ow);
         else
@@ -1442,6 +1547,14 @@ void ps__loggops_bucket_check(json_t *doc, json_t *warnings)
                      "its payload and wire bytes at that rate (%.1f us): nothing more for the acknowledgements", ot * 1e6,
                      rate * ot < alone ? "faster than" : "as fast as", alone / rate * 1e6);
     }
+    if (isfinite(mb))
+        snprintf(w + strlen(w), sizeof w - strlen(w), "; one written while its connection's previous one waits in "
+                 "the shaper joins it: %.0f bytes beyond its payload, its send call %.1f us", mb,
+                 ps_json_num(lg, "o_s_merged") * 1e6);
+    else if (mp)
+        snprintf(w + strlen(w), sizeof w - strlen(w), "; messages written behind a backlog were not measured (the "
+                 "writing took %.2g ms, the backlog %.2g ms)", ps_json_num(lg, "merged_written_in") * 1e3,
+                 mback / rate * 1e3);
     ps__warn(warnings, "the link is shaped: a token bucket of %s passes at line speed, then %.3g MB/s%s; the "
              "LogGOPS table is measured below half the bucket, the simulator adds the bucket", a, rate / 1e6, w);
 }
@@ -1557,6 +1670,7 @@ int ps__loggops_analyze(const json_t *rounds, json_t *doc, json_t *warnings)
         if (isfinite(self[i]) && self[i] > 0) json_object_set_new(row, "self", json_real(self[i]));
         json_array_append_new(rows, row);
     }
+    ps__loggops_crossing_floor(rows);
     if (worst > 1) {
         char a[32], b[32], where[120];
         ps_fmt_bytes(a, sizeof a, from);
@@ -1680,18 +1794,49 @@ int ps__loggops_analyze(const json_t *rounds, json_t *doc, json_t *warnings)
         }
         /* a one-way stream's time per message (oneway_measure): the rounds' median; its bytes come
          * from it once the rate is final (ps__loggops_bucket_check) */
-        double ow[64];
-        int no = 0;
+        double ow[64], oc[64];
+        int no = 0, nc = 0;
         json_array_foreach(rounds, r, round) {
             const json_t *o = json_object_get(json_object_get(round, "loggops"), "oneway");
             size_t j;
             json_t *v;
             json_array_foreach(json_object_get(o, "seconds_per_msg"), j, v)
                 if (no < 64 && json_number_value(v) > 0) ow[no++] = json_number_value(v);
+            json_array_foreach(json_object_get(o, "send_seconds_per_msg"), j, v)
+                if (nc < 64 && json_number_value(v) > 0) oc[nc++] = json_number_value(v);
             if (no && !json_object_get(lg, "oneway_msg_bytes"))
                 json_object_set_new(lg, "oneway_msg_bytes", json_real(ps_json_num(o, "bytes")));
         }
         if (no) json_object_set_new(lg, "oneway_seconds", json_real(median_of(ow, no)));
+        if (nc) json_object_set_new(lg, "oneway_send_seconds", json_real(median_of(oc, nc)));
+        /* messages written behind a backlog (merge_measure): the rounds' medians, and the longest
+         * time the writing took (the check that the backlog outlasted it needs the final rate) */
+        double mt[64], ms[64], mr[64], win = 0;
+        int nm = 0;
+        json_array_foreach(rounds, r, round) {
+            const json_t *o = json_object_get(json_object_get(round, "loggops"), "merged");
+            size_t j;
+            json_t *v;
+            json_array_foreach(json_object_get(o, "rounds"), j, v) {
+                if (nm >= 64 || !(ps_json_num(v, "seconds") > 0)) continue;
+                mt[nm] = ps_json_num(v, "seconds");
+                ms[nm] = ps_json_num(v, "send_seconds_per_msg");
+                mr[nm++] = ps_json_num(v, "recv_seconds_per_msg");
+                win = fmax(win, ps_json_num(v, "written_in"));
+            }
+            if (nm && !json_object_get(lg, "merged_probe"))
+                json_object_set_new(lg, "merged_probe", json_pack("{sOsOsOsO}", "backlog_msgs",
+                                                                  json_object_get(o, "backlog_msgs"), "backlog_bytes",
+                                                                  json_object_get(o, "backlog_bytes"), "msgs",
+                                                                  json_object_get(o, "msgs"), "bytes",
+                                                                  json_object_get(o, "bytes")));
+        }
+        if (nm) {
+            json_object_set_new(lg, "merged_seconds", json_real(median_of(mt, nm)));
+            json_object_set_new(lg, "o_s_merged", json_real(median_of(ms, nm)));
+            json_object_set_new(lg, "o_r_merged", json_real(median_of(mr, nm)));
+            json_object_set_new(lg, "merged_written_in", json_real(win));
+        }
         /* (said by ps__loggops_bucket_check, once the ping-pong has been read) */
     }
     json_object_set_new(lg, "rate", json_real(rate));
@@ -1860,6 +2005,14 @@ void ps__loggops_model(const json_t *doc, int bus, ps_machine *m)
     g->wire = g->rate > 0 && isfinite(wire) && wire > 0 ? wire : 0;
     double oneway = ps_json_num(lg, "oneway_bytes");
     g->oneway = g->wire > 0 && isfinite(oneway) && oneway > 0 ? oneway : 0;
+    double osw = ps_json_num(lg, "oneway_send_seconds");
+    g->o_s_oneway = g->wire > 0 && isfinite(osw) && osw > 0 ? osw : 0;
+    double merged = ps_json_num(lg, "merged_bytes"), osm = ps_json_num(lg, "o_s_merged"), orm = ps_json_num(lg, "o_r_merged");
+    if (g->wire > 0 && isfinite(merged) && merged > 0 && isfinite(osm) && osm >= 0 && isfinite(orm) && orm >= 0) {
+        g->merged = merged;
+        g->o_s_merged = osm;
+        g->o_r_merged = orm;
+    }
     double raw8 = ps_json_num(lg, "half_round_trip_8B");
     g->half_8B = isfinite(raw8) && raw8 > 0 ? raw8 : 0;
     double spread = ps_json_num(lg, "half_round_trip_8B_spread");
@@ -1911,6 +2064,14 @@ static void wire_words(const json_t *lg, char *buf, size_t n)
                  "(acknowledgements)", w, o);
     else if (isfinite(w) && w > 0) snprintf(buf, n, ", each message %.0f bytes beyond its payload (headers)", w);
     else snprintf(buf, n, "%s", "");
+    double oc = ps_json_num(lg, "oneway_send_seconds"), m = ps_json_num(lg, "merged_bytes");
+    size_t k = strlen(buf);
+    if (isfinite(w) && w > 0 && isfinite(oc) && oc > 0 && k < n)
+        k += (size_t)snprintf(buf + k, n - k, "; a send call of a one-way stream %.2g us", oc * 1e6);
+    if (isfinite(w) && w > 0 && isfinite(m) && k < n)
+        snprintf(buf + k, n - k, "; a message written while its connection's previous one waits in the shaper "
+                 "joins it: %.0f bytes beyond its payload, calls of %.2g and %.2g us", m,
+                 ps_json_num(lg, "o_s_merged") * 1e6, ps_json_num(lg, "o_r_merged") * 1e6);
 }
 
 static void contention_words(const json_t *doc, char *buf, size_t n)
@@ -2002,7 +2163,7 @@ void ps__loggops_print(const json_t *doc, FILE *out)
     if (ack_wait_words(lg, aw, sizeof aw)) fprintf(out, "  the %s\n", aw);
     if (json_is_true(json_object_get(lg, "shaped"))) {
         ps_fmt_bytes(a, sizeof a, ps_json_num(lg, "burst"));
-        char w[160];
+        char w[480];
         wire_words(lg, w, sizeof w);
         fprintf(out, "  shaped link: a token bucket of %s, then %.4g MB/s%s\n", a, ps_json_num(lg, "rate") / 1e6, w);
     }
@@ -2031,7 +2192,7 @@ void ps__loggops_html(const json_t *doc, FILE *out)
     if (ack_wait_words(lg, aw, sizeof aw)) ps_html_note(out, "The %s.", aw);
     if (json_is_true(json_object_get(lg, "shaped"))) {
         ps_fmt_bytes(a, sizeof a, ps_json_num(lg, "burst"));
-        char w[160];
+        char w[480];
         wire_words(lg, w, sizeof w);
         ps_html_note(out, "Shaped link: a token bucket of %s, then %.4g MB/s%s.", a, ps_json_num(lg, "rate") / 1e6, w);
     }

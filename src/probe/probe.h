@@ -75,6 +75,7 @@ double ps_probe_budget_seconds(ps_probe_mode mode);
 #define PS_PROBE_BUCKET_SHARED 1.6        /* a shaped link: both ways' series this much slower = one bucket */
 #define PS_PROBE_WIRE_MAX 4096          /* a shaped link: a message's bucket bytes beyond its payload, at most */
 #define PS_PROBE_BUCKET_TOL  1.43         /* a token bucket's rate and a stream's agree within this factor */
+#define PS_PROBE_ONEWAY_PACED 1.1        /* a one-way stream within this of its sender's calls: they set its pace */
 #define PS_PROBE_STEP_MIN_BYTES 64        /* ping-pong steps: between groups (a power of two +/- 3) from this up, */
 #define PS_PROBE_STEP_RATIO  0.85         /*   the bandwidth below this fraction of the previous group's, */
 #define PS_PROBE_STEP_COST   1.8          /*   or the extra time per byte this many times both neighbours' */

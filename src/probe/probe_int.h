@@ -105,6 +105,17 @@ int     ps__loggops_wire(double c0, double t0, double c, double tc, int shared, 
  * and wire (an acknowledgement has neither payload nor the runtime's
  * header: at most one per message, wire bytes). */
 double  ps__loggops_oneway(double rate, double wire, double bytes, double t);
+/* A shaped link: the bytes beyond its payload of a message written behind a backlog in the shaper
+ * (merge_measure): at `rate`, t seconds for nb backlog messages of `backlog` bytes, k of `bytes`,
+ * and a 1-byte answer, each message sent alone taking `wire` more; clamped to 0..wire, NAN
+ * without a figure. */
+double  ps__loggops_merged(double rate, double wire, double backlog, int nb, double bytes, int k, double t);
+/* A shaped link's [crossing] rows (ascending sizes, "crossing" in seconds): each size's exchange is
+ * one per round there (the best of the rounds), and a smaller message crosses no slower than a
+ * larger one, so a size above a larger one's figure took a stall (16 bytes once read 19.7 us where
+ * 1 and 128 bytes read 11.3 and 9.7, and butterfly's exchanges came out +27%): it takes the
+ * smallest figure above it, its own kept as "crossing_measured". */
+void    ps__loggops_crossing_floor(json_t *rows);
 /* The round trip of a series that sends a chunk each way at once (is the bucket one for both
  * directions?): the median of each two neighbouring trips' mean.  One bucket for both passes the two
  * chunks of a trip one after the other, and its trips alternate long and short (under slownet

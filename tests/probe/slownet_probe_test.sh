@@ -15,7 +15,8 @@
 #     burst between half and one and a half times 64 KiB, and both
 #     directions share it (network = bus); and what a message costs it
 #     beyond its payload (wire_bytes, 30 to 300 bytes), and what a message sent one way costs it more
-#     (oneway_bytes, 0 to wire_bytes);
+#     (oneway_bytes, 0 to wire_bytes), the one-way stream's send calls (o_s_oneway), and what a message
+#     written behind a backlog in the shaper costs (merged_bytes, 0 to wire_bytes, and its two calls);
 #   - the probe kept nearer its budget: the rounds after the first took the slow sizes and the exchange
 #     of both directions only as often as their budget holds (at 20 Mbit/s 26 s before, 17 s after,
 #     budget 13 s, docs/PROBE.md), and said why when still over it: the slow link.
@@ -54,6 +55,19 @@ check("one-way bytes", isinstance(o, (int, float)) and isinstance(w, (int, float
       and (("\noneway_bytes = " in ini) == (o > 0)),
       "%s bytes more, %s us a message" % ("%.1f" % o if isinstance(o, (int, float)) else "none",
                                           "%.1f" % (ot * 1e6) if isinstance(ot, (int, float)) else "none"))
+# the one-way stream's send calls (o_s_oneway, in the model), and a small message written behind a backlog
+# in the shaper, which TCP sends with the next ones as one segment: its bytes beyond its payload (between
+# none and a whole wire's worth; 24.8 at 100 Mbit/s), its two calls (0.28 and 0.085 us there), in the model
+oc = lg.get("oneway_send_seconds")
+check("one-way send calls", isinstance(oc, (int, float)) and 0 < oc < 1e-3 and "\no_s_oneway = " in ini,
+      "%s us a call" % ("%.1f" % (oc * 1e6) if isinstance(oc, (int, float)) else "none"))
+m, ms, mr = lg.get("merged_bytes"), lg.get("o_s_merged"), lg.get("o_r_merged")
+num = lambda x: isinstance(x, (int, float))
+check("merged messages", num(m) and num(w) and 0 <= m <= w and num(ms) and 0 <= ms < 1e-3 and num(mr)
+      and 0 <= mr < 1e-3 and (("\nmerged_bytes = " in ini) == (m > 0)),
+      "%s bytes beyond the payload, calls %s and %s us" % ("%.1f" % m if num(m) else "none",
+                                                         "%.2f" % (ms * 1e6) if num(ms) else "-",
+                                                         "%.2f" % (mr * 1e6) if num(mr) else "-"))
 # the quick budget on a slow link (its ping-pong: 1.4 s a round, scaled by the round's budget_scale): the
 # rounds after the first take each slow size (a power of two above the first size whose round trip
 # exceeded 20 ms) as many times as that budget holds by the first round's round trips, from one to

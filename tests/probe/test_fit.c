@@ -10,6 +10,7 @@
 
 #include "probe/probe.h"
 #include "probe/probe_int.h"
+#include "trace/json.h"
 #include "util/util.h"
 
 #include "check.h"
@@ -303,6 +304,38 @@ TEST_IMPL(loggops_oneway_bytes)
     /* no bucket, no wire figure, no stream: none */
     CHECK(ps__loggops_oneway(0, 88, 16, 10.9e-6) == 0 && ps__loggops_oneway(12.5e6, 0, 16, 10.9e-6) == 0);
     CHECK(ps__loggops_oneway(12.5e6, 88, 16, NAN) == 0);
+}
+
+/* A message written behind a backlog in the shaper (ps__loggops_merged): 2 backlog messages of
+ * 8192 bytes and a 1-byte answer, each with 100 wire bytes, and 100 of 16 bytes with 30 more each,
+ * at 1e6 bytes/s: 30 back.  Clamped to 0..wire; NAN without a rate, wire figure, time or messages. */
+TEST_IMPL(loggops_merged_bytes)
+{
+    double t = (2 * (8192 + 100) + 101 + 100 * 46) / 1e6;
+    CHECK(NEAR(ps__loggops_merged(1e6, 100, 8192, 2, 16, 100, t), 30, 1e-6));
+    CHECK(ps__loggops_merged(1e6, 100, 8192, 2, 16, 100, t / 2) == 0);
+    CHECK(ps__loggops_merged(1e6, 100, 8192, 2, 16, 100, 2 * t) == 100);
+    CHECK(isnan(ps__loggops_merged(0, 100, 8192, 2, 16, 100, t)) && isnan(ps__loggops_merged(1e6, 0, 8192, 2, 16, 100, t)));
+    CHECK(isnan(ps__loggops_merged(1e6, 100, 8192, 2, 16, 0, t)) && isnan(ps__loggops_merged(1e6, 100, 8192, 2, 16, 100, NAN)));
+}
+
+/* [crossing] rows take the smallest figure at their size or above (ps__loggops_crossing_floor): a
+ * stalled 16-byte exchange between two faster ones; a row without the figure is passed over. */
+TEST_IMPL(loggops_crossing_floor)
+{
+    json_t *rows = json_pack("[{sfsf}, {sfsf}, {sf}, {sfsf}, {sfsf}]", "bytes", 1.0, "crossing", 11.3e-6, "bytes", 16.0,
+                             "crossing", 19.7e-6, "bytes", 64.0, "bytes", 128.0, "crossing", 9.7e-6, "bytes", 1024.0,
+                             "crossing", 12e-6);
+    ps__loggops_crossing_floor(rows);
+    const double want[] = {9.7e-6, 9.7e-6, NAN, 9.7e-6, 12e-6};
+    for (size_t i = 0; i < 5; i++) {
+        double c = ps_json_num(json_array_get(rows, i), "crossing");
+        CHECK(isnan(want[i]) ? isnan(c) : NEAR(c, want[i], 1e-12), "row %zu: %g", i, c);
+    }
+    CHECK(NEAR(ps_json_num(json_array_get(rows, 1), "crossing_measured"), 19.7e-6, 1e-12));
+    CHECK(!json_object_get(json_array_get(rows, 3), "crossing_measured"));
+    CHECK(!json_object_get(json_array_get(rows, 4), "crossing_measured"));
+    json_decref(rows);
 }
 
 /* Is a shaped link's bucket one for both directions?  A series sending a chunk each way at once
